@@ -1,0 +1,19 @@
+/* index.h — how a neighbour's field index is found, for the two grid kinds.
+ *
+ * Executors define NB(R) as one of these. Each expects in scope:
+ *   regular:       i (field index of the cell), ys (row stride)
+ *   unstructured:  i, p (plane cell of i), nbv (an nbview), and the compile-time constants
+ *                  CHASING and COMPRESSED */
+#ifndef PILLAR_INDEX_H
+#define PILLAR_INDEX_H
+
+#include "../stencils/body.h"
+#include "../storage/nbtable.h"
+
+#define REG_NB(R) (i + RX_##R + RY_##R * ys)
+#define UNS_NB(R) (i + nb_offset(nbv, CHASING, COMPRESSED, RIDX_##R, p))
+
+/* Expands X(STENCIL) for each stencil, by the macro prefix of its header. */
+#define FOR_EACH_STENCIL(X, ...) X(LAPLAP, __VA_ARGS__) X(HDIFF, __VA_ARGS__) X(FASTWAVES, __VA_ARGS__)
+
+#endif

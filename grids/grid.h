@@ -1,0 +1,69 @@
+/* grid.h — the two grid kinds pillar computes on.
+ *
+ * Both are regular in Z. The regular grid addresses cells by arithmetic; the unstructured grid
+ * numbers the cells of a level 0..nxy-1, halo cells first, and keeps each cell's W/E/S/N
+ * neighbours explicitly. An unstructured grid "emulated" from a regular one keeps the cell <-> (x,y)
+ * map, so results on both can be compared value by value. */
+#ifndef PILLAR_GRID_H
+#define PILLAR_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Horizontal relations of a cell, in table order. The second-order ones are compositions applied
+ * inner first: R_SW is S(W(c)). Non-chasing storage keeps all 12; chasing keeps the first 4. */
+enum {
+    R_W, R_E, R_S, R_N,
+    R_WW, R_EE, R_SS, R_NN, R_SW, R_NW, R_SE, R_NE,
+    NREL1 = 4, NREL2 = 12
+};
+extern const char *const rel_name[NREL2];
+extern const int rel_dx[NREL2], rel_dy[NREL2];
+extern const int rel_first[NREL2], rel_second[NREL2]; /* R_SW: first R_W, then R_S */
+
+/* ---- regular grid ---- */
+typedef struct {
+    int nx, ny, nz; /* full extent, halo included */
+    int halo;       /* cells on each horizontal side where no output is computed */
+    int a;          /* x padding: the first inner cell of every row is 32-byte aligned */
+    int ystride;    /* nx + b */
+    long zstride;   /* ystride * ny + c */
+    size_t len;     /* elements of one field */
+} rgrid;
+
+/* Paddings are chosen for elements of `elem` bytes. */
+rgrid rgrid_make(int nx, int ny, int nz, int halo, size_t elem);
+
+static inline long rgrid_index(const rgrid *g, int x, int y, int z)
+{
+    return (long)(x + g->a) + (long)y * g->ystride + (long)z * g->zstride;
+}
+
+/* ---- unstructured grid ---- */
+typedef enum { LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_ZCURVE_W, LAYOUT_RANDOM, LAYOUT_COUNT } layout_t;
+extern const char *const layout_name[LAYOUT_COUNT];
+int layout_parse(const char *s, layout_t *out); /* 0 on success */
+
+typedef struct {
+    int nx, ny, nz, halo; /* the regular grid this one emulates */
+    layout_t layout;
+    int w;                /* zcurve-w run width */
+    uint64_t seed;        /* random layout */
+    int nxy;              /* cells per level */
+    int nhalo;            /* halo cells: 0..nhalo-1; inner cells nhalo..nxy-1 */
+    long zstride;         /* elements between levels (nxy rounded up) */
+    size_t len;           /* elements of one field */
+    int *cx, *cy;         /* cell -> (x, y) */
+    int *cell_at;         /* y*nx + x -> cell */
+    int *nbr;             /* nbr[r*nxy + c]: cell of relation r (W,E,S,N) of c, or -1 */
+} ugrid;
+
+/* Builds the unstructured twin of an nx x ny x nz regular grid with the given halo width.
+ * Returns 0, or -1 with a message if the layout parameters are invalid. */
+int ugrid_emulate(ugrid *g, int nx, int ny, int nz, int halo, layout_t layout, int w, uint64_t seed);
+void ugrid_free(ugrid *g);
+
+/* Cell reached from c by relation r (any of the 12, by composition); -1 if none. */
+int ugrid_follow(const ugrid *g, int c, int r);
+
+#endif

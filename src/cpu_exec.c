@@ -1,0 +1,80 @@
+/* cpu_exec.c — CPU executors, composed from the stencil bodies and the index macros. */
+#include "cpu_exec.h"
+
+#include "../access/index.h"
+#include "../stencils/fastwaves.h"
+#include "../stencils/hdiff.h"
+#include "../stencils/laplap.h"
+
+#define ZS zs
+#define K k
+
+/* ---- regular grid: neighbours by arithmetic ---- */
+#define NB(R) REG_NB(R)
+#define CPU_REGULAR(ST, TY)                                                                       \
+    static void cpu_reg_##ST##_##TY(const rgrid *g, fieldset F)                                   \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        ST##_BIND(F);                                                                             \
+        const long ys = g->ystride, zs = g->zstride;                                              \
+        const int zend = ST##_ZEND(g->nz), y0 = g->halo, y1 = g->ny - g->halo;                    \
+        const int x0 = g->halo, x1 = g->nx - g->halo;                                             \
+        (void)zs;                                                                                 \
+        _Pragma("omp parallel for collapse(2) schedule(static)") for (int k = 0; k < zend; k++)   \
+            for (int y = y0; y < y1; y++)                                                         \
+                for (int x = x0; x < x1; x++) {                                                   \
+                    const long i = rgrid_index(g, x, y, k);                                       \
+                    ST##_BODY();                                                                  \
+                }                                                                                 \
+    }
+FOR_EACH_STENCIL(CPU_REGULAR, double)
+FOR_EACH_STENCIL(CPU_REGULAR, float)
+#undef NB
+
+/* ---- unstructured grid: neighbours through the tables (CH: chasing, CM: compressed) ---- */
+#define NB(R) UNS_NB(R)
+#define CPU_UNSTRUCTURED(ST, TY, CH, CM)                                                          \
+    static void cpu_uns_##ST##_##TY##_##CH##CM(const ugrid *g, nbview nbv, fieldset F)            \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        enum { CHASING = CH, COMPRESSED = CM };                                                   \
+        ST##_BIND(F);                                                                             \
+        const long zs = g->zstride;                                                               \
+        const int zend = ST##_ZEND(g->nz), c0 = g->nhalo, c1 = g->nxy;                            \
+        (void)zs;                                                                                 \
+        _Pragma("omp parallel for collapse(2) schedule(static)") for (int k = 0; k < zend; k++)   \
+            for (int p = c0; p < c1; p++) {                                                       \
+                const long i = p + k * zs;                                                        \
+                ST##_BODY();                                                                      \
+            }                                                                                     \
+    }
+#define CPU_UNSTRUCTURED_ALL(ST, TY)                                                              \
+    CPU_UNSTRUCTURED(ST, TY, 0, 0)                                                                \
+    CPU_UNSTRUCTURED(ST, TY, 0, 1) CPU_UNSTRUCTURED(ST, TY, 1, 0) CPU_UNSTRUCTURED(ST, TY, 1, 1)
+FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, double)
+FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, float)
+#undef NB
+
+typedef void (*reg_fn)(const rgrid *, fieldset);
+typedef void (*uns_fn)(const ugrid *, nbview, fieldset);
+
+#define REG_ROW(ST, _) {cpu_reg_##ST##_double, cpu_reg_##ST##_float},
+static const reg_fn reg_table[ST_COUNT][2] = {FOR_EACH_STENCIL(REG_ROW, _)};
+
+#define UNS_ROW(ST, _)                                                                            \
+    {{cpu_uns_##ST##_double_00, cpu_uns_##ST##_double_01, cpu_uns_##ST##_double_10,               \
+      cpu_uns_##ST##_double_11},                                                                  \
+     {cpu_uns_##ST##_float_00, cpu_uns_##ST##_float_01, cpu_uns_##ST##_float_10,                  \
+      cpu_uns_##ST##_float_11}},
+static const uns_fn uns_table[ST_COUNT][2][4] = {FOR_EACH_STENCIL(UNS_ROW, _)};
+
+void cpu_run_regular(const problem *pb, fieldset f)
+{
+    reg_table[pb->s.stencil][pb->s.prec](&pb->rg, f);
+}
+
+void cpu_run_unstructured(const problem *pb, fieldset f)
+{
+    int storage = pb->nt.chasing * 2 + pb->nt.compressed;
+    uns_table[pb->s.stencil][pb->s.prec][storage](&pb->ug, nbtable_view(&pb->nt), f);
+}

@@ -1,0 +1,243 @@
+/* options.c — flag parsing. Every error names the flag and the value it did not accept. */
+#include "options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void options_defaults(options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->spec.stencil = ST_LAPLAP;
+    o->spec.prec = PREC_DOUBLE;
+    o->spec.nx = 64;
+    o->spec.ny = 64;
+    o->spec.nz = 16;
+    o->spec.halo = 2;
+    o->spec.layout = LAYOUT_ZCURVE;
+    o->spec.w = 32;
+    o->spec.seed = 42;
+    o->spec.chasing = 1;
+    o->spec.compressed = 0;
+    o->access = ACC_IDXVAR;
+    o->runs = 10;
+    o->zslice = 8;
+    o->backend = BACKEND_AUTO;
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int parse_triple(const char *s, int *a, int *b, int *c)
+{
+    char buf[64];
+    long v[3];
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    char *p = buf;
+    for (int i = 0; i < 3; i++) {
+        char *x = i < 2 ? strchr(p, 'x') : NULL;
+        if (i < 2 && !x)
+            return -1;
+        if (x)
+            *x = 0;
+        if (parse_int(p, 1, INT_MAX / 4, &v[i]) != 0)
+            return -1;
+        p = x ? x + 1 : p;
+    }
+    *a = (int)v[0];
+    *b = (int)v[1];
+    *c = (int)v[2];
+    return 0;
+}
+
+typedef struct {
+    const char *name;
+    int takes_value;
+    unsigned group;
+} flag;
+
+static const flag flags[] = {
+    {"--size", 1, OPT_GRID},         {"--layout", 1, OPT_GRID},    {"--zcurve-w", 1, OPT_GRID},
+    {"--storage", 1, OPT_GRID},      {"--compress", 0, OPT_GRID},  {"--seed", 1, OPT_GRID},
+    {"--stencil", 1, OPT_STENCIL},   {"--precision", 1, OPT_STENCIL},
+    {"--access", 1, OPT_EXEC},       {"--grid", 1, OPT_EXEC},      {"--threads", 1, OPT_EXEC},
+    {"--runs", 1, OPT_EXEC},         {"--zslice", 1, OPT_EXEC},    {"--constant-tables", 0, OPT_EXEC},
+    {"--aos", 0, OPT_EXEC},          {"--backend", 1, OPT_EXEC},
+};
+
+static void list_names(char *buf, size_t n, const char *const *names, int count)
+{
+    buf[0] = 0;
+    for (int i = 0; i < count; i++) {
+        strncat(buf, names[i], n - strlen(buf) - 1);
+        if (i + 1 < count)
+            strncat(buf, ", ", n - strlen(buf) - 1);
+    }
+}
+
+static int apply(options *o, const char *cmd, const char *name, const char *v)
+{
+    char names[256];
+    long n;
+    if (!strcmp(name, "--size")) {
+        if (parse_triple(v, &o->spec.nx, &o->spec.ny, &o->spec.nz) != 0) {
+            perr("%s: --size '%s': expected NXxNYxNZ with three positive integers, e.g. 512x512x64",
+                 cmd, v);
+            return -1;
+        }
+    } else if (!strcmp(name, "--layout")) {
+        if (layout_parse(v, &o->spec.layout) != 0) {
+            list_names(names, sizeof names, layout_name, LAYOUT_COUNT);
+            perr("%s: --layout '%s' is not a layout; choose one of: %s", cmd, v, names);
+            return -1;
+        }
+    } else if (!strcmp(name, "--zcurve-w")) {
+        if (parse_int(v, 1, 4096, &n) != 0 || (n & (n - 1))) {
+            perr("%s: --zcurve-w '%s': expected a power of two from 1 to 4096", cmd, v);
+            return -1;
+        }
+        o->spec.w = (int)n;
+    } else if (!strcmp(name, "--storage")) {
+        if (!strcmp(v, "chasing"))
+            o->spec.chasing = 1;
+        else if (!strcmp(v, "nonchasing"))
+            o->spec.chasing = 0;
+        else {
+            perr("%s: --storage '%s': choose chasing or nonchasing", cmd, v);
+            return -1;
+        }
+    } else if (!strcmp(name, "--compress")) {
+        o->spec.compressed = 1;
+    } else if (!strcmp(name, "--seed")) {
+        char *end;
+        errno = 0;
+        unsigned long long s = strtoull(v, &end, 10);
+        if (errno || end == v || *end || v[0] == '-') {
+            perr("%s: --seed '%s': expected a non-negative integer", cmd, v);
+            return -1;
+        }
+        o->spec.seed = s;
+    } else if (!strcmp(name, "--stencil")) {
+        if (stencil_parse(v, &o->spec.stencil) != 0) {
+            perr("%s: --stencil '%s' is not a stencil; choose one of: laplap, hdiff, fastwaves",
+                 cmd, v);
+            return -1;
+        }
+        o->stencil_set = 1;
+    } else if (!strcmp(name, "--precision")) {
+        if (!strcmp(v, "double"))
+            o->spec.prec = PREC_DOUBLE;
+        else if (!strcmp(v, "float"))
+            o->spec.prec = PREC_FLOAT;
+        else {
+            perr("%s: --precision '%s': choose float or double", cmd, v);
+            return -1;
+        }
+    } else if (!strcmp(name, "--access")) {
+        if (access_parse(v, &o->access) != 0) {
+            list_names(names, sizeof names, access_name, ACC_COUNT);
+            perr("%s: --access '%s' is not an access strategy; choose one of: %s", cmd, v, names);
+            return -1;
+        }
+        o->access_set = 1;
+    } else if (!strcmp(name, "--grid")) {
+        if (!strcmp(v, "regular"))
+            o->regular = 1;
+        else if (!strcmp(v, "unstructured"))
+            o->regular = 0;
+        else {
+            perr("%s: --grid '%s': choose regular or unstructured", cmd, v);
+            return -1;
+        }
+    } else if (!strcmp(name, "--threads")) {
+        if (parse_triple(v, &o->bx, &o->by, &o->bz) != 0 || (long)o->bx * o->by * o->bz > 1024) {
+            perr("%s: --threads '%s': expected BXxBYxBZ, positive, at most 1024 threads in all", cmd,
+                 v);
+            return -1;
+        }
+    } else if (!strcmp(name, "--runs")) {
+        if (parse_int(v, 1, 100000, &n) != 0) {
+            perr("%s: --runs '%s': expected an integer from 1 to 100000", cmd, v);
+            return -1;
+        }
+        o->runs = (int)n;
+    } else if (!strcmp(name, "--zslice")) {
+        if (parse_int(v, 1, 4096, &n) != 0) {
+            perr("%s: --zslice '%s': expected an integer from 1 to 4096", cmd, v);
+            return -1;
+        }
+        o->zslice = (int)n;
+    } else if (!strcmp(name, "--constant-tables")) {
+        o->constant_tables = 1;
+    } else if (!strcmp(name, "--aos")) {
+        o->aos = 1;
+    } else if (!strcmp(name, "--backend")) {
+        if (!strcmp(v, "auto"))
+            o->backend = BACKEND_AUTO;
+        else if (!strcmp(v, "cpu"))
+            o->backend = BACKEND_CPU;
+        else if (!strcmp(v, "gpu"))
+            o->backend = BACKEND_GPU;
+        else {
+            perr("%s: --backend '%s': choose auto, cpu or gpu", cmd, v);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int options_parse(options *o, int argc, char **argv, const char *cmd, unsigned groups)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+            return 1;
+        char name[64];
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        if (len >= sizeof name)
+            len = sizeof name - 1;
+        memcpy(name, arg, len);
+        name[len] = 0;
+        const flag *f = NULL;
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+            if (!strcmp(flags[k].name, name) && (flags[k].group & groups))
+                f = &flags[k];
+        if (!f) {
+            if (arg[0] == '-')
+                perr("%s: unknown flag '%s' (see 'pillar %s --help')", cmd, arg, cmd);
+            else
+                perr("%s: unexpected argument '%s' (see 'pillar %s --help')", cmd, arg, cmd);
+            return -1;
+        }
+        const char *v = NULL;
+        if (f->takes_value) {
+            if (eq)
+                v = eq + 1;
+            else if (i + 1 < argc)
+                v = argv[++i];
+            else {
+                perr("%s: %s needs a value (see 'pillar %s --help')", cmd, name, cmd);
+                return -1;
+            }
+        } else if (eq) {
+            perr("%s: %s takes no value", cmd, name);
+            return -1;
+        }
+        if (apply(o, cmd, name, v) != 0)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,40 @@
+/* options.h — command-line flags shared by pillar's subcommands. */
+#ifndef PILLAR_OPTIONS_H
+#define PILLAR_OPTIONS_H
+
+#include "../access/access.h"
+#include "problem.h"
+
+typedef enum { BACKEND_AUTO, BACKEND_CPU, BACKEND_GPU } backend_t;
+
+/* Flag groups; a command accepts the union of the groups it names. */
+enum {
+    OPT_GRID = 1 << 0,    /* --size --layout --zcurve-w --storage --compress --seed */
+    OPT_STENCIL = 1 << 1, /* --stencil --precision */
+    OPT_EXEC = 1 << 2,    /* --access --grid --threads --runs --zslice --constant-tables --aos --backend */
+};
+
+typedef struct {
+    problem_spec spec;
+    int stencil_set;
+    int regular;         /* --grid regular: run the regular-grid twin */
+    access_t access;
+    int access_set;
+    int bx, by, bz;      /* --threads, 0 = the strategy's default */
+    int runs;
+    int zslice;
+    int constant_tables; /* compressed tables in __constant__ memory */
+    int aos;             /* fastwaves fields as array of structs */
+    backend_t backend;
+} options;
+
+void options_defaults(options *o);
+
+/* Parses argv[0..argc) for command `cmd`. Returns 0, 1 when --help was asked for, or -1 after
+ * printing a message that names the bad flag or value. */
+int options_parse(options *o, int argc, char **argv, const char *cmd, unsigned groups);
+
+/* Parses "AxBxC" into three positive ints; returns 0 or -1. */
+int parse_triple(const char *s, int *a, int *b, int *c);
+
+#endif

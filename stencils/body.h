@@ -1,0 +1,73 @@
+/* body.h — the contract between a stencil body and the code that executes it.
+ *
+ * A stencil body is written once, in terms of four names that the executor (CPU loop or a GPU
+ * access strategy) defines before it expands the body:
+ *
+ *   NB(R)   field index of relation R of the current cell at the current level, where R is one of
+ *           C W E S N WW EE SS NN SW NW SE NE (SW = S(W(c)))
+ *   ZS      index distance between two levels
+ *   K       the current level
+ *   T       the value type (float or double)
+ *
+ * From these, bodies read and write with LD, LDZ and ST. */
+#ifndef PILLAR_BODY_H
+#define PILLAR_BODY_H
+
+#ifdef __CUDACC__
+#define RESTRICT __restrict__
+#else
+#define RESTRICT restrict
+#endif
+
+#define LD(f, R) ((f)[NB(R)])
+#define LDZ(f, R, dz) ((f)[NB(R) + (dz) * ZS])
+#define ST(f, v) ((f)[NB(C)] = (v))
+
+/* Relation tokens: table index (-1 = the cell itself) and regular-grid displacement. */
+#define RIDX_C (-1)
+#define RIDX_W 0
+#define RIDX_E 1
+#define RIDX_S 2
+#define RIDX_N 3
+#define RIDX_WW 4
+#define RIDX_EE 5
+#define RIDX_SS 6
+#define RIDX_NN 7
+#define RIDX_SW 8
+#define RIDX_NW 9
+#define RIDX_SE 10
+#define RIDX_NE 11
+#define RX_C 0
+#define RX_W (-1)
+#define RX_E 1
+#define RX_S 0
+#define RX_N 0
+#define RX_WW (-2)
+#define RX_EE 2
+#define RX_SS 0
+#define RX_NN 0
+#define RX_SW (-1)
+#define RX_NW (-1)
+#define RX_SE 1
+#define RX_NE 1
+#define RY_C 0
+#define RY_W 0
+#define RY_E 0
+#define RY_S (-1)
+#define RY_N 1
+#define RY_WW 0
+#define RY_EE 0
+#define RY_SS (-2)
+#define RY_NN 2
+#define RY_SW (-1)
+#define RY_NW 1
+#define RY_SE (-1)
+#define RY_NE 1
+
+/* A field set: inputs first, then outputs, in the order of the stencil's field list. */
+#define PILLAR_MAXF 11
+typedef struct {
+    void *p[PILLAR_MAXF];
+} fieldset;
+
+#endif

@@ -1,0 +1,30 @@
+/* hdiff.h — COSMO horizontal diffusion with flux limiter (SPEC §3); in, coeff -> out; radius 2.
+ *   flx(x) = lap(E x) − lap(x), zeroed if flx(x)·(in(E x) − in(x)) > 0;  fly likewise with N
+ *   out(c) = in(c) − coeff(c)·(flx(c) − flx(W c) + fly(c) − fly(S c)) */
+#ifndef PILLAR_HDIFF_H
+#define PILLAR_HDIFF_H
+#include "laplap.h"
+
+#define HDIFF_BIND(F)                                                                             \
+    const T *RESTRICT in = (const T *)(F).p[0];                                                   \
+    const T *RESTRICT coeff = (const T *)(F).p[1];                                                \
+    T *RESTRICT out = (T *)(F).p[2]
+
+#define HDIFF_LIMIT(flux, hi, lo) ((flux) * (LD(in, hi) - LD(in, lo)) > (T)0 ? (T)0 : (flux))
+
+#define HDIFF_BODY()                                                                              \
+    do {                                                                                          \
+        T lap_c = LAPLAP_LAP(C, W, E, S, N);                                                      \
+        T lap_w = LAPLAP_LAP(W, WW, C, SW, NW);                                                   \
+        T lap_e = LAPLAP_LAP(E, C, EE, SE, NE);                                                   \
+        T lap_s = LAPLAP_LAP(S, SW, SE, SS, C);                                                   \
+        T lap_n = LAPLAP_LAP(N, NW, NE, C, NN);                                                   \
+        T flx_c = HDIFF_LIMIT(lap_e - lap_c, E, C);                                               \
+        T flx_w = HDIFF_LIMIT(lap_c - lap_w, C, W);                                               \
+        T fly_c = HDIFF_LIMIT(lap_n - lap_c, N, C);                                               \
+        T fly_s = HDIFF_LIMIT(lap_c - lap_s, C, S);                                               \
+        ST(out, LD(in, C) - LD(coeff, C) * (flx_c - flx_w + fly_c - fly_s));                      \
+    } while (0)
+
+#define HDIFF_ZEND(nz) (nz)
+#endif

@@ -1,0 +1,25 @@
+/* laplap.h — Laplacian of the Laplacian (SPEC §3), one field in, one out, radius 2.
+ *   lap(x) = 4·in(x) − (in(W x) + in(E x) + in(S x) + in(N x))
+ *   out(c) = 4·lap(c) − (lap(W c) + lap(E c) + lap(S c) + lap(N c)) */
+#ifndef PILLAR_LAPLAP_H
+#define PILLAR_LAPLAP_H
+#include "body.h"
+
+#define LAPLAP_BIND(F)                                                                            \
+    const T *RESTRICT in = (const T *)(F).p[0];                                                   \
+    T *RESTRICT out = (T *)(F).p[1]
+
+#define LAPLAP_LAP(x, w, e, s, n) ((T)4 * LD(in, x) - (LD(in, w) + LD(in, e) + LD(in, s) + LD(in, n)))
+
+#define LAPLAP_BODY()                                                                             \
+    do {                                                                                          \
+        T lap_c = LAPLAP_LAP(C, W, E, S, N);                                                      \
+        T lap_w = LAPLAP_LAP(W, WW, C, SW, NW);                                                   \
+        T lap_e = LAPLAP_LAP(E, C, EE, SE, NE);                                                   \
+        T lap_s = LAPLAP_LAP(S, SW, SE, SS, C);                                                   \
+        T lap_n = LAPLAP_LAP(N, NW, NE, C, NN);                                                   \
+        ST(out, (T)4 * lap_c - (lap_w + lap_e + lap_s + lap_n));                                  \
+    } while (0)
+
+#define LAPLAP_ZEND(nz) (nz)
+#endif

@@ -1,0 +1,113 @@
+/* nbtable.c — building neighbourship tables from a grid's relations, and compressing them into
+ * patterns (every distinct tuple of offsets stored once, thesis §4.2.2). */
+#include "nbtable.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t tuple_hash(const int32_t *v, int n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < n; i++) {
+        h ^= (uint32_t)v[i];
+        h *= 1099511628211ull;
+    }
+    return h ^ (h >> 29);
+}
+
+/* Assigns each cell the id of its tuple (first appearance order); returns the number of ids.
+ * tuples holds n rows of width m; ids gets n entries. */
+static int group_tuples(const int32_t *tuples, int n, int m, int32_t *ids, int32_t *first)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)n)
+        cap <<= 1;
+    int32_t *slot = xalloc(sizeof(int32_t) * cap);
+    memset(slot, 0xff, sizeof(int32_t) * cap);
+    int count = 0;
+    for (int c = 0; c < n; c++) {
+        const int32_t *v = tuples + (size_t)c * m;
+        size_t h = tuple_hash(v, m) & (cap - 1);
+        for (;;) {
+            int32_t id = slot[h];
+            if (id < 0) {
+                slot[h] = count;
+                first[count] = c;
+                ids[c] = count++;
+                break;
+            }
+            if (memcmp(tuples + (size_t)first[id] * m, v, sizeof(int32_t) * m) == 0) {
+                ids[c] = id;
+                break;
+            }
+            h = (h + 1) & (cap - 1);
+        }
+    }
+    xfree(slot);
+    return count;
+}
+
+void nbtable_build(nbtable *t, const ugrid *g, int chasing, int compressed)
+{
+    memset(t, 0, sizeof *t);
+    int n = g->nxy, m = chasing ? NREL1 : NREL2;
+    t->chasing = chasing;
+    t->compressed = compressed;
+    t->nrel = m;
+    t->nxy = n;
+
+    int32_t *tuples = xalloc(sizeof(int32_t) * (size_t)n * m);
+    for (int c = 0; c < n; c++)
+        for (int r = 0; r < m; r++) {
+            int d = ugrid_follow(g, c, r);
+            tuples[(size_t)c * m + r] = d < 0 ? 0 : d - c;
+        }
+
+    int32_t *ids = xalloc(sizeof(int32_t) * (size_t)n);
+    int32_t *first = xalloc(sizeof(int32_t) * (size_t)n);
+    t->npat = group_tuples(tuples, n, m, ids, first);
+    int32_t *count = xalloc(sizeof(int32_t) * (size_t)t->npat);
+    for (int c = 0; c < n; c++)
+        if (++count[ids[c]] > t->top_count)
+            t->top_count = count[ids[c]];
+    xfree(count);
+
+    t->ntab = compressed ? t->npat : n;
+    t->tab = xalloc(sizeof(int32_t) * (size_t)t->ntab * m);
+    for (int row = 0; row < t->ntab; row++) {
+        int c = compressed ? first[row] : row;
+        for (int r = 0; r < m; r++)
+            t->tab[(size_t)r * t->ntab + row] = tuples[(size_t)c * m + r];
+    }
+    if (compressed) {
+        t->pat = ids;
+        ids = NULL;
+    }
+    xfree(ids);
+    xfree(first);
+    xfree(tuples);
+}
+
+void nbtable_free(nbtable *t)
+{
+    xfree(t->tab);
+    xfree(t->pat);
+    memset(t, 0, sizeof *t);
+}
+
+size_t nbtable_entries(const nbtable *t) { return (size_t)t->ntab * (size_t)t->nrel; }
+
+double nbtable_ratio(const nbtable *t)
+{
+    return (double)nbtable_entries(t) / ((double)t->nxy * t->nrel);
+}
+
+double nbtable_top_share(const nbtable *t)
+{
+    return t->compressed ? (double)t->top_count / t->nxy : 1.0 / t->nxy;
+}
+
+size_t nbtable_bytes(const nbtable *t)
+{
+    return sizeof(int32_t) * (nbtable_entries(t) + (t->compressed ? (size_t)t->nxy : 0));
+}

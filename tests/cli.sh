@@ -1,0 +1,60 @@
+#!/bin/sh
+# CLI behaviour: bad input names the bad value and exits non-zero without crashing; the
+# acceptance commands of the foundation issue print what they promise; every --help works.
+# usage: cli.sh PILLAR
+pillar=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect_error NEEDLE ARGS... : non-zero exit below 128 (no signal) and NEEDLE in stderr
+expect_error() {
+    needle=$1; shift
+    "$pillar" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then
+        echo "FAIL: pillar $* exited $rc (want a non-zero exit, no crash)"; fail=1
+    elif ! grep -q -- "$needle" "$tmp/err"; then
+        echo "FAIL: pillar $*: message does not name '$needle':"; cat "$tmp/err"; fail=1
+    else
+        echo "ok: pillar $* -> $(head -n1 "$tmp/err")"
+    fi
+}
+
+# expect_output NEEDLE ARGS... : exit 0 and NEEDLE in stdout
+expect_output() {
+    needle=$1; shift
+    "$pillar" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ $rc -ne 0 ] || ! grep -q -- "$needle" "$tmp/out"; then
+        echo "FAIL: pillar $* (exit $rc) did not print '$needle':"; cat "$tmp/out" "$tmp/err"; fail=1
+    else
+        echo "ok: pillar $* prints '$needle'"
+    fi
+}
+
+expect_error "0x5x5" run --size 0x5x5
+expect_error "foo" run --stencil foo
+expect_error "smaller than its halo" run --size 4x4x4
+expect_error "smaller than its halo" info --size 3x9x2
+expect_error "needs at least 2 levels" run --stencil fastwaves --size 16x16x1
+expect_error "--bogus" run --bogus
+expect_error "--bogus" --bogus
+expect_error "frobnicate" frobnicate
+expect_error "--size needs a value" run --size
+expect_error "spiral" info --layout spiral
+expect_error "12" run --layout zcurve-w --zcurve-w 12
+expect_error "2048x1x1" run --threads 2048x1x1
+expect_error "quad" run --precision quad
+expect_error "-3" run --runs -3
+expect_error "abc" run --seed abc
+expect_error "--compress takes no value" run --compress=yes
+
+expect_output "PASS against the regular grid: bit-exact" run --stencil hdiff --layout zcurve \
+    --storage nonchasing --compress --size 64x64x16 --backend cpu --runs 2
+expect_output "* chasing compressed" info --size 512x512x64 --layout rowmajor --compress
+expect_output "top pattern" info --size 512x512x64 --layout rowmajor --compress
+for cmd in "" run info; do
+    expect_output "usage: pillar" $cmd --help
+done
+expect_output "commands:" help
+
+exit $fail

@@ -1,0 +1,61 @@
+/* Neighbour tables: look-ups through every storage equal the grid's relations; compression
+ * statistics on 512x512 row-major (a handful of patterns, the top one >= 90% of cells). */
+#include "check.h"
+#include "storage/nbtable.h"
+
+int main(void)
+{
+    for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
+        ugrid g;
+        ugrid_emulate(&g, 37, 33, 2, 2, (layout_t)lay, 8, 3);
+        for (int storage = 0; storage < 4; storage++) {
+            nbtable t;
+            nbtable_build(&t, &g, storage >> 1, storage & 1);
+            nbview v = nbtable_view(&t);
+            CHECK(t.nrel == (t.chasing ? 4 : 12), "nrel");
+            for (int c = g.nhalo; c < g.nxy; c++)
+                for (int r = -1; r < NREL2; r++) {
+                    int want = r < 0 ? c : ugrid_follow(&g, c, r);
+                    int got = c + nb_offset(v, t.chasing, t.compressed, r, c);
+                    CHECK(got == want, "%s storage %d cell %d relation %d: %d != %d",
+                          layout_name[lay], storage, c, r, got, want);
+                }
+            if (t.compressed) {
+                CHECK(t.ntab == t.npat && t.npat < g.nxy, "compressed rows %d", t.ntab);
+                CHECK(nbtable_entries(&t) == (size_t)t.npat * t.nrel, "entries");
+            } else {
+                CHECK(nbtable_ratio(&t) == 1.0, "uncompressed ratio");
+            }
+            nbtable_free(&t);
+        }
+        ugrid_free(&g);
+    }
+
+    ugrid g;
+    ugrid_emulate(&g, 512, 512, 64, 2, LAYOUT_ROWMAJOR, 32, 0);
+    for (int chasing = 0; chasing <= 1; chasing++) {
+        nbtable t;
+        nbtable_build(&t, &g, chasing, 1);
+        printf("512x512 rowmajor %s compressed: %d patterns, %zu entries, ratio %.5f, top %.1f%%\n",
+               chasing ? "chasing" : "nonchasing", t.npat, nbtable_entries(&t), nbtable_ratio(&t),
+               100 * nbtable_top_share(&t));
+        CHECK(t.npat < g.nxy / 50, "%d patterns is not a handful", t.npat);
+        CHECK(nbtable_top_share(&t) >= 0.90, "top pattern covers %.3f", nbtable_top_share(&t));
+        CHECK(nbtable_ratio(&t) < 0.02, "ratio %g", nbtable_ratio(&t));
+        /* thesis Table 6.7 lists 2,054 (chasing, 97.7%) and 4,093 (non-chasing, 96.9%) */
+        CHECK(t.npat == (chasing ? 2054 : 4093), "thesis Table 6.7 pattern count, got %d", t.npat);
+        nbtable_free(&t);
+    }
+    ugrid_free(&g);
+    /* z-curve compresses worse than row-major, as in thesis Table 6.7 */
+    ugrid z;
+    ugrid_emulate(&z, 512, 512, 64, 2, LAYOUT_ZCURVE_W, 32, 0);
+    nbtable tz;
+    nbtable_build(&tz, &z, 1, 1);
+    printf("512x512 zcurve-w chasing compressed: %d patterns, top %.1f%%\n", tz.npat,
+           100 * nbtable_top_share(&tz));
+    CHECK(nbtable_top_share(&tz) < 0.9 && tz.npat > 4, "zcurve-w compression statistics");
+    nbtable_free(&tz);
+    ugrid_free(&z);
+    return check_done("test_tables");
+}
