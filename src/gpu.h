@@ -1,22 +1,45 @@
-/* gpu.h — the CUDA backend (src/gpu_runner.cu), present when pillar is built with CUDA. */
+/* gpu.h — the CUDA backend: device buffers for one problem, timed launches of any access
+ * strategy and block shape, results back to the host. Built only with CUDA (PILLAR_HAVE_CUDA). */
 #ifndef PILLAR_GPU_H
 #define PILLAR_GPU_H
 
 #include "runner.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+typedef struct gpu_ctx gpu_ctx;
 
 /* 1 if a CUDA device is usable (its name in msg), else 0 and the reason in msg. */
 int gpu_probe(char *msg, size_t n);
 
-/* Copies pb's inputs to the device, runs the configured strategy o->runs times after a warm-up
- * (outputs poisoned on the device before each run), times each with CUDA events and copies the
- * outputs back into `out`. Returns 0, or -1 with a message. */
+/* Uploads pb's inputs (and neighbour table) for the unstructured (uns) or regular grid. */
+gpu_ctx *gpu_open(const problem *pb, int uns);
+void gpu_close(gpu_ctx *c);
+
+/* Default block shape of a strategy, and whether a shape suits it (reason in why if not). */
+void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz);
+int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t n);
+
+/* Two warm-up launches, then `runs` launches each timed with CUDA events, outputs poisoned on the
+ * device before each. zslice: levels per thread of zloop-sliced. Fills t; returns 0 or -1. */
+int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int runs, timing *t);
+
+/* Copies the device outputs into out (host arrays of the context's grid). */
+void gpu_fetch(gpu_ctx *c, fieldset out);
+
+/* gpu_open + gpu_time with the options' strategy and shape + gpu_fetch + gpu_close. */
 int gpu_execute(const problem *pb, const options *o, int uns, fieldset out, timing *t);
 
-#ifdef __cplusplus
-}
-#endif
+/* Device-to-device copy bandwidth (bytes read + written per second) over `bytes`-sized buffers:
+ * the ceiling the stencils are measured against. */
+double gpu_copy_bandwidth(size_t bytes, int runs);
+
+/* What the benchmark records about the device. */
+typedef struct {
+    char name[256];
+    int cc_major, cc_minor, sms;
+    size_t l2_bytes, memory_bytes;
+    int driver, runtime;
+    int sm_clock_mhz, mem_clock_mhz, bus_bits;
+} gpu_info;
+void gpu_describe(gpu_info *g);
+
 #endif

@@ -14,6 +14,7 @@ static const char usage[] =
     "           each against the regular baseline, one summary table\n"
     "  run      one stencil with one layout / storage / access strategy, timed and verified\n"
     "  info     grid, neighbour-table and compression statistics\n"
+    "  bench    the experiment matrix on the GPU: tables, CSV, JSON (plots: tools/plot)\n"
     "  help     this text\n"
     "\n"
     "'pillar COMMAND --help' explains a command and its flags. Without a CUDA device every\n"
@@ -32,13 +33,15 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "run"))
         return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "bench"))
+        return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "info"))
         return cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "help")) {
         fputs(usage, stdout);
         return 0;
     }
-    fprintf(stderr, "pillar: unknown command '%s' (commands: run, info, help; see 'pillar help')\n",
+    fprintf(stderr, "pillar: unknown command '%s' (commands: run, info, bench, help; see 'pillar help')\n",
             cmd);
     return 2;
 }

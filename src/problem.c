@@ -24,32 +24,75 @@ int problem_check(const problem_spec *s)
     return 0;
 }
 
+/* Fills the unstructured inputs from the regular ones, cell by cell. */
+static void fill_unstructured(problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    int nin = stencil_table[s->stencil].nin;
+    size_t es = prec_size(s->prec);
+    for (int f = 0; f < nin; f++) {
+        char *u = pb->uf.p[f];
+        const char *r = pb->rf.p[f];
+#pragma omp parallel for schedule(static)
+        for (int z = 0; z < s->nz; z++)
+            for (int c = 0; c < pb->ug.nxy; c++)
+                memcpy(u + ((size_t)c + (size_t)z * pb->ug.zstride) * es,
+                       r + (size_t)rgrid_index(&pb->rg, pb->ug.cx[c], pb->ug.cy[c], z) * es, es);
+    }
+}
+
+static int build_unstructured(problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    if (ugrid_emulate(&pb->ug, s->nx, s->ny, s->nz, s->halo, s->layout, s->w, s->seed) != 0)
+        return -1;
+    nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
+    for (int f = 0; f < pb->nf; f++)
+        pb->uf.p[f] = field_alloc(s->prec, pb->ug.len);
+    fill_unstructured(pb);
+    return 0;
+}
+
 int problem_make(problem *pb, const problem_spec *s)
 {
     memset(pb, 0, sizeof *pb);
     if (problem_check(s) != 0)
         return -1;
     pb->s = *s;
-    if (ugrid_emulate(&pb->ug, s->nx, s->ny, s->nz, s->halo, s->layout, s->w, s->seed) != 0)
-        return -1;
     pb->rg = rgrid_make(s->nx, s->ny, s->nz, s->halo, prec_size(s->prec));
-    nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
-
     const stencil_info *si = &stencil_table[s->stencil];
     pb->nf = si->nin + si->nout;
-    for (int f = 0; f < pb->nf; f++) {
+    for (int f = 0; f < pb->nf; f++)
         pb->rf.p[f] = field_alloc(s->prec, pb->rg.len);
-        pb->uf.p[f] = field_alloc(s->prec, pb->ug.len);
-    }
-    for (int f = 0; f < si->nin; f++)
+    for (int f = 0; f < si->nin; f++) {
+        void *r = pb->rf.p[f];
+#pragma omp parallel for schedule(static)
         for (int z = 0; z < s->nz; z++)
             for (int y = 0; y < s->ny; y++)
-                for (int x = 0; x < s->nx; x++) {
-                    double v = stencil_input(s->stencil, f, x, y, z, s->seed);
-                    size_t ui = (size_t)pb->ug.cell_at[y * s->nx + x] + (size_t)z * pb->ug.zstride;
-                    field_set(s->prec, pb->rf.p[f], (size_t)rgrid_index(&pb->rg, x, y, z), v);
-                    field_set(s->prec, pb->uf.p[f], ui, v);
-                }
+                for (int x = 0; x < s->nx; x++)
+                    field_set(s->prec, r, (size_t)rgrid_index(&pb->rg, x, y, z),
+                              stencil_input(s->stencil, f, x, y, z, s->seed));
+    }
+    if (build_unstructured(pb) != 0) {
+        problem_free(pb);
+        return -1;
+    }
+    problem_poison(pb);
+    return 0;
+}
+
+int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed)
+{
+    for (int f = 0; f < pb->nf; f++)
+        xfree(pb->uf.p[f]);
+    nbtable_free(&pb->nt);
+    ugrid_free(&pb->ug);
+    pb->s.layout = layout;
+    pb->s.w = w;
+    pb->s.chasing = chasing;
+    pb->s.compressed = compressed;
+    if (build_unstructured(pb) != 0)
+        return -1;
     problem_poison(pb);
     return 0;
 }
@@ -69,6 +112,7 @@ void problem_free(problem *pb)
         xfree(pb->rf.p[f]);
         xfree(pb->uf.p[f]);
     }
+
     nbtable_free(&pb->nt);
     ugrid_free(&pb->ug);
     memset(pb, 0, sizeof *pb);

@@ -33,6 +33,8 @@ typedef struct {
 int problem_check(const problem_spec *s);
 int problem_make(problem *pb, const problem_spec *s);
 void problem_free(problem *pb);
+/* Rebuilds the unstructured twin with another layout/storage (the regular grid stays). */
+int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed);
 void problem_poison(problem *pb);
 
 /* Output points computed per run, and bytes a perfect implementation moves. */

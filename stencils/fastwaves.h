@@ -45,5 +45,7 @@
         ST(v_out, LD(v_pos, C) + (LD(v_tens, C) - ppgv * rhov) * (T)FW_DT_SMALL);                 \
     } while (0)
 
+/* relations the body reads (bit r = relation r of grids/grid.h) */
+#define FASTWAVES_RELS ((1u << 1) | (1u << 3))
 #define FASTWAVES_ZEND(nz) ((nz)-1)
 #endif

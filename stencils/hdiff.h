@@ -26,5 +26,7 @@
         ST(out, LD(in, C) - LD(coeff, C) * (flx_c - flx_w + fly_c - fly_s));                      \
     } while (0)
 
+/* relations the body reads (bit r = relation r of grids/grid.h) */
+#define HDIFF_RELS 0xfffu
 #define HDIFF_ZEND(nz) (nz)
 #endif

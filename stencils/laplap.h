@@ -21,5 +21,7 @@
         ST(out, (T)4 * lap_c - (lap_w + lap_e + lap_s + lap_n));                                  \
     } while (0)
 
+/* relations the body reads (bit r = relation r of grids/grid.h) */
+#define LAPLAP_RELS 0xfffu
 #define LAPLAP_ZEND(nz) (nz)
 #endif

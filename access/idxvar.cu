@@ -1,0 +1,14 @@
+/* idxvar.cu — one thread per cell; each needed neighbour is looked up once into a register. */
+#include "kernels.cuh"
+
+#define STRATEGY_UNS(ST)                                                                          \
+    UNS_PER_CELL_INDEX()                                                                          \
+    int32_t o[13];                                                                                \
+    nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                         \
+    ST##_BODY();
+#define STRATEGY_REG(ST) REG_PER_CELL(ST)
+
+#define NB(R) GATHERED_NB(R)
+INSTANTIATE_UNS()
+INSTANTIATE_REG()
+TABULATE(idxvar_kernels)

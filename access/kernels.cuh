@@ -1,0 +1,118 @@
+/* kernels.cuh — the scaffolding every access strategy shares: kernel parameters, the gathering of
+ * a cell's neighbour offsets, and the macro that instantiates a strategy for every stencil,
+ * precision and storage. A strategy file defines
+ *   STRATEGY_UNS(ST)  the body of an unstructured kernel (ST: LAPLAP, HDIFF, FASTWAVES)
+ *   STRATEGY_REG(ST)  the body of its regular-grid twin
+ *   ACCESS_TABLE      the name of its kernel table
+ * and includes instantiate.cuh. Inside the bodies: P (kparams), nbv, T, CHASING, COMPRESSED. */
+#ifndef PILLAR_KERNELS_CUH
+#define PILLAR_KERNELS_CUH
+
+#include "../stencils/fastwaves.h"
+#include "../stencils/hdiff.h"
+#include "../stencils/laplap.h"
+#include "../stencils/stencil.h"
+#include "index.h"
+#include "launch.h"
+
+/* Offsets of the relations in mask M of plane cell p: o[0] = 0 (the cell), o[1 + r] relation r.
+ * Chasing reaches a second-order relation through the first hop's cell (two dependent loads). */
+__device__ __forceinline__ void nb_gather(nbview t, int chasing, int compressed, unsigned mask,
+                                          int p, int32_t o[13])
+{
+    const int row = compressed ? __ldg(t.pat + p) : p;
+    o[0] = 0;
+#pragma unroll
+    for (int r = 0; r < NREL2; r++) {
+        o[1 + r] = 0;
+        if (!((mask >> r) & 1u))
+            continue;
+        if (!chasing || r < NREL1) {
+            o[1 + r] = __ldg(t.tab + r * t.ntab + row);
+        } else {
+            const int h1 = rel_hop1(r);
+            const int32_t a = ((mask >> h1) & 1u) ? o[1 + h1] : __ldg(t.tab + h1 * t.ntab + row);
+            const int q = p + a;
+            const int rq = compressed ? __ldg(t.pat + q) : q;
+            o[1 + r] = a + __ldg(t.tab + rel_hop2(r) * t.ntab + rq);
+        }
+    }
+}
+
+/* Offsets of the 12 relations on the regular grid with row stride ys (the twins' "table"). */
+__device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
+{
+    const int dx[NREL2] = {-1, 1, 0, 0, -2, 2, 0, 0, -1, -1, 1, 1};
+    const int dy[NREL2] = {0, 0, -1, 1, 0, 0, -2, 2, -1, 1, -1, 1};
+    o[0] = 0;
+#pragma unroll
+    for (int r = 0; r < NREL2; r++)
+        o[1 + r] = dx[r] + dy[r] * ys;
+}
+
+/* Index of relation R through gathered offsets o[]. */
+#define GATHERED_NB(R) (i + o[RIDX_##R + 1])
+
+/* Thread coordinates. Unstructured: the block's bx*by threads take consecutive inner cells. */
+#define UNS_CELL() ((int)(blockIdx.x * (blockDim.x * blockDim.y) + threadIdx.y * blockDim.x + threadIdx.x))
+#define THREAD_Z() ((int)(blockIdx.z * blockDim.z + threadIdx.z))
+#define REG_X() (P.x0 + (int)(blockIdx.x * blockDim.x + threadIdx.x))
+#define REG_Y() (P.x0 + (int)(blockIdx.y * blockDim.y + threadIdx.y))
+#define REG_INDEX(x, y, k) ((long)((x) + P.a) + (long)(y) * P.ys + (long)(k) * P.zs)
+#define REG_INSIDE(x, y) ((x) < P.x0 + P.nxi && (y) < P.x0 + P.nyi)
+
+/* Instantiation: a strategy file defines NB for the unstructured kernels and expands
+ * UNS_KERNELS for each stencil and type, redefines NB for the regular twins and expands
+ * REG_KERNEL, then TABULATE(name) builds its kernel table. */
+#define UNS_KERNEL(ST, TY, CH, CM)                                                                \
+    static __global__ void __launch_bounds__(1024) k_##ST##_##TY##_##CH##CM(kparams P)            \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        enum { CHASING = CH, COMPRESSED = CM };                                                   \
+        const nbview nbv = P.nbv;                                                                 \
+        ST##_BIND(P.f);                                                                           \
+        STRATEGY_UNS(ST)                                                                          \
+    }
+#define UNS_KERNELS(ST, TY)                                                                       \
+    UNS_KERNEL(ST, TY, 0, 0) UNS_KERNEL(ST, TY, 0, 1) UNS_KERNEL(ST, TY, 1, 0) UNS_KERNEL(ST, TY, 1, 1)
+#define REG_KERNEL(ST, TY)                                                                        \
+    static __global__ void __launch_bounds__(1024) k_##ST##_##TY##_reg(kparams P)                 \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        ST##_BIND(P.f);                                                                           \
+        STRATEGY_REG(ST)                                                                          \
+    }
+#define INSTANTIATE_UNS()                                                                         \
+    FOR_EACH_STENCIL(UNS_KERNELS, double) FOR_EACH_STENCIL(UNS_KERNELS, float)
+#define INSTANTIATE_REG()                                                                         \
+    FOR_EACH_STENCIL(REG_KERNEL, double) FOR_EACH_STENCIL(REG_KERNEL, float)
+
+#define KERNEL_ROW(ST, TY)                                                                        \
+    {(const void *)k_##ST##_##TY##_00, (const void *)k_##ST##_##TY##_01,                          \
+     (const void *)k_##ST##_##TY##_10, (const void *)k_##ST##_##TY##_11,                          \
+     (const void *)k_##ST##_##TY##_reg}
+#define KERNEL_STENCIL(ST, _) {KERNEL_ROW(ST, double), KERNEL_ROW(ST, float)},
+#define TABULATE(name) extern "C" { kernel_table name = {FOR_EACH_STENCIL(KERNEL_STENCIL, _)}; }
+
+/* The regular twin of every thread-per-cell strategy: arithmetic needs no shared look-up. */
+#define REG_PER_CELL(ST)                                                                          \
+    const int x = REG_X(), y = REG_Y(), k = THREAD_Z();                                           \
+    if (!REG_INSIDE(x, y) || k >= P.zend)                                                         \
+        return;                                                                                   \
+    const long i = REG_INDEX(x, y, k);                                                            \
+    int32_t o[13];                                                                                \
+    reg_gather(P.ys, o);                                                                          \
+    ST##_BODY();
+
+/* Thread-per-cell coordinates of an unstructured kernel; returns outside the grid. */
+#define UNS_PER_CELL_INDEX()                                                                      \
+    const int cell = UNS_CELL(), k = THREAD_Z();                                                  \
+    if (cell >= P.n || k >= P.zend)                                                               \
+        return;                                                                                   \
+    const int p = P.c0 + cell;                                                                    \
+    const long i = p + (long)k * P.zs;
+
+#define ZS P.zs
+#define K k
+
+#endif

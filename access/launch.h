@@ -1,0 +1,34 @@
+/* launch.h — what the runner hands a kernel, and how a strategy's kernels are tabulated. */
+#ifndef PILLAR_LAUNCH_H
+#define PILLAR_LAUNCH_H
+
+#include "../stencils/body.h"
+#include "../storage/nbtable.h"
+#include "access.h"
+
+typedef struct {
+    fieldset f;      /* device fields: inputs, then outputs */
+    nbview nbv;      /* device neighbour table */
+    long zs;         /* level stride */
+    int ys;          /* regular: row stride */
+    int zend;        /* levels computed: 0..zend-1 */
+    int c0, n;       /* unstructured: first inner cell, number of inner cells */
+    int x0, nxi, nyi, a; /* regular: first inner x and y (the halo), inner extents, padding a */
+    int zslice;      /* levels per thread of the pillar strategies */
+} kparams;
+
+/* Storage columns of a kernel table: unstructured (chasing*2 + compressed), then regular. */
+enum { STORAGE_REGULAR = 4, STORAGE_COUNT = 5 };
+
+/* kernel[stencil][precision][storage]: host stubs for cudaLaunchKernel */
+typedef const void *kernel_table[3][2][STORAGE_COUNT];
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern kernel_table naive_kernels, idxvar_kernels, shared_kernels, shared_warp_kernels, zloop_kernels;
+#ifdef __cplusplus
+}
+#endif
+
+#endif

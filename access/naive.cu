@@ -1,0 +1,14 @@
+/* naive.cu — one thread per cell; every neighbour is looked up in the table at every use. */
+#include "kernels.cuh"
+
+#define STRATEGY_UNS(ST)                                                                          \
+    UNS_PER_CELL_INDEX()                                                                          \
+    ST##_BODY();
+#define STRATEGY_REG(ST) REG_PER_CELL(ST)
+
+#define NB(R) UNS_NB(R)
+INSTANTIATE_UNS()
+#undef NB
+#define NB(R) GATHERED_NB(R)
+INSTANTIATE_REG()
+TABULATE(naive_kernels)

@@ -1,0 +1,33 @@
+/* shared.cu — the block's lowest-z thread of each plane cell looks up the cell's offsets and
+ * writes them to shared memory (row stride odd, so coprime with the 32 banks); after a barrier
+ * every thread of that cell reads them and adds its level. Dynamic shared memory: 12 rows of
+ * (bx*by | 1) offsets. */
+#include "kernels.cuh"
+
+#define STRATEGY_UNS(ST)                                                                          \
+    extern __shared__ int32_t sh[];                                                               \
+    const int txy = threadIdx.y * blockDim.x + threadIdx.x;                                       \
+    const int stride = (blockDim.x * blockDim.y) | 1;                                             \
+    const int cell = UNS_CELL(), k = THREAD_Z();                                                  \
+    const int p = P.c0 + (cell < P.n ? cell : 0);                                                 \
+    if (threadIdx.z == 0 && cell < P.n) {                                                         \
+        int32_t g[13];                                                                            \
+        nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, g);                                     \
+        _Pragma("unroll") for (int r = 0; r < NREL2; r++) if ((ST##_RELS >> r) & 1u)              \
+            sh[r * stride + txy] = g[1 + r];                                                      \
+    }                                                                                             \
+    __syncthreads();                                                                              \
+    if (cell >= P.n || k >= P.zend)                                                               \
+        return;                                                                                   \
+    int32_t o[13];                                                                                \
+    o[0] = 0;                                                                                     \
+    _Pragma("unroll") for (int r = 0; r < NREL2; r++)                                             \
+        o[1 + r] = ((ST##_RELS >> r) & 1u) ? sh[r * stride + txy] : 0;                           \
+    const long i = p + (long)k * P.zs;                                                            \
+    ST##_BODY();
+#define STRATEGY_REG(ST) REG_PER_CELL(ST)
+
+#define NB(R) GATHERED_NB(R)
+INSTANTIATE_UNS()
+INSTANTIATE_REG()
+TABULATE(shared_kernels)

@@ -1,0 +1,27 @@
+/* shared_warp.cu — as shared, but the offsets travel by warp shuffle: with m = bx*by cells per
+ * level and m dividing 32, a warp holds 32/m levels of the same m cells; lane (lane mod m) looks
+ * them up and the others read them with __shfl_sync. The runner checks the block shape. */
+#include "kernels.cuh"
+
+#define STRATEGY_UNS(ST)                                                                          \
+    const int m = blockDim.x * blockDim.y;                                                        \
+    const int lane = (threadIdx.z * m + threadIdx.y * blockDim.x + threadIdx.x) & 31;             \
+    const int src = m < 32 ? lane % m : lane;                                                     \
+    const int cell = UNS_CELL(), k = THREAD_Z();                                                  \
+    const int p = P.c0 + (cell < P.n ? cell : 0);                                                 \
+    int32_t o[13];                                                                                \
+    _Pragma("unroll") for (int r = 0; r < 13; r++) o[r] = 0;                                      \
+    if (lane == src && cell < P.n)                                                                \
+        nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                     \
+    _Pragma("unroll") for (int r = 0; r < NREL2; r++) if ((ST##_RELS >> r) & 1u)                 \
+        o[1 + r] = __shfl_sync(0xffffffffu, o[1 + r], src);                                       \
+    if (cell >= P.n || k >= P.zend)                                                               \
+        return;                                                                                   \
+    const long i = p + (long)k * P.zs;                                                            \
+    ST##_BODY();
+#define STRATEGY_REG(ST) REG_PER_CELL(ST)
+
+#define NB(R) GATHERED_NB(R)
+INSTANTIATE_UNS()
+INSTANTIATE_REG()
+TABULATE(shared_warp_kernels)

@@ -1,0 +1,631 @@
+/* cmd_bench.c — `pillar bench`: the thesis's experiment matrix as one command. For each stencil,
+ * precision and size it times the regular twins and every layout x storage x access x block
+ * shape on the unstructured grid (CUDA events, warm-up, median), picks the fastest per row,
+ * verifies it against the CPU reference and prints thesis-style tables; every run goes to CSV and
+ * JSON with the metadata needed to trust it. */
+#include "commands.h"
+#include "cpu_exec.h"
+#include "runner.h"
+#include "verify.h"
+#ifdef PILLAR_HAVE_CUDA
+#include "gpu.h"
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char bench_help[] =
+    "usage: pillar bench [flags]\n"
+    "\n"
+    "Runs the experiment matrix on the GPU: per stencil, precision and size, the regular-grid\n"
+    "twins and, per layout and neighbour-table storage, every access strategy x block shape\n"
+    "(powers of two, 32 to 512 threads, x >= 32, as thesis §6.5; shared-warp also x = 8, 16).\n"
+    "Each configuration: 2 warm-up launches, then the median of --runs CUDA-event timings with\n"
+    "outputs poisoned before each. The fastest configuration of each row is verified against the\n"
+    "CPU reference. Prints Table 6.2 (storage -> fastest access, runtime, slowdown against the\n"
+    "fastest regular run, GB/s and share of the device copy ceiling measured at start) and\n"
+    "Table 6.7 (compression statistics); writes every run to CSV and JSON.\n"
+    "\n"
+    "  --quick            a few block shapes, 10 runs, rowmajor and zcurve-w (about 2 minutes)\n"
+    "  --stencil S        only this stencil: laplap | hdiff | fastwaves          (all)\n"
+    "  --precision P      double | float | both                                  (double)\n"
+    "  --layout L         only this layout: rowmajor | zcurve | zcurve-w | random\n"
+    "                     (default rowmajor, zcurve, zcurve-w; --quick: rowmajor, zcurve-w)\n"
+    "  --storage S        only chasing or nonchasing tables                      (both)\n"
+    "  --compress yes|no  only compressed or uncompressed tables                 (both)\n"
+    "  --access A         only this access strategy                              (all)\n"
+    "  --size NXxNYxNZ    grid size, halo included                               (512x512x64)\n"
+    "  --sweep domain     sizes 64x64, 128x128, 512x512 x Z = 1..64 (thesis §6.6) instead of --size\n"
+    "  --runs N           timed runs per configuration                           (20)\n"
+    "  --out DIR          where the CSV and JSON go                               (bench-out)\n"
+    "\n"
+    "example: pillar bench --quick --stencil laplap\n";
+
+typedef struct {
+    int quick, runs, stencil, access, storage, compress, nsizes, nlayouts;
+    int precs[2], nprecs;
+    int sizes[32][3];
+    layout_t layouts[LAYOUT_COUNT];
+    const char *out;
+    char command[1024];
+} bench_opts;
+
+typedef struct {
+    access_t a;
+    int bx, by, bz, zslice;
+} config;
+
+typedef struct {
+    int stencil, prec, nx, ny, nz, uns, layout, chasing, compressed;
+    config c;
+    double med, min, max, gbs;
+} brun;
+
+typedef struct {
+    brun r;
+    double slowdown, share;
+    char verified[160];
+    int ok;
+} brow;
+
+typedef struct {
+    int layout, nx, ny, chasing, compressed, patterns;
+    size_t entries;
+    double ratio, top;
+} bstat;
+
+typedef struct {
+    brun *runs;
+    size_t nruns, cap;
+    brow rows[4096];
+    size_t nrows;
+    bstat stats[256];
+    size_t nstats;
+} bench_log;
+
+static int parse_bench(bench_opts *b, int argc, char **argv)
+{
+    memset(b, 0, sizeof *b);
+    b->runs = -1;
+    b->stencil = b->access = b->storage = b->compress = -1;
+    b->precs[0] = PREC_DOUBLE;
+    b->nprecs = 1;
+    b->out = "bench-out";
+    int sweep = 0, size_set = 0, layout_set = 0;
+    snprintf(b->command, sizeof b->command, "pillar bench");
+    for (int i = 0; i < argc; i++) {
+        strncat(b->command, " ", sizeof b->command - strlen(b->command) - 1);
+        strncat(b->command, argv[i], sizeof b->command - strlen(b->command) - 1);
+    }
+    for (int i = 0; i < argc; i++) {
+        const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(f, "--help") || !strcmp(f, "-h"))
+            return 1;
+        if (!strcmp(f, "--quick")) {
+            b->quick = 1;
+            continue;
+        }
+        if (f[0] != '-' || f[1] != '-') {
+            perr("bench: unexpected argument '%s' (see 'pillar bench --help')", f);
+            return -1;
+        }
+        if (!v) {
+            perr("bench: %s needs a value (see 'pillar bench --help')", f);
+            return -1;
+        }
+        i++;
+        stencil_t st;
+        access_t ac;
+        layout_t ly;
+        if (!strcmp(f, "--stencil")) {
+            if (stencil_parse(v, &st) != 0) {
+                perr("bench: --stencil '%s' is not a stencil; choose laplap, hdiff or fastwaves", v);
+                return -1;
+            }
+            b->stencil = st;
+        } else if (!strcmp(f, "--precision")) {
+            if (!strcmp(v, "double") || !strcmp(v, "float")) {
+                b->precs[0] = !strcmp(v, "float") ? PREC_FLOAT : PREC_DOUBLE;
+                b->nprecs = 1;
+            } else if (!strcmp(v, "both")) {
+                b->precs[0] = PREC_DOUBLE;
+                b->precs[1] = PREC_FLOAT;
+                b->nprecs = 2;
+            } else {
+                perr("bench: --precision '%s': choose double, float or both", v);
+                return -1;
+            }
+        } else if (!strcmp(f, "--layout")) {
+            if (layout_parse(v, &ly) != 0) {
+                perr("bench: --layout '%s' is not a layout; choose rowmajor, zcurve, zcurve-w or random", v);
+                return -1;
+            }
+            b->layouts[0] = ly;
+            b->nlayouts = 1;
+            layout_set = 1;
+        } else if (!strcmp(f, "--storage")) {
+            if (strcmp(v, "chasing") && strcmp(v, "nonchasing")) {
+                perr("bench: --storage '%s': choose chasing or nonchasing", v);
+                return -1;
+            }
+            b->storage = !strcmp(v, "chasing");
+        } else if (!strcmp(f, "--compress")) {
+            if (strcmp(v, "yes") && strcmp(v, "no")) {
+                perr("bench: --compress '%s': choose yes or no", v);
+                return -1;
+            }
+            b->compress = !strcmp(v, "yes");
+        } else if (!strcmp(f, "--access")) {
+            if (access_parse(v, &ac) != 0) {
+                perr("bench: --access '%s' is not an access strategy (see 'pillar run --help')", v);
+                return -1;
+            }
+            b->access = ac;
+        } else if (!strcmp(f, "--size")) {
+            if (parse_triple(v, &b->sizes[0][0], &b->sizes[0][1], &b->sizes[0][2]) != 0) {
+                perr("bench: --size '%s': expected NXxNYxNZ with three positive integers", v);
+                return -1;
+            }
+            b->nsizes = 1;
+            size_set = 1;
+        } else if (!strcmp(f, "--sweep")) {
+            if (strcmp(v, "domain")) {
+                perr("bench: --sweep '%s': the only sweep is 'domain'", v);
+                return -1;
+            }
+            sweep = 1;
+        } else if (!strcmp(f, "--runs")) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*end || n < 1 || n > 10000) {
+                perr("bench: --runs '%s': expected an integer from 1 to 10000", v);
+                return -1;
+            }
+            b->runs = (int)n;
+        } else if (!strcmp(f, "--out")) {
+            b->out = v;
+        } else {
+            perr("bench: unknown flag '%s' (see 'pillar bench --help')", f);
+            return -1;
+        }
+    }
+    if (sweep && size_set) {
+        perr("bench: --sweep domain and --size exclude each other");
+        return -1;
+    }
+    if (sweep) {
+        const int xy[3] = {64, 128, 512};
+        for (int d = 0; d < 3; d++)
+            for (int z = 1; z <= 64; z *= 2) {
+                b->sizes[b->nsizes][0] = b->sizes[b->nsizes][1] = xy[d];
+                b->sizes[b->nsizes][2] = z;
+                b->nsizes++;
+            }
+    } else if (!size_set) {
+        b->sizes[0][0] = b->sizes[0][1] = 512;
+        b->sizes[0][2] = 64;
+        b->nsizes = 1;
+    }
+    if (!layout_set) {
+        b->layouts[b->nlayouts++] = LAYOUT_ROWMAJOR;
+        if (!b->quick)
+            b->layouts[b->nlayouts++] = LAYOUT_ZCURVE;
+        b->layouts[b->nlayouts++] = LAYOUT_ZCURVE_W;
+    }
+    if (b->runs < 0)
+        b->runs = b->quick ? 10 : 20;
+    return 0;
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* The configurations timed for one grid: access strategies x block shapes (x zslice). */
+static int make_configs(const bench_opts *b, int uns, config *out)
+{
+    int n = 0;
+    for (int a = 0; a < ACC_COUNT; a++) {
+        if (b->access >= 0 && a != b->access)
+            continue;
+        /* the regular twins of the thread-per-cell strategies are one kernel: time it once */
+        if (!uns && (a == ACC_NAIVE || a == ACC_SHARED || a == ACC_SHARED_WARP) && b->access < 0)
+            continue;
+        int pillar = a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED;
+        int xmin = (a == ACC_SHARED_WARP && uns) ? 8 : 32;
+        for (int t = 32; t <= 512; t *= 2)
+            for (int bx = xmin; bx <= t; bx *= 2)
+                for (int by = 1; by <= t / bx; by *= 2) {
+                    int bz = t / bx / by;
+                    if (uns && by > 1)
+                        continue; /* unstructured cells are linear: bx*by is what counts */
+                    if (a == ACC_ZLOOP && bz > 1)
+                        continue; /* one slice per pillar */
+                    if (b->quick) {
+                        int keep = uns ? (bx >= 32 ? (bx * bz == 128 || bx * bz == 256) && bz <= 4
+                                                   : bx * bz == 128)
+                                       : (bx == 32 || bx == 64) && bz <= 2 && t >= 128 && t <= 256;
+                        if (!keep)
+                            continue;
+                    }
+                    if (a == ACC_SHARED_WARP && uns && bx >= 32)
+                        continue; /* needs several levels per warp */
+                    int zs[3] = {8, 4, 16}, nzs = a == ACC_ZLOOP_SLICED ? (b->quick ? 1 : 3) : 1;
+                    for (int k = 0; k < nzs; k++) {
+                        config c = {(access_t)a, bx, uns ? 1 : by, bz, pillar ? zs[k] : 0};
+                        out[n++] = c;
+                    }
+                }
+    }
+    return n;
+}
+
+static void log_run(bench_log *L, const brun *r)
+{
+    if (L->nruns == L->cap) {
+        L->cap = L->cap ? 2 * L->cap : 1024;
+        brun *nr = xalloc(sizeof(brun) * L->cap);
+        if (L->runs)
+            memcpy(nr, L->runs, sizeof(brun) * L->nruns);
+        xfree(L->runs);
+        L->runs = nr;
+    }
+    L->runs[L->nruns++] = *r;
+}
+
+static const char *storage_label(const brun *r, char *buf, size_t n)
+{
+    if (!r->uns)
+        snprintf(buf, n, "regular grid");
+    else
+        snprintf(buf, n, "%-8s %-10s %s", layout_name[r->layout], r->chasing ? "chasing" : "nonchasing",
+                 r->compressed ? "compressed" : "uncompressed");
+    return buf;
+}
+
+static double elapsed_s(double t0) { return (now_ms() - t0) / 1e3; }
+
+typedef struct {
+    long done, total;
+    double t0;
+    int tty;
+} progress;
+
+static void progress_show(progress *p, const char *what)
+{
+    double el = elapsed_s(p->t0), eta = p->done ? el / p->done * (p->total - p->done) : 0;
+    if (p->tty)
+        fprintf(stderr, "\r[%5ld/%5ld] %-58.58s %3.0fs elapsed, ETA %3.0fs ", p->done, p->total, what, el, eta);
+    else if (p->done % 100 == 0)
+        fprintf(stderr, "[%5ld/%5ld] %s, %.0fs elapsed, ETA %.0fs\n", p->done, p->total, what, el, eta);
+}
+
+/* Times every configuration on one grid; returns the index (in L->runs) of the fastest. */
+static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, progress *pr)
+{
+    config cfg[512];
+    int n = make_configs(b, uns, cfg);
+    gpu_ctx *c = gpu_open(pb, uns);
+    long best = -1;
+    char what[128], lab[64];
+    for (int k = 0; k < n; k++) {
+        timing t;
+        brun r = {pb->s.stencil, pb->s.prec, pb->s.nx, pb->s.ny, pb->s.nz, uns, pb->s.layout,
+                  pb->s.chasing, pb->s.compressed, cfg[k], 0, 0, 0, 0};
+        if (gpu_time(c, cfg[k].a, cfg[k].bx, cfg[k].by, cfg[k].bz, cfg[k].zslice, b->runs, &t) != 0)
+            continue;
+        r.med = t.median_ms * 1e3;
+        r.min = t.min_ms * 1e3;
+        r.max = t.max_ms * 1e3;
+        r.gbs = problem_min_bytes(pb) / (t.median_ms * 1e6);
+        log_run(L, &r);
+        if (best < 0 || r.med < L->runs[best].med)
+            best = (long)L->nruns - 1;
+        pr->done++;
+        snprintf(what, sizeof what, "%s %s %dx%dx%d %s", stencil_table[pb->s.stencil].name,
+                 prec_name(pb->s.prec), pb->s.nx, pb->s.ny, pb->s.nz, storage_label(&r, lab, sizeof lab));
+        progress_show(pr, what);
+    }
+    gpu_close(c);
+    return best;
+}
+
+/* Re-runs a row's fastest configuration once and compares it with the CPU reference. */
+static void verify_best(const problem *pb, fieldset ref, brow *row)
+{
+    const brun *r = &row->r;
+    gpu_ctx *c = gpu_open(pb, r->uns);
+    fieldset out = runner_outputs(pb, r->uns);
+    timing t;
+    gpu_time(c, r->c.a, r->c.bx, r->c.by, r->c.bz, r->c.zslice, 1, &t);
+    gpu_fetch(c, out);
+    verify_result v = verify_compare(pb, out, r->uns, ref, 0);
+    row->ok = verify_ok(pb, &v, 0);
+    if (row->ok && v.differ == 0)
+        snprintf(row->verified, sizeof row->verified, "bit-exact");
+    else if (row->ok)
+        snprintf(row->verified, sizeof row->verified, "max error %.2g", v.max_err);
+    else
+        verify_describe(pb, &v, 0, row->verified, sizeof row->verified);
+    runner_free_outputs(pb, &out);
+    gpu_close(c);
+}
+
+static long count_configs(const bench_opts *b)
+{
+    config cfg[512];
+    long per = 0, nst = b->stencil >= 0 ? 1 : ST_COUNT, nstor = 0;
+    for (int s = 0; s < 4; s++)
+        if ((b->storage < 0 || b->storage == (s >> 1)) && (b->compress < 0 || b->compress == (s & 1)))
+            nstor++;
+    per = make_configs(b, 0, cfg) + (long)b->nlayouts * nstor * make_configs(b, 1, cfg);
+    return per * nst * b->nprecs * b->nsizes;
+}
+
+static void print_table(const bench_log *L, size_t first, double ceiling)
+{
+    const brow *w = &L->rows[first];
+    printf("\n%s %s %dx%dx%d  (Table 6.2; slowdown against the fastest regular run; copy ceiling "
+           "%.0f GB/s)\n", stencil_table[w->r.stencil].name, prec_name((precision_t)w->r.prec),
+           w->r.nx, w->r.ny, w->r.nz, ceiling / 1e9);
+    printf("  %-40s %-13s %-10s %6s %10s %9s %8s %8s  %s\n", "storage", "access", "threads", "zslice",
+           "time us", "slowdown", "GB/s", "ceiling", "verified");
+    for (size_t k = first; k < L->nrows; k++) {
+        const brow *row = &L->rows[k];
+        if (row->r.stencil != w->r.stencil || row->r.prec != w->r.prec || row->r.nz != w->r.nz ||
+            row->r.nx != w->r.nx)
+            break;
+        char lab[64], th[32], zs[16] = "-";
+        snprintf(th, sizeof th, "%dx%dx%d", row->r.c.bx, row->r.c.by, row->r.c.bz);
+        if (row->r.c.zslice)
+            snprintf(zs, sizeof zs, "%d", row->r.c.zslice);
+        printf("  %-40s %-13s %-10s %6s %10.1f %8.2fx %8.0f %7.1f%%  %s\n", storage_label(&row->r, lab, sizeof lab),
+               access_name[row->r.c.a], th, zs, row->r.med, row->slowdown, row->r.gbs,
+               100 * row->share, row->verified);
+    }
+}
+
+static void json_str(FILE *f, const char *k, const char *v, int comma)
+{
+    fprintf(f, "\"%s\": \"", k);
+    for (const char *p = v; *p; p++)
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if ((unsigned char)*p >= 32)
+            fputc(*p, f);
+    fprintf(f, "\"%s", comma ? ", " : "");
+}
+
+static void json_run(FILE *f, const brun *r)
+{
+    fprintf(f, "{\"stencil\": \"%s\", \"precision\": \"%s\", \"nx\": %d, \"ny\": %d, \"nz\": %d, ",
+            stencil_table[r->stencil].name, prec_name((precision_t)r->prec), r->nx, r->ny, r->nz);
+    if (r->uns)
+        fprintf(f, "\"grid\": \"unstructured\", \"layout\": \"%s\", \"storage\": \"%s\", \"compressed\": %s, ",
+                layout_name[r->layout], r->chasing ? "chasing" : "nonchasing", r->compressed ? "true" : "false");
+    else
+        fprintf(f, "\"grid\": \"regular\", \"layout\": null, \"storage\": null, \"compressed\": null, ");
+    fprintf(f, "\"access\": \"%s\", \"threads\": [%d, %d, %d], \"zslice\": %d, \"median_us\": %.3f, "
+               "\"min_us\": %.3f, \"max_us\": %.3f, \"gbs\": %.2f",
+            access_name[r->c.a], r->c.bx, r->c.by, r->c.bz, r->c.zslice, r->med, r->min, r->max, r->gbs);
+}
+
+/* Writes path via a temporary file, so a failure leaves nothing half-written. */
+static FILE *open_tmp(const char *path, char *tmp, size_t n)
+{
+    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        perr("bench: cannot write %s: %s", tmp, strerror(errno));
+    return f;
+}
+
+static int close_tmp(FILE *f, const char *tmp, const char *path)
+{
+    int bad = ferror(f) | (fclose(f) != 0);
+    if (bad || rename(tmp, path) != 0) {
+        perr("bench: cannot write %s", path);
+        remove(tmp);
+        return -1;
+    }
+    printf("wrote %s\n", path);
+    return 0;
+}
+
+static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling, const void *gi_)
+{
+    char stamp[32], iso[32], path[1024], tmp[1100];
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
+    strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+    if (mkdir(b->out, 0777) != 0 && errno != EEXIST) {
+        perr("bench: cannot create %s: %s", b->out, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/bench-%s.csv", b->out, stamp);
+    FILE *f = open_tmp(path, tmp, sizeof tmp);
+    if (!f)
+        return -1;
+    fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,bx,by,bz,zslice,"
+               "median_us,min_us,max_us,gbs\n");
+    for (size_t k = 0; k < L->nruns; k++) {
+        const brun *r = &L->runs[k];
+        fprintf(f, "%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.2f\n",
+                stencil_table[r->stencil].name, prec_name((precision_t)r->prec), r->nx, r->ny, r->nz,
+                r->uns ? "unstructured" : "regular", r->uns ? layout_name[r->layout] : "",
+                r->uns ? (r->chasing ? "chasing" : "nonchasing") : "",
+                r->uns ? (r->compressed ? "yes" : "no") : "", access_name[r->c.a], r->c.bx, r->c.by,
+                r->c.bz, r->c.zslice, r->med, r->min, r->max, r->gbs);
+    }
+    if (close_tmp(f, tmp, path) != 0)
+        return -1;
+
+    snprintf(path, sizeof path, "%s/bench-%s.json", b->out, stamp);
+    if (!(f = open_tmp(path, tmp, sizeof tmp)))
+        return -1;
+    fprintf(f, "{\n  \"pillar\": {");
+    json_str(f, "version", PILLAR_VERSION, 1);
+    json_str(f, "commit", PILLAR_COMMIT, 1);
+    json_str(f, "date", iso, 1);
+    json_str(f, "command", b->command, 0);
+    fprintf(f, "},\n  \"device\": {");
+    const gpu_info *gi = gi_;
+    json_str(f, "name", gi->name, 1);
+    fprintf(f, "\"cc\": \"%d.%d\", \"sms\": %d, \"l2_bytes\": %zu, \"memory_bytes\": %zu, \"driver\": %d, "
+               "\"runtime\": %d, \"sm_clock_mhz\": %d, \"mem_clock_mhz\": %d, \"bus_bits\": %d",
+            gi->cc_major, gi->cc_minor, gi->sms, gi->l2_bytes, gi->memory_bytes, gi->driver, gi->runtime,
+            gi->sm_clock_mhz, gi->mem_clock_mhz, gi->bus_bits);
+    fprintf(f, "},\n  \"copy_ceiling_gbs\": %.1f,\n  \"runs_per_config\": %d,\n  \"runs\": [\n", ceiling / 1e9, b->runs);
+    for (size_t k = 0; k < L->nruns; k++) {
+        fprintf(f, "    ");
+        json_run(f, &L->runs[k]);
+        fprintf(f, "}%s\n", k + 1 < L->nruns ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"best\": [\n");
+    for (size_t k = 0; k < L->nrows; k++) {
+        fprintf(f, "    ");
+        json_run(f, &L->rows[k].r);
+        fprintf(f, ", \"slowdown\": %.4f, \"ceiling_share\": %.4f, ", L->rows[k].slowdown, L->rows[k].share);
+        json_str(f, "verified", L->rows[k].verified, 0);
+        fprintf(f, "}%s\n", k + 1 < L->nrows ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"compression\": [\n");
+    for (size_t k = 0; k < L->nstats; k++) {
+        const bstat *s = &L->stats[k];
+        fprintf(f, "    {\"layout\": \"%s\", \"nx\": %d, \"ny\": %d, \"storage\": \"%s\", \"compressed\": %s, "
+                   "\"entries\": %zu, \"ratio\": %.6f, \"patterns\": %d, \"top_share\": %.4f}%s\n",
+                layout_name[s->layout], s->nx, s->ny, s->chasing ? "chasing" : "nonchasing",
+                s->compressed ? "true" : "false", s->entries, s->ratio, s->patterns, s->top,
+                k + 1 < L->nstats ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    return close_tmp(f, tmp, path);
+}
+
+static void compression_stats(bench_log *L, const bench_opts *b, int nx, int ny)
+{
+    for (size_t k = 0; k < L->nstats; k++)
+        if (L->stats[k].nx == nx && L->stats[k].ny == ny)
+            return;
+    for (int l = 0; l < b->nlayouts; l++) {
+        ugrid g;
+        if (ugrid_emulate(&g, nx, ny, 1, 2, b->layouts[l], 32, 42) != 0)
+            continue;
+        for (int s = 0; s < 4 && L->nstats < 256; s++) {
+            nbtable t;
+            nbtable_build(&t, &g, !(s >> 1), s & 1);
+            bstat st = {b->layouts[l], nx, ny, t.chasing, t.compressed, t.npat, nbtable_entries(&t),
+                        nbtable_ratio(&t), nbtable_top_share(&t)};
+            L->stats[L->nstats++] = st;
+            nbtable_free(&t);
+        }
+        ugrid_free(&g);
+    }
+}
+
+static void print_stats(const bench_log *L)
+{
+    printf("\nTable 6.7: neighbour tables before and after compression\n");
+    printf("  %-9s %-9s %-11s %-12s %10s %9s %9s %7s\n", "size", "layout", "storage", "compressed",
+           "entries", "ratio", "patterns", "top");
+    for (size_t k = 0; k < L->nstats; k++) {
+        const bstat *s = &L->stats[k];
+        char sz[32];
+        snprintf(sz, sizeof sz, "%dx%d", s->nx, s->ny);
+        printf("  %-9s %-9s %-11s %-12s %10zu %9.5f %9d %6.1f%%\n", sz, layout_name[s->layout],
+               s->chasing ? "chasing" : "nonchasing", s->compressed ? "yes" : "no", s->entries, s->ratio,
+               s->patterns, 100 * s->top);
+    }
+}
+
+#endif /* PILLAR_HAVE_CUDA */
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_opts b;
+    int rc = parse_bench(&b, argc, argv);
+    if (rc == 1) {
+        fputs(bench_help, stdout);
+        return 0;
+    }
+    if (rc != 0)
+        return 2;
+    char why[256];
+    if (!gpu_available(why, sizeof why)) {
+        perr("bench: needs a CUDA device, and there is none: %s", why);
+        return 1;
+    }
+#ifndef PILLAR_HAVE_CUDA
+    return 1;
+#else
+    gpu_info gi;
+    gpu_describe(&gi);
+    double ceiling = gpu_copy_bandwidth((size_t)1 << 30, 20);
+    printf("pillar bench on %s (%d SMs, %.0f MB L2), driver %d, commit %s\n", gi.name, gi.sms,
+           gi.l2_bytes / 1e6, gi.driver, PILLAR_COMMIT);
+    printf("device copy ceiling: %.0f GB/s (cudaMemcpy device to device, 1 GiB, read + write)\n", ceiling / 1e9);
+
+    bench_log *L = xalloc(sizeof *L);
+    progress pr = {0, count_configs(&b), now_ms(), isatty(2)};
+    int failures = 0;
+    for (int sz = 0; sz < b.nsizes; sz++)
+        for (int st = 0; st < ST_COUNT; st++) {
+            if (b.stencil >= 0 && st != b.stencil)
+                continue;
+            if (b.sizes[sz][2] < stencil_table[st].ztop + 1)
+                continue;
+            for (int pi = 0; pi < b.nprecs; pi++) {
+                problem_spec s = {(stencil_t)st, (precision_t)b.precs[pi], b.sizes[sz][0], b.sizes[sz][1],
+                                  b.sizes[sz][2], 2, b.layouts[0], 32, 42, 1, 0};
+                problem pb;
+                if (problem_make(&pb, &s) != 0)
+                    return 2;
+                compression_stats(L, &b, s.nx, s.ny);
+                fieldset ref = runner_outputs(&pb, 0);
+                cpu_run_regular(&pb, ref);
+                size_t first = L->nrows;
+                long bi = measure(L, &b, &pb, 0, &pr);
+                if (bi >= 0) {
+                    brow row = {L->runs[bi], 1.0, 0, "", 0};
+                    verify_best(&pb, ref, &row);
+                    L->rows[L->nrows++] = row;
+                }
+                double reg_best = bi >= 0 ? L->runs[bi].med : 0;
+                for (int l = 0; l < b.nlayouts; l++)
+                    for (int stor = 0; stor < 4; stor++) {
+                        int chasing = !(stor >> 1), comp = stor & 1;
+                        if ((b.storage >= 0 && b.storage != chasing) || (b.compress >= 0 && b.compress != comp))
+                            continue;
+                        problem_relayout(&pb, b.layouts[l], 32, chasing, comp);
+                        long ui = measure(L, &b, &pb, 1, &pr);
+                        if (ui < 0 || L->nrows >= 4096)
+                            continue;
+                        brow row = {L->runs[ui], reg_best > 0 ? L->runs[ui].med / reg_best : 0, 0, "", 0};
+                        verify_best(&pb, ref, &row);
+                        L->rows[L->nrows++] = row;
+                    }
+                for (size_t k = first; k < L->nrows; k++) {
+                    L->rows[k].share = L->rows[k].r.gbs * 1e9 / ceiling;
+                    failures += !L->rows[k].ok;
+                }
+                if (pr.tty)
+                    fputc('\n', stderr);
+                print_table(L, first, ceiling);
+                runner_free_outputs(&pb, &ref);
+                problem_free(&pb);
+            }
+        }
+    print_stats(L);
+    printf("\n%ld configurations in %.0f s\n", pr.done, elapsed_s(pr.t0));
+    rc = write_outputs(&b, L, ceiling, &gi);
+    xfree(L->runs);
+    xfree(L);
+    if (failures)
+        perr("bench: %d fastest configuration(s) failed verification", failures);
+    return rc != 0 || failures ? 1 : 0;
+#endif
+}

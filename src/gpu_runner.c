@@ -1,0 +1,292 @@
+/* gpu_runner.c — host side of the CUDA backend, in C through the CUDA runtime API. Every CUDA
+ * call and every launch is checked; a failure prints the call and exits. */
+#include "gpu.h"
+
+#include "../access/launch.h"
+
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int poison_device(void *p, size_t n, int is_float); /* storage/poison.cu */
+
+#define CK(call)                                                                                  \
+    do {                                                                                          \
+        cudaError_t e_ = (call);                                                                  \
+        if (e_ != cudaSuccess) {                                                                  \
+            perr("CUDA error in %s (%s:%d): %s", #call, __FILE__, __LINE__, cudaGetErrorString(e_)); \
+            exit(1);                                                                              \
+        }                                                                                         \
+    } while (0)
+
+struct gpu_ctx {
+    const problem *pb;
+    int uns;
+    size_t len;      /* elements per field */
+    fieldset d;      /* device fields */
+    int32_t *tab, *pat;
+    kparams P;
+    cudaEvent_t e0, e1;
+};
+
+int gpu_probe(char *msg, size_t n)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        if (e != cudaSuccess)
+            snprintf(msg, n, "no usable NVIDIA driver or GPU: %s", cudaGetErrorString(e));
+        else
+            snprintf(msg, n, "no CUDA device found");
+        cudaGetLastError();
+        return 0;
+    }
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        snprintf(msg, n, "cannot read the device properties");
+        return 0;
+    }
+    snprintf(msg, n, "%s (sm_%d%d, %d SMs)", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
+    return 1;
+}
+
+gpu_ctx *gpu_open(const problem *pb, int uns)
+{
+    gpu_ctx *c = xalloc(sizeof *c);
+    c->pb = pb;
+    c->uns = uns;
+    c->len = uns ? pb->ug.len : pb->rg.len;
+    size_t bytes = c->len * prec_size(pb->s.prec);
+    const fieldset *host = uns ? &pb->uf : &pb->rf;
+    int nin = stencil_table[pb->s.stencil].nin;
+    for (int f = 0; f < pb->nf; f++) {
+        CK(cudaMalloc(&c->d.p[f], bytes));
+        if (f < nin)
+            CK(cudaMemcpy(c->d.p[f], host->p[f], bytes, cudaMemcpyHostToDevice));
+    }
+    kparams *P = &c->P;
+    P->f = c->d;
+    P->zend = stencil_zend(pb->s.stencil, pb->s.nz);
+    if (uns) {
+        const nbtable *t = &pb->nt;
+        size_t tb = sizeof(int32_t) * nbtable_entries(t);
+        CK(cudaMalloc((void **)&c->tab, tb));
+        CK(cudaMemcpy(c->tab, t->tab, tb, cudaMemcpyHostToDevice));
+        if (t->compressed) {
+            CK(cudaMalloc((void **)&c->pat, sizeof(int32_t) * (size_t)t->nxy));
+            CK(cudaMemcpy(c->pat, t->pat, sizeof(int32_t) * (size_t)t->nxy, cudaMemcpyHostToDevice));
+        }
+        P->nbv.tab = c->tab;
+        P->nbv.pat = c->pat;
+        P->nbv.ntab = t->ntab;
+        P->zs = pb->ug.zstride;
+        P->c0 = pb->ug.nhalo;
+        P->n = pb->ug.nxy - pb->ug.nhalo;
+    } else {
+        P->zs = pb->rg.zstride;
+        P->ys = pb->rg.ystride;
+        P->x0 = pb->s.halo;
+        P->nxi = pb->s.nx - 2 * pb->s.halo;
+        P->nyi = pb->s.ny - 2 * pb->s.halo;
+        P->a = pb->rg.a;
+    }
+    CK(cudaEventCreate(&c->e0));
+    CK(cudaEventCreate(&c->e1));
+    return c;
+}
+
+void gpu_close(gpu_ctx *c)
+{
+    for (int f = 0; f < c->pb->nf; f++)
+        CK(cudaFree(c->d.p[f]));
+    if (c->tab)
+        CK(cudaFree(c->tab));
+    if (c->pat)
+        CK(cudaFree(c->pat));
+    CK(cudaEventDestroy(c->e0));
+    CK(cudaEventDestroy(c->e1));
+    xfree(c);
+}
+
+static kernel_table *strategy_table(access_t a)
+{
+    switch (a) {
+    case ACC_NAIVE: return &naive_kernels;
+    case ACC_IDXVAR: return &idxvar_kernels;
+    case ACC_SHARED: return &shared_kernels;
+    case ACC_SHARED_WARP: return &shared_warp_kernels;
+    default: return &zloop_kernels;
+    }
+}
+
+void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz)
+{
+    (void)uns;
+    switch (a) {
+    case ACC_SHARED_WARP: *bx = 16; *by = 1; *bz = 8; break;
+    case ACC_ZLOOP:
+    case ACC_ZLOOP_SLICED: *bx = 128; *by = 1; *bz = 1; break;
+    default: *bx = 32; *by = 4; *bz = 2; break;
+    }
+}
+
+int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t n)
+{
+    long t = (long)bx * by * bz;
+    if (t > 1024 || t < 1) {
+        snprintf(why, n, "%dx%dx%d is %ld threads; a block holds 1 to 1024", bx, by, bz, t);
+        return 0;
+    }
+    if (a == ACC_SHARED_WARP && uns) {
+        int m = bx * by;
+        if (!((m % 32 == 0) || (32 % m == 0)) || t % 32 != 0) {
+            snprintf(why, n, "shared-warp needs bx*by dividing 32 (or a multiple of 32) and whole "
+                     "warps; %dx%dx%d is not", bx, by, bz);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static size_t shared_bytes(access_t a, int uns, int bx, int by)
+{
+    return (a == ACC_SHARED && uns) ? sizeof(int32_t) * NREL2 * (size_t)((bx * by) | 1) : 0;
+}
+
+static void poison_outputs(gpu_ctx *c)
+{
+    int nin = stencil_table[c->pb->s.stencil].nin;
+    for (int f = nin; f < c->pb->nf; f++)
+        CK((cudaError_t)poison_device(c->d.p[f], c->len, c->pb->s.prec == PREC_FLOAT));
+}
+
+int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int runs, timing *t)
+{
+    char why[160];
+    if (!gpu_shape_ok(a, c->uns, bx, by, bz, why, sizeof why)) {
+        perr("--threads: %s", why);
+        return -1;
+    }
+    kparams P = c->P;
+    int pillar = a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED;
+    P.zslice = a == ACC_ZLOOP ? P.zend : (zslice > 0 ? zslice : 8);
+    int slices = pillar ? (P.zend + P.zslice - 1) / P.zslice : P.zend;
+    dim3 block = {(unsigned)bx, (unsigned)by, (unsigned)bz}, grid;
+    if (c->uns) {
+        grid.x = (unsigned)((P.n + bx * by - 1) / (bx * by));
+        grid.y = 1;
+    } else {
+        grid.x = (unsigned)((P.nxi + bx - 1) / bx);
+        grid.y = (unsigned)((P.nyi + by - 1) / by);
+    }
+    grid.z = (unsigned)((slices + bz - 1) / bz);
+    if (grid.y > 65535 || grid.z > 65535) {
+        perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
+        return -1;
+    }
+    const problem *pb = c->pb;
+    const void *fn = (*strategy_table(a))[pb->s.stencil][pb->s.prec]
+                                         [c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR];
+    size_t smem = shared_bytes(a, c->uns, bx, by);
+    if (smem > 48 * 1024)
+        CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    void *args[] = {&P};
+    double *ms = xalloc(sizeof(double) * (size_t)runs);
+    for (int r = -2; r < runs; r++) {
+        poison_outputs(c);
+        CK(cudaEventRecord(c->e0, 0));
+        CK(cudaLaunchKernel(fn, grid, block, args, smem, 0));
+        CK(cudaGetLastError());
+        CK(cudaEventRecord(c->e1, 0));
+        CK(cudaEventSynchronize(c->e1));
+        float e;
+        CK(cudaEventElapsedTime(&e, c->e0, c->e1));
+        if (r >= 0)
+            ms[r] = e;
+    }
+    qsort(ms, (size_t)runs, sizeof(double), cmp_double);
+    t->runs = runs;
+    t->median_ms = ms[runs / 2];
+    t->min_ms = ms[0];
+    t->max_ms = ms[runs - 1];
+    t->bx = bx;
+    t->by = by;
+    t->bz = bz;
+    gpu_probe(t->backend, sizeof t->backend);
+    xfree(ms);
+    return 0;
+}
+
+void gpu_fetch(gpu_ctx *c, fieldset out)
+{
+    int nin = stencil_table[c->pb->s.stencil].nin;
+    for (int f = nin; f < c->pb->nf; f++)
+        CK(cudaMemcpy(out.p[f], c->d.p[f], c->len * prec_size(c->pb->s.prec), cudaMemcpyDeviceToHost));
+}
+
+int gpu_execute(const problem *pb, const options *o, int uns, fieldset out, timing *t)
+{
+    int bx = o->bx, by = o->by, bz = o->bz;
+    if (!bx)
+        gpu_default_shape(o->access, uns, &bx, &by, &bz);
+    gpu_ctx *c = gpu_open(pb, uns);
+    int rc = gpu_time(c, o->access, bx, by, bz, o->zslice, o->runs, t);
+    if (rc == 0)
+        gpu_fetch(c, out);
+    gpu_close(c);
+    return rc;
+}
+
+double gpu_copy_bandwidth(size_t bytes, int runs)
+{
+    void *a, *b;
+    cudaEvent_t e0, e1;
+    CK(cudaMalloc(&a, bytes));
+    CK(cudaMalloc(&b, bytes));
+    CK(cudaMemset(a, 1, bytes));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    double *ms = xalloc(sizeof(double) * (size_t)runs);
+    for (int r = -2; r < runs; r++) {
+        CK(cudaEventRecord(e0, 0));
+        CK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+        CK(cudaEventRecord(e1, 0));
+        CK(cudaEventSynchronize(e1));
+        float e;
+        CK(cudaEventElapsedTime(&e, e0, e1));
+        if (r >= 0)
+            ms[r] = e;
+    }
+    qsort(ms, (size_t)runs, sizeof(double), cmp_double);
+    double bw = 2.0 * (double)bytes / (ms[runs / 2] * 1e-3);
+    xfree(ms);
+    CK(cudaFree(a));
+    CK(cudaFree(b));
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    return bw;
+}
+
+void gpu_describe(gpu_info *g)
+{
+    struct cudaDeviceProp prop;
+    int v;
+    memset(g, 0, sizeof *g);
+    CK(cudaGetDeviceProperties(&prop, 0));
+    snprintf(g->name, sizeof g->name, "%s", prop.name);
+    g->cc_major = prop.major;
+    g->cc_minor = prop.minor;
+    g->sms = prop.multiProcessorCount;
+    g->l2_bytes = (size_t)prop.l2CacheSize;
+    g->memory_bytes = prop.totalGlobalMem;
+    CK(cudaDriverGetVersion(&g->driver));
+    CK(cudaRuntimeGetVersion(&g->runtime));
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, 0) == cudaSuccess)
+        g->sm_clock_mhz = v / 1000;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, 0) == cudaSuccess)
+        g->mem_clock_mhz = v / 1000;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrGlobalMemoryBusWidth, 0) == cudaSuccess)
+        g->bus_bits = v;
+    cudaGetLastError();
+}

@@ -1,0 +1,104 @@
+/* GPU engine: every stencil x access x {regular; unstructured x chasing/non-chasing x
+ * uncompressed/compressed x layout} x precision matches the CPU reference within SPEC §3
+ * tolerances, on small odd sizes with several block shapes and on 512x512x64. Outputs are
+ * poisoned on the device before each run. Exits 77 (skipped) without a CUDA device.
+ * usage: test_gpu [--small]   (--small leaves out 512x512x64) */
+#include "check.h"
+#include "src/cpu_exec.h"
+#include "src/gpu.h"
+#include "src/verify.h"
+
+#include <string.h>
+
+typedef struct {
+    long runs, pass, exact;
+    double max_err;
+} tally;
+
+static tally tallies[ST_COUNT][2];
+
+static void run_all(problem *pb, fieldset ref, int uns, int big)
+{
+    gpu_ctx *c = gpu_open(pb, uns);
+    fieldset out = runner_outputs(pb, uns);
+    for (int a = 0; a < ACC_COUNT; a++) {
+        int shapes[3][3], ns = 0;
+        gpu_default_shape((access_t)a, uns, &shapes[0][0], &shapes[0][1], &shapes[0][2]);
+        ns = 1;
+        if (!big) { /* shapes that do not divide the grid, and other splits */
+            int alt[2][3] = {{64, 2, 1}, {8, 2, 16}};
+            for (int k = 0; k < 2; k++) {
+                char why[160];
+                if (gpu_shape_ok((access_t)a, uns, alt[k][0], alt[k][1], alt[k][2], why, sizeof why))
+                    memcpy(shapes[ns++], alt[k], sizeof alt[k]);
+            }
+        }
+        for (int s = 0; s < ns; s++) {
+            timing t;
+            int rc = gpu_time(c, (access_t)a, shapes[s][0], shapes[s][1], shapes[s][2], 5, 1, &t);
+            CHECK(rc == 0, "launch failed");
+            gpu_fetch(c, out);
+            verify_result r = verify_compare(pb, out, uns, ref, 0);
+            int ok = verify_ok(pb, &r, 0);
+            tally *ty = &tallies[pb->s.stencil][pb->s.prec];
+            ty->runs++;
+            ty->pass += ok;
+            ty->exact += ok && r.differ == 0;
+            if (r.max_err > ty->max_err)
+                ty->max_err = r.max_err;
+            char line[256];
+            verify_describe(pb, &r, 0, line, sizeof line);
+            CHECK(ok, "%s %s %dx%dx%d %s %s%s%s access %s threads %dx%dx%d: %s",
+                  stencil_table[pb->s.stencil].name, prec_name(pb->s.prec), pb->s.nx, pb->s.ny,
+                  pb->s.nz, uns ? layout_name[pb->s.layout] : "regular",
+                  uns ? (pb->s.chasing ? "chasing " : "nonchasing ") : "",
+                  uns ? (pb->s.compressed ? "compressed " : "uncompressed ") : "", "",
+                  access_name[a], shapes[s][0], shapes[s][1], shapes[s][2], line);
+        }
+    }
+    runner_free_outputs(pb, &out);
+    gpu_close(c);
+}
+
+int main(int argc, char **argv)
+{
+    char why[256];
+    if (!gpu_probe(why, sizeof why)) {
+        printf("SKIP: no CUDA device (%s)\n", why);
+        return 77;
+    }
+    printf("device: %s\n", why);
+    int small_only = argc > 1 && !strcmp(argv[1], "--small");
+    const int sizes[][3] = {{40, 36, 12}, {23, 29, 13}, {512, 512, 64}};
+    int nsizes = small_only ? 2 : 3;
+    for (int sz = 0; sz < nsizes; sz++)
+        for (int st = 0; st < ST_COUNT; st++)
+            for (int prec = 0; prec < 2; prec++) {
+                int big = sz == 2;
+                problem_spec s = {(stencil_t)st, (precision_t)prec, sizes[sz][0], sizes[sz][1],
+                                  sizes[sz][2], 2, LAYOUT_ROWMAJOR, 32, 3 + (uint64_t)sz, 1, 0};
+                problem pb;
+                if (problem_make(&pb, &s) != 0)
+                    return 1;
+                fieldset ref = runner_outputs(&pb, 0);
+                cpu_run_regular(&pb, ref);
+                run_all(&pb, ref, 0, big);
+                for (int lay = 0; lay < LAYOUT_COUNT; lay++)
+                    for (int storage = 0; storage < 4; storage++) {
+                        problem_relayout(&pb, (layout_t)lay, big ? 32 : 8, storage >> 1, storage & 1);
+                        run_all(&pb, ref, 1, big);
+                    }
+                runner_free_outputs(&pb, &ref);
+                problem_free(&pb);
+                fprintf(stderr, "  %dx%dx%d %s %s done\n", s.nx, s.ny, s.nz, stencil_table[st].name,
+                        prec_name(s.prec));
+            }
+    printf("\n%-10s %-7s %6s %6s %10s %12s\n", "stencil", "type", "runs", "pass", "bit-exact", "max error");
+    for (int st = 0; st < ST_COUNT; st++)
+        for (int prec = 0; prec < 2; prec++) {
+            tally *t = &tallies[st][prec];
+            printf("%-10s %-7s %6ld %6ld %10ld %12.3g\n", stencil_table[st].name,
+                   prec_name((precision_t)prec), t->runs, t->pass, t->exact, t->max_err);
+        }
+    return check_done("test_gpu");
+}

@@ -1,0 +1,45 @@
+#!/bin/bash
+# gpu-check.sh — on a machine with an NVIDIA GPU: configure and build pillar, run the GPU tests
+# (ctest -L gpu) and the CPU tests, then a quick benchmark. Logs and results go to $OUT (or
+# ./gpu-check-out); a short table is printed last. Extra arguments go to `pillar bench`.
+#   tools/gpu-check.sh                 tests + pillar bench --quick
+#   GPU_CHECK_BENCH="--stencil hdiff" tools/gpu-check.sh   other bench flags instead of --quick
+#   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-check-out}
+mkdir -p "$out"
+[ -f .devdeps/env.sh ] && source .devdeps/env.sh
+build=build-gpu
+jobs=$(nproc 2>/dev/null || echo 4)
+summary=()
+
+step() { # step NAME LOG COMMAND...
+    local name=$1 log=$2; shift 2
+    local t0=$SECONDS
+    "$@" >"$out/$log" 2>&1
+    local rc=$?
+    summary+=("$(printf '%-24s %-6s %4ds  %s' "$name" "$([ $rc -eq 0 ] && echo ok || echo FAIL)" $((SECONDS - t0)) "$log")")
+    return $rc
+}
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv >"$out/device.txt" 2>&1
+step configure configure.log cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release || { tail -n 30 "$out/configure.log"; exit 1; }
+step build build.log cmake --build $build -j "$jobs" || { grep -E "error" "$out/build.log" | head -n 30; exit 1; }
+if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
+    step "ctest -L gpu" ctest-gpu.log ctest --test-dir $build -L gpu --output-on-failure
+    step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
+fi
+bench_flags=${GPU_CHECK_BENCH:---quick}
+# shellcheck disable=SC2086
+step "pillar bench" bench.log ./$build/pillar bench $bench_flags --out "$out" "$@"
+
+echo "== device"; cat "$out/device.txt"
+if [ -f "$out/ctest-gpu.log" ]; then
+    echo "== GPU tests"; grep -E "tests passed|Passed|Failed|SKIP" "$out/ctest-gpu.log" | tail -n 5
+    grep -A 8 "^stencil " "$out/ctest-gpu.log" | head -n 9
+fi
+echo "== benchmark (Table 6.2 rows)"
+grep -E "^[a-z]+ (double|float) [0-9]+x|regular grid|^  (rowmajor|zcurve|zcurve-w|random) " "$out/bench.log" | cut -c1-140
+grep -E "^device copy ceiling|configurations in" "$out/bench.log"
+echo "== steps"; printf '%s\n' "${summary[@]}"
