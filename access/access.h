@@ -10,6 +10,7 @@ typedef enum {
     ACC_SHARED_WARP, /* the same through warp shuffles instead of shared memory */
     ACC_ZLOOP,       /* one thread per pillar, indices looked up once, loop over all levels */
     ACC_ZLOOP_SLICED,/* one thread per slice of m levels of a pillar */
+    ACC_STAGED,      /* a block's cells and their halo staged in shared memory, level by level */
     ACC_COUNT
 } access_t;
 

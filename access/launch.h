@@ -14,7 +14,8 @@ typedef struct {
     int zend;        /* levels computed: 0..zend-1 */
     int c0, n;       /* unstructured: first inner cell, number of inner cells */
     int x0, nxi, nyi, a; /* regular: first inner x and y (the halo), inner extents, padding a */
-    int zslice;      /* levels per thread of the pillar strategies */
+    int zslice;      /* levels per thread (block, for staged) of the pillar strategies */
+    const int32_t *st_start, *st_cells, *st_loc; /* staged: per-block halo lists (staging.h) */
 } kparams;
 
 /* Storage columns of a kernel table: unstructured (chasing*2 + compressed), then regular. */
@@ -26,7 +27,8 @@ typedef const void *kernel_table[3][2][STORAGE_COUNT];
 #ifdef __cplusplus
 extern "C" {
 #endif
-extern kernel_table naive_kernels, idxvar_kernels, shared_kernels, shared_warp_kernels, zloop_kernels;
+extern kernel_table naive_kernels, idxvar_kernels, shared_kernels, shared_warp_kernels, zloop_kernels,
+    staged_kernels;
 #ifdef __cplusplus
 }
 #endif

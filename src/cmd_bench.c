@@ -224,7 +224,7 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
 
 #ifdef PILLAR_HAVE_CUDA
 /* The configurations timed for one grid: access strategies x block shapes (x zslice). */
-static int make_configs(const bench_opts *b, int uns, config *out)
+static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
 {
     int n = 0;
     for (int a = 0; a < ACC_COUNT; a++) {
@@ -233,7 +233,9 @@ static int make_configs(const bench_opts *b, int uns, config *out)
         /* the regular twins of the thread-per-cell strategies are one kernel: time it once */
         if (!uns && (a == ACC_NAIVE || a == ACC_SHARED || a == ACC_SHARED_WARP) && b->access < 0)
             continue;
-        int pillar = a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED;
+        if (!gpu_supports((access_t)a, (stencil_t)stencil))
+            continue;
+        int pillar = a == ACC_ZLOOP_SLICED || a == ACC_STAGED;
         int xmin = (a == ACC_SHARED_WARP && uns) ? 8 : 32;
         for (int t = 32; t <= 512; t *= 2)
             for (int bx = xmin; bx <= t; bx *= 2)
@@ -252,7 +254,12 @@ static int make_configs(const bench_opts *b, int uns, config *out)
                     }
                     if (a == ACC_SHARED_WARP && uns && bx >= 32)
                         continue; /* needs several levels per warp */
-                    int zs[3] = {8, 4, 16}, nzs = a == ACC_ZLOOP_SLICED ? (b->quick ? 1 : 3) : 1;
+                    char why[160];
+                    if (!gpu_shape_ok((access_t)a, uns, bx, uns ? 1 : by, bz, why, sizeof why))
+                        continue;
+                    int zs[3] = {8, 4, 16}, nzs = pillar ? (b->quick ? 1 : 3) : 1;
+                    if (a == ACC_STAGED)
+                        zs[1] = 64;
                     for (int k = 0; k < nzs; k++) {
                         config c = {(access_t)a, bx, uns ? 1 : by, bz, pillar ? zs[k] : 0};
                         out[n++] = c;
@@ -306,7 +313,7 @@ static void progress_show(progress *p, const char *what)
 static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, progress *pr)
 {
     config cfg[512];
-    int n = make_configs(b, uns, cfg);
+    int n = make_configs(b, uns, pb->s.stencil, cfg);
     gpu_ctx *c = gpu_open(pb, uns);
     long best = -1;
     char what[128], lab[64];
@@ -356,12 +363,14 @@ static void verify_best(const problem *pb, fieldset ref, brow *row)
 static long count_configs(const bench_opts *b)
 {
     config cfg[512];
-    long per = 0, nst = b->stencil >= 0 ? 1 : ST_COUNT, nstor = 0;
+    long per = 0, nstor = 0;
     for (int s = 0; s < 4; s++)
         if ((b->storage < 0 || b->storage == (s >> 1)) && (b->compress < 0 || b->compress == (s & 1)))
             nstor++;
-    per = make_configs(b, 0, cfg) + (long)b->nlayouts * nstor * make_configs(b, 1, cfg);
-    return per * nst * b->nprecs * b->nsizes;
+    for (int st = 0; st < ST_COUNT; st++)
+        if (b->stencil < 0 || b->stencil == st)
+            per += make_configs(b, 0, st, cfg) + (long)b->nlayouts * nstor * make_configs(b, 1, st, cfg);
+    return per * b->nprecs * b->nsizes;
 }
 
 static void print_table(const bench_log *L, size_t first, double ceiling)

@@ -14,6 +14,9 @@ int gpu_probe(char *msg, size_t n);
 gpu_ctx *gpu_open(const problem *pb, int uns);
 void gpu_close(gpu_ctx *c);
 
+/* Whether strategy a has kernels for stencil s. */
+int gpu_supports(access_t a, stencil_t s);
+
 /* Default block shape of a strategy, and whether a shape suits it (reason in why if not). */
 void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz);
 int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t n);

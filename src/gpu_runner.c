@@ -3,6 +3,7 @@
 #include "gpu.h"
 
 #include "../access/launch.h"
+#include "../storage/staging.h"
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -28,6 +29,8 @@ struct gpu_ctx {
     int32_t *tab, *pat;
     kparams P;
     cudaEvent_t e0, e1;
+    staging st;      /* staged: host lists for blocks of st.B cells (built on first use) */
+    int32_t *st_start, *st_cells, *st_loc;
 };
 
 int gpu_probe(char *msg, size_t n)
@@ -96,6 +99,33 @@ gpu_ctx *gpu_open(const problem *pb, int uns)
     return c;
 }
 
+static void drop_staging(gpu_ctx *c)
+{
+    if (!c->st.B)
+        return;
+    CK(cudaFree(c->st_start));
+    CK(cudaFree(c->st_cells));
+    CK(cudaFree(c->st_loc));
+    staging_free(&c->st);
+}
+
+/* Per-block halo lists for blocks of B cells, built once per B and kept on the device. */
+static void ensure_staging(gpu_ctx *c, int B)
+{
+    if (c->st.B == B)
+        return;
+    drop_staging(c);
+    staging_build(&c->st, &c->pb->ug, B, 0xfffu);
+    size_t nb = sizeof(int32_t) * (size_t)(c->st.nblocks + 1), nc = sizeof(int32_t) * (c->st.ncells + 1);
+    size_t nl = sizeof(int32_t) * (size_t)NREL2 * (size_t)c->st.n;
+    CK(cudaMalloc((void **)&c->st_start, nb));
+    CK(cudaMalloc((void **)&c->st_cells, nc));
+    CK(cudaMalloc((void **)&c->st_loc, nl));
+    CK(cudaMemcpy(c->st_start, c->st.start, nb, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(c->st_cells, c->st.cells, nc - sizeof(int32_t), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(c->st_loc, c->st.loc, nl, cudaMemcpyHostToDevice));
+}
+
 void gpu_close(gpu_ctx *c)
 {
     for (int f = 0; f < c->pb->nf; f++)
@@ -104,6 +134,7 @@ void gpu_close(gpu_ctx *c)
         CK(cudaFree(c->tab));
     if (c->pat)
         CK(cudaFree(c->pat));
+    drop_staging(c);
     CK(cudaEventDestroy(c->e0));
     CK(cudaEventDestroy(c->e1));
     xfree(c);
@@ -116,17 +147,20 @@ static kernel_table *strategy_table(access_t a)
     case ACC_IDXVAR: return &idxvar_kernels;
     case ACC_SHARED: return &shared_kernels;
     case ACC_SHARED_WARP: return &shared_warp_kernels;
+    case ACC_STAGED: return &staged_kernels;
     default: return &zloop_kernels;
     }
 }
 
+int gpu_supports(access_t a, stencil_t s) { return (*strategy_table(a))[s][0][0] != NULL; }
+
 void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz)
 {
-    (void)uns;
     switch (a) {
     case ACC_SHARED_WARP: *bx = 16; *by = 1; *bz = 8; break;
     case ACC_ZLOOP:
     case ACC_ZLOOP_SLICED: *bx = 128; *by = 1; *bz = 1; break;
+    case ACC_STAGED: *bx = uns ? 256 : 32; *by = uns ? 1 : 8; *bz = 1; break;
     default: *bx = 32; *by = 4; *bz = 2; break;
     }
 }
@@ -146,12 +180,26 @@ int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t 
             return 0;
         }
     }
+    if (a == ACC_STAGED && (bz != 1 || (uns && by != 1))) {
+        snprintf(why, n, "staged takes blocks of Bx1x1 cells (unstructured) or BXxBYx1 (regular); "
+                 "levels per block come from --zslice");
+        return 0;
+    }
+    if (a == ACC_STAGED && !uns && (bx + 4) * (by + 4) > 8 * bx * by) {
+        snprintf(why, n, "staged: a %dx%d tile with its halo needs more than 8 loads per thread", bx, by);
+        return 0;
+    }
     return 1;
 }
 
-static size_t shared_bytes(access_t a, int uns, int bx, int by)
+static size_t shared_bytes(gpu_ctx *c, access_t a, int bx, int by)
 {
-    return (a == ACC_SHARED && uns) ? sizeof(int32_t) * NREL2 * (size_t)((bx * by) | 1) : 0;
+    size_t es = prec_size(c->pb->s.prec);
+    if (a == ACC_SHARED && c->uns)
+        return sizeof(int32_t) * NREL2 * (size_t)((bx * by) | 1);
+    if (a == ACC_STAGED)
+        return c->uns ? es * (size_t)(bx + c->st.hmax) : es * (size_t)(bx + 4) * (size_t)(by + 4);
+    return 0;
 }
 
 static void poison_outputs(gpu_ctx *c)
@@ -168,8 +216,20 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int run
         perr("--threads: %s", why);
         return -1;
     }
+    const problem *pb = c->pb;
+    if (!gpu_supports(a, pb->s.stencil)) {
+        perr("--access %s: %s has no such kernel (staged serves laplap and hdiff, whose field 'in' "
+             "carries the horizontal neighbourhood)", access_name[a], stencil_table[pb->s.stencil].name);
+        return -1;
+    }
+    if (a == ACC_STAGED && c->uns) {
+        ensure_staging(c, bx);
+        c->P.st_start = c->st_start;
+        c->P.st_cells = c->st_cells;
+        c->P.st_loc = c->st_loc;
+    }
     kparams P = c->P;
-    int pillar = a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED;
+    int pillar = a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED || a == ACC_STAGED;
     P.zslice = a == ACC_ZLOOP ? P.zend : (zslice > 0 ? zslice : 8);
     int slices = pillar ? (P.zend + P.zslice - 1) / P.zslice : P.zend;
     dim3 block = {(unsigned)bx, (unsigned)by, (unsigned)bz}, grid;
@@ -185,10 +245,9 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int run
         perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
         return -1;
     }
-    const problem *pb = c->pb;
     const void *fn = (*strategy_table(a))[pb->s.stencil][pb->s.prec]
                                          [c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR];
-    size_t smem = shared_bytes(a, c->uns, bx, by);
+    size_t smem = shared_bytes(c, a, bx, by);
     if (smem > 48 * 1024)
         CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     void *args[] = {&P};

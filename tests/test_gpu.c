@@ -22,11 +22,17 @@ static void run_all(problem *pb, fieldset ref, int uns, int big)
     gpu_ctx *c = gpu_open(pb, uns);
     fieldset out = runner_outputs(pb, uns);
     for (int a = 0; a < ACC_COUNT; a++) {
+        if (!gpu_supports((access_t)a, pb->s.stencil))
+            continue;
         int shapes[3][3], ns = 0;
         gpu_default_shape((access_t)a, uns, &shapes[0][0], &shapes[0][1], &shapes[0][2]);
         ns = 1;
         if (!big) { /* shapes that do not divide the grid, and other splits */
             int alt[2][3] = {{64, 2, 1}, {8, 2, 16}};
+            if (a == ACC_STAGED) { /* odd block sizes: partial blocks and halo lists */
+                alt[0][0] = uns ? 96 : 16; alt[0][1] = uns ? 1 : 16; alt[0][2] = 1;
+                alt[1][0] = uns ? 32 : 64; alt[1][1] = uns ? 1 : 2; alt[1][2] = 1;
+            }
             for (int k = 0; k < 2; k++) {
                 char why[160];
                 if (gpu_shape_ok((access_t)a, uns, alt[k][0], alt[k][1], alt[k][2], why, sizeof why))

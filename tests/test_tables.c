@@ -2,6 +2,32 @@
  * statistics on 512x512 row-major (a handful of patterns, the top one >= 90% of cells). */
 #include "check.h"
 #include "storage/nbtable.h"
+#include "storage/staging.h"
+
+/* Every slot of every inner cell names the cell its relation reaches; halos hold no own cell. */
+static void check_staging(const ugrid *g, int B)
+{
+    staging s;
+    staging_build(&s, g, B, 0xfffu);
+    CHECK(s.nblocks == (s.n + B - 1) / B, "blocks");
+    for (int j = 0; j < s.n; j++) {
+        int b = j / B, first = g->nhalo + b * B;
+        for (int r = 0; r < NREL2; r++) {
+            int slot = s.loc[(size_t)r * s.n + j];
+            int cell = slot < B ? first + slot : s.cells[s.start[b] + slot - B];
+            CHECK(slot < B + (s.start[b + 1] - s.start[b]), "slot %d out of block %d", slot, b);
+            CHECK(cell == ugrid_follow(g, g->nhalo + j, r), "%s B=%d cell %d relation %s: slot %d",
+                  layout_name[g->layout], B, j, rel_name[r], slot);
+        }
+    }
+    for (int b = 0; b < s.nblocks; b++)
+        for (int k = s.start[b]; k < s.start[b + 1]; k++) {
+            int first = g->nhalo + b * B, c = s.cells[k];
+            CHECK(c < first || c >= first + B, "block %d lists its own cell %d as halo", b, c);
+            CHECK(k == s.start[b] || s.cells[k - 1] < c, "halo list of block %d not ascending", b);
+        }
+    staging_free(&s);
+}
 
 int main(void)
 {
@@ -28,6 +54,8 @@ int main(void)
             }
             nbtable_free(&t);
         }
+        check_staging(&g, 32);
+        check_staging(&g, 96);
         ugrid_free(&g);
     }
 

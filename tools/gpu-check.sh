@@ -5,6 +5,7 @@
 #   tools/gpu-check.sh                 tests + pillar bench --quick
 #   GPU_CHECK_BENCH="--stencil hdiff" tools/gpu-check.sh   other bench flags instead of --quick
 #   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
+#   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-check-out}
@@ -27,7 +28,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu 
 step configure configure.log cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release || { tail -n 30 "$out/configure.log"; exit 1; }
 step build build.log cmake --build $build -j "$jobs" || { grep -E "error" "$out/build.log" | head -n 30; exit 1; }
 if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
-    step "ctest -L gpu" ctest-gpu.log ctest --test-dir $build -L gpu --output-on-failure
+    sel=(-L gpu)
+    [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-R gpu_small)
+    step "ctest ${sel[*]}" ctest-gpu.log ctest --test-dir $build "${sel[@]}" --output-on-failure -V
     step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
 fi
 bench_flags=${GPU_CHECK_BENCH:---quick}
@@ -36,8 +39,8 @@ step "pillar bench" bench.log ./$build/pillar bench $bench_flags --out "$out" "$
 
 echo "== device"; cat "$out/device.txt"
 if [ -f "$out/ctest-gpu.log" ]; then
-    echo "== GPU tests"; grep -E "tests passed|Passed|Failed|SKIP" "$out/ctest-gpu.log" | tail -n 5
-    grep -A 8 "^stencil " "$out/ctest-gpu.log" | head -n 9
+    echo "== GPU tests"; grep -E "tests passed|Passed|Failed|SKIP|FAILED" "$out/ctest-gpu.log" | tail -n 8
+    grep -A 6 ": stencil " "$out/ctest-gpu.log" | cut -c1-80
 fi
 echo "== benchmark (Table 6.2 rows)"
 grep -E "^[a-z]+ (double|float) [0-9]+x|regular grid|^  (rowmajor|zcurve|zcurve-w|random) " "$out/bench.log" | cut -c1-140
