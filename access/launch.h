@@ -6,6 +6,9 @@
 #include "../storage/nbtable.h"
 #include "access.h"
 
+/* Threads per block at most (kernels are compiled for it: up to 128 registers a thread). */
+#define PILLAR_MAX_THREADS 512
+
 typedef struct {
     fieldset f;      /* device fields: inputs, then outputs */
     nbview nbv;      /* device neighbour table */

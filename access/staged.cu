@@ -18,18 +18,38 @@
 #define NB(R) NB_##R
 #define NB_C i
 
-#define STAGED_LEVELS(ST, LOAD, INSIDE, INDEX)                                                    \
+/* Level loop with a register pipeline: the values of level k+1 are loaded into registers while
+ * level k is computed from shared memory. Each thread owns NSLOT slots (slot t + q*nt); slots
+ * beyond those (very irregular halos) are loaded directly. SLOT_INDEX(q) gives a slot's level-0
+ * field index or -1. */
+#define NSLOT 4
+#define STAGED_LEVELS(ST, SLOT_INDEX, EXTRA_LOAD, INSIDE, INDEX)                                 \
+    long slot_at[NSLOT];                                                                          \
+    _Pragma("unroll") for (int q = 0; q < NSLOT; q++) slot_at[q] = SLOT_INDEX(q);                 \
     const int k0 = blockIdx.z * P.zslice, k1 = min(k0 + P.zslice, P.zend);                        \
+    T next[NSLOT];                                                                                \
+    _Pragma("unroll") for (int q = 0; q < NSLOT; q++) if (slot_at[q] >= 0 && k0 < k1)             \
+        next[q] = in[slot_at[q] + (long)k0 * P.zs];                                               \
     for (int k = k0; k < k1; k++) {                                                               \
         const long zo = (long)k * P.zs;                                                           \
-        LOAD                                                                                      \
+        _Pragma("unroll") for (int q = 0; q < NSLOT; q++) if (slot_at[q] >= 0)                    \
+            sbuf[t + q * nt] = next[q];                                                           \
+        EXTRA_LOAD                                                                                \
         __syncthreads();                                                                          \
+        if (k + 1 < k1)                                                                           \
+            _Pragma("unroll") for (int q = 0; q < NSLOT; q++) if (slot_at[q] >= 0)                \
+                next[q] = in[slot_at[q] + zo + P.zs];                                             \
         if (INSIDE) {                                                                             \
             const long i = (INDEX) + zo;                                                          \
             ST##_BODY();                                                                          \
         }                                                                                         \
         __syncthreads();                                                                          \
     }
+
+/* Unstructured slots: slot q*B + t is the own cell (q = 0) or halo entry (q-1)*B + t. */
+#define UNS_SLOT(q)                                                                               \
+    ((q) == 0 ? (t < own ? (long)(P.c0 + j) : -1L)                                                \
+              : ((q - 1) * B + t < nh ? (long)__ldg(P.st_cells + h0 + (q - 1) * B + t) : -1L))
 
 #define STRATEGY_UNS(ST)                                                                          \
     extern __shared__ __align__(16) unsigned char smem_raw[];                                     \
@@ -41,10 +61,18 @@
     _Pragma("unroll") for (int r = 0; r < NREL2; r++)                                             \
         loc[1 + r] = (((ST##_RELS >> r) & 1u) && t < own) ? __ldg(P.st_loc + r * P.n + j) : 0;    \
     (void)nbv;                                                                                    \
-    STAGED_LEVELS(ST,                                                                             \
-                  if (t < own) sbuf[t] = in[P.c0 + j + zo];                                       \
-                  for (int s = t; s < nh; s += B) sbuf[B + s] = in[__ldg(P.st_cells + h0 + s) + zo];, \
+    const int nt = B;                                                                             \
+    /* slot 0: the own cell; slots 1..NSLOT-1: halo entries t + (q-1)*B */                        \
+    STAGED_LEVELS(ST, UNS_SLOT,                                                                   \
+                  for (int s = t + (NSLOT - 1) * B; s < nh; s += B)                               \
+                      sbuf[B + s] = in[__ldg(P.st_cells + h0 + s) + zo];,                         \
                   t < own, P.c0 + j)
+
+/* Regular slots: tile position t + q*nt, -1 outside the tile or the grid. */
+#define REG_SLOT(q)                                                                               \
+    ((t + (q)*nt < W * H && gx0 + (t + (q)*nt) % W < xend && gy0 + (t + (q)*nt) / W < yend)       \
+         ? REG_INDEX(gx0 + (t + (q)*nt) % W, gy0 + (t + (q)*nt) / W, 0)                           \
+         : -1L)
 
 #define STRATEGY_REG(ST)                                                                          \
     extern __shared__ __align__(16) unsigned char smem_raw[];                                     \
@@ -61,15 +89,7 @@
         loc[0] = (threadIdx.x + STAGE_R) + (threadIdx.y + STAGE_R) * W;                           \
         _Pragma("unroll") for (int r = 0; r < NREL2; r++) loc[1 + r] = loc[0] + dx[r] + dy[r] * W; \
     }                                                                                             \
-    long goff[8]; /* level-0 index of each tile slot this thread loads, -1 outside the grid */    \
-    _Pragma("unroll") for (int q = 0; q < 8; q++) {                                               \
-        const int s = t + q * nt, gx = gx0 + s % W, gy = gy0 + s / W;                             \
-        goff[q] = (s < W * H && gx < xend && gy < yend) ? REG_INDEX(gx, gy, 0) : -1;              \
-    }                                                                                             \
-    STAGED_LEVELS(ST,                                                                             \
-                  _Pragma("unroll") for (int q = 0; q < 8; q++) if (goff[q] >= 0)                 \
-                      sbuf[t + q * nt] = in[goff[q] + zo];,                                       \
-                  REG_INSIDE(x, y), REG_INDEX(x, y, 0))
+    STAGED_LEVELS(ST, REG_SLOT, , REG_INSIDE(x, y), REG_INDEX(x, y, 0))
 
 UNS_KERNELS(LAPLAP, double) UNS_KERNELS(LAPLAP, float)
 UNS_KERNELS(HDIFF, double) UNS_KERNELS(HDIFF, float)

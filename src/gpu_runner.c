@@ -168,8 +168,8 @@ void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz)
 int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t n)
 {
     long t = (long)bx * by * bz;
-    if (t > 1024 || t < 1) {
-        snprintf(why, n, "%dx%dx%d is %ld threads; a block holds 1 to 1024", bx, by, bz, t);
+    if (t > PILLAR_MAX_THREADS || t < 1) {
+        snprintf(why, n, "%dx%dx%d is %ld threads; a block holds 1 to %d", bx, by, bz, t, PILLAR_MAX_THREADS);
         return 0;
     }
     if (a == ACC_SHARED_WARP && uns) {
@@ -185,8 +185,8 @@ int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t 
                  "levels per block come from --zslice");
         return 0;
     }
-    if (a == ACC_STAGED && !uns && (bx + 4) * (by + 4) > 8 * bx * by) {
-        snprintf(why, n, "staged: a %dx%d tile with its halo needs more than 8 loads per thread", bx, by);
+    if (a == ACC_STAGED && !uns && (bx + 4) * (by + 4) > 4 * bx * by) {
+        snprintf(why, n, "staged: a %dx%d tile with its halo needs more than 4 loads per thread", bx, by);
         return 0;
     }
     return 1;

@@ -162,8 +162,8 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
             return -1;
         }
     } else if (!strcmp(name, "--threads")) {
-        if (parse_triple(v, &o->bx, &o->by, &o->bz) != 0 || (long)o->bx * o->by * o->bz > 1024) {
-            perr("%s: --threads '%s': expected BXxBYxBZ, positive, at most 1024 threads in all", cmd,
+        if (parse_triple(v, &o->bx, &o->by, &o->bz) != 0 || (long)o->bx * o->by * o->bz > 512) {
+            perr("%s: --threads '%s': expected BXxBYxBZ, positive, at most 512 threads in all", cmd,
                  v);
             return -1;
         }

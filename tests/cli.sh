@@ -42,7 +42,7 @@ expect_error "frobnicate" frobnicate
 expect_error "--size needs a value" run --size
 expect_error "spiral" info --layout spiral
 expect_error "12" run --layout zcurve-w --zcurve-w 12
-expect_error "2048x1x1" run --threads 2048x1x1
+expect_error "1024x1x1" run --threads 1024x1x1
 expect_error "quad" run --precision quad
 expect_error "-3" run --runs -3
 expect_error "abc" run --seed abc
