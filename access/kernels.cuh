@@ -65,7 +65,7 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
  * UNS_KERNELS for each stencil and type, redefines NB for the regular twins and expands
  * REG_KERNEL, then TABULATE(name) builds its kernel table. */
 #define UNS_KERNEL(ST, TY, CH, CM)                                                                \
-    static __global__ void __launch_bounds__(PILLAR_MAX_THREADS) k_##ST##_##TY##_##CH##CM(kparams P)            \
+    static __global__ void __launch_bounds__(PILLAR_MAX_THREADS, 2) k_##ST##_##TY##_##CH##CM(kparams P)            \
     {                                                                                             \
         typedef TY T;                                                                             \
         enum { CHASING = CH, COMPRESSED = CM };                                                   \
@@ -76,7 +76,7 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
 #define UNS_KERNELS(ST, TY)                                                                       \
     UNS_KERNEL(ST, TY, 0, 0) UNS_KERNEL(ST, TY, 0, 1) UNS_KERNEL(ST, TY, 1, 0) UNS_KERNEL(ST, TY, 1, 1)
 #define REG_KERNEL(ST, TY)                                                                        \
-    static __global__ void __launch_bounds__(PILLAR_MAX_THREADS) k_##ST##_##TY##_reg(kparams P)                 \
+    static __global__ void __launch_bounds__(PILLAR_MAX_THREADS, 2) k_##ST##_##TY##_reg(kparams P)                 \
     {                                                                                             \
         typedef TY T;                                                                             \
         ST##_BIND(P.f);                                                                           \

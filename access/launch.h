@@ -6,7 +6,7 @@
 #include "../storage/nbtable.h"
 #include "access.h"
 
-/* Threads per block at most (kernels are compiled for it: up to 128 registers a thread). */
+/* Threads per block at most; kernels are compiled for two such blocks per SM (64 registers). */
 #define PILLAR_MAX_THREADS 512
 
 typedef struct {

@@ -1,11 +1,11 @@
 /* zloop.cu — one thread per pillar slice of P.zslice levels (zloop: the whole pillar; zloop-sliced:
- * m levels); the offsets are looked up once and the thread walks up the levels adding zstride,
- * four levels per step so that their loads are in flight together. */
+ * m levels); the offsets are looked up once and the thread walks up the levels adding zstride.
+ * (Unrolling the level loop by 4 was measured 15-30% slower on the H100: register pressure.) */
 #include "kernels.cuh"
 
 #define ZLOOP_LEVELS(ST)                                                                          \
     const int k0 = s * P.zslice, k1 = min(k0 + P.zslice, P.zend);                                 \
-    _Pragma("unroll 4") for (int k = k0; k < k1; k++) {                                           \
+    for (int k = k0; k < k1; k++) {                                                               \
         const long i = base + (long)k * P.zs;                                                     \
         ST##_BODY();                                                                              \
     }
