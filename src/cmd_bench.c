@@ -257,7 +257,7 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
                     char why[160];
                     if (!gpu_shape_ok((access_t)a, uns, bx, uns ? 1 : by, bz, why, sizeof why))
                         continue;
-                    int zs[3] = {8, 4, 16}, nzs = pillar ? (b->quick ? 1 : 3) : 1;
+                    int zs[4] = {8, 2, 4, 16}, nzs = pillar ? (b->quick ? 1 : 4) : 1;
                     if (a == ACC_STAGED)
                         zs[1] = 64;
                     for (int k = 0; k < nzs; k++) {
@@ -312,7 +312,7 @@ static void progress_show(progress *p, const char *what)
 /* Times every configuration on one grid; returns the index (in L->runs) of the fastest. */
 static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, progress *pr)
 {
-    config cfg[512];
+    config cfg[1024];
     int n = make_configs(b, uns, pb->s.stencil, cfg);
     gpu_ctx *c = gpu_open(pb, uns);
     long best = -1;
@@ -362,7 +362,7 @@ static void verify_best(const problem *pb, fieldset ref, brow *row)
 
 static long count_configs(const bench_opts *b)
 {
-    config cfg[512];
+    config cfg[1024];
     long per = 0, nstor = 0;
     for (int s = 0; s < 4; s++)
         if ((b->storage < 0 || b->storage == (s >> 1)) && (b->compress < 0 || b->compress == (s & 1)))
