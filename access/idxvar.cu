@@ -1,4 +1,5 @@
 /* idxvar.cu — one thread per cell; each needed neighbour is looked up once into a register. */
+#define KERNEL_BOUNDS 1024 /* see kernels.cuh */
 #include "kernels.cuh"
 
 #define STRATEGY_UNS(ST)                                                                          \

@@ -1,4 +1,5 @@
 /* naive.cu — one thread per cell; every neighbour is looked up in the table at every use. */
+#define KERNEL_BOUNDS 1024 /* see kernels.cuh */
 #include "kernels.cuh"
 
 #define STRATEGY_UNS(ST)                                                                          \

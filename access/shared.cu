@@ -2,6 +2,7 @@
  * writes them to shared memory (row stride odd, so coprime with the 32 banks); after a barrier
  * every thread of that cell reads them and adds its level. Dynamic shared memory: 12 rows of
  * (bx*by | 1) offsets. */
+#define KERNEL_BOUNDS 1024 /* see kernels.cuh */
 #include "kernels.cuh"
 
 #define STRATEGY_UNS(ST)                                                                          \

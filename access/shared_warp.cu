@@ -1,6 +1,7 @@
 /* shared_warp.cu — as shared, but the offsets travel by warp shuffle: with m = bx*by cells per
  * level and m dividing 32, a warp holds 32/m levels of the same m cells; lane (lane mod m) looks
  * them up and the others read them with __shfl_sync. The runner checks the block shape. */
+#define KERNEL_BOUNDS 1024 /* see kernels.cuh */
 #include "kernels.cuh"
 
 #define STRATEGY_UNS(ST)                                                                          \
