@@ -3,9 +3,14 @@
  * (Unrolling the level loop by 4 was measured 15-30% slower on the H100: register pressure.) */
 #include "kernels.cuh"
 
+#ifndef PILLAR_ZUNROLL
+#define PILLAR_ZUNROLL 1
+#endif
+#define PRAGMA_(x) _Pragma(#x)
+#define PRAGMA(x) PRAGMA_(x)
 #define ZLOOP_LEVELS(ST)                                                                          \
     const int k0 = s * P.zslice, k1 = min(k0 + P.zslice, P.zend);                                 \
-    for (int k = k0; k < k1; k++) {                                                               \
+    PRAGMA(unroll PILLAR_ZUNROLL) for (int k = k0; k < k1; k++) {                                 \
         const long i = base + (long)k * P.zs;                                                     \
         ST##_BODY();                                                                              \
     }

@@ -19,8 +19,15 @@
 #define RESTRICT restrict
 #endif
 
+/* On the GPU inputs are read through the read-only path: they never alias an output during a
+ * kernel, and saying so lets the compiler move loads of one level above the stores of another. */
+#ifdef __CUDACC__
+#define LD(f, R) __ldg(&(f)[NB(R)])
+#define LDZ(f, R, dz) __ldg(&(f)[NB(R) + (dz) * ZS])
+#else
 #define LD(f, R) ((f)[NB(R)])
 #define LDZ(f, R, dz) ((f)[NB(R) + (dz) * ZS])
+#endif
 #define ST(f, v) ((f)[NB(C)] = (v))
 
 /* Relation tokens: table index (-1 = the cell itself) and regular-grid displacement. */
