@@ -15,12 +15,40 @@
 #include "index.h"
 #include "launch.h"
 
+/* Compressed tables in constant memory (--constant-tables): the first t.crows pattern rows,
+ * c_nbtab[r * crows + row]; each strategy file has its copy, filled by its upload function.
+ * Storage code `compressed`: 0 uncompressed, 1 compressed, 2 compressed with constant rows. */
+static __constant__ int32_t c_nbtab[PILLAR_CONST_WORDS];
+
+__device__ __forceinline__ int nb_row(nbview t, int compressed, int p)
+{
+    return compressed ? __ldg(t.pat + p) : p;
+}
+
+__device__ __forceinline__ int32_t nb_row_entry(nbview t, int compressed, int r, int row)
+{
+    if (compressed == 2 && row < t.crows)
+        return c_nbtab[r * t.crows + row];
+    return __ldg(t.tab + r * t.ntab + row);
+}
+
+/* Offset of relation r (-1: the cell itself) of plane cell p, looked up now. */
+__device__ __forceinline__ int32_t nb_offset_dev(nbview t, int chasing, int compressed, int r, int p)
+{
+    if (r < 0)
+        return 0;
+    if (!chasing || r < NREL1)
+        return nb_row_entry(t, compressed, r, nb_row(t, compressed, p));
+    const int32_t a = nb_row_entry(t, compressed, rel_hop1(r), nb_row(t, compressed, p));
+    return a + nb_row_entry(t, compressed, rel_hop2(r), nb_row(t, compressed, p + a));
+}
+
 /* Offsets of the relations in mask M of plane cell p: o[0] = 0 (the cell), o[1 + r] relation r.
  * Chasing reaches a second-order relation through the first hop's cell (two dependent loads). */
 __device__ __forceinline__ void nb_gather(nbview t, int chasing, int compressed, unsigned mask,
                                           int p, int32_t o[13])
 {
-    const int row = compressed ? __ldg(t.pat + p) : p;
+    const int row = nb_row(t, compressed, p);
     o[0] = 0;
 #pragma unroll
     for (int r = 0; r < NREL2; r++) {
@@ -28,13 +56,11 @@ __device__ __forceinline__ void nb_gather(nbview t, int chasing, int compressed,
         if (!((mask >> r) & 1u))
             continue;
         if (!chasing || r < NREL1) {
-            o[1 + r] = __ldg(t.tab + r * t.ntab + row);
+            o[1 + r] = nb_row_entry(t, compressed, r, row);
         } else {
             const int h1 = rel_hop1(r);
-            const int32_t a = ((mask >> h1) & 1u) ? o[1 + h1] : __ldg(t.tab + h1 * t.ntab + row);
-            const int q = p + a;
-            const int rq = compressed ? __ldg(t.pat + q) : q;
-            o[1 + r] = a + __ldg(t.tab + rel_hop2(r) * t.ntab + rq);
+            const int32_t a = ((mask >> h1) & 1u) ? o[1 + h1] : nb_row_entry(t, compressed, h1, row);
+            o[1 + r] = a + nb_row_entry(t, compressed, rel_hop2(r), nb_row(t, compressed, p + a));
         }
     }
 }
@@ -83,7 +109,8 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
         STRATEGY_UNS(ST)                                                                          \
     }
 #define UNS_KERNELS(ST, TY)                                                                       \
-    UNS_KERNEL(ST, TY, 0, 0) UNS_KERNEL(ST, TY, 0, 1) UNS_KERNEL(ST, TY, 1, 0) UNS_KERNEL(ST, TY, 1, 1)
+    UNS_KERNEL(ST, TY, 0, 0) UNS_KERNEL(ST, TY, 0, 1) UNS_KERNEL(ST, TY, 1, 0) UNS_KERNEL(ST, TY, 1, 1) \
+    UNS_KERNEL(ST, TY, 0, 2) UNS_KERNEL(ST, TY, 1, 2)
 #define REG_KERNEL(ST, TY)                                                                        \
     static __global__ void __launch_bounds__(KERNEL_BOUNDS) k_##ST##_##TY##_reg(kparams P)                 \
     {                                                                                             \
@@ -99,9 +126,17 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
 #define KERNEL_ROW(ST, TY)                                                                        \
     {(const void *)k_##ST##_##TY##_00, (const void *)k_##ST##_##TY##_01,                          \
      (const void *)k_##ST##_##TY##_10, (const void *)k_##ST##_##TY##_11,                          \
-     (const void *)k_##ST##_##TY##_reg}
+     (const void *)k_##ST##_##TY##_reg, (const void *)k_##ST##_##TY##_02,                         \
+     (const void *)k_##ST##_##TY##_12}
 #define KERNEL_STENCIL(ST, _) {KERNEL_ROW(ST, double), KERNEL_ROW(ST, float)},
-#define TABULATE(name) extern "C" { kernel_table name = {FOR_EACH_STENCIL(KERNEL_STENCIL, _)}; }
+#define TABULATE(name)                                                                            \
+    extern "C" {                                                                                  \
+    kernel_table name = {FOR_EACH_STENCIL(KERNEL_STENCIL, _)};                                    \
+    int name##_upload(const void *rows, size_t bytes)                                             \
+    {                                                                                             \
+        return (int)cudaMemcpyToSymbol(c_nbtab, rows, bytes);                                     \
+    }                                                                                             \
+    }
 
 /* The regular twin of every thread-per-cell strategy: arithmetic needs no shared look-up. */
 #define REG_PER_CELL(ST)                                                                          \

@@ -6,6 +6,9 @@
 #include "../storage/nbtable.h"
 #include "access.h"
 
+/* 32-bit words of a strategy's constant-memory table (64 KB). */
+#define PILLAR_CONST_WORDS 16384
+
 /* Threads per block at most; kernels are compiled for two such blocks per SM (64 registers). */
 #define PILLAR_MAX_THREADS 512
 
@@ -21,8 +24,9 @@ typedef struct {
     const int32_t *st_start, *st_cells, *st_loc; /* staged: per-block halo lists (staging.h) */
 } kparams;
 
-/* Storage columns of a kernel table: unstructured (chasing*2 + compressed), then regular. */
-enum { STORAGE_REGULAR = 4, STORAGE_COUNT = 5 };
+/* Storage columns of a kernel table: unstructured (chasing*2 + compressed), regular, then
+ * compressed with constant-memory rows (non-chasing, chasing). */
+enum { STORAGE_REGULAR = 4, STORAGE_CONSTANT = 5, STORAGE_COUNT = 7 };
 
 /* kernel[stencil][precision][storage]: host stubs for cudaLaunchKernel */
 typedef const void *kernel_table[3][2][STORAGE_COUNT];
@@ -32,6 +36,12 @@ extern "C" {
 #endif
 extern kernel_table naive_kernels, idxvar_kernels, shared_kernels, shared_warp_kernels, zloop_kernels,
     staged_kernels;
+/* Copies rows into a strategy's constant-memory table; returns a cudaError_t. */
+int naive_kernels_upload(const void *rows, size_t bytes);
+int idxvar_kernels_upload(const void *rows, size_t bytes);
+int shared_kernels_upload(const void *rows, size_t bytes);
+int shared_warp_kernels_upload(const void *rows, size_t bytes);
+int zloop_kernels_upload(const void *rows, size_t bytes);
 #ifdef __cplusplus
 }
 #endif

@@ -7,7 +7,7 @@
     ST##_BODY();
 #define STRATEGY_REG(ST) REG_PER_CELL(ST)
 
-#define NB(R) UNS_NB(R)
+#define NB(R) (i + nb_offset_dev(nbv, CHASING, COMPRESSED, RIDX_##R, p))
 INSTANTIATE_UNS()
 #undef NB
 #define NB(R) GATHERED_NB(R)

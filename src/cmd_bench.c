@@ -58,6 +58,7 @@ typedef struct {
 typedef struct {
     access_t a;
     int bx, by, bz, zslice;
+    int constant; /* compressed table rows in constant memory */
 } config;
 
 typedef struct {
@@ -223,7 +224,8 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
 }
 
 #ifdef PILLAR_HAVE_CUDA
-/* The configurations timed for one grid: access strategies x block shapes (x zslice). */
+/* The configurations timed for one grid (uns: 0 regular, 1 unstructured, 2 unstructured with a
+ * compressed table): access strategies x block shapes (x zslice, x constant-memory rows). */
 static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
 {
     int n = 0;
@@ -260,10 +262,12 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
                     int zs[4] = {8, 2, 4, 16}, nzs = pillar ? (b->quick ? 1 : 4) : 1;
                     if (a == ACC_STAGED)
                         zs[1] = 64;
-                    for (int k = 0; k < nzs; k++) {
-                        config c = {(access_t)a, bx, uns ? 1 : by, bz, pillar ? zs[k] : 0};
-                        out[n++] = c;
-                    }
+                    int nconst = uns == 2 && a != ACC_STAGED ? 2 : 1; /* uns == 2: compressed */
+                    for (int k = 0; k < nzs; k++)
+                        for (int cst = 0; cst < nconst; cst++) {
+                            config c = {(access_t)a, bx, uns ? 1 : by, bz, pillar ? zs[k] : 0, cst};
+                            out[n++] = c;
+                        }
                 }
     }
     return n;
@@ -313,7 +317,7 @@ static void progress_show(progress *p, const char *what)
 static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, progress *pr)
 {
     config cfg[1024];
-    int n = make_configs(b, uns, pb->s.stencil, cfg);
+    int n = make_configs(b, uns ? 1 + pb->s.compressed : 0, pb->s.stencil, cfg);
     gpu_ctx *c = gpu_open(pb, uns);
     long best = -1;
     char what[128], lab[64];
@@ -321,7 +325,8 @@ static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, pro
         timing t;
         brun r = {pb->s.stencil, pb->s.prec, pb->s.nx, pb->s.ny, pb->s.nz, uns, pb->s.layout,
                   pb->s.chasing, pb->s.compressed, cfg[k], 0, 0, 0, 0};
-        if (gpu_time(c, cfg[k].a, cfg[k].bx, cfg[k].by, cfg[k].bz, cfg[k].zslice, b->runs, &t) != 0)
+        if (gpu_time(c, cfg[k].a, cfg[k].bx, cfg[k].by, cfg[k].bz, cfg[k].zslice, cfg[k].constant,
+                     b->runs, &t) != 0)
             continue;
         r.med = t.median_ms * 1e3;
         r.min = t.min_ms * 1e3;
@@ -346,7 +351,7 @@ static void verify_best(const problem *pb, fieldset ref, brow *row)
     gpu_ctx *c = gpu_open(pb, r->uns);
     fieldset out = runner_outputs(pb, r->uns);
     timing t;
-    gpu_time(c, r->c.a, r->c.bx, r->c.by, r->c.bz, r->c.zslice, 1, &t);
+    gpu_time(c, r->c.a, r->c.bx, r->c.by, r->c.bz, r->c.zslice, r->c.constant, 1, &t);
     gpu_fetch(c, out);
     verify_result v = verify_compare(pb, out, r->uns, ref, 0);
     row->ok = verify_ok(pb, &v, 0);
@@ -363,13 +368,14 @@ static void verify_best(const problem *pb, fieldset ref, brow *row)
 static long count_configs(const bench_opts *b)
 {
     config cfg[1024];
-    long per = 0, nstor = 0;
-    for (int s = 0; s < 4; s++)
-        if ((b->storage < 0 || b->storage == (s >> 1)) && (b->compress < 0 || b->compress == (s & 1)))
-            nstor++;
+    long per = 0;
     for (int st = 0; st < ST_COUNT; st++)
-        if (b->stencil < 0 || b->stencil == st)
-            per += make_configs(b, 0, st, cfg) + (long)b->nlayouts * nstor * make_configs(b, 1, st, cfg);
+        if (b->stencil < 0 || b->stencil == st) {
+            per += make_configs(b, 0, st, cfg);
+            for (int s = 0; s < 4; s++)
+                if ((b->storage < 0 || b->storage == (s >> 1)) && (b->compress < 0 || b->compress == (s & 1)))
+                    per += (long)b->nlayouts * make_configs(b, 1 + (s & 1), st, cfg);
+        }
     return per * b->nprecs * b->nsizes;
 }
 
@@ -379,7 +385,7 @@ static void print_table(const bench_log *L, size_t first, double ceiling)
     printf("\n%s %s %dx%dx%d  (Table 6.2; slowdown against the fastest regular run; copy ceiling "
            "%.0f GB/s)\n", stencil_table[w->r.stencil].name, prec_name((precision_t)w->r.prec),
            w->r.nx, w->r.ny, w->r.nz, ceiling / 1e9);
-    printf("  %-40s %-13s %-10s %6s %10s %9s %8s %8s  %s\n", "storage", "access", "threads", "zslice",
+    printf("  %-40s %-18s %-10s %6s %10s %9s %8s %8s  %s\n", "storage", "access", "threads", "zslice",
            "time us", "slowdown", "GB/s", "ceiling", "verified");
     for (size_t k = first; k < L->nrows; k++) {
         const brow *row = &L->rows[k];
@@ -390,9 +396,10 @@ static void print_table(const bench_log *L, size_t first, double ceiling)
         snprintf(th, sizeof th, "%dx%dx%d", row->r.c.bx, row->r.c.by, row->r.c.bz);
         if (row->r.c.zslice)
             snprintf(zs, sizeof zs, "%d", row->r.c.zslice);
-        printf("  %-40s %-13s %-10s %6s %10.1f %8.2fx %8.0f %7.1f%%  %s\n", storage_label(&row->r, lab, sizeof lab),
-               access_name[row->r.c.a], th, zs, row->r.med, row->slowdown, row->r.gbs,
-               100 * row->share, row->verified);
+        char acc[32];
+        snprintf(acc, sizeof acc, "%s%s", access_name[row->r.c.a], row->r.c.constant ? "+const" : "");
+        printf("  %-40s %-18s %-10s %6s %10.1f %8.2fx %8.0f %7.1f%%  %s\n", storage_label(&row->r, lab, sizeof lab),
+               acc, th, zs, row->r.med, row->slowdown, row->r.gbs, 100 * row->share, row->verified);
     }
 }
 
@@ -416,9 +423,10 @@ static void json_run(FILE *f, const brun *r)
                 layout_name[r->layout], r->chasing ? "chasing" : "nonchasing", r->compressed ? "true" : "false");
     else
         fprintf(f, "\"grid\": \"regular\", \"layout\": null, \"storage\": null, \"compressed\": null, ");
-    fprintf(f, "\"access\": \"%s\", \"threads\": [%d, %d, %d], \"zslice\": %d, \"median_us\": %.3f, "
-               "\"min_us\": %.3f, \"max_us\": %.3f, \"gbs\": %.2f",
-            access_name[r->c.a], r->c.bx, r->c.by, r->c.bz, r->c.zslice, r->med, r->min, r->max, r->gbs);
+    fprintf(f, "\"access\": \"%s\", \"constant_tables\": %s, \"threads\": [%d, %d, %d], \"zslice\": %d, "
+               "\"median_us\": %.3f, \"min_us\": %.3f, \"max_us\": %.3f, \"gbs\": %.2f",
+            access_name[r->c.a], r->c.constant ? "true" : "false", r->c.bx, r->c.by, r->c.bz,
+            r->c.zslice, r->med, r->min, r->max, r->gbs);
 }
 
 /* Writes path via a temporary file, so a failure leaves nothing half-written. */
@@ -459,15 +467,16 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
     FILE *f = open_tmp(path, tmp, sizeof tmp);
     if (!f)
         return -1;
-    fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,bx,by,bz,zslice,"
-               "median_us,min_us,max_us,gbs\n");
+    fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,constant_tables,bx,by,"
+               "bz,zslice,median_us,min_us,max_us,gbs\n");
     for (size_t k = 0; k < L->nruns; k++) {
         const brun *r = &L->runs[k];
-        fprintf(f, "%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.2f\n",
+        fprintf(f, "%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.2f\n",
                 stencil_table[r->stencil].name, prec_name((precision_t)r->prec), r->nx, r->ny, r->nz,
                 r->uns ? "unstructured" : "regular", r->uns ? layout_name[r->layout] : "",
                 r->uns ? (r->chasing ? "chasing" : "nonchasing") : "",
-                r->uns ? (r->compressed ? "yes" : "no") : "", access_name[r->c.a], r->c.bx, r->c.by,
+                r->uns ? (r->compressed ? "yes" : "no") : "", access_name[r->c.a],
+                r->c.constant ? "yes" : "no", r->c.bx, r->c.by,
                 r->c.bz, r->c.zslice, r->med, r->min, r->max, r->gbs);
     }
     if (close_tmp(f, tmp, path) != 0)

@@ -154,6 +154,35 @@ static kernel_table *strategy_table(access_t a)
 
 int gpu_supports(access_t a, stencil_t s) { return (*strategy_table(a))[s][0][0] != NULL; }
 
+typedef int (*upload_fn)(const void *, size_t);
+static upload_fn strategy_upload(access_t a)
+{
+    switch (a) {
+    case ACC_NAIVE: return naive_kernels_upload;
+    case ACC_IDXVAR: return idxvar_kernels_upload;
+    case ACC_SHARED: return shared_kernels_upload;
+    case ACC_SHARED_WARP: return shared_warp_kernels_upload;
+    case ACC_ZLOOP:
+    case ACC_ZLOOP_SLICED: return zloop_kernels_upload;
+    default: return NULL;
+    }
+}
+
+/* Puts the leading pattern rows of the compressed table into strategy a's constant memory;
+ * returns the number of rows placed there. */
+static int upload_constant_rows(gpu_ctx *c, access_t a)
+{
+    const nbtable *t = &c->pb->nt;
+    int rows = t->npat < PILLAR_CONST_WORDS / t->nrel ? t->npat : PILLAR_CONST_WORDS / t->nrel;
+    int32_t *img = xalloc(sizeof(int32_t) * (size_t)rows * t->nrel);
+    for (int r = 0; r < t->nrel; r++)
+        for (int row = 0; row < rows; row++)
+            img[r * rows + row] = t->tab[(size_t)r * t->ntab + row];
+    CK((cudaError_t)strategy_upload(a)(img, sizeof(int32_t) * (size_t)rows * t->nrel));
+    xfree(img);
+    return rows;
+}
+
 void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz)
 {
     switch (a) {
@@ -209,7 +238,8 @@ static void poison_outputs(gpu_ctx *c)
         CK((cudaError_t)poison_device(c->d.p[f], c->len, c->pb->s.prec == PREC_FLOAT));
 }
 
-int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int runs, timing *t)
+int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int constant, int runs,
+             timing *t)
 {
     char why[160];
     if (!gpu_shape_ok(a, c->uns, bx, by, bz, why, sizeof why)) {
@@ -229,6 +259,17 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int run
         c->P.st_loc = c->st_loc;
     }
     kparams P = c->P;
+    int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
+    if (constant) {
+        if (!c->uns || !pb->nt.compressed || !strategy_upload(a)) {
+            perr("--constant-tables: %s", !c->uns ? "applies to unstructured grids"
+                                          : !pb->nt.compressed ? "needs a compressed table (--compress)"
+                                                               : "the staged strategy reads no neighbour table");
+            return -1;
+        }
+        P.nbv.crows = upload_constant_rows(c, a);
+        column = STORAGE_CONSTANT + pb->nt.chasing;
+    }
     int pillar = a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED || a == ACC_STAGED;
     P.zslice = a == ACC_ZLOOP ? P.zend : (zslice > 0 ? zslice : 8);
     int slices = pillar ? (P.zend + P.zslice - 1) / P.zslice : P.zend;
@@ -245,8 +286,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int run
         perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
         return -1;
     }
-    const void *fn = (*strategy_table(a))[pb->s.stencil][pb->s.prec]
-                                         [c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR];
+    const void *fn = (*strategy_table(a))[pb->s.stencil][pb->s.prec][column];
     size_t smem = shared_bytes(c, a, bx, by);
     if (smem > 48 * 1024)
         CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
@@ -290,7 +330,7 @@ int gpu_execute(const problem *pb, const options *o, int uns, fieldset out, timi
     if (!bx)
         gpu_default_shape(o->access, uns, &bx, &by, &bz);
     gpu_ctx *c = gpu_open(pb, uns);
-    int rc = gpu_time(c, o->access, bx, by, bz, o->zslice, o->runs, t);
+    int rc = gpu_time(c, o->access, bx, by, bz, o->zslice, o->constant_tables, o->runs, t);
     if (rc == 0)
         gpu_fetch(c, out);
     gpu_close(c);

@@ -47,6 +47,43 @@ static int group_tuples(const int32_t *tuples, int n, int m, int32_t *ids, int32
     return count;
 }
 
+typedef struct {
+    int32_t id, count, first;
+} pattern_use;
+
+static int by_use(const void *pa, const void *pb)
+{
+    const pattern_use *a = pa, *b = pb;
+    if (a->count != b->count)
+        return b->count - a->count;
+    return a->first - b->first;
+}
+
+/* Pattern 0 becomes the most frequent one, and so on (ties: first appearance): the rows most
+ * cells use come first, where a size-limited copy (constant memory) keeps them. */
+static void renumber_by_frequency(int32_t *ids, int32_t *first, int n, int npat)
+{
+    pattern_use *u = xalloc(sizeof(pattern_use) * (size_t)npat);
+    int32_t *to = xalloc(sizeof(int32_t) * (size_t)npat), *nf = xalloc(sizeof(int32_t) * (size_t)npat);
+    for (int k = 0; k < npat; k++) {
+        u[k].id = k;
+        u[k].first = first[k];
+    }
+    for (int c = 0; c < n; c++)
+        u[ids[c]].count++;
+    qsort(u, (size_t)npat, sizeof(pattern_use), by_use);
+    for (int k = 0; k < npat; k++) {
+        to[u[k].id] = k;
+        nf[k] = u[k].first;
+    }
+    for (int c = 0; c < n; c++)
+        ids[c] = to[ids[c]];
+    memcpy(first, nf, sizeof(int32_t) * (size_t)npat);
+    xfree(u);
+    xfree(to);
+    xfree(nf);
+}
+
 void nbtable_build(nbtable *t, const ugrid *g, int chasing, int compressed)
 {
     memset(t, 0, sizeof *t);
@@ -66,6 +103,7 @@ void nbtable_build(nbtable *t, const ugrid *g, int chasing, int compressed)
     int32_t *ids = xalloc(sizeof(int32_t) * (size_t)n);
     int32_t *first = xalloc(sizeof(int32_t) * (size_t)n);
     t->npat = group_tuples(tuples, n, m, ids, first);
+    renumber_by_frequency(ids, first, n, t->npat);
     int32_t *count = xalloc(sizeof(int32_t) * (size_t)t->npat);
     for (int c = 0; c < n; c++)
         if (++count[ids[c]] > t->top_count)

@@ -36,11 +36,12 @@ typedef struct {
     const int32_t *tab;
     const int32_t *pat;
     int ntab;
+    int crows; /* GPU: leading pattern rows also held in constant memory (0: none) */
 } nbview;
 
 static inline nbview nbtable_view(const nbtable *t)
 {
-    nbview v = {t->tab, t->pat, t->ntab};
+    nbview v = {t->tab, t->pat, t->ntab, 0};
     return v;
 }
 

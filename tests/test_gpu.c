@@ -39,9 +39,11 @@ static void run_all(problem *pb, fieldset ref, int uns, int big)
                     memcpy(shapes[ns++], alt[k], sizeof alt[k]);
             }
         }
-        for (int s = 0; s < ns; s++) {
+        int nconst = uns && pb->s.compressed && a != ACC_STAGED ? 2 : 1;
+        for (int s = 0; s < ns * nconst; s++) {
             timing t;
-            int rc = gpu_time(c, (access_t)a, shapes[s][0], shapes[s][1], shapes[s][2], 5, 1, &t);
+            int cst = s >= ns, sh = s % ns;
+            int rc = gpu_time(c, (access_t)a, shapes[sh][0], shapes[sh][1], shapes[sh][2], 5, cst, 1, &t);
             CHECK(rc == 0, "launch failed");
             gpu_fetch(c, out);
             verify_result r = verify_compare(pb, out, uns, ref, 0);
@@ -58,8 +60,9 @@ static void run_all(problem *pb, fieldset ref, int uns, int big)
                   stencil_table[pb->s.stencil].name, prec_name(pb->s.prec), pb->s.nx, pb->s.ny,
                   pb->s.nz, uns ? layout_name[pb->s.layout] : "regular",
                   uns ? (pb->s.chasing ? "chasing " : "nonchasing ") : "",
-                  uns ? (pb->s.compressed ? "compressed " : "uncompressed ") : "", "",
-                  access_name[a], shapes[s][0], shapes[s][1], shapes[s][2], line);
+                  uns ? (pb->s.compressed ? "compressed " : "uncompressed ") : "",
+                  cst ? "constant-tables " : "", access_name[a], shapes[sh][0], shapes[sh][1],
+                  shapes[sh][2], line);
         }
     }
     runner_free_outputs(pb, &out);
