@@ -115,6 +115,16 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
             perr("bench: unexpected argument '%s' (see 'pillar bench --help')", f);
             return -1;
         }
+        static const char *const known[] = {"--stencil", "--precision", "--layout", "--storage",
+                                            "--compress", "--access", "--size", "--sweep",
+                                            "--runs", "--out"};
+        int is_known = 0;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+            is_known |= !strcmp(f, known[k]);
+        if (!is_known) {
+            perr("bench: unknown flag '%s' (see 'pillar bench --help')", f);
+            return -1;
+        }
         if (!v) {
             perr("bench: %s needs a value (see 'pillar bench --help')", f);
             return -1;

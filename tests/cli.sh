@@ -48,6 +48,17 @@ expect_error "-3" run --runs -3
 expect_error "abc" run --seed abc
 expect_error "--compress takes no value" run --compress=yes
 
+expect_error "unknown flag '--bogus'" bench --bogus
+expect_error "--runs needs a value" bench --runs
+expect_error "abc" bench --runs abc
+expect_error "quad" bench --precision quad
+expect_error "exclude each other" bench --sweep domain --size 64x64x4
+# without a usable GPU, bench says so and exits non-zero (on a GPU machine the GPU tests run it)
+if ! "$pillar" run --backend gpu --size 8x8x2 --runs 1 >/dev/null 2>&1; then
+    expect_error "needs a CUDA device" bench --quick
+    expect_error "--backend gpu" run --backend gpu
+fi
+
 expect_output "PASS against the regular grid: bit-exact" run --stencil hdiff --layout zcurve \
     --storage nonchasing --compress --size 64x64x16 --backend cpu --runs 2
 expect_output "* chasing compressed" info --size 512x512x64 --layout rowmajor --compress
