@@ -35,13 +35,14 @@ typedef const void *kernel_table[3][2][STORAGE_COUNT];
 extern "C" {
 #endif
 extern kernel_table naive_kernels, idxvar_kernels, shared_kernels, shared_warp_kernels, zloop_kernels,
-    staged_kernels;
+    staged_kernels, aos_kernels;
 /* Copies rows into a strategy's constant-memory table; returns a cudaError_t. */
 int naive_kernels_upload(const void *rows, size_t bytes);
 int idxvar_kernels_upload(const void *rows, size_t bytes);
 int shared_kernels_upload(const void *rows, size_t bytes);
 int shared_warp_kernels_upload(const void *rows, size_t bytes);
 int zloop_kernels_upload(const void *rows, size_t bytes);
+int aos_kernels_upload(const void *rows, size_t bytes);
 #ifdef __cplusplus
 }
 #endif

@@ -59,6 +59,7 @@ typedef struct {
     access_t a;
     int bx, by, bz, zslice;
     int constant; /* compressed table rows in constant memory */
+    int aos;      /* fields as an array of structs (fastwaves) */
 } config;
 
 typedef struct {
@@ -275,7 +276,7 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
                     int nconst = uns == 2 && a != ACC_STAGED ? 2 : 1; /* uns == 2: compressed */
                     for (int k = 0; k < nzs; k++)
                         for (int cst = 0; cst < nconst; cst++) {
-                            config c = {(access_t)a, bx, uns ? 1 : by, bz, pillar ? zs[k] : 0, cst};
+                            config c = {(access_t)a, bx, uns ? 1 : by, bz, pillar ? zs[k] : 0, cst, 0};
                             out[n++] = c;
                         }
                 }
@@ -299,10 +300,10 @@ static void log_run(bench_log *L, const brun *r)
 static const char *storage_label(const brun *r, char *buf, size_t n)
 {
     if (!r->uns)
-        snprintf(buf, n, "regular grid");
+        snprintf(buf, n, "regular grid%s", r->c.aos ? ", AoS" : "");
     else
-        snprintf(buf, n, "%-8s %-10s %s", layout_name[r->layout], r->chasing ? "chasing" : "nonchasing",
-                 r->compressed ? "compressed" : "uncompressed");
+        snprintf(buf, n, "%-8s %-10s %s%s", layout_name[r->layout], r->chasing ? "chasing" : "nonchasing",
+                 r->compressed ? "compressed" : "uncompressed", r->c.aos ? ", AoS" : "");
     return buf;
 }
 
@@ -324,11 +325,20 @@ static void progress_show(progress *p, const char *what)
 }
 
 /* Times every configuration on one grid; returns the index (in L->runs) of the fastest. */
-static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, progress *pr)
+static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, int aos, progress *pr)
 {
     config cfg[1024];
     int n = make_configs(b, uns ? 1 + pb->s.compressed : 0, pb->s.stencil, cfg);
-    gpu_ctx *c = gpu_open(pb, uns);
+    if (aos) { /* the array-of-structs variant exists for idxvar with a table in global memory */
+        int m = 0;
+        for (int k = 0; k < n; k++)
+            if (cfg[k].a == ACC_IDXVAR && !cfg[k].constant) {
+                cfg[m] = cfg[k];
+                cfg[m++].aos = 1;
+            }
+        n = m;
+    }
+    gpu_ctx *c = gpu_open(pb, uns, aos);
     long best = -1;
     char what[128], lab[64];
     for (int k = 0; k < n; k++) {
@@ -358,7 +368,7 @@ static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, pro
 static void verify_best(const problem *pb, fieldset ref, brow *row)
 {
     const brun *r = &row->r;
-    gpu_ctx *c = gpu_open(pb, r->uns);
+    gpu_ctx *c = gpu_open(pb, r->uns, r->c.aos);
     fieldset out = runner_outputs(pb, r->uns);
     timing t;
     gpu_time(c, r->c.a, r->c.bx, r->c.by, r->c.bz, r->c.zslice, r->c.constant, 1, &t);
@@ -433,9 +443,9 @@ static void json_run(FILE *f, const brun *r)
                 layout_name[r->layout], r->chasing ? "chasing" : "nonchasing", r->compressed ? "true" : "false");
     else
         fprintf(f, "\"grid\": \"regular\", \"layout\": null, \"storage\": null, \"compressed\": null, ");
-    fprintf(f, "\"access\": \"%s\", \"constant_tables\": %s, \"threads\": [%d, %d, %d], \"zslice\": %d, "
+    fprintf(f, "\"access\": \"%s\", \"aos\": %s, \"constant_tables\": %s, \"threads\": [%d, %d, %d], \"zslice\": %d, "
                "\"median_us\": %.3f, \"min_us\": %.3f, \"max_us\": %.3f, \"gbs\": %.2f",
-            access_name[r->c.a], r->c.constant ? "true" : "false", r->c.bx, r->c.by, r->c.bz,
+            access_name[r->c.a], r->c.aos ? "true" : "false", r->c.constant ? "true" : "false", r->c.bx, r->c.by, r->c.bz,
             r->c.zslice, r->med, r->min, r->max, r->gbs);
 }
 
@@ -477,16 +487,16 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
     FILE *f = open_tmp(path, tmp, sizeof tmp);
     if (!f)
         return -1;
-    fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,constant_tables,bx,by,"
+    fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,aos,constant_tables,bx,by,"
                "bz,zslice,median_us,min_us,max_us,gbs\n");
     for (size_t k = 0; k < L->nruns; k++) {
         const brun *r = &L->runs[k];
-        fprintf(f, "%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.2f\n",
+        fprintf(f, "%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.2f\n",
                 stencil_table[r->stencil].name, prec_name((precision_t)r->prec), r->nx, r->ny, r->nz,
                 r->uns ? "unstructured" : "regular", r->uns ? layout_name[r->layout] : "",
                 r->uns ? (r->chasing ? "chasing" : "nonchasing") : "",
                 r->uns ? (r->compressed ? "yes" : "no") : "", access_name[r->c.a],
-                r->c.constant ? "yes" : "no", r->c.bx, r->c.by,
+                r->c.aos ? "yes" : "no", r->c.constant ? "yes" : "no", r->c.bx, r->c.by,
                 r->c.bz, r->c.zslice, r->med, r->min, r->max, r->gbs);
     }
     if (close_tmp(f, tmp, path) != 0)
@@ -616,25 +626,33 @@ int cmd_bench(int argc, char **argv)
                 fieldset ref = runner_outputs(&pb, 0);
                 cpu_run_regular(&pb, ref);
                 size_t first = L->nrows;
-                long bi = measure(L, &b, &pb, 0, &pr);
-                if (bi >= 0) {
-                    brow row = {L->runs[bi], 1.0, 0, "", 0};
+                /* fastwaves also as an array of structs (thesis Table 4.2), when idxvar is timed */
+                int naos = st == ST_FASTWAVES && (b.access < 0 || b.access == ACC_IDXVAR) ? 2 : 1;
+                double reg_best = 0;
+                for (int aos = 0; aos < naos; aos++) {
+                    long bi = measure(L, &b, &pb, 0, aos, &pr);
+                    if (bi < 0)
+                        continue;
+                    if (!aos)
+                        reg_best = L->runs[bi].med;
+                    brow row = {L->runs[bi], reg_best > 0 ? L->runs[bi].med / reg_best : 0, 0, "", 0};
                     verify_best(&pb, ref, &row);
                     L->rows[L->nrows++] = row;
                 }
-                double reg_best = bi >= 0 ? L->runs[bi].med : 0;
                 for (int l = 0; l < b.nlayouts; l++)
                     for (int stor = 0; stor < 4; stor++) {
                         int chasing = !(stor >> 1), comp = stor & 1;
                         if ((b.storage >= 0 && b.storage != chasing) || (b.compress >= 0 && b.compress != comp))
                             continue;
                         problem_relayout(&pb, b.layouts[l], 32, chasing, comp);
-                        long ui = measure(L, &b, &pb, 1, &pr);
-                        if (ui < 0 || L->nrows >= 4096)
-                            continue;
-                        brow row = {L->runs[ui], reg_best > 0 ? L->runs[ui].med / reg_best : 0, 0, "", 0};
-                        verify_best(&pb, ref, &row);
-                        L->rows[L->nrows++] = row;
+                        for (int aos = 0; aos < naos; aos++) {
+                            long ui = measure(L, &b, &pb, 1, aos, &pr);
+                            if (ui < 0 || L->nrows >= 4096)
+                                continue;
+                            brow row = {L->runs[ui], reg_best > 0 ? L->runs[ui].med / reg_best : 0, 0, "", 0};
+                            verify_best(&pb, ref, &row);
+                            L->rows[L->nrows++] = row;
+                        }
                     }
                 for (size_t k = first; k < L->nrows; k++) {
                     L->rows[k].share = L->rows[k].r.gbs * 1e9 / ceiling;

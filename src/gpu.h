@@ -10,8 +10,9 @@ typedef struct gpu_ctx gpu_ctx;
 /* 1 if a CUDA device is usable (its name in msg), else 0 and the reason in msg. */
 int gpu_probe(char *msg, size_t n);
 
-/* Uploads pb's inputs (and neighbour table) for the unstructured (uns) or regular grid. */
-gpu_ctx *gpu_open(const problem *pb, int uns);
+/* Uploads pb's inputs (and neighbour table) for the unstructured (uns) or regular grid; aos:
+ * the fields as one array of structs (fastwaves, idxvar only). */
+gpu_ctx *gpu_open(const problem *pb, int uns, int aos);
 void gpu_close(gpu_ctx *c);
 
 /* Whether strategy a has kernels for stencil s. */

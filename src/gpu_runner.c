@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int poison_device(void *p, size_t n, int is_float); /* storage/poison.cu */
+int poison_device(void *p, size_t n, size_t stride, size_t offset, int is_float); /* storage/poison.cu */
 
 #define CK(call)                                                                                  \
     do {                                                                                          \
@@ -24,6 +24,7 @@ int poison_device(void *p, size_t n, int is_float); /* storage/poison.cu */
 struct gpu_ctx {
     const problem *pb;
     int uns;
+    int aos;         /* fields as one array of structs in d.p[0] (fastwaves) */
     size_t len;      /* elements per field */
     fieldset d;      /* device fields */
     int32_t *tab, *pat;
@@ -54,20 +55,38 @@ int gpu_probe(char *msg, size_t n)
     return 1;
 }
 
-gpu_ctx *gpu_open(const problem *pb, int uns)
+/* Packs the inputs into one array of structs (outputs left zero: poisoned before each run). */
+static void upload_aos(gpu_ctx *c, const fieldset *host)
+{
+    const problem *pb = c->pb;
+    size_t es = prec_size(pb->s.prec), nf = (size_t)pb->nf;
+    char *img = xalloc(es * nf * c->len);
+    for (int f = 0; f < stencil_table[pb->s.stencil].nin; f++)
+        for (size_t i = 0; i < c->len; i++)
+            memcpy(img + (i * nf + (size_t)f) * es, (const char *)host->p[f] + i * es, es);
+    CK(cudaMalloc(&c->d.p[0], es * nf * c->len));
+    CK(cudaMemcpy(c->d.p[0], img, es * nf * c->len, cudaMemcpyHostToDevice));
+    xfree(img);
+}
+
+gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
 {
     gpu_ctx *c = xalloc(sizeof *c);
     c->pb = pb;
     c->uns = uns;
+    c->aos = aos;
     c->len = uns ? pb->ug.len : pb->rg.len;
     size_t bytes = c->len * prec_size(pb->s.prec);
     const fieldset *host = uns ? &pb->uf : &pb->rf;
     int nin = stencil_table[pb->s.stencil].nin;
-    for (int f = 0; f < pb->nf; f++) {
-        CK(cudaMalloc(&c->d.p[f], bytes));
-        if (f < nin)
-            CK(cudaMemcpy(c->d.p[f], host->p[f], bytes, cudaMemcpyHostToDevice));
-    }
+    if (aos)
+        upload_aos(c, host);
+    else
+        for (int f = 0; f < pb->nf; f++) {
+            CK(cudaMalloc(&c->d.p[f], bytes));
+            if (f < nin)
+                CK(cudaMemcpy(c->d.p[f], host->p[f], bytes, cudaMemcpyHostToDevice));
+        }
     kparams *P = &c->P;
     P->f = c->d;
     P->zend = stencil_zend(pb->s.stencil, pb->s.nz);
@@ -129,7 +148,8 @@ static void ensure_staging(gpu_ctx *c, int B)
 void gpu_close(gpu_ctx *c)
 {
     for (int f = 0; f < c->pb->nf; f++)
-        CK(cudaFree(c->d.p[f]));
+        if (c->d.p[f])
+            CK(cudaFree(c->d.p[f]));
     if (c->tab)
         CK(cudaFree(c->tab));
     if (c->pat)
@@ -140,8 +160,10 @@ void gpu_close(gpu_ctx *c)
     xfree(c);
 }
 
-static kernel_table *strategy_table(access_t a)
+static kernel_table *strategy_table(access_t a, int aos)
 {
+    if (aos)
+        return a == ACC_IDXVAR ? &aos_kernels : NULL;
     switch (a) {
     case ACC_NAIVE: return &naive_kernels;
     case ACC_IDXVAR: return &idxvar_kernels;
@@ -152,11 +174,13 @@ static kernel_table *strategy_table(access_t a)
     }
 }
 
-int gpu_supports(access_t a, stencil_t s) { return (*strategy_table(a))[s][0][0] != NULL; }
+int gpu_supports(access_t a, stencil_t s) { return (*strategy_table(a, 0))[s][0][0] != NULL; }
 
 typedef int (*upload_fn)(const void *, size_t);
-static upload_fn strategy_upload(access_t a)
+static upload_fn strategy_upload(access_t a, int aos)
 {
+    if (aos)
+        return aos_kernels_upload;
     switch (a) {
     case ACC_NAIVE: return naive_kernels_upload;
     case ACC_IDXVAR: return idxvar_kernels_upload;
@@ -178,7 +202,7 @@ static int upload_constant_rows(gpu_ctx *c, access_t a)
     for (int r = 0; r < t->nrel; r++)
         for (int row = 0; row < rows; row++)
             img[r * rows + row] = t->tab[(size_t)r * t->ntab + row];
-    CK((cudaError_t)strategy_upload(a)(img, sizeof(int32_t) * (size_t)rows * t->nrel));
+    CK((cudaError_t)strategy_upload(a, c->aos)(img, sizeof(int32_t) * (size_t)rows * t->nrel));
     xfree(img);
     return rows;
 }
@@ -233,9 +257,12 @@ static size_t shared_bytes(gpu_ctx *c, access_t a, int bx, int by)
 
 static void poison_outputs(gpu_ctx *c)
 {
-    int nin = stencil_table[c->pb->s.stencil].nin;
+    int nin = stencil_table[c->pb->s.stencil].nin, is_float = c->pb->s.prec == PREC_FLOAT;
     for (int f = nin; f < c->pb->nf; f++)
-        CK((cudaError_t)poison_device(c->d.p[f], c->len, c->pb->s.prec == PREC_FLOAT));
+        if (c->aos)
+            CK((cudaError_t)poison_device(c->d.p[0], c->len, (size_t)c->pb->nf, (size_t)f, is_float));
+        else
+            CK((cudaError_t)poison_device(c->d.p[f], c->len, 1, 0, is_float));
 }
 
 int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int constant, int runs,
@@ -247,6 +274,10 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int con
         return -1;
     }
     const problem *pb = c->pb;
+    if (c->aos && (a != ACC_IDXVAR || pb->s.stencil != ST_FASTWAVES)) {
+        perr("--aos: the array-of-structs variant is fastwaves with --access idxvar");
+        return -1;
+    }
     if (!gpu_supports(a, pb->s.stencil)) {
         perr("--access %s: %s has no such kernel (staged serves laplap and hdiff, whose field 'in' "
              "carries the horizontal neighbourhood)", access_name[a], stencil_table[pb->s.stencil].name);
@@ -261,7 +292,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int con
     kparams P = c->P;
     int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
     if (constant) {
-        if (!c->uns || !pb->nt.compressed || !strategy_upload(a)) {
+        if (!c->uns || !pb->nt.compressed || !strategy_upload(a, c->aos)) {
             perr("--constant-tables: %s", !c->uns ? "applies to unstructured grids"
                                           : !pb->nt.compressed ? "needs a compressed table (--compress)"
                                                                : "the staged strategy reads no neighbour table");
@@ -286,7 +317,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int con
         perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
         return -1;
     }
-    const void *fn = (*strategy_table(a))[pb->s.stencil][pb->s.prec][column];
+    const void *fn = (*strategy_table(a, c->aos))[pb->s.stencil][pb->s.prec][column];
     size_t smem = shared_bytes(c, a, bx, by);
     if (smem > 48 * 1024)
         CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
@@ -320,6 +351,16 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int con
 void gpu_fetch(gpu_ctx *c, fieldset out)
 {
     int nin = stencil_table[c->pb->s.stencil].nin;
+    size_t es = prec_size(c->pb->s.prec), nf = (size_t)c->pb->nf;
+    if (c->aos) {
+        char *img = xalloc(es * nf * c->len);
+        CK(cudaMemcpy(img, c->d.p[0], es * nf * c->len, cudaMemcpyDeviceToHost));
+        for (int f = nin; f < c->pb->nf; f++)
+            for (size_t i = 0; i < c->len; i++)
+                memcpy((char *)out.p[f] + i * es, img + (i * nf + (size_t)f) * es, es);
+        xfree(img);
+        return;
+    }
     for (int f = nin; f < c->pb->nf; f++)
         CK(cudaMemcpy(out.p[f], c->d.p[f], c->len * prec_size(c->pb->s.prec), cudaMemcpyDeviceToHost));
 }
@@ -329,7 +370,7 @@ int gpu_execute(const problem *pb, const options *o, int uns, fieldset out, timi
     int bx = o->bx, by = o->by, bz = o->bz;
     if (!bx)
         gpu_default_shape(o->access, uns, &bx, &by, &bz);
-    gpu_ctx *c = gpu_open(pb, uns);
+    gpu_ctx *c = gpu_open(pb, uns, o->aos);
     int rc = gpu_time(c, o->access, bx, by, bz, o->zslice, o->constant_tables, o->runs, t);
     if (rc == 0)
         gpu_fetch(c, out);

@@ -17,9 +17,36 @@ typedef struct {
 
 static tally tallies[ST_COUNT][2];
 
+/* One timed launch, fetched and compared with the CPU reference; tallied and checked. */
+static void check_one(gpu_ctx *c, problem *pb, fieldset ref, fieldset out, int uns, access_t a,
+                      const int shape[3], int cst, int aos)
+{
+    timing t;
+    int rc = gpu_time(c, a, shape[0], shape[1], shape[2], 5, cst, 1, &t);
+    CHECK(rc == 0, "launch failed");
+    gpu_fetch(c, out);
+    verify_result r = verify_compare(pb, out, uns, ref, 0);
+    int ok = verify_ok(pb, &r, 0);
+    tally *ty = &tallies[pb->s.stencil][pb->s.prec];
+    ty->runs++;
+    ty->pass += ok;
+    ty->exact += ok && r.differ == 0;
+    if (r.max_err > ty->max_err)
+        ty->max_err = r.max_err;
+    char line[256];
+    verify_describe(pb, &r, 0, line, sizeof line);
+    CHECK(ok, "%s %s %dx%dx%d %s %s%s%s%saccess %s threads %dx%dx%d: %s",
+          stencil_table[pb->s.stencil].name, prec_name(pb->s.prec), pb->s.nx, pb->s.ny, pb->s.nz,
+          uns ? layout_name[pb->s.layout] : "regular",
+          uns ? (pb->s.chasing ? "chasing " : "nonchasing ") : "",
+          uns ? (pb->s.compressed ? "compressed " : "uncompressed ") : "",
+          cst ? "constant-tables " : "", aos ? "aos " : "", access_name[a], shape[0], shape[1],
+          shape[2], line);
+}
+
 static void run_all(problem *pb, fieldset ref, int uns, int big)
 {
-    gpu_ctx *c = gpu_open(pb, uns);
+    gpu_ctx *c = gpu_open(pb, uns, 0);
     fieldset out = runner_outputs(pb, uns);
     for (int a = 0; a < ACC_COUNT; a++) {
         if (!gpu_supports((access_t)a, pb->s.stencil))
@@ -40,33 +67,20 @@ static void run_all(problem *pb, fieldset ref, int uns, int big)
             }
         }
         int nconst = uns && pb->s.compressed && a != ACC_STAGED ? 2 : 1;
-        for (int s = 0; s < ns * nconst; s++) {
-            timing t;
-            int cst = s >= ns, sh = s % ns;
-            int rc = gpu_time(c, (access_t)a, shapes[sh][0], shapes[sh][1], shapes[sh][2], 5, cst, 1, &t);
-            CHECK(rc == 0, "launch failed");
-            gpu_fetch(c, out);
-            verify_result r = verify_compare(pb, out, uns, ref, 0);
-            int ok = verify_ok(pb, &r, 0);
-            tally *ty = &tallies[pb->s.stencil][pb->s.prec];
-            ty->runs++;
-            ty->pass += ok;
-            ty->exact += ok && r.differ == 0;
-            if (r.max_err > ty->max_err)
-                ty->max_err = r.max_err;
-            char line[256];
-            verify_describe(pb, &r, 0, line, sizeof line);
-            CHECK(ok, "%s %s %dx%dx%d %s %s%s%s access %s threads %dx%dx%d: %s",
-                  stencil_table[pb->s.stencil].name, prec_name(pb->s.prec), pb->s.nx, pb->s.ny,
-                  pb->s.nz, uns ? layout_name[pb->s.layout] : "regular",
-                  uns ? (pb->s.chasing ? "chasing " : "nonchasing ") : "",
-                  uns ? (pb->s.compressed ? "compressed " : "uncompressed ") : "",
-                  cst ? "constant-tables " : "", access_name[a], shapes[sh][0], shapes[sh][1],
-                  shapes[sh][2], line);
-        }
+        for (int s = 0; s < ns * nconst; s++)
+            check_one(c, pb, ref, out, uns, (access_t)a, shapes[s % ns], s >= ns, 0);
+    }
+    gpu_close(c);
+    if (pb->s.stencil == ST_FASTWAVES) { /* the array-of-structs variant */
+        gpu_ctx *ca = gpu_open(pb, uns, 1);
+        int shape[3];
+        gpu_default_shape(ACC_IDXVAR, uns, &shape[0], &shape[1], &shape[2]);
+        check_one(ca, pb, ref, out, uns, ACC_IDXVAR, shape, 0, 1);
+        if (uns && pb->s.compressed)
+            check_one(ca, pb, ref, out, uns, ACC_IDXVAR, shape, 1, 1);
+        gpu_close(ca);
     }
     runner_free_outputs(pb, &out);
-    gpu_close(c);
 }
 
 int main(int argc, char **argv)
