@@ -15,9 +15,11 @@
 #include "index.h"
 #include "launch.h"
 
-/* Compressed tables in constant memory (--constant-tables): the first t.crows pattern rows,
- * c_nbtab[r * crows + row]; each strategy file has its copy, filled by its upload function.
- * Storage code `compressed`: 0 uncompressed, 1 compressed, 2 compressed with constant rows. */
+/* Storage code `compressed` of the kernels: 0 uncompressed, 1 compressed (SPEC §2 layout,
+ * tab[r * npat + row]), 2 compressed with the first t.crows rows also in constant memory
+ * (--constant-tables: c_nbtab[r * crows + row]; each strategy file has its copy, filled by its
+ * upload function), 3 compressed with each pattern's offsets packed in one row
+ * (--packed-rows: tab[row * nrel + r], 16-byte aligned, read with vector loads). */
 static __constant__ int32_t c_nbtab[PILLAR_CONST_WORDS];
 
 __device__ __forceinline__ int nb_row(nbview t, int compressed, int p)
@@ -25,8 +27,10 @@ __device__ __forceinline__ int nb_row(nbview t, int compressed, int p)
     return compressed ? __ldg(t.pat + p) : p;
 }
 
-__device__ __forceinline__ int32_t nb_row_entry(nbview t, int compressed, int r, int row)
+__device__ __forceinline__ int32_t nb_row_entry(nbview t, int chasing, int compressed, int r, int row)
 {
+    if (compressed == 3)
+        return __ldg(t.tab + row * (chasing ? NREL1 : NREL2) + r);
     if (compressed == 2 && row < t.crows)
         return c_nbtab[r * t.crows + row];
     return __ldg(t.tab + r * t.ntab + row);
@@ -38,9 +42,29 @@ __device__ __forceinline__ int32_t nb_offset_dev(nbview t, int chasing, int comp
     if (r < 0)
         return 0;
     if (!chasing || r < NREL1)
-        return nb_row_entry(t, compressed, r, nb_row(t, compressed, p));
-    const int32_t a = nb_row_entry(t, compressed, rel_hop1(r), nb_row(t, compressed, p));
-    return a + nb_row_entry(t, compressed, rel_hop2(r), nb_row(t, compressed, p + a));
+        return nb_row_entry(t, chasing, compressed, r, nb_row(t, compressed, p));
+    const int32_t a = nb_row_entry(t, chasing, compressed, rel_hop1(r), nb_row(t, compressed, p));
+    return a + nb_row_entry(t, chasing, compressed, rel_hop2(r), nb_row(t, compressed, p + a));
+}
+
+/* The entries of one packed row that the relations in mask (or their first hops) need, read
+ * four at a time. */
+__device__ __forceinline__ void nb_packed_row(nbview t, int chasing, unsigned mask, int row,
+                                              int32_t v[NREL2])
+{
+    const int nrel = chasing ? NREL1 : NREL2;
+    const unsigned own = chasing ? 0xfu : mask;
+    const int4 *rp = (const int4 *)(t.tab + row * nrel);
+#pragma unroll
+    for (int q = 0; q < NREL2 / 4; q++) {
+        int4 x = {0, 0, 0, 0};
+        if (4 * q < nrel && ((own >> (4 * q)) & 0xfu))
+            x = __ldg(rp + q);
+        v[4 * q] = x.x;
+        v[4 * q + 1] = x.y;
+        v[4 * q + 2] = x.z;
+        v[4 * q + 3] = x.w;
+    }
 }
 
 /* Offsets of the relations in mask M of plane cell p: o[0] = 0 (the cell), o[1 + r] relation r.
@@ -49,6 +73,9 @@ __device__ __forceinline__ void nb_gather(nbview t, int chasing, int compressed,
                                           int p, int32_t o[13])
 {
     const int row = nb_row(t, compressed, p);
+    int32_t v[NREL2];
+    if (compressed == 3)
+        nb_packed_row(t, chasing, mask, row, v);
     o[0] = 0;
 #pragma unroll
     for (int r = 0; r < NREL2; r++) {
@@ -56,11 +83,13 @@ __device__ __forceinline__ void nb_gather(nbview t, int chasing, int compressed,
         if (!((mask >> r) & 1u))
             continue;
         if (!chasing || r < NREL1) {
-            o[1 + r] = nb_row_entry(t, compressed, r, row);
+            o[1 + r] = compressed == 3 ? v[r] : nb_row_entry(t, chasing, compressed, r, row);
         } else {
             const int h1 = rel_hop1(r);
-            const int32_t a = ((mask >> h1) & 1u) ? o[1 + h1] : nb_row_entry(t, compressed, h1, row);
-            o[1 + r] = a + nb_row_entry(t, compressed, rel_hop2(r), nb_row(t, compressed, p + a));
+            const int32_t a = ((mask >> h1) & 1u) ? o[1 + h1]
+                              : compressed == 3   ? v[h1]
+                                                  : nb_row_entry(t, chasing, compressed, h1, row);
+            o[1 + r] = a + nb_row_entry(t, chasing, compressed, rel_hop2(r), nb_row(t, compressed, p + a));
         }
     }
 }
@@ -110,7 +139,7 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
     }
 #define UNS_KERNELS(ST, TY)                                                                       \
     UNS_KERNEL(ST, TY, 0, 0) UNS_KERNEL(ST, TY, 0, 1) UNS_KERNEL(ST, TY, 1, 0) UNS_KERNEL(ST, TY, 1, 1) \
-    UNS_KERNEL(ST, TY, 0, 2) UNS_KERNEL(ST, TY, 1, 2)
+    UNS_KERNEL(ST, TY, 0, 2) UNS_KERNEL(ST, TY, 1, 2) UNS_KERNEL(ST, TY, 0, 3) UNS_KERNEL(ST, TY, 1, 3)
 #define REG_KERNEL(ST, TY)                                                                        \
     static __global__ void __launch_bounds__(KERNEL_BOUNDS) k_##ST##_##TY##_reg(kparams P)                 \
     {                                                                                             \
@@ -127,7 +156,8 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
     {(const void *)k_##ST##_##TY##_00, (const void *)k_##ST##_##TY##_01,                          \
      (const void *)k_##ST##_##TY##_10, (const void *)k_##ST##_##TY##_11,                          \
      (const void *)k_##ST##_##TY##_reg, (const void *)k_##ST##_##TY##_02,                         \
-     (const void *)k_##ST##_##TY##_12}
+     (const void *)k_##ST##_##TY##_12, (const void *)k_##ST##_##TY##_03,                          \
+     (const void *)k_##ST##_##TY##_13}
 #define KERNEL_STENCIL(ST, _) {KERNEL_ROW(ST, double), KERNEL_ROW(ST, float)},
 #define TABULATE(name)                                                                            \
     extern "C" {                                                                                  \

@@ -25,8 +25,16 @@ typedef struct {
 } kparams;
 
 /* Storage columns of a kernel table: unstructured (chasing*2 + compressed), regular, then
- * compressed with constant-memory rows (non-chasing, chasing). */
-enum { STORAGE_REGULAR = 4, STORAGE_CONSTANT = 5, STORAGE_COUNT = 7 };
+ * compressed with constant-memory rows and compressed with packed rows (each: non-chasing,
+ * chasing). */
+enum { STORAGE_REGULAR = 4, STORAGE_CONSTANT = 5, STORAGE_ROWS = 7, STORAGE_COUNT = 9 };
+
+/* Where a compressed table's entries are read from on the GPU. */
+typedef enum {
+    TABLES_GLOBAL = 0,   /* tab[r * npat + row] (SPEC §2) */
+    TABLES_CONSTANT = 1, /* the most used rows in __constant__ memory (--constant-tables) */
+    TABLES_ROWS = 2      /* tab[row * nrel + r], vector loads (--packed-rows) */
+} tables_t;
 
 /* kernel[stencil][precision][storage]: host stubs for cudaLaunchKernel */
 typedef const void *kernel_table[3][2][STORAGE_COUNT];

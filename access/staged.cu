@@ -91,13 +91,13 @@
     }                                                                                             \
     STAGED_LEVELS(ST, REG_SLOT, , REG_INSIDE(x, y), REG_INDEX(x, y, 0))
 
-/* The staged lists replace the neighbour table: no constant-memory variants. */
+/* The staged lists replace the neighbour table: no constant-memory or packed-row variants. */
 #define STAGED_KERNELS(ST, TY)                                                                    \
     UNS_KERNEL(ST, TY, 0, 0) UNS_KERNEL(ST, TY, 0, 1) UNS_KERNEL(ST, TY, 1, 0) UNS_KERNEL(ST, TY, 1, 1)
 #define STAGED_ROW(ST, TY)                                                                        \
     {(const void *)k_##ST##_##TY##_00, (const void *)k_##ST##_##TY##_01,                          \
      (const void *)k_##ST##_##TY##_10, (const void *)k_##ST##_##TY##_11,                          \
-     (const void *)k_##ST##_##TY##_reg, 0, 0}
+     (const void *)k_##ST##_##TY##_reg, 0, 0, 0, 0}
 STAGED_KERNELS(LAPLAP, double) STAGED_KERNELS(LAPLAP, float)
 STAGED_KERNELS(HDIFF, double) STAGED_KERNELS(HDIFF, float)
 REG_KERNEL(LAPLAP, double) REG_KERNEL(LAPLAP, float)
@@ -106,5 +106,5 @@ REG_KERNEL(HDIFF, double) REG_KERNEL(HDIFF, float)
 extern "C" {
 kernel_table staged_kernels = {{STAGED_ROW(LAPLAP, double), STAGED_ROW(LAPLAP, float)},
                                {STAGED_ROW(HDIFF, double), STAGED_ROW(HDIFF, float)},
-                               {{0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}};
+                               {{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0}}};
 }

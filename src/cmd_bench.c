@@ -8,6 +8,7 @@
 #include "runner.h"
 #include "verify.h"
 #ifdef PILLAR_HAVE_CUDA
+#include "../access/launch.h"
 #include "gpu.h"
 #endif
 
@@ -55,10 +56,16 @@ typedef struct {
     char command[1024];
 } bench_opts;
 
+/* Where a compressed table is read from (tables_t): in JSON/CSV, and as a suffix of the access. */
+#ifdef PILLAR_HAVE_CUDA
+static const char *const table_name[3] = {"global", "constant", "rows"};
+static const char *const table_suffix[3] = {"", "+const", "+rows"};
+#endif
+
 typedef struct {
     access_t a;
     int bx, by, bz, zslice;
-    int constant; /* compressed table rows in constant memory */
+    int tables;   /* where a compressed table is read from (tables_t) */
     int aos;      /* fields as an array of structs (fastwaves) */
 } config;
 
@@ -236,7 +243,7 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
 
 #ifdef PILLAR_HAVE_CUDA
 /* The configurations timed for one grid (uns: 0 regular, 1 unstructured, 2 unstructured with a
- * compressed table): access strategies x block shapes (x zslice, x constant-memory rows). */
+ * compressed table): access strategies x block shapes (x zslice, x where the table is read from). */
 static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
 {
     int n = 0;
@@ -273,7 +280,7 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
                     int zs[4] = {8, 2, 4, 16}, nzs = pillar ? (b->quick ? 1 : 4) : 1;
                     if (a == ACC_STAGED)
                         zs[1] = 64;
-                    int nconst = uns == 2 && a != ACC_STAGED ? 2 : 1; /* uns == 2: compressed */
+                    int nconst = uns == 2 && a != ACC_STAGED ? 3 : 1; /* uns == 2: compressed */
                     for (int k = 0; k < nzs; k++)
                         for (int cst = 0; cst < nconst; cst++) {
                             config c = {(access_t)a, bx, uns ? 1 : by, bz, pillar ? zs[k] : 0, cst, 0};
@@ -332,7 +339,7 @@ static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, int
     if (aos) { /* the array-of-structs variant exists for idxvar with a table in global memory */
         int m = 0;
         for (int k = 0; k < n; k++)
-            if (cfg[k].a == ACC_IDXVAR && !cfg[k].constant) {
+            if (cfg[k].a == ACC_IDXVAR && cfg[k].tables == TABLES_GLOBAL) {
                 cfg[m] = cfg[k];
                 cfg[m++].aos = 1;
             }
@@ -345,7 +352,7 @@ static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, int
         timing t;
         brun r = {pb->s.stencil, pb->s.prec, pb->s.nx, pb->s.ny, pb->s.nz, uns, pb->s.layout,
                   pb->s.chasing, pb->s.compressed, cfg[k], 0, 0, 0, 0};
-        if (gpu_time(c, cfg[k].a, cfg[k].bx, cfg[k].by, cfg[k].bz, cfg[k].zslice, cfg[k].constant,
+        if (gpu_time(c, cfg[k].a, cfg[k].bx, cfg[k].by, cfg[k].bz, cfg[k].zslice, cfg[k].tables,
                      b->runs, &t) != 0)
             continue;
         r.med = t.median_ms * 1e3;
@@ -371,7 +378,7 @@ static void verify_best(const problem *pb, fieldset ref, brow *row)
     gpu_ctx *c = gpu_open(pb, r->uns, r->c.aos);
     fieldset out = runner_outputs(pb, r->uns);
     timing t;
-    gpu_time(c, r->c.a, r->c.bx, r->c.by, r->c.bz, r->c.zslice, r->c.constant, 1, &t);
+    gpu_time(c, r->c.a, r->c.bx, r->c.by, r->c.bz, r->c.zslice, r->c.tables, 1, &t);
     gpu_fetch(c, out);
     verify_result v = verify_compare(pb, out, r->uns, ref, 0);
     row->ok = verify_ok(pb, &v, 0);
@@ -417,7 +424,7 @@ static void print_table(const bench_log *L, size_t first, double ceiling)
         if (row->r.c.zslice)
             snprintf(zs, sizeof zs, "%d", row->r.c.zslice);
         char acc[32];
-        snprintf(acc, sizeof acc, "%s%s", access_name[row->r.c.a], row->r.c.constant ? "+const" : "");
+        snprintf(acc, sizeof acc, "%s%s", access_name[row->r.c.a], table_suffix[row->r.c.tables]);
         printf("  %-40s %-18s %-10s %6s %10.1f %8.2fx %8.0f %7.1f%%  %s\n", storage_label(&row->r, lab, sizeof lab),
                acc, th, zs, row->r.med, row->slowdown, row->r.gbs, 100 * row->share, row->verified);
     }
@@ -443,9 +450,9 @@ static void json_run(FILE *f, const brun *r)
                 layout_name[r->layout], r->chasing ? "chasing" : "nonchasing", r->compressed ? "true" : "false");
     else
         fprintf(f, "\"grid\": \"regular\", \"layout\": null, \"storage\": null, \"compressed\": null, ");
-    fprintf(f, "\"access\": \"%s\", \"aos\": %s, \"constant_tables\": %s, \"threads\": [%d, %d, %d], \"zslice\": %d, "
+    fprintf(f, "\"access\": \"%s\", \"aos\": %s, \"tables\": \"%s\", \"threads\": [%d, %d, %d], \"zslice\": %d, "
                "\"median_us\": %.3f, \"min_us\": %.3f, \"max_us\": %.3f, \"gbs\": %.2f",
-            access_name[r->c.a], r->c.aos ? "true" : "false", r->c.constant ? "true" : "false", r->c.bx, r->c.by, r->c.bz,
+            access_name[r->c.a], r->c.aos ? "true" : "false", table_name[r->c.tables], r->c.bx, r->c.by, r->c.bz,
             r->c.zslice, r->med, r->min, r->max, r->gbs);
 }
 
@@ -487,7 +494,7 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
     FILE *f = open_tmp(path, tmp, sizeof tmp);
     if (!f)
         return -1;
-    fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,aos,constant_tables,bx,by,"
+    fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,aos,tables,bx,by,"
                "bz,zslice,median_us,min_us,max_us,gbs\n");
     for (size_t k = 0; k < L->nruns; k++) {
         const brun *r = &L->runs[k];
@@ -496,7 +503,7 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
                 r->uns ? "unstructured" : "regular", r->uns ? layout_name[r->layout] : "",
                 r->uns ? (r->chasing ? "chasing" : "nonchasing") : "",
                 r->uns ? (r->compressed ? "yes" : "no") : "", access_name[r->c.a],
-                r->c.aos ? "yes" : "no", r->c.constant ? "yes" : "no", r->c.bx, r->c.by,
+                r->c.aos ? "yes" : "no", table_name[r->c.tables], r->c.bx, r->c.by,
                 r->c.bz, r->c.zslice, r->med, r->min, r->max, r->gbs);
     }
     if (close_tmp(f, tmp, path) != 0)

@@ -27,6 +27,8 @@ static const char run_help[] =
     "  --threads BXxBYxBZ GPU block shape                          (per-strategy default)\n"
     "  --zslice M         levels per thread of zloop-sliced                   (8)\n"
     "  --constant-tables  GPU: compressed tables in __constant__ memory\n"
+    "  --packed-rows      GPU: compressed tables as one 16-byte-aligned row of offsets per\n"
+    "                     pattern, read with vector loads\n"
     "  --aos              GPU fastwaves with --access idxvar: fields as one array of\n"
     "                     structs (for comparison with the struct-of-arrays default)\n"
     "  --runs N           timed runs; the median is reported                  (10)\n"

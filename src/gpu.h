@@ -23,9 +23,9 @@ void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz);
 int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t n);
 
 /* Two warm-up launches, then `runs` launches each timed with CUDA events, outputs poisoned on the
- * device before each. zslice: levels per thread (block) of zloop-sliced (staged); constant: the
- * compressed table's leading rows in constant memory. Fills t; returns 0 or -1. */
-int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int constant, int runs,
+ * device before each. zslice: levels per thread (block) of zloop-sliced (staged); tables: where a
+ * compressed table is read from (tables_t of access/launch.h). Fills t; returns 0 or -1. */
+int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tables, int runs,
              timing *t);
 
 /* Copies the device outputs into out (host arrays of the context's grid). */

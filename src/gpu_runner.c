@@ -32,6 +32,7 @@ struct gpu_ctx {
     cudaEvent_t e0, e1;
     staging st;      /* staged: host lists for blocks of st.B cells (built on first use) */
     int32_t *st_start, *st_cells, *st_loc;
+    int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
 };
 
 int gpu_probe(char *msg, size_t n)
@@ -155,6 +156,8 @@ void gpu_close(gpu_ctx *c)
     if (c->pat)
         CK(cudaFree(c->pat));
     drop_staging(c);
+    if (c->rows)
+        CK(cudaFree(c->rows));
     CK(cudaEventDestroy(c->e0));
     CK(cudaEventDestroy(c->e1));
     xfree(c);
@@ -265,7 +268,24 @@ static void poison_outputs(gpu_ctx *c)
             CK((cudaError_t)poison_device(c->d.p[f], c->len, 1, 0, is_float));
 }
 
-int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int constant, int runs,
+/* The compressed table with each pattern's offsets in one row: rows[row * nrel + r]. */
+static int32_t *packed_rows(gpu_ctx *c)
+{
+    if (!c->rows) {
+        const nbtable *t = &c->pb->nt;
+        size_t n = (size_t)t->npat * (size_t)t->nrel;
+        int32_t *img = xalloc(sizeof(int32_t) * n);
+        for (int row = 0; row < t->npat; row++)
+            for (int r = 0; r < t->nrel; r++)
+                img[(size_t)row * t->nrel + r] = t->tab[(size_t)r * t->ntab + row];
+        CK(cudaMalloc((void **)&c->rows, sizeof(int32_t) * n));
+        CK(cudaMemcpy(c->rows, img, sizeof(int32_t) * n, cudaMemcpyHostToDevice));
+        xfree(img);
+    }
+    return c->rows;
+}
+
+int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tables, int runs,
              timing *t)
 {
     char why[160];
@@ -291,15 +311,21 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int con
     }
     kparams P = c->P;
     int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
-    if (constant) {
-        if (!c->uns || !pb->nt.compressed || !strategy_upload(a, c->aos)) {
-            perr("--constant-tables: %s", !c->uns ? "applies to unstructured grids"
-                                          : !pb->nt.compressed ? "needs a compressed table (--compress)"
-                                                               : "the staged strategy reads no neighbour table");
+    if (tables != TABLES_GLOBAL) {
+        const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
+        if (!c->uns || !pb->nt.compressed || a == ACC_STAGED) {
+            perr("%s: %s", flag, !c->uns ? "applies to unstructured grids"
+                                 : !pb->nt.compressed ? "needs a compressed table (--compress)"
+                                                      : "the staged strategy reads no neighbour table");
             return -1;
         }
-        P.nbv.crows = upload_constant_rows(c, a);
-        column = STORAGE_CONSTANT + pb->nt.chasing;
+        if (tables == TABLES_CONSTANT) {
+            P.nbv.crows = upload_constant_rows(c, a);
+            column = STORAGE_CONSTANT + pb->nt.chasing;
+        } else {
+            P.nbv.tab = packed_rows(c);
+            column = STORAGE_ROWS + pb->nt.chasing;
+        }
     }
     int pillar = a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED || a == ACC_STAGED;
     P.zslice = a == ACC_ZLOOP ? P.zend : (zslice > 0 ? zslice : 8);
@@ -371,7 +397,13 @@ int gpu_execute(const problem *pb, const options *o, int uns, fieldset out, timi
     if (!bx)
         gpu_default_shape(o->access, uns, &bx, &by, &bz);
     gpu_ctx *c = gpu_open(pb, uns, o->aos);
-    int rc = gpu_time(c, o->access, bx, by, bz, o->zslice, o->constant_tables, o->runs, t);
+    if (o->constant_tables && o->packed_rows) {
+        perr("--constant-tables and --packed-rows exclude each other");
+        gpu_close(c);
+        return -1;
+    }
+    int tables = o->packed_rows ? TABLES_ROWS : o->constant_tables ? TABLES_CONSTANT : TABLES_GLOBAL;
+    int rc = gpu_time(c, o->access, bx, by, bz, o->zslice, tables, o->runs, t);
     if (rc == 0)
         gpu_fetch(c, out);
     gpu_close(c);

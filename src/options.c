@@ -74,6 +74,7 @@ static const flag flags[] = {
     {"--stencil", 1, OPT_STENCIL},   {"--precision", 1, OPT_STENCIL},
     {"--access", 1, OPT_EXEC},       {"--grid", 1, OPT_EXEC},      {"--threads", 1, OPT_EXEC},
     {"--runs", 1, OPT_EXEC},         {"--zslice", 1, OPT_EXEC},    {"--constant-tables", 0, OPT_EXEC},
+    {"--packed-rows", 0, OPT_EXEC},
     {"--aos", 0, OPT_EXEC},          {"--backend", 1, OPT_EXEC},
 };
 
@@ -181,6 +182,8 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
         o->zslice = (int)n;
     } else if (!strcmp(name, "--constant-tables")) {
         o->constant_tables = 1;
+    } else if (!strcmp(name, "--packed-rows")) {
+        o->packed_rows = 1;
     } else if (!strcmp(name, "--aos")) {
         o->aos = 1;
     } else if (!strcmp(name, "--backend")) {

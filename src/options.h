@@ -24,6 +24,7 @@ typedef struct {
     int runs;
     int zslice;
     int constant_tables; /* compressed tables in __constant__ memory */
+    int packed_rows;     /* compressed tables as one row of offsets per pattern */
     int aos;             /* fastwaves fields as array of structs */
     backend_t backend;
 } options;

@@ -40,7 +40,7 @@ static void check_one(gpu_ctx *c, problem *pb, fieldset ref, fieldset out, int u
           uns ? layout_name[pb->s.layout] : "regular",
           uns ? (pb->s.chasing ? "chasing " : "nonchasing ") : "",
           uns ? (pb->s.compressed ? "compressed " : "uncompressed ") : "",
-          cst ? "constant-tables " : "", aos ? "aos " : "", access_name[a], shape[0], shape[1],
+          cst == 1 ? "constant-tables " : cst == 2 ? "packed-rows " : "", aos ? "aos " : "", access_name[a], shape[0], shape[1],
           shape[2], line);
 }
 
@@ -66,9 +66,9 @@ static void run_all(problem *pb, fieldset ref, int uns, int big)
                     memcpy(shapes[ns++], alt[k], sizeof alt[k]);
             }
         }
-        int nconst = uns && pb->s.compressed && a != ACC_STAGED ? 2 : 1;
-        for (int s = 0; s < ns * nconst; s++)
-            check_one(c, pb, ref, out, uns, (access_t)a, shapes[s % ns], s >= ns, 0);
+        int ntables = uns && pb->s.compressed && a != ACC_STAGED ? 3 : 1; /* tables_t */
+        for (int s = 0; s < ns * ntables; s++)
+            check_one(c, pb, ref, out, uns, (access_t)a, shapes[s % ns], s / ns, 0);
     }
     gpu_close(c);
     if (pb->s.stencil == ST_FASTWAVES) { /* the array-of-structs variant */
@@ -76,8 +76,10 @@ static void run_all(problem *pb, fieldset ref, int uns, int big)
         int shape[3];
         gpu_default_shape(ACC_IDXVAR, uns, &shape[0], &shape[1], &shape[2]);
         check_one(ca, pb, ref, out, uns, ACC_IDXVAR, shape, 0, 1);
-        if (uns && pb->s.compressed)
+        if (uns && pb->s.compressed) {
             check_one(ca, pb, ref, out, uns, ACC_IDXVAR, shape, 1, 1);
+            check_one(ca, pb, ref, out, uns, ACC_IDXVAR, shape, 2, 1);
+        }
         gpu_close(ca);
     }
     runner_free_outputs(pb, &out);
