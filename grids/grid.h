@@ -56,6 +56,8 @@ typedef struct {
     int *cx, *cy;         /* cell -> (x, y) */
     int *cell_at;         /* y*nx + x -> cell */
     int *nbr;             /* nbr[r*nxy + c]: cell of relation r (W,E,S,N) of c, or -1 */
+    int *mesh_cell;       /* grids from a mesh file: cell -> the file's cell index; else NULL.
+                           * cx, cy, cell_at are NULL for a mesh that is not a regular patch. */
 } ugrid;
 
 /* Builds the unstructured twin of an nx x ny x nz regular grid with the given halo width.

@@ -147,6 +147,7 @@ void ugrid_free(ugrid *g)
     xfree(g->cy);
     xfree(g->cell_at);
     xfree(g->nbr);
+    xfree(g->mesh_cell);
     memset(g, 0, sizeof *g);
 }
 

@@ -1,6 +1,7 @@
 /* cmd_info.c — `pillar info`: grid, neighbour-table and compression statistics. */
 #include "commands.h"
 #include "options.h"
+#include "table_stats.h"
 
 #include <stdio.h>
 
@@ -56,23 +57,7 @@ int cmd_info(int argc, char **argv)
     printf("fields      %.1f MB per field (%s)\n\n", (double)g.len * prec_size(s->prec) / 1e6,
            prec_name(s->prec));
 
-    printf("  %-26s %12s %10s %10s %12s %12s\n", "neighbour table", "entries", "ratio",
-           "patterns", "top pattern", "bytes");
-    for (int chasing = 1; chasing >= 0; chasing--)
-        for (int comp = 0; comp <= 1; comp++) {
-            nbtable t;
-            nbtable_build(&t, &g, chasing, comp);
-            char name[64];
-            snprintf(name, sizeof name, "%s %s %s",
-                     (chasing == s->chasing && comp == s->compressed) ? "*" : " ",
-                     chasing ? "chasing" : "nonchasing", comp ? "compressed" : "uncompressed");
-            char top[32];
-            double share = nbtable_top_share(&t);
-            snprintf(top, sizeof top, share < 0.001 ? "<0.1%%" : "%.1f%%", 100.0 * share);
-            printf("  %-26s %12zu %10.5f %10d %12s %12zu\n", name, nbtable_entries(&t),
-                   nbtable_ratio(&t), t.npat, top, nbtable_bytes(&t));
-            nbtable_free(&t);
-        }
+    print_table_stats(&g, s->chasing, s->compressed);
     printf("\n  footprint (SPEC §2): 4*nxy*2l(l+1) + sizeof(T)*nxy*nz = %.1f MB (l=1), %.1f MB (l=2) "
            "per field\n",
            (4.0 * g.nxy * 4 + (double)prec_size(s->prec) * g.nxy * s->nz) / 1e6,

@@ -14,6 +14,7 @@ static const char usage[] =
     "           each against the regular baseline, one summary table\n"
     "  run      one stencil with one layout / storage / access strategy, timed and verified\n"
     "  info     grid, neighbour-table and compression statistics\n"
+    "  mesh     mesh files (HDF5): generate, info, partition (docs/mesh-format.md)\n"
     "  bench    the experiment matrix on the GPU: tables, CSV, JSON (plots: tools/plot)\n"
     "  help     this text\n"
     "\n"
@@ -37,11 +38,13 @@ int main(int argc, char **argv)
         return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "info"))
         return cmd_info(argc - 2, argv + 2);
+    if (!strcmp(cmd, "mesh"))
+        return cmd_mesh(argc - 2, argv + 2);
     if (!strcmp(cmd, "help")) {
         fputs(usage, stdout);
         return 0;
     }
-    fprintf(stderr, "pillar: unknown command '%s' (commands: run, info, bench, help; see 'pillar help')\n",
+    fprintf(stderr, "pillar: unknown command '%s' (commands: run, info, mesh, bench, help; see 'pillar help')\n",
             cmd);
     return 2;
 }

@@ -76,6 +76,7 @@ static const flag flags[] = {
     {"--runs", 1, OPT_EXEC},         {"--zslice", 1, OPT_EXEC},    {"--constant-tables", 0, OPT_EXEC},
     {"--packed-rows", 0, OPT_EXEC},
     {"--aos", 0, OPT_EXEC},          {"--backend", 1, OPT_EXEC},
+    {"--mesh", 1, OPT_MESH},
 };
 
 static void list_names(char *buf, size_t n, const char *const *names, int count)
@@ -98,7 +99,14 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
                  cmd, v);
             return -1;
         }
+        o->size_set = 1;
+    } else if (!strcmp(name, "--mesh")) {
+        o->mesh = v;
+    } else if (!strcmp(name, "--layout") && (!strcmp(v, "file") || !strcmp(v, "metis"))) {
+        o->mesh_metis = !strcmp(v, "metis");
+        o->mesh_layout_set = 1;
     } else if (!strcmp(name, "--layout")) {
+        o->grid_layout_set = 1;
         if (layout_parse(v, &o->spec.layout) != 0) {
             list_names(names, sizeof names, layout_name, LAYOUT_COUNT);
             perr("%s: --layout '%s' is not a layout; choose one of: %s", cmd, v, names);
@@ -201,6 +209,26 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
     return 0;
 }
 
+/* --mesh and the flags that do or do not go with it. */
+static int mesh_flags_check(const options *o, const char *cmd)
+{
+    if (o->mesh_layout_set && !o->mesh) {
+        perr("%s: --layout %s orders the cells of a mesh file and needs --mesh FILE%s", cmd,
+             o->mesh_metis ? "metis" : "file", strcmp(cmd, "run") ? " (pillar run)" : "");
+        return -1;
+    }
+    if (o->mesh && o->grid_layout_set) {
+        perr("%s: --layout %s needs a regular grid to order; with --mesh choose file or metis", cmd,
+             layout_name[o->spec.layout]);
+        return -1;
+    }
+    if (o->mesh && o->size_set) {
+        perr("%s: --size does not go with --mesh: the mesh file fixes the cells and levels", cmd);
+        return -1;
+    }
+    return 0;
+}
+
 int options_parse(options *o, int argc, char **argv, const char *cmd, unsigned groups)
 {
     for (int i = 0; i < argc; i++) {
@@ -242,5 +270,5 @@ int options_parse(options *o, int argc, char **argv, const char *cmd, unsigned g
         if (apply(o, cmd, name, v) != 0)
             return -1;
     }
-    return 0;
+    return mesh_flags_check(o, cmd);
 }

@@ -12,6 +12,7 @@ enum {
     OPT_GRID = 1 << 0,    /* --size --layout --zcurve-w --storage --compress --seed */
     OPT_STENCIL = 1 << 1, /* --stencil --precision */
     OPT_EXEC = 1 << 2,    /* --access --grid --threads --runs --zslice --constant-tables --aos --backend */
+    OPT_MESH = 1 << 3,    /* --mesh; --layout then also takes file | metis */
 };
 
 typedef struct {
@@ -27,6 +28,11 @@ typedef struct {
     int packed_rows;     /* compressed tables as one row of offsets per pattern */
     int aos;             /* fastwaves fields as array of structs */
     backend_t backend;
+    const char *mesh;    /* --mesh FILE, or NULL */
+    int mesh_metis;      /* --layout metis (with --mesh) */
+    int mesh_layout_set; /* --layout file | metis given */
+    int grid_layout_set; /* --layout of an emulated grid given */
+    int size_set;        /* --size given */
 } options;
 
 void options_defaults(options *o);

@@ -1,6 +1,8 @@
 /* problem.c — building, filling and freeing a problem. */
 #include "problem.h"
 
+#include "mesh_io.h"
+
 #include <string.h>
 
 int problem_check(const problem_spec *s)
@@ -41,30 +43,98 @@ static void fill_unstructured(problem *pb)
     }
 }
 
-static int build_unstructured(problem *pb)
+/* A mesh without a regular twin: inputs by the file's cell index (x) and level. */
+static void fill_mesh_inputs(problem *pb)
 {
     const problem_spec *s = &pb->s;
-    if (ugrid_emulate(&pb->ug, s->nx, s->ny, s->nz, s->halo, s->layout, s->w, s->seed) != 0)
-        return -1;
-    nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
-    for (int f = 0; f < pb->nf; f++)
-        pb->uf.p[f] = field_alloc(s->prec, pb->ug.len);
-    fill_unstructured(pb);
+    for (int f = 0; f < stencil_table[s->stencil].nin; f++) {
+        void *u = pb->uf.p[f];
+#pragma omp parallel for schedule(static)
+        for (int z = 0; z < s->nz; z++)
+            for (int c = 0; c < pb->ug.nxy; c++)
+                field_set(s->prec, u, (size_t)c + (size_t)z * pb->ug.zstride,
+                          stencil_input(s->stencil, f, pb->ug.mesh_cell[c], 0, z, s->seed));
+    }
+}
+
+static int build_mesh_grid(problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    int *order = NULL;
+    pb->mesh_parts = 0;
+    if (pb->mesh_metis) {
+        order = xalloc(sizeof(int) * (size_t)pb->mesh.ncells);
+        pb->mesh_parts = mesh_locality_order(&pb->mesh, s->w, order);
+        if (pb->mesh_parts < 0) {
+            xfree(order);
+            return -1;
+        }
+    }
+    ugrid_from_mesh(&pb->ug, &pb->mesh, s->halo, s->nz, order);
+    xfree(order);
     return 0;
 }
 
-int problem_make(problem *pb, const problem_spec *s)
+static int build_unstructured(problem *pb)
 {
-    memset(pb, 0, sizeof *pb);
-    if (problem_check(s) != 0)
+    const problem_spec *s = &pb->s;
+    if (pb->mesh_path) {
+        if (build_mesh_grid(pb) != 0)
+            return -1;
+    } else if (ugrid_emulate(&pb->ug, s->nx, s->ny, s->nz, s->halo, s->layout, s->w, s->seed)) {
         return -1;
-    pb->s = *s;
-    pb->rg = rgrid_make(s->nx, s->ny, s->nz, s->halo, prec_size(s->prec));
+    }
+    nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
+    for (int f = 0; f < pb->nf; f++)
+        pb->uf.p[f] = field_alloc(s->prec, pb->ug.len);
+    if (pb->regular_twin)
+        fill_unstructured(pb);
+    else
+        fill_mesh_inputs(pb);
+    return 0;
+}
+
+/* Reads the mesh and takes the grid's extent from it: levels from the file, halo = the stencil's
+ * radius, and for a regular patch its nx x ny. */
+static int load_mesh(problem *pb)
+{
+    problem_spec *s = &pb->s;
+    if (mesh_read(pb->mesh_path, &pb->mesh) != 0)
+        return -1;
     const stencil_info *si = &stencil_table[s->stencil];
-    pb->nf = si->nin + si->nout;
+    s->nz = pb->mesh.nlevels;
+    s->halo = si->radius;
+    s->nx = pb->mesh.xy ? pb->mesh.nx : pb->mesh.ncells;
+    s->ny = pb->mesh.xy ? pb->mesh.ny : 1;
+    pb->regular_twin = pb->mesh.xy != NULL;
+    if ((double)pb->mesh.ncells * s->nz > 4e10) {
+        perr("%s: %d cells x %d levels: too large", pb->mesh_path, pb->mesh.ncells, s->nz);
+        return -1;
+    }
+    if (s->nz < si->ztop + 1) {
+        perr("%s: attribute /nlevels = %d: %s needs at least %d levels", pb->mesh_path, s->nz,
+             si->name, si->ztop + 1);
+        return -1;
+    }
+    unsigned char *halo = xalloc((size_t)pb->mesh.ncells);
+    int inner = pb->mesh.ncells - mesh_halo(&pb->mesh, si->radius, halo);
+    xfree(halo);
+    if (inner == 0) {
+        perr("%s: no inner cells for %s: every cell lacks a neighbour within radius %d",
+             pb->mesh_path, si->name, si->radius);
+        return -1;
+    }
+    return 0;
+}
+
+/* The regular grid and its input fields. */
+static void build_regular(problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    pb->rg = rgrid_make(s->nx, s->ny, s->nz, s->halo, prec_size(s->prec));
     for (int f = 0; f < pb->nf; f++)
         pb->rf.p[f] = field_alloc(s->prec, pb->rg.len);
-    for (int f = 0; f < si->nin; f++) {
+    for (int f = 0; f < stencil_table[s->stencil].nin; f++) {
         void *r = pb->rf.p[f];
 #pragma omp parallel for schedule(static)
         for (int z = 0; z < s->nz; z++)
@@ -73,6 +143,25 @@ int problem_make(problem *pb, const problem_spec *s)
                     field_set(s->prec, r, (size_t)rgrid_index(&pb->rg, x, y, z),
                               stencil_input(s->stencil, f, x, y, z, s->seed));
     }
+}
+
+int problem_make(problem *pb, const problem_spec *s) { return problem_make_mesh(pb, s, NULL, 0); }
+
+int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, int metis)
+{
+    memset(pb, 0, sizeof *pb);
+    pb->s = *s;
+    pb->mesh_path = path;
+    pb->mesh_metis = metis;
+    pb->regular_twin = 1;
+    const stencil_info *si = &stencil_table[s->stencil];
+    pb->nf = si->nin + si->nout;
+    if ((path && load_mesh(pb) != 0) || (pb->regular_twin && problem_check(&pb->s) != 0)) {
+        problem_free(pb);
+        return -1;
+    }
+    if (pb->regular_twin)
+        build_regular(pb);
     if (build_unstructured(pb) != 0) {
         problem_free(pb);
         return -1;
@@ -101,7 +190,8 @@ void problem_poison(problem *pb)
 {
     const stencil_info *si = &stencil_table[pb->s.stencil];
     for (int f = si->nin; f < pb->nf; f++) {
-        field_poison(pb->s.prec, pb->rf.p[f], pb->rg.len);
+        if (pb->rf.p[f])
+            field_poison(pb->s.prec, pb->rf.p[f], pb->rg.len);
         field_poison(pb->s.prec, pb->uf.p[f], pb->ug.len);
     }
 }
@@ -115,12 +205,13 @@ void problem_free(problem *pb)
 
     nbtable_free(&pb->nt);
     ugrid_free(&pb->ug);
+    mesh_free(&pb->mesh);
     memset(pb, 0, sizeof *pb);
 }
 
 long problem_points(const problem *pb)
 {
-    long inner = (long)(pb->s.nx - 2 * pb->s.halo) * (pb->s.ny - 2 * pb->s.halo);
+    long inner = pb->ug.nxy - pb->ug.nhalo;
     return inner * stencil_zend(pb->s.stencil, pb->s.nz);
 }
 

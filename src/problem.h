@@ -4,6 +4,7 @@
 #define PILLAR_PROBLEM_H
 
 #include "../grids/grid.h"
+#include "../grids/mesh.h"
 #include "../stencils/stencil.h"
 #include "../storage/field.h"
 #include "../storage/nbtable.h"
@@ -24,6 +25,11 @@ typedef struct {
     rgrid rg;
     ugrid ug;
     nbtable nt;
+    const char *mesh_path; /* the grid comes from this mesh file (else NULL: emulated) */
+    int mesh_metis;   /* mesh cells in METIS locality order (parts of about s.w cells) */
+    int mesh_parts;   /* parts of that order, 0 if none */
+    mesh mesh;        /* the mesh file's contents */
+    int regular_twin; /* rg and rf exist: an emulated grid, or a mesh that is a regular patch */
     int nf;      /* fields: inputs + outputs */
     fieldset rf; /* regular-grid host fields */
     fieldset uf; /* unstructured-grid host fields */
@@ -32,6 +38,11 @@ typedef struct {
 /* Checks the spec (message naming the bad value, -1) and builds everything. */
 int problem_check(const problem_spec *s);
 int problem_make(problem *pb, const problem_spec *s);
+/* The same on the cells of a mesh file (file order, or METIS order when metis is set): the file
+ * fixes the cells and levels (nx, ny, nz, halo of s are replaced; halo = the stencil's radius).
+ * A mesh that is a regular patch also gets its regular twin; any other mesh none (rg, rf empty,
+ * regular_twin 0). */
+int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, int metis);
 void problem_free(problem *pb);
 /* Rebuilds the unstructured twin with another layout/storage (the regular grid stays). */
 int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed);

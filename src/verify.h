@@ -17,6 +17,10 @@ typedef struct {
  * grid (else the regular one). */
 verify_result verify_compare(const problem *pb, fieldset a, int a_uns, fieldset b, int b_uns);
 
+/* Both on the unstructured grid, over its inner cells (for meshes without a regular twin); a
+ * failing point is reported by the mesh file's cell index in bad_x (bad_y = -1). */
+verify_result verify_compare_cells(const problem *pb, fieldset a, fieldset b);
+
 /* Tolerance of SPEC §3: 1e-12 (double), 1e-5 (float). */
 double verify_tolerance(precision_t p);
 

@@ -1,0 +1,211 @@
+/* mesh.c — checking a mesh, its halo and the unstructured grid built from it. */
+#include "mesh.h"
+
+#include "../src/common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const mesh_kind_name[MESH_KIND_COUNT] = {"regular", "cubed-sphere", "shuffled",
+                                                     "rotated"};
+
+void mesh_free(mesh *m)
+{
+    xfree(m->nbr);
+    xfree(m->coord);
+    xfree(m->xy);
+    xfree(m->part);
+    memset(m, 0, sizeof *m);
+}
+
+static int lists(const mesh *m, int d, int c)
+{
+    for (int r = 0; r < NREL1; r++)
+        if (m->nbr[4 * d + r] == c)
+            return 1;
+    return 0;
+}
+
+static int check_patch(const mesh *m, char *err, size_t n)
+{
+    long area = (long)m->nx * m->ny;
+    if (m->nx < 1 || m->ny < 1 || area != m->ncells) {
+        snprintf(err, n, "/patch_xy: attributes nx=%d ny=%d do not cover the %d cells", m->nx,
+                 m->ny, m->ncells);
+        return -1;
+    }
+    int *at = xalloc(sizeof(int) * (size_t)area);
+    memset(at, 0xff, sizeof(int) * (size_t)area);
+    int rc = 0;
+    for (int c = 0; c < m->ncells && rc == 0; c++) {
+        int x = m->xy[2 * c], y = m->xy[2 * c + 1];
+        if (x < 0 || x >= m->nx || y < 0 || y >= m->ny) {
+            snprintf(err, n, "/patch_xy: cell %d at (%d,%d) lies outside the %dx%d patch", c, x, y,
+                     m->nx, m->ny);
+            rc = -1;
+        } else if (at[y * m->nx + x] >= 0) {
+            snprintf(err, n, "/patch_xy: cells %d and %d both lie at (%d,%d)", at[y * m->nx + x], c,
+                     x, y);
+            rc = -1;
+        } else {
+            at[y * m->nx + x] = c;
+        }
+    }
+    for (int c = 0; c < m->ncells && rc == 0; c++)
+        for (int r = 0; r < NREL1 && rc == 0; r++) {
+            int x = m->xy[2 * c] + rel_dx[r], y = m->xy[2 * c + 1] + rel_dy[r];
+            int want = (x >= 0 && x < m->nx && y >= 0 && y < m->ny) ? at[y * m->nx + x] : -1;
+            if (m->nbr[4 * c + r] != want) {
+                snprintf(err, n,
+                         "/patch_xy: cell %d at (%d,%d) has %s = %d, but the patch puts %d "
+                         "there",
+                         c, m->xy[2 * c], m->xy[2 * c + 1], rel_name[r], m->nbr[4 * c + r], want);
+                rc = -1;
+            }
+        }
+    xfree(at);
+    return rc;
+}
+
+int mesh_check(const mesh *m, char *err, size_t n)
+{
+    if (m->ncells <= 0) {
+        snprintf(err, n, "/neighbours: the mesh has no cells");
+        return -1;
+    }
+    if (m->nlevels < 1) {
+        snprintf(err, n, "attribute nlevels = %d: a mesh needs at least 1 level", m->nlevels);
+        return -1;
+    }
+    for (int c = 0; c < m->ncells; c++)
+        for (int r = 0; r < NREL1; r++) {
+            int d = m->nbr[4 * c + r];
+            if (d < -1 || d >= m->ncells) {
+                snprintf(err, n, "/neighbours: cell %d: %s = %d is out of range (-1 or 0..%d)", c,
+                         rel_name[r], d, m->ncells - 1);
+                return -1;
+            }
+            if (d == c) {
+                snprintf(err, n, "/neighbours: cell %d is its own %s neighbour", c, rel_name[r]);
+                return -1;
+            }
+        }
+    for (int c = 0; c < m->ncells; c++)
+        for (int r = 0; r < NREL1; r++) {
+            int d = m->nbr[4 * c + r];
+            if (d >= 0 && !lists(m, d, c)) {
+                snprintf(err, n,
+                         "/neighbours: asymmetric at cell %d: %s = %d, but cell %d does not "
+                         "list %d among its neighbours",
+                         c, rel_name[r], d, d, c);
+                return -1;
+            }
+        }
+    if (m->coord && m->ncoord != 2 && m->ncoord != 3) {
+        snprintf(err, n, "/coordinates: %d components per cell; expected 2 or 3", m->ncoord);
+        return -1;
+    }
+    if (m->xy && check_patch(m, err, n) != 0)
+        return -1;
+    if (m->part) {
+        if (m->nparts < 1) {
+            snprintf(err, n, "/partition: attribute nparts = %d; expected at least 1", m->nparts);
+            return -1;
+        }
+        for (int c = 0; c < m->ncells; c++)
+            if (m->part[c] < 0 || m->part[c] >= m->nparts) {
+                snprintf(err, n, "/partition: cell %d is in part %d, not in 0..%d", c, m->part[c],
+                         m->nparts - 1);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+void mesh_histogram(const mesh *m, long hist[5])
+{
+    memset(hist, 0, 5 * sizeof hist[0]);
+    for (int c = 0; c < m->ncells; c++) {
+        int k = 0;
+        for (int r = 0; r < NREL1; r++)
+            k += m->nbr[4 * c + r] >= 0;
+        hist[k]++;
+    }
+}
+
+static int mesh_follow(const mesh *m, int c, int r)
+{
+    if (r < NREL1)
+        return m->nbr[4 * c + r];
+    int d = m->nbr[4 * c + rel_first[r]];
+    return d < 0 ? -1 : m->nbr[4 * d + rel_second[r]];
+}
+
+int mesh_halo(const mesh *m, int radius, unsigned char *halo)
+{
+    int nrel = radius >= 2 ? NREL2 : NREL1, count = 0;
+    for (int c = 0; c < m->ncells; c++) {
+        halo[c] = 0;
+        for (int r = 0; r < nrel && !halo[c]; r++)
+            halo[c] = mesh_follow(m, c, r) < 0;
+        count += halo[c];
+    }
+    return count;
+}
+
+void ugrid_from_mesh(ugrid *g, const mesh *m, int radius, int nz, const int *order)
+{
+    memset(g, 0, sizeof *g);
+    int n = m->ncells;
+    unsigned char *halo = xalloc((size_t)n);
+    g->nhalo = mesh_halo(m, radius, halo);
+    g->nz = nz;
+    g->halo = radius;
+    g->layout = LAYOUT_ROWMAJOR; /* informative only: the order is the caller's */
+    g->nxy = n;
+    g->zstride = ((long)n + 63) / 64 * 64;
+    g->len = (size_t)g->zstride * (size_t)nz;
+    g->mesh_cell = xalloc(sizeof(int) * (size_t)n);
+    g->nbr = xalloc(sizeof(int) * 4 * (size_t)n);
+
+    int *to = xalloc(sizeof(int) * (size_t)n); /* mesh cell -> grid cell */
+    int nh = 0, ni = g->nhalo;
+    for (int k = 0; k < n; k++) {
+        int c = order ? order[k] : k;
+        int dst = halo[c] ? nh++ : ni++;
+        g->mesh_cell[dst] = c;
+        to[c] = dst;
+    }
+    for (int c = 0; c < n; c++)
+        for (int r = 0; r < NREL1; r++) {
+            int d = m->nbr[4 * g->mesh_cell[c] + r];
+            g->nbr[r * n + c] = d < 0 ? -1 : to[d];
+        }
+    if (m->xy) {
+        g->nx = m->nx;
+        g->ny = m->ny;
+        g->cx = xalloc(sizeof(int) * (size_t)n);
+        g->cy = xalloc(sizeof(int) * (size_t)n);
+        g->cell_at = xalloc(sizeof(int) * (size_t)n);
+        for (int c = 0; c < n; c++) {
+            g->cx[c] = m->xy[2 * g->mesh_cell[c]];
+            g->cy[c] = m->xy[2 * g->mesh_cell[c] + 1];
+            g->cell_at[g->cy[c] * g->nx + g->cx[c]] = c;
+        }
+    }
+    xfree(to);
+    xfree(halo);
+}
+
+int mesh_corners(const mesh *m)
+{
+    int count = 0;
+    for (int c = 0; c < m->ncells; c++)
+        for (int r = 0; r < NREL1; r++)
+            for (int s = r + 1; s < NREL1; s++) {
+                int d = m->nbr[4 * c + r], e = m->nbr[4 * c + s];
+                count += d > c && e > d && lists(m, d, e);
+                count += e > c && d > e && lists(m, e, d);
+            }
+    return count;
+}

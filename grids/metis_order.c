@@ -1,0 +1,150 @@
+/* metis_order.c — a METIS k-way partition of a mesh's cells, and the locality order built from
+ * it: parts chained greedily so that consecutive parts share an edge where possible, each part's
+ * cells in breadth-first order from its first cell. */
+#include "mesh.h"
+
+#include "../src/common.h"
+
+#include <metis.h>
+#include <string.h>
+
+/* CSR adjacency of the cells (each undirected edge once per direction, no duplicates). */
+static void mesh_csr(const mesh *m, idx_t *xadj, idx_t *adj)
+{
+    idx_t k = 0;
+    for (int c = 0; c < m->ncells; c++) {
+        xadj[c] = k;
+        for (int r = 0; r < NREL1; r++) {
+            int d = m->nbr[4 * c + r], dup = 0;
+            for (int s = 0; s < r; s++)
+                dup |= m->nbr[4 * c + s] == d;
+            if (d >= 0 && !dup)
+                adj[k++] = d;
+        }
+    }
+    xadj[m->ncells] = k;
+}
+
+int mesh_partition(const mesh *m, int nparts, int *part)
+{
+    int n = m->ncells;
+    if (nparts < 1 || nparts > n) {
+        perr("--parts %d: expected 1 to the number of cells (%d)", nparts, n);
+        return -1;
+    }
+    if (nparts == 1) {
+        memset(part, 0, sizeof(int) * (size_t)n);
+        return 0;
+    }
+    idx_t nv = n, ncon = 1, np = nparts, cut = 0;
+    idx_t *xadj = xalloc(sizeof(idx_t) * ((size_t)n + 1)),
+          *adj = xalloc(sizeof(idx_t) * 4 * (size_t)n);
+    idx_t *pt = xalloc(sizeof(idx_t) * (size_t)n);
+    mesh_csr(m, xadj, adj);
+    idx_t opt[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(opt);
+    opt[METIS_OPTION_SEED] = 1; /* reproducible */
+    int rc = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, NULL, &np, NULL, NULL, opt,
+                                 &cut, pt);
+    if (rc != METIS_OK) {
+        perr("METIS_PartGraphKway failed (code %d) for %d parts of %d cells", rc, nparts, n);
+    } else {
+        for (int c = 0; c < n; c++)
+            part[c] = (int)pt[c];
+    }
+    xfree(xadj);
+    xfree(adj);
+    xfree(pt);
+    return rc == METIS_OK ? 0 : -1;
+}
+
+void mesh_order_from_parts(const mesh *m, const int *part, int nparts, int *order)
+{
+    int n = m->ncells;
+    /* cells grouped by part (counting sort, file order within a part) */
+    int *start = xalloc(sizeof(int) * ((size_t)nparts + 1)),
+        *bypart = xalloc(sizeof(int) * (size_t)n);
+    for (int c = 0; c < n; c++)
+        start[part[c] + 1]++;
+    for (int p = 0; p < nparts; p++)
+        start[p + 1] += start[p];
+    int *fill = xalloc(sizeof(int) * (size_t)nparts);
+    for (int c = 0; c < n; c++)
+        bypart[start[part[c]] + fill[part[c]]++] = c;
+
+    /* chain the parts: next = the unvisited part sharing most edges with the current one, else
+     * the lowest-numbered unvisited part */
+    int *chain = xalloc(sizeof(int) * (size_t)nparts),
+        *shared = xalloc(sizeof(int) * (size_t)nparts);
+    unsigned char *used = xalloc((size_t)nparts);
+    int cur = part[0];
+    for (int k = 0; k < nparts; k++) {
+        chain[k] = cur;
+        used[cur] = 1;
+        int best = -1;
+        for (int i = start[cur]; i < start[cur + 1]; i++)
+            for (int r = 0; r < NREL1; r++) {
+                int d = m->nbr[4 * bypart[i] + r];
+                if (d >= 0 && !used[part[d]] && ++shared[part[d]] > (best < 0 ? 0 : shared[best]))
+                    best = part[d];
+            }
+        for (int i = start[cur]; i < start[cur + 1]; i++)
+            for (int r = 0; r < NREL1; r++) {
+                int d = m->nbr[4 * bypart[i] + r];
+                if (d >= 0)
+                    shared[part[d]] = 0;
+            }
+        for (int p = 0; best < 0 && p < nparts; p++)
+            if (!used[p])
+                best = p;
+        cur = best;
+    }
+
+    /* breadth-first order inside each part */
+    unsigned char *seen = xalloc((size_t)n);
+    int k = 0;
+    for (int q = 0; q < nparts; q++) {
+        int p = chain[q];
+        for (int i = start[p]; i < start[p + 1]; i++) {
+            if (seen[bypart[i]])
+                continue;
+            int head = k;
+            order[k++] = bypart[i];
+            seen[bypart[i]] = 1;
+            while (head < k) {
+                int c = order[head++];
+                for (int r = 0; r < NREL1; r++) {
+                    int d = m->nbr[4 * c + r];
+                    if (d >= 0 && part[d] == p && !seen[d]) {
+                        seen[d] = 1;
+                        order[k++] = d;
+                    }
+                }
+            }
+        }
+    }
+    xfree(seen);
+    xfree(used);
+    xfree(shared);
+    xfree(chain);
+    xfree(fill);
+    xfree(bypart);
+    xfree(start);
+}
+
+int mesh_locality_order(const mesh *m, int w, int *order)
+{
+    int nparts = m->part ? m->nparts : (m->ncells + w - 1) / w;
+    int *part = m->part;
+    if (!part) {
+        part = xalloc(sizeof(int) * (size_t)m->ncells);
+        if (mesh_partition(m, nparts, part) != 0) {
+            xfree(part);
+            return -1;
+        }
+    }
+    mesh_order_from_parts(m, part, nparts, order);
+    if (part != m->part)
+        xfree(part);
+    return nparts;
+}

@@ -1,0 +1,323 @@
+/* cmd_mesh.c — `pillar mesh`: generate, describe and partition mesh files. */
+#include "commands.h"
+#include "mesh_io.h"
+#include "options.h"
+#include "table_stats.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char mesh_help[] =
+    "usage: pillar mesh SUBCOMMAND [flags]\n"
+    "\n"
+    "Mesh files: quad meshes in HDF5 (schema: docs/mesh-format.md), run with 'pillar run --mesh'.\n"
+    "\n"
+    "subcommands:\n"
+    "  generate FILE   write a generated mesh: regular, cubed-sphere, shuffled or rotated\n"
+    "  info FILE       cells, neighbour histogram, halo and neighbour-table statistics\n"
+    "  partition FILE  store a METIS k-way partition in the file\n"
+    "\n"
+    "'pillar mesh SUBCOMMAND --help' explains each.\n";
+
+static const char generate_help[] =
+    "usage: pillar mesh generate FILE [flags]\n"
+    "\n"
+    "Writes a mesh to FILE (HDF5; written to a temporary file and renamed when complete).\n"
+    "\n"
+    "  --kind K       the mesh                                          (regular)\n"
+    "                 regular       an NXxNY patch, row-major; stores /patch_xy, so runs on it\n"
+    "                               are verified against the regular grid\n"
+    "                 cubed-sphere  6 panels of NxN cells on the unit sphere; orientation turns\n"
+    "                               across panel seams; every cell has 4 neighbours, 3 cells\n"
+    "                               meet at each of the 8 cube corners; no halo\n"
+    "                 shuffled      the regular patch with cell numbers permuted at random within\n"
+    "                               windows of W consecutive cells (same connectivity and\n"
+    "                               geometry, a locally scrambled order; keeps /patch_xy)\n"
+    "                 rotated       the regular patch with the W/E/S/N labels of the cells of\n"
+    "                               each WxW block turned by a seeded 0-3 quarter turns (same\n"
+    "                               connectivity, locally rotated orientation; no regular twin)\n"
+    "  --size NXxNY   patch extent (regular, shuffled, rotated)          (64x64)\n"
+    "  --n N          panel edge of the cubed sphere                     (24)\n"
+    "  --levels L     vertical levels stored in the file                 (16)\n"
+    "  --window W     shuffled: window of cells; rotated: block edge     (8)\n"
+    "  --seed S       seed of shuffled and rotated                       (42)\n"
+    "\n"
+    "example: pillar mesh generate sphere.h5 --kind cubed-sphere --n 48 --levels 32\n";
+
+static const char info_help[] =
+    "usage: pillar mesh info FILE [flags]\n"
+    "\n"
+    "Describes a mesh file: cells and levels, how many cells have 4, 3, 2, 1, 0 neighbours, the\n"
+    "halo for stencils of radius 2 (laplap, hdiff) and 1 (fastwaves), the stored partition, and\n"
+    "the neighbour tables of the grid built from it (as 'pillar info' does for regular grids).\n"
+    "\n"
+    "  --radius R     halo radius the table statistics use: 1 or 2       (2)\n"
+    "  --layout L     cell order: file | metis                           (file)\n"
+    "  --part-size W  metis without a stored partition: cells per part   (32)\n"
+    "\n"
+    "example: pillar mesh info sphere.h5 --layout metis\n";
+
+static const char partition_help[] =
+    "usage: pillar mesh partition FILE --parts K\n"
+    "\n"
+    "Partitions the cells of FILE into K parts with METIS (k-way, minimal edge cut) and stores\n"
+    "the result as dataset /partition (attribute nparts) in FILE, replacing any earlier one. The\n"
+    "file is rewritten to a temporary file and renamed, so it is never left half-written.\n"
+    "'pillar run --mesh FILE --layout metis' orders cells by this partition.\n"
+    "\n"
+    "  --parts K      number of parts, 1 to the number of cells\n"
+    "\n"
+    "example: pillar mesh partition sphere.h5 --parts 64\n";
+
+static int parse_long(const char *cmd, const char *flag, const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        perr("mesh %s: %s '%s': expected an integer from %ld to %ld", cmd, flag, v, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+typedef struct {
+    const char *file;
+    mesh_gen_spec gen;
+    int radius, metis, part_size, parts;
+} mesh_args;
+
+/* Parses FILE and the flags a subcommand accepts (names in `accept`, space separated).
+ * Returns 0, 1 after printing `help` for --help, -1 after a message. */
+static int mesh_parse(const char *cmd, const char *accept, const char *help, int argc, char **argv,
+                      mesh_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->gen.kind = MESH_REGULAR;
+    a->gen.nx = a->gen.ny = 64;
+    a->gen.n = 24;
+    a->gen.nlevels = 16;
+    a->gen.window = 8;
+    a->gen.seed = 42;
+    a->radius = 2;
+    a->part_size = 32;
+    for (int i = 0; i < argc; i++) {
+        const char *f = argv[i];
+        if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
+            fputs(help, stdout);
+            return 1;
+        }
+        if (f[0] != '-') {
+            if (a->file) {
+                perr("mesh %s: unexpected argument '%s' (one FILE only)", cmd, f);
+                return -1;
+            }
+            a->file = f;
+            continue;
+        }
+        char key[40];
+        snprintf(key, sizeof key, " %s ", f + 2);
+        char list[160];
+        snprintf(list, sizeof list, " %s ", accept);
+        if (strncmp(f, "--", 2) || !strstr(list, key)) {
+            perr("mesh %s: unknown flag '%s' (see 'pillar mesh %s --help')", cmd, f, cmd);
+            return -1;
+        }
+        if (i + 1 >= argc) {
+            perr("mesh %s: %s needs a value", cmd, f);
+            return -1;
+        }
+        const char *v = argv[++i];
+        long x = 0;
+        int rc = 0;
+        if (!strcmp(f, "--kind")) {
+            int k = 0;
+            while (k < MESH_KIND_COUNT && strcmp(v, mesh_kind_name[k]))
+                k++;
+            if (k == MESH_KIND_COUNT) {
+                perr("mesh %s: --kind '%s': choose regular, cubed-sphere, shuffled or rotated", cmd,
+                     v);
+                return -1;
+            }
+            a->gen.kind = (mesh_kind)k;
+        } else if (!strcmp(f, "--size")) {
+            int nz;
+            char buf[64];
+            snprintf(buf, sizeof buf, "%sx1", v);
+            if (strlen(v) > 40 || parse_triple(buf, &a->gen.nx, &a->gen.ny, &nz) != 0) {
+                perr("mesh %s: --size '%s': expected NXxNY, two positive integers", cmd, v);
+                return -1;
+            }
+        } else if (!strcmp(f, "--n")) {
+            rc = parse_long(cmd, f, v, 1, 8192, &x);
+            a->gen.n = (int)x;
+        } else if (!strcmp(f, "--levels")) {
+            rc = parse_long(cmd, f, v, 1, 100000, &x);
+            a->gen.nlevels = (int)x;
+        } else if (!strcmp(f, "--window")) {
+            rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
+            a->gen.window = (int)x;
+        } else if (!strcmp(f, "--seed")) {
+            rc = parse_long(cmd, f, v, 0, LONG_MAX, &x);
+            a->gen.seed = (uint64_t)x;
+        } else if (!strcmp(f, "--radius")) {
+            rc = parse_long(cmd, f, v, 1, 2, &x);
+            a->radius = (int)x;
+        } else if (!strcmp(f, "--part-size")) {
+            rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
+            a->part_size = (int)x;
+        } else if (!strcmp(f, "--parts")) {
+            rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
+            a->parts = (int)x;
+        } else if (!strcmp(f, "--layout")) {
+            if (strcmp(v, "file") && strcmp(v, "metis")) {
+                perr("mesh %s: --layout '%s': choose file or metis", cmd, v);
+                return -1;
+            }
+            a->metis = !strcmp(v, "metis");
+        }
+        if (rc != 0)
+            return -1;
+    }
+    if (!a->file) {
+        perr("mesh %s: which FILE? (see 'pillar mesh %s --help')", cmd, cmd);
+        return -1;
+    }
+    return 0;
+}
+
+static int mesh_generate_cmd(int argc, char **argv)
+{
+    mesh_args a;
+    int rc = mesh_parse("generate", "kind size n levels window seed", generate_help, argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    mesh m;
+    if (mesh_generate(&m, &a.gen) != 0)
+        return 2;
+    char err[512];
+    if (mesh_check(&m, err, sizeof err) != 0) { /* a generator bug, never bad input */
+        perr("mesh generate: internal error, the generated mesh is invalid: %s", err);
+        mesh_free(&m);
+        return 1;
+    }
+    rc = mesh_write(a.file, &m);
+    if (rc == 0)
+        printf("wrote %s: %s; %d cells, %d levels\n", a.file, m.kind, m.ncells, m.nlevels);
+    mesh_free(&m);
+    return rc == 0 ? 0 : 1;
+}
+
+static void print_halo(const mesh *m, int radius)
+{
+    unsigned char *h = xalloc((size_t)m->ncells);
+    int nh = mesh_halo(m, radius, h);
+    printf("halo        radius %d (%s): %d halo cells, %d inner\n", radius,
+           radius == 2 ? "laplap, hdiff" : "fastwaves", nh, m->ncells - nh);
+    xfree(h);
+}
+
+static int mesh_info_cmd(int argc, char **argv)
+{
+    mesh_args a;
+    int rc = mesh_parse("info", "radius layout part-size", info_help, argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    mesh m;
+    if (mesh_read(a.file, &m) != 0)
+        return 1;
+    long hist[5];
+    mesh_histogram(&m, hist);
+    printf("mesh        %s (format version %d)%s%s\n", a.file, MESH_FORMAT_VERSION,
+           m.kind[0] ? ": " : "", m.kind);
+    printf("cells       %d per level, %d levels\n", m.ncells, m.nlevels);
+    printf("neighbours  4: %ld, 3: %ld, 2: %ld, 1: %ld, 0: %ld cells\n", hist[4], hist[3], hist[2],
+           hist[1], hist[0]);
+    int corners = mesh_corners(&m);
+    if (corners)
+        printf("corners     %d vertices where 3 cells meet (not 4)\n", corners);
+    print_halo(&m, 2);
+    print_halo(&m, 1);
+    printf("coordinates %s\n", m.coord ? (m.ncoord == 3 ? "3 per cell" : "2 per cell") : "none");
+    if (m.xy)
+        printf("patch       regular %dx%d (runs verify against the regular grid)\n", m.nx, m.ny);
+    if (m.part)
+        printf("partition   %d parts stored\n", m.nparts);
+
+    int *order = NULL;
+    if (a.metis) {
+        order = xalloc(sizeof(int) * (size_t)m.ncells);
+        int np = mesh_locality_order(&m, a.part_size, order);
+        if (np < 0) {
+            xfree(order);
+            mesh_free(&m);
+            return 1;
+        }
+        printf("layout      metis: %d parts%s, chained\n", np, m.part ? " (stored)" : "");
+    } else {
+        printf("layout      file order\n");
+    }
+    ugrid g;
+    ugrid_from_mesh(&g, &m, a.radius, m.nlevels, order);
+    printf("tables      grid of radius %d, halo cells first\n\n", a.radius);
+    print_table_stats(&g, -1, -1);
+    ugrid_free(&g);
+    xfree(order);
+    mesh_free(&m);
+    return 0;
+}
+
+static int mesh_partition_cmd(int argc, char **argv)
+{
+    mesh_args a;
+    int rc = mesh_parse("partition", "parts", partition_help, argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    if (a.parts < 1) {
+        perr("mesh partition: --parts K is required (see 'pillar mesh partition --help')");
+        return 2;
+    }
+    mesh m;
+    if (mesh_read(a.file, &m) != 0)
+        return 1;
+    xfree(m.part);
+    m.part = xalloc(sizeof(int) * (size_t)m.ncells);
+    m.nparts = a.parts;
+    rc = mesh_partition(&m, a.parts, m.part) == 0 && mesh_write(a.file, &m) == 0 ? 0 : 1;
+    if (rc == 0) {
+        int *size = xalloc(sizeof(int) * (size_t)m.nparts), lo = INT_MAX, hi = 0;
+        for (int c = 0; c < m.ncells; c++)
+            size[m.part[c]]++;
+        for (int p = 0; p < m.nparts; p++) {
+            lo = size[p] < lo ? size[p] : lo;
+            hi = size[p] > hi ? size[p] : hi;
+        }
+        printf("%s: stored a METIS partition into %d parts of %d to %d cells\n", a.file, m.nparts,
+               lo, hi);
+        xfree(size);
+    }
+    mesh_free(&m);
+    return rc;
+}
+
+int cmd_mesh(int argc, char **argv)
+{
+    if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||
+        !strcmp(argv[0], "help")) {
+        fputs(mesh_help, stdout);
+        return argc < 1 ? 2 : 0;
+    }
+    if (!strcmp(argv[0], "generate"))
+        return mesh_generate_cmd(argc - 1, argv + 1);
+    if (!strcmp(argv[0], "info"))
+        return mesh_info_cmd(argc - 1, argv + 1);
+    if (!strcmp(argv[0], "partition"))
+        return mesh_partition_cmd(argc - 1, argv + 1);
+    perr("mesh: unknown subcommand '%s' (generate, info, partition; see 'pillar mesh --help')",
+         argv[0]);
+    return 2;
+}

@@ -1,0 +1,26 @@
+# cli_lib.sh — helpers of the CLI tests (cli.sh, mesh_cli.sh), sourced after they set
+# $pillar (the binary), $tmp (a scratch directory) and fail=0.
+
+# expect_error NEEDLE ARGS... : non-zero exit below 128 (no signal) and NEEDLE in stderr
+expect_error() {
+    needle=$1; shift
+    "$pillar" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then
+        echo "FAIL: pillar $* exited $rc (want a non-zero exit, no crash)"; fail=1
+    elif ! grep -q -- "$needle" "$tmp/err"; then
+        echo "FAIL: pillar $*: message does not name '$needle':"; cat "$tmp/err"; fail=1
+    else
+        echo "ok: pillar $* -> $(head -n1 "$tmp/err")"
+    fi
+}
+
+# expect_output NEEDLE ARGS... : exit 0 and NEEDLE in stdout
+expect_output() {
+    needle=$1; shift
+    "$pillar" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ $rc -ne 0 ] || ! grep -q -- "$needle" "$tmp/out"; then
+        echo "FAIL: pillar $* (exit $rc) did not print '$needle':"; cat "$tmp/out" "$tmp/err"; fail=1
+    else
+        echo "ok: pillar $* prints '$needle'"
+    fi
+}

@@ -1,0 +1,105 @@
+#!/bin/sh
+# `pillar mesh` and `pillar run --mesh` from the command line: generate / info / partition print
+# what they promise; runs on mesh files verify; bad files and flags give a message naming the
+# dataset or flag, a non-zero exit, no crash and no partial output file.
+# usage: mesh_cli.sh PILLAR TEST_MESH   (TEST_MESH --bad-files DIR writes the bad files)
+pillar=$1
+test_mesh=$2
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+. "$(dirname "$0")/cli_lib.sh"
+
+# no_file PATH : nothing at PATH, and no temporary file next to it
+no_file() {
+    d=$(dirname "$1")
+    if [ -e "$1" ] || { [ -d "$d" ] && ls "$d" | grep -q "tmp-"; }; then
+        echo "FAIL: $1 or a temporary file was left behind"; fail=1
+    fi
+}
+
+m=$tmp/m
+mkdir "$m"
+
+# ---- generate + info ----
+expect_output "wrote" mesh generate "$m/sphere.h5" --kind cubed-sphere --n 12 --levels 8
+expect_output "cells       864 per level, 8 levels" mesh info "$m/sphere.h5"
+expect_output "neighbours  4: 864, 3: 0" mesh info "$m/sphere.h5"
+expect_output "corners     8 vertices where 3 cells meet" mesh info "$m/sphere.h5"
+expect_output "0 halo cells, 864 inner" mesh info "$m/sphere.h5"
+expect_output "chasing compressed" mesh info "$m/sphere.h5"
+expect_output "wrote" mesh generate "$m/patch.h5" --size 40x30 --levels 6
+expect_output "halo        radius 2 (laplap, hdiff): 264 halo cells, 936 inner" mesh info "$m/patch.h5"
+expect_output "halo        radius 1 (fastwaves): 136 halo cells, 1064 inner" mesh info "$m/patch.h5"
+expect_output "patch       regular 40x30" mesh info "$m/patch.h5"
+expect_output "neighbours  4: 1064, 3: 132, 2: 4" mesh info "$m/patch.h5"
+expect_output "wrote" mesh generate "$m/shuffled.h5" --kind shuffled --size 40x30 --window 16 --levels 6
+expect_output "wrote" mesh generate "$m/rotated.h5" --kind rotated --size 40x30 --window 4 --levels 6
+
+# ---- partition ----
+expect_output "stored a METIS partition into 9 parts" mesh partition "$m/sphere.h5" --parts 9
+expect_output "partition   9 parts stored" mesh info "$m/sphere.h5"
+expect_output "metis: 9 parts (stored)" mesh info "$m/sphere.h5" --layout metis
+
+# ---- run --mesh (CPU) ----
+for st in laplap hdiff fastwaves; do
+    expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
+        run --mesh "$m/sphere.h5" --stencil $st --backend cpu --runs 2
+    expect_output "PASS against the regular grid: bit-exact" \
+        run --mesh "$m/patch.h5" --stencil $st --backend cpu --runs 2 --layout metis
+    expect_output "PASS against the regular grid: bit-exact" \
+        run --mesh "$m/shuffled.h5" --stencil $st --backend cpu --runs 2 --storage nonchasing --compress
+    expect_output "PASS against the CPU unstructured executor" \
+        run --mesh "$m/rotated.h5" --stencil $st --backend cpu --runs 2 --precision float
+done
+expect_output "metis order (9 parts)" run --mesh "$m/sphere.h5" --layout metis --backend cpu --runs 1
+expect_output "PASS" run --mesh "$m/patch.h5" --grid regular --backend cpu --runs 1
+expect_output "PASS against the regular grid: bit-exact" run --size 24x20x4 --backend cpu --runs 1
+
+# ---- bad flags ----
+expect_error "--kind 'hexagon'" mesh generate "$m/x.h5" --kind hexagon
+no_file "$m/x.h5"
+expect_error "which FILE" mesh generate --kind regular
+expect_error "--size '0x4'" mesh generate "$m/x.h5" --size 0x4
+expect_error "--n '0'" mesh generate "$m/x.h5" --kind cubed-sphere --n 0
+expect_error "--parts K is required" mesh partition "$m/sphere.h5"
+expect_error "--parts 100000" mesh partition "$m/sphere.h5" --parts 100000
+expect_error "--bogus" mesh info "$m/sphere.h5" --bogus
+expect_error "unknown subcommand 'frob'" mesh frob
+expect_error "--layout metis orders the cells of a mesh file" run --layout metis
+expect_error "--layout metis orders the cells of a mesh file" info --layout metis
+expect_error "--size does not go with --mesh" run --mesh "$m/patch.h5" --size 8x8x8
+expect_error "with --mesh choose file or metis" run --mesh "$m/patch.h5" --layout zcurve
+expect_error "not a regular patch" run --mesh "$m/sphere.h5" --grid regular --backend cpu
+expect_error "cannot create" mesh generate "$tmp/no-such-dir/x.h5"
+no_file "$tmp/no-such-dir/x.h5"
+
+# ---- bad files: message names the dataset and the first bad cell; no crash ----
+bad=$tmp/bad
+mkdir "$bad"
+"$test_mesh" --bad-files "$bad" >"$tmp/list" || { echo "FAIL: test_mesh --bad-files"; fail=1; }
+while IFS="$(printf '\t')" read -r name needle; do
+    expect_error "$needle" mesh info "$bad/$name"
+    expect_error "$needle" run --mesh "$bad/$name" --backend cpu
+done <"$tmp/list"
+# a failed partition leaves the file as it was
+cp "$bad/asymmetric.h5" "$tmp/asym.h5"
+expect_error "asymmetric at cell 1" mesh partition "$tmp/asym.h5" --parts 2
+cmp -s "$bad/asymmetric.h5" "$tmp/asym.h5" || { echo "FAIL: partition changed a bad file"; fail=1; }
+printf 'not hdf5\n' >"$tmp/text.h5"
+expect_error "not an HDF5 file" mesh info "$tmp/text.h5"
+expect_error "cannot read" mesh info "$tmp/none.h5"
+expect_output "wrote" mesh generate "$m/tiny.h5" --size 4x4 --levels 2
+expect_error "no inner cells for laplap" run --mesh "$m/tiny.h5" --backend cpu
+expect_output "wrote" mesh generate "$m/flat.h5" --size 9x9 --levels 1
+expect_error "needs at least 2 levels" run --mesh "$m/flat.h5" --stencil fastwaves --backend cpu
+
+# ---- help ----
+for sub in "" generate info partition; do
+    expect_output "usage: pillar mesh" mesh $sub --help
+done
+expect_output "--mesh FILE" run --help
+expect_output "mesh     mesh files" help
+
+exit $fail

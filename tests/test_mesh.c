@@ -1,0 +1,511 @@
+/* Mesh files: every generator survives a write/read round trip; cubed-sphere properties; a mesh
+ * of a regular patch gives the neighbour structure and the stencil results of ugrid_emulate; the
+ * halo comes from the mesh; METIS orders; bad files are refused with a message naming the dataset
+ * and the first bad cell, and nothing is left half-written.
+ *
+ * usage: test_mesh              run the tests
+ *        test_mesh --bad-files DIR   write the bad files of the tests into DIR (for mesh_cli.sh) */
+#include "check.h"
+#include "src/cpu_exec.h"
+#include "src/mesh_io.h"
+#include "src/runner.h"
+#include "src/verify.h"
+
+#include <hdf5.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static const char *tmpname(const char *name)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf, "%s/%s", dir, name);
+    return buf;
+}
+
+/* ---- round trips ---- */
+
+static void check_same_mesh(const mesh *a, const mesh *b, const char *what)
+{
+    CHECK(a->ncells == b->ncells && a->nlevels == b->nlevels, "%s: cells/levels", what);
+    if (a->ncells != b->ncells)
+        return;
+    size_t n = (size_t)a->ncells;
+    CHECK(!memcmp(a->nbr, b->nbr, sizeof(int) * 4 * n), "%s: /neighbours differ", what);
+    CHECK(a->ncoord == b->ncoord && (!a->coord) == (!b->coord), "%s: coordinates presence", what);
+    if (a->coord && b->coord)
+        CHECK(!memcmp(a->coord, b->coord, sizeof(double) * a->ncoord * n), "%s: coordinates", what);
+    CHECK((!a->xy) == (!b->xy) && a->nx == b->nx && a->ny == b->ny, "%s: patch", what);
+    if (a->xy && b->xy)
+        CHECK(!memcmp(a->xy, b->xy, sizeof(int) * 2 * n), "%s: /patch_xy", what);
+    CHECK((!a->part) == (!b->part) && a->nparts == b->nparts, "%s: partition", what);
+    if (a->part && b->part)
+        CHECK(!memcmp(a->part, b->part, sizeof(int) * n), "%s: /partition", what);
+    CHECK(!strcmp(a->kind, b->kind), "%s: kind '%s' vs '%s'", what, a->kind, b->kind);
+}
+
+static void test_round_trips(void)
+{
+    mesh_gen_spec specs[] = {
+        {MESH_REGULAR, 23, 17, 0, 5, 0, 1},    {MESH_CUBED_SPHERE, 0, 0, 12, 7, 0, 1},
+        {MESH_SHUFFLED, 30, 20, 0, 4, 16, 9},  {MESH_ROTATED, 30, 26, 0, 3, 5, 9},
+        {MESH_CUBED_SPHERE, 0, 0, 1, 2, 0, 1}, {MESH_REGULAR, 1, 1, 0, 1, 0, 1},
+        {MESH_REGULAR, 100, 90, 0, 3, 0, 1}, /* >= 4096 cells: chunked, compressed datasets */
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        mesh a, b;
+        char err[512];
+        CHECK(mesh_generate(&a, &specs[i]) == 0, "generate %s", mesh_kind_name[specs[i].kind]);
+        CHECK(mesh_check(&a, err, sizeof err) == 0, "%s: generated mesh invalid: %s",
+              mesh_kind_name[specs[i].kind], err);
+        if (i == 2) { /* also a stored partition */
+            a.nparts = 6;
+            a.part = xalloc(sizeof(int) * (size_t)a.ncells);
+            CHECK(mesh_partition(&a, 6, a.part) == 0, "partition");
+        }
+        const char *path = tmpname("round.h5");
+        CHECK(mesh_write(path, &a) == 0, "write %s", mesh_kind_name[specs[i].kind]);
+        CHECK(mesh_read(path, &b) == 0, "read %s", mesh_kind_name[specs[i].kind]);
+        check_same_mesh(&a, &b, mesh_kind_name[specs[i].kind]);
+        mesh_free(&a);
+        mesh_free(&b);
+    }
+    /* shuffled: the numbering differs from row-major, positions still a permutation */
+    mesh s;
+    mesh_gen_spec sp = {MESH_SHUFFLED, 16, 16, 0, 2, 8, 3};
+    mesh_generate(&s, &sp);
+    int moved = 0;
+    for (int c = 0; c < s.ncells; c++)
+        moved += s.xy[2 * c + 1] * 16 + s.xy[2 * c] != c;
+    CHECK(moved > s.ncells / 2, "shuffled: only %d of %d cells renumbered", moved, s.ncells);
+    mesh_free(&s);
+}
+
+/* ---- cubed sphere ---- */
+
+static void test_cubed_sphere(void)
+{
+    const int ns[] = {1, 2, 3, 8, 24};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        int n = ns[i];
+        mesh m;
+        char err[512];
+        CHECK(mesh_gen_cubed_sphere(&m, n, 4) == 0, "cubed sphere n=%d", n);
+        CHECK(m.ncells == 6 * n * n, "n=%d: %d cells, want 6n^2", n, m.ncells);
+        CHECK(mesh_check(&m, err, sizeof err) == 0, "n=%d: %s", n, err); /* includes symmetry */
+        long hist[5];
+        mesh_histogram(&m, hist);
+        CHECK(hist[4] == m.ncells, "n=%d: %ld of %d cells have 4 neighbours", n, hist[4], m.ncells);
+        CHECK(mesh_corners(&m) == 8, "n=%d: %d corners where 3 cells meet, want 8", n,
+              mesh_corners(&m));
+        /* symmetry, spelled out: W(c) = d implies c among d's 4; 4 distinct neighbours (n > 1) */
+        int rotated = 0;
+        for (int c = 0; c < m.ncells; c++)
+            for (int r = 0; r < 4; r++) {
+                int d = m.nbr[4 * c + r], back = -1;
+                for (int s = 0; s < 4; s++)
+                    if (m.nbr[4 * d + s] == c)
+                        back = s;
+                CHECK(back >= 0, "n=%d: cell %d %s=%d not symmetric", n, c, rel_name[r], d);
+                rotated += back >= 0 && back != (r ^ 1); /* W<->E, S<->N are r^1 */
+                for (int s = 0; s < r; s++)
+                    CHECK(n == 1 || m.nbr[4 * c + s] != d, "n=%d: cell %d repeats neighbour %d", n,
+                          c, d);
+            }
+        CHECK(rotated > 0, "n=%d: orientation never turns across a seam", n);
+        /* cell centres on the unit sphere, neighbours close */
+        for (int c = 0; c < m.ncells; c++) {
+            const double *p = &m.coord[3 * c];
+            double r2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+            CHECK(r2 > 1 - 1e-12 && r2 < 1 + 1e-12, "n=%d: cell %d off the sphere", n, c);
+            for (int r = 0; r < 4 && n >= 8; r++) {
+                const double *q = &m.coord[3 * m.nbr[4 * c + r]];
+                double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                            (p[2] - q[2]) * (p[2] - q[2]);
+                CHECK(d2 < 4.0 / (n * n), "n=%d: cell %d %s is far away", n, c, rel_name[r]);
+            }
+        }
+        /* no halo on a closed surface: every cell computes */
+        ugrid g;
+        ugrid_from_mesh(&g, &m, 2, 4, NULL);
+        CHECK(g.nhalo == 0 && g.cx == NULL && g.cell_at == NULL, "n=%d: halo %d", n, g.nhalo);
+        ugrid_free(&g);
+        mesh_free(&m);
+    }
+}
+
+/* ---- halo from the mesh ---- */
+
+static void test_halo(void)
+{
+    mesh_gen_spec sp = {MESH_ROTATED, 30, 24, 0, 2, 4, 5};
+    mesh m;
+    mesh_generate(&m, &sp);
+    for (int radius = 1; radius <= 2; radius++) {
+        ugrid g;
+        ugrid_from_mesh(&g, &m, radius, 2, NULL);
+        int nrel = radius == 2 ? NREL2 : NREL1;
+        for (int c = 0; c < g.nxy; c++) {
+            int missing = 0;
+            for (int r = 0; r < nrel; r++)
+                missing |= ugrid_follow(&g, c, r) < 0;
+            CHECK(missing == (c < g.nhalo), "radius %d: cell %d (halo %d) missing=%d", radius, c,
+                  g.nhalo, missing);
+        }
+        /* the grid's relations are the mesh's, renumbered */
+        for (int c = 0; c < g.nxy; c++)
+            for (int r = 0; r < 4; r++) {
+                int d = g.nbr[r * g.nxy + c], md = m.nbr[4 * g.mesh_cell[c] + r];
+                CHECK((d < 0 && md < 0) || (d >= 0 && g.mesh_cell[d] == md), "cell %d relation %d",
+                      c, r);
+            }
+        ugrid_free(&g);
+    }
+    mesh_free(&m);
+}
+
+/* ---- a regular patch from a file == ugrid_emulate ---- */
+
+static void test_patch_equals_emulate(void)
+{
+    const int nx = 21, ny = 17, nz = 6;
+    mesh_gen_spec sp = {MESH_REGULAR, nx, ny, 0, nz, 0, 1};
+    mesh m;
+    mesh_generate(&m, &sp);
+    const char *path = tmpname("patch.h5");
+    CHECK(mesh_write(path, &m) == 0, "write patch");
+    mesh_free(&m);
+    CHECK(mesh_read(path, &m) == 0, "read patch");
+
+    for (int radius = 1; radius <= 2; radius++) {
+        ugrid a, b;
+        ugrid_from_mesh(&a, &m, radius, nz, NULL);
+        ugrid_emulate(&b, nx, ny, nz, radius, LAYOUT_ROWMAJOR, 32, 0);
+        CHECK(a.nxy == b.nxy && a.nhalo == b.nhalo && a.zstride == b.zstride, "radius %d: sizes",
+              radius);
+        CHECK(!memcmp(a.nbr, b.nbr, sizeof(int) * 4 * (size_t)a.nxy), "radius %d: nbr differ",
+              radius);
+        CHECK(!memcmp(a.cx, b.cx, sizeof(int) * (size_t)a.nxy) &&
+                  !memcmp(a.cy, b.cy, sizeof(int) * (size_t)a.nxy),
+              "radius %d: positions", radius);
+        for (int chasing = 0; chasing <= 1; chasing++)
+            for (int comp = 0; comp <= 1; comp++) {
+                nbtable ta, tb;
+                nbtable_build(&ta, &a, chasing, comp);
+                nbtable_build(&tb, &b, chasing, comp);
+                CHECK(ta.ntab == tb.ntab && ta.npat == tb.npat &&
+                          !memcmp(ta.tab, tb.tab, sizeof(int32_t) * nbtable_entries(&ta)),
+                      "radius %d chasing %d compressed %d: tables differ", radius, chasing, comp);
+                nbtable_free(&ta);
+                nbtable_free(&tb);
+            }
+        ugrid_free(&a);
+        ugrid_free(&b);
+    }
+    mesh_free(&m);
+
+    /* stencil results: file (rowmajor) vs emulated rowmajor bit for bit, and vs the regular grid
+     * in every order the file can be run in */
+    for (int st = 0; st < ST_COUNT; st++)
+        for (int storage = 0; storage < 4; storage++) {
+            int radius = stencil_table[st].radius;
+            problem_spec s = {(stencil_t)st,   PREC_DOUBLE, nx, ny,           nz,         radius,
+                              LAYOUT_ROWMAJOR, 8,           7,  storage >> 1, storage & 1};
+            problem pe, pm, pq;
+            CHECK(problem_make(&pe, &s) == 0, "emulated problem");
+            CHECK(problem_make_mesh(&pm, &s, path, 0) == 0, "mesh problem");
+            CHECK(problem_make_mesh(&pq, &s, path, 1) == 0, "mesh problem, metis order");
+            CHECK(pm.regular_twin && pm.ug.nhalo == pe.ug.nhalo, "twin/halo");
+            fieldset oe = runner_outputs(&pe, 1), om = runner_outputs(&pm, 1),
+                     oq = runner_outputs(&pq, 1);
+            fieldset reg = runner_outputs(&pm, 0);
+            cpu_run_unstructured(&pe, oe);
+            cpu_run_unstructured(&pm, om);
+            cpu_run_unstructured(&pq, oq);
+            cpu_run_regular(&pm, reg);
+            for (int f = stencil_table[st].nin; f < pe.nf; f++)
+                CHECK(!memcmp(oe.p[f], om.p[f], pe.ug.len * 8), "%s storage %d: file != emulated",
+                      stencil_table[st].name, storage);
+            verify_result r = verify_compare(&pm, om, 1, reg, 0),
+                          q = verify_compare(&pq, oq, 1, reg, 0);
+            CHECK(r.checked > 0 && r.unwritten == 0 && r.differ == 0,
+                  "%s: file vs regular: %ld/%ld", stencil_table[st].name, r.unwritten, r.differ);
+            CHECK(q.checked == r.checked && q.unwritten == 0 && q.differ == 0,
+                  "%s: metis vs regular: %ld/%ld", stencil_table[st].name, q.unwritten, q.differ);
+            CHECK(pq.mesh_parts > 1, "metis parts %d", pq.mesh_parts);
+            runner_free_outputs(&pe, &oe);
+            runner_free_outputs(&pm, &om);
+            runner_free_outputs(&pq, &oq);
+            runner_free_outputs(&pm, &reg);
+            problem_free(&pe);
+            problem_free(&pm);
+            problem_free(&pq);
+        }
+}
+
+/* ---- meshes without a twin: every inner cell written, result independent of the order ---- */
+
+static void test_mesh_runs(void)
+{
+    mesh m;
+    CHECK(mesh_gen_cubed_sphere(&m, 10, 5) == 0, "sphere");
+    const char *path = tmpname("sphere.h5");
+    CHECK(mesh_write(path, &m) == 0, "write sphere");
+    for (int st = 0; st < ST_COUNT; st++) {
+        problem_spec s = {(stencil_t)st, PREC_DOUBLE, 0, 0, 0, 0, LAYOUT_ROWMAJOR, 16, 3, 1, 1};
+        problem pf, pq;
+        CHECK(problem_make_mesh(&pf, &s, path, 0) == 0 && problem_make_mesh(&pq, &s, path, 1) == 0,
+              "sphere problems");
+        CHECK(!pf.regular_twin && pf.ug.nhalo == 0 && pf.ug.nxy == 600, "sphere grid");
+        fieldset of = runner_outputs(&pf, 1), oq = runner_outputs(&pq, 1);
+        cpu_run_unstructured(&pf, of);
+        cpu_run_unstructured(&pq, oq);
+        verify_result r = verify_compare_cells(&pf, of, of);
+        CHECK(r.checked == 600L * stencil_zend(s.stencil, 5) * stencil_table[st].nout &&
+                  r.unwritten == 0,
+              "%s: %ld unwritten", stencil_table[st].name, r.unwritten);
+        /* the same cell (by file index) gets the same bits in both orders */
+        long differ = 0;
+        for (int f = stencil_table[st].nin; f < pf.nf; f++)
+            for (int z = 0; z < stencil_zend(s.stencil, 5); z++)
+                for (int c = 0; c < 600; c++) {
+                    int cq = -1;
+                    for (int k = 0; k < 600 && cq < 0; k++)
+                        if (pq.ug.mesh_cell[k] == pf.ug.mesh_cell[c])
+                            cq = k;
+                    differ += !field_same_bits(PREC_DOUBLE, of.p[f], (size_t)c + z * pf.ug.zstride,
+                                               oq.p[f], (size_t)cq + z * pq.ug.zstride);
+                }
+        CHECK(differ == 0, "%s: file and metis order differ at %ld points", stencil_table[st].name,
+              differ);
+        runner_free_outputs(&pf, &of);
+        runner_free_outputs(&pq, &oq);
+        problem_free(&pf);
+        problem_free(&pq);
+    }
+    mesh_free(&m);
+}
+
+/* ---- METIS ---- */
+
+static void test_metis(void)
+{
+    mesh m;
+    mesh_gen_cubed_sphere(&m, 8, 1);
+    int n = m.ncells, k = 12;
+    int *part = xalloc(sizeof(int) * (size_t)n), *order = xalloc(sizeof(int) * (size_t)n);
+    int *seen = xalloc(sizeof(int) * (size_t)n), *size = xalloc(sizeof(int) * (size_t)k);
+    CHECK(mesh_partition(&m, k, part) == 0, "partition");
+    for (int c = 0; c < n; c++) {
+        CHECK(part[c] >= 0 && part[c] < k, "part of %d", c);
+        size[part[c]]++;
+    }
+    for (int p = 0; p < k; p++)
+        CHECK(size[p] > n / k / 2 && size[p] < 2 * n / k, "part %d has %d cells", p, size[p]);
+    mesh_order_from_parts(&m, part, k, order);
+    int runs = 1, adjacent = 0;
+    for (int i = 0; i < n; i++) {
+        CHECK(order[i] >= 0 && order[i] < n && !seen[order[i]], "order is not a permutation at %d",
+              i);
+        if (order[i] >= 0 && order[i] < n)
+            seen[order[i]] = 1;
+        if (i && part[order[i]] != part[order[i - 1]]) {
+            runs++;
+            int a = part[order[i - 1]], b = part[order[i]], touch = 0;
+            for (int c = 0; c < n; c++)
+                for (int r = 0; r < 4; r++)
+                    touch |= part[c] == a && part[m.nbr[4 * c + r]] == b;
+            adjacent += touch;
+        }
+    }
+    CHECK(runs == k, "parts are not contiguous in the order: %d runs", runs);
+    CHECK(adjacent >= (k - 1) / 2, "only %d of %d consecutive parts are neighbours", adjacent,
+          k - 1);
+    CHECK(mesh_partition(&m, 0, part) != 0 && mesh_partition(&m, n + 1, part) != 0, "bad --parts");
+    xfree(part);
+    xfree(order);
+    xfree(seen);
+    xfree(size);
+    mesh_free(&m);
+}
+
+/* ---- bad files ---- */
+
+typedef struct {
+    const char *name, *needle; /* the file, and what the message must name */
+} bad_file;
+
+static void put_attr(hid_t f, const char *name, int v)
+{
+    hid_t sp = H5Screate(H5S_SCALAR),
+          a = H5Acreate2(f, name, H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT, &v);
+    H5Aclose(a);
+    H5Sclose(sp);
+}
+
+static void put_data(hid_t f, const char *name, hid_t type, int rank, hsize_t d0, hsize_t d1,
+                     const void *v)
+{
+    hsize_t dims[2] = {d0, d1};
+    hid_t sp = H5Screate_simple(rank, dims, NULL);
+    hid_t d = H5Dcreate2(f, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (d0)
+        H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Dclose(d);
+    H5Sclose(sp);
+}
+
+/* A 3x1 strip W/E with one defect chosen by `which`. */
+static void write_bad(const char *path, int which)
+{
+    int nbr[3][4] = {{-1, 1, -1, -1}, {0, 2, -1, -1}, {1, -1, -1, -1}};
+    double fl[12] = {0};
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (which != 1)
+        put_attr(f, "pillar_mesh_version", which == 2 ? 7 : 1);
+    if (which != 3)
+        put_attr(f, "nlevels", 4);
+    if (which == 4)
+        nbr[2][1] = 99; /* out of range */
+    if (which == 5)
+        nbr[2][0] = -1; /* 1 lists 2 as E, 2 does not list 1 */
+    if (which == 6)
+        put_data(f, "/neighbours", H5T_NATIVE_INT, 1, 12, 0, nbr); /* rank 1 */
+    else if (which == 7)
+        put_data(f, "/neighbours", H5T_NATIVE_DOUBLE, 2, 3, 4, fl); /* floats */
+    else if (which == 8)
+        put_data(f, "/neighbours", H5T_NATIVE_INT, 2, 0, 4, nbr); /* empty */
+    else if (which == 9)
+        put_data(f, "/neighbours", H5T_NATIVE_INT, 2, 4, 3, nbr); /* 3 columns */
+    else if (which != 0)
+        put_data(f, "/neighbours", H5T_NATIVE_INT, 2, 3, 4, nbr);
+    if (which == 10)
+        put_data(f, "/coordinates", H5T_NATIVE_DOUBLE, 2, 2, 2, fl); /* 2 rows for 3 cells */
+    if (which == 11) {
+        int xy[6] = {0, 0, 1, 0, 1, 0}; /* two cells at (1,0) */
+        put_data(f, "/patch_xy", H5T_NATIVE_INT, 2, 3, 2, xy);
+        hid_t d = H5Dopen2(f, "/patch_xy", H5P_DEFAULT);
+        put_attr(d, "nx", 3);
+        put_attr(d, "ny", 1);
+        H5Dclose(d);
+    }
+    if (which == 12) {
+        int p[3] = {0, 5, 0};
+        put_data(f, "/partition", H5T_NATIVE_INT, 1, 3, 0, p);
+        hid_t d = H5Dopen2(f, "/partition", H5P_DEFAULT);
+        put_attr(d, "nparts", 2);
+        H5Dclose(d);
+    }
+    H5Fclose(f);
+}
+
+static const bad_file bad_files[] = {
+    {"no-neighbours.h5", "/neighbours is missing"},
+    {"no-version.h5", "pillar_mesh_version is missing"},
+    {"version7.h5", "pillar_mesh_version = 7"},
+    {"no-nlevels.h5", "nlevels is missing"},
+    {"out-of-range.h5", "cell 2: E = 99 is out of range"},
+    {"asymmetric.h5", "asymmetric at cell 1: E = 2"},
+    {"rank1.h5", "/neighbours has rank 1"},
+    {"float.h5", "/neighbours has the wrong type"},
+    {"empty.h5", "/neighbours is empty"},
+    {"three-columns.h5", "/neighbours has 3 columns"},
+    {"coordinates-rows.h5", "/coordinates has 2 rows"},
+    {"patch-twice.h5", "/patch_xy: cells 1 and 2 both lie at (1,0)"},
+    {"partition.h5", "/partition: cell 1 is in part 5"},
+};
+enum { NBAD = sizeof bad_files / sizeof bad_files[0] };
+
+static void write_bad_files(void)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    for (int i = 0; i < NBAD; i++)
+        write_bad(tmpname(bad_files[i].name), i);
+    FILE *f = fopen(tmpname("not-hdf5.h5"), "w");
+    fputs("just text\n", f);
+    fclose(f);
+}
+
+/* mesh_read must fail, leave m empty and print the needle on stderr. */
+static void expect_bad(const char *file, const char *needle)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s", file); /* tmpname's buffer is reused below */
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *log = freopen(tmpname("stderr.txt"), "w", stderr);
+    mesh m;
+    int rc = mesh_read(path, &m);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    (void)log;
+    char msg[1024] = "";
+    FILE *in = fopen(tmpname("stderr.txt"), "r");
+    size_t len = in ? fread(msg, 1, sizeof msg - 1, in) : 0;
+    msg[len] = 0;
+    if (in)
+        fclose(in);
+    CHECK(rc != 0 && m.ncells == 0 && m.nbr == NULL, "%s was accepted", path);
+    CHECK(strstr(msg, needle) != NULL, "%s: message does not say '%s': %s", path, needle, msg);
+    CHECK(strstr(msg, "HDF5-DIAG") == NULL, "%s: HDF5's own error stack was printed", path);
+}
+
+static void test_bad_files(void)
+{
+    write_bad_files();
+    for (int i = 0; i < NBAD; i++)
+        expect_bad(tmpname(bad_files[i].name), bad_files[i].needle);
+    expect_bad(tmpname("not-hdf5.h5"), "not an HDF5 file");
+    expect_bad(tmpname("does-not-exist.h5"), "cannot read");
+
+    /* writing into a missing directory fails cleanly, leaving nothing */
+    mesh m;
+    mesh_gen_cubed_sphere(&m, 2, 1);
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *log = freopen("/dev/null", "w", stderr);
+    (void)log;
+    int rc = mesh_write(tmpname("missing-dir/x.h5"), &m);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK(rc != 0, "write into a missing directory succeeded");
+    /* a successful write leaves no temporary file */
+    CHECK(mesh_write(tmpname("ok.h5"), &m) == 0, "write ok.h5");
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls %s | grep -q tmp-", dir);
+    CHECK(system(cmd) != 0, "a temporary file was left in %s", dir);
+    mesh_free(&m);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--bad-files")) {
+        snprintf(dir, sizeof dir, "%s", argv[2]);
+        write_bad_files();
+        for (int i = 0; i < NBAD; i++)
+            printf("%s\t%s\n", bad_files[i].name, bad_files[i].needle);
+        return 0;
+    }
+    snprintf(dir, sizeof dir, "/tmp/pillar-test-mesh-XXXXXX");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_round_trips();
+    test_cubed_sphere();
+    test_halo();
+    test_patch_equals_emulate();
+    test_mesh_runs();
+    test_metis();
+    test_bad_files();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return check_done("test_mesh");
+}
