@@ -34,17 +34,17 @@ FOR_EACH_STENCIL(CPU_REGULAR, float)
 /* ---- unstructured grid: neighbours through the tables (CH: chasing, CM: compressed) ---- */
 #define NB(R) UNS_NB(R)
 #define CPU_UNSTRUCTURED(ST, TY, CH, CM)                                                          \
-    static void cpu_uns_##ST##_##TY##_##CH##CM(const ugrid *g, nbview nbv, fieldset F)            \
+    static void cpu_uns_##ST##_##TY##_##CH##CM(nbview nbv, cpu_block b, fieldset F)               \
     {                                                                                             \
         typedef TY T;                                                                             \
         enum { CHASING = CH, COMPRESSED = CM };                                                   \
         ST##_BIND(F);                                                                             \
-        const long zs = g->zstride;                                                               \
-        const int zend = ST##_ZEND(g->nz), c0 = g->nhalo, c1 = g->nxy;                            \
+        const long zs = b.zs;                                                                     \
         (void)zs;                                                                                 \
-        _Pragma("omp parallel for collapse(2) schedule(static)") for (int k = 0; k < zend; k++)   \
-            for (int p = c0; p < c1; p++) {                                                       \
-                const long i = p + k * zs;                                                        \
+        _Pragma("omp parallel for collapse(2) schedule(static) if(cpu_block_points(b) > 4096)")   \
+        for (int k = b.k0; k < b.k1; k++)                                                         \
+            for (int p = b.c0; p < b.c1; p++) {                                                   \
+                const long i = p + (k - b.kbase) * zs;                                            \
                 ST##_BODY();                                                                      \
             }                                                                                     \
     }
@@ -56,7 +56,7 @@ FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, float)
 #undef NB
 
 typedef void (*reg_fn)(const rgrid *, fieldset);
-typedef void (*uns_fn)(const ugrid *, nbview, fieldset);
+typedef void (*uns_fn)(nbview, cpu_block, fieldset);
 
 #define REG_ROW(ST, _) {cpu_reg_##ST##_double, cpu_reg_##ST##_float},
 static const reg_fn reg_table[ST_COUNT][2] = {FOR_EACH_STENCIL(REG_ROW, _)};
@@ -73,8 +73,20 @@ void cpu_run_regular(const problem *pb, fieldset f)
     reg_table[pb->s.stencil][pb->s.prec](&pb->rg, f);
 }
 
+cpu_block cpu_block_inner(const problem *pb)
+{
+    const ugrid *g = &pb->ug;
+    cpu_block b = {g->nhalo, g->nxy, 0, stencil_zend(pb->s.stencil, g->nz), 0, g->zstride};
+    return b;
+}
+
+void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, fieldset f)
+{
+    int storage = nt->chasing * 2 + nt->compressed;
+    uns_table[s][p][storage](nbtable_view(nt), b, f);
+}
+
 void cpu_run_unstructured(const problem *pb, fieldset f)
 {
-    int storage = pb->nt.chasing * 2 + pb->nt.compressed;
-    uns_table[pb->s.stencil][pb->s.prec][storage](&pb->ug, nbtable_view(&pb->nt), f);
+    cpu_run_block(pb->s.stencil, pb->s.prec, &pb->nt, cpu_block_inner(pb), f);
 }

@@ -9,4 +9,23 @@
 void cpu_run_regular(const problem *pb, fieldset f);
 void cpu_run_unstructured(const problem *pb, fieldset f);
 
+/* Points of an unstructured computation: plane cells [c0, c1) at global levels [k0, k1) of arrays
+ * whose level 0 is global level kbase and whose levels lie zs elements apart. Bodies see the
+ * global level (fastwaves switches at c_flat_limit). */
+typedef struct {
+    int c0, c1;
+    int k0, k1;
+    int kbase;
+    long zs;
+} cpu_block;
+
+static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * (b.c1 - b.c0); }
+
+/* The inner cells at the computed levels of pb's unstructured grid (what cpu_run_unstructured
+ * computes). */
+cpu_block cpu_block_inner(const problem *pb);
+
+/* Computes the outputs of f on the points of block b only, with neighbours from table nt. */
+void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, fieldset f);
+
 #endif

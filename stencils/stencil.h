@@ -14,6 +14,7 @@ typedef struct {
     const char *field[PILLAR_MAXF]; /* inputs, then outputs */
     int radius;                     /* horizontal radius: the halo it needs */
     int ztop;                       /* top levels it does not compute */
+    int zradius;                    /* levels it reads below and above the current one */
     const char *summary;
 } stencil_info;
 

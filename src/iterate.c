@@ -1,0 +1,73 @@
+/* iterate.c — time steps on the CPU: the stencil body on a block, then the fold into the state. */
+#include "iterate.h"
+
+#include <string.h>
+
+static const iter_carry carried[ST_COUNT] = {
+    [ST_LAPLAP] = {1, {0}, {1}},
+    [ST_HDIFF] = {1, {0}, {2}},
+    [ST_FASTWAVES] = {2, {0, 1}, {9, 10}},
+};
+
+const iter_carry *iter_carried(stencil_t s) { return &carried[s]; }
+
+/* state <- state - out/64 (laplap) or state <- out, at the points of b. */
+#define FOLD(TY)                                                                                  \
+    static void fold_##TY(cpu_block b, TY *state, const TY *out, int damp)                       \
+    {                                                                                             \
+        _Pragma("omp parallel for schedule(static) if(cpu_block_points(b) > 4096)")               \
+        for (int k = b.k0; k < b.k1; k++) {                                                       \
+            long l = (long)(k - b.kbase) * b.zs;                                                  \
+            if (damp)                                                                             \
+                for (long i = l + b.c0; i < l + b.c1; i++)                                        \
+                    state[i] = state[i] - out[i] / (TY)64;                                        \
+            else                                                                                  \
+                memcpy(state + l + b.c0, out + l + b.c0, sizeof(TY) * (size_t)(b.c1 - b.c0));    \
+        }                                                                                         \
+    }
+FOLD(double)
+FOLD(float)
+
+void iter_step(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, fieldset f)
+{
+    if (b.c0 >= b.c1 || b.k0 >= b.k1)
+        return;
+    cpu_run_block(s, p, nt, b, f);
+    const iter_carry *c = iter_carried(s);
+    int damp = s == ST_LAPLAP;
+    for (int j = 0; j < c->n; j++) {
+        if (p == PREC_FLOAT)
+            fold_float(b, f.p[c->in[j]], f.p[c->out[j]], damp);
+        else
+            fold_double(b, f.p[c->in[j]], f.p[c->out[j]], damp);
+    }
+}
+
+void iter_run_incore(const problem *pb, fieldset f, int steps)
+{
+    cpu_block b = cpu_block_inner(pb);
+    for (int t = 0; t < steps; t++)
+        iter_step(pb->s.stencil, pb->s.prec, &pb->nt, b, f);
+}
+
+fieldset iter_fields_copy(const problem *pb)
+{
+    fieldset f = {{0}};
+    int nin = stencil_table[pb->s.stencil].nin;
+    size_t es = prec_size(pb->s.prec);
+    for (int i = 0; i < pb->nf; i++) {
+        f.p[i] = field_alloc(pb->s.prec, pb->ug.len);
+        if (i < nin)
+            memcpy(f.p[i], pb->uf.p[i], es * pb->ug.len);
+        else
+            field_poison(pb->s.prec, f.p[i], pb->ug.len);
+    }
+    return f;
+}
+
+void iter_fields_free(const problem *pb, fieldset *f)
+{
+    for (int i = 0; i < pb->nf; i++)
+        xfree(f->p[i]);
+    memset(f, 0, sizeof *f);
+}

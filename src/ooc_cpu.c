@@ -1,0 +1,133 @@
+/* ooc_cpu.c — chunked execution of an out-of-core plan on the CPU. */
+#include "ooc_cpu.h"
+
+#include "iterate.h"
+
+#include <string.h>
+
+/* Local arrays of one chunk, sized for the largest one. */
+static fieldset chunk_alloc(const ooc_plan *pl)
+{
+    const stencil_info *si = &stencil_table[pl->stencil];
+    size_t len = 0;
+    for (int p = 0; p < pl->nparts; p++)
+        for (int k = 0; k < pl->nslabs; k++) {
+            size_t l = (size_t)pl->part[p].zstride * (size_t)(pl->slab[k].lz1 - pl->slab[k].lz0);
+            if (l > len)
+                len = l;
+        }
+    fieldset loc = {{0}};
+    for (int f = 0; f < si->nin + si->nout; f++) {
+        loc.p[f] = field_alloc(pl->prec, len);
+        field_poison(pl->prec, loc.p[f], len);
+    }
+    return loc;
+}
+
+/* Level by level, to[l] = from[gcell[l]] for the held levels of a chunk. */
+#define GATHER(TY)                                                                                \
+    static void gather_##TY(const ugrid *g, const ooc_part *pt, const ooc_slab *s, const TY *from, \
+                            TY *to)                                                               \
+    {                                                                                             \
+        long points = (long)pt->ncells * (s->lz1 - s->lz0);                                       \
+        _Pragma("omp parallel for schedule(static) if(points > 4096)")                            \
+        for (int z = s->lz0; z < s->lz1; z++) {                                                   \
+            const TY *fz = from + (size_t)z * (size_t)g->zstride;                                 \
+            TY *tz = to + (size_t)(z - s->lz0) * (size_t)pt->zstride;                             \
+            for (int l = 0; l < pt->ncells; l++)                                                  \
+                tz[l] = fz[pt->gcell[l]];                                                         \
+        }                                                                                         \
+    }
+GATHER(double)
+GATHER(float)
+
+/* Inputs of chunk (pt, s) from the host fields `src` into the local arrays. */
+static void gather(const ooc_plan *pl, const ugrid *g, const ooc_part *pt, const ooc_slab *s,
+                   fieldset src, fieldset loc)
+{
+    for (int f = 0; f < stencil_table[pl->stencil].nin; f++) {
+        if (pl->prec == PREC_FLOAT)
+            gather_float(g, pt, s, src.p[f], loc.p[f]);
+        else
+            gather_double(g, pt, s, src.p[f], loc.p[f]);
+    }
+}
+
+/* The state at the chunk's own points, from the local arrays into the host fields `dst`. */
+static void scatter(const ooc_plan *pl, const ugrid *g, const ooc_part *pt, const ooc_slab *s,
+                    fieldset loc, fieldset dst)
+{
+    size_t es = prec_size(pl->prec), nown = (size_t)(pt->own1 - pt->own0);
+    const iter_carry *c = iter_carried(pl->stencil);
+    for (int j = 0; j < c->n; j++) {
+        const char *from = loc.p[c->in[j]];
+        char *to = dst.p[c->in[j]];
+        for (int z = s->z0; z < s->z1; z++)
+            memcpy(to + ((size_t)z * (size_t)g->zstride + (size_t)pt->own0) * es,
+                   from + ((size_t)(z - s->lz0) * (size_t)pt->zstride + (size_t)pt->first[0]) * es,
+                   nown * es);
+    }
+}
+
+/* t <= F steps on a gathered chunk: step j computes what is within reach of the last one. */
+static void run_trapezoid(const ooc_plan *pl, const ooc_part *pt, const ooc_slab *s, int t,
+                          fieldset loc)
+{
+    int zr = stencil_table[pl->stencil].zradius;
+    for (int j = 1; j <= t; j++) {
+        int m = t - j; /* steps still to go after this one */
+        cpu_block b = {pt->first[m], pt->ncells, s->z0 - zr * m, s->z1 + zr * m, s->lz0, pt->zstride};
+        if (b.k0 < 0)
+            b.k0 = 0;
+        if (b.k1 > pl->zend)
+            b.k1 = pl->zend;
+        iter_step(pl->stencil, pl->prec, &pt->nt, b, loc);
+    }
+}
+
+static int plan_fits(const ooc_plan *pl, const ugrid *g)
+{
+    return pl->nparts > 0 && pl->nz == g->nz && pl->part[0].own0 == g->nhalo &&
+           pl->part[pl->nparts - 1].own1 == g->nxy;
+}
+
+int ooc_cpu_run(const ooc_plan *pl, const ugrid *g, fieldset f, int steps)
+{
+    if (!plan_fits(pl, g)) {
+        perr("out-of-core: the plan was made for another grid");
+        return -1;
+    }
+    const iter_carry *c = iter_carried(pl->stencil);
+    size_t bytes = prec_size(pl->prec) * g->len;
+    fieldset cur = f, next = f; /* state read by a pass, state written by it */
+    for (int j = 0; j < c->n; j++) {
+        next.p[c->in[j]] = field_alloc(pl->prec, g->len);
+        memcpy(next.p[c->in[j]], f.p[c->in[j]], bytes); /* points no pass writes */
+    }
+    fieldset loc = chunk_alloc(pl);
+    for (int done = 0; done < steps;) {
+        int t = steps - done < pl->F ? steps - done : pl->F;
+        for (int p = 0; p < pl->nparts; p++)
+            for (int k = 0; k < pl->nslabs; k++) {
+                gather(pl, g, &pl->part[p], &pl->slab[k], cur, loc);
+                run_trapezoid(pl, &pl->part[p], &pl->slab[k], t, loc);
+                scatter(pl, g, &pl->part[p], &pl->slab[k], loc, next);
+            }
+        fieldset swap = cur;
+        cur = next;
+        next = swap;
+        done += t;
+    }
+    for (int j = 0; j < c->n; j++) {
+        int i = c->in[j];
+        if (cur.p[i] != f.p[i]) {
+            memcpy(f.p[i], cur.p[i], bytes);
+            xfree(cur.p[i]);
+        } else {
+            xfree(next.p[i]);
+        }
+    }
+    for (int i = 0; i < stencil_table[pl->stencil].nin + stencil_table[pl->stencil].nout; i++)
+        xfree(loc.p[i]);
+    return 0;
+}

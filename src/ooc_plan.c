@@ -1,0 +1,388 @@
+/* ooc_plan.c — chunks of whole pillars (and slabs of levels) with their halo, each with its own
+ * local neighbour table, sized to a device-memory budget. */
+#include "ooc_plan.h"
+
+#include "iterate.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UNREACHED INT_MAX
+
+/* Cells within graph distance `depth` of a set of sources, grown one source at a time by a
+ * breadth-first search that stops where it finds no shorter path. */
+typedef struct {
+    const ugrid *g;
+    int depth;
+    int *dist;    /* per global cell; UNREACHED outside the ball */
+    int *touched; /* the cells of the ball, in the order reached */
+    int count;
+    int *queue;
+} ball;
+
+static void ball_init(ball *b, const ugrid *g, int depth)
+{
+    b->g = g;
+    b->depth = depth;
+    b->dist = xalloc(sizeof(int) * (size_t)g->nxy);
+    b->touched = xalloc(sizeof(int) * (size_t)g->nxy);
+    b->queue = xalloc(sizeof(int) * (size_t)g->nxy);
+    for (int c = 0; c < g->nxy; c++)
+        b->dist[c] = UNREACHED;
+    b->count = 0;
+}
+
+static void ball_clear(ball *b)
+{
+    for (int i = 0; i < b->count; i++)
+        b->dist[b->touched[i]] = UNREACHED;
+    b->count = 0;
+}
+
+static void ball_free(ball *b)
+{
+    xfree(b->dist);
+    xfree(b->touched);
+    xfree(b->queue);
+}
+
+/* Lowers dist[c] to d (reaching c if new); whether it was lowered. */
+static int ball_lower(ball *b, int c, int d)
+{
+    if (b->dist[c] <= d)
+        return 0;
+    if (b->dist[c] == UNREACHED)
+        b->touched[b->count++] = c;
+    b->dist[c] = d;
+    return 1;
+}
+
+/* Adds source c: the ball grows to the cells within `depth` of c. */
+static void ball_add(ball *b, int c)
+{
+    const ugrid *g = b->g;
+    int head = 0, tail = 0;
+    if (!ball_lower(b, c, 0))
+        return;
+    b->queue[tail++] = c;
+    while (head < tail) {
+        int u = b->queue[head++], d = b->dist[u];
+        if (d >= b->depth)
+            continue;
+        for (int r = 0; r < NREL1; r++) {
+            int v = g->nbr[r * g->nxy + u];
+            if (v >= 0 && ball_lower(b, v, d + 1))
+                b->queue[tail++] = v;
+        }
+    }
+}
+
+/* ---- sizes ---- */
+
+static long local_zstride(int ncells) { return ((long)ncells + 63) / 64 * 64; }
+
+typedef struct {
+    int nf;        /* fields on the device */
+    size_t es;     /* bytes per value */
+    int nrel;      /* relations in the table */
+    int compressed;
+} chunk_shape;
+
+/* Device bytes of one buffer of a chunk of ncells cells and nlev levels: fields, and a table no
+ * larger than the uncompressed one (plus the pattern array when compressed). */
+static size_t chunk_bound(const chunk_shape *cs, int ncells, int nlev)
+{
+    size_t fields = (size_t)cs->nf * cs->es * (size_t)local_zstride(ncells) * (size_t)nlev;
+    size_t table = sizeof(int32_t) * (size_t)ncells * (size_t)(cs->nrel + (cs->compressed ? 1 : 0));
+    return fields + table;
+}
+
+static chunk_shape shape_of(stencil_t s, precision_t p, int chasing, int compressed)
+{
+    const stencil_info *si = &stencil_table[s];
+    chunk_shape cs = {si->nin + si->nout, prec_size(p), chasing ? NREL1 : NREL2, compressed};
+    return cs;
+}
+
+/* Levels held by a slab of one level. */
+static int min_held(stencil_t s, int F, int nz)
+{
+    int held = 1 + 2 * stencil_table[s].zradius * F;
+    return held < nz ? held : nz;
+}
+
+/* The largest ball of one inner cell. */
+static int max_single_ball(ball *b)
+{
+    int most = 0;
+    for (int c = b->g->nhalo; c < b->g->nxy; c++) {
+        ball_add(b, c);
+        if (b->count > most)
+            most = b->count;
+        ball_clear(b);
+    }
+    return most;
+}
+
+/* ---- slabs ---- */
+
+/* Cuts the computed levels [0, zend) into slabs whose chunks of one pillar fit the budget.
+ * Returns the number of slabs, or 0 if not even one level fits. */
+static int plan_slabs(ooc_plan *pl, const chunk_shape *cs, int maxball, int zr)
+{
+    int ext = zr * pl->F, levels = 0;
+    for (int L = pl->zend; L >= 1; L--) {
+        int held = L + 2 * ext < pl->nz ? L + 2 * ext : pl->nz;
+        if (2 * chunk_bound(cs, maxball, held) <= pl->budget) {
+            levels = L;
+            break;
+        }
+    }
+    if (levels == 0)
+        return 0;
+    int n = (pl->zend + levels - 1) / levels;
+    pl->slab = xalloc(sizeof(ooc_slab) * (size_t)n);
+    for (int k = 0; k < n; k++) {
+        ooc_slab *s = &pl->slab[k];
+        s->z0 = (int)((long)k * pl->zend / n);
+        s->z1 = (int)((long)(k + 1) * pl->zend / n);
+        s->lz0 = s->z0 - ext > 0 ? s->z0 - ext : 0;
+        s->lz1 = s->z1 + ext < pl->nz ? s->z1 + ext : pl->nz;
+    }
+    return n;
+}
+
+/* ---- parts ---- */
+
+typedef struct {
+    int cell, dist;
+} ring_cell;
+
+static int ring_cmp(const void *pa, const void *pb)
+{
+    const ring_cell *a = pa, *b = pb;
+    if (a->dist != b->dist)
+        return b->dist - a->dist; /* farthest first */
+    return (a->cell > b->cell) - (a->cell < b->cell);
+}
+
+static int int_cmp(const void *pa, const void *pb)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Numbers the ball of own cells [own0, own1) locally (fixed, ring farthest first, own) and builds
+ * the local grid and table. `loc` is a global -> local map, all -1 on entry and on return. */
+static void part_build(ooc_part *pt, const ball *b, int own0, int own1, int radius, int F,
+                       int chasing, int compressed, int *loc)
+{
+    const ugrid *g = b->g;
+    int n = b->count, nown = own1 - own0, nfixed = 0, nring = 0;
+    int *fixed = xalloc(sizeof(int) * (size_t)n);
+    ring_cell *ring = xalloc(sizeof(ring_cell) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        int c = b->touched[i], d = b->dist[c];
+        if (c < g->nhalo)
+            fixed[nfixed++] = c;
+        else if (d > 0)
+            ring[nring++] = (ring_cell){c, d};
+    }
+    qsort(fixed, (size_t)nfixed, sizeof(int), int_cmp);
+    qsort(ring, (size_t)nring, sizeof(ring_cell), ring_cmp);
+
+    memset(pt, 0, sizeof *pt);
+    pt->own0 = own0;
+    pt->own1 = own1;
+    pt->ncells = n;
+    pt->nfixed = nfixed;
+    pt->zstride = local_zstride(n);
+    pt->gcell = xalloc(sizeof(int) * (size_t)n);
+    pt->first = xalloc(sizeof(int) * (size_t)(F + 1));
+    memcpy(pt->gcell, fixed, sizeof(int) * (size_t)nfixed);
+    for (int i = 0; i < nring; i++)
+        pt->gcell[nfixed + i] = ring[i].cell;
+    for (int i = 0; i < nown; i++)
+        pt->gcell[nfixed + nring + i] = own0 + i;
+    for (int m = F, i = 0; m >= 0; m--) { /* ring farthest first: first[F] = nfixed */
+        while (i < nring && ring[i].dist > radius * m)
+            i++;
+        pt->first[m] = nfixed + i;
+    }
+    xfree(fixed);
+    xfree(ring);
+
+    ugrid *lg = &pt->lg;
+    lg->nxy = n;
+    lg->nhalo = pt->first[0];
+    lg->zstride = pt->zstride;
+    lg->nbr = xalloc(sizeof(int) * NREL1 * (size_t)n);
+    for (int l = 0; l < n; l++)
+        loc[pt->gcell[l]] = l;
+    for (int l = 0; l < n; l++)
+        for (int r = 0; r < NREL1; r++) {
+            int v = g->nbr[r * g->nxy + pt->gcell[l]];
+            lg->nbr[r * n + l] = v >= 0 ? loc[v] : -1;
+        }
+    for (int l = 0; l < n; l++)
+        loc[pt->gcell[l]] = -1;
+    nbtable_build(&pt->nt, lg, chasing, compressed);
+}
+
+/* Grows parts greedily along the cell order while a chunk of nlev levels fits the budget. */
+static void plan_parts(ooc_plan *pl, const ugrid *g, const chunk_shape *cs, ball *b, int nlev,
+                       int chasing, int compressed)
+{
+    int cap = 16, radius = stencil_table[pl->stencil].radius;
+    int *loc = xalloc(sizeof(int) * (size_t)g->nxy);
+    for (int c = 0; c < g->nxy; c++)
+        loc[c] = -1;
+    pl->part = xalloc(sizeof(ooc_part) * (size_t)cap);
+    for (int own0 = g->nhalo; own0 < g->nxy;) {
+        int own1 = own0;
+        while (own1 < g->nxy) {
+            ball_add(b, own1);
+            if (own1 > own0 && 2 * chunk_bound(cs, b->count, nlev) > pl->budget)
+                break;
+            own1++;
+        }
+        ball_clear(b);
+        for (int c = own0; c < own1; c++)
+            ball_add(b, c);
+        if (pl->nparts == cap) {
+            ooc_part *more = xalloc(sizeof(ooc_part) * (size_t)cap * 2);
+            memcpy(more, pl->part, sizeof(ooc_part) * (size_t)cap);
+            xfree(pl->part);
+            pl->part = more;
+            cap *= 2;
+        }
+        part_build(&pl->part[pl->nparts++], b, own0, own1, radius, pl->F, chasing, compressed, loc);
+        ball_clear(b);
+        own0 = own1;
+    }
+    xfree(loc);
+}
+
+/* ---- the plan ---- */
+
+size_t ooc_chunk_bytes(const ooc_plan *pl, int part, int slab)
+{
+    const ooc_part *pt = &pl->part[part];
+    const ooc_slab *s = &pl->slab[slab];
+    const stencil_info *si = &stencil_table[pl->stencil];
+    return (size_t)(si->nin + si->nout) * prec_size(pl->prec) * (size_t)pt->zstride *
+               (size_t)(s->lz1 - s->lz0) +
+           nbtable_bytes(&pt->nt);
+}
+
+static void plan_traffic(ooc_plan *pl)
+{
+    const stencil_info *si = &stencil_table[pl->stencil];
+    double es = (double)prec_size(pl->prec);
+    int ncarry = iter_carried(pl->stencil)->n;
+    for (int p = 0; p < pl->nparts; p++)
+        for (int k = 0; k < pl->nslabs; k++) {
+            const ooc_part *pt = &pl->part[p];
+            const ooc_slab *s = &pl->slab[k];
+            size_t bytes = ooc_chunk_bytes(pl, p, k);
+            if (bytes > pl->max_chunk_bytes)
+                pl->max_chunk_bytes = bytes;
+            pl->h2d_field_bytes += (double)pt->ncells * (s->lz1 - s->lz0) * si->nin * es;
+            pl->h2d_table_bytes += (double)nbtable_bytes(&pt->nt);
+            pl->d2h_bytes += (double)(pt->own1 - pt->own0) * (s->z1 - s->z0) * ncarry * es;
+        }
+}
+
+int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
+                  int compressed, size_t budget, int F)
+{
+    memset(pl, 0, sizeof *pl);
+    const stencil_info *si = &stencil_table[s];
+    if (F < 1) {
+        perr("out-of-core: %d steps per transfer: need at least 1", F);
+        return -1;
+    }
+    if (g->nhalo >= g->nxy) {
+        perr("out-of-core: the grid has no inner cells");
+        return -1;
+    }
+    pl->stencil = s;
+    pl->prec = p;
+    pl->F = F;
+    pl->budget = budget;
+    pl->nz = g->nz;
+    pl->zend = stencil_zend(s, g->nz);
+    chunk_shape cs = shape_of(s, p, chasing, compressed);
+
+    ball b;
+    ball_init(&b, g, si->radius * F);
+    int maxball = max_single_ball(&b);
+    pl->nslabs = plan_slabs(pl, &cs, maxball, si->zradius);
+    if (pl->nslabs == 0) {
+        int held = min_held(s, F, g->nz);
+        perr("out-of-core: a device-memory budget of %zu bytes is too small for %s (%s) with %d "
+             "step(s) per transfer: one pillar of one level with its halo (%d cells, %d levels, "
+             "%d fields, double-buffered) needs %zu bytes",
+             budget, si->name, prec_name(p), F, maxball, held, cs.nf,
+             2 * chunk_bound(&cs, maxball, held));
+        ball_free(&b);
+        return -1;
+    }
+    int nlev = 0;
+    for (int k = 0; k < pl->nslabs; k++)
+        if (pl->slab[k].lz1 - pl->slab[k].lz0 > nlev)
+            nlev = pl->slab[k].lz1 - pl->slab[k].lz0;
+    plan_parts(pl, g, &cs, &b, nlev, chasing, compressed);
+    ball_free(&b);
+    plan_traffic(pl);
+    return 0;
+}
+
+size_t ooc_min_budget(const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed, int F)
+{
+    chunk_shape cs = shape_of(s, p, chasing, compressed);
+    ball b;
+    ball_init(&b, g, stencil_table[s].radius * (F > 0 ? F : 1));
+    int maxball = max_single_ball(&b);
+    ball_free(&b);
+    return 2 * chunk_bound(&cs, maxball, min_held(s, F, g->nz));
+}
+
+void ooc_plan_free(ooc_plan *pl)
+{
+    for (int i = 0; i < pl->nparts; i++) {
+        ooc_part *pt = &pl->part[i];
+        xfree(pt->first);
+        xfree(pt->gcell);
+        nbtable_free(&pt->nt);
+        ugrid_free(&pt->lg);
+    }
+    xfree(pl->part);
+    xfree(pl->slab);
+    memset(pl, 0, sizeof *pl);
+}
+
+double ooc_h2d_per_step(const ooc_plan *pl) { return (pl->h2d_field_bytes + pl->h2d_table_bytes) / pl->F; }
+
+double ooc_d2h_per_step(const ooc_plan *pl) { return pl->d2h_bytes / pl->F; }
+
+void ooc_plan_describe(const ooc_plan *pl, char *buf, size_t n)
+{
+    double held = 0, own = 0;
+    for (int p = 0; p < pl->nparts; p++)
+        for (int k = 0; k < pl->nslabs; k++) {
+            const ooc_part *pt = &pl->part[p];
+            const ooc_slab *s = &pl->slab[k];
+            held += (double)pt->ncells * (s->lz1 - s->lz0);
+            own += (double)(pt->own1 - pt->own0) * (s->z1 - s->z0);
+        }
+    snprintf(buf, n,
+             "%d chunk(s) = %d part(s) x %d slab(s), %d step(s) per transfer, largest %.3f MB x2 of "
+             "%.3f MB; halo overhead %.2fx; per step host->device %.3f MB (tables %.3f MB), "
+             "device->host %.3f MB",
+             pl->nparts * pl->nslabs, pl->nparts, pl->nslabs, pl->F, pl->max_chunk_bytes / 1e6,
+             pl->budget / 1e6, own > 0 ? held / own : 0.0, ooc_h2d_per_step(pl) / 1e6,
+             pl->h2d_table_bytes / pl->F / 1e6, ooc_d2h_per_step(pl) / 1e6);
+}
