@@ -41,21 +41,37 @@ static const char run_help[] =
     "                     regular grid when the mesh is a regular patch (/patch_xy), else\n"
     "                     against the CPU unstructured executor on the same cells\n"
     "\n"
+    "Iterated runs (SPEC §5): the output becomes the next input (laplap: in -= laplap(in)/64,\n"
+    "hdiff: in = out, fastwaves: u_pos, v_pos = u_out, v_out); verified bit for bit against the\n"
+    "CPU in-core iteration (on sampled chunks for grids too large for a CPU reference):\n"
+    "  --steps T          time steps                                          (1)\n"
+    "  --out-of-core M    auto | on | off: stream chunks of Z-pillars through the device;\n"
+    "                     auto streams only when the fields do not fit --device-mem  (auto)\n"
+    "  --device-mem SIZE  device bytes the run may use, e.g. 4G or 512M (GPU: the free\n"
+    "                     memory; the CPU backend runs the same chunking under this budget)\n"
+    "  --fuse F           steps per transfer: a chunk carries a halo of radius*F and computes\n"
+    "                     F steps on a shrinking region (GPU default: a model of link, device\n"
+    "                     bandwidth and memory picks F from 1, 2, 4, 8; in core: all steps)\n"
+    "\n"
     "example: pillar run --stencil hdiff --layout zcurve --storage nonchasing --compress \\\n"
     "                    --size 64x64x16\n"
-    "         pillar run --mesh sphere.h5 --stencil laplap --layout metis --backend cpu\n";
+    "         pillar run --mesh sphere.h5 --stencil laplap --layout metis --backend cpu\n"
+    "         pillar run --size 2048x2048x64 --steps 10 --out-of-core on --device-mem 2G\n";
 
 int cmd_run(int argc, char **argv)
 {
     options o;
     options_defaults(&o);
-    int rc = options_parse(&o, argc, argv, "run", OPT_GRID | OPT_STENCIL | OPT_EXEC | OPT_MESH);
+    int rc = options_parse(&o, argc, argv, "run",
+                           OPT_GRID | OPT_STENCIL | OPT_EXEC | OPT_MESH | OPT_ITER);
     if (rc == 1) {
         fputs(run_help, stdout);
         return 0;
     }
     if (rc != 0)
         return 2;
+    if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse)
+        return run_iterated(&o);
     int backend = runner_pick_backend(&o, 0);
     if (backend < 0)
         return 1;

@@ -62,6 +62,32 @@ int parse_triple(const char *s, int *a, int *b, int *c)
     return 0;
 }
 
+int parse_bytes(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || v < 0 || s[0] == '-')
+        return -1;
+    double unit = 1;
+    if (*end) {
+        const char *units = "KMGT";
+        const char *u = strchr(units, *end == 'k' ? 'K' : *end);
+        if (!u || !*u)
+            return -1;
+        unit = (double)(1ull << (10 * (u - units + 1)));
+        end++;
+        if (*end == 'B' || *end == 'b')
+            end++;
+        if (*end)
+            return -1;
+    }
+    if (v * unit >= 1e18)
+        return -1;
+    *out = (size_t)(v * unit);
+    return 0;
+}
+
 typedef struct {
     const char *name;
     int takes_value;
@@ -77,6 +103,8 @@ static const flag flags[] = {
     {"--packed-rows", 0, OPT_EXEC},
     {"--aos", 0, OPT_EXEC},          {"--backend", 1, OPT_EXEC},
     {"--mesh", 1, OPT_MESH},
+    {"--steps", 1, OPT_ITER},        {"--fuse", 1, OPT_ITER},      {"--device-mem", 1, OPT_ITER},
+    {"--out-of-core", 1, OPT_ITER},
 };
 
 static void list_names(char *buf, size_t n, const char *const *names, int count)
@@ -194,6 +222,35 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
         o->packed_rows = 1;
     } else if (!strcmp(name, "--aos")) {
         o->aos = 1;
+    } else if (!strcmp(name, "--steps")) {
+        if (parse_int(v, 1, 1000000, &n) != 0) {
+            perr("%s: --steps '%s': expected an integer from 1 to 1000000", cmd, v);
+            return -1;
+        }
+        o->steps = (int)n;
+    } else if (!strcmp(name, "--fuse")) {
+        if (parse_int(v, 1, 64, &n) != 0) {
+            perr("%s: --fuse '%s': expected an integer from 1 to 64 (steps per transfer)", cmd, v);
+            return -1;
+        }
+        o->fuse = (int)n;
+    } else if (!strcmp(name, "--device-mem")) {
+        if (parse_bytes(v, &o->device_mem) != 0 || o->device_mem == 0) {
+            perr("%s: --device-mem '%s': expected a positive size in bytes, e.g. 4G, 512M, 1.5G",
+                 cmd, v);
+            return -1;
+        }
+    } else if (!strcmp(name, "--out-of-core")) {
+        if (!strcmp(v, "auto"))
+            o->ooc = OOC_AUTO;
+        else if (!strcmp(v, "on"))
+            o->ooc = OOC_ON;
+        else if (!strcmp(v, "off"))
+            o->ooc = OOC_OFF;
+        else {
+            perr("%s: --out-of-core '%s': choose auto, on or off", cmd, v);
+            return -1;
+        }
     } else if (!strcmp(name, "--backend")) {
         if (!strcmp(v, "auto"))
             o->backend = BACKEND_AUTO;
