@@ -13,6 +13,7 @@ enum {
     OPT_STENCIL = 1 << 1, /* --stencil --precision */
     OPT_EXEC = 1 << 2,    /* --access --grid --threads --runs --zslice --constant-tables --aos --backend */
     OPT_MESH = 1 << 3,    /* --mesh; --layout then also takes file | metis */
+    OPT_FIELDS = 1 << 4,  /* --input --output --output-inputs (field files) */
 };
 
 typedef struct {
@@ -33,6 +34,9 @@ typedef struct {
     int mesh_layout_set; /* --layout file | metis given */
     int grid_layout_set; /* --layout of an emulated grid given */
     int size_set;        /* --size given */
+    const char *input;   /* --input FILE: initial values of the input fields, or NULL */
+    const char *output;  /* --output FILE: where the results go, or NULL */
+    int output_inputs;   /* --output-inputs: the input fields go into the output file too */
 } options;
 
 void options_defaults(options *o);
