@@ -28,6 +28,11 @@ static double whole_bytes(const problem *pb)
 
 static int flags_check(const options *o)
 {
+    if (o->input || o->output) {
+        perr("run: %s does not go with --steps / --out-of-core: iterated runs start from the "
+             "generated inputs and keep their result in memory", o->input ? "--input" : "--output");
+        return -1;
+    }
     const char *bad = o->regular ? "--grid regular"
                       : o->aos ? "--aos"
                       : o->constant_tables ? "--constant-tables"
@@ -231,7 +236,8 @@ int run_iterated(options *o)
             double in, out;
             must_cross(&pb, &in, &out);
             double lim_in = in / link.duplex_h2d, lim_out = out / link.duplex_d2h;
-            double limit = lim_in > lim_out ? lim_in : lim_out;
+            /* a pass carries F steps: the bytes that must cross a step are a pass's / F */
+            double limit = (lim_in > lim_out ? lim_in : lim_out) / pl.F;
             printf("  backend   %s, access %s%s\n", dev_name, access_name[o->access],
                    t.pinned ? ", host fields registered (pinned)" : ", host fields NOT pinned");
             printf("  link      pinned host->device %.1f GB/s, device->host %.1f GB/s alone; "
@@ -242,7 +248,7 @@ int run_iterated(options *o)
                    pl.F == 1 ? "" : "s", t.passes, total_s);
             printf("  moved     per step host->device %.1f MB, device->host %.1f MB; must cross "
                    "%.1f + %.1f MB\n", t.h2d_bytes / steps / 1e6, t.d2h_bytes / steps / 1e6,
-                   in / 1e6, out / 1e6);
+                   in / pl.F / 1e6, out / pl.F / 1e6);
             printf("  link use  %.3f ms per step at the duplex rates for the bytes that must cross "
                    "= %.1f%% of the link limit\n", limit * 1e3, 100.0 * limit / t_step);
         }

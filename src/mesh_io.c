@@ -3,15 +3,12 @@
 #include "mesh_io.h"
 
 #include "common.h"
+#include "h5_util.h"
 
-#include <hdf5.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static void quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
 /* ---- reading ---- */
 
@@ -24,22 +21,12 @@ typedef struct {
 static int read_attr_int(reader *rd, hid_t obj, const char *where, const char *name, int optional,
                          long long *out)
 {
-    if (H5Aexists(obj, name) <= 0) {
-        if (!optional)
-            perr("%s: attribute %s%s is missing", rd->path, where, name);
+    int rc = h5_read_attr_int(obj, name, out);
+    if (rc == 1 && !optional)
+        perr("%s: attribute %s%s is missing", rd->path, where, name);
+    if (rc == 1)
         return -1;
-    }
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT), t = a >= 0 ? H5Aget_type(a) : -1;
-    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    int ok = a >= 0 && t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_INTEGER &&
-             H5Sget_simple_extent_npoints(sp) == 1 && H5Aread(a, H5T_NATIVE_LLONG, out) >= 0;
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (t >= 0)
-        H5Tclose(t);
-    if (a >= 0)
-        H5Aclose(a);
-    if (!ok) {
+    if (rc < 0) {
         perr("%s: attribute %s%s: expected one integer", rd->path, where, name);
         return -2;
     }
@@ -217,20 +204,9 @@ static int read_all(reader *rd, mesh *m)
 int mesh_read(const char *path, mesh *m)
 {
     memset(m, 0, sizeof *m);
-    quiet();
-    if (access(path, R_OK) != 0) {
-        perr("%s: cannot read the mesh file (does it exist?)", path);
+    reader rd = {path, h5_open_read(path, "mesh file")};
+    if (rd.file < 0)
         return -1;
-    }
-    if (H5Fis_hdf5(path) <= 0) {
-        perr("%s: not an HDF5 file", path);
-        return -1;
-    }
-    reader rd = {path, H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)};
-    if (rd.file < 0) {
-        perr("%s: HDF5 could not open the file", path);
-        return -1;
-    }
     int rc = read_all(&rd, m);
     H5Fclose(rd.file);
     if (rc != 0)
@@ -240,30 +216,15 @@ int mesh_read(const char *path, mesh *m)
 
 /* ---- writing ---- */
 
-static int write_attr_int(hid_t obj, const char *name, long long v)
-{
-    hid_t sp = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
-    int ok = a >= 0 && H5Awrite(a, H5T_NATIVE_LLONG, &v) >= 0;
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(sp);
-    return ok ? 0 : -1;
-}
-
 /* Dataset of rows x cols (cols 0: rank 1), chunked and deflated when large. Returns its id. */
 static hid_t write_dataset(hid_t file, const char *name, hid_t ftype, hid_t mtype, long rows,
                            int cols, const void *data)
 {
     hsize_t dims[2] = {(hsize_t)rows, (hsize_t)(cols ? cols : 1)};
     int rank = cols ? 2 : 1;
-    hid_t sp = H5Screate_simple(rank, dims, NULL), pl = H5Pcreate(H5P_DATASET_CREATE);
-    if (rows >= 4096) {
-        hsize_t chunk[2] = {rows < 65536 ? (hsize_t)rows : 65536, dims[1]};
-        H5Pset_chunk(pl, rank, chunk);
-        if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
-            H5Pset_deflate(pl, 4);
-    }
+    hsize_t chunk[2] = {rows < 65536 ? (hsize_t)rows : 65536, dims[1]};
+    hid_t sp = H5Screate_simple(rank, dims, NULL);
+    hid_t pl = rows >= 4096 ? h5_chunked(rank, chunk, 0, 4) : H5Pcreate(H5P_DATASET_CREATE);
     hid_t d = H5Dcreate2(file, name, ftype, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
     if (d >= 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
         H5Dclose(d);
@@ -274,23 +235,14 @@ static hid_t write_dataset(hid_t file, const char *name, hid_t ftype, hid_t mtyp
     return d;
 }
 
-static int write_all(hid_t f, const mesh *m)
+static int write_all(hid_t f, const void *arg)
 {
-    if (write_attr_int(f, "pillar_mesh_version", MESH_FORMAT_VERSION) != 0 ||
-        write_attr_int(f, "nlevels", m->nlevels) != 0)
+    const mesh *m = arg;
+    if (h5_attr_int(f, "pillar_mesh_version", MESH_FORMAT_VERSION) != 0 ||
+        h5_attr_int(f, "nlevels", m->nlevels) != 0)
         return -1;
-    if (m->kind[0]) {
-        hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
-        H5Tset_size(t, strlen(m->kind) + 1);
-        hid_t a = H5Acreate2(f, "kind", t, sp, H5P_DEFAULT, H5P_DEFAULT);
-        int ok = a >= 0 && H5Awrite(a, t, m->kind) >= 0;
-        if (a >= 0)
-            H5Aclose(a);
-        H5Sclose(sp);
-        H5Tclose(t);
-        if (!ok)
-            return -1;
-    }
+    if (m->kind[0] && h5_attr_str(f, "kind", m->kind) != 0)
+        return -1;
     hid_t d = write_dataset(f, "/neighbours", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 4, m->nbr);
     if (d < 0)
         return -1;
@@ -305,7 +257,7 @@ static int write_all(hid_t f, const mesh *m)
     if (m->xy) {
         d = write_dataset(f, "/patch_xy", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 2, m->xy);
         int ok =
-            d >= 0 && write_attr_int(d, "nx", m->nx) == 0 && write_attr_int(d, "ny", m->ny) == 0;
+            d >= 0 && h5_attr_int(d, "nx", m->nx) == 0 && h5_attr_int(d, "ny", m->ny) == 0;
         if (d >= 0)
             H5Dclose(d);
         if (!ok)
@@ -313,7 +265,7 @@ static int write_all(hid_t f, const mesh *m)
     }
     if (m->part) {
         d = write_dataset(f, "/partition", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 0, m->part);
-        int ok = d >= 0 && write_attr_int(d, "nparts", m->nparts) == 0;
+        int ok = d >= 0 && h5_attr_int(d, "nparts", m->nparts) == 0;
         if (d >= 0)
             H5Dclose(d);
         if (!ok)
@@ -324,27 +276,5 @@ static int write_all(hid_t f, const mesh *m)
 
 int mesh_write(const char *path, const mesh *m)
 {
-    quiet();
-    size_t len = strlen(path) + 32;
-    char *tmp = xalloc(len);
-    snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
-    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) {
-        perr("%s: cannot create the file (is the directory writable?)", tmp);
-        xfree(tmp);
-        return -1;
-    }
-    int rc = write_all(f, m);
-    if (H5Fclose(f) < 0)
-        rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) {
-        perr("%s: cannot rename %s into place", path, tmp);
-        rc = -1;
-    } else if (rc != 0) {
-        perr("%s: HDF5 failed writing the mesh (disk full?); nothing was written", path);
-    }
-    if (rc != 0)
-        remove(tmp);
-    xfree(tmp);
-    return rc;
+    return h5_write_atomic(path, "the mesh", write_all, m);
 }

@@ -105,6 +105,7 @@ static const flag flags[] = {
     {"--mesh", 1, OPT_MESH},
     {"--steps", 1, OPT_ITER},        {"--fuse", 1, OPT_ITER},      {"--device-mem", 1, OPT_ITER},
     {"--out-of-core", 1, OPT_ITER},
+    {"--input", 1, OPT_FIELDS},      {"--output", 1, OPT_FIELDS},  {"--output-inputs", 0, OPT_FIELDS},
 };
 
 static void list_names(char *buf, size_t n, const char *const *names, int count)
@@ -130,6 +131,12 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
         o->size_set = 1;
     } else if (!strcmp(name, "--mesh")) {
         o->mesh = v;
+    } else if (!strcmp(name, "--input")) {
+        o->input = v;
+    } else if (!strcmp(name, "--output")) {
+        o->output = v;
+    } else if (!strcmp(name, "--output-inputs")) {
+        o->output_inputs = 1;
     } else if (!strcmp(name, "--layout") && (!strcmp(v, "file") || !strcmp(v, "metis"))) {
         o->mesh_metis = !strcmp(v, "metis");
         o->mesh_layout_set = 1;
@@ -326,6 +333,10 @@ int options_parse(options *o, int argc, char **argv, const char *cmd, unsigned g
         }
         if (apply(o, cmd, name, v) != 0)
             return -1;
+    }
+    if (o->output_inputs && !o->output) {
+        perr("%s: --output-inputs adds the input fields to the --output FILE and needs it", cmd);
+        return -1;
     }
     return mesh_flags_check(o, cmd);
 }

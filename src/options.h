@@ -14,6 +14,7 @@ enum {
     OPT_EXEC = 1 << 2,    /* --access --grid --threads --runs --zslice --constant-tables --aos --backend */
     OPT_MESH = 1 << 3,    /* --mesh; --layout then also takes file | metis */
     OPT_ITER = 1 << 4,    /* --steps --fuse --device-mem --out-of-core */
+    OPT_FIELDS = 1 << 5,  /* --input --output --output-inputs (field files) */
 };
 
 typedef enum { OOC_AUTO, OOC_ON, OOC_OFF } ooc_mode;
@@ -40,6 +41,9 @@ typedef struct {
     int fuse;            /* --fuse F: steps per transfer, 0 = chosen by the model */
     size_t device_mem;   /* --device-mem: device bytes an iterated run may use, 0 = free memory */
     ooc_mode ooc;        /* --out-of-core */
+    const char *input;   /* --input FILE: initial values of the input fields, or NULL */
+    const char *output;  /* --output FILE: where the results go, or NULL */
+    int output_inputs;   /* --output-inputs: the input fields go into the output file too */
 } options;
 
 void options_defaults(options *o);

@@ -5,19 +5,7 @@
 # usage: mesh_cli.sh PILLAR TEST_MESH   (TEST_MESH --bad-files DIR writes the bad files)
 pillar=$1
 test_mesh=$2
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 . "$(dirname "$0")/cli_lib.sh"
-
-# no_file PATH : nothing at PATH, and no temporary file next to it
-no_file() {
-    d=$(dirname "$1")
-    if [ -e "$1" ] || { [ -d "$d" ] && ls "$d" | grep -q "tmp-"; }; then
-        echo "FAIL: $1 or a temporary file was left behind"; fail=1
-    fi
-}
 
 m=$tmp/m
 mkdir "$m"

@@ -491,11 +491,8 @@ int main(int argc, char **argv)
             printf("%s\t%s\n", bad_files[i].name, bad_files[i].needle);
         return 0;
     }
-    snprintf(dir, sizeof dir, "/tmp/pillar-test-mesh-XXXXXX");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    if (check_scratch(dir, sizeof dir, "test-mesh") != 0)
         return 1;
-    }
     test_round_trips();
     test_cubed_sphere();
     test_halo();
@@ -503,9 +500,6 @@ int main(int argc, char **argv)
     test_mesh_runs();
     test_metis();
     test_bad_files();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    check_scratch_remove(dir);
     return check_done("test_mesh");
 }
