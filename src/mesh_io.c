@@ -182,14 +182,16 @@ static int read_all(reader *rd, mesh *m)
         return -1;
     if (H5Aexists(rd->file, "kind") > 0) {
         hid_t a = H5Aopen(rd->file, "kind", H5P_DEFAULT), t = H5Aget_type(a);
+        hid_t sp = H5Aget_space(a); /* one string: more would overrun m->kind */
         if (H5Tget_class(t) == H5T_STRING && !H5Tis_variable_str(t) &&
-            H5Tget_size(t) < sizeof m->kind) {
+            H5Tget_size(t) < sizeof m->kind && H5Sget_simple_extent_npoints(sp) == 1) {
             hid_t mt = H5Tcopy(H5T_C_S1);
             H5Tset_size(mt, sizeof m->kind);
             H5Aread(a, mt, m->kind);
             m->kind[sizeof m->kind - 1] = 0;
             H5Tclose(mt);
         }
+        H5Sclose(sp);
         H5Tclose(t);
         H5Aclose(a);
     }
@@ -201,17 +203,44 @@ static int read_all(reader *rd, mesh *m)
     return 0;
 }
 
+/* Reads and checks the mesh of an opened file (file < 0: the open failed), then closes it. */
+static int read_opened(reader *rd, mesh *m)
+{
+    if (rd->file < 0) {
+        perr("%s: HDF5 could not open the file", rd->path);
+        return -1;
+    }
+    int rc = read_all(rd, m);
+    H5Fclose(rd->file);
+    if (rc != 0)
+        mesh_free(m);
+    return rc;
+}
+
 int mesh_read(const char *path, mesh *m)
 {
     memset(m, 0, sizeof *m);
     reader rd = {path, h5_open_read(path, "mesh file")};
     if (rd.file < 0)
         return -1;
-    int rc = read_all(&rd, m);
-    H5Fclose(rd.file);
-    if (rc != 0)
-        mesh_free(m);
-    return rc;
+    return read_opened(&rd, m);
+}
+
+int mesh_read_image(const void *image, size_t size, const char *name, mesh *m)
+{
+    memset(m, 0, sizeof *m);
+    h5_quiet();
+    if (size == 0) { /* the core driver would open the file `name` instead */
+        perr("%s: not an HDF5 file (empty)", name);
+        return -1;
+    }
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    int ok = fapl >= 0 && H5Pset_fapl_core(fapl, 65536, 0) >= 0 &&
+             H5Pset_file_image(fapl, (void *)image, size) >= 0;
+    reader rd = {name, ok ? H5Fopen(name, H5F_ACC_RDONLY, fapl) : -1};
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return read_opened(&rd, m);
 }
 
 /* ---- writing ---- */
