@@ -396,7 +396,7 @@ static long count_configs(const bench_opts *b)
 {
     config cfg[1024];
     long per = 0;
-    for (int st = 0; st < ST_COUNT; st++)
+    for (int st = 0; st < ST_QUAD_COUNT; st++)
         if (b->stencil < 0 || b->stencil == st) {
             per += make_configs(b, 0, st, cfg);
             for (int s = 0; s < 4; s++)
@@ -618,7 +618,7 @@ int cmd_bench(int argc, char **argv)
     progress pr = {0, count_configs(&b), now_ms(), isatty(2)};
     int failures = 0;
     for (int sz = 0; sz < b.nsizes; sz++)
-        for (int st = 0; st < ST_COUNT; st++) {
+        for (int st = 0; st < ST_QUAD_COUNT; st++) {
             if (b.stencil >= 0 && st != b.stencil)
                 continue;
             if (b.sizes[sz][2] < stencil_table[st].ztop + 1)

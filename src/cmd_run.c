@@ -13,7 +13,10 @@ static const char run_help[] =
     "output: on the CPU backend bit for bit against the regular grid, on the GPU against the CPU\n"
     "reference (max error within 1e-12 double / 1e-5 float, bit-exact where the arithmetic is).\n"
     "\n"
-    "  --stencil S        laplap | hdiff | fastwaves                          (laplap)\n"
+    "  --stencil S        laplap | hdiff | fastwaves | graphlap               (laplap)\n"
+    "                     graphlap (graph Laplacian twice, any number of neighbours per\n"
+    "                     cell) runs on mesh files only, quad or general; the others need\n"
+    "                     W/E/S/N relations (a quad mesh or the built-in grid)\n"
     "  --size NXxNYxNZ    grid cells, the halo of 2 on each side included    (64x64x16)\n"
     "  --precision P      double | float                                      (double)\n"
     "  --layout L         cell order: rowmajor | zcurve | zcurve-w | random   (zcurve)\n"
@@ -39,11 +42,13 @@ static const char run_help[] =
     "                     default) or metis (METIS parts of about --zcurve-w W cells, or the\n"
     "                     partition stored by 'pillar mesh partition'). Verified against the\n"
     "                     regular grid when the mesh is a regular patch (/patch_xy), else\n"
-    "                     against the CPU unstructured executor on the same cells\n"
+    "                     against the CPU unstructured executor on the same cells (always\n"
+    "                     so for graphlap, whose GPU kernel is one thread per cell and level)\n"
     "\n"
     "example: pillar run --stencil hdiff --layout zcurve --storage nonchasing --compress \\\n"
     "                    --size 64x64x16\n"
-    "         pillar run --mesh sphere.h5 --stencil laplap --layout metis --backend cpu\n";
+    "         pillar run --mesh sphere.h5 --stencil laplap --layout metis --backend cpu\n"
+    "         pillar run --mesh hex.h5 --stencil graphlap --precision float\n";
 
 int cmd_run(int argc, char **argv)
 {
@@ -65,8 +70,12 @@ int cmd_run(int argc, char **argv)
         return 2;
     const problem_spec *s = &pb.s;
     int uns = !o.regular, twin = pb.regular_twin;
+    int graph = stencil_table[s->stencil].graph;
     if (!uns && !twin) {
-        perr("run: --grid regular: the mesh %s is not a regular patch (no /patch_xy)", o.mesh);
+        if (graph)
+            perr("run: --grid regular: %s runs on the mesh's cells only", stencil_table[s->stencil].name);
+        else
+            perr("run: --grid regular: the mesh %s is not a regular patch (no /patch_xy)", o.mesh);
         problem_free(&pb);
         return 2;
     }
@@ -105,7 +114,9 @@ int cmd_run(int argc, char **argv)
         printf(" (%d parts)", pb.mesh_parts);
     if (uns && !o.mesh)
         printf("unstructured %s", layout_name[s->layout]);
-    if (uns)
+    if (uns && graph)
+        printf(", neighbour lists (ELL, up to %d per cell)", pb.ell.maxdeg);
+    else if (uns)
         printf(", %s %s", s->chasing ? "chasing" : "nonchasing",
                s->compressed ? "compressed" : "uncompressed");
     else

@@ -97,7 +97,7 @@ int main(int argc, char **argv)
     const int sizes[][3] = {{40, 36, 12}, {23, 29, 13}, {512, 512, 64}};
     int nsizes = small_only ? 2 : 3;
     for (int sz = 0; sz < nsizes; sz++)
-        for (int st = 0; st < ST_COUNT; st++)
+        for (int st = 0; st < ST_QUAD_COUNT; st++)
             for (int prec = 0; prec < 2; prec++) {
                 int big = sz == 2;
                 problem_spec s = {(stencil_t)st, (precision_t)prec, sizes[sz][0], sizes[sz][1],
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
                         prec_name(s.prec));
             }
     printf("\n%-10s %-7s %6s %6s %10s %12s\n", "stencil", "type", "runs", "pass", "bit-exact", "max error");
-    for (int st = 0; st < ST_COUNT; st++)
+    for (int st = 0; st < ST_QUAD_COUNT; st++)
         for (int prec = 0; prec < 2; prec++) {
             tally *t = &tallies[st][prec];
             printf("%-10s %-7s %6ld %6ld %10ld %12.3g\n", stencil_table[st].name,

@@ -49,10 +49,10 @@ static void check_same_mesh(const mesh *a, const mesh *b, const char *what)
 static void test_round_trips(void)
 {
     mesh_gen_spec specs[] = {
-        {MESH_REGULAR, 23, 17, 0, 5, 0, 1},    {MESH_CUBED_SPHERE, 0, 0, 12, 7, 0, 1},
-        {MESH_SHUFFLED, 30, 20, 0, 4, 16, 9},  {MESH_ROTATED, 30, 26, 0, 3, 5, 9},
-        {MESH_CUBED_SPHERE, 0, 0, 1, 2, 0, 1}, {MESH_REGULAR, 1, 1, 0, 1, 0, 1},
-        {MESH_REGULAR, 100, 90, 0, 3, 0, 1}, /* >= 4096 cells: chunked, compressed datasets */
+        {MESH_REGULAR, 23, 17, 0, 5, 0, 1, 0},    {MESH_CUBED_SPHERE, 0, 0, 12, 7, 0, 1, 0},
+        {MESH_SHUFFLED, 30, 20, 0, 4, 16, 9, 0},  {MESH_ROTATED, 30, 26, 0, 3, 5, 9, 0},
+        {MESH_CUBED_SPHERE, 0, 0, 1, 2, 0, 1, 0}, {MESH_REGULAR, 1, 1, 0, 1, 0, 1, 0},
+        {MESH_REGULAR, 100, 90, 0, 3, 0, 1, 0}, /* >= 4096 cells: chunked, compressed datasets */
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         mesh a, b;
@@ -74,7 +74,7 @@ static void test_round_trips(void)
     }
     /* shuffled: the numbering differs from row-major, positions still a permutation */
     mesh s;
-    mesh_gen_spec sp = {MESH_SHUFFLED, 16, 16, 0, 2, 8, 3};
+    mesh_gen_spec sp = {MESH_SHUFFLED, 16, 16, 0, 2, 8, 3, 0};
     mesh_generate(&s, &sp);
     int moved = 0;
     for (int c = 0; c < s.ncells; c++)
@@ -95,7 +95,7 @@ static void test_cubed_sphere(void)
         CHECK(mesh_gen_cubed_sphere(&m, n, 4) == 0, "cubed sphere n=%d", n);
         CHECK(m.ncells == 6 * n * n, "n=%d: %d cells, want 6n^2", n, m.ncells);
         CHECK(mesh_check(&m, err, sizeof err) == 0, "n=%d: %s", n, err); /* includes symmetry */
-        long hist[5];
+        long hist[MESH_MAXDEG + 1];
         mesh_histogram(&m, hist);
         CHECK(hist[4] == m.ncells, "n=%d: %ld of %d cells have 4 neighbours", n, hist[4], m.ncells);
         CHECK(mesh_corners(&m) == 8, "n=%d: %d corners where 3 cells meet, want 8", n,
@@ -140,7 +140,7 @@ static void test_cubed_sphere(void)
 
 static void test_halo(void)
 {
-    mesh_gen_spec sp = {MESH_ROTATED, 30, 24, 0, 2, 4, 5};
+    mesh_gen_spec sp = {MESH_ROTATED, 30, 24, 0, 2, 4, 5, 0};
     mesh m;
     mesh_generate(&m, &sp);
     for (int radius = 1; radius <= 2; radius++) {
@@ -171,7 +171,7 @@ static void test_halo(void)
 static void test_patch_equals_emulate(void)
 {
     const int nx = 21, ny = 17, nz = 6;
-    mesh_gen_spec sp = {MESH_REGULAR, nx, ny, 0, nz, 0, 1};
+    mesh_gen_spec sp = {MESH_REGULAR, nx, ny, 0, nz, 0, 1, 0};
     mesh m;
     mesh_generate(&m, &sp);
     const char *path = tmpname("patch.h5");
@@ -208,7 +208,7 @@ static void test_patch_equals_emulate(void)
 
     /* stencil results: file (rowmajor) vs emulated rowmajor bit for bit, and vs the regular grid
      * in every order the file can be run in */
-    for (int st = 0; st < ST_COUNT; st++)
+    for (int st = 0; st < ST_QUAD_COUNT; st++)
         for (int storage = 0; storage < 4; storage++) {
             int radius = stencil_table[st].radius;
             problem_spec s = {(stencil_t)st,   PREC_DOUBLE, nx, ny,           nz,         radius,
@@ -253,7 +253,7 @@ static void test_mesh_runs(void)
     CHECK(mesh_gen_cubed_sphere(&m, 10, 5) == 0, "sphere");
     const char *path = tmpname("sphere.h5");
     CHECK(mesh_write(path, &m) == 0, "write sphere");
-    for (int st = 0; st < ST_COUNT; st++) {
+    for (int st = 0; st < ST_QUAD_COUNT; st++) {
         problem_spec s = {(stencil_t)st, PREC_DOUBLE, 0, 0, 0, 0, LAYOUT_ROWMAJOR, 16, 3, 1, 1};
         problem pf, pq;
         CHECK(problem_make_mesh(&pf, &s, path, 0) == 0 && problem_make_mesh(&pq, &s, path, 1) == 0,
