@@ -146,6 +146,11 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
                 perr("bench: --stencil '%s' is not a stencil; choose laplap, hdiff or fastwaves", v);
                 return -1;
             }
+            if (stencil_table[st].graph) {
+                perr("bench: --stencil %s runs on the cells of a mesh file: use 'pillar run --mesh "
+                     "FILE'; the bench matrix has laplap, hdiff and fastwaves", v);
+                return -1;
+            }
             b->stencil = st;
         } else if (!strcmp(f, "--precision")) {
             if (!strcmp(v, "double") || !strcmp(v, "float")) {

@@ -1,5 +1,6 @@
 /* cmd_mesh.c — `pillar mesh`: generate, describe and partition mesh files. */
 #include "commands.h"
+#include "mesh_import.h"
 #include "mesh_io.h"
 #include "options.h"
 #include "table_stats.h"
@@ -69,6 +70,24 @@ static const char info_help[] =
     "  --part-size W  metis without a stored partition: cells per part   (32)\n"
     "\n"
     "example: pillar mesh info sphere.h5 --layout metis\n";
+
+static const char import_help[] =
+    "usage: pillar mesh import IN OUT [--levels L]\n"
+    "\n"
+    "Converts another tool's mesh into a general mesh file OUT (HDF5; written to a temporary file\n"
+    "and renamed when complete, so a refused input leaves no OUT). IN is read by its name:\n"
+    "\n"
+    "  *.nc    an ICON grid file (netCDF-4 = HDF5): cells = the triangles, neighbours from\n"
+    "          neighbor_cell_index [3][ncells] (1-based; <= 0: a boundary edge), coordinates\n"
+    "          from clon, clat (radians) as points on the unit sphere\n"
+    "  *.msh   a Gmsh mesh (needs pillar built with Gmsh): cells = the 2D elements (triangles\n"
+    "          and quadrangles), neighbours = elements sharing an edge, coordinates = the\n"
+    "          elements' barycentres\n"
+    "\n"
+    "  --levels L     vertical levels stored in OUT                     (64)\n"
+    "\n"
+    "example: pillar mesh import icon_grid_R02B04.nc icon.h5 --levels 90\n"
+    "         pillar run --mesh icon.h5 --stencil graphlap\n";
 
 static const char partition_help[] =
     "usage: pillar mesh partition FILE --parts K\n"
@@ -319,6 +338,48 @@ static int mesh_info_cmd(int argc, char **argv)
     return 0;
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && !strcmp(s + n - k, tail);
+}
+
+static int mesh_import_cmd(int argc, char **argv)
+{
+    mesh_args a;
+    int levels_given = 0;
+    for (int i = 0; i < argc; i++)
+        levels_given |= !strcmp(argv[i], "--levels");
+    int rc = mesh_parse("import", "levels", import_help, argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    int nlevels = levels_given ? a.gen.nlevels : 64;
+    mesh m;
+    if (ends_with(a.file, ".nc"))
+        rc = mesh_import_icon(a.file, nlevels, &m);
+    else if (ends_with(a.file, ".msh"))
+        rc = mesh_import_gmsh(a.file, nlevels, &m);
+    else {
+        perr("mesh import: %s: which format? name an ICON grid file *.nc or a Gmsh mesh *.msh",
+             a.file);
+        return 2;
+    }
+    if (rc != 0)
+        return 1;
+    rc = mesh_write(a.out, &m);
+    if (rc == 0) {
+        long hist[MESH_MAXDEG + 1];
+        mesh_histogram(&m, hist);
+        printf("wrote %s: %s; %d cells, %d levels; neighbours", a.out, m.kind, m.ncells, m.nlevels);
+        for (int k = m.maxdeg; k >= 0; k--)
+            if (hist[k])
+                printf(" %d: %ld", k, hist[k]);
+        printf("\n");
+    }
+    mesh_free(&m);
+    return rc == 0 ? 0 : 1;
+}
+
 static int mesh_partition_cmd(int argc, char **argv)
 {
     mesh_args a;
@@ -365,7 +426,10 @@ int cmd_mesh(int argc, char **argv)
         return mesh_info_cmd(argc - 1, argv + 1);
     if (!strcmp(argv[0], "partition"))
         return mesh_partition_cmd(argc - 1, argv + 1);
-    perr("mesh: unknown subcommand '%s' (generate, info, partition; see 'pillar mesh --help')",
+    if (!strcmp(argv[0], "import"))
+        return mesh_import_cmd(argc - 1, argv + 1);
+    perr("mesh: unknown subcommand '%s' (generate, import, info, partition; see 'pillar mesh "
+         "--help')",
          argv[0]);
     return 2;
 }

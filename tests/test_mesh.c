@@ -6,6 +6,7 @@
  * usage: test_mesh              run the tests
  *        test_mesh --bad-files DIR   write the bad files of the tests into DIR (for mesh_cli.sh) */
 #include "check.h"
+#include "h5_put.h"
 #include "src/cpu_exec.h"
 #include "src/mesh_io.h"
 #include "src/runner.h"
@@ -337,27 +338,6 @@ typedef struct {
     const char *name, *needle; /* the file, and what the message must name */
 } bad_file;
 
-static void put_attr(hid_t f, const char *name, int v)
-{
-    hid_t sp = H5Screate(H5S_SCALAR),
-          a = H5Acreate2(f, name, H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT);
-    H5Awrite(a, H5T_NATIVE_INT, &v);
-    H5Aclose(a);
-    H5Sclose(sp);
-}
-
-static void put_data(hid_t f, const char *name, hid_t type, int rank, hsize_t d0, hsize_t d1,
-                     const void *v)
-{
-    hsize_t dims[2] = {d0, d1};
-    hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t d = H5Dcreate2(f, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (d0)
-        H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
-    H5Dclose(d);
-    H5Sclose(sp);
-}
-
 /* A 3x1 strip W/E with one defect chosen by `which`. */
 static void write_bad(const char *path, int which)
 {
@@ -432,23 +412,13 @@ static void write_bad_files(void)
 /* mesh_read must fail, leave m empty and print the needle on stderr. */
 static void expect_bad(const char *file, const char *needle)
 {
-    char path[512];
+    char path[512], log[512], msg[1024];
     snprintf(path, sizeof path, "%s", file); /* tmpname's buffer is reused below */
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *log = freopen(tmpname("stderr.txt"), "w", stderr);
+    snprintf(log, sizeof log, "%s", tmpname("stderr.txt"));
+    int saved = stderr_to(log);
     mesh m;
     int rc = mesh_read(path, &m);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    (void)log;
-    char msg[1024] = "";
-    FILE *in = fopen(tmpname("stderr.txt"), "r");
-    size_t len = in ? fread(msg, 1, sizeof msg - 1, in) : 0;
-    msg[len] = 0;
-    if (in)
-        fclose(in);
+    stderr_restore(saved, log, msg, sizeof msg);
     CHECK(rc != 0 && m.ncells == 0 && m.nbr == NULL, "%s was accepted", path);
     CHECK(strstr(msg, needle) != NULL, "%s: message does not say '%s': %s", path, needle, msg);
     CHECK(strstr(msg, "HDF5-DIAG") == NULL, "%s: HDF5's own error stack was printed", path);
