@@ -4,6 +4,7 @@
  * are refused. Without Gmsh, import says so and the test exits 77 (skipped). */
 #include "check.h"
 #include "h5_put.h"
+#include "scratch.h"
 #include "src/cpu_exec.h"
 #include "src/mesh_import.h"
 #include "src/mesh_io.h"
@@ -13,14 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char dir[256];
-
-static const char *tmpname(const char *name)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf, "%s/%s", dir, name);
-    return buf;
-}
 
 /* Imports path expecting failure; returns whether the message names needle. */
 static int refused(const char *path, const char *needle)
@@ -40,8 +33,12 @@ static int refused(const char *path, const char *needle)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp");
-    refused("/tmp/pillar-any.msh", "built without Gmsh");
+    if (scratch_open("gmsh", NULL) != 0)
+        return 1;
+    char path[512];
+    snprintf(path, sizeof path, "%s", tmpname("any.msh"));
+    refused(path, "built without Gmsh");
+    scratch_remove();
     if (check_failures)
         return check_done("test_gmsh");
     printf("SKIP: pillar was built without Gmsh\n");
@@ -153,11 +150,8 @@ static void check_square(int recombine)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/pillar-test-gmsh-XXXXXX");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    if (scratch_open("gmsh", NULL) != 0)
         return 1;
-    }
     check_square(0);
     check_square(1);
     refused(tmpname("none.msh"), "cannot read the Gmsh mesh");
@@ -165,10 +159,7 @@ int main(void)
     fputs("$MeshFormat\nnot a mesh\n", f);
     fclose(f);
     refused(tmpname("text.msh"), "Gmsh could not read");
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    scratch_remove();
     return check_done("test_gmsh");
 }
 

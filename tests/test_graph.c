@@ -10,6 +10,7 @@
  *                                   DIR/grid.nc of 60 triangles (for mesh_cli.sh) */
 #include "check.h"
 #include "h5_put.h"
+#include "scratch.h"
 #include "src/cpu_exec.h"
 #include "src/mesh_import.h"
 #include "src/mesh_io.h"
@@ -20,14 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char dir[256];
-
-static const char *tmpname(const char *name)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf, "%s/%s", dir, name);
-    return buf;
-}
 
 /* ---- generators ---- */
 
@@ -375,7 +368,7 @@ static void test_bad_files(void)
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--bad-files")) {
-        snprintf(dir, sizeof dir, "%s", argv[2]);
+        scratch_open(NULL, argv[2]);
         write_bad_files();
         mesh src;
         icon_mesh(&src);
@@ -385,19 +378,13 @@ int main(int argc, char **argv)
             printf("%s\t%s\t%s\n", bad_files[i].kind, bad_files[i].name, bad_files[i].needle);
         return 0;
     }
-    snprintf(dir, sizeof dir, "/tmp/pillar-test-graph-XXXXXX");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    if (scratch_open("graph", NULL) != 0)
         return 1;
-    }
     test_generators();
     test_equals_laplap();
     test_closed_forms();
     test_icon_import();
     test_bad_files();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    scratch_remove();
     return check_done("test_graph");
 }

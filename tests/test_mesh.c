@@ -7,6 +7,7 @@
  *        test_mesh --bad-files DIR   write the bad files of the tests into DIR (for mesh_cli.sh) */
 #include "check.h"
 #include "h5_put.h"
+#include "scratch.h"
 #include "src/cpu_exec.h"
 #include "src/mesh_io.h"
 #include "src/runner.h"
@@ -17,14 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[256];
-
-static const char *tmpname(const char *name)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf, "%s/%s", dir, name);
-    return buf;
-}
 
 /* ---- round trips ---- */
 
@@ -455,17 +448,14 @@ static void test_bad_files(void)
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--bad-files")) {
-        snprintf(dir, sizeof dir, "%s", argv[2]);
+        scratch_open(NULL, argv[2]);
         write_bad_files();
         for (int i = 0; i < NBAD; i++)
             printf("%s\t%s\n", bad_files[i].name, bad_files[i].needle);
         return 0;
     }
-    snprintf(dir, sizeof dir, "/tmp/pillar-test-mesh-XXXXXX");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    if (scratch_open("mesh", NULL) != 0)
         return 1;
-    }
     test_round_trips();
     test_cubed_sphere();
     test_halo();
@@ -473,9 +463,6 @@ int main(int argc, char **argv)
     test_mesh_runs();
     test_metis();
     test_bad_files();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    scratch_remove();
     return check_done("test_mesh");
 }
