@@ -2,7 +2,9 @@
  * neighbour lists read from the ELL table (storage/ell.h) through the read-only path. The body
  * (stencils/graphlap.h) recomputes the lap of each neighbour in registers: one kernel, no
  * temporary field. Consecutive threads take consecutive inner cells, so the table columns and the
- * cell's own values are read coalesced; neighbours' values come as the mesh's order allows. */
+ * cell's own values are read coalesced; neighbours' values come as the mesh's order allows.
+ * Bounds: blocks of up to 512 threads with no occupancy floor, so that the nested neighbour loops
+ * keep their registers (compiled for 1024 threads, the float kernel spilled). */
 #include "../stencils/graphlap.h"
 #include "launch.h"
 
@@ -11,7 +13,7 @@
 #define GAT(q) ((q) + lev)
 
 #define GRAPH_KERNEL(ST, TY)                                                                      \
-    static __global__ void __launch_bounds__(1024) k_graph_##ST##_##TY(kparams P)                 \
+    static __global__ void __launch_bounds__(PILLAR_MAX_THREADS) k_graph_##ST##_##TY(kparams P)   \
     {                                                                                             \
         typedef TY T;                                                                             \
         ST##_BIND(P.f);                                                                           \

@@ -29,8 +29,10 @@
 
 #ifdef __CUDACC__
 #define GLD(f, q) __ldg(&(f)[GAT(q)])
+#define GRAPH_LOOP _Pragma("unroll 1") /* the degree is not known at compile time */
 #else
 #define GLD(f, q) ((f)[GAT(q)])
+#define GRAPH_LOOP
 #endif
 
 #define GRAPHLAP_BIND(F)                                                                          \
@@ -42,7 +44,7 @@
     do {                                                                                          \
         const int q_ = (q), d_ = GDEG(q_);                                                        \
         T s_ = GLD(in, GNB(q_, 0));                                                               \
-        for (int j_ = 1; j_ < d_; j_++)                                                           \
+        GRAPH_LOOP for (int j_ = 1; j_ < d_; j_++)                                                           \
             s_ += GLD(in, GNB(q_, j_));                                                           \
         (res) = (T)d_ * GLD(in, q_) - s_;                                                         \
     } while (0)
@@ -54,7 +56,7 @@
         T lap_c, lap_n, sum;                                                                      \
         GRAPHLAP_LAP(lap_c, c_);                                                                  \
         GRAPHLAP_LAP(sum, GNB(c_, 0));                                                            \
-        for (int k_ = 1; k_ < dc_; k_++) {                                                        \
+        GRAPH_LOOP for (int k_ = 1; k_ < dc_; k_++) {                                                        \
             GRAPHLAP_LAP(lap_n, GNB(c_, k_));                                                     \
             sum += lap_n;                                                                         \
         }                                                                                         \
