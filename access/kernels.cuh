@@ -187,6 +187,6 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
     const long i = p + (long)k * P.zs;
 
 #define ZS P.zs
-#define K k
+#define K (k + P.kbase)
 
 #endif

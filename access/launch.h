@@ -18,6 +18,8 @@ typedef struct {
     long zs;         /* level stride */
     int ys;          /* regular: row stride */
     int zend;        /* levels computed: 0..zend-1 */
+    int kbase;       /* global level of the fields' level 0 (out-of-core chunks; else 0): bodies
+                      * see K = k + kbase */
     int c0, n;       /* unstructured: first inner cell, number of inner cells */
     int x0, nxi, nyi, a; /* regular: first inner x and y (the halo), inner extents, padding a */
     int zslice;      /* levels per thread (block, for staged) of the pillar strategies */

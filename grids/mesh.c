@@ -195,8 +195,9 @@ int mesh_check(const mesh *m, char *err, size_t n)
     if (m->xy && check_patch(m, err, n) != 0)
         return -1;
     if (m->part) {
-        if (m->nparts < 1) {
-            snprintf(err, n, "/partition: attribute nparts = %d; expected at least 1", m->nparts);
+        if (m->nparts < 1 || m->nparts > m->ncells) {
+            snprintf(err, n, "/partition: attribute nparts = %d; expected 1 to the %d cells",
+                     m->nparts, m->ncells);
             return -1;
         }
         for (int c = 0; c < m->ncells; c++)

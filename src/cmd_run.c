@@ -1,10 +1,12 @@
 /* cmd_run.c — `pillar run`: one stencil with one layout/storage/access, timed and verified. */
 #include "commands.h"
 #include "cpu_exec.h"
+#include "field_io.h"
 #include "runner.h"
 #include "verify.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char run_help[] =
     "usage: pillar run [flags]\n"
@@ -44,23 +46,91 @@ static const char run_help[] =
     "                     regular grid when the mesh is a regular patch (/patch_xy), else\n"
     "                     against the CPU unstructured executor on the same cells (always\n"
     "                     so for graphlap, whose GPU kernel is one thread per cell and level)\n"
+    "  --input FILE       initial values of the stencil's input fields from a field file\n"
+    "                     (docs/field-format.md): one dataset per input field, named after it\n"
+    "                     (in, coeff, u_pos, ...), shape [nz][ncells] in the user's cell order\n"
+    "                     (y*nx + x over the whole grid, or the mesh file's rows); all input\n"
+    "                     fields must be there, float or double, finite\n"
+    "  --output FILE      after a verified run, write the output fields (out, u_out, v_out)\n"
+    "                     there in the same format, NaN where nothing is computed (halo, top\n"
+    "                     levels); the file appears whole or not at all\n"
+    "  --output-inputs    write the input fields into the --output FILE too (it can then be\n"
+    "                     given back as --input)\n"
+    "\n"
+    "Iterated runs (SPEC §5): the output becomes the next input (laplap: in -= laplap(in)/64,\n"
+    "hdiff: in = out, fastwaves: u_pos, v_pos = u_out, v_out); verified bit for bit against the\n"
+    "CPU in-core iteration (on sampled chunks for grids too large for a CPU reference):\n"
+    "  --steps T          time steps                                          (1)\n"
+    "  --out-of-core M    auto | on | off: stream chunks of Z-pillars through the device;\n"
+    "                     auto streams only when the fields do not fit --device-mem  (auto)\n"
+    "  --device-mem SIZE  device bytes the run may use, e.g. 4G or 512M (GPU: the free\n"
+    "                     memory; the CPU backend runs the same chunking under this budget)\n"
+    "  --fuse F           steps per transfer: a chunk carries a halo of radius*F and computes\n"
+    "                     F steps on a shrinking region (GPU default: a model of link, device\n"
+    "                     bandwidth and memory picks F from 1, 2, 4, 8; in core: all steps)\n"
+    "                     (not for graphlap yet)\n"
     "\n"
     "example: pillar run --stencil hdiff --layout zcurve --storage nonchasing --compress \\\n"
     "                    --size 64x64x16\n"
     "         pillar run --mesh sphere.h5 --stencil laplap --layout metis --backend cpu\n"
-    "         pillar run --mesh hex.h5 --stencil graphlap --precision float\n";
+    "         pillar run --mesh hex.h5 --stencil graphlap --precision float\n"
+    "         pillar run --size 2048x2048x64 --steps 10 --out-of-core on --device-mem 2G\n"
+    "         pillar run --stencil hdiff --input start.h5 --output result.h5\n";
+
+/* The command line as one string ("pillar run --stencil hdiff ..."), for the field file's
+ * attribute `flags`. Free with xfree. */
+static char *command_line(int argc, char **argv)
+{
+    size_t len = sizeof "pillar run";
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *s = xalloc(len);
+    strcpy(s, "pillar run");
+    for (int i = 0; i < argc; i++) {
+        strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+/* --output: the results (with --output-inputs the inputs too), written only after a passing run. */
+static int write_output(const problem *pb, const options *o, fieldset out, int uns, int ok,
+                        int argc, char **argv)
+{
+    const stencil_info *si = &stencil_table[pb->s.stencil];
+    if (!ok) {
+        perr("--output %s: not written, the run failed verification", o->output);
+        return -1;
+    }
+    char *flags = command_line(argc, argv);
+    field_write_opts w = {o->output_inputs, flags};
+    int rc = field_write(pb, out, uns, &w, o->output);
+    xfree(flags);
+    if (rc != 0)
+        return -1;
+    printf("  output    %s:", o->output);
+    for (int k = o->output_inputs ? 0 : si->nin; k < pb->nf; k++)
+        printf(" %s", si->field[k]);
+    printf(" [%d][%d] %s\n", pb->s.nz, field_ncells(pb), prec_name(pb->s.prec));
+    return 0;
+}
 
 int cmd_run(int argc, char **argv)
 {
     options o;
     options_defaults(&o);
-    int rc = options_parse(&o, argc, argv, "run", OPT_GRID | OPT_STENCIL | OPT_EXEC | OPT_MESH);
+    int rc = options_parse(&o, argc, argv, "run",
+                           OPT_GRID | OPT_STENCIL | OPT_EXEC | OPT_MESH | OPT_ITER | OPT_FIELDS);
     if (rc == 1) {
         fputs(run_help, stdout);
         return 0;
     }
     if (rc != 0)
         return 2;
+    if (o.output && field_output_check(o.output) != 0)
+        return 2;
+    if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse)
+        return run_iterated(&o);
     int backend = runner_pick_backend(&o, 0);
     if (backend < 0)
         return 1;
@@ -76,6 +146,10 @@ int cmd_run(int argc, char **argv)
             perr("run: --grid regular: %s runs on the mesh's cells only", stencil_table[s->stencil].name);
         else
             perr("run: --grid regular: the mesh %s is not a regular patch (no /patch_xy)", o.mesh);
+        problem_free(&pb);
+        return 2;
+    }
+    if (o.input && field_read_inputs(&pb, o.input) != 0) {
         problem_free(&pb);
         return 2;
     }
@@ -132,6 +206,10 @@ int cmd_run(int argc, char **argv)
     const char *against = twin ? (exact ? "regular grid" : "CPU reference (regular grid)")
                                : "CPU unstructured executor (same cells)";
     printf("  verify    %s against the %s: %s\n", ok ? "PASS" : "FAIL", against, line);
+    if (o.input)
+        printf("  input     %s\n", o.input);
+    if (o.output && write_output(&pb, &o, out, uns, ok, argc, argv) != 0)
+        ok = 0;
 
     runner_free_outputs(&pb, &out);
     runner_free_outputs(&pb, &ref);

@@ -38,6 +38,18 @@ int gpu_execute(const problem *pb, const options *o, int uns, fieldset out, timi
  * the ceiling the stencils are measured against. */
 double gpu_copy_bandwidth(size_t bytes, int runs);
 
+/* Pinned host <-> device copy rates (bytes per second) over `bytes`-sized buffers, median of
+ * `runs`: each direction alone, and each direction while the other runs at the same time
+ * (duplex), the rates an out-of-core pipeline can reach. */
+typedef struct {
+    double h2d, d2h;               /* alone */
+    double duplex_h2d, duplex_d2h; /* both at once */
+} gpu_link;
+void gpu_link_bandwidth(size_t bytes, int runs, gpu_link *l);
+
+/* Free device memory in bytes. */
+size_t gpu_free_bytes(void);
+
 /* What the benchmark records about the device. */
 typedef struct {
     char name[256];

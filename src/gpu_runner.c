@@ -2,24 +2,14 @@
  * call and every launch is checked; a failure prints the call and exits. */
 #include "gpu.h"
 
-#include "../access/launch.h"
+#include "gpu_launch.h"
 #include "../storage/staging.h"
 
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 int poison_device(void *p, size_t n, size_t stride, size_t offset, int is_float); /* storage/poison.cu */
-
-#define CK(call)                                                                                  \
-    do {                                                                                          \
-        cudaError_t e_ = (call);                                                                  \
-        if (e_ != cudaSuccess) {                                                                  \
-            perr("CUDA error in %s (%s:%d): %s", #call, __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            exit(1);                                                                              \
-        }                                                                                         \
-    } while (0)
 
 struct gpu_ctx {
     const problem *pb;
@@ -308,6 +298,40 @@ static int32_t *packed_rows(gpu_ctx *c)
     return c->rows;
 }
 
+int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t p, int column,
+                    int uns, int bx, int by, int bz, kparams *P)
+{
+    int pillar = a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED || a == ACC_STAGED;
+    P->zslice = a == ACC_ZLOOP ? P->zend : (P->zslice > 0 ? P->zslice : 8);
+    int slices = pillar ? (P->zend + P->zslice - 1) / P->zslice : P->zend;
+    memset(l, 0, sizeof *l);
+    l->block = (dim3){(unsigned)bx, (unsigned)by, (unsigned)bz};
+    if (uns) {
+        l->grid.x = (unsigned)((P->n + bx * by - 1) / (bx * by));
+        l->grid.y = 1;
+    } else {
+        l->grid.x = (unsigned)((P->nxi + bx - 1) / bx);
+        l->grid.y = (unsigned)((P->nyi + by - 1) / by);
+    }
+    l->grid.z = (unsigned)((slices + bz - 1) / bz);
+    if (l->grid.y > 65535 || l->grid.z > 65535) {
+        perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
+        return -1;
+    }
+    l->fn = stencil_table[s].graph ? graph_kernels[s - ST_QUAD_COUNT][p] /* one kernel */
+                                   : (*strategy_table(a, aos))[s][p][column];
+    return 0;
+}
+
+void gpu_launch_run(const gpu_launch *l, kparams *P, void *stream)
+{
+    if (l->grid.x == 0 || l->grid.z == 0)
+        return; /* nothing to compute */
+    void *args[] = {P};
+    CK(cudaLaunchKernel(l->fn, l->grid, l->block, args, l->smem, (cudaStream_t)stream));
+    CK(cudaGetLastError());
+}
+
 int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tables, int runs,
              timing *t)
 {
@@ -363,34 +387,18 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
             column = STORAGE_ROWS + pb->nt.chasing;
         }
     }
-    int pillar = a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED || a == ACC_STAGED;
-    P.zslice = a == ACC_ZLOOP ? P.zend : (zslice > 0 ? zslice : 8);
-    int slices = pillar ? (P.zend + P.zslice - 1) / P.zslice : P.zend;
-    dim3 block = {(unsigned)bx, (unsigned)by, (unsigned)bz}, grid;
-    if (c->uns) {
-        grid.x = (unsigned)((P.n + bx * by - 1) / (bx * by));
-        grid.y = 1;
-    } else {
-        grid.x = (unsigned)((P.nxi + bx - 1) / bx);
-        grid.y = (unsigned)((P.nyi + by - 1) / by);
-    }
-    grid.z = (unsigned)((slices + bz - 1) / bz);
-    if (grid.y > 65535 || grid.z > 65535) {
-        perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
+    P.zslice = zslice;
+    gpu_launch l;
+    if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
-    }
-    const void *fn = graph ? graph_kernels[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec]
-                           : (*strategy_table(a, c->aos))[pb->s.stencil][pb->s.prec][column];
-    size_t smem = shared_bytes(c, a, bx, by);
-    if (smem > 48 * 1024)
-        CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    void *args[] = {&P};
+    l.smem = shared_bytes(c, a, bx, by);
+    if (l.smem > 48 * 1024)
+        CK(cudaFuncSetAttribute(l.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem));
     double *ms = xalloc(sizeof(double) * (size_t)runs);
     for (int r = -2; r < runs; r++) {
         poison_outputs(c);
         CK(cudaEventRecord(c->e0, 0));
-        CK(cudaLaunchKernel(fn, grid, block, args, smem, 0));
-        CK(cudaGetLastError());
+        gpu_launch_run(&l, &P, NULL);
         CK(cudaEventRecord(c->e1, 0));
         CK(cudaEventSynchronize(c->e1));
         float e;
@@ -475,6 +483,76 @@ double gpu_copy_bandwidth(size_t bytes, int runs)
     CK(cudaEventDestroy(e0));
     CK(cudaEventDestroy(e1));
     return bw;
+}
+
+/* Median seconds of `runs` timed copies of one or both directions. */
+static void time_copies(void *host[2], void *dev[2], size_t bytes, int runs, int which,
+                        cudaStream_t st[2], double *sec_h2d, double *sec_d2h)
+{
+    cudaEvent_t e[3];
+    for (int i = 0; i < 3; i++)
+        CK(cudaEventCreate(&e[i]));
+    double *a = xalloc(sizeof(double) * (size_t)runs), *b = xalloc(sizeof(double) * (size_t)runs);
+    for (int r = -1; r < runs; r++) {
+        CK(cudaDeviceSynchronize());
+        CK(cudaEventRecord(e[0], st[0]));
+        CK(cudaStreamWaitEvent(st[1], e[0], 0));
+        if (which & 1)
+            CK(cudaMemcpyAsync(dev[0], host[0], bytes, cudaMemcpyHostToDevice, st[0]));
+        if (which & 2)
+            CK(cudaMemcpyAsync(host[1], dev[1], bytes, cudaMemcpyDeviceToHost, st[1]));
+        CK(cudaEventRecord(e[1], st[0]));
+        CK(cudaEventRecord(e[2], st[1]));
+        CK(cudaDeviceSynchronize());
+        float m1, m2;
+        CK(cudaEventElapsedTime(&m1, e[0], e[1]));
+        CK(cudaEventElapsedTime(&m2, e[0], e[2]));
+        if (r >= 0) {
+            a[r] = m1 * 1e-3;
+            b[r] = m2 * 1e-3;
+        }
+    }
+    qsort(a, (size_t)runs, sizeof(double), cmp_double);
+    qsort(b, (size_t)runs, sizeof(double), cmp_double);
+    *sec_h2d = a[runs / 2];
+    *sec_d2h = b[runs / 2];
+    xfree(a);
+    xfree(b);
+    for (int i = 0; i < 3; i++)
+        CK(cudaEventDestroy(e[i]));
+}
+
+void gpu_link_bandwidth(size_t bytes, int runs, gpu_link *l)
+{
+    void *host[2], *dev[2];
+    cudaStream_t st[2];
+    for (int i = 0; i < 2; i++) {
+        CK(cudaMallocHost(&host[i], bytes));
+        memset(host[i], 1, bytes);
+        CK(cudaMalloc(&dev[i], bytes));
+        CK(cudaMemset(dev[i], 1, bytes));
+        CK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+    }
+    double h, d, unused;
+    time_copies(host, dev, bytes, runs, 1, st, &h, &unused);
+    time_copies(host, dev, bytes, runs, 2, st, &unused, &d);
+    l->h2d = (double)bytes / h;
+    l->d2h = (double)bytes / d;
+    time_copies(host, dev, bytes, runs, 3, st, &h, &d);
+    l->duplex_h2d = (double)bytes / h;
+    l->duplex_d2h = (double)bytes / d;
+    for (int i = 0; i < 2; i++) {
+        CK(cudaFreeHost(host[i]));
+        CK(cudaFree(dev[i]));
+        CK(cudaStreamDestroy(st[i]));
+    }
+}
+
+size_t gpu_free_bytes(void)
+{
+    size_t freeb = 0, total = 0;
+    CK(cudaMemGetInfo(&freeb, &total));
+    return freeb;
 }
 
 void gpu_describe(gpu_info *g)

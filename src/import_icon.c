@@ -7,7 +7,7 @@
 #include "mesh_import.h"
 
 #include "common.h"
-#include "h5_read.h"
+#include "h5_util.h"
 
 #include <limits.h>
 #include <math.h>

@@ -1,19 +1,15 @@
-/* mesh_io.c — reading and writing mesh files with the HDF5 C API (reading through h5_read.c).
+/* mesh_io.c — reading and writing mesh files with the HDF5 C API (through h5_util.c).
  * HDF5's own error printing is silenced; every failure is reported once, naming the file and the
  * dataset or attribute. */
 #include "mesh_io.h"
 
 #include "common.h"
-#include "h5_read.h"
+#include "h5_util.h"
 
-#include <hdf5.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static void quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
 /* ---- reading ---- */
 
@@ -60,7 +56,7 @@ static int read_neighbours(h5_reader *rd, mesh *m, int version)
 static int read_all(h5_reader *rd, mesh *m)
 {
     long long v;
-    if (h5_attr_int(rd, rd->file, "/", "pillar_mesh_version", 0, &v) != 0)
+    if (h5_reader_attr_int(rd, rd->file, "/", "pillar_mesh_version", 0, &v) != 0)
         return -1;
     if (v < 1 || v > MESH_FORMAT_VERSION) {
         perr("%s: attribute /pillar_mesh_version = %lld: this pillar reads versions 1 to %d",
@@ -68,7 +64,7 @@ static int read_all(h5_reader *rd, mesh *m)
         return -1;
     }
     int version = (int)v;
-    if (h5_attr_int(rd, rd->file, "/", "nlevels", 0, &v) != 0)
+    if (h5_reader_attr_int(rd, rd->file, "/", "nlevels", 0, &v) != 0)
         return -1;
     if (v < 1 || v > 100000) {
         perr("%s: attribute /nlevels = %lld: expected 1 to 100000", rd->path, v);
@@ -96,14 +92,16 @@ static int read_all(h5_reader *rd, mesh *m)
         return -1;
     if (H5Aexists(rd->file, "kind") > 0) {
         hid_t a = H5Aopen(rd->file, "kind", H5P_DEFAULT), t = H5Aget_type(a);
+        hid_t sp = H5Aget_space(a); /* one string: more would overrun m->kind */
         if (H5Tget_class(t) == H5T_STRING && !H5Tis_variable_str(t) &&
-            H5Tget_size(t) < sizeof m->kind) {
+            H5Tget_size(t) < sizeof m->kind && H5Sget_simple_extent_npoints(sp) == 1) {
             hid_t mt = H5Tcopy(H5T_C_S1);
             H5Tset_size(mt, sizeof m->kind);
             H5Aread(a, mt, m->kind);
             m->kind[sizeof m->kind - 1] = 0;
             H5Tclose(mt);
         }
+        H5Sclose(sp);
         H5Tclose(t);
         H5Aclose(a);
     }
@@ -115,31 +113,47 @@ static int read_all(h5_reader *rd, mesh *m)
     return 0;
 }
 
+/* Reads and checks the mesh of an opened file (file < 0: the open failed), then closes it. */
+static int read_opened(h5_reader *rd, mesh *m)
+{
+    if (rd->file < 0) {
+        perr("%s: HDF5 could not open the file", rd->path);
+        return -1;
+    }
+    int rc = read_all(rd, m);
+    h5_close(rd);
+    if (rc != 0)
+        mesh_free(m);
+    return rc;
+}
+
 int mesh_read(const char *path, mesh *m)
 {
     memset(m, 0, sizeof *m);
     h5_reader rd;
     if (h5_open(&rd, path, "mesh file") != 0)
         return -1;
-    int rc = read_all(&rd, m);
-    h5_close(&rd);
-    if (rc != 0)
-        mesh_free(m);
-    return rc;
+    return read_opened(&rd, m);
+}
+
+int mesh_read_image(const void *image, size_t size, const char *name, mesh *m)
+{
+    memset(m, 0, sizeof *m);
+    h5_quiet();
+    if (size == 0) { /* the core driver would open the file `name` instead */
+        perr("%s: not an HDF5 file (empty)", name);
+        return -1;
+    }
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    int ok = fapl >= 0 && H5Pset_fapl_core(fapl, 65536, 0) >= 0 &&
+             H5Pset_file_image(fapl, (void *)image, size) >= 0;
+    h5_reader rd = {name, ok ? H5Fopen(name, H5F_ACC_RDONLY, fapl) : -1};
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return read_opened(&rd, m);
 }
 
 /* ---- writing ---- */
-
-static int write_attr_int(hid_t obj, const char *name, long long v)
-{
-    hid_t sp = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
-    int ok = a >= 0 && H5Awrite(a, H5T_NATIVE_LLONG, &v) >= 0;
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(sp);
-    return ok ? 0 : -1;
-}
 
 /* Dataset of rows x cols (cols 0: rank 1), chunked and deflated when large. Returns its id. */
 static hid_t write_dataset(hid_t file, const char *name, hid_t ftype, hid_t mtype, long rows,
@@ -147,13 +161,9 @@ static hid_t write_dataset(hid_t file, const char *name, hid_t ftype, hid_t mtyp
 {
     hsize_t dims[2] = {(hsize_t)rows, (hsize_t)(cols ? cols : 1)};
     int rank = cols ? 2 : 1;
-    hid_t sp = H5Screate_simple(rank, dims, NULL), pl = H5Pcreate(H5P_DATASET_CREATE);
-    if (rows >= 4096) {
-        hsize_t chunk[2] = {rows < 65536 ? (hsize_t)rows : 65536, dims[1]};
-        H5Pset_chunk(pl, rank, chunk);
-        if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
-            H5Pset_deflate(pl, 4);
-    }
+    hsize_t chunk[2] = {rows < 65536 ? (hsize_t)rows : 65536, dims[1]};
+    hid_t sp = H5Screate_simple(rank, dims, NULL);
+    hid_t pl = rows >= 4096 ? h5_chunked(rank, chunk, 0, 4) : H5Pcreate(H5P_DATASET_CREATE);
     hid_t d = H5Dcreate2(file, name, ftype, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
     if (d >= 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
         H5Dclose(d);
@@ -164,23 +174,14 @@ static hid_t write_dataset(hid_t file, const char *name, hid_t ftype, hid_t mtyp
     return d;
 }
 
-static int write_all(hid_t f, const mesh *m)
+static int write_all(hid_t f, const void *arg)
 {
-    if (write_attr_int(f, "pillar_mesh_version", MESH_FORMAT_VERSION) != 0 ||
-        write_attr_int(f, "nlevels", m->nlevels) != 0)
+    const mesh *m = arg;
+    if (h5_attr_int(f, "pillar_mesh_version", MESH_FORMAT_VERSION) != 0 ||
+        h5_attr_int(f, "nlevels", m->nlevels) != 0)
         return -1;
-    if (m->kind[0]) {
-        hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
-        H5Tset_size(t, strlen(m->kind) + 1);
-        hid_t a = H5Acreate2(f, "kind", t, sp, H5P_DEFAULT, H5P_DEFAULT);
-        int ok = a >= 0 && H5Awrite(a, t, m->kind) >= 0;
-        if (a >= 0)
-            H5Aclose(a);
-        H5Sclose(sp);
-        H5Tclose(t);
-        if (!ok)
-            return -1;
-    }
+    if (m->kind[0] && h5_attr_str(f, "kind", m->kind) != 0)
+        return -1;
     hid_t d = write_dataset(f, mesh_nbr_name(m), H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells,
                             mesh_width(m), m->adj ? m->adj : m->nbr);
     if (d < 0)
@@ -202,7 +203,7 @@ static int write_all(hid_t f, const mesh *m)
     if (m->xy) {
         d = write_dataset(f, "/patch_xy", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 2, m->xy);
         int ok =
-            d >= 0 && write_attr_int(d, "nx", m->nx) == 0 && write_attr_int(d, "ny", m->ny) == 0;
+            d >= 0 && h5_attr_int(d, "nx", m->nx) == 0 && h5_attr_int(d, "ny", m->ny) == 0;
         if (d >= 0)
             H5Dclose(d);
         if (!ok)
@@ -210,7 +211,7 @@ static int write_all(hid_t f, const mesh *m)
     }
     if (m->part) {
         d = write_dataset(f, "/partition", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 0, m->part);
-        int ok = d >= 0 && write_attr_int(d, "nparts", m->nparts) == 0;
+        int ok = d >= 0 && h5_attr_int(d, "nparts", m->nparts) == 0;
         if (d >= 0)
             H5Dclose(d);
         if (!ok)
@@ -221,27 +222,5 @@ static int write_all(hid_t f, const mesh *m)
 
 int mesh_write(const char *path, const mesh *m)
 {
-    quiet();
-    size_t len = strlen(path) + 32;
-    char *tmp = xalloc(len);
-    snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
-    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) {
-        perr("%s: cannot create the file (is the directory writable?)", tmp);
-        xfree(tmp);
-        return -1;
-    }
-    int rc = write_all(f, m);
-    if (H5Fclose(f) < 0)
-        rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) {
-        perr("%s: cannot rename %s into place", path, tmp);
-        rc = -1;
-    } else if (rc != 0) {
-        perr("%s: HDF5 failed writing the mesh (disk full?); nothing was written", path);
-    }
-    if (rc != 0)
-        remove(tmp);
-    xfree(tmp);
-    return rc;
+    return h5_write_atomic(path, "the mesh", write_all, m);
 }

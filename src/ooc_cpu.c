@@ -91,6 +91,36 @@ static int plan_fits(const ooc_plan *pl, const ugrid *g)
            pl->part[pl->nparts - 1].own1 == g->nxy;
 }
 
+long ooc_cpu_check_chunks(const ooc_plan *pl, const ugrid *g, fieldset initial, fieldset result,
+                          int steps, int nsample, long *points)
+{
+    const iter_carry *c = iter_carried(pl->stencil);
+    int chunks = pl->nparts * pl->nslabs;
+    long bad = 0;
+    *points = 0;
+    if (nsample > chunks)
+        nsample = chunks;
+    fieldset loc = chunk_alloc(pl);
+    for (int i = 0; i < nsample; i++) {
+        int chunk = (int)((long)i * chunks / nsample), p = chunk / pl->nslabs, k = chunk % pl->nslabs;
+        const ooc_part *pt = &pl->part[p];
+        const ooc_slab *s = &pl->slab[k];
+        gather(pl, g, pt, s, initial, loc);
+        run_trapezoid(pl, pt, s, steps, loc);
+        for (int j = 0; j < c->n; j++)
+            for (int z = s->z0; z < s->z1; z++)
+                for (int l = pt->first[0]; l < pt->ncells; l++) {
+                    size_t li = (size_t)(z - s->lz0) * (size_t)pt->zstride + (size_t)l;
+                    size_t gi = (size_t)z * (size_t)g->zstride + (size_t)pt->gcell[l];
+                    bad += !field_same_bits(pl->prec, loc.p[c->in[j]], li, result.p[c->in[j]], gi);
+                    (*points)++;
+                }
+    }
+    for (int i = 0; i < stencil_table[pl->stencil].nin + stencil_table[pl->stencil].nout; i++)
+        xfree(loc.p[i]);
+    return bad;
+}
+
 int ooc_cpu_run(const ooc_plan *pl, const ugrid *g, fieldset f, int steps)
 {
     if (!plan_fits(pl, g)) {

@@ -12,4 +12,11 @@
  * bit. Returns 0, or -1 with a message if the plan was made for another grid. */
 int ooc_cpu_run(const ooc_plan *pl, const ugrid *g, fieldset f, int steps);
 
+/* Recomputes `nsample` chunks spread over the plan on the CPU, each from state `initial` for
+ * `steps` <= F steps (one pass), and compares the state at their own points with `result` bit
+ * for bit: a check of a run too large for a CPU reference. Returns the points that differ; the
+ * points compared go to *points. */
+long ooc_cpu_check_chunks(const ooc_plan *pl, const ugrid *g, fieldset initial, fieldset result,
+                          int steps, int nsample, long *points);
+
 #endif

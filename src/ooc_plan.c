@@ -113,11 +113,14 @@ static int min_held(stencil_t s, int F, int nz)
     return held < nz ? held : nz;
 }
 
-/* The largest ball of one inner cell. */
+/* The largest ball of one inner cell: of every cell on grids up to 2^20 cells, else of 2^20
+ * cells spread evenly (plan_parts measures every part it makes, and ooc_plan_make checks the
+ * largest chunk against the budget). */
 static int max_single_ball(ball *b)
 {
-    int most = 0;
-    for (int c = b->g->nhalo; c < b->g->nxy; c++) {
+    int most = 0, inner = b->g->nxy - b->g->nhalo;
+    int step = inner > (1 << 20) ? inner / (1 << 20) : 1;
+    for (int c = b->g->nhalo; c < b->g->nxy; c += step) {
         ball_add(b, c);
         if (b->count > most)
             most = b->count;
@@ -135,7 +138,7 @@ static int plan_slabs(ooc_plan *pl, const chunk_shape *cs, int maxball, int zr)
     int ext = zr * pl->F, levels = 0;
     for (int L = pl->zend; L >= 1; L--) {
         int held = L + 2 * ext < pl->nz ? L + 2 * ext : pl->nz;
-        if (2 * chunk_bound(cs, maxball, held) <= pl->budget) {
+        if (OOC_BUFFERS * chunk_bound(cs, maxball, held) <= pl->budget) {
             levels = L;
             break;
         }
@@ -244,7 +247,7 @@ static void plan_parts(ooc_plan *pl, const ugrid *g, const chunk_shape *cs, ball
         int own1 = own0;
         while (own1 < g->nxy) {
             ball_add(b, own1);
-            if (own1 > own0 && 2 * chunk_bound(cs, b->count, nlev) > pl->budget)
+            if (own1 > own0 && OOC_BUFFERS * chunk_bound(cs, b->count, nlev) > pl->budget)
                 break;
             own1++;
         }
@@ -324,9 +327,9 @@ int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int 
         int held = min_held(s, F, g->nz);
         perr("out-of-core: a device-memory budget of %zu bytes is too small for %s (%s) with %d "
              "step(s) per transfer: one pillar of one level with its halo (%d cells, %d levels, "
-             "%d fields, double-buffered) needs %zu bytes",
-             budget, si->name, prec_name(p), F, maxball, held, cs.nf,
-             2 * chunk_bound(&cs, maxball, held));
+             "%d fields, %d buffers) needs %zu bytes",
+             budget, si->name, prec_name(p), F, maxball, held, cs.nf, OOC_BUFFERS,
+             OOC_BUFFERS * chunk_bound(&cs, maxball, held));
         ball_free(&b);
         return -1;
     }
@@ -337,6 +340,54 @@ int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int 
     plan_parts(pl, g, &cs, &b, nlev, chasing, compressed);
     ball_free(&b);
     plan_traffic(pl);
+    if (pl->nparts * pl->nslabs > 1 && OOC_BUFFERS * pl->max_chunk_bytes > budget) {
+        perr("out-of-core: a device-memory budget of %zu bytes is too small for %s (%s) with %d "
+             "step(s) per transfer: its largest chunk needs %zu bytes x %d buffers",
+             budget, si->name, prec_name(p), F, pl->max_chunk_bytes, OOC_BUFFERS);
+        ooc_plan_free(pl);
+        return -1;
+    }
+    return 0;
+}
+
+int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
+                    int compressed, int F)
+{
+    memset(pl, 0, sizeof *pl);
+    if (F < 1 || g->nhalo >= g->nxy) {
+        perr("out-of-core: %s", F < 1 ? "need at least 1 step per transfer" : "the grid has no inner cells");
+        return -1;
+    }
+    pl->stencil = s;
+    pl->prec = p;
+    pl->F = F;
+    pl->nz = g->nz;
+    pl->zend = stencil_zend(s, g->nz);
+    pl->nparts = pl->nslabs = 1;
+    pl->slab = xalloc(sizeof(ooc_slab));
+    pl->slab[0] = (ooc_slab){0, pl->zend, 0, g->nz};
+    pl->part = xalloc(sizeof(ooc_part));
+    ooc_part *pt = &pl->part[0];
+    memset(pt, 0, sizeof *pt);
+    pt->own0 = g->nhalo;
+    pt->own1 = g->nxy;
+    pt->ncells = g->nxy;
+    pt->nfixed = g->nhalo;
+    pt->zstride = local_zstride(g->nxy);
+    pt->first = xalloc(sizeof(int) * (size_t)(F + 1));
+    for (int m = 0; m <= F; m++)
+        pt->first[m] = g->nhalo;
+    pt->gcell = xalloc(sizeof(int) * (size_t)g->nxy);
+    for (int c = 0; c < g->nxy; c++)
+        pt->gcell[c] = c;
+    pt->lg.nxy = g->nxy;
+    pt->lg.nhalo = g->nhalo;
+    pt->lg.zstride = pt->zstride;
+    pt->lg.nbr = xalloc(sizeof(int) * NREL1 * (size_t)g->nxy);
+    memcpy(pt->lg.nbr, g->nbr, sizeof(int) * NREL1 * (size_t)g->nxy);
+    nbtable_build(&pt->nt, &pt->lg, chasing, compressed);
+    plan_traffic(pl);
+    pl->budget = pl->max_chunk_bytes;
     return 0;
 }
 
@@ -347,7 +398,7 @@ size_t ooc_min_budget(const ugrid *g, stencil_t s, precision_t p, int chasing, i
     ball_init(&b, g, stencil_table[s].radius * (F > 0 ? F : 1));
     int maxball = max_single_ball(&b);
     ball_free(&b);
-    return 2 * chunk_bound(&cs, maxball, min_held(s, F, g->nz));
+    return OOC_BUFFERS * chunk_bound(&cs, maxball, min_held(s, F, g->nz));
 }
 
 void ooc_plan_free(ooc_plan *pl)
@@ -379,10 +430,10 @@ void ooc_plan_describe(const ooc_plan *pl, char *buf, size_t n)
             own += (double)(pt->own1 - pt->own0) * (s->z1 - s->z0);
         }
     snprintf(buf, n,
-             "%d chunk(s) = %d part(s) x %d slab(s), %d step(s) per transfer, largest %.3f MB x2 of "
+             "%d chunk(s) = %d part(s) x %d slab(s), %d step(s) per transfer, largest %.3f MB x%d of "
              "%.3f MB; halo overhead %.2fx; per step host->device %.3f MB (tables %.3f MB), "
              "device->host %.3f MB",
              pl->nparts * pl->nslabs, pl->nparts, pl->nslabs, pl->F, pl->max_chunk_bytes / 1e6,
-             pl->budget / 1e6, own > 0 ? held / own : 0.0, ooc_h2d_per_step(pl) / 1e6,
+             pl->nparts * pl->nslabs > 1 ? OOC_BUFFERS : 1, pl->budget / 1e6, own > 0 ? held / own : 0.0, ooc_h2d_per_step(pl) / 1e6,
              pl->h2d_table_bytes / pl->F / 1e6, ooc_d2h_per_step(pl) / 1e6);
 }

@@ -15,7 +15,8 @@
  * so the cells computed with m steps still to go form the suffix [first[m], ncells).
  *
  * Device bytes of a chunk: its fields (inputs and outputs, all its cells, all its levels, levels
- * zstride elements apart) plus its table (pattern array included), twice for double buffering.
+ * zstride elements apart) plus its table (pattern array included), once per buffer of the
+ * pipeline (OOC_BUFFERS).
  * Full-height parts are used when one pillar with its halo fits; otherwise the levels are cut
  * into equal slabs, as high as the budget allows. */
 #ifndef PILLAR_OOC_PLAN_H
@@ -24,6 +25,9 @@
 #include "../grids/grid.h"
 #include "../stencils/stencil.h"
 #include "../storage/nbtable.h"
+
+/* Chunks in flight on the device: one is copied in, one computed, one copied out. */
+#define OOC_BUFFERS 3
 
 typedef struct {
     int own0, own1;  /* global plane cells owned (inner, contiguous) */
@@ -64,8 +68,13 @@ int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int 
                   int compressed, size_t budget, int F);
 void ooc_plan_free(ooc_plan *pl);
 
+/* The in-core plan: one chunk holding the whole grid (no ring: the grid's halo cells are its
+ * fixed cells), so F = all the steps of a run go in one transfer. Its budget is its size. */
+int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
+                    int compressed, int F);
+
 /* The smallest budget ooc_plan_make accepts for these arguments: the largest single pillar of one
- * level with its halo, double-buffered. */
+ * level with its halo, in each of the OOC_BUFFERS buffers. */
 size_t ooc_min_budget(const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed, int F);
 
 /* Device bytes of chunk (part, slab), fields and table, one buffer. */

@@ -62,6 +62,32 @@ int parse_triple(const char *s, int *a, int *b, int *c)
     return 0;
 }
 
+int parse_bytes(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || v < 0 || s[0] == '-')
+        return -1;
+    double unit = 1;
+    if (*end) {
+        const char *units = "KMGT";
+        const char *u = strchr(units, *end == 'k' ? 'K' : *end);
+        if (!u || !*u)
+            return -1;
+        unit = (double)(1ull << (10 * (u - units + 1)));
+        end++;
+        if (*end == 'B' || *end == 'b')
+            end++;
+        if (*end)
+            return -1;
+    }
+    if (v * unit >= 1e18)
+        return -1;
+    *out = (size_t)(v * unit);
+    return 0;
+}
+
 typedef struct {
     const char *name;
     int takes_value;
@@ -77,6 +103,9 @@ static const flag flags[] = {
     {"--packed-rows", 0, OPT_EXEC},
     {"--aos", 0, OPT_EXEC},          {"--backend", 1, OPT_EXEC},
     {"--mesh", 1, OPT_MESH},
+    {"--steps", 1, OPT_ITER},        {"--fuse", 1, OPT_ITER},      {"--device-mem", 1, OPT_ITER},
+    {"--out-of-core", 1, OPT_ITER},
+    {"--input", 1, OPT_FIELDS},      {"--output", 1, OPT_FIELDS},  {"--output-inputs", 0, OPT_FIELDS},
 };
 
 static void list_names(char *buf, size_t n, const char *const *names, int count)
@@ -102,6 +131,12 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
         o->size_set = 1;
     } else if (!strcmp(name, "--mesh")) {
         o->mesh = v;
+    } else if (!strcmp(name, "--input")) {
+        o->input = v;
+    } else if (!strcmp(name, "--output")) {
+        o->output = v;
+    } else if (!strcmp(name, "--output-inputs")) {
+        o->output_inputs = 1;
     } else if (!strcmp(name, "--layout") && (!strcmp(v, "file") || !strcmp(v, "metis"))) {
         o->mesh_metis = !strcmp(v, "metis");
         o->mesh_layout_set = 1;
@@ -197,6 +232,35 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
         o->packed_rows = 1;
     } else if (!strcmp(name, "--aos")) {
         o->aos = 1;
+    } else if (!strcmp(name, "--steps")) {
+        if (parse_int(v, 1, 1000000, &n) != 0) {
+            perr("%s: --steps '%s': expected an integer from 1 to 1000000", cmd, v);
+            return -1;
+        }
+        o->steps = (int)n;
+    } else if (!strcmp(name, "--fuse")) {
+        if (parse_int(v, 1, 64, &n) != 0) {
+            perr("%s: --fuse '%s': expected an integer from 1 to 64 (steps per transfer)", cmd, v);
+            return -1;
+        }
+        o->fuse = (int)n;
+    } else if (!strcmp(name, "--device-mem")) {
+        if (parse_bytes(v, &o->device_mem) != 0 || o->device_mem == 0) {
+            perr("%s: --device-mem '%s': expected a positive size in bytes, e.g. 4G, 512M, 1.5G",
+                 cmd, v);
+            return -1;
+        }
+    } else if (!strcmp(name, "--out-of-core")) {
+        if (!strcmp(v, "auto"))
+            o->ooc = OOC_AUTO;
+        else if (!strcmp(v, "on"))
+            o->ooc = OOC_ON;
+        else if (!strcmp(v, "off"))
+            o->ooc = OOC_OFF;
+        else {
+            perr("%s: --out-of-core '%s': choose auto, on or off", cmd, v);
+            return -1;
+        }
     } else if (!strcmp(name, "--backend")) {
         if (!strcmp(v, "auto"))
             o->backend = BACKEND_AUTO;
@@ -280,6 +344,10 @@ int options_parse(options *o, int argc, char **argv, const char *cmd, unsigned g
         }
         if (apply(o, cmd, name, v) != 0)
             return -1;
+    }
+    if (o->output_inputs && !o->output) {
+        perr("%s: --output-inputs adds the input fields to the --output FILE and needs it", cmd);
+        return -1;
     }
     return mesh_flags_check(o, cmd);
 }

@@ -13,7 +13,11 @@ enum {
     OPT_STENCIL = 1 << 1, /* --stencil --precision */
     OPT_EXEC = 1 << 2,    /* --access --grid --threads --runs --zslice --constant-tables --aos --backend */
     OPT_MESH = 1 << 3,    /* --mesh; --layout then also takes file | metis */
+    OPT_ITER = 1 << 4,    /* --steps --fuse --device-mem --out-of-core */
+    OPT_FIELDS = 1 << 5,  /* --input --output --output-inputs (field files) */
 };
+
+typedef enum { OOC_AUTO, OOC_ON, OOC_OFF } ooc_mode;
 
 typedef struct {
     problem_spec spec;
@@ -33,6 +37,13 @@ typedef struct {
     int mesh_layout_set; /* --layout file | metis given */
     int grid_layout_set; /* --layout of an emulated grid given */
     int size_set;        /* --size given */
+    int steps;           /* --steps T: time steps of an iterated run, 0 = one application */
+    int fuse;            /* --fuse F: steps per transfer, 0 = chosen by the model */
+    size_t device_mem;   /* --device-mem: device bytes an iterated run may use, 0 = free memory */
+    ooc_mode ooc;        /* --out-of-core */
+    const char *input;   /* --input FILE: initial values of the input fields, or NULL */
+    const char *output;  /* --output FILE: where the results go, or NULL */
+    int output_inputs;   /* --output-inputs: the input fields go into the output file too */
 } options;
 
 void options_defaults(options *o);
@@ -40,6 +51,10 @@ void options_defaults(options *o);
 /* Parses argv[0..argc) for command `cmd`. Returns 0, 1 when --help was asked for, or -1 after
  * printing a message that names the bad flag or value. */
 int options_parse(options *o, int argc, char **argv, const char *cmd, unsigned groups);
+
+/* Parses a byte count: an integer or decimal with an optional K, M, G or T (powers of 1024),
+ * e.g. 512M, 1.5G. Returns 0 or -1. */
+int parse_bytes(const char *s, size_t *out);
 
 /* Parses "AxBxC" into three positive ints; returns 0 or -1. */
 int parse_triple(const char *s, int *a, int *b, int *c);

@@ -43,17 +43,20 @@ static void fill_unstructured(problem *pb)
     }
 }
 
-/* A mesh without a regular twin: inputs by the file's cell index (x) and level. */
-static void fill_mesh_inputs(problem *pb)
+/* Inputs without a regular twin: by the cell's (x, y) on an emulated grid (the values its
+ * twin would hold), else by the file's cell index (x) and level. */
+static void fill_direct_inputs(problem *pb)
 {
     const problem_spec *s = &pb->s;
+    const ugrid *g = &pb->ug;
     for (int f = 0; f < stencil_table[s->stencil].nin; f++) {
         void *u = pb->uf.p[f];
 #pragma omp parallel for schedule(static)
         for (int z = 0; z < s->nz; z++)
-            for (int c = 0; c < pb->ug.nxy; c++)
-                field_set(s->prec, u, (size_t)c + (size_t)z * pb->ug.zstride,
-                          stencil_input(s->stencil, f, pb->ug.mesh_cell[c], 0, z, s->seed));
+            for (int c = 0; c < g->nxy; c++)
+                field_set(s->prec, u, (size_t)c + (size_t)z * g->zstride,
+                          g->mesh_cell ? stencil_input(s->stencil, f, g->mesh_cell[c], 0, z, s->seed)
+                                       : stencil_input(s->stencil, f, g->cx[c], g->cy[c], z, s->seed));
     }
 }
 
@@ -94,12 +97,14 @@ static int build_unstructured(problem *pb)
     }
     if (!stencil_table[s->stencil].graph)
         nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
+    int nin = stencil_table[s->stencil].nin;
     for (int f = 0; f < pb->nf; f++)
-        pb->uf.p[f] = field_alloc(s->prec, pb->ug.len);
+        if (f < nin || !pb->lean || pb->lean_outputs)
+            pb->uf.p[f] = field_alloc(s->prec, pb->ug.len);
     if (pb->regular_twin)
         fill_unstructured(pb);
     else
-        fill_mesh_inputs(pb);
+        fill_direct_inputs(pb);
     return 0;
 }
 
@@ -162,9 +167,8 @@ static void build_regular(problem *pb)
 
 int problem_make(problem *pb, const problem_spec *s) { return problem_make_mesh(pb, s, NULL, 0); }
 
-int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, int metis)
+static int problem_build(problem *pb, const problem_spec *s, const char *path, int metis)
 {
-    memset(pb, 0, sizeof *pb);
     pb->s = *s;
     pb->mesh_path = path;
     pb->mesh_metis = metis;
@@ -175,6 +179,8 @@ int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, int 
         problem_free(pb);
         return -1;
     }
+    if (pb->lean)
+        pb->regular_twin = 0;
     if (pb->regular_twin)
         build_regular(pb);
     if (build_unstructured(pb) != 0) {
@@ -183,6 +189,20 @@ int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, int 
     }
     problem_poison(pb);
     return 0;
+}
+
+int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, int metis)
+{
+    memset(pb, 0, sizeof *pb);
+    return problem_build(pb, s, path, metis);
+}
+
+int problem_make_lean(problem *pb, const problem_spec *s, const char *path, int metis, int outputs)
+{
+    memset(pb, 0, sizeof *pb);
+    pb->lean = 1;
+    pb->lean_outputs = outputs;
+    return problem_build(pb, s, path, metis);
 }
 
 int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed)
@@ -208,7 +228,8 @@ void problem_poison(problem *pb)
     for (int f = si->nin; f < pb->nf; f++) {
         if (pb->rf.p[f])
             field_poison(pb->s.prec, pb->rf.p[f], pb->rg.len);
-        field_poison(pb->s.prec, pb->uf.p[f], pb->ug.len);
+        if (pb->uf.p[f])
+            field_poison(pb->s.prec, pb->uf.p[f], pb->ug.len);
     }
 }
 

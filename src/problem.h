@@ -32,6 +32,8 @@ typedef struct {
     int mesh_parts;   /* parts of that order, 0 if none */
     mesh mesh;        /* the mesh file's contents */
     int regular_twin; /* rg and rf exist: an emulated grid, or a mesh that is a regular patch */
+    int lean;         /* made by problem_make_lean */
+    int lean_outputs; /* lean, with unstructured output fields */
     int nf;      /* fields: inputs + outputs */
     fieldset rf; /* regular-grid host fields */
     fieldset uf; /* unstructured-grid host fields */
@@ -46,6 +48,9 @@ int problem_make(problem *pb, const problem_spec *s);
  * mesh, and a graph stencil on any mesh, none (rg, rf empty, regular_twin 0). The W/E/S/N
  * stencils refuse a general mesh. */
 int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, int metis);
+/* For iterated runs: the unstructured grid only (no regular twin; its inputs hold the values the
+ * twin would), and its output fields only when `outputs` is set. */
+int problem_make_lean(problem *pb, const problem_spec *s, const char *path, int metis, int outputs);
 void problem_free(problem *pb);
 /* Rebuilds the unstructured twin with another layout/storage (the regular grid stays). */
 int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed);

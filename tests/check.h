@@ -3,6 +3,7 @@
 #define PILLAR_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static int check_failures;
 

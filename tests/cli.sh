@@ -3,10 +3,6 @@
 # acceptance commands of the foundation issue print what they promise; every --help works.
 # usage: cli.sh PILLAR
 pillar=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 . "$(dirname "$0")/cli_lib.sh"
 
 expect_error "0x5x5" run --size 0x5x5

@@ -1,5 +1,9 @@
-# cli_lib.sh — helpers of the CLI tests (cli.sh, mesh_cli.sh), sourced after they set
-# $pillar (the binary), $tmp (a scratch directory) and fail=0.
+# cli_lib.sh — helpers of the CLI tests (cli.sh, mesh_cli.sh, field_io_cli.sh), sourced after
+# they set $pillar (the binary). Sets fail=0 (a failed check sets it to 1: the script's exit
+# status) and $tmp, a scratch directory removed on exit.
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 # expect_error NEEDLE ARGS... : non-zero exit below 128 (no signal) and NEEDLE in stderr
 expect_error() {
@@ -22,5 +26,13 @@ expect_output() {
         echo "FAIL: pillar $* (exit $rc) did not print '$needle':"; cat "$tmp/out" "$tmp/err"; fail=1
     else
         echo "ok: pillar $* prints '$needle'"
+    fi
+}
+
+# no_file PATH : nothing at PATH, and no temporary file next to it
+no_file() {
+    d=$(dirname "$1")
+    if [ -e "$1" ] || { [ -d "$d" ] && ls "$d" | grep -q "tmp-"; }; then
+        echo "FAIL: $1 or a temporary file was left behind"; fail=1
     fi
 }

@@ -8,19 +8,7 @@
 pillar=$1
 test_mesh=$2
 test_graph=$3
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 . "$(dirname "$0")/cli_lib.sh"
-
-# no_file PATH : nothing at PATH, and no temporary file next to it
-no_file() {
-    d=$(dirname "$1")
-    if [ -e "$1" ] || { [ -d "$d" ] && ls "$d" | grep -q "tmp-"; }; then
-        echo "FAIL: $1 or a temporary file was left behind"; fail=1
-    fi
-}
 
 m=$tmp/m
 mkdir "$m"
@@ -80,6 +68,8 @@ expect_error "laplap reads W/E/S/N relations, but this is a general mesh" \
     run --mesh "$m/hex.h5" --backend cpu
 expect_error "--stencil graphlap runs on the cells of a mesh file" run --stencil graphlap
 expect_error "--stencil graphlap runs on the cells of a mesh file" bench --stencil graphlap
+expect_error "graphlap has no iterated runs yet" \
+    run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 3
 expect_error "graphlap runs on the mesh's cells only" \
     run --mesh "$m/patch.h5" --stencil graphlap --grid regular --backend cpu
 expect_error "--size 4x3: periodic hexagons need at least 3x4 cells, an even number of rows" \

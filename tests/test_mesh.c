@@ -365,11 +365,11 @@ static void write_bad(const char *path, int which)
         put_attr(d, "ny", 1);
         H5Dclose(d);
     }
-    if (which == 12) {
-        int p[3] = {0, 5, 0};
+    if (which == 12 || which == 13) {
+        int p[3] = {0, which == 12 ? 5 : 1, 0};
         put_data(f, "/partition", H5T_NATIVE_INT, 1, 3, 0, p);
         hid_t d = H5Dopen2(f, "/partition", H5P_DEFAULT);
-        put_attr(d, "nparts", 2);
+        put_attr(d, "nparts", which == 12 ? 2 : 2000000000); /* more parts than cells */
         H5Dclose(d);
     }
     H5Fclose(f);
@@ -389,6 +389,7 @@ static const bad_file bad_files[] = {
     {"coordinates-rows.h5", "/coordinates has 2 rows"},
     {"patch-twice.h5", "/patch_xy: cells 1 and 2 both lie at (1,0)"},
     {"partition.h5", "/partition: cell 1 is in part 5"},
+    {"nparts.h5", "/partition: attribute nparts = 2000000000; expected 1 to the 3 cells"},
 };
 enum { NBAD = sizeof bad_files / sizeof bad_files[0] };
 

@@ -117,7 +117,7 @@ static void check_plan(const problem *pb, const ooc_plan *pl, const char *what)
             short_halo += !neighbours_held(pb, pt, l);
         for (int k = 0; k < pl->nslabs; k++) {
             const ooc_slab *s = &pl->slab[k];
-            over += 2 * ooc_chunk_bytes(pl, p, k) > pl->budget;
+            over += OOC_BUFFERS * ooc_chunk_bytes(pl, p, k) > pl->budget;
             int lz0 = s->z0 - zr * F > 0 ? s->z0 - zr * F : 0, lz1 = s->z1 + zr * F;
             badlev += s->lz0 != lz0 || s->lz1 != (lz1 < g->nz ? lz1 : g->nz);
             for (int z = s->z0; z < s->z1; z++)
@@ -182,6 +182,18 @@ static void test_chunked(const problem *pb, fieldset ref, const char *what, tall
         }
         printf("%s bit-exact\n", line);
     }
+    /* the in-core plan: one chunk, no ring, several passes of F = 2 */
+    ooc_plan pl;
+    CHECK(ooc_plan_incore(&pl, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
+                          2) == 0, "%s: no in-core plan", what);
+    fieldset st = iter_fields_copy(pb);
+    CHECK(ooc_cpu_run(&pl, &pb->ug, st, STEPS) == 0, "%s: in-core plan: run failed", what);
+    long d = state_differ(pb, st, ref);
+    CHECK(d == 0, "%s: in-core plan: %ld points differ from in core", what, d);
+    CHECK(pl.nparts == 1 && pl.part[0].ncells == pb->ug.nxy, "%s: in-core plan of %d parts", what,
+          pl.nparts);
+    iter_fields_free(pb, &st);
+    ooc_plan_free(&pl);
 }
 
 /* A budget one byte below the minimum is refused with a message, the minimum accepted. */

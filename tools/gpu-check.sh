@@ -6,6 +6,7 @@
 #   GPU_CHECK_BENCH="--stencil hdiff" tools/gpu-check.sh   other bench flags instead of --quick
 #   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
 #   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only
+#   GPU_CHECK_OOC=0 tools/gpu-check.sh                    skip the out-of-core runs
 #   PILLAR_COMMIT=abc123 tools/gpu-check.sh               commit to record where there is no .git
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,10 +31,19 @@ step configure configure.log cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release || 
 step build build.log cmake --build $build -j "$jobs" || { grep -E "error" "$out/build.log" | head -n 30; exit 1; }
 if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
     sel=(-L gpu)
-    [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-R gpu_small)
+    [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-R "gpu_small|ooc_gpu")
     step "ctest ${sel[*]}" ctest-gpu.log ctest --test-dir $build "${sel[@]}" --output-on-failure -V
     step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
 fi
+# out of core: one stencil step per transfer on grids 2-3x a 2 GB budget, and 4 fused steps
+ooc_runs() {
+    local P=./$build/pillar
+    $P run --stencil laplap --size 2048x2048x64 --steps 10 --fuse 1 --out-of-core on --device-mem 2G --backend gpu &&
+    $P run --stencil hdiff --size 2048x2048x64 --steps 10 --fuse 1 --out-of-core on --device-mem 2G --backend gpu &&
+    $P run --stencil fastwaves --size 1024x1024x64 --steps 10 --fuse 1 --out-of-core on --device-mem 2G --backend gpu &&
+    $P run --stencil laplap --size 2048x2048x64 --steps 12 --fuse 4 --out-of-core on --device-mem 2G --backend gpu
+}
+[ "${GPU_CHECK_OOC:-1}" != 0 ] && step "out-of-core runs" ooc.log ooc_runs
 bench_flags=${GPU_CHECK_BENCH:---quick}
 # shellcheck disable=SC2086
 step "pillar bench" bench.log ./$build/pillar bench $bench_flags --out "$out" "$@"
@@ -46,4 +56,7 @@ fi
 echo "== benchmark (Table 6.2 rows)"
 grep -E "^[a-z]+ (double|float) [0-9]+x|regular grid|^  (rowmajor|zcurve|zcurve-w|random) " "$out/bench.log" | cut -c1-140
 grep -E "^device copy ceiling|configurations in" "$out/bench.log"
+if [ -f "$out/ooc.log" ]; then
+    echo "== out of core (2 GB budget)"; grep -E "steps? on|  time|link use|verify" "$out/ooc.log" | cut -c1-140
+fi
 echo "== steps"; printf '%s\n' "${summary[@]}"

@@ -1,0 +1,298 @@
+/* cmd_iterate.c — `pillar run --steps T`: a stencil iterated T time steps (src/iterate.h), in
+ * core or streamed through the device in chunks (src/ooc_plan.h), timed and verified against the
+ * CPU in-core iteration. */
+#include "commands.h"
+#include "iterate.h"
+#include "ooc_cpu.h"
+#include "runner.h"
+
+#ifdef PILLAR_HAVE_CUDA
+#include "gpu.h"
+#include "ooc_gpu.h"
+#endif
+
+#include <stdio.h>
+#include <string.h>
+
+/* A CPU reference of the whole run is computed up to this many host bytes (its fields); beyond,
+ * single-pass runs are checked on sampled chunks. */
+#define FULL_CHECK_BYTES (24.0 * (1u << 30))
+#define SAMPLED_CHUNKS 8
+
+/* Device bytes of the whole grid as one chunk: every field and the table. */
+static double whole_bytes(const problem *pb)
+{
+    return (double)pb->nf * (double)prec_size(pb->s.prec) * (double)pb->ug.len +
+           (double)nbtable_bytes(&pb->nt);
+}
+
+static int flags_check(const options *o)
+{
+    if (stencil_table[o->spec.stencil].graph) {
+        perr("run: %s has no iterated runs yet (--steps / --out-of-core / --device-mem / --fuse): "
+             "run it without them", stencil_table[o->spec.stencil].name);
+        return -1;
+    }
+    if (o->input || o->output) {
+        perr("run: %s does not go with --steps / --out-of-core: iterated runs start from the "
+             "generated inputs and keep their result in memory", o->input ? "--input" : "--output");
+        return -1;
+    }
+    const char *bad = o->regular ? "--grid regular"
+                      : o->aos ? "--aos"
+                      : o->constant_tables ? "--constant-tables"
+                      : o->packed_rows ? "--packed-rows"
+                      : o->access == ACC_STAGED ? "--access staged"
+                                                : NULL;
+    if (bad) {
+        perr("run: %s does not go with --steps / --out-of-core: iterated runs use the "
+             "unstructured grid's tables in global memory and the naive, idxvar, shared, "
+             "shared-warp, zloop or zloop-sliced strategy", bad);
+        return -1;
+    }
+    return 0;
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* Bytes that must cross the link per step: every input once in, the state once out. */
+static void must_cross(const problem *pb, double *in, double *out)
+{
+    double es = (double)prec_size(pb->s.prec);
+    const stencil_info *si = &stencil_table[pb->s.stencil];
+    *in = (double)si->nin * (double)pb->ug.nxy * pb->ug.nz * es;
+    *out = (double)iter_carried(pb->s.stencil)->n * (double)(pb->ug.nxy - pb->ug.nhalo) *
+           stencil_zend(pb->s.stencil, pb->ug.nz) * es;
+}
+
+/* SO2DR-style model (SPEC §5): a pass of F steps costs the longest of its copies in, its copies
+ * out (at the duplex link rates) and its kernels (the points of every trapezoid step times the
+ * fields' bytes, at 75% of the device copy rate); per step, a pass / F. */
+static double model_step_s(const ooc_plan *pl, const gpu_link *l, double dev)
+{
+    const stencil_info *si = &stencil_table[pl->stencil];
+    double es = (double)prec_size(pl->prec), compute = 0;
+    for (int p = 0; p < pl->nparts; p++)
+        for (int k = 0; k < pl->nslabs; k++)
+            for (int m = 0; m < pl->F; m++)
+                compute += (double)(pl->part[p].ncells - pl->part[p].first[m]) *
+                           (pl->slab[k].lz1 - pl->slab[k].lz0) * (si->nin + si->nout) * es;
+    double in = (pl->h2d_field_bytes + pl->h2d_table_bytes) / l->duplex_h2d;
+    double out = pl->d2h_bytes / l->duplex_d2h, kern = compute / (0.75 * dev);
+    double pass = in > out ? in : out;
+    return (pass > kern ? pass : kern) / pl->F;
+}
+#endif
+
+/* The plan of the run: in core (one chunk) or out of core under the budget, F given or chosen
+ * by the model among 1, 2, 4, 8 (GPU; 1 on the CPU). Returns 0 or -1. */
+static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
+                     size_t budget, int steps, const void *link, double dev)
+{
+    const problem_spec *s = &pb->s;
+    if (!ooc)
+        return ooc_plan_incore(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
+                               o->fuse ? o->fuse : steps);
+    if (o->fuse || backend == BACKEND_CPU)
+        return ooc_plan_make(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget,
+                             o->fuse ? o->fuse : 1);
+#ifdef PILLAR_HAVE_CUDA
+    double best = 0;
+    for (int F = 1; F <= 8 && F <= steps; F *= 2) {
+        ooc_plan cand;
+        if (ooc_plan_make(&cand, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget,
+                          F) != 0) {
+            if (F == 1)
+                return -1;
+            break;
+        }
+        double t = model_step_s(&cand, (const gpu_link *)link, dev);
+        if (F == 1 || t < 0.95 * best) {
+            if (F > 1)
+                ooc_plan_free(pl);
+            *pl = cand;
+            best = t;
+        } else {
+            ooc_plan_free(&cand);
+        }
+    }
+    return 0;
+#else
+    (void)link;
+    (void)dev;
+    return -1;
+#endif
+}
+
+/* Carried fields of pb's state at all points: differing points (bit for bit). */
+static long state_differ(const problem *pb, fieldset a, fieldset b, long *points)
+{
+    const iter_carry *c = iter_carried(pb->s.stencil);
+    long bad = 0;
+    *points = 0;
+    for (int j = 0; j < c->n; j++) {
+        const void *x = a.p[c->in[j]], *y = b.p[c->in[j]];
+        for (int z = 0; z < pb->ug.nz; z++)
+            for (int cell = 0; cell < pb->ug.nxy; cell++) {
+                size_t i = (size_t)cell + (size_t)z * pb->ug.zstride;
+                bad += !field_same_bits(pb->s.prec, x, i, y, i);
+            }
+        *points += (long)pb->ug.nz * pb->ug.nxy;
+    }
+    return bad;
+}
+
+static void print_header(const problem *pb, const options *o, int steps, int ooc)
+{
+    const problem_spec *s = &pb->s;
+    printf("%s %s, %d step%s", stencil_table[s->stencil].name, prec_name(s->prec), steps,
+           steps == 1 ? "" : "s");
+    if (o->mesh)
+        printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels", o->mesh,
+               pb->mesh_metis ? "metis" : "file", pb->ug.nxy, pb->ug.nhalo, s->nz);
+    else
+        printf(" on %dx%dx%d unstructured %s", s->nx, s->ny, s->nz, layout_name[s->layout]);
+    printf(", %s %s, %s\n", s->chasing ? "chasing" : "nonchasing",
+           s->compressed ? "compressed" : "uncompressed", ooc ? "out of core" : "in core");
+}
+
+int run_iterated(options *o)
+{
+    if (flags_check(o) != 0)
+        return 2;
+    int backend = runner_pick_backend(o, 0);
+    if (backend < 0)
+        return 1;
+    if (backend == BACKEND_CPU && o->ooc == OOC_ON && !o->device_mem) {
+        perr("run: --out-of-core on with the CPU backend needs --device-mem SIZE (the budget the "
+             "chunks must fit)");
+        return 2;
+    }
+    int steps = o->steps ? o->steps : 1;
+    problem pb;
+    if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_metis, backend == BACKEND_CPU) != 0)
+        return 2;
+
+    size_t budget = o->device_mem;
+    double dev = 0;
+#ifdef PILLAR_HAVE_CUDA
+    gpu_link link;
+    memset(&link, 0, sizeof link);
+    if (backend == BACKEND_GPU) {
+        size_t freeb = gpu_free_bytes();
+        if (!budget || budget > freeb)
+            budget = budget ? freeb : freeb / 100 * 95;
+        gpu_link_bandwidth((size_t)256 << 20, 5, &link);
+        dev = gpu_copy_bandwidth((size_t)256 << 20, 5);
+    }
+    const void *linkp = &link;
+#else
+    const void *linkp = NULL;
+#endif
+    int ooc = o->ooc == OOC_ON || (o->ooc == OOC_AUTO && budget && whole_bytes(&pb) > (double)budget);
+    if (o->ooc == OOC_OFF && backend == BACKEND_GPU && whole_bytes(&pb) > (double)budget) {
+        perr("run: --out-of-core off: the grid needs %.3f GB on the device, more than the %.3f GB "
+             "budget; use --out-of-core auto or on", whole_bytes(&pb) / 1e9, budget / 1e9);
+        problem_free(&pb);
+        return 2;
+    }
+    ooc_plan pl;
+    if (make_plan(&pl, &pb, o, backend, ooc, budget, steps, linkp, dev) != 0) {
+        problem_free(&pb);
+        return 2;
+    }
+    print_header(&pb, o, steps, ooc);
+    char line[512];
+    ooc_plan_describe(&pl, line, sizeof line);
+    printf("  plan      %s\n", line);
+
+    /* the CPU reference of the whole run, when it fits */
+    double es = (double)prec_size(pb.s.prec);
+    int full = (double)(pb.nf + stencil_table[pb.s.stencil].nin) * es * (double)pb.ug.len <= FULL_CHECK_BYTES;
+    fieldset ref = {{0}};
+    if (full)
+        ref = iter_fields_copy(&pb);
+
+    const iter_carry *c = iter_carried(pb.s.stencil);
+    fieldset spare = {{0}};
+    double t_step = 0, total_s = 0;
+    int rc = 0;
+    if (backend == BACKEND_CPU) {
+        double t0 = now_ms();
+        if (ooc)
+            rc = ooc_cpu_run(&pl, &pb.ug, pb.uf, steps);
+        else
+            iter_run_incore(&pb, pb.uf, steps);
+        total_s = (now_ms() - t0) * 1e-3;
+        t_step = total_s / steps;
+        printf("  backend   cpu\n");
+    }
+#ifdef PILLAR_HAVE_CUDA
+    else {
+        for (int j = 0; j < c->n; j++)
+            spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
+        ooc_kernel k = {o->access, o->bx, o->by, o->bz, o->zslice};
+        ooc_timing t;
+        rc = ooc_gpu_run(&pl, &pb.ug, &pb.uf, &spare, steps, &k, &t);
+        if (rc == 0) {
+            char dev_name[128];
+            gpu_probe(dev_name, sizeof dev_name);
+            total_s = t.total_s;
+            t_step = t.pass_median_s / pl.F;
+            double in, out;
+            must_cross(&pb, &in, &out);
+            double lim_in = in / link.duplex_h2d, lim_out = out / link.duplex_d2h;
+            /* a pass carries F steps: the bytes that must cross a step are a pass's / F */
+            double limit = (lim_in > lim_out ? lim_in : lim_out) / pl.F;
+            printf("  backend   %s, access %s%s\n", dev_name, access_name[o->access],
+                   t.pinned ? ", host fields registered (pinned)" : ", host fields NOT pinned");
+            printf("  link      pinned host->device %.1f GB/s, device->host %.1f GB/s alone; "
+                   "%.1f / %.1f GB/s duplex\n", link.h2d / 1e9, link.d2h / 1e9,
+                   link.duplex_h2d / 1e9, link.duplex_d2h / 1e9);
+            printf("  time      %.3f ms per step (median pass %.3f ms / %d step%s, %d passes), "
+                   "total %.3f s\n", t_step * 1e3, t.pass_median_s * 1e3, pl.F,
+                   pl.F == 1 ? "" : "s", t.passes, total_s);
+            printf("  moved     per step host->device %.1f MB, device->host %.1f MB; must cross "
+                   "%.1f + %.1f MB\n", t.h2d_bytes / steps / 1e6, t.d2h_bytes / steps / 1e6,
+                   in / pl.F / 1e6, out / pl.F / 1e6);
+            printf("  link use  %.3f ms per step at the duplex rates for the bytes that must cross "
+                   "= %.1f%% of the link limit\n", limit * 1e3, 100.0 * limit / t_step);
+        }
+    }
+#endif
+    if (rc != 0) {
+        problem_free(&pb);
+        return 1;
+    }
+    if (backend == BACKEND_CPU)
+        printf("  time      %.3f ms per step, total %.3f s\n", t_step * 1e3, total_s);
+
+    int ok = 1;
+    if (full && (ooc || backend == BACKEND_GPU)) {
+        iter_run_incore(&pb, ref, steps);
+        long points, bad = state_differ(&pb, pb.uf, ref, &points);
+        ok = bad == 0;
+        printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
+               ok ? "PASS" : "FAIL", bad, points, ok ? " (bit-exact)" : "");
+    } else if (full) {
+        printf("  verify    this is the CPU in-core reference itself\n");
+    } else if (steps <= pl.F && backend == BACKEND_GPU) {
+        fieldset initial = pb.uf;
+        for (int j = 0; j < c->n; j++)
+            initial.p[c->in[j]] = spare.p[c->in[j]];
+        long points, bad = ooc_cpu_check_chunks(&pl, &pb.ug, initial, pb.uf, steps, SAMPLED_CHUNKS,
+                                                &points);
+        ok = bad == 0;
+        printf("  verify    %s: %ld of %ld points of %d sampled chunks differ from the CPU%s\n",
+               ok ? "PASS" : "FAIL", bad, points, SAMPLED_CHUNKS, ok ? " (bit-exact)" : "");
+    } else {
+        printf("  verify    not verified: too large for a CPU reference, and more steps than one "
+               "pass\n");
+    }
+    for (int j = 0; j < c->n; j++)
+        xfree(spare.p[c->in[j]]);
+    if (full)
+        iter_fields_free(&pb, &ref);
+    ooc_plan_free(&pl);
+    problem_free(&pb);
+    return ok ? 0 : 1;
+}

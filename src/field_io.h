@@ -1,0 +1,40 @@
+/* field_io.h — field files (HDF5, docs/field-format.md): the fields of a run as datasets
+ * [nz][ncells] named after the stencil's fields, in the user's cell order — the mesh file's rows
+ * for a grid from a mesh, y*nx + x over the whole nx x ny plane (halo included) for an emulated
+ * grid — so a file does not depend on --layout, storage or access strategy. */
+#ifndef PILLAR_FIELD_IO_H
+#define PILLAR_FIELD_IO_H
+
+#include "problem.h"
+
+#define FIELD_FORMAT_VERSION 1
+
+/* Cells per level of pb in the user's order (the second dimension of every dataset). */
+int field_ncells(const problem *pb);
+
+/* Replaces the initial values of every input field of pb's stencil with the datasets of the same
+ * name in path, in both the unstructured fields and (when pb has one) the regular twin's, so that
+ * verification compares like with like. Every input dataset must be present, of rank 2 and shape
+ * [nz][ncells] of pb, floating point of either precision (converted), and hold finite values that
+ * fit the run's precision. Returns 0, or -1 after a message naming the file, the dataset and the
+ * first bad index; pb's inputs may then be partly replaced, and pb should be discarded. */
+int field_read_inputs(problem *pb, const char *path);
+
+/* What field_write records besides the outputs. */
+typedef struct {
+    int with_inputs;   /* also write the input fields (from pb's unstructured grid) */
+    const char *flags; /* the command line, stored as the attribute `flags` */
+} field_write_opts;
+
+/* Writes the output fields of out (laid out on pb's unstructured grid when uns, else on its
+ * regular twin) to path. Points where the stencil computes nothing (halo cells, the top levels
+ * of fastwaves) are written as NaN. The file appears complete or not at all (written to a
+ * temporary file and renamed). Returns 0, or -1 after a message. */
+int field_write(const problem *pb, fieldset out, int uns, const field_write_opts *w,
+                const char *path);
+
+/* Whether a file can be created at path (its directory exists and is writable): checked before
+ * a run so that a bad --output fails before the work. Returns 0, or -1 after a message. */
+int field_output_check(const char *path);
+
+#endif

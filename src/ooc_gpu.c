@@ -1,0 +1,335 @@
+/* ooc_gpu.c — the out-of-core pipeline on the GPU (src/ooc_gpu.h). */
+#include "ooc_gpu.h"
+
+#include "gpu_launch.h"
+#include "iterate.h"
+
+#include <string.h>
+#include <time.h>
+
+int fold_launch(void *state, const void *out, int c0, int n, int nlev, long zs, int is_float,
+                int damp, void *stream);                                               /* fold.cu */
+int poison_device(void *p, size_t n, size_t stride, size_t offset, int is_float); /* poison.cu */
+
+/* One buffer of the pipeline: a chunk's device fields and table, the host staging of its fixed
+ * and ring cells, and the stream its copies and kernels run on. */
+typedef struct {
+    cudaStream_t stream;
+    cudaEvent_t staged; /* recorded after the copies in: the staging buffer is free again */
+    fieldset d;
+    int32_t *tab, *pat;
+    char *stage;
+} ooc_buffer;
+
+typedef struct {
+    const ooc_plan *pl;
+    const ugrid *g;
+    int nin, nf, nbuf;
+    size_t es;
+    ooc_buffer buf[OOC_BUFFERS];
+    int32_t *tables;    /* pinned: every part's tab then pat, at tab_at[p] */
+    size_t *tab_at;
+    size_t smem;        /* dynamic shared memory of the strategy's kernel */
+    access_t access;
+    int bx, by, bz, column, zslice;
+} ooc_gpu;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static size_t part_table_words(const ooc_part *pt)
+{
+    const nbtable *t = &pt->nt;
+    return (size_t)t->nrel * (size_t)t->ntab + (t->compressed ? (size_t)t->nxy : 0);
+}
+
+/* Device buffers sized for the largest chunk, pinned staging, and one pinned image of all the
+ * parts' tables (built once, read by every pass). */
+static void ooc_gpu_open(ooc_gpu *o)
+{
+    const ooc_plan *pl = o->pl;
+    size_t len = 0, words = 0, stage = 0, total = 0;
+    o->tab_at = xalloc(sizeof(size_t) * (size_t)pl->nparts);
+    for (int p = 0; p < pl->nparts; p++) {
+        const ooc_part *pt = &pl->part[p];
+        o->tab_at[p] = total;
+        total += part_table_words(pt);
+        if (part_table_words(pt) > words)
+            words = part_table_words(pt);
+        for (int k = 0; k < pl->nslabs; k++) {
+            size_t lev = (size_t)(pl->slab[k].lz1 - pl->slab[k].lz0);
+            if ((size_t)pt->zstride * lev > len)
+                len = (size_t)pt->zstride * lev;
+            if ((size_t)pt->first[0] * lev * (size_t)o->nin > stage)
+                stage = (size_t)pt->first[0] * lev * (size_t)o->nin;
+        }
+    }
+    CK(cudaMallocHost((void **)&o->tables, sizeof(int32_t) * (total ? total : 1)));
+    for (int p = 0; p < pl->nparts; p++) {
+        const nbtable *t = &pl->part[p].nt;
+        int32_t *at = o->tables + o->tab_at[p];
+        memcpy(at, t->tab, sizeof(int32_t) * (size_t)t->nrel * (size_t)t->ntab);
+        if (t->compressed)
+            memcpy(at + (size_t)t->nrel * (size_t)t->ntab, t->pat, sizeof(int32_t) * (size_t)t->nxy);
+    }
+    int is_float = pl->prec == PREC_FLOAT;
+    for (int b = 0; b < o->nbuf; b++) {
+        ooc_buffer *u = &o->buf[b];
+        CK(cudaStreamCreateWithFlags(&u->stream, cudaStreamNonBlocking));
+        CK(cudaEventCreateWithFlags(&u->staged, cudaEventDisableTiming));
+        for (int i = 0; i < o->nf; i++) {
+            CK(cudaMalloc(&u->d.p[i], o->es * len));
+            CK((cudaError_t)poison_device(u->d.p[i], len, 1, 0, is_float));
+        }
+        CK(cudaMalloc((void **)&u->tab, sizeof(int32_t) * (words ? words : 1)));
+        CK(cudaMallocHost((void **)&u->stage, o->es * (stage ? stage : 1)));
+    }
+    CK(cudaDeviceSynchronize());
+}
+
+static void ooc_gpu_close(ooc_gpu *o)
+{
+    for (int b = 0; b < o->nbuf; b++) {
+        ooc_buffer *u = &o->buf[b];
+        for (int i = 0; i < o->nf; i++)
+            CK(cudaFree(u->d.p[i]));
+        CK(cudaFree(u->tab));
+        CK(cudaFreeHost(u->stage));
+        CK(cudaEventDestroy(u->staged));
+        CK(cudaStreamDestroy(u->stream));
+    }
+    CK(cudaFreeHost(o->tables));
+    xfree(o->tab_at);
+}
+
+/* The fixed and ring cells of every input of chunk (pt, s), level by level, into the staging
+ * buffer: stage[(f * levels + z) * first0 + l]. */
+static void gather_ring(const ooc_gpu *o, const ooc_part *pt, const ooc_slab *s, fieldset src,
+                        char *stage)
+{
+    int n = pt->first[0], lev = s->lz1 - s->lz0;
+    size_t es = o->es, gzs = (size_t)o->g->zstride;
+    if (n == 0)
+        return;
+#pragma omp parallel for collapse(2) schedule(static) if((long)n * lev * o->nin > 65536)
+    for (int f = 0; f < o->nin; f++)
+        for (int z = 0; z < lev; z++) {
+            const char *from = (const char *)src.p[f] + (size_t)(s->lz0 + z) * gzs * es;
+            char *to = stage + ((size_t)f * lev + (size_t)z) * (size_t)n * es;
+            if (es == 8)
+                for (int l = 0; l < n; l++)
+                    ((double *)to)[l] = ((const double *)from)[pt->gcell[l]];
+            else
+                for (int l = 0; l < n; l++)
+                    ((float *)to)[l] = ((const float *)from)[pt->gcell[l]];
+        }
+}
+
+/* Copies chunk (p, k) in: staging (fixed + ring cells), own cells straight from the host
+ * fields, the part's table. */
+static void copy_in(ooc_gpu *o, ooc_buffer *u, int p, int k, fieldset src, ooc_timing *t)
+{
+    const ooc_part *pt = &o->pl->part[p];
+    const ooc_slab *s = &o->pl->slab[k];
+    size_t es = o->es, lev = (size_t)(s->lz1 - s->lz0), n = (size_t)pt->first[0];
+    size_t nown = (size_t)(pt->own1 - pt->own0), dpitch = (size_t)pt->zstride * es;
+    size_t gpitch = (size_t)o->g->zstride * es;
+    CK(cudaEventSynchronize(u->staged));
+    gather_ring(o, pt, s, src, u->stage);
+    size_t words = part_table_words(pt);
+    CK(cudaMemcpyAsync(u->tab, o->tables + o->tab_at[p], sizeof(int32_t) * words,
+                       cudaMemcpyHostToDevice, u->stream));
+    u->pat = pt->nt.compressed ? u->tab + (size_t)pt->nt.nrel * (size_t)pt->nt.ntab : NULL;
+    for (int f = 0; f < o->nin; f++) {
+        char *dst = u->d.p[f];
+        if (n > 0)
+            CK(cudaMemcpy2DAsync(dst, dpitch, u->stage + (size_t)f * lev * n * es, n * es, n * es,
+                                 lev, cudaMemcpyHostToDevice, u->stream));
+        const char *own = (const char *)src.p[f] + ((size_t)s->lz0 * (size_t)o->g->zstride +
+                                                    (size_t)pt->own0) * es;
+        CK(cudaMemcpy2DAsync(dst + n * es, dpitch, own, gpitch, nown * es, lev,
+                             cudaMemcpyHostToDevice, u->stream));
+    }
+    CK(cudaEventRecord(u->staged, u->stream));
+    t->h2d_bytes += (double)sizeof(int32_t) * (double)words + (double)o->nin * (double)lev *
+                                                                   (double)(n + nown) * (double)es;
+}
+
+/* up to F steps on the chunk's shrinking region: a strategy kernel, then the fold */
+static void run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
+{
+    const ooc_plan *pl = o->pl;
+    const ooc_part *pt = &pl->part[p];
+    const ooc_slab *s = &pl->slab[k];
+    const iter_carry *c = iter_carried(pl->stencil);
+    int zr = stencil_table[pl->stencil].zradius, is_float = pl->prec == PREC_FLOAT;
+    for (int j = 1; j <= steps; j++) {
+        int m = steps - j;
+        int k0 = s->z0 - zr * m > 0 ? s->z0 - zr * m : 0;
+        int k1 = s->z1 + zr * m < pl->zend ? s->z1 + zr * m : pl->zend;
+        size_t shift = (size_t)(k0 - s->lz0) * (size_t)pt->zstride * o->es;
+        kparams P;
+        memset(&P, 0, sizeof P);
+        for (int i = 0; i < o->nf; i++)
+            P.f.p[i] = (char *)u->d.p[i] + shift;
+        P.nbv = (nbview){u->tab, u->pat, pt->nt.ntab, 0};
+        P.zs = pt->zstride;
+        P.zend = k1 - k0;
+        P.kbase = k0;
+        P.c0 = pt->first[m];
+        P.n = pt->ncells - pt->first[m];
+        P.zslice = o->zslice;
+        gpu_launch l;
+        if (P.n <= 0 || P.zend <= 0)
+            continue;
+        if (gpu_launch_plan(&l, o->access, 0, pl->stencil, pl->prec, o->column, 1, o->bx, o->by,
+                            o->bz, &P) != 0)
+            exit(1); /* shapes were checked before the run */
+        l.smem = o->smem;
+        gpu_launch_run(&l, &P, u->stream);
+        for (int i = 0; i < c->n; i++)
+            CK((cudaError_t)fold_launch(P.f.p[c->in[i]], P.f.p[c->out[i]], P.c0, P.n, P.zend, P.zs,
+                                        is_float, pl->stencil == ST_LAPLAP, u->stream));
+    }
+}
+
+/* The state at chunk (p, k)'s own points back into the host fields dst. */
+static void copy_out(ooc_gpu *o, ooc_buffer *u, int p, int k, fieldset dst, ooc_timing *t)
+{
+    const ooc_part *pt = &o->pl->part[p];
+    const ooc_slab *s = &o->pl->slab[k];
+    const iter_carry *c = iter_carried(o->pl->stencil);
+    size_t es = o->es, nown = (size_t)(pt->own1 - pt->own0), lev = (size_t)(s->z1 - s->z0);
+    for (int i = 0; i < c->n; i++) {
+        char *to = (char *)dst.p[c->in[i]] +
+                   ((size_t)s->z0 * (size_t)o->g->zstride + (size_t)pt->own0) * es;
+        const char *from = (const char *)u->d.p[c->in[i]] +
+                           ((size_t)(s->z0 - s->lz0) * (size_t)pt->zstride + (size_t)pt->first[0]) * es;
+        CK(cudaMemcpy2DAsync(to, (size_t)o->g->zstride * es, from, (size_t)pt->zstride * es,
+                             nown * es, lev, cudaMemcpyDeviceToHost, u->stream));
+    }
+    t->d2h_bytes += (double)c->n * (double)lev * (double)nown * (double)es;
+}
+
+/* Points of the carried fields that no pass writes (halo cells, levels above zend): from the
+ * initial state into the spare state. */
+static void copy_unwritten(const ooc_plan *pl, const ugrid *g, fieldset from, fieldset to)
+{
+    const iter_carry *c = iter_carried(pl->stencil);
+    size_t es = prec_size(pl->prec), zs = (size_t)g->zstride;
+    for (int i = 0; i < c->n; i++) {
+        const char *a = from.p[c->in[i]];
+        char *b = to.p[c->in[i]];
+        for (int z = 0; z < g->nz; z++) {
+            size_t n = z < pl->zend ? (size_t)g->nhalo : (size_t)g->nxy;
+            memcpy(b + (size_t)z * zs * es, a + (size_t)z * zs * es, n * es);
+        }
+    }
+}
+
+/* Registers the host fields a run copies from and to; returns whether all were registered. */
+static int register_fields(const ooc_gpu *o, fieldset f, fieldset spare, int on)
+{
+    const iter_carry *c = iter_carried(o->pl->stencil);
+    size_t bytes = o->es * o->g->len;
+    void *ptr[PILLAR_MAXF + 2];
+    int n = 0, ok = 1;
+    for (int i = 0; i < o->nin; i++)
+        ptr[n++] = f.p[i];
+    for (int i = 0; i < c->n; i++)
+        ptr[n++] = spare.p[c->in[i]];
+    for (int i = 0; i < n; i++) {
+        if (on) {
+            if (cudaHostRegister(ptr[i], bytes, cudaHostRegisterDefault) != cudaSuccess) {
+                cudaGetLastError();
+                for (int j = 0; j < i; j++)
+                    CK(cudaHostUnregister(ptr[j]));
+                return 0;
+            }
+        } else {
+            CK(cudaHostUnregister(ptr[i]));
+        }
+    }
+    return ok;
+}
+
+static int cmp_seconds(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare, int steps,
+                const ooc_kernel *k, ooc_timing *t)
+{
+    ooc_gpu o;
+    memset(&o, 0, sizeof o);
+    memset(t, 0, sizeof *t);
+    o.pl = pl;
+    o.g = g;
+    o.nin = stencil_table[pl->stencil].nin;
+    o.nf = o.nin + stencil_table[pl->stencil].nout;
+    o.es = prec_size(pl->prec);
+    int chunks = pl->nparts * pl->nslabs;
+    o.nbuf = chunks < OOC_BUFFERS ? chunks : OOC_BUFFERS;
+    o.access = k->access;
+    o.bx = k->bx;
+    o.by = k->by;
+    o.bz = k->bz;
+    if (!o.bx)
+        gpu_default_shape(k->access, 1, &o.bx, &o.by, &o.bz);
+    o.zslice = k->zslice;
+    o.column = pl->part[0].nt.chasing * 2 + pl->part[0].nt.compressed;
+    char why[160];
+    if (k->access == ACC_STAGED || !gpu_supports(k->access, pl->stencil)) {
+        perr("out-of-core: --access %s: not available for iterated runs (use naive, idxvar, "
+             "shared, shared-warp, zloop or zloop-sliced)", access_name[k->access]);
+        return -1;
+    }
+    if (!gpu_shape_ok(k->access, 1, o.bx, o.by, o.bz, why, sizeof why)) {
+        perr("--threads: %s", why);
+        return -1;
+    }
+    if (k->access == ACC_SHARED)
+        o.smem = sizeof(int32_t) * NREL2 * (size_t)((o.bx * o.by) | 1);
+
+    copy_unwritten(pl, g, *f, *spare);
+    t->pinned = register_fields(&o, *f, *spare, 1);
+    ooc_gpu_open(&o);
+    const iter_carry *c = iter_carried(pl->stencil);
+    int npass = (steps + pl->F - 1) / pl->F;
+    double *pass_s = xalloc(sizeof(double) * (size_t)(npass > 0 ? npass : 1));
+    double t0 = now_s();
+    for (int done = 0, pass = 0; done < steps; pass++) {
+        double p0 = now_s();
+        int todo = steps - done < pl->F ? steps - done : pl->F;
+        for (int i = 0; i < chunks; i++) {
+            ooc_buffer *u = &o.buf[i % o.nbuf];
+            int p = i / pl->nslabs, s = i % pl->nslabs;
+            copy_in(&o, u, p, s, *f, t);
+            run_steps(&o, u, p, s, todo);
+            copy_out(&o, u, p, s, *spare, t);
+        }
+        CK(cudaDeviceSynchronize());
+        for (int i = 0; i < c->n; i++) { /* the pass's output is the next pass's input */
+            void *swap = f->p[c->in[i]];
+            f->p[c->in[i]] = spare->p[c->in[i]];
+            spare->p[c->in[i]] = swap;
+        }
+        done += todo;
+        pass_s[pass] = now_s() - p0;
+        t->passes = pass + 1;
+    }
+    t->total_s = now_s() - t0;
+    qsort(pass_s, (size_t)t->passes, sizeof(double), cmp_seconds);
+    t->pass_median_s = t->passes ? pass_s[t->passes / 2] : 0;
+    xfree(pass_s);
+    ooc_gpu_close(&o);
+    if (t->pinned)
+        register_fields(&o, *f, *spare, 0);
+    return 0;
+}

@@ -1,0 +1,142 @@
+/* Out-of-core on the GPU: the chunk pipeline (src/ooc_gpu.c) gives the CPU in-core iteration's
+ * state bit for bit, for every stencil and precision, the four table storages, the access
+ * strategies, F = 1..3 and budgets from the minimum (many chunks, Z-slabs) to in core; then one
+ * 512x512x64 run of each stencil at a third of its size. Exits 77 (skipped) without a device. */
+#include "check.h"
+#include "src/gpu.h"
+#include "src/iterate.h"
+#include "src/ooc_gpu.h"
+
+#include <string.h>
+
+enum { STEPS = 5 };
+
+static long state_differ(const problem *pb, fieldset a, fieldset b)
+{
+    const iter_carry *c = iter_carried(pb->s.stencil);
+    long n = 0;
+    for (int j = 0; j < c->n; j++)
+        for (size_t i = 0; i < pb->ug.len; i++)
+            n += !field_same_bits(pb->s.prec, a.p[c->in[j]], i, b.p[c->in[j]], i);
+    return n;
+}
+
+static const access_t accesses[] = {ACC_IDXVAR, ACC_NAIVE, ACC_ZLOOP_SLICED, ACC_SHARED,
+                                    ACC_SHARED_WARP, ACC_ZLOOP};
+
+/* One GPU run of plan pl against ref; returns the number of chunks. */
+static int run_one(const problem *pb, const ooc_plan *pl, fieldset ref, access_t a, int steps,
+                   const char *what)
+{
+    fieldset st = iter_fields_copy(pb), spare = {{0}};
+    const iter_carry *c = iter_carried(pb->s.stencil);
+    for (int j = 0; j < c->n; j++)
+        spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
+    ooc_kernel k = {a, 0, 0, 0, 4};
+    ooc_timing t;
+    CHECK(ooc_gpu_run(pl, &pb->ug, &st, &spare, steps, &k, &t) == 0, "%s: run failed", what);
+    long d = state_differ(pb, st, ref);
+    CHECK(d == 0, "%s access %s (%d x %d chunks, F=%d): %ld points differ from the CPU in core",
+          what, access_name[a], pl->nparts, pl->nslabs, pl->F, d);
+    for (int j = 0; j < c->n; j++)
+        xfree(spare.p[c->in[j]]);
+    iter_fields_free(pb, &st);
+    return pl->nparts * pl->nslabs;
+}
+
+static void small_cases(long *runs, long *chunked)
+{
+    static const layout_t layouts[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE_W, LAYOUT_ZCURVE};
+    int ai = 0;
+    for (int st = 0; st < ST_QUAD_COUNT; st++) /* graphlap has no iterated runs */
+        for (int prec = 0; prec < 2; prec++)
+            for (int storage = 0; storage < 4; storage++) {
+                problem_spec s = {(stencil_t)st, (precision_t)prec, 37, 29, 14,
+                                  stencil_table[st].radius, layouts[storage % 3], 8, 5,
+                                  storage >> 1, storage & 1};
+                problem pb;
+                if (problem_make(&pb, &s) != 0) {
+                    CHECK(0, "problem_make");
+                    continue;
+                }
+                fieldset ref = iter_fields_copy(&pb);
+                iter_run_incore(&pb, ref, STEPS);
+                char what[160];
+                snprintf(what, sizeof what, "%s %s %s chasing=%d compressed=%d",
+                         stencil_table[st].name, prec_name(s.prec), layout_name[s.layout],
+                         s.chasing, s.compressed);
+                for (int F = 1; F <= 3; F++) {
+                    size_t min = ooc_min_budget(&pb.ug, s.stencil, s.prec, s.chasing, s.compressed, F);
+                    size_t budgets[] = {min, 5 * min};
+                    for (int b = 0; b < 2; b++) {
+                        ooc_plan pl;
+                        if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, s.chasing, s.compressed,
+                                          budgets[b], F) != 0) {
+                            CHECK(0, "%s F=%d: no plan", what, F);
+                            continue;
+                        }
+                        access_t a = accesses[ai++ % (sizeof accesses / sizeof accesses[0])];
+                        *chunked += run_one(&pb, &pl, ref, a, STEPS, what) > 1;
+                        (*runs)++;
+                        ooc_plan_free(&pl);
+                    }
+                }
+                ooc_plan pl;
+                CHECK(ooc_plan_incore(&pl, &pb.ug, s.stencil, s.prec, s.chasing, s.compressed,
+                                      STEPS) == 0, "%s: no in-core plan", what);
+                run_one(&pb, &pl, ref, ACC_IDXVAR, STEPS, what);
+                (*runs)++;
+                ooc_plan_free(&pl);
+                iter_fields_free(&pb, &ref);
+                problem_free(&pb);
+            }
+}
+
+static void big_cases(long *runs)
+{
+    for (int st = 0; st < ST_QUAD_COUNT; st++) { /* graphlap has no iterated runs */
+        problem_spec s = {(stencil_t)st, PREC_DOUBLE, 512, 512, 64, stencil_table[st].radius,
+                          LAYOUT_ZCURVE_W, 32, 42, 1, 1};
+        problem pb;
+        if (problem_make(&pb, &s) != 0) {
+            CHECK(0, "problem_make");
+            continue;
+        }
+        fieldset ref = iter_fields_copy(&pb);
+        iter_run_incore(&pb, ref, 2);
+        size_t whole = (size_t)pb.nf * prec_size(s.prec) * pb.ug.len;
+        for (int F = 1; F <= 2; F++) {
+            ooc_plan pl;
+            if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, 1, 1, whole / 3, F) != 0) {
+                CHECK(0, "%s 512x512x64: no plan", stencil_table[st].name);
+                continue;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "%s 512x512x64", stencil_table[st].name);
+            int n = run_one(&pb, &pl, ref, ACC_IDXVAR, 2, what);
+            CHECK(n > 1, "%s: %d chunk(s) at a third of the size", what, n);
+            printf("%s F=%d: %d chunks, bit-exact\n", what, F, n);
+            (*runs)++;
+            ooc_plan_free(&pl);
+        }
+        iter_fields_free(&pb, &ref);
+        problem_free(&pb);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    char msg[256];
+    if (!gpu_probe(msg, sizeof msg)) {
+        printf("test_ooc_gpu: skipped: %s\n", msg);
+        return 77;
+    }
+    long runs = 0, chunked = 0;
+    small_cases(&runs, &chunked);
+    if (!(argc > 1 && !strcmp(argv[1], "--small")))
+        big_cases(&runs);
+    printf("%ld out-of-core GPU runs (%ld with several chunks) compared bit for bit with the CPU "
+           "in-core iteration\n", runs, chunked);
+    CHECK(chunked > 0, "no run had several chunks");
+    return check_done("test_ooc_gpu");
+}
