@@ -24,6 +24,8 @@ typedef struct {
     int x0, nxi, nyi, a; /* regular: first inner x and y (the halo), inner extents, padding a */
     int zslice;      /* levels per thread (block, for staged) of the pillar strategies */
     const int32_t *st_start, *st_cells, *st_loc; /* staged: per-block halo lists (staging.h) */
+    const int32_t *g_deg, *g_nb; /* graph stencils: the ELL table (storage/ell.h) */
+    int g_stride;                /* its column stride (cells per level) */
 } kparams;
 
 /* Storage columns of a kernel table: unstructured (chasing*2 + compressed), regular, then
@@ -38,14 +40,17 @@ typedef enum {
     TABLES_ROWS = 2      /* tab[row * nrel + r], vector loads (--packed-rows) */
 } tables_t;
 
-/* kernel[stencil][precision][storage]: host stubs for cudaLaunchKernel */
+/* kernel[stencil][precision][storage]: host stubs for cudaLaunchKernel (W/E/S/N stencils) */
 typedef const void *kernel_table[3][2][STORAGE_COUNT];
+/* kernel[graph stencil - ST_QUAD_COUNT][precision] (access/graph.cu) */
+typedef const void *graph_kernel_table[1][2];
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 extern kernel_table naive_kernels, idxvar_kernels, shared_kernels, shared_warp_kernels, zloop_kernels,
     staged_kernels, aos_kernels;
+extern graph_kernel_table graph_kernels;
 /* Copies rows into a strategy's constant-memory table; returns a cudaError_t. */
 int naive_kernels_upload(const void *rows, size_t bytes);
 int idxvar_kernels_upload(const void *rows, size_t bytes);

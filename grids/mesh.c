@@ -7,23 +7,36 @@
 #include <string.h>
 
 const char *const mesh_kind_name[MESH_KIND_COUNT] = {"regular", "cubed-sphere", "shuffled",
-                                                     "rotated"};
+                                                     "rotated", "triangles", "hexagons"};
 
 void mesh_free(mesh *m)
 {
     xfree(m->nbr);
+    xfree(m->adj);
+    xfree(m->sides);
     xfree(m->coord);
     xfree(m->xy);
     xfree(m->part);
     memset(m, 0, sizeof *m);
 }
 
+/* Whether cell d has c among its neighbours. */
 static int lists(const mesh *m, int d, int c)
 {
-    for (int r = 0; r < NREL1; r++)
-        if (m->nbr[4 * d + r] == c)
+    const int *row = mesh_row(m, d);
+    for (int j = 0; j < mesh_width(m); j++)
+        if (row[j] == c)
             return 1;
     return 0;
+}
+
+int mesh_complete(const mesh *m, int c)
+{
+    const int *row = mesh_row(m, c);
+    for (int j = 0; j < mesh_sides(m, c); j++)
+        if (row[j] < 0)
+            return 0;
+    return 1;
 }
 
 static int check_patch(const mesh *m, char *err, size_t n)
@@ -67,16 +80,9 @@ static int check_patch(const mesh *m, char *err, size_t n)
     return rc;
 }
 
-int mesh_check(const mesh *m, char *err, size_t n)
+/* W/E/S/N entries: -1 or a cell other than c itself. */
+static int check_quad(const mesh *m, char *err, size_t n)
 {
-    if (m->ncells <= 0) {
-        snprintf(err, n, "/neighbours: the mesh has no cells");
-        return -1;
-    }
-    if (m->nlevels < 1) {
-        snprintf(err, n, "attribute nlevels = %d: a mesh needs at least 1 level", m->nlevels);
-        return -1;
-    }
     for (int c = 0; c < m->ncells; c++)
         for (int r = 0; r < NREL1; r++) {
             int d = m->nbr[4 * c + r];
@@ -90,17 +96,98 @@ int mesh_check(const mesh *m, char *err, size_t n)
                 return -1;
             }
         }
-    for (int c = 0; c < m->ncells; c++)
-        for (int r = 0; r < NREL1; r++) {
-            int d = m->nbr[4 * c + r];
-            if (d >= 0 && !lists(m, d, c)) {
+    return 0;
+}
+
+/* Rows of a general mesh: edge counts in 1..maxdeg, entries -1 or another cell, -1 past the
+ * cell's edges, no cell twice in a row. */
+static int check_general(const mesh *m, char *err, size_t n)
+{
+    if (m->maxdeg < 1 || m->maxdeg > MESH_MAXDEG) {
+        snprintf(err, n, "/cell_neighbours: %d columns; expected 1 to %d", m->maxdeg, MESH_MAXDEG);
+        return -1;
+    }
+    for (int c = 0; c < m->ncells; c++) {
+        int sides = mesh_sides(m, c);
+        if (sides < 1 || sides > m->maxdeg) {
+            snprintf(err, n, "/cell_sides: cell %d has %d edges; expected 1 to %d", c, sides,
+                     m->maxdeg);
+            return -1;
+        }
+        const int *row = mesh_row(m, c);
+        for (int j = 0; j < m->maxdeg; j++) {
+            int d = row[j];
+            if (d < -1 || d >= m->ncells) {
                 snprintf(err, n,
-                         "/neighbours: asymmetric at cell %d: %s = %d, but cell %d does not "
-                         "list %d among its neighbours",
-                         c, rel_name[r], d, d, c);
+                         "/cell_neighbours: cell %d: column %d = %d is out of range (-1 or 0..%d)",
+                         c, j, d, m->ncells - 1);
+                return -1;
+            }
+            if (d == c) {
+                snprintf(err, n, "/cell_neighbours: cell %d is its own neighbour (column %d)", c, j);
+                return -1;
+            }
+            if (j >= sides && d >= 0) {
+                snprintf(err, n,
+                         "/cell_neighbours: cell %d: column %d = %d lies past its %d edges "
+                         "(/cell_sides); expected -1",
+                         c, j, d, sides);
+                return -1;
+            }
+            for (int i = 0; i < j && d >= 0; i++)
+                if (row[i] == d) {
+                    snprintf(err, n,
+                             "/cell_neighbours: cell %d lists cell %d twice (columns %d and %d)", c,
+                             d, i, j);
+                    return -1;
+                }
+        }
+    }
+    return 0;
+}
+
+/* Symmetry: if d is a neighbour of c, c is one of d's. */
+static int check_symmetric(const mesh *m, char *err, size_t n)
+{
+    for (int c = 0; c < m->ncells; c++) {
+        const int *row = mesh_row(m, c);
+        for (int j = 0; j < mesh_width(m); j++) {
+            int d = row[j];
+            if (d >= 0 && !lists(m, d, c)) {
+                char rel[32];
+                if (m->adj)
+                    snprintf(rel, sizeof rel, "column %d", j);
+                else
+                    snprintf(rel, sizeof rel, "%s", rel_name[j]);
+                snprintf(err, n,
+                         "%s: asymmetric at cell %d: %s = %d, but cell %d does not list %d among "
+                         "its neighbours",
+                         mesh_nbr_name(m), c, rel, d, d, c);
                 return -1;
             }
         }
+    }
+    return 0;
+}
+
+int mesh_check(const mesh *m, char *err, size_t n)
+{
+    if (m->ncells <= 0) {
+        snprintf(err, n, "%s: the mesh has no cells", mesh_nbr_name(m));
+        return -1;
+    }
+    if (m->nlevels < 1) {
+        snprintf(err, n, "attribute nlevels = %d: a mesh needs at least 1 level", m->nlevels);
+        return -1;
+    }
+    if ((m->adj ? check_general(m, err, n) : check_quad(m, err, n)) != 0 ||
+        check_symmetric(m, err, n) != 0)
+        return -1;
+    if (m->adj && m->xy) {
+        snprintf(err, n, "/patch_xy: a regular patch is a quad mesh (/neighbours), not a general "
+                         "one (/cell_neighbours)");
+        return -1;
+    }
     if (m->coord && m->ncoord != 2 && m->ncoord != 3) {
         snprintf(err, n, "/coordinates: %d components per cell; expected 2 or 3", m->ncoord);
         return -1;
@@ -123,13 +210,14 @@ int mesh_check(const mesh *m, char *err, size_t n)
     return 0;
 }
 
-void mesh_histogram(const mesh *m, long hist[5])
+void mesh_histogram(const mesh *m, long hist[MESH_MAXDEG + 1])
 {
-    memset(hist, 0, 5 * sizeof hist[0]);
+    memset(hist, 0, (MESH_MAXDEG + 1) * sizeof hist[0]);
     for (int c = 0; c < m->ncells; c++) {
+        const int *row = mesh_row(m, c);
         int k = 0;
-        for (int r = 0; r < NREL1; r++)
-            k += m->nbr[4 * c + r] >= 0;
+        for (int j = 0; j < mesh_width(m); j++)
+            k += row[j] >= 0;
         hist[k]++;
     }
 }
@@ -142,8 +230,30 @@ static int mesh_follow(const mesh *m, int c, int r)
     return d < 0 ? -1 : m->nbr[4 * d + rel_second[r]];
 }
 
+int mesh_graph_halo(const mesh *m, int radius, unsigned char *halo)
+{
+    int count = 0;
+    for (int c = 0; c < m->ncells; c++)
+        halo[c] = !mesh_complete(m, c);
+    if (radius >= 2) { /* then also the cells next to an incomplete one */
+        unsigned char *open = xalloc((size_t)m->ncells);
+        memcpy(open, halo, (size_t)m->ncells);
+        for (int c = 0; c < m->ncells; c++) {
+            const int *row = mesh_row(m, c);
+            for (int j = 0; j < mesh_width(m) && !halo[c]; j++)
+                halo[c] = row[j] >= 0 && open[row[j]];
+        }
+        xfree(open);
+    }
+    for (int c = 0; c < m->ncells; c++)
+        count += halo[c];
+    return count;
+}
+
 int mesh_halo(const mesh *m, int radius, unsigned char *halo)
 {
+    if (m->adj)
+        return mesh_graph_halo(m, radius, halo);
     int nrel = radius >= 2 ? NREL2 : NREL1, count = 0;
     for (int c = 0; c < m->ncells; c++) {
         halo[c] = 0;
@@ -156,10 +266,19 @@ int mesh_halo(const mesh *m, int radius, unsigned char *halo)
 
 void ugrid_from_mesh(ugrid *g, const mesh *m, int radius, int nz, const int *order)
 {
+    unsigned char *halo = xalloc((size_t)m->ncells);
+    mesh_halo(m, radius, halo);
+    ugrid_from_mesh_halo(g, m, halo, radius, nz, order);
+    xfree(halo);
+}
+
+void ugrid_from_mesh_halo(ugrid *g, const mesh *m, const unsigned char *halo, int radius, int nz,
+                          const int *order)
+{
     memset(g, 0, sizeof *g);
     int n = m->ncells;
-    unsigned char *halo = xalloc((size_t)n);
-    g->nhalo = mesh_halo(m, radius, halo);
+    for (int c = 0; c < n; c++)
+        g->nhalo += halo[c] != 0;
     g->nz = nz;
     g->halo = radius;
     g->layout = LAYOUT_ROWMAJOR; /* informative only: the order is the caller's */
@@ -167,7 +286,6 @@ void ugrid_from_mesh(ugrid *g, const mesh *m, int radius, int nz, const int *ord
     g->zstride = ((long)n + 63) / 64 * 64;
     g->len = (size_t)g->zstride * (size_t)nz;
     g->mesh_cell = xalloc(sizeof(int) * (size_t)n);
-    g->nbr = xalloc(sizeof(int) * 4 * (size_t)n);
 
     int *to = xalloc(sizeof(int) * (size_t)n); /* mesh cell -> grid cell */
     int nh = 0, ni = g->nhalo;
@@ -177,11 +295,14 @@ void ugrid_from_mesh(ugrid *g, const mesh *m, int radius, int nz, const int *ord
         g->mesh_cell[dst] = c;
         to[c] = dst;
     }
-    for (int c = 0; c < n; c++)
-        for (int r = 0; r < NREL1; r++) {
-            int d = m->nbr[4 * g->mesh_cell[c] + r];
-            g->nbr[r * n + c] = d < 0 ? -1 : to[d];
-        }
+    if (m->nbr) {
+        g->nbr = xalloc(sizeof(int) * 4 * (size_t)n);
+        for (int c = 0; c < n; c++)
+            for (int r = 0; r < NREL1; r++) {
+                int d = m->nbr[4 * g->mesh_cell[c] + r];
+                g->nbr[r * n + c] = d < 0 ? -1 : to[d];
+            }
+    }
     if (m->xy) {
         g->nx = m->nx;
         g->ny = m->ny;
@@ -195,7 +316,6 @@ void ugrid_from_mesh(ugrid *g, const mesh *m, int radius, int nz, const int *ord
         }
     }
     xfree(to);
-    xfree(halo);
 }
 
 int mesh_corners(const mesh *m)

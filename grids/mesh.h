@@ -1,7 +1,8 @@
-/* mesh.h — a quad mesh as a user brings it (docs/mesh-format.md): per cell its W/E/S/N
- * neighbours or -1, optional coordinates, optional position in a regular patch, optional
- * partition. Checking it, the halo a stencil of radius 1 or 2 needs, and the unstructured grid
- * built from it (halo cells first, inner cells after). */
+/* mesh.h — a mesh as a user brings it (docs/mesh-format.md). A quad mesh gives per cell its
+ * W/E/S/N neighbours or -1; a general (polygon) mesh gives per cell the cells across its edges,
+ * any number up to MESH_MAXDEG. Both have optional coordinates and partition; a quad mesh may be
+ * a regular patch. Checking it, the halo a stencil of radius 1 or 2 needs, and the unstructured
+ * grid built from it (halo cells first, inner cells after). */
 #ifndef PILLAR_MESH_H
 #define PILLAR_MESH_H
 
@@ -9,12 +10,18 @@
 
 #include <stddef.h>
 
-#define MESH_FORMAT_VERSION 1
+#define MESH_FORMAT_VERSION 2 /* written; version 1 (quad meshes only) is still read */
+#define MESH_MAXDEG 16          /* most edges a cell of a general mesh may have */
 
 typedef struct {
     int ncells;
     int nlevels;    /* vertical levels of the fields placed on it */
-    int *nbr;       /* nbr[4*c + r], r = W, E, S, N: a cell index or -1 (the file's layout) */
+    int *nbr;       /* quad mesh: nbr[4*c + r], r = W, E, S, N: a cell index or -1 (the file's
+                     * layout); NULL for a general mesh */
+    int maxdeg;     /* general mesh: columns of adj, 1..MESH_MAXDEG; 0 for a quad mesh */
+    int *adj;       /* general mesh: adj[maxdeg*c + j], the cell across edge j of c or -1 */
+    int *sides;     /* general mesh: edges of each cell, 1..maxdeg (columns past it hold -1);
+                     * NULL when every cell has maxdeg edges */
     int ncoord;     /* 0 (no coordinates), 2 or 3 */
     double *coord;  /* coord[ncoord*c + k] or NULL */
     int nx, ny;     /* a regular patch: its extent, else 0 */
@@ -26,27 +33,56 @@ typedef struct {
 
 void mesh_free(mesh *m);
 
+/* Both kinds seen as a graph: row c of the neighbour table has mesh_width entries (4 for a quad
+ * mesh), a cell index or -1; the first mesh_sides(c) of them are the cell's edges. A cell is
+ * complete when no edge lacks a neighbour (an edge with -1 lies on the mesh's boundary). */
+static inline int mesh_width(const mesh *m) { return m->adj ? m->maxdeg : 4; }
+static inline const int *mesh_row(const mesh *m, int c)
+{
+    return m->adj ? m->adj + (size_t)m->maxdeg * (size_t)c : m->nbr + 4 * (size_t)c;
+}
+static inline int mesh_sides(const mesh *m, int c)
+{
+    return m->adj && m->sides ? m->sides[c] : mesh_width(m);
+}
+/* Name of the neighbour dataset of this mesh's kind, for messages. */
+static inline const char *mesh_nbr_name(const mesh *m)
+{
+    return m->adj ? "/cell_neighbours" : "/neighbours";
+}
+int mesh_complete(const mesh *m, int c);
+
 /* Checks indices, symmetry (if W(c) = d then c is one of d's 4 neighbours), the patch positions
  * and the partition. Returns 0, or -1 with a message naming the dataset and the first bad cell
  * written into err. */
 int mesh_check(const mesh *m, char *err, size_t n);
 
-/* Neighbours of each cell: hist[k] counts the cells with k of 4 relations present. */
-void mesh_histogram(const mesh *m, long hist[5]);
+/* Neighbours of each cell: hist[k] counts the cells with k neighbours present (k <= 4 for a quad
+ * mesh, <= maxdeg for a general one). */
+void mesh_histogram(const mesh *m, long hist[MESH_MAXDEG + 1]);
 
 /* Triangles of the neighbour graph (three cells that are pairwise neighbours): vertices where
  * 3 cells meet instead of 4, as at the 8 corners of the cubed sphere. 0 on a regular patch. */
 int mesh_corners(const mesh *m);
 
-/* Marks halo[c] = 1 for the cells that lack a relation a stencil of this radius reads: the 4
- * direct ones (radius 1) or all 12 up to depth 2 (radius 2, compositions as in grid.h).
- * Returns the number of halo cells. */
+/* Marks halo[c] = 1 for the cells that lack a relation a stencil of this radius reads: on a quad
+ * mesh the 4 direct ones (radius 1) or all 12 up to depth 2 (radius 2, compositions as in grid.h);
+ * on a general mesh see mesh_graph_halo. Returns the number of halo cells. */
 int mesh_halo(const mesh *m, int radius, unsigned char *halo);
+
+/* The halo of a graph stencil (graphlap) on either kind: a cell is a halo cell when a cell within
+ * distance radius-1 of it (itself included) is not complete, i.e. when an edge within the reach
+ * of the stencil has no cell across it. A closed mesh has none. Returns the count. */
+int mesh_graph_halo(const mesh *m, int radius, unsigned char *halo);
 
 /* The unstructured grid of the mesh with nz levels: cells in the given order (a permutation of
  * the mesh's cells, NULL = the file's order), halo cells first, both groups keeping that order.
- * For a regular patch cx/cy/cell_at are filled (nx, ny, halo = radius), else they are NULL. */
+ * For a regular patch cx/cy/cell_at are filled (nx, ny, halo = radius), else they are NULL; nbr
+ * is filled for a quad mesh, NULL for a general one. */
 void ugrid_from_mesh(ugrid *g, const mesh *m, int radius, int nz, const int *order);
+/* The same with the halo cells given (halo[c] = 1), e.g. from mesh_graph_halo. */
+void ugrid_from_mesh_halo(ugrid *g, const mesh *m, const unsigned char *halo, int radius, int nz,
+                          const int *order);
 
 /* ---- generators (grids/mesh_gen.c, grids/cubed_sphere.c); each returns 0 or -1 + message ---- */
 typedef enum {
@@ -54,21 +90,25 @@ typedef enum {
     MESH_CUBED_SPHERE,
     MESH_SHUFFLED,
     MESH_ROTATED,
+    MESH_TRIANGLES, /* general meshes (grids/polygons.c) */
+    MESH_HEXAGONS,
     MESH_KIND_COUNT
 } mesh_kind;
 extern const char *const mesh_kind_name[MESH_KIND_COUNT];
 
 typedef struct {
     mesh_kind kind;
-    int nx, ny; /* regular, shuffled, rotated */
+    int nx, ny; /* regular, shuffled, rotated; triangles (squares, 2 triangles each), hexagons */
     int n;      /* cubed-sphere panel edge */
     int nlevels;
     int window; /* shuffled: cells permuted within windows of this many; rotated: square edge */
     uint64_t seed;
+    int periodic; /* triangles, hexagons: wrap around in x and y (a torus: no boundary) */
 } mesh_gen_spec;
 
 int mesh_generate(mesh *m, const mesh_gen_spec *s);
 int mesh_gen_cubed_sphere(mesh *m, int n, int nlevels);
+int mesh_gen_polygons(mesh *m, const mesh_gen_spec *s);
 
 /* ---- METIS (grids/metis_order.c) ---- */
 /* A k-way partition of the cells; returns 0 or -1 with a message. */

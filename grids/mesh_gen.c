@@ -116,6 +116,8 @@ int mesh_generate(mesh *m, const mesh_gen_spec *s)
     }
     if (s->kind == MESH_CUBED_SPHERE)
         return mesh_gen_cubed_sphere(m, s->n, s->nlevels);
+    if (s->kind == MESH_TRIANGLES || s->kind == MESH_HEXAGONS)
+        return mesh_gen_polygons(m, s);
     if (s->nx < 1 || s->ny < 1 || (double)s->nx * s->ny > 1.5e9) {
         perr("mesh generate: --size %dx%d: expected a positive patch of at most 1.5e9 cells", s->nx,
              s->ny);

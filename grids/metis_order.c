@@ -14,10 +14,11 @@ static void mesh_csr(const mesh *m, idx_t *xadj, idx_t *adj)
     idx_t k = 0;
     for (int c = 0; c < m->ncells; c++) {
         xadj[c] = k;
-        for (int r = 0; r < NREL1; r++) {
-            int d = m->nbr[4 * c + r], dup = 0;
+        const int *row = mesh_row(m, c);
+        for (int r = 0; r < mesh_width(m); r++) {
+            int d = row[r], dup = 0;
             for (int s = 0; s < r; s++)
-                dup |= m->nbr[4 * c + s] == d;
+                dup |= row[s] == d;
             if (d >= 0 && !dup)
                 adj[k++] = d;
         }
@@ -38,7 +39,7 @@ int mesh_partition(const mesh *m, int nparts, int *part)
     }
     idx_t nv = n, ncon = 1, np = nparts, cut = 0;
     idx_t *xadj = xalloc(sizeof(idx_t) * ((size_t)n + 1)),
-          *adj = xalloc(sizeof(idx_t) * 4 * (size_t)n);
+          *adj = xalloc(sizeof(idx_t) * (size_t)mesh_width(m) * (size_t)n);
     idx_t *pt = xalloc(sizeof(idx_t) * (size_t)n);
     mesh_csr(m, xadj, adj);
     idx_t opt[METIS_NOPTIONS];
@@ -83,14 +84,14 @@ void mesh_order_from_parts(const mesh *m, const int *part, int nparts, int *orde
         used[cur] = 1;
         int best = -1;
         for (int i = start[cur]; i < start[cur + 1]; i++)
-            for (int r = 0; r < NREL1; r++) {
-                int d = m->nbr[4 * bypart[i] + r];
+            for (int r = 0; r < mesh_width(m); r++) {
+                int d = mesh_row(m, bypart[i])[r];
                 if (d >= 0 && !used[part[d]] && ++shared[part[d]] > (best < 0 ? 0 : shared[best]))
                     best = part[d];
             }
         for (int i = start[cur]; i < start[cur + 1]; i++)
-            for (int r = 0; r < NREL1; r++) {
-                int d = m->nbr[4 * bypart[i] + r];
+            for (int r = 0; r < mesh_width(m); r++) {
+                int d = mesh_row(m, bypart[i])[r];
                 if (d >= 0)
                     shared[part[d]] = 0;
             }
@@ -113,8 +114,8 @@ void mesh_order_from_parts(const mesh *m, const int *part, int nparts, int *orde
             seen[bypart[i]] = 1;
             while (head < k) {
                 int c = order[head++];
-                for (int r = 0; r < NREL1; r++) {
-                    int d = m->nbr[4 * c + r];
+                for (int r = 0; r < mesh_width(m); r++) {
+                    int d = mesh_row(m, c)[r];
                     if (d >= 0 && part[d] == p && !seen[d]) {
                         seen[d] = 1;
                         order[k++] = d;

@@ -146,6 +146,11 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
                 perr("bench: --stencil '%s' is not a stencil; choose laplap, hdiff or fastwaves", v);
                 return -1;
             }
+            if (stencil_table[st].graph) {
+                perr("bench: --stencil %s runs on the cells of a mesh file: use 'pillar run --mesh "
+                     "FILE'; the bench matrix has laplap, hdiff and fastwaves", v);
+                return -1;
+            }
             b->stencil = st;
         } else if (!strcmp(f, "--precision")) {
             if (!strcmp(v, "double") || !strcmp(v, "float")) {
@@ -396,7 +401,7 @@ static long count_configs(const bench_opts *b)
 {
     config cfg[1024];
     long per = 0;
-    for (int st = 0; st < ST_COUNT; st++)
+    for (int st = 0; st < ST_QUAD_COUNT; st++)
         if (b->stencil < 0 || b->stencil == st) {
             per += make_configs(b, 0, st, cfg);
             for (int s = 0; s < 4; s++)
@@ -618,7 +623,7 @@ int cmd_bench(int argc, char **argv)
     progress pr = {0, count_configs(&b), now_ms(), isatty(2)};
     int failures = 0;
     for (int sz = 0; sz < b.nsizes; sz++)
-        for (int st = 0; st < ST_COUNT; st++) {
+        for (int st = 0; st < ST_QUAD_COUNT; st++) {
             if (b.stencil >= 0 && st != b.stencil)
                 continue;
             if (b.sizes[sz][2] < stencil_table[st].ztop + 1)

@@ -52,7 +52,7 @@ int cmd_default(int argc, char **argv)
     printf("  %-10s %13s %17s %9s %9s  %s\n", "stencil", "regular ms", "unstructured ms",
            "slowdown", "GB/s", "verification");
     int failures = 0;
-    for (int st = 0; st < ST_COUNT; st++) {
+    for (int st = 0; st < ST_QUAD_COUNT; st++) {
         if (o.stencil_set && st != (int)o.spec.stencil)
             continue;
         problem_spec s = o.spec;
@@ -77,7 +77,7 @@ int cmd_default(int argc, char **argv)
                tu.median_ms, tu.median_ms / tr.median_ms,
                problem_min_bytes(&pb) / (tu.median_ms * 1e6), ok ? "PASS" : "FAIL", line);
         failures += !ok;
-        if (st == ST_COUNT - 1 || o.stencil_set)
+        if (st == ST_QUAD_COUNT - 1 || o.stencil_set)
             printf("\n  backend: %s%s%s\n", tu.backend, backend == BACKEND_GPU ? ", access " : "",
                    backend == BACKEND_GPU ? access_name[o.access] : "");
         runner_free_outputs(&pb, &ref);

@@ -28,6 +28,11 @@ static double whole_bytes(const problem *pb)
 
 static int flags_check(const options *o)
 {
+    if (stencil_table[o->spec.stencil].graph) {
+        perr("run: %s has no iterated runs yet (--steps / --out-of-core / --device-mem / --fuse): "
+             "run it without them", stencil_table[o->spec.stencil].name);
+        return -1;
+    }
     if (o->input || o->output) {
         perr("run: %s does not go with --steps / --out-of-core: iterated runs start from the "
              "generated inputs and keep their result in memory", o->input ? "--input" : "--output");

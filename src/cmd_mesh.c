@@ -1,5 +1,6 @@
 /* cmd_mesh.c — `pillar mesh`: generate, describe and partition mesh files. */
 #include "commands.h"
+#include "mesh_import.h"
 #include "mesh_io.h"
 #include "options.h"
 #include "table_stats.h"
@@ -13,10 +14,13 @@
 static const char mesh_help[] =
     "usage: pillar mesh SUBCOMMAND [flags]\n"
     "\n"
-    "Mesh files: quad meshes in HDF5 (schema: docs/mesh-format.md), run with 'pillar run --mesh'.\n"
+    "Mesh files: quad meshes (W/E/S/N neighbours) and general meshes (any number of neighbours\n"
+    "per cell) in HDF5 (schema: docs/mesh-format.md), run with 'pillar run --mesh'.\n"
     "\n"
     "subcommands:\n"
-    "  generate FILE   write a generated mesh: regular, cubed-sphere, shuffled or rotated\n"
+    "  generate FILE   write a generated mesh: regular, cubed-sphere, shuffled, rotated,\n"
+    "                  triangles or hexagons\n"
+    "  import IN OUT   convert an ICON grid file (.nc) or a Gmsh mesh (.msh) into a mesh file\n"
     "  info FILE       cells, neighbour histogram, halo and neighbour-table statistics\n"
     "  partition FILE  store a METIS k-way partition in the file\n"
     "\n"
@@ -39,7 +43,13 @@ static const char generate_help[] =
     "                 rotated       the regular patch with the W/E/S/N labels of the cells of\n"
     "                               each WxW block turned by a seeded 0-3 quarter turns (same\n"
     "                               connectivity, locally rotated orientation; no regular twin)\n"
-    "  --size NXxNY   patch extent (regular, shuffled, rotated)          (64x64)\n"
+    "                 triangles     a general mesh: NXxNY squares, each cut along its diagonal\n"
+    "                               into 2 triangles (3 neighbours inside, fewer on the border)\n"
+    "                 hexagons      a general mesh: NXxNY hexagons in rows, odd rows shifted by\n"
+    "                               half a cell (6 neighbours inside)\n"
+    "  --size NXxNY   patch extent (all but cubed-sphere)                (64x64)\n"
+    "  --periodic     triangles, hexagons: wrap around in x and y (a torus: no border, no\n"
+    "                 halo; needs at least 2x2 squares or 3x4 hexagons, an even number of rows)\n"
     "  --n N          panel edge of the cubed sphere                     (24)\n"
     "  --levels L     vertical levels stored in the file                 (16)\n"
     "  --window W     shuffled: window of cells; rotated: block edge     (8)\n"
@@ -50,15 +60,34 @@ static const char generate_help[] =
 static const char info_help[] =
     "usage: pillar mesh info FILE [flags]\n"
     "\n"
-    "Describes a mesh file: cells and levels, how many cells have 4, 3, 2, 1, 0 neighbours, the\n"
-    "halo for stencils of radius 2 (laplap, hdiff) and 1 (fastwaves), the stored partition, and\n"
-    "the neighbour tables of the grid built from it (as 'pillar info' does for regular grids).\n"
+    "Describes a mesh file: cells and levels, how many cells have how many neighbours, the halo\n"
+    "for stencils of radius 2 (laplap, hdiff) and 1 (fastwaves), the stored partition, and the\n"
+    "neighbour tables of the grid built from it (as 'pillar info' does for regular grids). For a\n"
+    "general mesh: the degree histogram and the halo of graphlap.\n"
     "\n"
     "  --radius R     halo radius the table statistics use: 1 or 2       (2)\n"
     "  --layout L     cell order: file | metis                           (file)\n"
     "  --part-size W  metis without a stored partition: cells per part   (32)\n"
     "\n"
     "example: pillar mesh info sphere.h5 --layout metis\n";
+
+static const char import_help[] =
+    "usage: pillar mesh import IN OUT [--levels L]\n"
+    "\n"
+    "Converts another tool's mesh into a general mesh file OUT (HDF5; written to a temporary file\n"
+    "and renamed when complete, so a refused input leaves no OUT). IN is read by its name:\n"
+    "\n"
+    "  *.nc    an ICON grid file (netCDF-4 = HDF5): cells = the triangles, neighbours from\n"
+    "          neighbor_cell_index [3][ncells] (1-based; <= 0: a boundary edge), coordinates\n"
+    "          from clon, clat (radians) as points on the unit sphere\n"
+    "  *.msh   a Gmsh mesh (needs pillar built with Gmsh): cells = the 2D elements (triangles\n"
+    "          and quadrangles), neighbours = elements sharing an edge, coordinates = the\n"
+    "          elements' barycentres\n"
+    "\n"
+    "  --levels L     vertical levels stored in OUT                     (64)\n"
+    "\n"
+    "example: pillar mesh import icon_grid_R02B04.nc icon.h5 --levels 90\n"
+    "         pillar run --mesh icon.h5 --stencil graphlap\n";
 
 static const char partition_help[] =
     "usage: pillar mesh partition FILE --parts K\n"
@@ -89,6 +118,7 @@ typedef struct {
     const char *file;
     mesh_gen_spec gen;
     int radius, metis, part_size, parts;
+    const char *out; /* import: the second file */
 } mesh_args;
 
 /* Parses FILE and the flags a subcommand accepts (names in `accept`, space separated).
@@ -112,11 +142,12 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
             return 1;
         }
         if (f[0] != '-') {
-            if (a->file) {
-                perr("mesh %s: unexpected argument '%s' (one FILE only)", cmd, f);
+            if (a->file && (a->out || strcmp(cmd, "import"))) {
+                perr("mesh %s: unexpected argument '%s' (%s)", cmd, f,
+                     strcmp(cmd, "import") ? "one FILE only" : "IN and OUT only");
                 return -1;
             }
-            a->file = f;
+            *(a->file ? &a->out : &a->file) = f;
             continue;
         }
         char key[40];
@@ -126,6 +157,10 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
         if (strncmp(f, "--", 2) || !strstr(list, key)) {
             perr("mesh %s: unknown flag '%s' (see 'pillar mesh %s --help')", cmd, f, cmd);
             return -1;
+        }
+        if (!strcmp(f, "--periodic")) {
+            a->gen.periodic = 1;
+            continue;
         }
         if (i + 1 >= argc) {
             perr("mesh %s: %s needs a value", cmd, f);
@@ -139,8 +174,8 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
             while (k < MESH_KIND_COUNT && strcmp(v, mesh_kind_name[k]))
                 k++;
             if (k == MESH_KIND_COUNT) {
-                perr("mesh %s: --kind '%s': choose regular, cubed-sphere, shuffled or rotated", cmd,
-                     v);
+                perr("mesh %s: --kind '%s': choose regular, cubed-sphere, shuffled, rotated, "
+                     "triangles or hexagons", cmd, v);
                 return -1;
             }
             a->gen.kind = (mesh_kind)k;
@@ -183,8 +218,13 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
         if (rc != 0)
             return -1;
     }
-    if (!a->file) {
-        perr("mesh %s: which FILE? (see 'pillar mesh %s --help')", cmd, cmd);
+    if (!a->file || (!strcmp(cmd, "import") && !a->out)) {
+        perr("mesh %s: which %s? (see 'pillar mesh %s --help')", cmd,
+             strcmp(cmd, "import") ? "FILE" : "IN and OUT files", cmd);
+        return -1;
+    }
+    if (a->gen.periodic && a->gen.kind != MESH_TRIANGLES && a->gen.kind != MESH_HEXAGONS) {
+        perr("mesh %s: --periodic goes with --kind triangles or hexagons", cmd);
         return -1;
     }
     return 0;
@@ -193,7 +233,8 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
 static int mesh_generate_cmd(int argc, char **argv)
 {
     mesh_args a;
-    int rc = mesh_parse("generate", "kind size n levels window seed", generate_help, argc, argv, &a);
+    int rc = mesh_parse("generate", "kind size n levels window seed periodic", generate_help, argc,
+                        argv, &a);
     if (rc)
         return rc == 1 ? 0 : 2;
     mesh m;
@@ -212,13 +253,28 @@ static int mesh_generate_cmd(int argc, char **argv)
     return rc == 0 ? 0 : 1;
 }
 
-static void print_halo(const mesh *m, int radius)
+static void print_halo(const mesh *m, int radius, int graph)
 {
     unsigned char *h = xalloc((size_t)m->ncells);
-    int nh = mesh_halo(m, radius, h);
+    int nh = graph ? mesh_graph_halo(m, radius, h) : mesh_halo(m, radius, h);
     printf("halo        radius %d (%s): %d halo cells, %d inner\n", radius,
-           radius == 2 ? "laplap, hdiff" : "fastwaves", nh, m->ncells - nh);
+           graph ? "graphlap" : radius == 2 ? "laplap, hdiff" : "fastwaves", nh, m->ncells - nh);
     xfree(h);
+}
+
+/* Cells by number of neighbours, most first: "6: 900, 5: 60, ..." (quad meshes: 4 down to 0). */
+static void print_histogram(const mesh *m)
+{
+    long hist[MESH_MAXDEG + 1];
+    mesh_histogram(m, hist);
+    printf("neighbours  ");
+    int first = 1;
+    for (int k = mesh_width(m); k >= 0; k--)
+        if (hist[k] || !m->adj) {
+            printf("%s%d: %ld", first ? "" : ", ", k, hist[k]);
+            first = 0;
+        }
+    printf(" cells\n");
 }
 
 static int mesh_info_cmd(int argc, char **argv)
@@ -230,18 +286,21 @@ static int mesh_info_cmd(int argc, char **argv)
     mesh m;
     if (mesh_read(a.file, &m) != 0)
         return 1;
-    long hist[5];
-    mesh_histogram(&m, hist);
-    printf("mesh        %s (format version %d)%s%s\n", a.file, MESH_FORMAT_VERSION,
-           m.kind[0] ? ": " : "", m.kind);
+    printf("mesh        %s: %s mesh%s%s\n", a.file, m.adj ? "general" : "quad",
+           m.kind[0] ? ", " : "", m.kind);
     printf("cells       %d per level, %d levels\n", m.ncells, m.nlevels);
-    printf("neighbours  4: %ld, 3: %ld, 2: %ld, 1: %ld, 0: %ld cells\n", hist[4], hist[3], hist[2],
-           hist[1], hist[0]);
-    int corners = mesh_corners(&m);
-    if (corners)
-        printf("corners     %d vertices where 3 cells meet (not 4)\n", corners);
-    print_halo(&m, 2);
-    print_halo(&m, 1);
+    print_histogram(&m);
+    if (m.adj) {
+        printf("edges       at most %d per cell%s\n", m.maxdeg,
+               m.sides ? " (per-cell counts in /cell_sides)" : "");
+    } else {
+        int corners = mesh_corners(&m);
+        if (corners)
+            printf("corners     %d vertices where 3 cells meet (not 4)\n", corners);
+        print_halo(&m, 2, 0);
+        print_halo(&m, 1, 0);
+    }
+    print_halo(&m, 2, 1);
     printf("coordinates %s\n", m.coord ? (m.ncoord == 3 ? "3 per cell" : "2 per cell") : "none");
     if (m.xy)
         printf("patch       regular %dx%d (runs verify against the regular grid)\n", m.nx, m.ny);
@@ -261,6 +320,14 @@ static int mesh_info_cmd(int argc, char **argv)
     } else {
         printf("layout      file order\n");
     }
+    if (m.adj) { /* no W/E/S/N tables: the lists graphlap reads */
+        printf("tables      neighbour lists (ELL), %d columns: %zu entries, %.1f KB\n", m.maxdeg,
+               (size_t)m.maxdeg * (size_t)m.ncells,
+               4.0 * ((double)m.maxdeg + 1) * (double)m.ncells / 1024.0);
+        xfree(order);
+        mesh_free(&m);
+        return 0;
+    }
     ugrid g;
     ugrid_from_mesh(&g, &m, a.radius, m.nlevels, order);
     printf("tables      grid of radius %d, halo cells first\n\n", a.radius);
@@ -269,6 +336,48 @@ static int mesh_info_cmd(int argc, char **argv)
     xfree(order);
     mesh_free(&m);
     return 0;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && !strcmp(s + n - k, tail);
+}
+
+static int mesh_import_cmd(int argc, char **argv)
+{
+    mesh_args a;
+    int levels_given = 0;
+    for (int i = 0; i < argc; i++)
+        levels_given |= !strcmp(argv[i], "--levels");
+    int rc = mesh_parse("import", "levels", import_help, argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    int nlevels = levels_given ? a.gen.nlevels : 64;
+    mesh m;
+    if (ends_with(a.file, ".nc"))
+        rc = mesh_import_icon(a.file, nlevels, &m);
+    else if (ends_with(a.file, ".msh"))
+        rc = mesh_import_gmsh(a.file, nlevels, &m);
+    else {
+        perr("mesh import: %s: which format? name an ICON grid file *.nc or a Gmsh mesh *.msh",
+             a.file);
+        return 2;
+    }
+    if (rc != 0)
+        return 1;
+    rc = mesh_write(a.out, &m);
+    if (rc == 0) {
+        long hist[MESH_MAXDEG + 1];
+        mesh_histogram(&m, hist);
+        printf("wrote %s: %s; %d cells, %d levels; neighbours", a.out, m.kind, m.ncells, m.nlevels);
+        for (int k = m.maxdeg; k >= 0; k--)
+            if (hist[k])
+                printf(" %d: %ld", k, hist[k]);
+        printf("\n");
+    }
+    mesh_free(&m);
+    return rc == 0 ? 0 : 1;
 }
 
 static int mesh_partition_cmd(int argc, char **argv)
@@ -317,7 +426,10 @@ int cmd_mesh(int argc, char **argv)
         return mesh_info_cmd(argc - 1, argv + 1);
     if (!strcmp(argv[0], "partition"))
         return mesh_partition_cmd(argc - 1, argv + 1);
-    perr("mesh: unknown subcommand '%s' (generate, info, partition; see 'pillar mesh --help')",
+    if (!strcmp(argv[0], "import"))
+        return mesh_import_cmd(argc - 1, argv + 1);
+    perr("mesh: unknown subcommand '%s' (generate, import, info, partition; see 'pillar mesh "
+         "--help')",
          argv[0]);
     return 2;
 }

@@ -15,7 +15,10 @@ static const char run_help[] =
     "output: on the CPU backend bit for bit against the regular grid, on the GPU against the CPU\n"
     "reference (max error within 1e-12 double / 1e-5 float, bit-exact where the arithmetic is).\n"
     "\n"
-    "  --stencil S        laplap | hdiff | fastwaves                          (laplap)\n"
+    "  --stencil S        laplap | hdiff | fastwaves | graphlap               (laplap)\n"
+    "                     graphlap (graph Laplacian twice, any number of neighbours per\n"
+    "                     cell) runs on mesh files only, quad or general; the others need\n"
+    "                     W/E/S/N relations (a quad mesh or the built-in grid)\n"
     "  --size NXxNYxNZ    grid cells, the halo of 2 on each side included    (64x64x16)\n"
     "  --precision P      double | float                                      (double)\n"
     "  --layout L         cell order: rowmajor | zcurve | zcurve-w | random   (zcurve)\n"
@@ -41,7 +44,8 @@ static const char run_help[] =
     "                     default) or metis (METIS parts of about --zcurve-w W cells, or the\n"
     "                     partition stored by 'pillar mesh partition'). Verified against the\n"
     "                     regular grid when the mesh is a regular patch (/patch_xy), else\n"
-    "                     against the CPU unstructured executor on the same cells\n"
+    "                     against the CPU unstructured executor on the same cells (always\n"
+    "                     so for graphlap, whose GPU kernel is one thread per cell and level)\n"
     "  --input FILE       initial values of the stencil's input fields from a field file\n"
     "                     (docs/field-format.md): one dataset per input field, named after it\n"
     "                     (in, coeff, u_pos, ...), shape [nz][ncells] in the user's cell order\n"
@@ -64,10 +68,12 @@ static const char run_help[] =
     "  --fuse F           steps per transfer: a chunk carries a halo of radius*F and computes\n"
     "                     F steps on a shrinking region (GPU default: a model of link, device\n"
     "                     bandwidth and memory picks F from 1, 2, 4, 8; in core: all steps)\n"
+    "                     (not for graphlap yet)\n"
     "\n"
     "example: pillar run --stencil hdiff --layout zcurve --storage nonchasing --compress \\\n"
     "                    --size 64x64x16\n"
     "         pillar run --mesh sphere.h5 --stencil laplap --layout metis --backend cpu\n"
+    "         pillar run --mesh hex.h5 --stencil graphlap --precision float\n"
     "         pillar run --size 2048x2048x64 --steps 10 --out-of-core on --device-mem 2G\n"
     "         pillar run --stencil hdiff --input start.h5 --output result.h5\n";
 
@@ -134,8 +140,12 @@ int cmd_run(int argc, char **argv)
         return 2;
     const problem_spec *s = &pb.s;
     int uns = !o.regular, twin = pb.regular_twin;
+    int graph = stencil_table[s->stencil].graph;
     if (!uns && !twin) {
-        perr("run: --grid regular: the mesh %s is not a regular patch (no /patch_xy)", o.mesh);
+        if (graph)
+            perr("run: --grid regular: %s runs on the mesh's cells only", stencil_table[s->stencil].name);
+        else
+            perr("run: --grid regular: the mesh %s is not a regular patch (no /patch_xy)", o.mesh);
         problem_free(&pb);
         return 2;
     }
@@ -178,7 +188,9 @@ int cmd_run(int argc, char **argv)
         printf(" (%d parts)", pb.mesh_parts);
     if (uns && !o.mesh)
         printf("unstructured %s", layout_name[s->layout]);
-    if (uns)
+    if (uns && graph)
+        printf(", neighbour lists (ELL, up to %d per cell)", pb.ell.maxdeg);
+    else if (uns)
         printf(", %s %s", s->chasing ? "chasing" : "nonchasing",
                s->compressed ? "compressed" : "uncompressed");
     else

@@ -3,6 +3,7 @@
 
 #include "../access/index.h"
 #include "../stencils/fastwaves.h"
+#include "../stencils/graphlap.h"
 #include "../stencils/hdiff.h"
 #include "../stencils/laplap.h"
 
@@ -55,18 +56,40 @@ FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, double)
 FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, float)
 #undef NB
 
+/* ---- graph stencils: neighbour lists of any length (storage/ell.h) ---- */
+#define GDEG(q) ev.deg[q]
+#define GNB(q, j) ev.nb[(long)(j) * ev.stride + (q)]
+#define GAT(q) ((q) + lev)
+#define CPU_GRAPH(ST, TY)                                                                         \
+    static void cpu_graph_##ST##_##TY(ellview ev, cpu_block b, fieldset F)                        \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        ST##_BIND(F);                                                                             \
+        _Pragma("omp parallel for collapse(2) schedule(static) if(cpu_block_points(b) > 4096)")   \
+        for (int k = b.k0; k < b.k1; k++)                                                         \
+            for (int p = b.c0; p < b.c1; p++) {                                                   \
+                const long lev = (k - b.kbase) * b.zs;                                            \
+                ST##_BODY(p);                                                                     \
+            }                                                                                     \
+    }
+CPU_GRAPH(GRAPHLAP, double)
+CPU_GRAPH(GRAPHLAP, float)
+#undef GDEG
+#undef GNB
+#undef GAT
+
 typedef void (*reg_fn)(const rgrid *, fieldset);
 typedef void (*uns_fn)(nbview, cpu_block, fieldset);
 
 #define REG_ROW(ST, _) {cpu_reg_##ST##_double, cpu_reg_##ST##_float},
-static const reg_fn reg_table[ST_COUNT][2] = {FOR_EACH_STENCIL(REG_ROW, _)};
+static const reg_fn reg_table[ST_QUAD_COUNT][2] = {FOR_EACH_STENCIL(REG_ROW, _)};
 
 #define UNS_ROW(ST, _)                                                                            \
     {{cpu_uns_##ST##_double_00, cpu_uns_##ST##_double_01, cpu_uns_##ST##_double_10,               \
       cpu_uns_##ST##_double_11},                                                                  \
      {cpu_uns_##ST##_float_00, cpu_uns_##ST##_float_01, cpu_uns_##ST##_float_10,                  \
       cpu_uns_##ST##_float_11}},
-static const uns_fn uns_table[ST_COUNT][2][4] = {FOR_EACH_STENCIL(UNS_ROW, _)};
+static const uns_fn uns_table[ST_QUAD_COUNT][2][4] = {FOR_EACH_STENCIL(UNS_ROW, _)};
 
 void cpu_run_regular(const problem *pb, fieldset f)
 {
@@ -88,5 +111,12 @@ void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, f
 
 void cpu_run_unstructured(const problem *pb, fieldset f)
 {
+    if (stencil_table[pb->s.stencil].graph) { /* graphlap, the only graph stencil so far */
+        if (pb->s.prec == PREC_DOUBLE)
+            cpu_graph_GRAPHLAP_double(ell_view(&pb->ell), cpu_block_inner(pb), f);
+        else
+            cpu_graph_GRAPHLAP_float(ell_view(&pb->ell), cpu_block_inner(pb), f);
+        return;
+    }
     cpu_run_block(pb->s.stencil, pb->s.prec, &pb->nt, cpu_block_inner(pb), f);
 }

@@ -5,7 +5,8 @@
 
 #include "problem.h"
 
-/* Computes into the output fields of f (laid out as pb's regular / unstructured grid). */
+/* Computes into the output fields of f (laid out as pb's regular / unstructured grid); a graph
+ * stencil (graphlap) runs on the unstructured grid only, through pb->ell. */
 void cpu_run_regular(const problem *pb, fieldset f);
 void cpu_run_unstructured(const problem *pb, fieldset f);
 

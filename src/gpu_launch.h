@@ -26,7 +26,8 @@ typedef struct {
 } gpu_launch;
 
 /* The launch of strategy a (aos: its array-of-structs table) for stencil s, precision p and
- * storage column `column` (access/launch.h) with blocks of bx x by x bz threads over the cells
+ * storage column `column` (access/launch.h; a graph stencil has its one kernel, whatever a and
+ * column say) with blocks of bx x by x bz threads over the cells
  * and levels of P (P->n cells or P->nxi x P->nyi, P->zend levels). Sets P->zslice from the
  * strategy (a zloop's pillar is all levels; zloop-sliced keeps P->zslice, 0 meaning 8). Returns
  * 0, or -1 with a message when the grid of blocks is too large. smem is left 0. */

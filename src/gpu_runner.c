@@ -23,6 +23,7 @@ struct gpu_ctx {
     staging st;      /* staged: host lists for blocks of st.B cells (built on first use) */
     int32_t *st_start, *st_cells, *st_loc;
     int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
+    int32_t *ell_deg, *ell_nb; /* graph stencils: the ELL table */
 };
 
 int gpu_probe(char *msg, size_t n)
@@ -81,7 +82,20 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
     kparams *P = &c->P;
     P->f = c->d;
     P->zend = stencil_zend(pb->s.stencil, pb->s.nz);
-    if (uns) {
+    if (uns && stencil_table[pb->s.stencil].graph) {
+        const ell_table *e = &pb->ell;
+        size_t nd = sizeof(int32_t) * (size_t)e->nxy, nn = nd * (size_t)e->maxdeg;
+        CK(cudaMalloc((void **)&c->ell_deg, nd));
+        CK(cudaMalloc((void **)&c->ell_nb, nn));
+        CK(cudaMemcpy(c->ell_deg, e->deg, nd, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(c->ell_nb, e->nb, nn, cudaMemcpyHostToDevice));
+        P->g_deg = c->ell_deg;
+        P->g_nb = c->ell_nb;
+        P->g_stride = e->nxy;
+        P->zs = pb->ug.zstride;
+        P->c0 = pb->ug.nhalo;
+        P->n = pb->ug.nxy - pb->ug.nhalo;
+    } else if (uns) {
         const nbtable *t = &pb->nt;
         size_t tb = sizeof(int32_t) * nbtable_entries(t);
         CK(cudaMalloc((void **)&c->tab, tb));
@@ -148,6 +162,10 @@ void gpu_close(gpu_ctx *c)
     drop_staging(c);
     if (c->rows)
         CK(cudaFree(c->rows));
+    if (c->ell_deg)
+        CK(cudaFree(c->ell_deg));
+    if (c->ell_nb)
+        CK(cudaFree(c->ell_nb));
     CK(cudaEventDestroy(c->e0));
     CK(cudaEventDestroy(c->e1));
     xfree(c);
@@ -167,7 +185,12 @@ static kernel_table *strategy_table(access_t a, int aos)
     }
 }
 
-int gpu_supports(access_t a, stencil_t s) { return (*strategy_table(a, 0))[s][0][0] != NULL; }
+int gpu_supports(access_t a, stencil_t s)
+{
+    if (stencil_table[s].graph) /* one kernel, one thread per cell and level */
+        return a == ACC_IDXVAR;
+    return (*strategy_table(a, 0))[s][0][0] != NULL;
+}
 
 typedef int (*upload_fn)(const void *, size_t);
 static upload_fn strategy_upload(access_t a, int aos)
@@ -295,7 +318,8 @@ int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t
         perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
         return -1;
     }
-    l->fn = (*strategy_table(a, aos))[s][p][column];
+    l->fn = stencil_table[s].graph ? graph_kernels[s - ST_QUAD_COUNT][p] /* one kernel */
+                                   : (*strategy_table(a, aos))[s][p][column];
     return 0;
 }
 
@@ -321,9 +345,22 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
         perr("--aos: the array-of-structs variant is fastwaves with --access idxvar");
         return -1;
     }
+    int graph = stencil_table[pb->s.stencil].graph;
     if (!gpu_supports(a, pb->s.stencil)) {
-        perr("--access %s: %s has no such kernel (staged serves laplap and hdiff, whose field 'in' "
-             "carries the horizontal neighbourhood)", access_name[a], stencil_table[pb->s.stencil].name);
+        if (graph)
+            perr("--access %s: %s has one kernel, one thread per cell and level that looks up each "
+                 "neighbour once (--access idxvar)", access_name[a], stencil_table[pb->s.stencil].name);
+        else
+            perr("--access %s: %s has no such kernel (staged serves laplap and hdiff, whose field "
+                 "'in' carries the horizontal neighbourhood)", access_name[a],
+                 stencil_table[pb->s.stencil].name);
+        return -1;
+    }
+    if (graph && (tables != TABLES_GLOBAL || !c->uns)) {
+        perr("%s: %s reads neighbour lists on the mesh's cells: no regular twin, no compressed "
+             "tables", !c->uns ? "--grid regular" : tables == TABLES_CONSTANT ? "--constant-tables"
+                                                                             : "--packed-rows",
+             stencil_table[pb->s.stencil].name);
         return -1;
     }
     if (a == ACC_STAGED && c->uns) {

@@ -1,6 +1,8 @@
-/* h5_util.h — the pieces of HDF5 handling that mesh files and field files share: silencing
- * HDF5's own error printing, opening a file for reading with one clear message, scalar
- * attributes, chunked (and deflated) dataset creation, and atomic writing. */
+/* h5_util.h — the HDF5 handling that mesh files, ICON grid files and field files share, with the
+ * HDF5 C API: silencing HDF5's own error printing, opening a file for reading with one clear
+ * message, checked reading of attributes and datasets (kind and shape checked, every failure
+ * reported once, naming the file and the dataset or attribute), scalar attributes, chunked (and
+ * deflated) dataset creation, and atomic writing. */
 #ifndef PILLAR_H5_UTIL_H
 #define PILLAR_H5_UTIL_H
 
@@ -9,6 +11,8 @@
 /* Turns off HDF5's error stack printing: pillar reports every failure itself, once. */
 void h5_quiet(void);
 
+/* ---- reading ---- */
+
 /* Opens an existing HDF5 file read-only. `what` names the kind of file in the message
  * ("mesh file"). Returns the file id, or -1 after a message naming the path. */
 hid_t h5_open_read(const char *path, const char *what);
@@ -16,6 +20,45 @@ hid_t h5_open_read(const char *path, const char *what);
 /* Reads the integer attribute `name` of obj. Returns 0, 1 when it is absent, or -1 when it is
  * not exactly one integer (no message). */
 int h5_read_attr_int(hid_t obj, const char *name, long long *v);
+
+/* A file being read: its path (for messages) and id. */
+typedef struct {
+    const char *path;
+    hid_t file;
+} h5_reader;
+
+/* h5_open_read into rd; 0, or -1 after a message (missing, unreadable, not HDF5). */
+int h5_open(h5_reader *rd, const char *path, const char *what);
+void h5_close(h5_reader *rd);
+
+/* h5_read_attr_int with messages: `where` is obj's path for them (e.g. "/"). Returns 0; -1 if
+ * absent (a message unless optional); -2 after a message if it is not one integer. */
+int h5_reader_attr_int(h5_reader *rd, hid_t obj, const char *where, const char *name,
+                       int optional, long long *out);
+
+/* Positive integer attribute `name` of dataset `dset`. Returns 0, or -1 after a message. */
+int h5_dataset_attr(h5_reader *rd, const char *dset, const char *name, int *out);
+
+/* The shape a dataset must have. */
+typedef struct {
+    int rank;                /* 1 or 2 */
+    long rows;               /* extent of dimension 0, or -1: any */
+    long cols_min, cols_max; /* rank 2: allowed extent of dimension 1 */
+    const char *rows_are;    /* what dimension 0 counts, for messages ("one per cell") */
+} h5_shape;
+
+/* Reads dataset `name` of the given shape, integers as long long or (is_float) numbers as
+ * double, into a new *buf; its extents go to dims. Returns 0, 1 if absent and optional, -1 after
+ * a message. */
+int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h5_shape *want,
+            long dims[2], void **buf);
+
+/* h5_read of integers converted to int (the first value that does not fit is reported by its
+ * row). Returns 0, 1 if absent and optional, -1 after a message. */
+int h5_read_int(h5_reader *rd, const char *name, int optional, const h5_shape *want, long dims[2],
+                int **out);
+
+/* ---- writing ---- */
 
 /* Scalar attributes on obj, stored as 32-bit little-endian integers / fixed-length strings.
  * Return 0 or -1. */

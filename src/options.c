@@ -175,8 +175,11 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
         o->spec.seed = s;
     } else if (!strcmp(name, "--stencil")) {
         if (stencil_parse(v, &o->spec.stencil) != 0) {
-            perr("%s: --stencil '%s' is not a stencil; choose one of: laplap, hdiff, fastwaves",
-                 cmd, v);
+            const char *list[ST_COUNT];
+            for (int k = 0; k < ST_COUNT; k++)
+                list[k] = stencil_table[k].name;
+            list_names(names, sizeof names, list, ST_COUNT);
+            perr("%s: --stencil '%s' is not a stencil; choose one of: %s", cmd, v, names);
             return -1;
         }
         o->stencil_set = 1;
@@ -288,6 +291,14 @@ static int mesh_flags_check(const options *o, const char *cmd)
     }
     if (o->mesh && o->size_set) {
         perr("%s: --size does not go with --mesh: the mesh file fixes the cells and levels", cmd);
+        return -1;
+    }
+    if (stencil_table[o->spec.stencil].graph && !o->mesh) {
+        perr("%s: --stencil %s runs on the cells of a mesh file: %s", cmd,
+             stencil_table[o->spec.stencil].name,
+             strcmp(cmd, "run") ? "use 'pillar run --mesh FILE'"
+                                : "add --mesh FILE (e.g. from 'pillar mesh generate F --kind "
+                                  "hexagons')");
         return -1;
     }
     return 0;

@@ -73,7 +73,15 @@ static int build_mesh_grid(problem *pb)
             return -1;
         }
     }
-    ugrid_from_mesh(&pb->ug, &pb->mesh, s->halo, s->nz, order);
+    if (stencil_table[s->stencil].graph) {
+        unsigned char *halo = xalloc((size_t)pb->mesh.ncells);
+        mesh_graph_halo(&pb->mesh, s->halo, halo);
+        ugrid_from_mesh_halo(&pb->ug, &pb->mesh, halo, s->halo, s->nz, order);
+        ell_build(&pb->ell, &pb->ug, &pb->mesh);
+        xfree(halo);
+    } else {
+        ugrid_from_mesh(&pb->ug, &pb->mesh, s->halo, s->nz, order);
+    }
     xfree(order);
     return 0;
 }
@@ -87,7 +95,8 @@ static int build_unstructured(problem *pb)
     } else if (ugrid_emulate(&pb->ug, s->nx, s->ny, s->nz, s->halo, s->layout, s->w, s->seed)) {
         return -1;
     }
-    nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
+    if (!stencil_table[s->stencil].graph)
+        nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
     int nin = stencil_table[s->stencil].nin;
     for (int f = 0; f < pb->nf; f++)
         if (f < nin || !pb->lean || pb->lean_outputs)
@@ -107,11 +116,16 @@ static int load_mesh(problem *pb)
     if (mesh_read(pb->mesh_path, &pb->mesh) != 0)
         return -1;
     const stencil_info *si = &stencil_table[s->stencil];
+    if (pb->mesh.adj && !si->graph) {
+        perr("%s: %s reads W/E/S/N relations, but this is a general mesh (/cell_neighbours); "
+             "run --stencil graphlap on it", pb->mesh_path, si->name);
+        return -1;
+    }
     s->nz = pb->mesh.nlevels;
     s->halo = si->radius;
-    s->nx = pb->mesh.xy ? pb->mesh.nx : pb->mesh.ncells;
-    s->ny = pb->mesh.xy ? pb->mesh.ny : 1;
-    pb->regular_twin = pb->mesh.xy != NULL;
+    s->nx = pb->mesh.xy && !si->graph ? pb->mesh.nx : pb->mesh.ncells;
+    s->ny = pb->mesh.xy && !si->graph ? pb->mesh.ny : 1;
+    pb->regular_twin = pb->mesh.xy != NULL && !si->graph;
     if ((double)pb->mesh.ncells * s->nz > 4e10) {
         perr("%s: %d cells x %d levels: too large", pb->mesh_path, pb->mesh.ncells, s->nz);
         return -1;
@@ -122,7 +136,8 @@ static int load_mesh(problem *pb)
         return -1;
     }
     unsigned char *halo = xalloc((size_t)pb->mesh.ncells);
-    int inner = pb->mesh.ncells - mesh_halo(&pb->mesh, si->radius, halo);
+    int inner = pb->mesh.ncells - (si->graph ? mesh_graph_halo(&pb->mesh, si->radius, halo)
+                                             : mesh_halo(&pb->mesh, si->radius, halo));
     xfree(halo);
     if (inner == 0) {
         perr("%s: no inner cells for %s: every cell lacks a neighbour within radius %d",
@@ -195,6 +210,7 @@ int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compr
     for (int f = 0; f < pb->nf; f++)
         xfree(pb->uf.p[f]);
     nbtable_free(&pb->nt);
+    ell_free(&pb->ell);
     ugrid_free(&pb->ug);
     pb->s.layout = layout;
     pb->s.w = w;
@@ -225,6 +241,7 @@ void problem_free(problem *pb)
     }
 
     nbtable_free(&pb->nt);
+    ell_free(&pb->ell);
     ugrid_free(&pb->ug);
     mesh_free(&pb->mesh);
     memset(pb, 0, sizeof *pb);

@@ -6,6 +6,7 @@
 #include "../grids/grid.h"
 #include "../grids/mesh.h"
 #include "../stencils/stencil.h"
+#include "../storage/ell.h"
 #include "../storage/field.h"
 #include "../storage/nbtable.h"
 
@@ -24,7 +25,8 @@ typedef struct {
     problem_spec s;
     rgrid rg;
     ugrid ug;
-    nbtable nt;
+    nbtable nt;  /* W/E/S/N stencils: the neighbour table of ug */
+    ell_table ell; /* graph stencils: the neighbour lists of ug (nt stays empty) */
     const char *mesh_path; /* the grid comes from this mesh file (else NULL: emulated) */
     int mesh_metis;   /* mesh cells in METIS locality order (parts of about s.w cells) */
     int mesh_parts;   /* parts of that order, 0 if none */
@@ -42,8 +44,9 @@ int problem_check(const problem_spec *s);
 int problem_make(problem *pb, const problem_spec *s);
 /* The same on the cells of a mesh file (file order, or METIS order when metis is set): the file
  * fixes the cells and levels (nx, ny, nz, halo of s are replaced; halo = the stencil's radius).
- * A mesh that is a regular patch also gets its regular twin; any other mesh none (rg, rf empty,
- * regular_twin 0). */
+ * A mesh that is a regular patch also gets its regular twin for the W/E/S/N stencils; any other
+ * mesh, and a graph stencil on any mesh, none (rg, rf empty, regular_twin 0). The W/E/S/N
+ * stencils refuse a general mesh. */
 int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, int metis);
 /* For iterated runs: the unstructured grid only (no regular twin; its inputs hold the values the
  * twin would), and its output fields only when `outputs` is set. */

@@ -4,12 +4,15 @@
 #include <string.h>
 
 const stencil_info stencil_table[ST_COUNT] = {
-    {"laplap", 1, 1, {"in", "out"}, 2, 0, 0, "Laplacian of the Laplacian, 1 field in, radius 2"},
+    {"laplap", 1, 1, {"in", "out"}, 2, 0, 0, "Laplacian of the Laplacian, 1 field in, radius 2", 0},
     {"hdiff", 2, 1, {"in", "coeff", "out"}, 2, 0, 0,
-     "COSMO horizontal diffusion with flux limiter, 2 fields in, radius 2"},
+     "COSMO horizontal diffusion with flux limiter, 2 fields in, radius 2", 0},
     {"fastwaves", 9, 2,
      {"u_pos", "v_pos", "u_tens", "v_tens", "rho", "ppuv", "fx", "wgtfac", "hhl", "u_out", "v_out"},
-     1, 1, 1, "COSMO fast-waves u/v update, 9 fields in, 2 out, radius 1, z -1..+1"},
+     1, 1, 1, "COSMO fast-waves u/v update, 9 fields in, 2 out, radius 1, z -1..+1", 0},
+    {"graphlap", 1, 1, {"in", "out"}, 2, 0, 0,
+     "graph Laplacian applied twice, cells with any number of neighbours (mesh files), radius 2",
+     1},
 };
 
 int stencil_parse(const char *s, stencil_t *out)

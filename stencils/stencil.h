@@ -6,7 +6,12 @@
 
 #include <stdint.h>
 
-typedef enum { ST_LAPLAP, ST_HDIFF, ST_FASTWAVES, ST_COUNT } stencil_t;
+/* The W/E/S/N stencils come first (ST_QUAD_COUNT of them): they read the 12 relations of
+ * grids/grid.h and run on every grid, layout, storage and access strategy. Then the graph
+ * stencils, which read a cell's neighbours as a list of any length (storage/ell.h) and run on
+ * mesh files only (pillar run --mesh). */
+typedef enum { ST_LAPLAP, ST_HDIFF, ST_FASTWAVES, ST_GRAPHLAP, ST_COUNT } stencil_t;
+#define ST_QUAD_COUNT 3
 
 typedef struct {
     const char *name;
@@ -16,6 +21,7 @@ typedef struct {
     int ztop;                       /* top levels it does not compute */
     int zradius;                    /* levels it reads below and above the current one */
     const char *summary;
+    int graph;                      /* 1: a graph stencil (neighbour lists), 0: W/E/S/N */
 } stencil_info;
 
 extern const stencil_info stencil_table[ST_COUNT];

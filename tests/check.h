@@ -26,25 +26,4 @@ static inline int check_done(const char *name)
     return check_failures ? 1 : 0;
 }
 
-/* A scratch directory /tmp/pillar-NAME-XXXXXX for a test's files, its path in dir (n bytes).
- * Returns 0, or -1 after a message. */
-static inline int check_scratch(char *dir, size_t n, const char *name)
-{
-    snprintf(dir, n, "/tmp/pillar-%s-XXXXXX", name);
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return -1;
-    }
-    return 0;
-}
-
-/* Removes the scratch directory and everything in it. */
-static inline void check_scratch_remove(const char *dir)
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-}
-
 #endif

@@ -11,7 +11,7 @@ expect_error() {
     "$pillar" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
     if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then
         echo "FAIL: pillar $* exited $rc (want a non-zero exit, no crash)"; fail=1
-    elif ! grep -q -- "$needle" "$tmp/err"; then
+    elif ! grep -qF -- "$needle" "$tmp/err"; then
         echo "FAIL: pillar $*: message does not name '$needle':"; cat "$tmp/err"; fail=1
     else
         echo "ok: pillar $* -> $(head -n1 "$tmp/err")"
@@ -22,7 +22,7 @@ expect_error() {
 expect_output() {
     needle=$1; shift
     "$pillar" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-    if [ $rc -ne 0 ] || ! grep -q -- "$needle" "$tmp/out"; then
+    if [ $rc -ne 0 ] || ! grep -qF -- "$needle" "$tmp/out"; then
         echo "FAIL: pillar $* (exit $rc) did not print '$needle':"; cat "$tmp/out" "$tmp/err"; fail=1
     else
         echo "ok: pillar $* prints '$needle'"

@@ -2,9 +2,12 @@
 # `pillar mesh` and `pillar run --mesh` from the command line: generate / info / partition print
 # what they promise; runs on mesh files verify; bad files and flags give a message naming the
 # dataset or flag, a non-zero exit, no crash and no partial output file.
-# usage: mesh_cli.sh PILLAR TEST_MESH   (TEST_MESH --bad-files DIR writes the bad files)
+# General meshes: generate triangles/hexagons, info shows the degree histogram, graphlap runs
+# on them, the W/E/S/N stencils refuse them; ICON import; bad general and ICON files likewise.
+# usage: mesh_cli.sh PILLAR TEST_MESH TEST_GRAPH   (TEST_* --bad-files DIR write the bad files)
 pillar=$1
 test_mesh=$2
+test_graph=$3
 . "$(dirname "$0")/cli_lib.sh"
 
 m=$tmp/m
@@ -45,6 +48,56 @@ expect_output "metis order (9 parts)" run --mesh "$m/sphere.h5" --layout metis -
 expect_output "PASS" run --mesh "$m/patch.h5" --grid regular --backend cpu --runs 1
 expect_output "PASS against the regular grid: bit-exact" run --size 24x20x4 --backend cpu --runs 1
 
+# ---- general meshes, graphlap ----
+expect_output "wrote" mesh generate "$m/hex.h5" --kind hexagons --size 20x16 --levels 6
+expect_output "neighbours  6: 252, 5: 14, 4: 36, 3: 16, 2: 2 cells" mesh info "$m/hex.h5"
+expect_output "general mesh" mesh info "$m/hex.h5"
+expect_output "halo        radius 2 (graphlap): 128 halo cells, 192 inner" mesh info "$m/hex.h5"
+expect_output "wrote" mesh generate "$m/tri.h5" --kind triangles --size 12x10 --periodic --levels 4
+expect_output "neighbours  3: 240 cells" mesh info "$m/tri.h5"
+expect_output "0 halo cells, 240 inner" mesh info "$m/tri.h5"
+expect_output "metis: " mesh info "$m/tri.h5" --layout metis
+expect_output "stored a METIS partition into 4 parts" mesh partition "$m/hex.h5" --parts 4
+for f in hex tri patch sphere; do
+    expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
+        run --mesh "$m/$f.h5" --stencil graphlap --backend cpu --runs 2
+done
+expect_output "neighbour lists (ELL, up to 6 per cell)" \
+    run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --runs 1 --layout metis --precision float
+expect_error "laplap reads W/E/S/N relations, but this is a general mesh" \
+    run --mesh "$m/hex.h5" --backend cpu
+expect_error "--stencil graphlap runs on the cells of a mesh file" run --stencil graphlap
+expect_error "--stencil graphlap runs on the cells of a mesh file" bench --stencil graphlap
+expect_error "graphlap has no iterated runs yet" \
+    run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 3
+expect_error "graphlap runs on the mesh's cells only" \
+    run --mesh "$m/patch.h5" --stencil graphlap --grid regular --backend cpu
+expect_error "--size 4x3: periodic hexagons need at least 3x4 cells, an even number of rows" \
+    mesh generate "$m/x.h5" --kind hexagons --size 4x3 --periodic
+expect_error "--periodic goes with --kind triangles or hexagons" mesh generate "$m/x.h5" --periodic
+no_file "$m/x.h5"
+
+# ---- ICON import ----
+icon=$tmp/icon
+mkdir "$icon"
+"$test_graph" --bad-files "$icon" >"$tmp/glist" || { echo "FAIL: test_graph --bad-files"; fail=1; }
+expect_output "wrote $m/icon.h5: icon: 60 triangles" mesh import "$icon/grid.nc" "$m/icon.h5" --levels 4
+expect_output "cells       60 per level, 4 levels" mesh info "$m/icon.h5"
+expect_output "PASS" run --mesh "$m/icon.h5" --stencil graphlap --backend cpu --runs 1
+expect_output "64 levels" mesh import "$icon/grid.nc" "$m/icon64.h5"
+expect_error "which format?" mesh import "$icon/grid.nc.txt" "$m/x.h5"
+expect_error "IN and OUT files" mesh import "$icon/grid.nc"
+expect_error "cannot read the ICON grid file" mesh import "$tmp/none.nc" "$m/x.h5"
+while IFS="$(printf '\t')" read -r kind name needle; do
+    if [ "$kind" = icon ]; then
+        expect_error "$needle" mesh import "$icon/$name" "$m/x.h5"
+        no_file "$m/x.h5"
+    else
+        expect_error "$needle" mesh info "$icon/$name"
+        expect_error "$needle" run --mesh "$icon/$name" --stencil graphlap --backend cpu
+    fi
+done <"$tmp/glist"
+
 # ---- bad flags ----
 expect_error "--kind 'hexagon'" mesh generate "$m/x.h5" --kind hexagon
 no_file "$m/x.h5"
@@ -84,7 +137,7 @@ expect_output "wrote" mesh generate "$m/flat.h5" --size 9x9 --levels 1
 expect_error "needs at least 2 levels" run --mesh "$m/flat.h5" --stencil fastwaves --backend cpu
 
 # ---- help ----
-for sub in "" generate info partition; do
+for sub in "" generate import info partition; do
     expect_output "usage: pillar mesh" mesh $sub --help
 done
 expect_output "--mesh FILE" run --help

@@ -11,7 +11,7 @@ int main(void)
 {
     int combos = 0;
     for (size_t sz = 0; sz < sizeof sizes / sizeof sizes[0]; sz++)
-        for (int st = 0; st < ST_COUNT; st++)
+        for (int st = 0; st < ST_QUAD_COUNT; st++)
             for (int lay = 0; lay < LAYOUT_COUNT; lay++)
                 for (int storage = 0; storage < 4; storage++)
                     for (int prec = 0; prec < 2; prec++) {

@@ -1,14 +1,19 @@
-/* GPU engine: every stencil x access x {regular; unstructured x chasing/non-chasing x
+/* GPU engine: every W/E/S/N stencil x access x {regular; unstructured x chasing/non-chasing x
  * uncompressed/compressed x layout} x precision matches the CPU reference within SPEC §3
- * tolerances, on small odd sizes with several block shapes and on 512x512x64. Outputs are
- * poisoned on the device before each run. Exits 77 (skipped) without a CUDA device.
+ * tolerances, on small odd sizes with several block shapes and on 512x512x64; graphlap on
+ * generated hexagon, triangle and quad meshes likewise. Outputs are poisoned on the device
+ * before each run. Exits 77 (skipped) without a CUDA device.
  * usage: test_gpu [--small]   (--small leaves out 512x512x64) */
 #include "check.h"
+#include "access/launch.h"
 #include "src/cpu_exec.h"
 #include "src/gpu.h"
+#include "src/mesh_io.h"
 #include "src/verify.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     long runs, pass, exact;
@@ -85,6 +90,66 @@ static void run_all(problem *pb, fieldset ref, int uns, int big)
     runner_free_outputs(pb, &out);
 }
 
+/* graphlap on generated meshes (bounded hexagons, periodic triangles, a quad patch), in file and
+ * METIS order, against the CPU graph executor, with several block shapes. */
+static void check_graphlap(void)
+{
+    char dir[] = "/tmp/pillar-test-gpu-XXXXXX", path[64];
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/m.h5", dir);
+    const mesh_gen_spec specs[] = {
+        {MESH_HEXAGONS, 37, 29, 0, 7, 0, 1, 0},
+        {MESH_TRIANGLES, 23, 18, 0, 5, 0, 1, 1},
+        {MESH_REGULAR, 41, 27, 0, 6, 0, 1, 0},
+    };
+    const int shapes[3][3] = {{32, 4, 2}, {64, 2, 1}, {8, 2, 16}};
+    for (size_t m = 0; m < sizeof specs / sizeof specs[0]; m++) {
+        mesh mh;
+        CHECK(mesh_generate(&mh, &specs[m]) == 0 && mesh_write(path, &mh) == 0, "mesh %zu", m);
+        mesh_free(&mh);
+        for (int prec = 0; prec < 2; prec++)
+            for (int metis = 0; metis < 2; metis++) {
+                problem_spec s = {ST_GRAPHLAP, (precision_t)prec, 0, 0, 0, 2, LAYOUT_ROWMAJOR, 16, 5,
+                                  1, 0};
+                problem pb;
+                if (problem_make_mesh(&pb, &s, path, metis) != 0) {
+                    CHECK(0, "graphlap problem on mesh %zu", m);
+                    continue;
+                }
+                fieldset ref = runner_outputs(&pb, 1), out = runner_outputs(&pb, 1);
+                cpu_run_unstructured(&pb, ref);
+                gpu_ctx *c = gpu_open(&pb, 1, 0);
+                for (int k = 0; k < 3; k++) {
+                    timing t;
+                    CHECK(gpu_time(c, ACC_IDXVAR, shapes[k][0], shapes[k][1], shapes[k][2], 0,
+                                   TABLES_GLOBAL, 1, &t) == 0, "graphlap launch");
+                    gpu_fetch(c, out);
+                    verify_result r = verify_compare_cells(&pb, out, ref);
+                    tally *ty = &tallies[ST_GRAPHLAP][prec];
+                    int ok = verify_ok(&pb, &r, 0);
+                    ty->runs++;
+                    ty->pass += ok;
+                    ty->exact += ok && r.differ == 0;
+                    ty->max_err = r.max_err > ty->max_err ? r.max_err : ty->max_err;
+                    char line[256];
+                    verify_describe(&pb, &r, 0, line, sizeof line);
+                    CHECK(ok, "graphlap %s on %s%s, threads %dx%dx%d: %s", prec_name(s.prec),
+                          mesh_kind_name[specs[m].kind], metis ? " (metis)" : "", shapes[k][0],
+                          shapes[k][1], shapes[k][2], line);
+                }
+                gpu_close(c);
+                runner_free_outputs(&pb, &out);
+                runner_free_outputs(&pb, &ref);
+                problem_free(&pb);
+            }
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     char why[256];
@@ -97,7 +162,7 @@ int main(int argc, char **argv)
     const int sizes[][3] = {{40, 36, 12}, {23, 29, 13}, {512, 512, 64}};
     int nsizes = small_only ? 2 : 3;
     for (int sz = 0; sz < nsizes; sz++)
-        for (int st = 0; st < ST_COUNT; st++)
+        for (int st = 0; st < ST_QUAD_COUNT; st++)
             for (int prec = 0; prec < 2; prec++) {
                 int big = sz == 2;
                 problem_spec s = {(stencil_t)st, (precision_t)prec, sizes[sz][0], sizes[sz][1],
@@ -118,6 +183,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "  %dx%dx%d %s %s done\n", s.nx, s.ny, s.nz, stencil_table[st].name,
                         prec_name(s.prec));
             }
+    check_graphlap();
     printf("\n%-10s %-7s %6s %6s %10s %12s\n", "stencil", "type", "runs", "pass", "bit-exact", "max error");
     for (int st = 0; st < ST_COUNT; st++)
         for (int prec = 0; prec < 2; prec++) {

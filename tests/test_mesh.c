@@ -6,6 +6,8 @@
  * usage: test_mesh              run the tests
  *        test_mesh --bad-files DIR   write the bad files of the tests into DIR (for mesh_cli.sh) */
 #include "check.h"
+#include "h5_put.h"
+#include "scratch.h"
 #include "src/cpu_exec.h"
 #include "src/mesh_io.h"
 #include "src/runner.h"
@@ -16,14 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[256];
-
-static const char *tmpname(const char *name)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf, "%s/%s", dir, name);
-    return buf;
-}
 
 /* ---- round trips ---- */
 
@@ -49,10 +43,10 @@ static void check_same_mesh(const mesh *a, const mesh *b, const char *what)
 static void test_round_trips(void)
 {
     mesh_gen_spec specs[] = {
-        {MESH_REGULAR, 23, 17, 0, 5, 0, 1},    {MESH_CUBED_SPHERE, 0, 0, 12, 7, 0, 1},
-        {MESH_SHUFFLED, 30, 20, 0, 4, 16, 9},  {MESH_ROTATED, 30, 26, 0, 3, 5, 9},
-        {MESH_CUBED_SPHERE, 0, 0, 1, 2, 0, 1}, {MESH_REGULAR, 1, 1, 0, 1, 0, 1},
-        {MESH_REGULAR, 100, 90, 0, 3, 0, 1}, /* >= 4096 cells: chunked, compressed datasets */
+        {MESH_REGULAR, 23, 17, 0, 5, 0, 1, 0},    {MESH_CUBED_SPHERE, 0, 0, 12, 7, 0, 1, 0},
+        {MESH_SHUFFLED, 30, 20, 0, 4, 16, 9, 0},  {MESH_ROTATED, 30, 26, 0, 3, 5, 9, 0},
+        {MESH_CUBED_SPHERE, 0, 0, 1, 2, 0, 1, 0}, {MESH_REGULAR, 1, 1, 0, 1, 0, 1, 0},
+        {MESH_REGULAR, 100, 90, 0, 3, 0, 1, 0}, /* >= 4096 cells: chunked, compressed datasets */
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         mesh a, b;
@@ -74,7 +68,7 @@ static void test_round_trips(void)
     }
     /* shuffled: the numbering differs from row-major, positions still a permutation */
     mesh s;
-    mesh_gen_spec sp = {MESH_SHUFFLED, 16, 16, 0, 2, 8, 3};
+    mesh_gen_spec sp = {MESH_SHUFFLED, 16, 16, 0, 2, 8, 3, 0};
     mesh_generate(&s, &sp);
     int moved = 0;
     for (int c = 0; c < s.ncells; c++)
@@ -95,7 +89,7 @@ static void test_cubed_sphere(void)
         CHECK(mesh_gen_cubed_sphere(&m, n, 4) == 0, "cubed sphere n=%d", n);
         CHECK(m.ncells == 6 * n * n, "n=%d: %d cells, want 6n^2", n, m.ncells);
         CHECK(mesh_check(&m, err, sizeof err) == 0, "n=%d: %s", n, err); /* includes symmetry */
-        long hist[5];
+        long hist[MESH_MAXDEG + 1];
         mesh_histogram(&m, hist);
         CHECK(hist[4] == m.ncells, "n=%d: %ld of %d cells have 4 neighbours", n, hist[4], m.ncells);
         CHECK(mesh_corners(&m) == 8, "n=%d: %d corners where 3 cells meet, want 8", n,
@@ -140,7 +134,7 @@ static void test_cubed_sphere(void)
 
 static void test_halo(void)
 {
-    mesh_gen_spec sp = {MESH_ROTATED, 30, 24, 0, 2, 4, 5};
+    mesh_gen_spec sp = {MESH_ROTATED, 30, 24, 0, 2, 4, 5, 0};
     mesh m;
     mesh_generate(&m, &sp);
     for (int radius = 1; radius <= 2; radius++) {
@@ -171,7 +165,7 @@ static void test_halo(void)
 static void test_patch_equals_emulate(void)
 {
     const int nx = 21, ny = 17, nz = 6;
-    mesh_gen_spec sp = {MESH_REGULAR, nx, ny, 0, nz, 0, 1};
+    mesh_gen_spec sp = {MESH_REGULAR, nx, ny, 0, nz, 0, 1, 0};
     mesh m;
     mesh_generate(&m, &sp);
     const char *path = tmpname("patch.h5");
@@ -208,7 +202,7 @@ static void test_patch_equals_emulate(void)
 
     /* stencil results: file (rowmajor) vs emulated rowmajor bit for bit, and vs the regular grid
      * in every order the file can be run in */
-    for (int st = 0; st < ST_COUNT; st++)
+    for (int st = 0; st < ST_QUAD_COUNT; st++)
         for (int storage = 0; storage < 4; storage++) {
             int radius = stencil_table[st].radius;
             problem_spec s = {(stencil_t)st,   PREC_DOUBLE, nx, ny,           nz,         radius,
@@ -253,7 +247,7 @@ static void test_mesh_runs(void)
     CHECK(mesh_gen_cubed_sphere(&m, 10, 5) == 0, "sphere");
     const char *path = tmpname("sphere.h5");
     CHECK(mesh_write(path, &m) == 0, "write sphere");
-    for (int st = 0; st < ST_COUNT; st++) {
+    for (int st = 0; st < ST_QUAD_COUNT; st++) {
         problem_spec s = {(stencil_t)st, PREC_DOUBLE, 0, 0, 0, 0, LAYOUT_ROWMAJOR, 16, 3, 1, 1};
         problem pf, pq;
         CHECK(problem_make_mesh(&pf, &s, path, 0) == 0 && problem_make_mesh(&pq, &s, path, 1) == 0,
@@ -337,27 +331,6 @@ typedef struct {
     const char *name, *needle; /* the file, and what the message must name */
 } bad_file;
 
-static void put_attr(hid_t f, const char *name, int v)
-{
-    hid_t sp = H5Screate(H5S_SCALAR),
-          a = H5Acreate2(f, name, H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT);
-    H5Awrite(a, H5T_NATIVE_INT, &v);
-    H5Aclose(a);
-    H5Sclose(sp);
-}
-
-static void put_data(hid_t f, const char *name, hid_t type, int rank, hsize_t d0, hsize_t d1,
-                     const void *v)
-{
-    hsize_t dims[2] = {d0, d1};
-    hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t d = H5Dcreate2(f, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (d0)
-        H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
-    H5Dclose(d);
-    H5Sclose(sp);
-}
-
 /* A 3x1 strip W/E with one defect chosen by `which`. */
 static void write_bad(const char *path, int which)
 {
@@ -433,23 +406,13 @@ static void write_bad_files(void)
 /* mesh_read must fail, leave m empty and print the needle on stderr. */
 static void expect_bad(const char *file, const char *needle)
 {
-    char path[512];
+    char path[512], log[512], msg[1024];
     snprintf(path, sizeof path, "%s", file); /* tmpname's buffer is reused below */
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *log = freopen(tmpname("stderr.txt"), "w", stderr);
+    snprintf(log, sizeof log, "%s", tmpname("stderr.txt"));
+    int saved = stderr_to(log);
     mesh m;
     int rc = mesh_read(path, &m);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    (void)log;
-    char msg[1024] = "";
-    FILE *in = fopen(tmpname("stderr.txt"), "r");
-    size_t len = in ? fread(msg, 1, sizeof msg - 1, in) : 0;
-    msg[len] = 0;
-    if (in)
-        fclose(in);
+    stderr_restore(saved, log, msg, sizeof msg);
     CHECK(rc != 0 && m.ncells == 0 && m.nbr == NULL, "%s was accepted", path);
     CHECK(strstr(msg, needle) != NULL, "%s: message does not say '%s': %s", path, needle, msg);
     CHECK(strstr(msg, "HDF5-DIAG") == NULL, "%s: HDF5's own error stack was printed", path);
@@ -486,13 +449,13 @@ static void test_bad_files(void)
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--bad-files")) {
-        snprintf(dir, sizeof dir, "%s", argv[2]);
+        scratch_open(NULL, argv[2]);
         write_bad_files();
         for (int i = 0; i < NBAD; i++)
             printf("%s\t%s\n", bad_files[i].name, bad_files[i].needle);
         return 0;
     }
-    if (check_scratch(dir, sizeof dir, "test-mesh") != 0)
+    if (scratch_open("mesh", NULL) != 0)
         return 1;
     test_round_trips();
     test_cubed_sphere();
@@ -501,6 +464,6 @@ int main(int argc, char **argv)
     test_mesh_runs();
     test_metis();
     test_bad_files();
-    check_scratch_remove(dir);
+    scratch_remove();
     return check_done("test_mesh");
 }

@@ -73,7 +73,7 @@ static void test_one_step(const problem *pb, const char *what)
 }
 
 /* Relations each stencil's body reads (bit r = relation r). */
-static const unsigned body_rels[ST_COUNT] = {LAPLAP_RELS, HDIFF_RELS, FASTWAVES_RELS};
+static const unsigned body_rels[ST_QUAD_COUNT] = {LAPLAP_RELS, HDIFF_RELS, FASTWAVES_RELS};
 
 /* Whether every relation the body reads of local cell l leads, through the local table, to the
  * same global cell as on the whole grid. */
@@ -228,7 +228,7 @@ int main(void)
 {
     tally ty = {0, 0, 0};
     int nl = sizeof layouts / sizeof layouts[0];
-    for (int st = 0; st < ST_COUNT; st++)
+    for (int st = 0; st < ST_QUAD_COUNT; st++)
         for (int prec = 0; prec < 2; prec++)
             for (int li = 0; li < nl; li++) {
                 int storage = (st + prec + li) % 4;

@@ -1,0 +1,34 @@
+/* graph.cu — the graph stencils (graphlap) on the GPU: one thread per (cell, level), the cell's
+ * neighbour lists read from the ELL table (storage/ell.h) through the read-only path. The body
+ * (stencils/graphlap.h) recomputes the lap of each neighbour in registers: one kernel, no
+ * temporary field. Consecutive threads take consecutive inner cells, so the table columns and the
+ * cell's own values are read coalesced; neighbours' values come as the mesh's order allows.
+ * Bounds: blocks of up to 512 threads with no occupancy floor, so that the nested neighbour loops
+ * keep their registers (compiled for 1024 threads, the float kernel spilled). */
+#include "../stencils/graphlap.h"
+#include "launch.h"
+
+#define GDEG(q) __ldg(P.g_deg + (q))
+#define GNB(q, j) __ldg(P.g_nb + (long)(j) * P.g_stride + (q))
+#define GAT(q) ((q) + lev)
+
+#define GRAPH_KERNEL(ST, TY)                                                                      \
+    static __global__ void __launch_bounds__(PILLAR_MAX_THREADS) k_graph_##ST##_##TY(kparams P)   \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        ST##_BIND(P.f);                                                                           \
+        const int cell = (int)(blockIdx.x * (blockDim.x * blockDim.y) + threadIdx.y * blockDim.x + \
+                               threadIdx.x);                                                      \
+        const int k = (int)(blockIdx.z * blockDim.z + threadIdx.z);                               \
+        if (cell >= P.n || k >= P.zend)                                                           \
+            return;                                                                               \
+        const long lev = (long)k * P.zs;                                                          \
+        ST##_BODY(P.c0 + cell);                                                                   \
+    }
+GRAPH_KERNEL(GRAPHLAP, double)
+GRAPH_KERNEL(GRAPHLAP, float)
+
+extern "C" {
+graph_kernel_table graph_kernels = {
+    {(const void *)k_graph_GRAPHLAP_double, (const void *)k_graph_GRAPHLAP_float}};
+}

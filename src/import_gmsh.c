@@ -1,0 +1,256 @@
+/* import_gmsh.c — Gmsh meshes through the Gmsh C API (gmshc.h, Debian: libgmsh-dev). Cells are
+ * the 2D elements of the mesh, triangles and quadrangles of any order (only their corner nodes
+ * matter); two cells are neighbours when they share an edge, i.e. two consecutive corners. An
+ * edge of one cell only lies on the boundary; an edge of three or more cells is refused. */
+#include "mesh_import.h"
+
+#include "common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef PILLAR_HAVE_GMSH
+
+int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
+{
+    (void)nlevels;
+    memset(m, 0, sizeof *m);
+    perr("%s: this pillar was built without Gmsh, so it cannot import .msh files (install "
+         "libgmsh-dev and configure again)", path);
+    return -1;
+}
+
+#else
+
+#include <gmshc.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* An edge of a cell: its two corner node tags, smaller first. */
+typedef struct {
+    size_t lo, hi;
+    int cell, side;
+} edge;
+
+static int edge_cmp(const void *a, const void *b)
+{
+    const edge *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi)
+        return x->hi < y->hi ? -1 : 1;
+    return x->cell - y->cell;
+}
+
+/* A node: its tag and position in Gmsh's node arrays. */
+typedef struct {
+    size_t tag, at;
+} node;
+
+static int node_cmp(const void *a, const void *b)
+{
+    const node *x = a, *y = b;
+    return x->tag < y->tag ? -1 : x->tag > y->tag;
+}
+
+/* The 2D elements of the current model. */
+typedef struct {
+    int *types;
+    size_t ntypes, **etags, *etags_n, etags_nn, **ntags, *ntags_n, ntags_nn;
+    int *corners;  /* corners of each type: 3 or 4 */
+    int *per;      /* nodes per element of each type */
+} elements;
+
+static void elements_free(elements *e)
+{
+    for (size_t t = 0; t < e->ntypes; t++) {
+        gmshFree(e->etags[t]);
+        gmshFree(e->ntags[t]);
+    }
+    gmshFree(e->types);
+    gmshFree(e->etags);
+    gmshFree(e->etags_n);
+    gmshFree(e->ntags);
+    gmshFree(e->ntags_n);
+    xfree(e->corners);
+    xfree(e->per);
+}
+
+/* Reads the 2D elements; counts the cells, refuses element types that are not triangles or
+ * quadrangles. Returns the number of cells, or -1 after a message. */
+static long read_elements(const char *path, elements *e, int *maxdeg)
+{
+    int ierr = 0;
+    gmshModelMeshGetElements(&e->types, &e->ntypes, &e->etags, &e->etags_n, &e->etags_nn,
+                             &e->ntags, &e->ntags_n, &e->ntags_nn, 2, -1, &ierr);
+    if (ierr) {
+        perr("%s: Gmsh could not list the mesh's 2D elements", path);
+        return -1;
+    }
+    e->corners = xalloc(sizeof(int) * (e->ntypes + 1));
+    e->per = xalloc(sizeof(int) * (e->ntypes + 1));
+    long n = 0;
+    *maxdeg = 0;
+    for (size_t t = 0; t < e->ntypes; t++) {
+        char *name = NULL;
+        double *local = NULL;
+        size_t nlocal = 0;
+        int dim, order, nodes, primary;
+        gmshModelMeshGetElementProperties(e->types[t], &name, &dim, &order, &nodes, &local,
+                                          &nlocal, &primary, &ierr);
+        gmshFree(local);
+        if (ierr || (primary != 3 && primary != 4)) {
+            perr("%s: 2D elements of type %d (%s): pillar imports triangles and quadrangles only",
+                 path, e->types[t], name ? name : "unknown");
+            gmshFree(name);
+            return -1;
+        }
+        gmshFree(name);
+        e->corners[t] = primary;
+        e->per[t] = nodes;
+        *maxdeg = primary > *maxdeg ? primary : *maxdeg;
+        n += (long)e->etags_n[t];
+    }
+    if (n == 0 || n > (1L << 29)) {
+        perr("%s: %ld 2D elements: expected 1 to 2^29 triangles or quadrangles", path, n);
+        return -1;
+    }
+    return n;
+}
+
+/* Node positions by tag: a sorted table to search. Returns 0 or -1 after a message. */
+static int read_nodes(const char *path, node **tab, size_t *count, double **xyz)
+{
+    size_t *tags = NULL, ntags = 0, ncoord = 0, nparam = 0;
+    double *param = NULL;
+    int ierr = 0;
+    gmshModelMeshGetNodes(&tags, &ntags, xyz, &ncoord, &param, &nparam, -1, -1, 0, 0, &ierr);
+    gmshFree(param);
+    if (ierr || ncoord != 3 * ntags) {
+        perr("%s: Gmsh could not list the mesh's nodes", path);
+        gmshFree(tags);
+        return -1;
+    }
+    *tab = xalloc(sizeof(node) * (ntags + 1));
+    for (size_t i = 0; i < ntags; i++) {
+        (*tab)[i].tag = tags[i];
+        (*tab)[i].at = i;
+    }
+    qsort(*tab, ntags, sizeof(node), node_cmp);
+    *count = ntags;
+    gmshFree(tags);
+    return 0;
+}
+
+/* Neighbours by shared edges: sort every cell's edges by their nodes; equal neighbours pair up. */
+static int pair_edges(const char *path, mesh *m, edge *ed, size_t ne)
+{
+    qsort(ed, ne, sizeof(edge), edge_cmp);
+    for (size_t i = 0; i < ne;) {
+        size_t j = i + 1;
+        while (j < ne && ed[j].lo == ed[i].lo && ed[j].hi == ed[i].hi)
+            j++;
+        if (j - i > 2) {
+            perr("%s: the edge between nodes %zu and %zu is shared by %zu elements (cells %d, %d "
+                 "and %d counted from 0); a mesh surface has at most 2 per edge",
+                 path, ed[i].lo, ed[i].hi, j - i, ed[i].cell, ed[i + 1].cell, ed[i + 2].cell);
+            return -1;
+        }
+        if (j - i == 2) {
+            m->adj[m->maxdeg * ed[i].cell + ed[i].side] = ed[i + 1].cell;
+            m->adj[m->maxdeg * ed[i + 1].cell + ed[i + 1].side] = ed[i].cell;
+        }
+        i = j;
+    }
+    return 0;
+}
+
+/* Builds the mesh from the current Gmsh model. Returns 0 or -1 after a message. */
+static int build(const char *path, mesh *m)
+{
+    elements e;
+    memset(&e, 0, sizeof e);
+    node *nodes = NULL;
+    double *xyz = NULL;
+    edge *ed = NULL;
+    size_t nnodes = 0, ne = 0;
+    int rc = -1, maxdeg;
+    long n = read_elements(path, &e, &maxdeg);
+    if (n < 0 || read_nodes(path, &nodes, &nnodes, &xyz) != 0)
+        goto done;
+    m->ncells = (int)n;
+    m->maxdeg = maxdeg;
+    m->adj = xalloc(sizeof(int) * (size_t)maxdeg * (size_t)n);
+    memset(m->adj, 0xff, sizeof(int) * (size_t)maxdeg * (size_t)n);
+    m->ncoord = 3;
+    m->coord = xalloc(sizeof(double) * 3 * (size_t)n);
+    int mixed = 0;
+    for (size_t t = 0; t < e.ntypes; t++)
+        mixed |= e.corners[t] != maxdeg;
+    if (mixed)
+        m->sides = xalloc(sizeof(int) * (size_t)n);
+    ed = xalloc(sizeof(edge) * (size_t)maxdeg * (size_t)n);
+    int c = 0;
+    for (size_t t = 0; t < e.ntypes; t++)
+        for (size_t k = 0; k < e.etags_n[t]; k++, c++) {
+            const size_t *nt = e.ntags[t] + k * (size_t)e.per[t];
+            int nc = e.corners[t];
+            if (m->sides)
+                m->sides[c] = nc;
+            for (int i = 0; i < nc; i++) {
+                node key = {nt[i], 0}, *hit = bsearch(&key, nodes, nnodes, sizeof(node), node_cmp);
+                if (!hit) {
+                    perr("%s: element %zu refers to node %zu, which the mesh does not have", path,
+                         e.etags[t][k], nt[i]);
+                    goto done;
+                }
+                for (int d = 0; d < 3; d++)
+                    m->coord[3 * c + d] += xyz[3 * hit->at + d] / nc;
+                size_t a = nt[i], b = nt[(i + 1) % nc];
+                edge x = {a < b ? a : b, a < b ? b : a, c, i};
+                ed[ne++] = x;
+            }
+        }
+    rc = pair_edges(path, m, ed, ne);
+done:
+    xfree(ed);
+    xfree(nodes);
+    gmshFree(xyz);
+    elements_free(&e);
+    return rc;
+}
+
+int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
+{
+    memset(m, 0, sizeof *m);
+    if (access(path, R_OK) != 0) {
+        perr("%s: cannot read the Gmsh mesh (does it exist?)", path);
+        return -1;
+    }
+    int ierr = 0;
+#if GMSH_API_VERSION_MAJOR > 4 || (GMSH_API_VERSION_MAJOR == 4 && GMSH_API_VERSION_MINOR >= 9)
+    gmshInitialize(0, NULL, 0, 0, &ierr);
+#else
+    gmshInitialize(0, NULL, 0, &ierr);
+#endif
+    gmshOptionSetNumber("General.Terminal", 0, &ierr); /* pillar reports failures itself */
+    gmshOpen(path, &ierr);
+    int rc = -1;
+    if (ierr)
+        perr("%s: Gmsh could not read the file as a mesh", path);
+    else
+        rc = build(path, m);
+    gmshFinalize(&ierr);
+    if (rc == 0) {
+        m->nlevels = nlevels;
+        snprintf(m->kind, sizeof m->kind, "gmsh: %d %s from %.80s", m->ncells,
+                 m->sides ? "triangles and quadrangles" : m->maxdeg == 3 ? "triangles" : "quadrangles",
+                 path);
+        rc = mesh_import_check(path, "the elements' edges", m);
+    }
+    if (rc != 0)
+        mesh_free(m);
+    return rc;
+}
+
+#endif

@@ -1,0 +1,166 @@
+/* Gmsh import: a unit square meshed by Gmsh (its C API) with triangles, and again recombined into
+ * quadrangles, imports with one cell per 2D element, symmetric neighbours, and as many missing
+ * neighbours as Gmsh has boundary line elements; graphlap runs on both. Files Gmsh cannot read
+ * are refused. Without Gmsh, import says so and the test exits 77 (skipped). */
+#include "check.h"
+#include "h5_put.h"
+#include "scratch.h"
+#include "src/cpu_exec.h"
+#include "src/mesh_import.h"
+#include "src/mesh_io.h"
+#include "src/runner.h"
+#include "src/verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+/* Imports path expecting failure; returns whether the message names needle. */
+static int refused(const char *path, const char *needle)
+{
+    char log[512], msg[1024];
+    snprintf(log, sizeof log, "%s/stderr.txt", dir);
+    int saved = stderr_to(log);
+    mesh m;
+    int rc = mesh_import_gmsh(path, 4, &m);
+    stderr_restore(saved, log, msg, sizeof msg);
+    CHECK(rc != 0 && m.ncells == 0, "%s was imported", path);
+    CHECK(strstr(msg, needle) != NULL, "%s: message does not say '%s': %s", path, needle, msg);
+    return strstr(msg, needle) != NULL;
+}
+
+#ifndef PILLAR_HAVE_GMSH
+
+int main(void)
+{
+    if (scratch_open("gmsh", NULL) != 0)
+        return 1;
+    char path[512];
+    snprintf(path, sizeof path, "%s", tmpname("any.msh"));
+    refused(path, "built without Gmsh");
+    scratch_remove();
+    if (check_failures)
+        return check_done("test_gmsh");
+    printf("SKIP: pillar was built without Gmsh\n");
+    return 77;
+}
+
+#else
+
+#include <gmshc.h>
+
+static void gmsh_start(void)
+{
+    int ierr;
+#if GMSH_API_VERSION_MAJOR > 4 || (GMSH_API_VERSION_MAJOR == 4 && GMSH_API_VERSION_MINOR >= 9)
+    gmshInitialize(0, NULL, 0, 0, &ierr);
+#else
+    gmshInitialize(0, NULL, 0, &ierr);
+#endif
+    gmshOptionSetNumber("General.Terminal", 0, &ierr);
+}
+
+/* Elements of dimension dim in the current model. */
+static long count_elements(int dim)
+{
+    int *types, ierr;
+    size_t ntypes, **et, *et_n, et_nn, **nt, *nt_n, nt_nn;
+    gmshModelMeshGetElements(&types, &ntypes, &et, &et_n, &et_nn, &nt, &nt_n, &nt_nn, dim, -1,
+                             &ierr);
+    long n = 0;
+    for (size_t t = 0; t < ntypes; t++) {
+        n += (long)et_n[t];
+        gmshFree(et[t]);
+        gmshFree(nt[t]);
+    }
+    gmshFree(types);
+    gmshFree(et);
+    gmshFree(et_n);
+    gmshFree(nt);
+    gmshFree(nt_n);
+    return n;
+}
+
+/* Meshes the unit square (recombined into quadrangles or not), writes it to path; returns the
+ * number of 2D elements and of boundary line elements. */
+static void make_square(const char *path, int recombine, long *cells, long *boundary)
+{
+    int ierr;
+    gmsh_start();
+    gmshModelAdd("square", &ierr);
+    double h = 0.12;
+    int p1 = gmshModelGeoAddPoint(0, 0, 0, h, -1, &ierr), p2 = gmshModelGeoAddPoint(1, 0, 0, h, -1, &ierr);
+    int p3 = gmshModelGeoAddPoint(1, 1, 0, h, -1, &ierr), p4 = gmshModelGeoAddPoint(0, 1, 0, h, -1, &ierr);
+    int l[4] = {gmshModelGeoAddLine(p1, p2, -1, &ierr), gmshModelGeoAddLine(p2, p3, -1, &ierr),
+                gmshModelGeoAddLine(p3, p4, -1, &ierr), gmshModelGeoAddLine(p4, p1, -1, &ierr)};
+    int loop = gmshModelGeoAddCurveLoop(l, 4, -1, 0, &ierr);
+    gmshModelGeoAddPlaneSurface(&loop, 1, -1, &ierr);
+    gmshModelGeoSynchronize(&ierr);
+    if (recombine)
+        gmshOptionSetNumber("Mesh.RecombineAll", 1, &ierr);
+    gmshModelMeshGenerate(2, &ierr);
+    CHECK(ierr == 0, "Gmsh could not mesh the square");
+    gmshWrite(path, &ierr);
+    CHECK(ierr == 0, "Gmsh could not write %s", path);
+    *cells = count_elements(2);
+    *boundary = count_elements(1);
+    gmshFinalize(&ierr);
+}
+
+static void check_square(int recombine)
+{
+    const char *what = recombine ? "quadrangles" : "triangles";
+    char path[512];
+    snprintf(path, sizeof path, "%s", tmpname(recombine ? "quads.msh" : "tris.msh"));
+    long cells, boundary;
+    make_square(path, recombine, &cells, &boundary);
+    mesh m;
+    CHECK(mesh_import_gmsh(path, 5, &m) == 0, "import %s", path);
+    CHECK(m.ncells == cells && cells > 50, "%s: %d cells, Gmsh made %ld", what, m.ncells, cells);
+    CHECK(m.maxdeg == (recombine ? 4 : 3) && m.nlevels == 5 && m.ncoord == 3, "%s: maxdeg %d",
+          what, m.maxdeg);
+    long missing = 0;
+    for (int c = 0; c < m.ncells; c++) {
+        const int *row = mesh_row(&m, c);
+        for (int j = 0; j < mesh_sides(&m, c); j++)
+            missing += row[j] < 0;
+        CHECK(m.coord[3 * c] > 0 && m.coord[3 * c] < 1 && m.coord[3 * c + 1] > 0 &&
+                  m.coord[3 * c + 1] < 1,
+              "%s: barycentre of cell %d outside the square", what, c);
+    }
+    CHECK(missing == boundary, "%s: %ld edges without a neighbour, Gmsh has %ld boundary lines",
+          what, missing, boundary);
+
+    /* graphlap on it: every inner point written, the halo (the border strip) not */
+    const char *h5 = tmpname("gmsh.h5");
+    CHECK(mesh_write(h5, &m) == 0, "write");
+    problem pb;
+    problem_spec s = {ST_GRAPHLAP, PREC_DOUBLE, 0, 0, 0, 2, LAYOUT_ROWMAJOR, 16, 2, 1, 0};
+    CHECK(problem_make_mesh(&pb, &s, h5, 1) == 0, "%s: graphlap problem", what);
+    fieldset out = runner_outputs(&pb, 1);
+    cpu_run_unstructured(&pb, out);
+    verify_result v = verify_compare_cells(&pb, out, out);
+    CHECK(pb.ug.nhalo > 0 && v.checked == (long)(pb.ug.nxy - pb.ug.nhalo) * 5 && v.unwritten == 0,
+          "%s: graphlap: %d halo cells, %ld checked, %ld unwritten", what, pb.ug.nhalo, v.checked,
+          v.unwritten);
+    runner_free_outputs(&pb, &out);
+    problem_free(&pb);
+    mesh_free(&m);
+}
+
+int main(void)
+{
+    if (scratch_open("gmsh", NULL) != 0)
+        return 1;
+    check_square(0);
+    check_square(1);
+    refused(tmpname("none.msh"), "cannot read the Gmsh mesh");
+    FILE *f = fopen(tmpname("text.msh"), "w");
+    fputs("$MeshFormat\nnot a mesh\n", f);
+    fclose(f);
+    refused(tmpname("text.msh"), "Gmsh could not read");
+    scratch_remove();
+    return check_done("test_gmsh");
+}
+
+#endif
