@@ -30,11 +30,7 @@
 #define FASTWAVES_AOS_BODY FASTWAVES_BODY
 #define FASTWAVES_AOS_RELS FASTWAVES_RELS
 
-#define STRATEGY_UNS(ST)                                                                          \
-    UNS_PER_CELL_INDEX()                                                                          \
-    int32_t o[13];                                                                                \
-    nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                         \
-    ST##_BODY();
+#define STRATEGY_UNS(ST) IDXVAR_UNS(ST)
 #define STRATEGY_REG(ST) REG_PER_CELL(ST)
 
 #define NB(R) GATHERED_NB(R)

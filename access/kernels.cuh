@@ -186,6 +186,22 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
     const int p = P.c0 + cell;                                                                    \
     const long i = p + (long)k * P.zs;
 
+/* The idxvar strategy (also the array-of-structs kernels): each needed neighbour looked up once
+ * into a register. */
+#define IDXVAR_UNS(ST)                                                                            \
+    UNS_PER_CELL_INDEX()                                                                          \
+    int32_t o[13];                                                                                \
+    nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                         \
+    ST##_BODY();
+
+/* The end of a strategy whose threads first shared the offsets (o) of plane cell p: threads
+ * outside the grid leave, the rest compute their point. */
+#define UNS_SHARED_POINT(ST)                                                                      \
+    if (cell >= P.n || k >= P.zend)                                                               \
+        return;                                                                                   \
+    const long i = p + (long)k * P.zs;                                                            \
+    ST##_BODY();
+
 #define ZS P.zs
 #define K (k + P.kbase)
 

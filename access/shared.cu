@@ -18,14 +18,11 @@
             sh[r * stride + txy] = g[1 + r];                                                      \
     }                                                                                             \
     __syncthreads();                                                                              \
-    if (cell >= P.n || k >= P.zend)                                                               \
-        return;                                                                                   \
     int32_t o[13];                                                                                \
     o[0] = 0;                                                                                     \
     _Pragma("unroll") for (int r = 0; r < NREL2; r++)                                             \
         o[1 + r] = ((ST##_RELS >> r) & 1u) ? sh[r * stride + txy] : 0;                           \
-    const long i = p + (long)k * P.zs;                                                            \
-    ST##_BODY();
+    UNS_SHARED_POINT(ST)
 #define STRATEGY_REG(ST) REG_PER_CELL(ST)
 
 #define NB(R) GATHERED_NB(R)

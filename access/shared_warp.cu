@@ -16,10 +16,7 @@
         nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                     \
     _Pragma("unroll") for (int r = 0; r < NREL2; r++) if ((ST##_RELS >> r) & 1u)                 \
         o[1 + r] = __shfl_sync(0xffffffffu, o[1 + r], src);                                       \
-    if (cell >= P.n || k >= P.zend)                                                               \
-        return;                                                                                   \
-    const long i = p + (long)k * P.zs;                                                            \
-    ST##_BODY();
+    UNS_SHARED_POINT(ST)
 #define STRATEGY_REG(ST) REG_PER_CELL(ST)
 
 #define NB(R) GATHERED_NB(R)

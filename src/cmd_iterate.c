@@ -123,24 +123,6 @@ static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int back
 #endif
 }
 
-/* Carried fields of pb's state at all points: differing points (bit for bit). */
-static long state_differ(const problem *pb, fieldset a, fieldset b, long *points)
-{
-    const iter_carry *c = iter_carried(pb->s.stencil);
-    long bad = 0;
-    *points = 0;
-    for (int j = 0; j < c->n; j++) {
-        const void *x = a.p[c->in[j]], *y = b.p[c->in[j]];
-        for (int z = 0; z < pb->ug.nz; z++)
-            for (int cell = 0; cell < pb->ug.nxy; cell++) {
-                size_t i = (size_t)cell + (size_t)z * pb->ug.zstride;
-                bad += !field_same_bits(pb->s.prec, x, i, y, i);
-            }
-        *points += (long)pb->ug.nz * pb->ug.nxy;
-    }
-    return bad;
-}
-
 static void print_header(const problem *pb, const options *o, int steps, int ooc)
 {
     const problem_spec *s = &pb->s;
@@ -269,7 +251,7 @@ int run_iterated(options *o)
     int ok = 1;
     if (full && (ooc || backend == BACKEND_GPU)) {
         iter_run_incore(&pb, ref, steps);
-        long points, bad = state_differ(&pb, pb.uf, ref, &points);
+        long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
         ok = bad == 0;
         printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
                ok ? "PASS" : "FAIL", bad, points, ok ? " (bit-exact)" : "");

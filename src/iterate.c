@@ -43,6 +43,21 @@ void iter_step(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, field
     }
 }
 
+long iter_state_differ(const problem *pb, fieldset a, fieldset b, long *points)
+{
+    const iter_carry *c = iter_carried(pb->s.stencil);
+    long bad = 0;
+    for (int j = 0; j < c->n; j++)
+        for (int z = 0; z < pb->ug.nz; z++)
+            for (int cell = 0; cell < pb->ug.nxy; cell++) {
+                size_t i = (size_t)cell + (size_t)z * pb->ug.zstride;
+                bad += !field_same_bits(pb->s.prec, a.p[c->in[j]], i, b.p[c->in[j]], i);
+            }
+    if (points)
+        *points = (long)c->n * pb->ug.nz * pb->ug.nxy;
+    return bad;
+}
+
 void iter_run_incore(const problem *pb, fieldset f, int steps)
 {
     cpu_block b = cpu_block_inner(pb);

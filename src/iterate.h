@@ -31,6 +31,10 @@ const iter_carry *iter_carried(stencil_t s);
  * caller sees to it that their neighbours hold the current state. */
 void iter_step(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, fieldset f);
 
+/* Points of the carried fields (all cells and levels of pb's unstructured grid) whose bits differ
+ * between states a and b; the points compared go to *points when it is not NULL. */
+long iter_state_differ(const problem *pb, fieldset a, fieldset b, long *points);
+
 /* Advances state f (laid out on pb's unstructured grid) by `steps` steps in core. */
 void iter_run_incore(const problem *pb, fieldset f, int steps);
 

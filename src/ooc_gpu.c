@@ -237,7 +237,7 @@ static int register_fields(const ooc_gpu *o, fieldset f, fieldset spare, int on)
     const iter_carry *c = iter_carried(o->pl->stencil);
     size_t bytes = o->es * o->g->len;
     void *ptr[PILLAR_MAXF + 2];
-    int n = 0, ok = 1;
+    int n = 0;
     for (int i = 0; i < o->nin; i++)
         ptr[n++] = f.p[i];
     for (int i = 0; i < c->n; i++)
@@ -254,7 +254,7 @@ static int register_fields(const ooc_gpu *o, fieldset f, fieldset spare, int on)
             CK(cudaHostUnregister(ptr[i]));
         }
     }
-    return ok;
+    return 1;
 }
 
 static int cmp_seconds(const void *a, const void *b)

@@ -19,20 +19,6 @@
 enum { NX = 30, NY = 26, NZ = 13, STEPS = 5, MAXF = 3 };
 static const layout_t layouts[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE_W, LAYOUT_RANDOM};
 
-/* Points of the carried fields whose bits differ between a and b, over all cells and levels. */
-static long state_differ(const problem *pb, fieldset a, fieldset b)
-{
-    const iter_carry *c = iter_carried(pb->s.stencil);
-    long n = 0;
-    for (int j = 0; j < c->n; j++)
-        for (int z = 0; z < pb->ug.nz; z++)
-            for (int cell = 0; cell < pb->ug.nxy; cell++) {
-                size_t i = (size_t)cell + (size_t)z * pb->ug.zstride;
-                n += !field_same_bits(pb->s.prec, a.p[c->in[j]], i, b.p[c->in[j]], i);
-            }
-    return n;
-}
-
 /* The state value one step gives from initial value u and stencil output o. */
 static int folded_same(const problem *pb, const void *state, size_t i, double u, double o)
 {
@@ -166,7 +152,7 @@ static void test_chunked(const problem *pb, fieldset ref, const char *what, tall
             check_plan(pb, &pl, name);
             fieldset st = iter_fields_copy(pb);
             CHECK(ooc_cpu_run(&pl, &pb->ug, st, STEPS) == 0, "%s: run failed", name);
-            long d = state_differ(pb, st, ref);
+            long d = iter_state_differ(pb, st, ref, NULL);
             CHECK(d == 0, "%s (%d x %d chunks): %ld points differ from in core", name, pl.nparts,
                   pl.nslabs, d);
             iter_fields_free(pb, &st);
@@ -188,7 +174,7 @@ static void test_chunked(const problem *pb, fieldset ref, const char *what, tall
                           2) == 0, "%s: no in-core plan", what);
     fieldset st = iter_fields_copy(pb);
     CHECK(ooc_cpu_run(&pl, &pb->ug, st, STEPS) == 0, "%s: in-core plan: run failed", what);
-    long d = state_differ(pb, st, ref);
+    long d = iter_state_differ(pb, st, ref, NULL);
     CHECK(d == 0, "%s: in-core plan: %ld points differ from in core", what, d);
     CHECK(pl.nparts == 1 && pl.part[0].ncells == pb->ug.nxy, "%s: in-core plan of %d parts", what,
           pl.nparts);
@@ -220,7 +206,7 @@ static void test_threads(const problem *pb, fieldset ref, const char *what)
     omp_set_num_threads(1);
     iter_run_incore(pb, one, STEPS);
     omp_set_num_threads(n);
-    CHECK(state_differ(pb, one, ref) == 0, "%s: 1 thread and %d differ", what, n);
+    CHECK(iter_state_differ(pb, one, ref, NULL) == 0, "%s: 1 thread and %d differ", what, n);
     iter_fields_free(pb, &one);
 }
 

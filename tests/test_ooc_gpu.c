@@ -11,16 +11,6 @@
 
 enum { STEPS = 5 };
 
-static long state_differ(const problem *pb, fieldset a, fieldset b)
-{
-    const iter_carry *c = iter_carried(pb->s.stencil);
-    long n = 0;
-    for (int j = 0; j < c->n; j++)
-        for (size_t i = 0; i < pb->ug.len; i++)
-            n += !field_same_bits(pb->s.prec, a.p[c->in[j]], i, b.p[c->in[j]], i);
-    return n;
-}
-
 static const access_t accesses[] = {ACC_IDXVAR, ACC_NAIVE, ACC_ZLOOP_SLICED, ACC_SHARED,
                                     ACC_SHARED_WARP, ACC_ZLOOP};
 
@@ -35,7 +25,7 @@ static int run_one(const problem *pb, const ooc_plan *pl, fieldset ref, access_t
     ooc_kernel k = {a, 0, 0, 0, 4};
     ooc_timing t;
     CHECK(ooc_gpu_run(pl, &pb->ug, &st, &spare, steps, &k, &t) == 0, "%s: run failed", what);
-    long d = state_differ(pb, st, ref);
+    long d = iter_state_differ(pb, st, ref, NULL);
     CHECK(d == 0, "%s access %s (%d x %d chunks, F=%d): %ld points differ from the CPU in core",
           what, access_name[a], pl->nparts, pl->nslabs, pl->F, d);
     for (int j = 0; j < c->n; j++)
