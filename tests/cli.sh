@@ -35,6 +35,22 @@ fi
 
 expect_output "PASS against the regular grid: bit-exact" run --stencil hdiff --layout zcurve \
     --storage nonchasing --compress --size 64x64x16 --backend cpu --runs 2
+# iterated and out-of-core runs (CPU backend: the same chunking under a --device-mem budget)
+expect_error "--steps '0'" run --steps 0
+expect_error "--fuse 'x'" run --steps 2 --fuse x
+expect_error "--device-mem '12Q'" run --steps 2 --device-mem 12Q
+expect_error "--out-of-core 'maybe'" run --steps 2 --out-of-core maybe
+expect_error "needs --device-mem" run --steps 2 --out-of-core on --backend cpu
+expect_error "too small" run --size 32x32x8 --steps 2 --out-of-core on --device-mem 1K --backend cpu
+expect_error "--aos does not go with --steps" run --steps 2 --aos --backend cpu
+expect_error "--input does not go with --steps" run --steps 2 --input x.h5 --backend cpu
+expect_output "this is the CPU in-core reference" run --size 32x32x8 --steps 3 --backend cpu
+for st in laplap hdiff fastwaves; do
+    expect_output "PASS: 0 of" run --stencil $st --size 40x36x12 --steps 4 --fuse 2 \
+        --out-of-core on --device-mem 200K --storage nonchasing --compress --backend cpu
+done
+expect_output "out of core" run --size 40x36x12 --steps 3 --out-of-core on --device-mem 200K --backend cpu
+
 expect_output "* chasing compressed" info --size 512x512x64 --layout rowmajor --compress
 expect_output "top pattern" info --size 512x512x64 --layout rowmajor --compress
 for cmd in "" run info; do
