@@ -5,6 +5,7 @@
 #include "iterate.h"
 #include "ooc_cpu.h"
 #include "runner.h"
+#include "../access/tiles_run.h"
 
 #ifdef PILLAR_HAVE_CUDA
 #include "gpu.h"
@@ -31,6 +32,12 @@ static int flags_check(const options *o)
     if (stencil_table[o->spec.stencil].graph) {
         perr("run: %s has no iterated runs yet (--steps / --out-of-core / --device-mem / --fuse): "
              "run it without them", stencil_table[o->spec.stencil].name);
+        return -1;
+    }
+    if (o->kernel_steps > 1 && !tiles_supported(o->spec.stencil)) {
+        perr("run: --kernel-steps %d: %s has no K-step kernel (laplap and hdiff have: one state "
+             "field read across the horizontal neighbourhood); use --kernel-steps 1",
+             o->kernel_steps, stencil_table[o->spec.stencil].name);
         return -1;
     }
     if (o->input || o->output) {
@@ -85,7 +92,7 @@ static double model_step_s(const ooc_plan *pl, const gpu_link *l, double dev)
 
 /* The plan of the run: in core (one chunk) or out of core under the budget, F given or chosen
  * by the model among 1, 2, 4, 8 (GPU; 1 on the CPU). Returns 0 or -1. */
-static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
+static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
                      size_t budget, int steps, const void *link, double dev)
 {
     const problem_spec *s = &pb->s;
@@ -121,6 +128,30 @@ static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int back
     (void)dev;
     return -1;
 #endif
+}
+
+/* The threads of a K-step kernel's block: its cells. */
+#define TILE_THREADS 256
+
+/* make_plan_f, and with --kernel-steps K > 1 the balls of every part; a chunk that no longer fits
+ * with them is planned again under a budget smaller by 10%, a few times. Returns 0 or -1. */
+static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
+                     size_t budget, int steps, const void *link, double dev)
+{
+    int K = o->kernel_steps > 1 ? o->kernel_steps : 1, B = o->bx ? o->bx : TILE_THREADS;
+    for (int tries = 0; tries < 8; tries++, budget = budget / 10 * 9) {
+        if (make_plan_f(pl, pb, o, backend, ooc, budget, steps, link, dev) != 0)
+            return -1;
+        int rc = K > 1 ? ooc_plan_tiles(pl, K, B) : 0;
+        if (rc == 0)
+            return 0;
+        ooc_plan_free(pl);
+        if (rc < 0)
+            return -1;
+    }
+    perr("run: --kernel-steps %d: the chunks' balls do not fit the budget; give more "
+         "--device-mem or fewer --kernel-steps", K);
+    return -1;
 }
 
 static void print_header(const problem *pb, const options *o, int steps, int ooc)
@@ -200,7 +231,7 @@ int run_iterated(options *o)
     int rc = 0;
     if (backend == BACKEND_CPU) {
         double t0 = now_ms();
-        if (ooc)
+        if (ooc || pl.K > 1)
             rc = ooc_cpu_run(&pl, &pb.ug, pb.uf, steps);
         else
             iter_run_incore(&pb, pb.uf, steps);
@@ -225,7 +256,12 @@ int run_iterated(options *o)
             double lim_in = in / link.duplex_h2d, lim_out = out / link.duplex_d2h;
             /* a pass carries F steps: the bytes that must cross a step are a pass's / F */
             double limit = (lim_in > lim_out ? lim_in : lim_out) / pl.F;
-            printf("  backend   %s, access %s%s\n", dev_name, access_name[o->access],
+            char acc[64];
+            if (pl.K > 1)
+                snprintf(acc, sizeof acc, "tiles, %d steps per launch", pl.K);
+            else
+                snprintf(acc, sizeof acc, "%s", access_name[o->access]);
+            printf("  backend   %s, access %s%s\n", dev_name, acc,
                    t.pinned ? ", host fields registered (pinned)" : ", host fields NOT pinned");
             printf("  link      pinned host->device %.1f GB/s, device->host %.1f GB/s alone; "
                    "%.1f / %.1f GB/s duplex\n", link.h2d / 1e9, link.d2h / 1e9,
@@ -233,6 +269,8 @@ int run_iterated(options *o)
             printf("  time      %.3f ms per step (median pass %.3f ms / %d step%s, %d passes), "
                    "total %.3f s\n", t_step * 1e3, t.pass_median_s * 1e3, pl.F,
                    pl.F == 1 ? "" : "s", t.passes, total_s);
+            printf("  kernels   %.3f ms per step (the chunks' steps alone, copies excluded)\n",
+                   t.kernel_s / steps * 1e3);
             printf("  moved     per step host->device %.1f MB, device->host %.1f MB; must cross "
                    "%.1f + %.1f MB\n", t.h2d_bytes / steps / 1e6, t.d2h_bytes / steps / 1e6,
                    in / pl.F / 1e6, out / pl.F / 1e6);
@@ -249,7 +287,7 @@ int run_iterated(options *o)
         printf("  time      %.3f ms per step, total %.3f s\n", t_step * 1e3, total_s);
 
     int ok = 1;
-    if (full && (ooc || backend == BACKEND_GPU)) {
+    if (full && (ooc || pl.K > 1 || backend == BACKEND_GPU)) {
         iter_run_incore(&pb, ref, steps);
         long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
         ok = bad == 0;

@@ -75,6 +75,7 @@ static const char run_help[] =
     "         pillar run --mesh sphere.h5 --stencil laplap --layout metis --backend cpu\n"
     "         pillar run --mesh hex.h5 --stencil graphlap --precision float\n"
     "         pillar run --size 2048x2048x64 --steps 10 --out-of-core on --device-mem 2G\n"
+    "         pillar run --size 1024x1024x64 --steps 16 --fuse 8 --kernel-steps 2\n"
     "         pillar run --stencil hdiff --input start.h5 --output result.h5\n";
 
 /* The command line as one string ("pillar run --stencil hdiff ..."), for the field file's
@@ -129,7 +130,7 @@ int cmd_run(int argc, char **argv)
         return 2;
     if (o.output && field_output_check(o.output) != 0)
         return 2;
-    if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse)
+    if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps)
         return run_iterated(&o);
     int backend = runner_pick_backend(&o, 0);
     if (backend < 0)

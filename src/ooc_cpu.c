@@ -2,6 +2,7 @@
 #include "ooc_cpu.h"
 
 #include "iterate.h"
+#include "../access/tiles_run.h"
 
 #include <string.h>
 
@@ -69,10 +70,38 @@ static void scatter(const ooc_plan *pl, const ugrid *g, const ooc_part *pt, cons
     }
 }
 
+/* t <= F steps on a gathered chunk in launches of up to K steps on the parts' balls (the GPU's
+ * schedule, access/tiles.cu): each launch writes the advanced state into the output field,
+ * which is copied back into the state where it is valid. */
+static void run_tiles(const ooc_plan *pl, const ooc_part *pt, const ooc_slab *s, int t,
+                      fieldset loc)
+{
+    const iter_carry *c = iter_carried(pl->stencil);
+    size_t es = prec_size(pl->prec);
+    for (int done = 0; done < t;) {
+        int k = t - done < pl->K ? t - done : pl->K;
+        tiles_step_args a = {pl->stencil, pl->prec, k, pt->first[t - done - k],
+                             s->lz1 - s->lz0, pt->zstride, loc.p[c->in[0]],
+                             pl->stencil == ST_HDIFF ? loc.p[1] : NULL, loc.p[c->out[0]]};
+        tiles_steps_cpu(&pt->tl, &a);
+        char *state = loc.p[c->in[0]];
+        const char *next = loc.p[c->out[0]];
+        for (int z = 0; z < a.nlev; z++) {
+            size_t at = ((size_t)z * (size_t)pt->zstride + (size_t)a.valid) * es;
+            memcpy(state + at, next + at, (size_t)(pt->ncells - a.valid) * es);
+        }
+        done += k;
+    }
+}
+
 /* t <= F steps on a gathered chunk: step j computes what is within reach of the last one. */
 static void run_trapezoid(const ooc_plan *pl, const ooc_part *pt, const ooc_slab *s, int t,
                           fieldset loc)
 {
+    if (pl->K > 1) {
+        run_tiles(pl, pt, s, t, loc);
+        return;
+    }
     int zr = stencil_table[pl->stencil].zradius;
     for (int j = 1; j <= t; j++) {
         int m = t - j; /* steps still to go after this one */

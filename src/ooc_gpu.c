@@ -3,6 +3,7 @@
 
 #include "gpu_launch.h"
 #include "iterate.h"
+#include "../access/tiles_run.h"
 
 #include <string.h>
 #include <time.h>
@@ -41,10 +42,39 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static size_t part_table_words(const ooc_part *pt)
+/* 32-bit words of what a part's steps read besides the fields: its table, or with K > 1 its
+ * balls (tiles_bytes is a multiple of 4). */
+static size_t part_table_words(const ooc_plan *pl, const ooc_part *pt)
 {
     const nbtable *t = &pt->nt;
+    if (pl->K > 1)
+        return tiles_bytes(&pt->tl) / sizeof(int32_t);
     return (size_t)t->nrel * (size_t)t->ntab + (t->compressed ? (size_t)t->nxy : 0);
+}
+
+/* A part's balls in a words-long image: slots first (8-byte aligned on the device), then start,
+ * layer and cell. */
+static void tiles_pack(const tiles *t, int32_t *at)
+{
+    size_t n = t->nentries, nb = (size_t)t->nblocks;
+    memcpy(at, t->nb, sizeof(uint16_t) * 4 * n);
+    at += 2 * n;
+    memcpy(at, t->start, sizeof(int32_t) * (nb + 1));
+    at += nb + 1;
+    memcpy(at, t->layer, sizeof(int32_t) * nb * (size_t)(t->depth + 1));
+    at += nb * (size_t)(t->depth + 1);
+    memcpy(at, t->cell, sizeof(int32_t) * n);
+}
+
+static tiles_view tiles_unpack(const tiles *t, const int32_t *at)
+{
+    size_t n = t->nentries, nb = (size_t)t->nblocks;
+    tiles_view v;
+    v.nb = (const uint16_t *)at;
+    v.start = at + 2 * n;
+    v.layer = v.start + nb + 1;
+    v.cell = v.layer + nb * (size_t)(t->depth + 1);
+    return v;
 }
 
 /* Device buffers sized for the largest chunk, pinned staging, and one pinned image of all the
@@ -57,9 +87,9 @@ static void ooc_gpu_open(ooc_gpu *o)
     for (int p = 0; p < pl->nparts; p++) {
         const ooc_part *pt = &pl->part[p];
         o->tab_at[p] = total;
-        total += part_table_words(pt);
-        if (part_table_words(pt) > words)
-            words = part_table_words(pt);
+        total += part_table_words(pl, pt);
+        if (part_table_words(pl, pt) > words)
+            words = part_table_words(pl, pt);
         for (int k = 0; k < pl->nslabs; k++) {
             size_t lev = (size_t)(pl->slab[k].lz1 - pl->slab[k].lz0);
             if ((size_t)pt->zstride * lev > len)
@@ -72,6 +102,10 @@ static void ooc_gpu_open(ooc_gpu *o)
     for (int p = 0; p < pl->nparts; p++) {
         const nbtable *t = &pl->part[p].nt;
         int32_t *at = o->tables + o->tab_at[p];
+        if (pl->K > 1) {
+            tiles_pack(&pl->part[p].tl, at);
+            continue;
+        }
         memcpy(at, t->tab, sizeof(int32_t) * (size_t)t->nrel * (size_t)t->ntab);
         if (t->compressed)
             memcpy(at + (size_t)t->nrel * (size_t)t->ntab, t->pat, sizeof(int32_t) * (size_t)t->nxy);
@@ -140,7 +174,7 @@ static void copy_in(ooc_gpu *o, ooc_buffer *u, int p, int k, fieldset src, ooc_t
     size_t gpitch = (size_t)o->g->zstride * es;
     CK(cudaEventSynchronize(u->staged));
     gather_ring(o, pt, s, src, u->stage);
-    size_t words = part_table_words(pt);
+    size_t words = part_table_words(o->pl, pt);
     CK(cudaMemcpyAsync(u->tab, o->tables + o->tab_at[p], sizeof(int32_t) * words,
                        cudaMemcpyHostToDevice, u->stream));
     u->pat = pt->nt.compressed ? u->tab + (size_t)pt->nt.nrel * (size_t)pt->nt.ntab : NULL;
@@ -159,9 +193,41 @@ static void copy_in(ooc_gpu *o, ooc_buffer *u, int p, int k, fieldset src, ooc_t
                                                                    (double)(n + nown) * (double)es;
 }
 
-/* up to F steps on the chunk's shrinking region: a strategy kernel, then the fold */
-static void run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
+/* up to F steps on the chunk's balls, K per launch, the state going back and forth between the
+ * state field and the output field (the grid's halo cells are copied into the latter first, as
+ * the launches read them from either). Returns whether the result is in the output field. */
+static int run_tiles(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
 {
+    const ooc_plan *pl = o->pl;
+    const ooc_part *pt = &pl->part[p];
+    const ooc_slab *s = &pl->slab[k];
+    const iter_carry *c = iter_carried(pl->stencil);
+    tiles_view v = tiles_unpack(&pt->tl, u->tab);
+    int nlev = s->lz1 - s->lz0, cur = c->in[0], alt = c->out[0];
+    size_t pitch = (size_t)pt->zstride * o->es;
+    if (pt->nfixed > 0 && steps > pl->K)
+        CK(cudaMemcpy2DAsync(u->d.p[alt], pitch, u->d.p[cur], pitch, (size_t)pt->nfixed * o->es,
+                             (size_t)nlev, cudaMemcpyDeviceToDevice, u->stream));
+    for (int done = 0; done < steps;) {
+        int n = steps - done < pl->K ? steps - done : pl->K;
+        tiles_step_args a = {pl->stencil, pl->prec, n, pt->first[steps - done - n], nlev,
+                             pt->zstride, u->d.p[cur], pl->stencil == ST_HDIFF ? u->d.p[1] : NULL,
+                             u->d.p[alt]};
+        CK((cudaError_t)tiles_steps_gpu(&pt->tl, v, &a, o->zslice, u->stream));
+        int swap = cur;
+        cur = alt;
+        alt = swap;
+        done += n;
+    }
+    return cur != c->in[0];
+}
+
+/* up to F steps on the chunk's shrinking region: a strategy kernel, then the fold. Returns 0:
+ * the result is in the state fields. */
+static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
+{
+    if (o->pl->K > 1)
+        return run_tiles(o, u, p, k, steps);
     const ooc_plan *pl = o->pl;
     const ooc_part *pt = &pl->part[p];
     const ooc_slab *s = &pl->slab[k];
@@ -195,10 +261,13 @@ static void run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
             CK((cudaError_t)fold_launch(P.f.p[c->in[i]], P.f.p[c->out[i]], P.c0, P.n, P.zend, P.zs,
                                         is_float, pl->stencil == ST_LAPLAP, u->stream));
     }
+    return 0;
 }
 
-/* The state at chunk (p, k)'s own points back into the host fields dst. */
-static void copy_out(ooc_gpu *o, ooc_buffer *u, int p, int k, fieldset dst, ooc_timing *t)
+/* The state at chunk (p, k)'s own points back into the host fields dst, from the output fields
+ * where the steps left it there. */
+static void copy_out(ooc_gpu *o, ooc_buffer *u, int p, int k, int in_out, fieldset dst,
+                     ooc_timing *t)
 {
     const ooc_part *pt = &o->pl->part[p];
     const ooc_slab *s = &o->pl->slab[k];
@@ -207,7 +276,7 @@ static void copy_out(ooc_gpu *o, ooc_buffer *u, int p, int k, fieldset dst, ooc_
     for (int i = 0; i < c->n; i++) {
         char *to = (char *)dst.p[c->in[i]] +
                    ((size_t)s->z0 * (size_t)o->g->zstride + (size_t)pt->own0) * es;
-        const char *from = (const char *)u->d.p[c->in[i]] +
+        const char *from = (const char *)u->d.p[in_out ? c->out[i] : c->in[i]] +
                            ((size_t)(s->z0 - s->lz0) * (size_t)pt->zstride + (size_t)pt->first[0]) * es;
         CK(cudaMemcpy2DAsync(to, (size_t)o->g->zstride * es, from, (size_t)pt->zstride * es,
                              nown * es, lev, cudaMemcpyDeviceToHost, u->stream));
@@ -263,6 +332,82 @@ static int cmp_seconds(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A K-step run's blocks: one row of 32 to 1024 threads, a ball within a block's shared memory. */
+static int tiles_check(const ooc_plan *pl)
+{
+    int B = pl->part[0].tl.B;
+    size_t need = 0;
+    if (B < 32 || B > 1024) {
+        perr("--threads %d: a K-step kernel's block is one row of 32 to 1024 threads, one per "
+             "cell", B);
+        return -1;
+    }
+    for (int p = 0; p < pl->nparts; p++)
+        if (tiles_smem(pl->part[p].tl.maxball, pl->prec) > need)
+            need = tiles_smem(pl->part[p].tl.maxball, pl->prec);
+    if (need > 227 * 1024) {
+        perr("--kernel-steps %d: a block's ball needs %zu bytes of shared memory, more than the "
+             "227 KB a block may have; use fewer --kernel-steps or --threads", pl->K, need);
+        return -1;
+    }
+    return 0;
+}
+
+/* The run proper: the pipeline over all chunks, pass after pass. */
+static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps, ooc_timing *t)
+{
+    const ooc_plan *pl = o->pl;
+    int chunks = pl->nparts * pl->nslabs;
+    copy_unwritten(pl, o->g, *f, *spare);
+    t->pinned = register_fields(o, *f, *spare, 1);
+    ooc_gpu_open(o);
+    const iter_carry *c = iter_carried(pl->stencil);
+    int npass = (steps + pl->F - 1) / pl->F;
+    double *pass_s = xalloc(sizeof(double) * (size_t)(npass > 0 ? npass : 1));
+    cudaEvent_t *ev = xalloc(sizeof(cudaEvent_t) * 2 * (size_t)chunks); /* each chunk's steps */
+    for (int i = 0; i < 2 * chunks; i++)
+        CK(cudaEventCreate(&ev[i]));
+    double t0 = now_s();
+    for (int done = 0, pass = 0; done < steps; pass++) {
+        double p0 = now_s();
+        int todo = steps - done < pl->F ? steps - done : pl->F;
+        for (int i = 0; i < chunks; i++) {
+            ooc_buffer *u = &o->buf[i % o->nbuf];
+            int p = i / pl->nslabs, s = i % pl->nslabs;
+            copy_in(o, u, p, s, *f, t);
+            CK(cudaEventRecord(ev[2 * i], u->stream));
+            int in_out = run_steps(o, u, p, s, todo);
+            CK(cudaEventRecord(ev[2 * i + 1], u->stream));
+            copy_out(o, u, p, s, in_out, *spare, t);
+        }
+        CK(cudaDeviceSynchronize());
+        for (int i = 0; i < chunks; i++) {
+            float ms;
+            CK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
+            t->kernel_s += ms * 1e-3;
+        }
+        for (int i = 0; i < c->n; i++) { /* the pass's output is the next pass's input */
+            void *swap = f->p[c->in[i]];
+            f->p[c->in[i]] = spare->p[c->in[i]];
+            spare->p[c->in[i]] = swap;
+        }
+        done += todo;
+        pass_s[pass] = now_s() - p0;
+        t->passes = pass + 1;
+    }
+    t->total_s = now_s() - t0;
+    qsort(pass_s, (size_t)t->passes, sizeof(double), cmp_seconds);
+    t->pass_median_s = t->passes ? pass_s[t->passes / 2] : 0;
+    xfree(pass_s);
+    for (int i = 0; i < 2 * chunks; i++)
+        CK(cudaEventDestroy(ev[i]));
+    xfree(ev);
+    ooc_gpu_close(o);
+    if (t->pinned)
+        register_fields(o, *f, *spare, 0);
+    return 0;
+}
+
 int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare, int steps,
                 const ooc_kernel *k, ooc_timing *t)
 {
@@ -285,6 +430,8 @@ int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare
     o.zslice = k->zslice;
     o.column = pl->part[0].nt.chasing * 2 + pl->part[0].nt.compressed;
     char why[160];
+    if (pl->K > 1)
+        return tiles_check(pl) != 0 ? -1 : ooc_gpu_pipeline(&o, f, spare, steps, t);
     if (k->access == ACC_STAGED || !gpu_supports(k->access, pl->stencil)) {
         perr("out-of-core: --access %s: not available for iterated runs (use naive, idxvar, "
              "shared, shared-warp, zloop or zloop-sliced)", access_name[k->access]);
@@ -296,40 +443,5 @@ int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare
     }
     if (k->access == ACC_SHARED)
         o.smem = sizeof(int32_t) * NREL2 * (size_t)((o.bx * o.by) | 1);
-
-    copy_unwritten(pl, g, *f, *spare);
-    t->pinned = register_fields(&o, *f, *spare, 1);
-    ooc_gpu_open(&o);
-    const iter_carry *c = iter_carried(pl->stencil);
-    int npass = (steps + pl->F - 1) / pl->F;
-    double *pass_s = xalloc(sizeof(double) * (size_t)(npass > 0 ? npass : 1));
-    double t0 = now_s();
-    for (int done = 0, pass = 0; done < steps; pass++) {
-        double p0 = now_s();
-        int todo = steps - done < pl->F ? steps - done : pl->F;
-        for (int i = 0; i < chunks; i++) {
-            ooc_buffer *u = &o.buf[i % o.nbuf];
-            int p = i / pl->nslabs, s = i % pl->nslabs;
-            copy_in(&o, u, p, s, *f, t);
-            run_steps(&o, u, p, s, todo);
-            copy_out(&o, u, p, s, *spare, t);
-        }
-        CK(cudaDeviceSynchronize());
-        for (int i = 0; i < c->n; i++) { /* the pass's output is the next pass's input */
-            void *swap = f->p[c->in[i]];
-            f->p[c->in[i]] = spare->p[c->in[i]];
-            spare->p[c->in[i]] = swap;
-        }
-        done += todo;
-        pass_s[pass] = now_s() - p0;
-        t->passes = pass + 1;
-    }
-    t->total_s = now_s() - t0;
-    qsort(pass_s, (size_t)t->passes, sizeof(double), cmp_seconds);
-    t->pass_median_s = t->passes ? pass_s[t->passes / 2] : 0;
-    xfree(pass_s);
-    ooc_gpu_close(&o);
-    if (t->pinned)
-        register_fields(&o, *f, *spare, 0);
-    return 0;
+    return ooc_gpu_pipeline(&o, f, spare, steps, t);
 }

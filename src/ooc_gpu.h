@@ -27,6 +27,8 @@ typedef struct {
     int passes;
     int pinned;             /* host fields registered (else pageable copies, no overlap) */
     double h2d_bytes, d2h_bytes; /* moved by the run */
+    double kernel_s;        /* the chunks' steps (kernels, from the first to the last of a
+                             * chunk, summed over chunks and passes: overlapped copies excluded) */
 } ooc_timing;
 
 /* Advances state *f (on grid g; its output fields are not used: outputs live on the device) by

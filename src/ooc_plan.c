@@ -277,7 +277,7 @@ size_t ooc_chunk_bytes(const ooc_plan *pl, int part, int slab)
     const stencil_info *si = &stencil_table[pl->stencil];
     return (size_t)(si->nin + si->nout) * prec_size(pl->prec) * (size_t)pt->zstride *
                (size_t)(s->lz1 - s->lz0) +
-           nbtable_bytes(&pt->nt);
+           (pl->K > 1 ? tiles_bytes(&pt->tl) : nbtable_bytes(&pt->nt));
 }
 
 static void plan_traffic(ooc_plan *pl)
@@ -293,7 +293,7 @@ static void plan_traffic(ooc_plan *pl)
             if (bytes > pl->max_chunk_bytes)
                 pl->max_chunk_bytes = bytes;
             pl->h2d_field_bytes += (double)pt->ncells * (s->lz1 - s->lz0) * si->nin * es;
-            pl->h2d_table_bytes += (double)nbtable_bytes(&pt->nt);
+            pl->h2d_table_bytes += (double)(pl->K > 1 ? tiles_bytes(&pt->tl) : nbtable_bytes(&pt->nt));
             pl->d2h_bytes += (double)(pt->own1 - pt->own0) * (s->z1 - s->z0) * ncarry * es;
         }
 }
@@ -314,6 +314,7 @@ int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int 
     pl->stencil = s;
     pl->prec = p;
     pl->F = F;
+    pl->K = 1;
     pl->budget = budget;
     pl->nz = g->nz;
     pl->zend = stencil_zend(s, g->nz);
@@ -361,6 +362,7 @@ int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, in
     pl->stencil = s;
     pl->prec = p;
     pl->F = F;
+    pl->K = 1;
     pl->nz = g->nz;
     pl->zend = stencil_zend(s, g->nz);
     pl->nparts = pl->nslabs = 1;
@@ -401,6 +403,29 @@ size_t ooc_min_budget(const ugrid *g, stencil_t s, precision_t p, int chasing, i
     return OOC_BUFFERS * chunk_bound(&cs, maxball, min_held(s, F, g->nz));
 }
 
+int ooc_plan_tiles(ooc_plan *pl, int K, int B)
+{
+    int radius = stencil_table[pl->stencil].radius;
+    if (K > pl->F)
+        K = pl->F;
+    for (int p = 0; p < pl->nparts; p++) {
+        ooc_part *pt = &pl->part[p];
+        /* no launch writes below first[F - K] (the first launch of a full pass: its valid
+         * region), so blocks start there */
+        if (tiles_build(&pt->tl, &pt->lg, pt->nfixed, pt->first[pl->F - K], B, K, radius) != 0)
+            return -1;
+    }
+    pl->K = K;
+    pl->max_chunk_bytes = 0;
+    pl->h2d_field_bytes = pl->h2d_table_bytes = pl->d2h_bytes = 0;
+    plan_traffic(pl);
+    if (pl->nparts * pl->nslabs == 1) {
+        pl->budget = pl->max_chunk_bytes > pl->budget ? pl->max_chunk_bytes : pl->budget;
+        return 0;
+    }
+    return OOC_BUFFERS * pl->max_chunk_bytes > pl->budget ? 1 : 0;
+}
+
 void ooc_plan_free(ooc_plan *pl)
 {
     for (int i = 0; i < pl->nparts; i++) {
@@ -408,6 +433,7 @@ void ooc_plan_free(ooc_plan *pl)
         xfree(pt->first);
         xfree(pt->gcell);
         nbtable_free(&pt->nt);
+        tiles_free(&pt->tl);
         ugrid_free(&pt->lg);
     }
     xfree(pl->part);
@@ -436,4 +462,13 @@ void ooc_plan_describe(const ooc_plan *pl, char *buf, size_t n)
              pl->nparts * pl->nslabs, pl->nparts, pl->nslabs, pl->F, pl->max_chunk_bytes / 1e6,
              pl->nparts * pl->nslabs > 1 ? OOC_BUFFERS : 1, pl->budget / 1e6, own > 0 ? held / own : 0.0, ooc_h2d_per_step(pl) / 1e6,
              pl->h2d_table_bytes / pl->F / 1e6, ooc_d2h_per_step(pl) / 1e6);
+    size_t len = strlen(buf);
+    if (pl->K > 1 && len < n) {
+        int maxball = 0;
+        for (int p = 0; p < pl->nparts; p++)
+            if (pl->part[p].tl.maxball > maxball)
+                maxball = pl->part[p].tl.maxball;
+        snprintf(buf + len, n - len, "; %d steps per kernel launch on blocks of %d cells (balls of "
+                 "%d cells at most; tables replaced by the balls)", pl->K, pl->part[0].tl.B, maxball);
+    }
 }

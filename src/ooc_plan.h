@@ -25,6 +25,7 @@
 #include "../grids/grid.h"
 #include "../stencils/stencil.h"
 #include "../storage/nbtable.h"
+#include "../storage/tiles.h"
 
 /* Chunks in flight on the device: one is copied in, one computed, one copied out. */
 #define OOC_BUFFERS 3
@@ -38,6 +39,8 @@ typedef struct {
     long zstride;    /* local level stride (ncells rounded up to 64) */
     ugrid lg;        /* the local grid: nxy = ncells, nhalo = first[0], nbr in local numbers */
     nbtable nt;      /* its table, in the plan's storage */
+    tiles tl;        /* with K > 1 steps per launch: its blocks' balls, which replace the table
+                      * on the device (ooc_plan_tiles); else empty */
 } ooc_part;
 
 typedef struct {
@@ -49,6 +52,7 @@ typedef struct {
     stencil_t stencil;
     precision_t prec;
     int F;                /* steps per transfer */
+    int K;                /* steps per kernel launch (1, or more after ooc_plan_tiles) */
     size_t budget;        /* device bytes */
     int nz, zend;         /* levels, computed levels */
     int nparts, nslabs;   /* chunks: nparts x nslabs */
@@ -72,6 +76,12 @@ void ooc_plan_free(ooc_plan *pl);
  * fixed cells), so F = all the steps of a run go in one transfer. Its budget is its size. */
 int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
                     int compressed, int F);
+
+/* Builds every part's balls for K > 1 steps per launch (at most F) in blocks of B cells
+ * (storage/tiles.h); they replace the tables in the device bytes and the traffic. Returns 0, 1
+ * when a chunk with its balls no longer fits the budget (plan again with a smaller one), or -1
+ * with a message. */
+int ooc_plan_tiles(ooc_plan *pl, int K, int B);
 
 /* The smallest budget ooc_plan_make accepts for these arguments: the largest single pillar of one
  * level with its halo, in each of the OOC_BUFFERS buffers. */

@@ -104,7 +104,7 @@ static const flag flags[] = {
     {"--aos", 0, OPT_EXEC},          {"--backend", 1, OPT_EXEC},
     {"--mesh", 1, OPT_MESH},
     {"--steps", 1, OPT_ITER},        {"--fuse", 1, OPT_ITER},      {"--device-mem", 1, OPT_ITER},
-    {"--out-of-core", 1, OPT_ITER},
+    {"--out-of-core", 1, OPT_ITER},  {"--kernel-steps", 1, OPT_ITER},
     {"--input", 1, OPT_FIELDS},      {"--output", 1, OPT_FIELDS},  {"--output-inputs", 0, OPT_FIELDS},
 };
 
@@ -244,6 +244,13 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
             return -1;
         }
         o->fuse = (int)n;
+    } else if (!strcmp(name, "--kernel-steps")) {
+        if (parse_int(v, 1, 16, &n) != 0) {
+            perr("%s: --kernel-steps '%s': expected an integer from 1 to 16 (steps per kernel "
+                 "launch)", cmd, v);
+            return -1;
+        }
+        o->kernel_steps = (int)n;
     } else if (!strcmp(name, "--device-mem")) {
         if (parse_bytes(v, &o->device_mem) != 0 || o->device_mem == 0) {
             perr("%s: --device-mem '%s': expected a positive size in bytes, e.g. 4G, 512M, 1.5G",

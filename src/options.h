@@ -13,7 +13,7 @@ enum {
     OPT_STENCIL = 1 << 1, /* --stencil --precision */
     OPT_EXEC = 1 << 2,    /* --access --grid --threads --runs --zslice --constant-tables --aos --backend */
     OPT_MESH = 1 << 3,    /* --mesh; --layout then also takes file | metis */
-    OPT_ITER = 1 << 4,    /* --steps --fuse --device-mem --out-of-core */
+    OPT_ITER = 1 << 4,    /* --steps --fuse --kernel-steps --device-mem --out-of-core */
     OPT_FIELDS = 1 << 5,  /* --input --output --output-inputs (field files) */
 };
 
@@ -39,6 +39,7 @@ typedef struct {
     int size_set;        /* --size given */
     int steps;           /* --steps T: time steps of an iterated run, 0 = one application */
     int fuse;            /* --fuse F: steps per transfer, 0 = chosen by the model */
+    int kernel_steps;    /* --kernel-steps K: steps per kernel launch, 0 = 1 */
     size_t device_mem;   /* --device-mem: device bytes an iterated run may use, 0 = free memory */
     ooc_mode ooc;        /* --out-of-core */
     const char *input;   /* --input FILE: initial values of the input fields, or NULL */

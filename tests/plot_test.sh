@@ -105,5 +105,26 @@ expect_bad "no such file" "$tmp/missing.json"
 expect_bad '"runs"' "$tmp/noruns.json"
 expect_bad "empty" "$tmp/empty.json"
 
+echo 'a,b\n1,2' >"$tmp/notfk.csv"
+expect_bad "fk-sweep" "$tmp/notfk.csv"
+
+# A CSV of tools/fk-sweep.sh: one fk figure per stencil and size.
+{
+    echo "stencil,size,mode,budget,F,K,ms_per_step,kernel_ms_per_step,link_use_percent,chunks"
+    echo "laplap,256x256x8,single,,1,1,0.5,0.5,,"
+    echo "laplap,256x256x8,incore,,16,2,0.9,0.4,,1"
+    for F in 1 2 4; do for K in 1 2; do
+        [ $K -le $F ] && echo "laplap,256x256x8,ooc,1M,$F,$K,$((8 / F)).5,0.6,80,5"
+    done; done
+} >"$tmp/sweep.csv"
+rm -rf "$tmp/fk"
+if "$py" "$plot" "$tmp/sweep.csv" --out "$tmp/fk" >"$tmp/out" 2>"$tmp/err" &&
+    [ "$(cat "$tmp/out")" = "$tmp/fk/fk-laplap-256x256x8.png" ] &&
+    head -c 8 "$tmp/fk/fk-laplap-256x256x8.png" | grep -q PNG; then
+    echo "ok: fk figure from a sweep CSV"
+else
+    echo "FAIL: fk figure:"; cat "$tmp/out" "$tmp/err"; fail=1
+fi
+
 [ $fail -eq 0 ] && echo "PASS" || echo "FAIL"
 exit $fail

@@ -1,7 +1,9 @@
 /* Out-of-core on the GPU: the chunk pipeline (src/ooc_gpu.c) gives the CPU in-core iteration's
  * state bit for bit, for every stencil and precision, the four table storages, the access
- * strategies, F = 1..3 and budgets from the minimum (many chunks, Z-slabs) to in core; then one
- * 512x512x64 run of each stencil at a third of its size. Exits 77 (skipped) without a device. */
+ * strategies, F = 1..3 and budgets from the minimum (many chunks, Z-slabs) to in core; K = 2, 3
+ * steps per launch (access/tiles.cu) for laplap and hdiff, in core and in chunks, blocks of 32
+ * to 256 cells; then 512x512x64 runs of each stencil at a third of its size (and with K = 2
+ * in core). Exits 77 (skipped) without a device. */
 #include "check.h"
 #include "src/gpu.h"
 #include "src/iterate.h"
@@ -34,6 +36,20 @@ static int run_one(const problem *pb, const ooc_plan *pl, fieldset ref, access_t
     return pl->nparts * pl->nslabs;
 }
 
+/* The problem of spec s, its CPU in-core result after STEPS steps and its name. */
+static int setup(problem *pb, const problem_spec *s, fieldset *ref, char *what, size_t n)
+{
+    if (problem_make(pb, s) != 0) {
+        CHECK(0, "problem_make");
+        return -1;
+    }
+    *ref = iter_fields_copy(pb);
+    iter_run_incore(pb, *ref, STEPS);
+    snprintf(what, n, "%s %s %s chasing=%d compressed=%d", stencil_table[s->stencil].name,
+             prec_name(s->prec), layout_name[s->layout], s->chasing, s->compressed);
+    return 0;
+}
+
 static void small_cases(long *runs, long *chunked)
 {
     static const layout_t layouts[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE_W, LAYOUT_ZCURVE};
@@ -45,16 +61,10 @@ static void small_cases(long *runs, long *chunked)
                                   stencil_table[st].radius, layouts[storage % 3], 8, 5,
                                   storage >> 1, storage & 1};
                 problem pb;
-                if (problem_make(&pb, &s) != 0) {
-                    CHECK(0, "problem_make");
-                    continue;
-                }
-                fieldset ref = iter_fields_copy(&pb);
-                iter_run_incore(&pb, ref, STEPS);
+                fieldset ref;
                 char what[160];
-                snprintf(what, sizeof what, "%s %s %s chasing=%d compressed=%d",
-                         stencil_table[st].name, prec_name(s.prec), layout_name[s.layout],
-                         s.chasing, s.compressed);
+                if (setup(&pb, &s, &ref, what, sizeof what) != 0)
+                    continue;
                 for (int F = 1; F <= 3; F++) {
                     size_t min = ooc_min_budget(&pb.ug, s.stencil, s.prec, s.chasing, s.compressed, F);
                     size_t budgets[] = {min, 5 * min};
@@ -80,6 +90,53 @@ static void small_cases(long *runs, long *chunked)
                 iter_fields_free(&pb, &ref);
                 problem_free(&pb);
             }
+}
+
+/* Plan pl with balls for K steps per launch in blocks of B cells, run against ref; returns the
+ * number of chunks (0: the balls did not fit the budget). */
+static int run_tiles(const problem *pb, ooc_plan *pl, fieldset ref, int K, int B, int steps,
+                     const char *what)
+{
+    int rc = ooc_plan_tiles(pl, K, B);
+    CHECK(rc >= 0, "%s: no balls for K=%d", what, K);
+    char name[200];
+    snprintf(name, sizeof name, "%s K=%d B=%d", what, K, B);
+    return rc == 0 ? run_one(pb, pl, ref, ACC_IDXVAR, steps, name) : 0;
+}
+
+static void kernel_steps_cases(long *runs, long *chunked)
+{
+    static const int blocks[] = {32, 64, 256};
+    int bi = 0;
+    for (int st = ST_LAPLAP; st <= ST_HDIFF; st++)
+        for (int prec = 0; prec < 2; prec++) {
+            problem_spec s = {(stencil_t)st, (precision_t)prec, 61, 47, 9, stencil_table[st].radius,
+                              prec ? LAYOUT_RANDOM : LAYOUT_ZCURVE, 8, 5, 1, 1};
+            problem pb;
+            fieldset ref;
+            char what[160];
+            if (setup(&pb, &s, &ref, what, sizeof what) != 0)
+                continue;
+            for (int K = 2; K <= 3; K++)
+                for (int F = K; F <= K + 1; F++) {
+                    size_t min = ooc_min_budget(&pb.ug, s.stencil, s.prec, 1, 1, F);
+                    ooc_plan pl;
+                    CHECK(ooc_plan_incore(&pl, &pb.ug, s.stencil, s.prec, 1, 1, F) == 0,
+                          "%s: no in-core plan", what);
+                    *runs += run_tiles(&pb, &pl, ref, K, blocks[bi++ % 3], STEPS, what) > 0;
+                    ooc_plan_free(&pl);
+                    if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, 1, 1, 16 * min, F) != 0) {
+                        CHECK(0, "%s F=%d: no plan", what, F);
+                        continue;
+                    }
+                    int n = run_tiles(&pb, &pl, ref, K, blocks[bi++ % 3], STEPS, what);
+                    *runs += n > 0;
+                    *chunked += n > 1;
+                    ooc_plan_free(&pl);
+                }
+            iter_fields_free(&pb, &ref);
+            problem_free(&pb);
+        }
 }
 
 static void big_cases(long *runs)
@@ -109,6 +166,14 @@ static void big_cases(long *runs)
             (*runs)++;
             ooc_plan_free(&pl);
         }
+        if (st != ST_FASTWAVES) { /* two steps in one launch, in core */
+            ooc_plan pl;
+            CHECK(ooc_plan_incore(&pl, &pb.ug, s.stencil, s.prec, 1, 1, 2) == 0, "no in-core plan");
+            char what[64];
+            snprintf(what, sizeof what, "%s 512x512x64", stencil_table[st].name);
+            *runs += run_tiles(&pb, &pl, ref, 2, 256, 2, what) > 0;
+            ooc_plan_free(&pl);
+        }
         iter_fields_free(&pb, &ref);
         problem_free(&pb);
     }
@@ -123,6 +188,7 @@ int main(int argc, char **argv)
     }
     long runs = 0, chunked = 0;
     small_cases(&runs, &chunked);
+    kernel_steps_cases(&runs, &chunked);
     if (!(argc > 1 && !strcmp(argv[1], "--small")))
         big_cases(&runs);
     printf("%ld out-of-core GPU runs (%ld with several chunks) compared bit for bit with the CPU "

@@ -1,0 +1,53 @@
+/* tile_step.h — one time step at one entry of a ball (storage/tiles.h), for the K-step kernel
+ * (access/tiles.cu) and its CPU twin (access/tiles_cpu.c): the stencil body of
+ * stencils/<name>.h, unchanged, reading its neighbours from the ball's slots, then the fold of
+ * src/iterate.h. The same operations in the same order as one in-core step, so the result is the
+ * same bit for bit.
+ *
+ * The includer defines T, and before TILE_UPDATE: arrays sa (state before the step), sb (after),
+ * nb4 (tile_nb4 per entry) and, for hdiff, TILE_COEFF(e) (coeff at entry e's cell and level).
+ * Including this header redefines LD and ST of stencils/body.h for the rest of the file. */
+#ifndef PILLAR_TILE_STEP_H
+#define PILLAR_TILE_STEP_H
+
+#include "../stencils/hdiff.h"
+#include "../stencils/laplap.h"
+
+#include <stdint.h>
+
+/* The W, E, S, N slots of an entry, loaded at once on the GPU. */
+#ifdef __CUDACC__
+typedef ushort4 tile_nb4;
+#else
+typedef struct {
+    uint16_t x, y, z, w;
+} tile_nb4;
+#endif
+
+#undef LD
+#undef ST
+#define LD(f, R) TILE_LD_##f(R)
+#define TILE_LD_in(R) sa[s_##R]
+#define TILE_LD_coeff(R) TILE_COEFF(s_##R)
+#define ST(f, v) (res_ = (v))
+
+/* The stencils with one state field read across the horizontal neighbourhood. */
+#define TILE_FOLD_LAPLAP(old, res) ((old) - (res) / (T)64)
+#define TILE_FOLD_HDIFF(old, res) (res)
+
+/* sb[e] <- the state at entry e after one step of stencil ST (LAPLAP or HDIFF) from sa. The 12
+ * relations are composed as in grids/grid.h (R_SW = S(W(c))). */
+#define TILE_UPDATE(ST, e)                                                                        \
+    do {                                                                                          \
+        const tile_nb4 q_ = nb4[e];                                                               \
+        const tile_nb4 qw_ = nb4[q_.x], qe_ = nb4[q_.y], qs_ = nb4[q_.z], qn_ = nb4[q_.w];        \
+        const int s_C = (e), s_W = q_.x, s_E = q_.y, s_S = q_.z, s_N = q_.w;                     \
+        const int s_WW = qw_.x, s_SW = qw_.z, s_NW = qw_.w;                                      \
+        const int s_EE = qe_.y, s_SE = qe_.z, s_NE = qe_.w;                                      \
+        const int s_SS = qs_.z, s_NN = qn_.w;                                                    \
+        T res_;                                                                                   \
+        ST##_BODY();                                                                              \
+        sb[e] = TILE_FOLD_##ST(sa[e], res_);                                                      \
+    } while (0)
+
+#endif

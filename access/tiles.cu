@@ -1,0 +1,97 @@
+/* tiles.cu — K time steps per launch with on-chip reuse (tiles_run.h, storage/tiles.h).
+ *
+ * A block of B threads takes one ball: it copies the ball's slots and cells into shared memory
+ * once, then for each of its levels stages the ball's state there, runs k steps on shrinking
+ * layers (TILE_UPDATE of access/tile_step.h, between two shared arrays) and writes its own
+ * cells' state. Each value leaves DRAM once per launch instead of once per step; the price is
+ * the redundant steps on the ball's outer layers. */
+#include "tiles_run.h"
+
+#include "tile_step.h"
+
+#include <cuda_runtime.h>
+
+#define TILES_KERNEL(ST, TY)                                                                      \
+    static __global__ void k_tiles_##ST##_##TY(                                                   \
+        const int32_t *__restrict__ start, const int32_t *__restrict__ layers,                    \
+        const int32_t *__restrict__ cells, const ushort4 *__restrict__ nbs, int maxball,          \
+        int depth, int radius, int base, int b0, tiles_step_args a, int zslice)                   \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        extern __shared__ __align__(16) unsigned char smem_raw[];                                 \
+        tile_nb4 *nb4 = (tile_nb4 *)smem_raw;                                                     \
+        T *sa = (T *)(nb4 + maxball), *sb = sa + maxball;                                         \
+        int32_t *cell = (int32_t *)(sb + maxball);                                                \
+        const int b = b0 + blockIdx.x, t = threadIdx.x, nt = blockDim.x;                          \
+        const int e0 = __ldg(start + b), n = __ldg(start + b + 1) - e0;                           \
+        const int32_t *layer = layers + (long)b * (depth + 1);                                    \
+        const T *__restrict__ src = (const T *)a.src;                                             \
+        T *__restrict__ dst = (T *)a.dst;                                                         \
+        for (int e = t; e < n; e += nt) {                                                         \
+            nb4[e] = __ldg(nbs + e0 + e);                                                         \
+            cell[e] = __ldg(cells + e0 + e);                                                      \
+        }                                                                                         \
+        __syncthreads();                                                                          \
+        const int z0 = blockIdx.y * zslice, z1 = min(z0 + zslice, a.nlev), own = __ldg(layer);    \
+        for (int z = z0; z < z1; z++) {                                                           \
+            const long zo = (long)z * a.zs;                                                       \
+            for (int e = t; e < n; e += nt) {                                                     \
+                const T v = __ldg(src + cell[e] + zo);                                            \
+                sa[e] = v;                                                                        \
+                if (cell[e] < base)                                                               \
+                    sb[e] = v;                                                                    \
+            }                                                                                     \
+            __syncthreads();                                                                      \
+            for (int i = 1; i <= a.k; i++) {                                                      \
+                const int lim = __ldg(layer + radius * (a.k - i));                                \
+                for (int e = t; e < lim; e += nt)                                                 \
+                    if (cell[e] >= base)                                                          \
+                        TILE_UPDATE(ST, e);                                                       \
+                __syncthreads();                                                                  \
+                T *swap = sa;                                                                     \
+                sa = sb;                                                                          \
+                sb = swap;                                                                        \
+            }                                                                                     \
+            for (int e = t; e < own; e += nt)                                                     \
+                if (cell[e] >= a.valid)                                                           \
+                    dst[cell[e] + zo] = sa[e];                                                    \
+            __syncthreads();                                                                      \
+        }                                                                                         \
+    }
+
+#define TILE_COEFF(e) __ldg((const T *)a.coeff + cell[e] + zo)
+TILES_KERNEL(LAPLAP, double)
+TILES_KERNEL(LAPLAP, float)
+TILES_KERNEL(HDIFF, double)
+TILES_KERNEL(HDIFF, float)
+
+extern "C" int tiles_steps_gpu(const tiles *t, tiles_view v, const tiles_step_args *a, int zslice,
+                               void *stream)
+{
+    const int b0 = tiles_block_of(t, a->valid), nblk = t->nblocks - b0;
+    if (nblk <= 0 || a->nlev <= 0 || a->k <= 0)
+        return 0;
+    if (zslice <= 0) { /* enough blocks to fill the device several times over */
+        long want = ((long)a->nlev * nblk + 8191) / 8192;
+        zslice = (int)(want < 1 ? 1 : want > a->nlev ? a->nlev : want);
+    }
+    const void *fn = a->stencil == ST_LAPLAP
+                         ? (a->prec == PREC_FLOAT ? (const void *)k_tiles_LAPLAP_float
+                                                  : (const void *)k_tiles_LAPLAP_double)
+                         : (a->prec == PREC_FLOAT ? (const void *)k_tiles_HDIFF_float
+                                                  : (const void *)k_tiles_HDIFF_double);
+    size_t smem = tiles_smem(t->maxball, a->prec);
+    if (smem > 48 * 1024) {
+        cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e != cudaSuccess)
+            return (int)e;
+    }
+    int maxball = t->maxball, depth = t->depth, radius = t->depth / t->K, base = t->base;
+    int zs = zslice;
+    tiles_step_args args = *a;
+    void *p[] = {(void *)&v.start, (void *)&v.layer, (void *)&v.cell, (void *)&v.nb, &maxball,
+                 &depth, &radius, &base, (void *)&b0, &args, &zs};
+    dim3 grid((unsigned)nblk, (unsigned)((a->nlev + zslice - 1) / zslice)), block((unsigned)t->B);
+    cudaError_t e = cudaLaunchKernel(fn, grid, block, p, smem, (cudaStream_t)stream);
+    return (int)e;
+}

@@ -1,0 +1,65 @@
+/* tiles_cpu.c — the K-step schedule of access/tiles.cu on the CPU, block by block (tiles_run.h). */
+#include "tiles_run.h"
+
+#include "tile_step.h"
+
+#include <string.h>
+
+/* One block at one level: stage the ball, k steps on shrinking layers, own cells out. sa and sb
+ * hold t->maxball values each. */
+#define TILES_BLOCK(TY)                                                                           \
+    static void tiles_block_##TY(const tiles *t, const tiles_step_args *a, int b, long zo,        \
+                                 TY *sa, TY *sb)                                                  \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        const int32_t *cell = t->cell + t->start[b];                                              \
+        const tile_nb4 *nb4 = (const tile_nb4 *)(t->nb + 4 * (size_t)t->start[b]);                \
+        const int32_t *layer = t->layer + (size_t)b * (size_t)(t->depth + 1);                     \
+        const TY *src = (const TY *)a->src + zo;                                                  \
+        const TY *coeff = a->coeff ? (const TY *)a->coeff + zo : NULL;                            \
+        const int n = t->start[b + 1] - t->start[b], radius = t->depth / t->K;                    \
+        (void)coeff;                                                                              \
+        for (int e = 0; e < n; e++)                                                               \
+            sa[e] = sb[e] = src[cell[e]];                                                         \
+        for (int i = 1; i <= a->k; i++) {                                                         \
+            for (int e = 0; e < layer[radius * (a->k - i)]; e++)                                  \
+                if (cell[e] >= t->base) {                                                         \
+                    if (a->stencil == ST_LAPLAP)                                                  \
+                        TILE_UPDATE(LAPLAP, e);                                                   \
+                    else                                                                          \
+                        TILE_UPDATE(HDIFF, e);                                                    \
+                }                                                                                 \
+            TY *swap = sa;                                                                        \
+            sa = sb;                                                                              \
+            sb = swap;                                                                            \
+        }                                                                                         \
+        TY *dst = (TY *)a->dst + zo;                                                              \
+        for (int e = 0; e < layer[0]; e++)                                                        \
+            if (cell[e] >= a->valid)                                                              \
+                dst[cell[e]] = sa[e];                                                             \
+    }
+#define TILE_COEFF(e) coeff[cell[e]]
+TILES_BLOCK(double)
+TILES_BLOCK(float)
+
+void tiles_steps_cpu(const tiles *t, const tiles_step_args *a)
+{
+    int b0 = tiles_block_of(t, a->valid);
+    long work = (long)(t->nblocks - b0) * a->nlev;
+#pragma omp parallel if(work > 64)
+    {
+        size_t es = prec_size(a->prec);
+        char *sa = xalloc(es * (size_t)(t->maxball ? t->maxball : 1));
+        char *sb = xalloc(es * (size_t)(t->maxball ? t->maxball : 1));
+#pragma omp for collapse(2) schedule(static)
+        for (int z = 0; z < a->nlev; z++)
+            for (int b = b0; b < t->nblocks; b++) {
+                if (a->prec == PREC_FLOAT)
+                    tiles_block_float(t, a, b, (long)z * a->zs, (float *)sa, (float *)sb);
+                else
+                    tiles_block_double(t, a, b, (long)z * a->zs, (double *)sa, (double *)sb);
+            }
+        xfree(sa);
+        xfree(sb);
+    }
+}

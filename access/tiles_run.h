@@ -1,0 +1,50 @@
+/* tiles_run.h — K time steps per launch on the balls of storage/tiles.h (--kernel-steps K), for
+ * the stencils whose one state field is read across the horizontal neighbourhood (laplap,
+ * hdiff): on the GPU each block stages its ball in shared memory, one level at a time, and runs
+ * the steps there (access/tiles.cu); the CPU twin does the same block by block
+ * (access/tiles_cpu.c), so that CI checks the balls and the schedule. */
+#ifndef PILLAR_TILES_RUN_H
+#define PILLAR_TILES_RUN_H
+
+#include "../src/common.h"
+#include "../stencils/stencil.h"
+#include "../storage/tiles.h"
+
+/* Whether stencil s has a K-step kernel. */
+static inline int tiles_supported(stencil_t s) { return s == ST_LAPLAP || s == ST_HDIFF; }
+
+/* One launch: k <= t->K steps. Reads the state from src (and, for hdiff, coeff) at levels
+ * [0, nlev) (zs elements apart), and writes the state advanced by k steps at the cells >= valid
+ * (of blocks holding such cells) into dst; nothing else of dst is written. */
+typedef struct {
+    stencil_t stencil;
+    precision_t prec;
+    int k, valid, nlev;
+    long zs;
+    const void *src, *coeff;
+    void *dst;
+} tiles_step_args;
+
+void tiles_steps_cpu(const tiles *t, const tiles_step_args *a);
+
+/* The device copies of a tiles' arrays. */
+typedef struct {
+    const int32_t *start, *layer, *cell;
+    const uint16_t *nb;
+} tiles_view;
+
+/* Shared memory a block needs for balls of up to maxball cells: per entry its slots, its cell
+ * and the state before and after a step. */
+static inline size_t tiles_smem(int maxball, precision_t p)
+{
+    return (size_t)maxball * (4 * sizeof(uint16_t) + sizeof(int32_t) + 2 * prec_size(p));
+}
+
+/* The launch on the GPU, on a stream (NULL: the default one), `zslice` levels per block
+ * (0: chosen). t gives the shape (its host arrays are not read). Returns a cudaError_t. */
+#ifdef __cplusplus
+extern "C"
+#endif
+int tiles_steps_gpu(const tiles *t, tiles_view v, const tiles_step_args *a, int zslice, void *stream);
+
+#endif

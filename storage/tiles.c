@@ -1,0 +1,130 @@
+/* tiles.c — the balls of blocks for K-step kernels (storage/tiles.h). */
+#include "tiles.h"
+
+#include "../src/common.h"
+
+#include <string.h>
+
+typedef struct {
+    int32_t *cell;
+    uint16_t *nb;
+    size_t n, cap;
+} entries;
+
+static void entries_push(entries *e, int32_t c)
+{
+    if (e->n == e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 4096;
+        int32_t *cell = xalloc(sizeof(int32_t) * cap);
+        uint16_t *nb = xalloc(sizeof(uint16_t) * 4 * cap);
+        if (e->n) {
+            memcpy(cell, e->cell, sizeof(int32_t) * e->n);
+            memcpy(nb, e->nb, sizeof(uint16_t) * 4 * e->n);
+        }
+        xfree(e->cell);
+        xfree(e->nb);
+        e->cell = cell;
+        e->nb = nb;
+        e->cap = cap;
+    }
+    e->cell[e->n++] = c;
+}
+
+/* Block b's ball, appended to e: own cells, then layer by layer; slot_of is -1 everywhere on
+ * entry and on return. Returns the ball's size, or -1 if it is too large. */
+static int ball_of_block(const tiles *t, const ugrid *g, int b, entries *e, int *slot_of,
+                         int32_t *layer)
+{
+    size_t e0 = e->n;
+    int c0 = t->from + b * t->B, c1 = c0 + t->B < g->nxy ? c0 + t->B : g->nxy;
+    for (int c = c0; c < c1; c++) {
+        slot_of[c] = (int)(e->n - e0);
+        entries_push(e, c);
+    }
+    layer[0] = c1 - c0;
+    size_t from = e0;
+    for (int d = 1; d <= t->depth; d++) {
+        size_t to = e->n;
+        for (size_t i = from; i < to; i++)
+            for (int r = 0; r < NREL1; r++) {
+                int v = g->nbr[(size_t)r * (size_t)g->nxy + (size_t)e->cell[i]];
+                if (v >= 0 && slot_of[v] < 0) {
+                    slot_of[v] = (int)(e->n - e0);
+                    entries_push(e, v);
+                }
+            }
+        from = to;
+        layer[d] = (int32_t)(e->n - e0);
+    }
+    int size = (int)(e->n - e0);
+    for (size_t i = e0; i < e->n; i++)
+        for (int r = 0; r < NREL1; r++) {
+            int v = g->nbr[(size_t)r * (size_t)g->nxy + (size_t)e->cell[i]];
+            int s = v >= 0 ? slot_of[v] : -1;
+            e->nb[4 * i + (size_t)r] = (uint16_t)(s >= 0 ? s : (int)(i - e0));
+        }
+    for (size_t i = e0; i < e->n; i++)
+        slot_of[e->cell[i]] = -1;
+    return size > TILES_MAX_BALL ? -1 : size;
+}
+
+int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius)
+{
+    memset(t, 0, sizeof *t);
+    t->B = B;
+    t->K = K;
+    t->depth = radius * K;
+    t->base = base;
+    t->from = from;
+    t->ncells = g->nxy;
+    t->nblocks = (g->nxy - from + B - 1) / B;
+    t->start = xalloc(sizeof(int32_t) * (size_t)(t->nblocks + 1));
+    t->layer = xalloc(sizeof(int32_t) * (size_t)t->nblocks * (size_t)(t->depth + 1));
+    int *slot_of = xalloc(sizeof(int) * (size_t)(g->nxy > 0 ? g->nxy : 1));
+    for (int c = 0; c < g->nxy; c++)
+        slot_of[c] = -1;
+    entries e = {0};
+    int rc = 0;
+    t->start[0] = 0;
+    for (int b = 0; b < t->nblocks; b++) {
+        int size = ball_of_block(t, g, b, &e, slot_of, t->layer + (size_t)b * (size_t)(t->depth + 1));
+        if (size < 0) {
+            perr("kernel steps: the ball of block %d (%d cells and all within distance %d) has "
+                 "more than %d cells; use fewer --kernel-steps or a smaller block (--threads)",
+                 b, B, t->depth, TILES_MAX_BALL);
+            rc = -1;
+            break;
+        }
+        if (size > t->maxball)
+            t->maxball = size;
+        if (e.n > INT32_MAX) {
+            perr("kernel steps: more than 2^31 ball entries; use fewer --kernel-steps");
+            rc = -1;
+            break;
+        }
+        t->start[b + 1] = (int32_t)e.n;
+    }
+    xfree(slot_of);
+    t->cell = e.cell;
+    t->nb = e.nb;
+    t->nentries = e.n;
+    if (rc != 0)
+        tiles_free(t);
+    return rc;
+}
+
+void tiles_free(tiles *t)
+{
+    xfree(t->start);
+    xfree(t->layer);
+    xfree(t->cell);
+    xfree(t->nb);
+    memset(t, 0, sizeof *t);
+}
+
+size_t tiles_bytes(const tiles *t)
+{
+    return sizeof(int32_t) * ((size_t)t->nblocks + 1 + (size_t)t->nblocks * (size_t)(t->depth + 1) +
+                              t->nentries) +
+           sizeof(uint16_t) * 4 * t->nentries;
+}

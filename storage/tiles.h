@@ -1,0 +1,59 @@
+/* tiles.h — per-block balls for kernels that run K time steps per launch with on-chip reuse
+ * (--kernel-steps K, SO2DR's k_on).
+ *
+ * The cells [from, ncells) of a grid (those a launch may have to write) are cut into blocks of B
+ * consecutive cells; cells below base (halo cells of the grid) are read, never updated. A
+ * block's ball is its cells and every cell within graph distance depth = radius·K of them
+ * (through W/E/S/N), listed by layer: the block's own cells first (layer 0, in order), then the
+ * cells at distance 1, 2, ..., depth. A block stages its ball in shared memory one level at a
+ * time and runs K steps there: step i (of k <= K) updates the ball cells of layer <= radius·(k-i),
+ * so the last step leaves its own cells advanced by k steps, and only those go back to memory.
+ * Cells of the ball that lie nearer the edge of a chunk than the chunk's valid region get
+ * meaningless intermediate values; no valid cell ever reads them.
+ *
+ * Within a ball every cell has a slot (its position in the list); nb[4*e + r] is the slot of
+ * relation r (W, E, S, N) of entry e, or e itself where that neighbour is not in the ball, so
+ * that every read stays inside the ball. */
+#ifndef PILLAR_TILES_H
+#define PILLAR_TILES_H
+
+#include "../grids/grid.h"
+
+#include <stdint.h>
+
+/* The largest ball a block may have: slots are 16-bit. */
+#define TILES_MAX_BALL 65535
+
+typedef struct {
+    int B;          /* cells per block */
+    int K;          /* steps per launch at most */
+    int depth;      /* radius·K */
+    int base;       /* first computable cell */
+    int from;       /* first cell of block 0 (>= base) */
+    int ncells;     /* cells of the grid */
+    int nblocks;
+    int maxball;    /* the largest ball */
+    size_t nentries;
+    int32_t *start; /* nblocks + 1: block b's ball is entries start[b] .. start[b+1]) */
+    int32_t *layer; /* nblocks * (depth + 1): entries of block b within distance d, at b*(depth+1)+d */
+    int32_t *cell;  /* nentries: the cell of each entry */
+    uint16_t *nb;   /* 4 * nentries: W/E/S/N slots within the ball */
+} tiles;
+
+/* Builds the balls of blocks of B cells over the cells [from, nxy) of g (g->nbr gives the
+ * neighbours; -1 for none; cells below base are never updated) for K steps of a stencil of
+ * horizontal radius `radius`. Returns 0, or -1 with a message when a ball exceeds
+ * TILES_MAX_BALL cells. */
+int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius);
+void tiles_free(tiles *t);
+
+/* Bytes of the arrays a device needs (start, layer, cell, nb). */
+size_t tiles_bytes(const tiles *t);
+
+/* The first block holding a cell >= c (blocks before it have nothing to write). */
+static inline int tiles_block_of(const tiles *t, int c)
+{
+    return c <= t->from ? 0 : (c - t->from) / t->B;
+}
+
+#endif
