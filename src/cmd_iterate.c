@@ -133,21 +133,29 @@ static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int ba
 /* The threads of a K-step kernel's block: its cells. */
 #define TILE_THREADS 256
 
-/* make_plan_f, and with --kernel-steps K > 1 the balls of every part; a chunk that no longer fits
- * with them is planned again under a budget smaller by 10%, a few times. Returns 0 or -1. */
+/* make_plan_f, and with --kernel-steps K > 1 the balls of every part; when the chunks no longer
+ * fit the budget with them, the chunks are planned again for a budget 5% smaller, a few times.
+ * Returns 0 or -1. */
 static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
                      size_t budget, int steps, const void *link, double dev)
 {
     int K = o->kernel_steps > 1 ? o->kernel_steps : 1, B = o->bx ? o->bx : TILE_THREADS;
-    for (int tries = 0; tries < 8; tries++, budget = budget / 10 * 9) {
-        if (make_plan_f(pl, pb, o, backend, ooc, budget, steps, link, dev) != 0)
+    size_t target = budget;
+    for (int tries = 0; tries < 8; tries++, target = target / 20 * 19) {
+        if (make_plan_f(pl, pb, o, backend, ooc, target, steps, link, dev) != 0)
             return -1;
-        int rc = K > 1 ? ooc_plan_tiles(pl, K, B) : 0;
-        if (rc == 0)
+        if (K == 1)
             return 0;
-        ooc_plan_free(pl);
-        if (rc < 0)
+        if (ooc_plan_tiles(pl, K, B) != 0) {
+            ooc_plan_free(pl);
             return -1;
+        }
+        if (ooc_plan_fits(pl, budget)) {
+            if (pl->nparts * pl->nslabs > 1)
+                pl->budget = budget;
+            return 0;
+        }
+        ooc_plan_free(pl);
     }
     perr("run: --kernel-steps %d: the chunks' balls do not fit the budget; give more "
          "--device-mem or fewer --kernel-steps", K);

@@ -419,11 +419,14 @@ int ooc_plan_tiles(ooc_plan *pl, int K, int B)
     pl->max_chunk_bytes = 0;
     pl->h2d_field_bytes = pl->h2d_table_bytes = pl->d2h_bytes = 0;
     plan_traffic(pl);
-    if (pl->nparts * pl->nslabs == 1) {
-        pl->budget = pl->max_chunk_bytes > pl->budget ? pl->max_chunk_bytes : pl->budget;
-        return 0;
-    }
-    return OOC_BUFFERS * pl->max_chunk_bytes > pl->budget ? 1 : 0;
+    if (pl->nparts * pl->nslabs == 1 && pl->max_chunk_bytes > pl->budget)
+        pl->budget = pl->max_chunk_bytes;
+    return 0;
+}
+
+int ooc_plan_fits(const ooc_plan *pl, size_t budget)
+{
+    return pl->nparts * pl->nslabs == 1 || OOC_BUFFERS * pl->max_chunk_bytes <= budget;
 }
 
 void ooc_plan_free(ooc_plan *pl)

@@ -78,10 +78,13 @@ int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, in
                     int compressed, int F);
 
 /* Builds every part's balls for K > 1 steps per launch (at most F) in blocks of B cells
- * (storage/tiles.h); they replace the tables in the device bytes and the traffic. Returns 0, 1
- * when a chunk with its balls no longer fits the budget (plan again with a smaller one), or -1
- * with a message. */
+ * (storage/tiles.h); they replace the tables in the device bytes and the traffic, so a plan made
+ * to fill a budget may exceed it afterwards (ooc_plan_fits). Returns 0, or -1 with a message. */
 int ooc_plan_tiles(ooc_plan *pl, int K, int B);
+
+/* Whether the plan's chunks fit `budget` in their OOC_BUFFERS buffers (one chunk always does:
+ * the in-core plan, or a grid that fits whole). */
+int ooc_plan_fits(const ooc_plan *pl, size_t budget);
 
 /* The smallest budget ooc_plan_make accepts for these arguments: the largest single pillar of one
  * level with its halo, in each of the OOC_BUFFERS buffers. */

@@ -2,6 +2,8 @@
 # fk-sweep.sh — time per step of an iterated run against F (steps per transfer) and K (steps per
 # kernel launch), out of core under a device budget and in core, for the figure of tools/plot.
 #   tools/fk-sweep.sh OUT.csv [STENCIL [SIZE [BUDGET]]]      (laplap 2048x2048x64 2G)
+#   FK_F="1 2 4 8 16" FK_K="1 2 4" FK_THREADS=256: the values swept, the cells (threads) of a
+#   K-step kernel's block; every run takes as many steps as the largest F.
 # Needs a GPU and ./build-gpu/pillar (or $PILLAR). Every run is verified bit for bit against the
 # CPU; a run that fails verification stops the sweep. Rows of OUT.csv:
 #   stencil,size,mode,budget,F,K,ms_per_step,kernel_ms_per_step,link_use_percent,chunks
@@ -13,7 +15,10 @@ st=${2:-laplap}
 size=${3:-2048x2048x64}
 budget=${4:-2G}
 P=${PILLAR:-./build-gpu/pillar}
-steps=16
+fs=${FK_F:-1 2 4 8 16}
+ks=${FK_K:-1 2 4}
+threads=${FK_THREADS:-256}
+steps=$(printf '%s\n' $fs | sort -n | tail -n 1)
 [ -x "$P" ] || { echo "fk-sweep: no pillar binary at $P (set PILLAR)" >&2; exit 2; }
 log=${csv%.csv}.log
 : >"$log"
@@ -27,7 +32,8 @@ run() { # run MODE F K FLAGS...
     local mode=$1 F=$2 K=$3; shift 3
     local one; one=$(mktemp)
     printf '\r%-70s' "fk-sweep: $st $size $mode F=$F K=$K" >&2
-    "$P" run --stencil "$st" --size "$size" --backend gpu "$@" >"$one" 2>&1 || { cat "$one" >&2; exit 1; }
+    local thr=(); [ "$K" -gt 1 ] && thr=(--threads "$threads")
+    "$P" run --stencil "$st" --size "$size" --backend gpu "${thr[@]}" "$@" >"$one" 2>&1 || { cat "$one" >&2; exit 1; }
     cat "$one" >>"$log"
     if [ "$mode" = single ]; then
         local ms; ms=$(field "$one" "^  time" '{print $3}')
@@ -45,11 +51,11 @@ run() { # run MODE F K FLAGS...
 }
 
 run single 1 1 --runs 20
-for K in 1 2 4; do
+for K in $ks; do
     run incore $steps $K --steps $steps --fuse $steps --kernel-steps $K --out-of-core off
 done
-for F in 1 2 4 8 16; do
-    for K in 1 2 4; do
+for F in $fs; do
+    for K in $ks; do
         [ "$K" -le "$F" ] || continue
         run ooc "$F" "$K" --steps $steps --fuse "$F" --kernel-steps "$K" --out-of-core on --device-mem "$budget"
     done
