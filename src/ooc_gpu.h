@@ -27,8 +27,10 @@ typedef struct {
     int passes;
     int pinned;             /* host fields registered (else pageable copies, no overlap) */
     double h2d_bytes, d2h_bytes; /* moved by the run */
-    double kernel_s;        /* the chunks' steps (kernels, from the first to the last of a
-                             * chunk, summed over chunks and passes: overlapped copies excluded) */
+    double kernel_s;        /* the chunks' steps, from the first kernel of a chunk to its last
+                             * on its stream, summed over chunks and passes: the kernel time of
+                             * a one-chunk plan; with several chunks an upper bound (the steps of
+                             * one chunk may wait for another's) */
 } ooc_timing;
 
 /* Advances state *f (on grid g; its output fields are not used: outputs live on the device) by

@@ -32,7 +32,7 @@ run() { # run MODE F K FLAGS...
     local mode=$1 F=$2 K=$3; shift 3
     local one; one=$(mktemp)
     printf '\r%-70s' "fk-sweep: $st $size $mode F=$F K=$K" >&2
-    local thr=(); [ "$K" -gt 1 ] && thr=(--threads "$threads")
+    local thr=(); [ "$K" -gt 1 ] && thr=(--threads "${threads}x1x1")
     "$P" run --stencil "$st" --size "$size" --backend gpu "${thr[@]}" "$@" >"$one" 2>&1 || { cat "$one" >&2; exit 1; }
     cat "$one" >>"$log"
     if [ "$mode" = single ]; then
@@ -42,7 +42,7 @@ run() { # run MODE F K FLAGS...
         grep -q "verify    PASS" "$one" || { grep verify "$one" >&2; exit 1; }
         local ms km use chunks
         ms=$(field "$one" "^  time" '{print $2}')
-        km=$(field "$one" "^  kernels" '{print $2}')
+        km=$(field "$one" "^  kernels" '{print $2}') # in core only
         use=$(field "$one" "^  link use" '{sub("%","",$(NF-4)); print $(NF-4)}')
         chunks=$(field "$one" "^  plan" '{print $2}')
         echo "$st,$size,$mode,$budget,$F,$K,$ms,$km,$use,${chunks%%chunk*}" >>"$csv"
