@@ -120,4 +120,25 @@ void mesh_order_from_parts(const mesh *m, const int *part, int nparts, int *orde
  * of about w cells. Returns the number of parts, or -1 with a message. */
 int mesh_locality_order(const mesh *m, int w, int *order);
 
+/* ---- cell orders of `--layout` with a mesh file (grids/mesh_order.c) ---- */
+typedef enum {
+    MESH_ORDER_FILE,
+    MESH_ORDER_METIS,
+    MESH_ORDER_ZCURVE,
+    MESH_ORDER_COUNT
+} mesh_order_t;
+extern const char *const mesh_order_name[MESH_ORDER_COUNT];
+int mesh_order_parse(const char *s, mesh_order_t *out); /* 0 on success */
+/* `--layout zcurve`: the cells along a Morton curve of their coordinates (face by face for a mesh
+ * on a sphere around the origin), ties by file index. Returns 0, or -1 with a message naming
+ * `file` when the mesh has no coordinates or one that is not finite. */
+int mesh_zcurve_order(const mesh *m, const char *file, int *order);
+/* Whether the mesh has 3 coordinates per cell, all at one distance (to 1e-6) from the origin. */
+int mesh_on_sphere(const mesh *m);
+/* The order of `--layout o`: *order = NULL for the file's order, else a new array of ncells
+ * entries (xfree); *parts = the METIS parts, 0 for the other orders. `w`: cells per METIS part
+ * when the file stores no partition. Returns 0, or -1 with a message. */
+int mesh_order_make(const mesh *m, mesh_order_t o, int w, const char *file, int **order,
+                    int *parts);
+
 #endif

@@ -66,7 +66,8 @@ static const char info_help[] =
     "general mesh: the degree histogram and the halo of graphlap.\n"
     "\n"
     "  --radius R     halo radius the table statistics use: 1 or 2       (2)\n"
-    "  --layout L     cell order: file | metis                           (file)\n"
+    "  --layout L     cell order: file | metis | zcurve                  (file)\n"
+    "                 (zcurve: a Morton curve of the cells' coordinates)\n"
     "  --part-size W  metis without a stored partition: cells per part   (32)\n"
     "\n"
     "example: pillar mesh info sphere.h5 --layout metis\n";
@@ -117,7 +118,8 @@ static int parse_long(const char *cmd, const char *flag, const char *v, long lo,
 typedef struct {
     const char *file;
     mesh_gen_spec gen;
-    int radius, metis, part_size, parts;
+    int radius, part_size, parts;
+    mesh_order_t order; /* info --layout */
     const char *out; /* import: the second file */
 } mesh_args;
 
@@ -209,11 +211,10 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
             rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
             a->parts = (int)x;
         } else if (!strcmp(f, "--layout")) {
-            if (strcmp(v, "file") && strcmp(v, "metis")) {
-                perr("mesh %s: --layout '%s': choose file or metis", cmd, v);
+            if (mesh_order_parse(v, &a->order) != 0) {
+                perr("mesh %s: --layout '%s': choose file, metis or zcurve", cmd, v);
                 return -1;
             }
-            a->metis = !strcmp(v, "metis");
         }
         if (rc != 0)
             return -1;
@@ -307,19 +308,20 @@ static int mesh_info_cmd(int argc, char **argv)
     if (m.part)
         printf("partition   %d parts stored\n", m.nparts);
 
-    int *order = NULL;
-    if (a.metis) {
-        order = xalloc(sizeof(int) * (size_t)m.ncells);
-        int np = mesh_locality_order(&m, a.part_size, order);
-        if (np < 0) {
-            xfree(order);
-            mesh_free(&m);
-            return 1;
-        }
-        printf("layout      metis: %d parts%s, chained\n", np, m.part ? " (stored)" : "");
-    } else {
-        printf("layout      file order\n");
+    int *order, np;
+    if (mesh_order_make(&m, a.order, a.part_size, a.file, &order, &np) != 0) {
+        mesh_free(&m);
+        return 1;
     }
+    if (a.order == MESH_ORDER_METIS)
+        printf("layout      metis: %d parts%s, chained\n", np, m.part ? " (stored)" : "");
+    else if (a.order == MESH_ORDER_ZCURVE)
+        printf("layout      zcurve: %s\n",
+               mesh_on_sphere(&m) ? "by cube face, 2D Morton order on each (points on a sphere)"
+                                  : m.ncoord == 2 ? "2D Morton order of the coordinates"
+                                                  : "3D Morton order of the coordinates");
+    else
+        printf("layout      file order\n");
     if (m.adj) { /* no W/E/S/N tables: the lists graphlap reads */
         printf("tables      neighbour lists (ELL), %d columns: %zu entries, %.1f KB\n", m.maxdeg,
                (size_t)m.maxdeg * (size_t)m.ncells,

@@ -45,6 +45,21 @@ for st in laplap hdiff fastwaves; do
         run --mesh "$m/rotated.h5" --stencil $st --backend cpu --runs 2 --precision float
 done
 expect_output "metis order (9 parts)" run --mesh "$m/sphere.h5" --layout metis --backend cpu --runs 1
+# zcurve: cells along a Morton curve of their coordinates (cube face by face on the sphere)
+for st in laplap hdiff fastwaves graphlap; do
+    [ $st = graphlap ] || expect_output "PASS against the regular grid: bit-exact" \
+        run --mesh "$m/patch.h5" --stencil $st --backend cpu --runs 1 --layout zcurve
+    expect_output "x 8 levels, zcurve order" \
+        run --mesh "$m/sphere.h5" --stencil $st --backend cpu --runs 1 --layout zcurve
+done
+expect_output "PASS against the regular grid: bit-exact" \
+    run --mesh "$m/shuffled.h5" --backend cpu --runs 1 --layout zcurve --storage nonchasing
+expect_output "zcurve: by cube face, 2D Morton order on each" mesh info "$m/sphere.h5" --layout zcurve
+expect_output "zcurve: 2D Morton order of the coordinates" mesh info "$m/patch.h5" --layout zcurve
+expect_output "(zcurve order): 1200 cells" \
+    run --mesh "$m/patch.h5" --layout zcurve --steps 3 --backend cpu --out-of-core on --device-mem 200K
+expect_output "PASS against the regular grid: bit-exact" \
+    run --layout metis --layout zcurve --mesh "$m/patch.h5" --backend cpu --runs 1
 expect_output "PASS" run --mesh "$m/patch.h5" --grid regular --backend cpu --runs 1
 expect_output "PASS against the regular grid: bit-exact" run --size 24x20x4 --backend cpu --runs 1
 
@@ -111,7 +126,9 @@ expect_error "unknown subcommand 'frob'" mesh frob
 expect_error "--layout metis orders the cells of a mesh file" run --layout metis
 expect_error "--layout metis orders the cells of a mesh file" info --layout metis
 expect_error "--size does not go with --mesh" run --mesh "$m/patch.h5" --size 8x8x8
-expect_error "with --mesh choose file or metis" run --mesh "$m/patch.h5" --layout zcurve
+expect_error "--layout rowmajor needs a regular grid to order; with --mesh choose file, metis or zcurve" \
+    run --mesh "$m/patch.h5" --layout rowmajor
+expect_error "--layout 'peano': choose file, metis or zcurve" mesh info "$m/patch.h5" --layout peano
 expect_error "not a regular patch" run --mesh "$m/sphere.h5" --grid regular --backend cpu
 expect_error "cannot create" mesh generate "$tmp/no-such-dir/x.h5"
 no_file "$tmp/no-such-dir/x.h5"
@@ -127,6 +144,10 @@ done <"$tmp/list"
 # a failed partition leaves the file as it was
 cp "$bad/asymmetric.h5" "$tmp/asym.h5"
 expect_error "asymmetric at cell 1" mesh partition "$tmp/asym.h5" --parts 2
+nocoord="no-coordinates.h5: --layout zcurve orders the cells by their coordinates, but the file has no /coordinates"
+expect_error "$nocoord" run --mesh "$bad/no-coordinates.h5" --layout zcurve --backend cpu
+expect_error "$nocoord" mesh info "$bad/no-coordinates.h5" --layout zcurve
+expect_output "PASS" run --mesh "$bad/no-coordinates.h5" --layout metis --backend cpu --runs 1
 cmp -s "$bad/asymmetric.h5" "$tmp/asym.h5" || { echo "FAIL: partition changed a bad file"; fail=1; }
 printf 'not hdf5\n' >"$tmp/text.h5"
 expect_error "not an HDF5 file" mesh info "$tmp/text.h5"

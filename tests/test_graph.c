@@ -108,10 +108,10 @@ static void test_generators(void)
 /* ---- graphlap ---- */
 
 /* A graphlap (or laplap) problem on the mesh file at path. */
-static int make(problem *pb, stencil_t st, precision_t prec, const char *path, int metis)
+static int make(problem *pb, stencil_t st, precision_t prec, const char *path, mesh_order_t order)
 {
     problem_spec s = {st, prec, 0, 0, 0, 2, LAYOUT_ROWMAJOR, 16, 11, 1, 0};
-    return problem_make_mesh(pb, &s, path, metis);
+    return problem_make_mesh(pb, &s, path, order);
 }
 
 /* graphlap == laplap bit for bit on a regular patch: same cells, same order, same inputs. */
@@ -123,10 +123,10 @@ static void test_equals_laplap(void)
     CHECK(mesh_generate(&m, &sp) == 0 && mesh_write(path, &m) == 0, "patch");
     mesh_free(&m);
     for (int prec = 0; prec < 2; prec++)
-        for (int metis = 0; metis < 2; metis++) {
+        for (int order = 0; order < MESH_ORDER_COUNT; order++) {
             problem pl, pg;
-            CHECK(make(&pl, ST_LAPLAP, (precision_t)prec, path, metis) == 0 &&
-                      make(&pg, ST_GRAPHLAP, (precision_t)prec, path, metis) == 0,
+            CHECK(make(&pl, ST_LAPLAP, (precision_t)prec, path, (mesh_order_t)order) == 0 &&
+                      make(&pg, ST_GRAPHLAP, (precision_t)prec, path, (mesh_order_t)order) == 0,
                   "problems");
             CHECK(pl.ug.nhalo == pg.ug.nhalo && pl.ug.len == pg.ug.len &&
                       !memcmp(pl.ug.mesh_cell, pg.ug.mesh_cell, sizeof(int) * (size_t)pl.ug.nxy),
@@ -136,8 +136,8 @@ static void test_equals_laplap(void)
             fieldset ol = runner_outputs(&pl, 1), og = runner_outputs(&pg, 1);
             cpu_run_unstructured(&pl, ol);
             cpu_run_unstructured(&pg, og);
-            CHECK(!memcmp(ol.p[1], og.p[1], bytes), "%s%s: graphlap != laplap",
-                  prec_name(pl.s.prec), metis ? " metis" : "");
+            CHECK(!memcmp(ol.p[1], og.p[1], bytes), "%s %s order: graphlap != laplap",
+                  prec_name(pl.s.prec), mesh_order_name[order]);
             runner_free_outputs(&pl, &ol);
             runner_free_outputs(&pg, &og);
             problem_free(&pl);
@@ -154,7 +154,7 @@ static void check_formula(const mesh_gen_spec *sp, double (*f)(double, double), 
     const char *path = tmpname("formula.h5");
     CHECK(mesh_generate(&m, sp) == 0 && mesh_write(path, &m) == 0, "formula mesh");
     problem pb;
-    CHECK(make(&pb, ST_GRAPHLAP, PREC_DOUBLE, path, 0) == 0, "formula problem");
+    CHECK(make(&pb, ST_GRAPHLAP, PREC_DOUBLE, path, MESH_ORDER_FILE) == 0, "formula problem");
     const ugrid *g = &pb.ug;
     double *in = pb.uf.p[0];
     for (int z = 0; z < g->nz; z++)
@@ -261,7 +261,7 @@ static void test_icon_import(void)
     const char *out = tmpname("icon.h5");
     CHECK(mesh_write(out, &m) == 0, "write the imported mesh");
     problem pb;
-    CHECK(make(&pb, ST_GRAPHLAP, PREC_FLOAT, out, 1) == 0, "graphlap on the import");
+    CHECK(make(&pb, ST_GRAPHLAP, PREC_FLOAT, out, MESH_ORDER_METIS) == 0, "graphlap on the import");
     fieldset a = runner_outputs(&pb, 1);
     cpu_run_unstructured(&pb, a);
     verify_result v = verify_compare_cells(&pb, a, a);
