@@ -84,7 +84,8 @@ void ugrid_from_mesh(ugrid *g, const mesh *m, int radius, int nz, const int *ord
 void ugrid_from_mesh_halo(ugrid *g, const mesh *m, const unsigned char *halo, int radius, int nz,
                           const int *order);
 
-/* ---- generators (grids/mesh_gen.c, grids/cubed_sphere.c); each returns 0 or -1 + message ---- */
+/* ---- generators (grids/mesh_gen.c, cubed_sphere.c, polygons.c, refined.c); each returns 0 or
+ * -1 + message ---- */
 typedef enum {
     MESH_REGULAR,
     MESH_CUBED_SPHERE,
@@ -92,23 +93,27 @@ typedef enum {
     MESH_ROTATED,
     MESH_TRIANGLES, /* general meshes (grids/polygons.c) */
     MESH_HEXAGONS,
+    MESH_REFINED,   /* a patch with a square refined 2x2: hanging nodes (grids/refined.c) */
     MESH_KIND_COUNT
 } mesh_kind;
 extern const char *const mesh_kind_name[MESH_KIND_COUNT];
 
 typedef struct {
     mesh_kind kind;
-    int nx, ny; /* regular, shuffled, rotated; triangles (squares, 2 triangles each), hexagons */
+    int nx, ny; /* regular, shuffled, rotated, refined; triangles (squares, 2 triangles each),
+                 * hexagons */
     int n;      /* cubed-sphere panel edge */
     int nlevels;
     int window; /* shuffled: cells permuted within windows of this many; rotated: square edge */
     uint64_t seed;
     int periodic; /* triangles, hexagons: wrap around in x and y (a torus: no boundary) */
+    int refine;   /* refined: edge of the centred square split 2x2; 0 = a third of the patch */
 } mesh_gen_spec;
 
 int mesh_generate(mesh *m, const mesh_gen_spec *s);
 int mesh_gen_cubed_sphere(mesh *m, int n, int nlevels);
 int mesh_gen_polygons(mesh *m, const mesh_gen_spec *s);
+int mesh_gen_refined(mesh *m, const mesh_gen_spec *s);
 
 /* ---- METIS (grids/metis_order.c) ---- */
 /* A k-way partition of the cells; returns 0 or -1 with a message. */

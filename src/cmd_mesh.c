@@ -19,7 +19,7 @@ static const char mesh_help[] =
     "\n"
     "subcommands:\n"
     "  generate FILE   write a generated mesh: regular, cubed-sphere, shuffled, rotated,\n"
-    "                  triangles or hexagons\n"
+    "                  triangles, hexagons or refined\n"
     "  import IN OUT   convert an ICON grid file (.nc) or a Gmsh mesh (.msh) into a mesh file\n"
     "  info FILE       cells, neighbour histogram, halo and neighbour-table statistics\n"
     "  partition FILE  store a METIS k-way partition in the file\n"
@@ -47,7 +47,12 @@ static const char generate_help[] =
     "                               into 2 triangles (3 neighbours inside, fewer on the border)\n"
     "                 hexagons      a general mesh: NXxNY hexagons in rows, odd rows shifted by\n"
     "                               half a cell (6 neighbours inside)\n"
+    "                 refined       a general mesh: an NXxNY quad patch whose centred MxM\n"
+    "                               square (--refine) is split 2x2; hanging nodes on its\n"
+    "                               border: the coarse cells along it have 5 neighbours\n"
     "  --size NXxNY   patch extent (all but cubed-sphere)                (64x64)\n"
+    "  --refine M     refined: edge of the refined square, 1 to the patch's shorter side\n"
+    "                 (a third of it, at least 1)\n"
     "  --periodic     triangles, hexagons: wrap around in x and y (a torus: no border, no\n"
     "                 halo; needs at least 2x2 squares or 3x4 hexagons, an even number of rows)\n"
     "  --n N          panel edge of the cubed sphere                     (24)\n"
@@ -176,8 +181,11 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
             while (k < MESH_KIND_COUNT && strcmp(v, mesh_kind_name[k]))
                 k++;
             if (k == MESH_KIND_COUNT) {
-                perr("mesh %s: --kind '%s': choose regular, cubed-sphere, shuffled, rotated, "
-                     "triangles or hexagons", cmd, v);
+                char names[160] = "";
+                for (k = 0; k < MESH_KIND_COUNT; k++)
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                             k ? ", " : "", mesh_kind_name[k]);
+                perr("mesh %s: --kind '%s': choose one of %s", cmd, v, names);
                 return -1;
             }
             a->gen.kind = (mesh_kind)k;
@@ -192,6 +200,9 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
         } else if (!strcmp(f, "--n")) {
             rc = parse_long(cmd, f, v, 1, 8192, &x);
             a->gen.n = (int)x;
+        } else if (!strcmp(f, "--refine")) {
+            rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
+            a->gen.refine = (int)x;
         } else if (!strcmp(f, "--levels")) {
             rc = parse_long(cmd, f, v, 1, 100000, &x);
             a->gen.nlevels = (int)x;
@@ -228,14 +239,18 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
         perr("mesh %s: --periodic goes with --kind triangles or hexagons", cmd);
         return -1;
     }
+    if (a->gen.refine && a->gen.kind != MESH_REFINED) {
+        perr("mesh %s: --refine goes with --kind refined", cmd);
+        return -1;
+    }
     return 0;
 }
 
 static int mesh_generate_cmd(int argc, char **argv)
 {
     mesh_args a;
-    int rc = mesh_parse("generate", "kind size n levels window seed periodic", generate_help, argc,
-                        argv, &a);
+    int rc = mesh_parse("generate", "kind size n levels window seed periodic refine", generate_help,
+                        argc, argv, &a);
     if (rc)
         return rc == 1 ? 0 : 2;
     mesh m;

@@ -3,7 +3,8 @@
 # what they promise; runs on mesh files verify; bad files and flags give a message naming the
 # dataset or flag, a non-zero exit, no crash and no partial output file.
 # General meshes: generate triangles/hexagons, info shows the degree histogram, graphlap runs
-# on them, the W/E/S/N stencils refuse them; ICON import; bad general and ICON files likewise.
+# on them, the W/E/S/N stencils refuse them; the locally refined patch (hanging nodes); ICON
+# import; bad general and ICON files likewise. --layout zcurve on quad and general meshes.
 # usage: mesh_cli.sh PILLAR TEST_MESH TEST_GRAPH   (TEST_* --bad-files DIR write the bad files)
 pillar=$1
 test_mesh=$2
@@ -73,7 +74,17 @@ expect_output "neighbours  3: 240 cells" mesh info "$m/tri.h5"
 expect_output "0 halo cells, 240 inner" mesh info "$m/tri.h5"
 expect_output "metis: " mesh info "$m/tri.h5" --layout metis
 expect_output "stored a METIS partition into 4 parts" mesh partition "$m/hex.h5" --parts 4
-for f in hex tri patch sphere; do
+# a 12x12 patch with its middle 4x4 split 2x2: hanging nodes, 4x4 coarse cells with 5 neighbours
+expect_output "192 cells, 4 levels" \
+    mesh generate "$m/refined.h5" --kind refined --size 12x12 --refine 4 --levels 4
+expect_output "neighbours  5: 16, 4: 132, 3: 40, 2: 4 cells" mesh info "$m/refined.h5"
+expect_output "edges       at most 5 per cell (per-cell counts in /cell_sides)" \
+    mesh info "$m/refined.h5"
+expect_output "halo        radius 2 (graphlap): 80 halo cells, 112 inner" mesh info "$m/refined.h5"
+expect_output "1200 cells" mesh generate "$m/refined30.h5" --kind refined --size 30x30
+expect_output "zcurve order, neighbour lists (ELL, up to 5 per cell)" \
+    run --mesh "$m/refined.h5" --stencil graphlap --backend cpu --runs 1 --layout zcurve
+for f in hex tri patch sphere refined refined30; do
     expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
         run --mesh "$m/$f.h5" --stencil graphlap --backend cpu --runs 2
 done
@@ -90,6 +101,12 @@ expect_error "graphlap runs on the mesh's cells only" \
 expect_error "--size 4x3: periodic hexagons need at least 3x4 cells, an even number of rows" \
     mesh generate "$m/x.h5" --kind hexagons --size 4x3 --periodic
 expect_error "--periodic goes with --kind triangles or hexagons" mesh generate "$m/x.h5" --periodic
+expect_error "--refine goes with --kind refined" mesh generate "$m/x.h5" --kind hexagons --refine 2
+expect_error "--refine 13: the refined square must be from 1 to 12 cells wide" \
+    mesh generate "$m/x.h5" --kind refined --size 12x20 --refine 13
+expect_error "--refine '0'" mesh generate "$m/x.h5" --kind refined --refine 0
+expect_error "laplap reads W/E/S/N relations, but this is a general mesh" \
+    run --mesh "$m/refined.h5" --backend cpu
 no_file "$m/x.h5"
 
 # ---- ICON import ----
@@ -114,7 +131,8 @@ while IFS="$(printf '\t')" read -r kind name needle; do
 done <"$tmp/glist"
 
 # ---- bad flags ----
-expect_error "--kind 'hexagon'" mesh generate "$m/x.h5" --kind hexagon
+expect_error "--kind 'hexagon': choose one of regular, cubed-sphere, shuffled, rotated, triangles, hexagons, refined" \
+    mesh generate "$m/x.h5" --kind hexagon
 no_file "$m/x.h5"
 expect_error "which FILE" mesh generate --kind regular
 expect_error "--size '0x4'" mesh generate "$m/x.h5" --size 0x4

@@ -302,7 +302,7 @@ static void test_known_input(void)
 static void test_mesh_patch(void)
 {
     mesh m;
-    mesh_gen_spec g = {MESH_SHUFFLED, 30, 20, 0, 4, 16, 3, 0};
+    mesh_gen_spec g = {MESH_SHUFFLED, 30, 20, 0, 4, 16, 3, 0, 0};
     CHECK(mesh_generate(&m, &g) == 0 && mesh_write(tmpname("patch.h5"), &m) == 0, "mesh");
     problem_spec s = spec_of(ST_HDIFF, PREC_DOUBLE, 0, 0, 0, LAYOUT_ROWMAJOR);
     problem pb;

@@ -9,6 +9,7 @@
  *                                    12x10 patch without /coordinates (for mesh_cli.sh) */
 #include "check.h"
 #include "h5_put.h"
+#include "same_cells.h"
 #include "scratch.h"
 #include "src/cpu_exec.h"
 #include "src/mesh_io.h"
@@ -46,10 +47,10 @@ static void check_same_mesh(const mesh *a, const mesh *b, const char *what)
 static void test_round_trips(void)
 {
     mesh_gen_spec specs[] = {
-        {MESH_REGULAR, 23, 17, 0, 5, 0, 1, 0},    {MESH_CUBED_SPHERE, 0, 0, 12, 7, 0, 1, 0},
-        {MESH_SHUFFLED, 30, 20, 0, 4, 16, 9, 0},  {MESH_ROTATED, 30, 26, 0, 3, 5, 9, 0},
-        {MESH_CUBED_SPHERE, 0, 0, 1, 2, 0, 1, 0}, {MESH_REGULAR, 1, 1, 0, 1, 0, 1, 0},
-        {MESH_REGULAR, 100, 90, 0, 3, 0, 1, 0}, /* >= 4096 cells: chunked, compressed datasets */
+        {MESH_REGULAR, 23, 17, 0, 5, 0, 1, 0, 0},    {MESH_CUBED_SPHERE, 0, 0, 12, 7, 0, 1, 0, 0},
+        {MESH_SHUFFLED, 30, 20, 0, 4, 16, 9, 0, 0},  {MESH_ROTATED, 30, 26, 0, 3, 5, 9, 0, 0},
+        {MESH_CUBED_SPHERE, 0, 0, 1, 2, 0, 1, 0, 0}, {MESH_REGULAR, 1, 1, 0, 1, 0, 1, 0, 0},
+        {MESH_REGULAR, 100, 90, 0, 3, 0, 1, 0, 0}, /* >= 4096 cells: chunked, compressed datasets */
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         mesh a, b;
@@ -71,7 +72,7 @@ static void test_round_trips(void)
     }
     /* shuffled: the numbering differs from row-major, positions still a permutation */
     mesh s;
-    mesh_gen_spec sp = {MESH_SHUFFLED, 16, 16, 0, 2, 8, 3, 0};
+    mesh_gen_spec sp = {MESH_SHUFFLED, 16, 16, 0, 2, 8, 3, 0, 0};
     mesh_generate(&s, &sp);
     int moved = 0;
     for (int c = 0; c < s.ncells; c++)
@@ -137,7 +138,7 @@ static void test_cubed_sphere(void)
 
 static void test_halo(void)
 {
-    mesh_gen_spec sp = {MESH_ROTATED, 30, 24, 0, 2, 4, 5, 0};
+    mesh_gen_spec sp = {MESH_ROTATED, 30, 24, 0, 2, 4, 5, 0, 0};
     mesh m;
     mesh_generate(&m, &sp);
     for (int radius = 1; radius <= 2; radius++) {
@@ -168,7 +169,7 @@ static void test_halo(void)
 static void test_patch_equals_emulate(void)
 {
     const int nx = 21, ny = 17, nz = 6;
-    mesh_gen_spec sp = {MESH_REGULAR, nx, ny, 0, nz, 0, 1, 0};
+    mesh_gen_spec sp = {MESH_REGULAR, nx, ny, 0, nz, 0, 1, 0, 0};
     mesh m;
     mesh_generate(&m, &sp);
     const char *path = tmpname("patch.h5");
@@ -277,20 +278,9 @@ static void test_mesh_runs(void)
                   mesh_order_name[o]);
             fieldset oq = runner_outputs(&pq, 1);
             cpu_run_unstructured(&pq, oq);
-            int *at = xalloc(sizeof(int) * 600); /* file cell -> cell of pq */
-            for (int k = 0; k < 600; k++)
-                at[pq.ug.mesh_cell[k]] = k;
-            long differ = 0;
-            for (int f = stencil_table[st].nin; f < pf.nf; f++)
-                for (int z = 0; z < stencil_zend(s.stencil, 5); z++)
-                    for (int c = 0; c < 600; c++) {
-                        size_t i = (size_t)c + z * pf.ug.zstride,
-                               j = (size_t)at[pf.ug.mesh_cell[c]] + z * pq.ug.zstride;
-                        differ += !field_same_bits(PREC_DOUBLE, of.p[f], i, oq.p[f], j);
-                    }
+            long differ = differ_by_file_cell(&pf, of, &pq, oq);
             CHECK(differ == 0, "%s: file and %s order differ at %ld points",
                   stencil_table[st].name, mesh_order_name[o], differ);
-            xfree(at);
             runner_free_outputs(&pq, &oq);
             problem_free(&pq);
         }
@@ -407,9 +397,9 @@ static int *check_zcurve(const mesh *m, const char *what, int worse)
 static void test_zcurve(void)
 {
     /* 2 coordinates: a patch, hexagons, a patch whose file order is scrambled */
-    mesh_gen_spec specs[] = {{MESH_REGULAR, 64, 48, 0, 1, 0, 1, 0},
-                             {MESH_HEXAGONS, 40, 40, 0, 1, 0, 1, 0},
-                             {MESH_SHUFFLED, 64, 64, 0, 1, 4096, 5, 0}};
+    mesh_gen_spec specs[] = {{MESH_REGULAR, 64, 48, 0, 1, 0, 1, 0, 0},
+                             {MESH_HEXAGONS, 40, 40, 0, 1, 0, 1, 0, 0},
+                             {MESH_SHUFFLED, 64, 64, 0, 1, 4096, 5, 0, 0}};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         mesh m;
         CHECK(mesh_generate(&m, &specs[i]) == 0, "generate");
@@ -555,7 +545,7 @@ static void write_bad_files(void)
     for (int i = 0; i < NBAD; i++)
         write_bad(tmpname(bad_files[i].name), i);
     mesh m;
-    mesh_gen_spec sp = {MESH_REGULAR, 12, 10, 0, 4, 0, 1, 0};
+    mesh_gen_spec sp = {MESH_REGULAR, 12, 10, 0, 4, 0, 1, 0, 0};
     mesh_generate(&m, &sp);
     xfree(m.coord);
     m.coord = NULL;
