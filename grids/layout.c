@@ -1,10 +1,10 @@
 /* layout.c — cell orders of the horizontal plane (rowmajor, zcurve, zcurve-w, random) and the
  * emulated unstructured grid built from them. Halo cells come first, in row-major order. */
 #include "grid.h"
+#include "morton.h"
 
 #include "../src/common.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 const char *const layout_name[LAYOUT_COUNT] = {"rowmajor", "zcurve", "zcurve-w", "random"};
@@ -19,36 +19,12 @@ int layout_parse(const char *s, layout_t *out)
     return -1;
 }
 
-/* Morton key: bits of x and y interleaved, x in the lowest bit. */
-static uint64_t morton(uint32_t x, uint32_t y)
-{
-    uint64_t k = 0;
-    for (int b = 0; b < 32; b++) {
-        k |= (uint64_t)((x >> b) & 1u) << (2 * b);
-        k |= (uint64_t)((y >> b) & 1u) << (2 * b + 1);
-    }
-    return k;
-}
-
 static uint64_t splitmix64(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
-}
-
-typedef struct {
-    uint64_t key;
-    int xy;
-} keyed;
-
-static int keyed_cmp(const void *pa, const void *pb)
-{
-    const keyed *a = pa, *b = pb;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    return (a->xy > b->xy) - (a->xy < b->xy);
 }
 
 static int log2_exact(int w)
@@ -64,9 +40,9 @@ static uint64_t layout_key(layout_t layout, int lw, int xi, int yi, int nxi)
 {
     switch (layout) {
     case LAYOUT_ZCURVE:
-        return morton((uint32_t)xi, (uint32_t)yi);
+        return morton2((uint32_t)xi, (uint32_t)yi);
     case LAYOUT_ZCURVE_W:
-        return (morton((uint32_t)xi >> lw, (uint32_t)yi) << lw) | (uint64_t)(xi & ((1 << lw) - 1));
+        return (morton2((uint32_t)xi >> lw, (uint32_t)yi) << lw) | (uint64_t)(xi & ((1 << lw) - 1));
     default:
         return (uint64_t)yi * (uint64_t)nxi + (uint64_t)xi;
     }
@@ -106,27 +82,27 @@ int ugrid_emulate(ugrid *g, int nx, int ny, int nz, int halo, layout_t layout, i
     g->nhalo = c;
 
     int ninner = nxi * nyi;
-    keyed *k = xalloc(sizeof(keyed) * (size_t)(ninner > 0 ? ninner : 1));
+    cell_key *k = xalloc(sizeof(cell_key) * (size_t)(ninner > 0 ? ninner : 1));
     for (int yi = 0; yi < nyi; yi++)
         for (int xi = 0; xi < nxi; xi++) {
-            keyed *e = &k[yi * nxi + xi];
-            e->xy = (yi + halo) * nx + (xi + halo);
+            cell_key *e = &k[yi * nxi + xi];
+            e->cell = (yi + halo) * nx + (xi + halo);
             e->key = layout_key(layout, lw, xi, yi, nxi);
         }
     if (layout == LAYOUT_RANDOM) {
         uint64_t s = seed;
         for (int i = ninner - 1; i > 0; i--) {
             int j = (int)(splitmix64(&s) % (uint64_t)(i + 1));
-            keyed t = k[i];
+            cell_key t = k[i];
             k[i] = k[j];
             k[j] = t;
         }
     } else {
-        qsort(k, (size_t)ninner, sizeof(keyed), keyed_cmp);
+        cell_key_sort(k, (size_t)ninner);
     }
     for (int i = 0; i < ninner; i++, c++) {
-        g->cx[c] = k[i].xy % nx;
-        g->cy[c] = k[i].xy / nx;
+        g->cx[c] = k[i].cell % nx;
+        g->cy[c] = k[i].cell / nx;
     }
     xfree(k);
 

@@ -7,7 +7,8 @@
 #include <string.h>
 
 const char *const mesh_kind_name[MESH_KIND_COUNT] = {"regular", "cubed-sphere", "shuffled",
-                                                     "rotated", "triangles", "hexagons"};
+                                                     "rotated", "triangles", "hexagons",
+                                                     "refined"};
 
 void mesh_free(mesh *m)
 {

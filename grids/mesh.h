@@ -84,7 +84,8 @@ void ugrid_from_mesh(ugrid *g, const mesh *m, int radius, int nz, const int *ord
 void ugrid_from_mesh_halo(ugrid *g, const mesh *m, const unsigned char *halo, int radius, int nz,
                           const int *order);
 
-/* ---- generators (grids/mesh_gen.c, grids/cubed_sphere.c); each returns 0 or -1 + message ---- */
+/* ---- generators (grids/mesh_gen.c, cubed_sphere.c, polygons.c, refined.c); each returns 0 or
+ * -1 + message ---- */
 typedef enum {
     MESH_REGULAR,
     MESH_CUBED_SPHERE,
@@ -92,23 +93,27 @@ typedef enum {
     MESH_ROTATED,
     MESH_TRIANGLES, /* general meshes (grids/polygons.c) */
     MESH_HEXAGONS,
+    MESH_REFINED,   /* a patch with a square refined 2x2: hanging nodes (grids/refined.c) */
     MESH_KIND_COUNT
 } mesh_kind;
 extern const char *const mesh_kind_name[MESH_KIND_COUNT];
 
 typedef struct {
     mesh_kind kind;
-    int nx, ny; /* regular, shuffled, rotated; triangles (squares, 2 triangles each), hexagons */
+    int nx, ny; /* regular, shuffled, rotated, refined; triangles (squares, 2 triangles each),
+                 * hexagons */
     int n;      /* cubed-sphere panel edge */
     int nlevels;
     int window; /* shuffled: cells permuted within windows of this many; rotated: square edge */
     uint64_t seed;
     int periodic; /* triangles, hexagons: wrap around in x and y (a torus: no boundary) */
+    int refine;   /* refined: edge of the centred square split 2x2; 0 = a third of the patch */
 } mesh_gen_spec;
 
 int mesh_generate(mesh *m, const mesh_gen_spec *s);
 int mesh_gen_cubed_sphere(mesh *m, int n, int nlevels);
 int mesh_gen_polygons(mesh *m, const mesh_gen_spec *s);
+int mesh_gen_refined(mesh *m, const mesh_gen_spec *s);
 
 /* ---- METIS (grids/metis_order.c) ---- */
 /* A k-way partition of the cells; returns 0 or -1 with a message. */
@@ -119,5 +124,26 @@ void mesh_order_from_parts(const mesh *m, const int *part, int nparts, int *orde
 /* `--layout metis`: the order from the mesh's stored partition, or else from a new one with parts
  * of about w cells. Returns the number of parts, or -1 with a message. */
 int mesh_locality_order(const mesh *m, int w, int *order);
+
+/* ---- cell orders of `--layout` with a mesh file (grids/mesh_order.c) ---- */
+typedef enum {
+    MESH_ORDER_FILE,
+    MESH_ORDER_METIS,
+    MESH_ORDER_ZCURVE,
+    MESH_ORDER_COUNT
+} mesh_order_t;
+extern const char *const mesh_order_name[MESH_ORDER_COUNT];
+int mesh_order_parse(const char *s, mesh_order_t *out); /* 0 on success */
+/* `--layout zcurve`: the cells along a Morton curve of their coordinates (face by face for a mesh
+ * on a sphere around the origin), ties by file index. Returns 0, or -1 with a message naming
+ * `file` when the mesh has no coordinates or one that is not finite. */
+int mesh_zcurve_order(const mesh *m, const char *file, int *order);
+/* Whether the mesh has 3 coordinates per cell, all at one distance (to 1e-6) from the origin. */
+int mesh_on_sphere(const mesh *m);
+/* The order of `--layout o`: *order = NULL for the file's order, else a new array of ncells
+ * entries (xfree); *parts = the METIS parts, 0 for the other orders. `w`: cells per METIS part
+ * when the file stores no partition. Returns 0, or -1 with a message. */
+int mesh_order_make(const mesh *m, mesh_order_t o, int w, const char *file, int **order,
+                    int *parts);
 
 #endif

@@ -1,6 +1,7 @@
 /* mesh_gen.c — generated meshes: a regular patch, the same patch with its cell numbering
  * permuted locally (shuffled), and the same patch with the W/E/S/N labels of some square blocks
- * rotated (rotated). The cubed sphere is in cubed_sphere.c. */
+ * rotated (rotated). The cubed sphere is in cubed_sphere.c, triangles and hexagons in polygons.c,
+ * the locally refined patch in refined.c. */
 #include "mesh.h"
 
 #include "../src/common.h"
@@ -118,6 +119,8 @@ int mesh_generate(mesh *m, const mesh_gen_spec *s)
         return mesh_gen_cubed_sphere(m, s->n, s->nlevels);
     if (s->kind == MESH_TRIANGLES || s->kind == MESH_HEXAGONS)
         return mesh_gen_polygons(m, s);
+    if (s->kind == MESH_REFINED)
+        return mesh_gen_refined(m, s);
     if (s->nx < 1 || s->ny < 1 || (double)s->nx * s->ny > 1.5e9) {
         perr("mesh generate: --size %dx%d: expected a positive patch of at most 1.5e9 cells", s->nx,
              s->ny);

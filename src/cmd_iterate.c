@@ -169,7 +169,7 @@ static void print_header(const problem *pb, const options *o, int steps, int ooc
            steps == 1 ? "" : "s");
     if (o->mesh)
         printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels", o->mesh,
-               pb->mesh_metis ? "metis" : "file", pb->ug.nxy, pb->ug.nhalo, s->nz);
+               mesh_order_name[pb->mesh_order], pb->ug.nxy, pb->ug.nhalo, s->nz);
     else
         printf(" on %dx%dx%d unstructured %s", s->nx, s->ny, s->nz, layout_name[s->layout]);
     printf(", %s %s, %s\n", s->chasing ? "chasing" : "nonchasing",
@@ -190,7 +190,7 @@ int run_iterated(options *o)
     }
     int steps = o->steps ? o->steps : 1;
     problem pb;
-    if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_metis, backend == BACKEND_CPU) != 0)
+    if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, backend == BACKEND_CPU) != 0)
         return 2;
 
     size_t budget = o->device_mem;

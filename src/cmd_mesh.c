@@ -19,7 +19,7 @@ static const char mesh_help[] =
     "\n"
     "subcommands:\n"
     "  generate FILE   write a generated mesh: regular, cubed-sphere, shuffled, rotated,\n"
-    "                  triangles or hexagons\n"
+    "                  triangles, hexagons or refined\n"
     "  import IN OUT   convert an ICON grid file (.nc) or a Gmsh mesh (.msh) into a mesh file\n"
     "  info FILE       cells, neighbour histogram, halo and neighbour-table statistics\n"
     "  partition FILE  store a METIS k-way partition in the file\n"
@@ -47,7 +47,12 @@ static const char generate_help[] =
     "                               into 2 triangles (3 neighbours inside, fewer on the border)\n"
     "                 hexagons      a general mesh: NXxNY hexagons in rows, odd rows shifted by\n"
     "                               half a cell (6 neighbours inside)\n"
+    "                 refined       a general mesh: an NXxNY quad patch whose centred MxM\n"
+    "                               square (--refine) is split 2x2; hanging nodes on its\n"
+    "                               border: the coarse cells along it have 5 neighbours\n"
     "  --size NXxNY   patch extent (all but cubed-sphere)                (64x64)\n"
+    "  --refine M     refined: edge of the refined square, 1 to the patch's shorter side\n"
+    "                 (a third of it, at least 1)\n"
     "  --periodic     triangles, hexagons: wrap around in x and y (a torus: no border, no\n"
     "                 halo; needs at least 2x2 squares or 3x4 hexagons, an even number of rows)\n"
     "  --n N          panel edge of the cubed sphere                     (24)\n"
@@ -66,7 +71,8 @@ static const char info_help[] =
     "general mesh: the degree histogram and the halo of graphlap.\n"
     "\n"
     "  --radius R     halo radius the table statistics use: 1 or 2       (2)\n"
-    "  --layout L     cell order: file | metis                           (file)\n"
+    "  --layout L     cell order: file | metis | zcurve                  (file)\n"
+    "                 (zcurve: a Morton curve of the cells' coordinates)\n"
     "  --part-size W  metis without a stored partition: cells per part   (32)\n"
     "\n"
     "example: pillar mesh info sphere.h5 --layout metis\n";
@@ -117,7 +123,8 @@ static int parse_long(const char *cmd, const char *flag, const char *v, long lo,
 typedef struct {
     const char *file;
     mesh_gen_spec gen;
-    int radius, metis, part_size, parts;
+    int radius, part_size, parts;
+    mesh_order_t order; /* info --layout */
     const char *out; /* import: the second file */
 } mesh_args;
 
@@ -174,8 +181,11 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
             while (k < MESH_KIND_COUNT && strcmp(v, mesh_kind_name[k]))
                 k++;
             if (k == MESH_KIND_COUNT) {
-                perr("mesh %s: --kind '%s': choose regular, cubed-sphere, shuffled, rotated, "
-                     "triangles or hexagons", cmd, v);
+                char names[160] = "";
+                for (k = 0; k < MESH_KIND_COUNT; k++)
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                             k ? ", " : "", mesh_kind_name[k]);
+                perr("mesh %s: --kind '%s': choose one of %s", cmd, v, names);
                 return -1;
             }
             a->gen.kind = (mesh_kind)k;
@@ -190,6 +200,9 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
         } else if (!strcmp(f, "--n")) {
             rc = parse_long(cmd, f, v, 1, 8192, &x);
             a->gen.n = (int)x;
+        } else if (!strcmp(f, "--refine")) {
+            rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
+            a->gen.refine = (int)x;
         } else if (!strcmp(f, "--levels")) {
             rc = parse_long(cmd, f, v, 1, 100000, &x);
             a->gen.nlevels = (int)x;
@@ -209,11 +222,10 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
             rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
             a->parts = (int)x;
         } else if (!strcmp(f, "--layout")) {
-            if (strcmp(v, "file") && strcmp(v, "metis")) {
-                perr("mesh %s: --layout '%s': choose file or metis", cmd, v);
+            if (mesh_order_parse(v, &a->order) != 0) {
+                perr("mesh %s: --layout '%s': choose file, metis or zcurve", cmd, v);
                 return -1;
             }
-            a->metis = !strcmp(v, "metis");
         }
         if (rc != 0)
             return -1;
@@ -227,14 +239,18 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
         perr("mesh %s: --periodic goes with --kind triangles or hexagons", cmd);
         return -1;
     }
+    if (a->gen.refine && a->gen.kind != MESH_REFINED) {
+        perr("mesh %s: --refine goes with --kind refined", cmd);
+        return -1;
+    }
     return 0;
 }
 
 static int mesh_generate_cmd(int argc, char **argv)
 {
     mesh_args a;
-    int rc = mesh_parse("generate", "kind size n levels window seed periodic", generate_help, argc,
-                        argv, &a);
+    int rc = mesh_parse("generate", "kind size n levels window seed periodic refine", generate_help,
+                        argc, argv, &a);
     if (rc)
         return rc == 1 ? 0 : 2;
     mesh m;
@@ -307,19 +323,20 @@ static int mesh_info_cmd(int argc, char **argv)
     if (m.part)
         printf("partition   %d parts stored\n", m.nparts);
 
-    int *order = NULL;
-    if (a.metis) {
-        order = xalloc(sizeof(int) * (size_t)m.ncells);
-        int np = mesh_locality_order(&m, a.part_size, order);
-        if (np < 0) {
-            xfree(order);
-            mesh_free(&m);
-            return 1;
-        }
-        printf("layout      metis: %d parts%s, chained\n", np, m.part ? " (stored)" : "");
-    } else {
-        printf("layout      file order\n");
+    int *order, np;
+    if (mesh_order_make(&m, a.order, a.part_size, a.file, &order, &np) != 0) {
+        mesh_free(&m);
+        return 1;
     }
+    if (a.order == MESH_ORDER_METIS)
+        printf("layout      metis: %d parts%s, chained\n", np, m.part ? " (stored)" : "");
+    else if (a.order == MESH_ORDER_ZCURVE)
+        printf("layout      zcurve: %s\n",
+               mesh_on_sphere(&m) ? "by cube face, 2D Morton order on each (points on a sphere)"
+                                  : m.ncoord == 2 ? "2D Morton order of the coordinates"
+                                                  : "3D Morton order of the coordinates");
+    else
+        printf("layout      file order\n");
     if (m.adj) { /* no W/E/S/N tables: the lists graphlap reads */
         printf("tables      neighbour lists (ELL), %d columns: %zu entries, %.1f KB\n", m.maxdeg,
                (size_t)m.maxdeg * (size_t)m.ncells,

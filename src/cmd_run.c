@@ -22,6 +22,7 @@ static const char run_help[] =
     "  --size NXxNYxNZ    grid cells, the halo of 2 on each side included    (64x64x16)\n"
     "  --precision P      double | float                                      (double)\n"
     "  --layout L         cell order: rowmajor | zcurve | zcurve-w | random   (zcurve)\n"
+    "                     (with --mesh: file | metis | zcurve, see --mesh)\n"
     "  --zcurve-w W       run width of zcurve-w, a power of two               (32)\n"
     "  --seed N           seed of the random layout and of the input data     (42)\n"
     "  --storage S        chasing (4 relations) | nonchasing (12 relations)   (chasing)\n"
@@ -41,8 +42,10 @@ static const char run_help[] =
     "  --mesh FILE        run on the cells of a mesh file (docs/mesh-format.md; 'pillar mesh'):\n"
     "                     halo = cells lacking a neighbour within the stencil's radius, levels\n"
     "                     from the file, --size not used; --layout file (the file's order,\n"
-    "                     default) or metis (METIS parts of about --zcurve-w W cells, or the\n"
-    "                     partition stored by 'pillar mesh partition'). Verified against the\n"
+    "                     default), metis (METIS parts of about --zcurve-w W cells, or the\n"
+    "                     partition stored by 'pillar mesh partition') or zcurve (a Morton\n"
+    "                     curve of the cells' /coordinates; on a sphere face by face of the\n"
+    "                     cube around it). Halo cells first in each. Verified against the\n"
     "                     regular grid when the mesh is a regular patch (/patch_xy), else\n"
     "                     against the CPU unstructured executor on the same cells (always\n"
     "                     so for graphlap, whose GPU kernel is one thread per cell and level)\n"
@@ -137,7 +140,7 @@ int cmd_run(int argc, char **argv)
         return 1;
 
     problem pb;
-    if (problem_make_mesh(&pb, &o.spec, o.mesh, o.mesh_metis) != 0)
+    if (problem_make_mesh(&pb, &o.spec, o.mesh, o.mesh_order) != 0)
         return 2;
     const problem_spec *s = &pb.s;
     int uns = !o.regular, twin = pb.regular_twin;
@@ -184,7 +187,7 @@ int cmd_run(int argc, char **argv)
         printf("%s %s on %dx%dx%d (%dx%d inner cells), ", stencil_table[s->stencil].name,
                prec_name(s->prec), s->nx, s->ny, s->nz, s->nx - 2 * s->halo, s->ny - 2 * s->halo);
     if (uns && o.mesh)
-        printf("%s order", pb.mesh_metis ? "metis" : "file");
+        printf("%s order", mesh_order_name[pb.mesh_order]);
     if (uns && pb.mesh_parts)
         printf(" (%d parts)", pb.mesh_parts);
     if (uns && !o.mesh)

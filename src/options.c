@@ -122,6 +122,7 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
 {
     char names[256];
     long n;
+    mesh_order_t order;
     if (!strcmp(name, "--size")) {
         if (parse_triple(v, &o->spec.nx, &o->spec.ny, &o->spec.nz) != 0) {
             perr("%s: --size '%s': expected NXxNYxNZ with three positive integers, e.g. 512x512x64",
@@ -137,14 +138,18 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
         o->output = v;
     } else if (!strcmp(name, "--output-inputs")) {
         o->output_inputs = 1;
-    } else if (!strcmp(name, "--layout") && (!strcmp(v, "file") || !strcmp(v, "metis"))) {
-        o->mesh_metis = !strcmp(v, "metis");
+    } else if (!strcmp(name, "--layout") && mesh_order_parse(v, &order) == 0 &&
+               order != MESH_ORDER_ZCURVE) { /* zcurve: see mesh_layout_resolve */
+        o->mesh_order = order;
         o->mesh_layout_set = 1;
+        o->grid_layout_set = 0;
     } else if (!strcmp(name, "--layout")) {
         o->grid_layout_set = 1;
+        o->mesh_layout_set = 0;
         if (layout_parse(v, &o->spec.layout) != 0) {
             list_names(names, sizeof names, layout_name, LAYOUT_COUNT);
-            perr("%s: --layout '%s' is not a layout; choose one of: %s", cmd, v, names);
+            perr("%s: --layout '%s' is not a layout; choose one of: %s (with --mesh: file, metis "
+                 "or zcurve)", cmd, v, names);
             return -1;
         }
     } else if (!strcmp(name, "--zcurve-w")) {
@@ -283,17 +288,27 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
     return 0;
 }
 
+/* --layout zcurve orders a regular grid, or with --mesh the mesh's cells by their coordinates. */
+static void mesh_layout_resolve(options *o)
+{
+    if (o->mesh && o->grid_layout_set && o->spec.layout == LAYOUT_ZCURVE) {
+        o->mesh_order = MESH_ORDER_ZCURVE;
+        o->mesh_layout_set = 1;
+        o->grid_layout_set = 0;
+    }
+}
+
 /* --mesh and the flags that do or do not go with it. */
 static int mesh_flags_check(const options *o, const char *cmd)
 {
     if (o->mesh_layout_set && !o->mesh) {
         perr("%s: --layout %s orders the cells of a mesh file and needs --mesh FILE%s", cmd,
-             o->mesh_metis ? "metis" : "file", strcmp(cmd, "run") ? " (pillar run)" : "");
+             mesh_order_name[o->mesh_order], strcmp(cmd, "run") ? " (pillar run)" : "");
         return -1;
     }
     if (o->mesh && o->grid_layout_set) {
-        perr("%s: --layout %s needs a regular grid to order; with --mesh choose file or metis", cmd,
-             layout_name[o->spec.layout]);
+        perr("%s: --layout %s needs a regular grid to order; with --mesh choose file, metis or "
+             "zcurve", cmd, layout_name[o->spec.layout]);
         return -1;
     }
     if (o->mesh && o->size_set) {
@@ -356,5 +371,6 @@ int options_parse(options *o, int argc, char **argv, const char *cmd, unsigned g
         perr("%s: --output-inputs adds the input fields to the --output FILE and needs it", cmd);
         return -1;
     }
+    mesh_layout_resolve(o);
     return mesh_flags_check(o, cmd);
 }

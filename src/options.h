@@ -12,7 +12,7 @@ enum {
     OPT_GRID = 1 << 0,    /* --size --layout --zcurve-w --storage --compress --seed */
     OPT_STENCIL = 1 << 1, /* --stencil --precision */
     OPT_EXEC = 1 << 2,    /* --access --grid --threads --runs --zslice --constant-tables --aos --backend */
-    OPT_MESH = 1 << 3,    /* --mesh; --layout then also takes file | metis */
+    OPT_MESH = 1 << 3,    /* --mesh; --layout then takes file | metis | zcurve */
     OPT_ITER = 1 << 4,    /* --steps --fuse --kernel-steps --device-mem --out-of-core */
     OPT_FIELDS = 1 << 5,  /* --input --output --output-inputs (field files) */
 };
@@ -33,8 +33,8 @@ typedef struct {
     int aos;             /* fastwaves fields as array of structs */
     backend_t backend;
     const char *mesh;    /* --mesh FILE, or NULL */
-    int mesh_metis;      /* --layout metis (with --mesh) */
-    int mesh_layout_set; /* --layout file | metis given */
+    mesh_order_t mesh_order; /* --layout file | metis | zcurve (with --mesh) */
+    int mesh_layout_set; /* --layout file | metis given (zcurve counts once --mesh is seen) */
     int grid_layout_set; /* --layout of an emulated grid given */
     int size_set;        /* --size given */
     int steps;           /* --steps T: time steps of an iterated run, 0 = one application */

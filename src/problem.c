@@ -63,16 +63,9 @@ static void fill_direct_inputs(problem *pb)
 static int build_mesh_grid(problem *pb)
 {
     const problem_spec *s = &pb->s;
-    int *order = NULL;
-    pb->mesh_parts = 0;
-    if (pb->mesh_metis) {
-        order = xalloc(sizeof(int) * (size_t)pb->mesh.ncells);
-        pb->mesh_parts = mesh_locality_order(&pb->mesh, s->w, order);
-        if (pb->mesh_parts < 0) {
-            xfree(order);
-            return -1;
-        }
-    }
+    int *order;
+    if (mesh_order_make(&pb->mesh, pb->mesh_order, s->w, pb->mesh_path, &order, &pb->mesh_parts))
+        return -1;
     if (stencil_table[s->stencil].graph) {
         unsigned char *halo = xalloc((size_t)pb->mesh.ncells);
         mesh_graph_halo(&pb->mesh, s->halo, halo);
@@ -165,13 +158,16 @@ static void build_regular(problem *pb)
     }
 }
 
-int problem_make(problem *pb, const problem_spec *s) { return problem_make_mesh(pb, s, NULL, 0); }
+int problem_make(problem *pb, const problem_spec *s)
+{
+    return problem_make_mesh(pb, s, NULL, MESH_ORDER_FILE);
+}
 
-static int problem_build(problem *pb, const problem_spec *s, const char *path, int metis)
+static int problem_build(problem *pb, const problem_spec *s, const char *path, mesh_order_t order)
 {
     pb->s = *s;
     pb->mesh_path = path;
-    pb->mesh_metis = metis;
+    pb->mesh_order = order;
     pb->regular_twin = 1;
     const stencil_info *si = &stencil_table[s->stencil];
     pb->nf = si->nin + si->nout;
@@ -191,18 +187,19 @@ static int problem_build(problem *pb, const problem_spec *s, const char *path, i
     return 0;
 }
 
-int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, int metis)
+int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, mesh_order_t order)
 {
     memset(pb, 0, sizeof *pb);
-    return problem_build(pb, s, path, metis);
+    return problem_build(pb, s, path, order);
 }
 
-int problem_make_lean(problem *pb, const problem_spec *s, const char *path, int metis, int outputs)
+int problem_make_lean(problem *pb, const problem_spec *s, const char *path, mesh_order_t order,
+                      int outputs)
 {
     memset(pb, 0, sizeof *pb);
     pb->lean = 1;
     pb->lean_outputs = outputs;
-    return problem_build(pb, s, path, metis);
+    return problem_build(pb, s, path, order);
 }
 
 int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed)

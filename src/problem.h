@@ -28,8 +28,8 @@ typedef struct {
     nbtable nt;  /* W/E/S/N stencils: the neighbour table of ug */
     ell_table ell; /* graph stencils: the neighbour lists of ug (nt stays empty) */
     const char *mesh_path; /* the grid comes from this mesh file (else NULL: emulated) */
-    int mesh_metis;   /* mesh cells in METIS locality order (parts of about s.w cells) */
-    int mesh_parts;   /* parts of that order, 0 if none */
+    mesh_order_t mesh_order; /* order of the mesh's cells (METIS: parts of about s.w cells) */
+    int mesh_parts;   /* parts of a METIS order, 0 if none */
     mesh mesh;        /* the mesh file's contents */
     int regular_twin; /* rg and rf exist: an emulated grid, or a mesh that is a regular patch */
     int lean;         /* made by problem_make_lean */
@@ -42,15 +42,16 @@ typedef struct {
 /* Checks the spec (message naming the bad value, -1) and builds everything. */
 int problem_check(const problem_spec *s);
 int problem_make(problem *pb, const problem_spec *s);
-/* The same on the cells of a mesh file (file order, or METIS order when metis is set): the file
+/* The same on the cells of a mesh file in the given order (file, metis, zcurve): the file
  * fixes the cells and levels (nx, ny, nz, halo of s are replaced; halo = the stencil's radius).
  * A mesh that is a regular patch also gets its regular twin for the W/E/S/N stencils; any other
  * mesh, and a graph stencil on any mesh, none (rg, rf empty, regular_twin 0). The W/E/S/N
  * stencils refuse a general mesh. */
-int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, int metis);
+int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, mesh_order_t order);
 /* For iterated runs: the unstructured grid only (no regular twin; its inputs hold the values the
  * twin would), and its output fields only when `outputs` is set. */
-int problem_make_lean(problem *pb, const problem_spec *s, const char *path, int metis, int outputs);
+int problem_make_lean(problem *pb, const problem_spec *s, const char *path, mesh_order_t order,
+                      int outputs);
 void problem_free(problem *pb);
 /* Rebuilds the unstructured twin with another layout/storage (the regular grid stays). */
 int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed);

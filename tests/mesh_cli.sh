@@ -3,7 +3,8 @@
 # what they promise; runs on mesh files verify; bad files and flags give a message naming the
 # dataset or flag, a non-zero exit, no crash and no partial output file.
 # General meshes: generate triangles/hexagons, info shows the degree histogram, graphlap runs
-# on them, the W/E/S/N stencils refuse them; ICON import; bad general and ICON files likewise.
+# on them, the W/E/S/N stencils refuse them; the locally refined patch (hanging nodes); ICON
+# import; bad general and ICON files likewise. --layout zcurve on quad and general meshes.
 # usage: mesh_cli.sh PILLAR TEST_MESH TEST_GRAPH   (TEST_* --bad-files DIR write the bad files)
 pillar=$1
 test_mesh=$2
@@ -45,6 +46,21 @@ for st in laplap hdiff fastwaves; do
         run --mesh "$m/rotated.h5" --stencil $st --backend cpu --runs 2 --precision float
 done
 expect_output "metis order (9 parts)" run --mesh "$m/sphere.h5" --layout metis --backend cpu --runs 1
+# zcurve: cells along a Morton curve of their coordinates (cube face by face on the sphere)
+for st in laplap hdiff fastwaves graphlap; do
+    [ $st = graphlap ] || expect_output "PASS against the regular grid: bit-exact" \
+        run --mesh "$m/patch.h5" --stencil $st --backend cpu --runs 1 --layout zcurve
+    expect_output "x 8 levels, zcurve order" \
+        run --mesh "$m/sphere.h5" --stencil $st --backend cpu --runs 1 --layout zcurve
+done
+expect_output "PASS against the regular grid: bit-exact" \
+    run --mesh "$m/shuffled.h5" --backend cpu --runs 1 --layout zcurve --storage nonchasing
+expect_output "zcurve: by cube face, 2D Morton order on each" mesh info "$m/sphere.h5" --layout zcurve
+expect_output "zcurve: 2D Morton order of the coordinates" mesh info "$m/patch.h5" --layout zcurve
+expect_output "(zcurve order): 1200 cells" \
+    run --mesh "$m/patch.h5" --layout zcurve --steps 3 --backend cpu --out-of-core on --device-mem 200K
+expect_output "PASS against the regular grid: bit-exact" \
+    run --layout metis --layout zcurve --mesh "$m/patch.h5" --backend cpu --runs 1
 expect_output "PASS" run --mesh "$m/patch.h5" --grid regular --backend cpu --runs 1
 expect_output "PASS against the regular grid: bit-exact" run --size 24x20x4 --backend cpu --runs 1
 
@@ -58,7 +74,17 @@ expect_output "neighbours  3: 240 cells" mesh info "$m/tri.h5"
 expect_output "0 halo cells, 240 inner" mesh info "$m/tri.h5"
 expect_output "metis: " mesh info "$m/tri.h5" --layout metis
 expect_output "stored a METIS partition into 4 parts" mesh partition "$m/hex.h5" --parts 4
-for f in hex tri patch sphere; do
+# a 12x12 patch with its middle 4x4 split 2x2: hanging nodes, 4x4 coarse cells with 5 neighbours
+expect_output "192 cells, 4 levels" \
+    mesh generate "$m/refined.h5" --kind refined --size 12x12 --refine 4 --levels 4
+expect_output "neighbours  5: 16, 4: 132, 3: 40, 2: 4 cells" mesh info "$m/refined.h5"
+expect_output "edges       at most 5 per cell (per-cell counts in /cell_sides)" \
+    mesh info "$m/refined.h5"
+expect_output "halo        radius 2 (graphlap): 80 halo cells, 112 inner" mesh info "$m/refined.h5"
+expect_output "1200 cells" mesh generate "$m/refined30.h5" --kind refined --size 30x30
+expect_output "zcurve order, neighbour lists (ELL, up to 5 per cell)" \
+    run --mesh "$m/refined.h5" --stencil graphlap --backend cpu --runs 1 --layout zcurve
+for f in hex tri patch sphere refined refined30; do
     expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
         run --mesh "$m/$f.h5" --stencil graphlap --backend cpu --runs 2
 done
@@ -75,6 +101,12 @@ expect_error "graphlap runs on the mesh's cells only" \
 expect_error "--size 4x3: periodic hexagons need at least 3x4 cells, an even number of rows" \
     mesh generate "$m/x.h5" --kind hexagons --size 4x3 --periodic
 expect_error "--periodic goes with --kind triangles or hexagons" mesh generate "$m/x.h5" --periodic
+expect_error "--refine goes with --kind refined" mesh generate "$m/x.h5" --kind hexagons --refine 2
+expect_error "--refine 13: the refined square must be from 1 to 12 cells wide" \
+    mesh generate "$m/x.h5" --kind refined --size 12x20 --refine 13
+expect_error "--refine '0'" mesh generate "$m/x.h5" --kind refined --refine 0
+expect_error "laplap reads W/E/S/N relations, but this is a general mesh" \
+    run --mesh "$m/refined.h5" --backend cpu
 no_file "$m/x.h5"
 
 # ---- ICON import ----
@@ -99,7 +131,8 @@ while IFS="$(printf '\t')" read -r kind name needle; do
 done <"$tmp/glist"
 
 # ---- bad flags ----
-expect_error "--kind 'hexagon'" mesh generate "$m/x.h5" --kind hexagon
+expect_error "--kind 'hexagon': choose one of regular, cubed-sphere, shuffled, rotated, triangles, hexagons, refined" \
+    mesh generate "$m/x.h5" --kind hexagon
 no_file "$m/x.h5"
 expect_error "which FILE" mesh generate --kind regular
 expect_error "--size '0x4'" mesh generate "$m/x.h5" --size 0x4
@@ -111,7 +144,9 @@ expect_error "unknown subcommand 'frob'" mesh frob
 expect_error "--layout metis orders the cells of a mesh file" run --layout metis
 expect_error "--layout metis orders the cells of a mesh file" info --layout metis
 expect_error "--size does not go with --mesh" run --mesh "$m/patch.h5" --size 8x8x8
-expect_error "with --mesh choose file or metis" run --mesh "$m/patch.h5" --layout zcurve
+expect_error "--layout rowmajor needs a regular grid to order; with --mesh choose file, metis or zcurve" \
+    run --mesh "$m/patch.h5" --layout rowmajor
+expect_error "--layout 'peano': choose file, metis or zcurve" mesh info "$m/patch.h5" --layout peano
 expect_error "not a regular patch" run --mesh "$m/sphere.h5" --grid regular --backend cpu
 expect_error "cannot create" mesh generate "$tmp/no-such-dir/x.h5"
 no_file "$tmp/no-such-dir/x.h5"
@@ -127,6 +162,10 @@ done <"$tmp/list"
 # a failed partition leaves the file as it was
 cp "$bad/asymmetric.h5" "$tmp/asym.h5"
 expect_error "asymmetric at cell 1" mesh partition "$tmp/asym.h5" --parts 2
+nocoord="no-coordinates.h5: --layout zcurve orders the cells by their coordinates, but the file has no /coordinates"
+expect_error "$nocoord" run --mesh "$bad/no-coordinates.h5" --layout zcurve --backend cpu
+expect_error "$nocoord" mesh info "$bad/no-coordinates.h5" --layout zcurve
+expect_output "PASS" run --mesh "$bad/no-coordinates.h5" --layout metis --backend cpu --runs 1
 cmp -s "$bad/asymmetric.h5" "$tmp/asym.h5" || { echo "FAIL: partition changed a bad file"; fail=1; }
 printf 'not hdf5\n' >"$tmp/text.h5"
 expect_error "not an HDF5 file" mesh info "$tmp/text.h5"

@@ -302,11 +302,12 @@ static void test_known_input(void)
 static void test_mesh_patch(void)
 {
     mesh m;
-    mesh_gen_spec g = {MESH_SHUFFLED, 30, 20, 0, 4, 16, 3, 0};
+    mesh_gen_spec g = {MESH_SHUFFLED, 30, 20, 0, 4, 16, 3, 0, 0};
     CHECK(mesh_generate(&m, &g) == 0 && mesh_write(tmpname("patch.h5"), &m) == 0, "mesh");
     problem_spec s = spec_of(ST_HDIFF, PREC_DOUBLE, 0, 0, 0, LAYOUT_ROWMAJOR);
     problem pb;
-    CHECK(problem_make_mesh(&pb, &s, tmpname("patch.h5"), 1) == 0, "problem_make_mesh");
+    CHECK(problem_make_mesh(&pb, &s, tmpname("patch.h5"), MESH_ORDER_METIS) == 0,
+          "problem_make_mesh");
     fieldset ref = runner_outputs(&pb, 0), out = runner_outputs(&pb, 1);
     cpu_run_regular(&pb, ref);
     cpu_run_unstructured(&pb, out);
@@ -350,7 +351,8 @@ static void test_mesh_sphere(void)
     put_dataset(tmpname("sin.h5"), 1, "in", H5T_IEEE_F64LE, 2, dims, v);
     problem_spec s = spec_of(ST_LAPLAP, PREC_DOUBLE, 0, 0, 0, LAYOUT_ROWMAJOR);
     problem pb;
-    CHECK(problem_make_mesh(&pb, &s, tmpname("sphere.h5"), 1) == 0, "problem_make_mesh");
+    CHECK(problem_make_mesh(&pb, &s, tmpname("sphere.h5"), MESH_ORDER_METIS) == 0,
+          "problem_make_mesh");
     CHECK(field_read_inputs(&pb, tmpname("sin.h5")) == 0, "field_read_inputs");
     long misplaced = 0;
     for (int z = 0; z < 3; z++)

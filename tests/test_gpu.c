@@ -101,9 +101,9 @@ static void check_graphlap(void)
     }
     snprintf(path, sizeof path, "%s/m.h5", dir);
     const mesh_gen_spec specs[] = {
-        {MESH_HEXAGONS, 37, 29, 0, 7, 0, 1, 0},
-        {MESH_TRIANGLES, 23, 18, 0, 5, 0, 1, 1},
-        {MESH_REGULAR, 41, 27, 0, 6, 0, 1, 0},
+        {MESH_HEXAGONS, 37, 29, 0, 7, 0, 1, 0, 0},
+        {MESH_TRIANGLES, 23, 18, 0, 5, 0, 1, 1, 0},
+        {MESH_REGULAR, 41, 27, 0, 6, 0, 1, 0, 0},
     };
     const int shapes[3][3] = {{32, 4, 2}, {64, 2, 1}, {8, 2, 16}};
     for (size_t m = 0; m < sizeof specs / sizeof specs[0]; m++) {

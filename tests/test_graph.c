@@ -1,5 +1,7 @@
 /* General meshes and graphlap: the triangle and hexagon generators survive a write/read round
- * trip and have the degree histograms, edge counts and halos their geometry gives; graphlap on a
+ * trip and have the degree histograms, edge counts and halos their geometry gives; so does the
+ * locally refined patch (cell count, which cells have 5 neighbours, every relation an edge and
+ * listed back), where graphlap gives the same bits in every cell order; graphlap on a
  * regular quad patch equals laplap bit for bit and the closed forms (x⁴ + y⁴ -> 48 on quads,
  * |r|² -> 0 on triangles and hexagons); ICON-style grid files import; bad general mesh files
  * and bad ICON files are refused with a message naming the dataset and the first bad index.
@@ -10,6 +12,7 @@
  *                                   DIR/grid.nc of 60 triangles (for mesh_cli.sh) */
 #include "check.h"
 #include "h5_put.h"
+#include "same_cells.h"
 #include "scratch.h"
 #include "src/cpu_exec.h"
 #include "src/mesh_import.h"
@@ -45,6 +48,9 @@ static void check_round_trip(const mesh *a, const char *what)
         CHECK(b.ncoord == 2 && !memcmp(a->coord, b.coord, sizeof(double) * 2 * n),
               "%s: coordinates", what);
         CHECK(!strcmp(a->kind, b.kind), "%s: kind", what);
+        CHECK((!a->sides) == (!b.sides) &&
+                  (!a->sides || !memcmp(a->sides, b.sides, sizeof(int) * n)),
+              "%s: /cell_sides", what);
     }
     mesh_free(&b);
 }
@@ -58,7 +64,7 @@ static void test_generators(void)
                 int nx = sizes[k][0], ny = sizes[k][1], tri = kind == MESH_TRIANGLES;
                 if (!tri && periodic && ny % 2)
                     ny++;
-                mesh_gen_spec sp = {(mesh_kind)kind, nx, ny, 0, 3, 0, 1, periodic};
+                mesh_gen_spec sp = {(mesh_kind)kind, nx, ny, 0, 3, 0, 1, periodic, 0};
                 mesh m;
                 char what[96], err[512];
                 snprintf(what, sizeof what, "%s %s %dx%d", mesh_kind_name[kind],
@@ -97,7 +103,7 @@ static void test_generators(void)
             }
     /* tori too small to be simple graphs are refused */
     mesh m;
-    mesh_gen_spec small = {MESH_HEXAGONS, 4, 3, 0, 1, 0, 1, 1};
+    mesh_gen_spec small = {MESH_HEXAGONS, 4, 3, 0, 1, 0, 1, 1, 0};
     int saved = stderr_to(tmpname("stderr.txt"));
     int rc = mesh_generate(&m, &small);
     char msg[512];
@@ -108,25 +114,25 @@ static void test_generators(void)
 /* ---- graphlap ---- */
 
 /* A graphlap (or laplap) problem on the mesh file at path. */
-static int make(problem *pb, stencil_t st, precision_t prec, const char *path, int metis)
+static int make(problem *pb, stencil_t st, precision_t prec, const char *path, mesh_order_t order)
 {
     problem_spec s = {st, prec, 0, 0, 0, 2, LAYOUT_ROWMAJOR, 16, 11, 1, 0};
-    return problem_make_mesh(pb, &s, path, metis);
+    return problem_make_mesh(pb, &s, path, order);
 }
 
 /* graphlap == laplap bit for bit on a regular patch: same cells, same order, same inputs. */
 static void test_equals_laplap(void)
 {
     mesh m;
-    mesh_gen_spec sp = {MESH_REGULAR, 23, 19, 0, 5, 0, 1, 0};
+    mesh_gen_spec sp = {MESH_REGULAR, 23, 19, 0, 5, 0, 1, 0, 0};
     const char *path = tmpname("patch.h5");
     CHECK(mesh_generate(&m, &sp) == 0 && mesh_write(path, &m) == 0, "patch");
     mesh_free(&m);
     for (int prec = 0; prec < 2; prec++)
-        for (int metis = 0; metis < 2; metis++) {
+        for (int order = 0; order < MESH_ORDER_COUNT; order++) {
             problem pl, pg;
-            CHECK(make(&pl, ST_LAPLAP, (precision_t)prec, path, metis) == 0 &&
-                      make(&pg, ST_GRAPHLAP, (precision_t)prec, path, metis) == 0,
+            CHECK(make(&pl, ST_LAPLAP, (precision_t)prec, path, (mesh_order_t)order) == 0 &&
+                      make(&pg, ST_GRAPHLAP, (precision_t)prec, path, (mesh_order_t)order) == 0,
                   "problems");
             CHECK(pl.ug.nhalo == pg.ug.nhalo && pl.ug.len == pg.ug.len &&
                       !memcmp(pl.ug.mesh_cell, pg.ug.mesh_cell, sizeof(int) * (size_t)pl.ug.nxy),
@@ -136,8 +142,8 @@ static void test_equals_laplap(void)
             fieldset ol = runner_outputs(&pl, 1), og = runner_outputs(&pg, 1);
             cpu_run_unstructured(&pl, ol);
             cpu_run_unstructured(&pg, og);
-            CHECK(!memcmp(ol.p[1], og.p[1], bytes), "%s%s: graphlap != laplap",
-                  prec_name(pl.s.prec), metis ? " metis" : "");
+            CHECK(!memcmp(ol.p[1], og.p[1], bytes), "%s %s order: graphlap != laplap",
+                  prec_name(pl.s.prec), mesh_order_name[order]);
             runner_free_outputs(&pl, &ol);
             runner_free_outputs(&pg, &og);
             problem_free(&pl);
@@ -154,7 +160,7 @@ static void check_formula(const mesh_gen_spec *sp, double (*f)(double, double), 
     const char *path = tmpname("formula.h5");
     CHECK(mesh_generate(&m, sp) == 0 && mesh_write(path, &m) == 0, "formula mesh");
     problem pb;
-    CHECK(make(&pb, ST_GRAPHLAP, PREC_DOUBLE, path, 0) == 0, "formula problem");
+    CHECK(make(&pb, ST_GRAPHLAP, PREC_DOUBLE, path, MESH_ORDER_FILE) == 0, "formula problem");
     const ugrid *g = &pb.ug;
     double *in = pb.uf.p[0];
     for (int z = 0; z < g->nz; z++)
@@ -189,14 +195,136 @@ static double square(double x, double y) { return x * x + y * y; }
 static void test_closed_forms(void)
 {
     /* lap(x⁴) = −(12x² + 2) on the line, lap of that = 24: on quads 24 + 24, exactly */
-    mesh_gen_spec quads = {MESH_REGULAR, 15, 12, 0, 3, 0, 1, 0};
+    mesh_gen_spec quads = {MESH_REGULAR, 15, 12, 0, 3, 0, 1, 0, 0};
     check_formula(&quads, quartic, 48.0, 0.0);
     /* |r|²: every complete hexagon and triangle has lap = −Σ|d|² (the offsets d to its
      * neighbours sum to zero), a constant, so graphlap = 0 up to rounding */
-    mesh_gen_spec hex = {MESH_HEXAGONS, 14, 11, 0, 3, 0, 1, 0};
+    mesh_gen_spec hex = {MESH_HEXAGONS, 14, 11, 0, 3, 0, 1, 0, 0};
     check_formula(&hex, square, 0.0, 1e-10);
-    mesh_gen_spec tri = {MESH_TRIANGLES, 9, 13, 0, 3, 0, 1, 0};
+    mesh_gen_spec tri = {MESH_TRIANGLES, 9, 13, 0, 3, 0, 1, 0, 0};
     check_formula(&tri, square, 0.0, 1e-10);
+}
+
+/* ---- the locally refined patch ---- */
+
+/* Neighbours and edges cell c of a refined patch must have, from its centre alone: a coarse cell
+ * (centre at .5) has 2 neighbours on a side where the square next to it is refined, a fine one
+ * (centre at .25 or .75) 1 per side; a side on the patch's border has none but is one edge. */
+static void expected_degree(const mesh *m, int c, int nx, int ny, int x0, int y0, int r,
+                            int *nbrs, int *edges)
+{
+    double cx = m->coord[2 * c], cy = m->coord[2 * c + 1];
+    int coarse = cx - (int)cx == 0.5, k = coarse ? 1 : 2; /* squares per unit */
+    int x = (int)(cx * k), y = (int)(cy * k);               /* in those squares */
+    *nbrs = *edges = 0;
+    for (int side = 0; side < 4; side++) {
+        int xx = x + rel_dx[side], yy = y + rel_dy[side];
+        int inside = xx >= 0 && xx < nx * k && yy >= 0 && yy < ny * k;
+        int split = coarse && inside && xx >= x0 && xx < x0 + r && yy >= y0 && yy < y0 + r;
+        *nbrs += inside ? 1 + split : 0;
+        *edges += 1 + split;
+    }
+}
+
+/* Whether cells c and d share an edge of positive length (centres and sizes from coordinates:
+ * exact in binary). */
+static int share_edge(const mesh *m, int c, int d)
+{
+    const double *a = m->coord + 2 * c, *b = m->coord + 2 * d;
+    double ha = a[0] - (int)a[0] == 0.5 ? 0.5 : 0.25, hb = b[0] - (int)b[0] == 0.5 ? 0.5 : 0.25;
+    double dx = fabs(a[0] - b[0]), dy = fabs(a[1] - b[1]);
+    return (dx == ha + hb && dy < ha + hb) || (dy == ha + hb && dx < ha + hb);
+}
+
+static void test_refined(void)
+{
+    /* nx, ny, refine (0: a third of the shorter side) */
+    const int cases[][3] = {{12, 12, 4}, {9, 7, 3}, {10, 13, 0}, {5, 5, 1}, {6, 4, 4}, {1, 1, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int nx = cases[i][0], ny = cases[i][1], least = nx < ny ? nx : ny;
+        int r = cases[i][2] ? cases[i][2] : (least / 3 > 0 ? least / 3 : 1);
+        int x0 = (nx - r) / 2, y0 = (ny - r) / 2;
+        mesh_gen_spec sp = {MESH_REFINED, nx, ny, 0, 3, 0, 1, 0, cases[i][2]};
+        mesh m;
+        char what[64], err[512];
+        snprintf(what, sizeof what, "refined %dx%d, %dx%d square", nx, ny, r, r);
+        CHECK(mesh_generate(&m, &sp) == 0, "%s: generate", what);
+        CHECK(mesh_check(&m, err, sizeof err) == 0, "%s: %s", what, err); /* incl. symmetry */
+        CHECK(m.ncells == nx * ny - r * r + 4 * r * r && m.ncoord == 2 && m.adj,
+              "%s: %d cells, want %d", what, m.ncells, nx * ny + 3 * r * r);
+        int fine = 0, wrong = 0, far = 0, back = 0;
+        for (int c = 0; c < m.ncells; c++) {
+            int nbrs, edges, listed = 0;
+            expected_degree(&m, c, nx, ny, x0, y0, r, &nbrs, &edges);
+            fine += m.coord[2 * c] - (int)m.coord[2 * c] != 0.5;
+            for (int j = 0; j < mesh_sides(&m, c); j++) {
+                int d = mesh_row(&m, c)[j];
+                if (d < 0)
+                    continue;
+                listed++;
+                far += !share_edge(&m, c, d);
+                for (int k = 0; k < mesh_sides(&m, d); k++)
+                    back += mesh_row(&m, d)[k] == c;
+            }
+            wrong += listed != nbrs || mesh_sides(&m, c) != edges;
+        }
+        CHECK(fine == 4 * r * r, "%s: %d fine cells, want %d", what, fine, 4 * r * r);
+        CHECK(wrong == 0, "%s: %d cells with the wrong neighbour or edge count", what, wrong);
+        CHECK(far == 0, "%s: %d neighbours that share no edge", what, far);
+        long hist[MESH_MAXDEG + 1];
+        mesh_histogram(&m, hist);
+        CHECK(back == degree_sum(hist), "%s: %d of %ld relations listed back", what, back,
+              degree_sum(hist));
+        /* the square 2 cells or more from the border: 4r coarse cells with 5 neighbours */
+        if (x0 >= 2 && y0 >= 2 && nx - x0 - r >= 2 && ny - y0 - r >= 2)
+            CHECK(hist[5] == 4 * r && m.maxdeg == 5 && m.sides, "%s: %ld cells with 5", what,
+                  hist[5]);
+        check_round_trip(&m, what);
+        mesh_free(&m);
+    }
+    mesh m;
+    mesh_gen_spec big = {MESH_REFINED, 12, 12, 0, 1, 0, 1, 0, 13};
+    char msg[512];
+    int saved = stderr_to(tmpname("stderr.txt"));
+    int rc = mesh_generate(&m, &big);
+    stderr_restore(saved, tmpname("stderr.txt"), msg, sizeof msg);
+    CHECK(rc != 0 && strstr(msg, "--refine 13: the refined square must be from 1 to 12 cells"),
+          "--refine 13 on 12x12: %s", msg);
+
+    /* graphlap: a constant gives 0 on every inner cell; every order gives the same bits */
+    mesh_gen_spec sp = {MESH_REFINED, 14, 12, 0, 4, 0, 1, 0, 4};
+    const char *path = tmpname("refined.h5");
+    CHECK(mesh_generate(&m, &sp) == 0 && mesh_write(path, &m) == 0, "refined mesh");
+    mesh_free(&m);
+    problem pf;
+    CHECK(make(&pf, ST_GRAPHLAP, PREC_DOUBLE, path, MESH_ORDER_FILE) == 0, "refined problem");
+    CHECK(pf.ug.nhalo == 14 * 12 - 10 * 8, "refined: %d halo cells, want the frame of 2",
+          pf.ug.nhalo);
+    fieldset of = runner_outputs(&pf, 1);
+    for (int o = MESH_ORDER_METIS; o < MESH_ORDER_COUNT; o++) {
+        problem po;
+        CHECK(make(&po, ST_GRAPHLAP, PREC_DOUBLE, path, (mesh_order_t)o) == 0, "%s order",
+              mesh_order_name[o]);
+        fieldset oo = runner_outputs(&po, 1);
+        cpu_run_unstructured(&pf, of);
+        cpu_run_unstructured(&po, oo);
+        long differ = differ_by_file_cell(&pf, of, &po, oo);
+        CHECK(differ == 0, "refined: file and %s order differ at %ld points", mesh_order_name[o],
+              differ);
+        runner_free_outputs(&po, &oo);
+        problem_free(&po);
+    }
+    double *in = pf.uf.p[0], *out = of.p[1];
+    for (size_t k = 0; k < pf.ug.len; k++)
+        in[k] = 3.0;
+    cpu_run_unstructured(&pf, of);
+    long nonzero = 0;
+    for (int z = 0; z < pf.ug.nz; z++)
+        for (int c = pf.ug.nhalo; c < pf.ug.nxy; c++)
+            nonzero += out[c + z * pf.ug.zstride] != 0.0;
+    CHECK(nonzero == 0, "refined: graphlap of a constant is not 0 at %ld points", nonzero);
+    runner_free_outputs(&pf, &of);
+    problem_free(&pf);
 }
 
 /* ---- ICON import ---- */
@@ -239,7 +367,7 @@ static void write_icon(const char *path, const mesh *m, int defect)
 
 static void icon_mesh(mesh *m)
 {
-    mesh_gen_spec sp = {MESH_TRIANGLES, 6, 5, 0, 2, 0, 1, 0};
+    mesh_gen_spec sp = {MESH_TRIANGLES, 6, 5, 0, 2, 0, 1, 0, 0};
     mesh_generate(m, &sp);
 }
 
@@ -261,7 +389,7 @@ static void test_icon_import(void)
     const char *out = tmpname("icon.h5");
     CHECK(mesh_write(out, &m) == 0, "write the imported mesh");
     problem pb;
-    CHECK(make(&pb, ST_GRAPHLAP, PREC_FLOAT, out, 1) == 0, "graphlap on the import");
+    CHECK(make(&pb, ST_GRAPHLAP, PREC_FLOAT, out, MESH_ORDER_METIS) == 0, "graphlap on the import");
     fieldset a = runner_outputs(&pb, 1);
     cpu_run_unstructured(&pb, a);
     verify_result v = verify_compare_cells(&pb, a, a);
@@ -383,6 +511,7 @@ int main(int argc, char **argv)
     test_generators();
     test_equals_laplap();
     test_closed_forms();
+    test_refined();
     test_icon_import();
     test_bad_files();
     scratch_remove();

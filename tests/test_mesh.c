@@ -4,9 +4,12 @@
  * and the first bad cell, and nothing is left half-written.
  *
  * usage: test_mesh              run the tests
- *        test_mesh --bad-files DIR   write the bad files of the tests into DIR (for mesh_cli.sh) */
+ *        test_mesh --bad-files DIR   write the bad files of the tests into DIR and list them as
+ *                                    "name <TAB> needle"; also DIR/no-coordinates.h5, a good
+ *                                    12x10 patch without /coordinates (for mesh_cli.sh) */
 #include "check.h"
 #include "h5_put.h"
+#include "same_cells.h"
 #include "scratch.h"
 #include "src/cpu_exec.h"
 #include "src/mesh_io.h"
@@ -14,6 +17,7 @@
 #include "src/verify.h"
 
 #include <hdf5.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,10 +47,10 @@ static void check_same_mesh(const mesh *a, const mesh *b, const char *what)
 static void test_round_trips(void)
 {
     mesh_gen_spec specs[] = {
-        {MESH_REGULAR, 23, 17, 0, 5, 0, 1, 0},    {MESH_CUBED_SPHERE, 0, 0, 12, 7, 0, 1, 0},
-        {MESH_SHUFFLED, 30, 20, 0, 4, 16, 9, 0},  {MESH_ROTATED, 30, 26, 0, 3, 5, 9, 0},
-        {MESH_CUBED_SPHERE, 0, 0, 1, 2, 0, 1, 0}, {MESH_REGULAR, 1, 1, 0, 1, 0, 1, 0},
-        {MESH_REGULAR, 100, 90, 0, 3, 0, 1, 0}, /* >= 4096 cells: chunked, compressed datasets */
+        {MESH_REGULAR, 23, 17, 0, 5, 0, 1, 0, 0},    {MESH_CUBED_SPHERE, 0, 0, 12, 7, 0, 1, 0, 0},
+        {MESH_SHUFFLED, 30, 20, 0, 4, 16, 9, 0, 0},  {MESH_ROTATED, 30, 26, 0, 3, 5, 9, 0, 0},
+        {MESH_CUBED_SPHERE, 0, 0, 1, 2, 0, 1, 0, 0}, {MESH_REGULAR, 1, 1, 0, 1, 0, 1, 0, 0},
+        {MESH_REGULAR, 100, 90, 0, 3, 0, 1, 0, 0}, /* >= 4096 cells: chunked, compressed datasets */
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         mesh a, b;
@@ -68,7 +72,7 @@ static void test_round_trips(void)
     }
     /* shuffled: the numbering differs from row-major, positions still a permutation */
     mesh s;
-    mesh_gen_spec sp = {MESH_SHUFFLED, 16, 16, 0, 2, 8, 3, 0};
+    mesh_gen_spec sp = {MESH_SHUFFLED, 16, 16, 0, 2, 8, 3, 0, 0};
     mesh_generate(&s, &sp);
     int moved = 0;
     for (int c = 0; c < s.ncells; c++)
@@ -134,7 +138,7 @@ static void test_cubed_sphere(void)
 
 static void test_halo(void)
 {
-    mesh_gen_spec sp = {MESH_ROTATED, 30, 24, 0, 2, 4, 5, 0};
+    mesh_gen_spec sp = {MESH_ROTATED, 30, 24, 0, 2, 4, 5, 0, 0};
     mesh m;
     mesh_generate(&m, &sp);
     for (int radius = 1; radius <= 2; radius++) {
@@ -165,7 +169,7 @@ static void test_halo(void)
 static void test_patch_equals_emulate(void)
 {
     const int nx = 21, ny = 17, nz = 6;
-    mesh_gen_spec sp = {MESH_REGULAR, nx, ny, 0, nz, 0, 1, 0};
+    mesh_gen_spec sp = {MESH_REGULAR, nx, ny, 0, nz, 0, 1, 0, 0};
     mesh m;
     mesh_generate(&m, &sp);
     const char *path = tmpname("patch.h5");
@@ -201,41 +205,50 @@ static void test_patch_equals_emulate(void)
     mesh_free(&m);
 
     /* stencil results: file (rowmajor) vs emulated rowmajor bit for bit, and vs the regular grid
-     * in every order the file can be run in */
+     * in every order the file can be run in (file, metis, zcurve) */
     for (int st = 0; st < ST_QUAD_COUNT; st++)
         for (int storage = 0; storage < 4; storage++) {
             int radius = stencil_table[st].radius;
             problem_spec s = {(stencil_t)st,   PREC_DOUBLE, nx, ny,           nz,         radius,
                               LAYOUT_ROWMAJOR, 8,           7,  storage >> 1, storage & 1};
-            problem pe, pm, pq;
+            problem pe, pm[MESH_ORDER_COUNT];
+            fieldset om[MESH_ORDER_COUNT];
             CHECK(problem_make(&pe, &s) == 0, "emulated problem");
-            CHECK(problem_make_mesh(&pm, &s, path, 0) == 0, "mesh problem");
-            CHECK(problem_make_mesh(&pq, &s, path, 1) == 0, "mesh problem, metis order");
-            CHECK(pm.regular_twin && pm.ug.nhalo == pe.ug.nhalo, "twin/halo");
-            fieldset oe = runner_outputs(&pe, 1), om = runner_outputs(&pm, 1),
-                     oq = runner_outputs(&pq, 1);
-            fieldset reg = runner_outputs(&pm, 0);
+            fieldset oe = runner_outputs(&pe, 1);
             cpu_run_unstructured(&pe, oe);
-            cpu_run_unstructured(&pm, om);
-            cpu_run_unstructured(&pq, oq);
-            cpu_run_regular(&pm, reg);
+            for (int o = 0; o < MESH_ORDER_COUNT; o++) {
+                CHECK(problem_make_mesh(&pm[o], &s, path, (mesh_order_t)o) == 0,
+                      "mesh problem, %s order", mesh_order_name[o]);
+                om[o] = runner_outputs(&pm[o], 1);
+                cpu_run_unstructured(&pm[o], om[o]);
+            }
+            CHECK(pm[0].regular_twin && pm[0].ug.nhalo == pe.ug.nhalo, "twin/halo");
+            fieldset reg = runner_outputs(&pm[0], 0);
+            cpu_run_regular(&pm[0], reg);
             for (int f = stencil_table[st].nin; f < pe.nf; f++)
-                CHECK(!memcmp(oe.p[f], om.p[f], pe.ug.len * 8), "%s storage %d: file != emulated",
-                      stencil_table[st].name, storage);
-            verify_result r = verify_compare(&pm, om, 1, reg, 0),
-                          q = verify_compare(&pq, oq, 1, reg, 0);
-            CHECK(r.checked > 0 && r.unwritten == 0 && r.differ == 0,
-                  "%s: file vs regular: %ld/%ld", stencil_table[st].name, r.unwritten, r.differ);
-            CHECK(q.checked == r.checked && q.unwritten == 0 && q.differ == 0,
-                  "%s: metis vs regular: %ld/%ld", stencil_table[st].name, q.unwritten, q.differ);
-            CHECK(pq.mesh_parts > 1, "metis parts %d", pq.mesh_parts);
+                CHECK(!memcmp(oe.p[f], om[0].p[f], pe.ug.len * 8),
+                      "%s storage %d: file != emulated", stencil_table[st].name, storage);
+            long checked = -1;
+            for (int o = 0; o < MESH_ORDER_COUNT; o++) {
+                verify_result r = verify_compare(&pm[o], om[o], 1, reg, 0);
+                CHECK(r.checked > 0 && (checked < 0 || r.checked == checked) &&
+                          r.unwritten == 0 && r.differ == 0,
+                      "%s: %s order vs regular: %ld/%ld", stencil_table[st].name,
+                      mesh_order_name[o], r.unwritten, r.differ);
+                checked = r.checked;
+            }
+            CHECK(pm[MESH_ORDER_METIS].mesh_parts > 1, "metis parts %d",
+                  pm[MESH_ORDER_METIS].mesh_parts);
+            CHECK(memcmp(pm[MESH_ORDER_ZCURVE].ug.mesh_cell, pm[0].ug.mesh_cell,
+                         sizeof(int) * (size_t)pm[0].ug.nxy),
+                  "zcurve order is the file's order");
             runner_free_outputs(&pe, &oe);
-            runner_free_outputs(&pm, &om);
-            runner_free_outputs(&pq, &oq);
-            runner_free_outputs(&pm, &reg);
+            runner_free_outputs(&pm[0], &reg);
             problem_free(&pe);
-            problem_free(&pm);
-            problem_free(&pq);
+            for (int o = 0; o < MESH_ORDER_COUNT; o++) {
+                runner_free_outputs(&pm[o], &om[o]);
+                problem_free(&pm[o]);
+            }
         }
 }
 
@@ -250,34 +263,29 @@ static void test_mesh_runs(void)
     for (int st = 0; st < ST_QUAD_COUNT; st++) {
         problem_spec s = {(stencil_t)st, PREC_DOUBLE, 0, 0, 0, 0, LAYOUT_ROWMAJOR, 16, 3, 1, 1};
         problem pf, pq;
-        CHECK(problem_make_mesh(&pf, &s, path, 0) == 0 && problem_make_mesh(&pq, &s, path, 1) == 0,
-              "sphere problems");
+        fieldset of;
+        CHECK(problem_make_mesh(&pf, &s, path, MESH_ORDER_FILE) == 0, "sphere problem");
         CHECK(!pf.regular_twin && pf.ug.nhalo == 0 && pf.ug.nxy == 600, "sphere grid");
-        fieldset of = runner_outputs(&pf, 1), oq = runner_outputs(&pq, 1);
+        of = runner_outputs(&pf, 1);
         cpu_run_unstructured(&pf, of);
-        cpu_run_unstructured(&pq, oq);
         verify_result r = verify_compare_cells(&pf, of, of);
         CHECK(r.checked == 600L * stencil_zend(s.stencil, 5) * stencil_table[st].nout &&
                   r.unwritten == 0,
               "%s: %ld unwritten", stencil_table[st].name, r.unwritten);
-        /* the same cell (by file index) gets the same bits in both orders */
-        long differ = 0;
-        for (int f = stencil_table[st].nin; f < pf.nf; f++)
-            for (int z = 0; z < stencil_zend(s.stencil, 5); z++)
-                for (int c = 0; c < 600; c++) {
-                    int cq = -1;
-                    for (int k = 0; k < 600 && cq < 0; k++)
-                        if (pq.ug.mesh_cell[k] == pf.ug.mesh_cell[c])
-                            cq = k;
-                    differ += !field_same_bits(PREC_DOUBLE, of.p[f], (size_t)c + z * pf.ug.zstride,
-                                               oq.p[f], (size_t)cq + z * pq.ug.zstride);
-                }
-        CHECK(differ == 0, "%s: file and metis order differ at %ld points", stencil_table[st].name,
-              differ);
+        /* the same cell (by file index) gets the same bits in every order */
+        for (int o = MESH_ORDER_METIS; o < MESH_ORDER_COUNT; o++) {
+            CHECK(problem_make_mesh(&pq, &s, path, (mesh_order_t)o) == 0, "sphere problem, %s",
+                  mesh_order_name[o]);
+            fieldset oq = runner_outputs(&pq, 1);
+            cpu_run_unstructured(&pq, oq);
+            long differ = differ_by_file_cell(&pf, of, &pq, oq);
+            CHECK(differ == 0, "%s: file and %s order differ at %ld points",
+                  stencil_table[st].name, mesh_order_name[o], differ);
+            runner_free_outputs(&pq, &oq);
+            problem_free(&pq);
+        }
         runner_free_outputs(&pf, &of);
-        runner_free_outputs(&pq, &oq);
         problem_free(&pf);
-        problem_free(&pq);
     }
     mesh_free(&m);
 }
@@ -322,6 +330,144 @@ static void test_metis(void)
     xfree(order);
     xfree(seen);
     xfree(size);
+    mesh_free(&m);
+}
+
+/* ---- z-curve order of mesh files ---- */
+
+/* Mean distance in `order` between the two cells of each neighbour pair. */
+static double mean_gap(const mesh *m, const int *order)
+{
+    int *pos = xalloc(sizeof(int) * (size_t)m->ncells);
+    for (int i = 0; i < m->ncells; i++)
+        pos[order[i]] = i;
+    double sum = 0;
+    long pairs = 0;
+    for (int c = 0; c < m->ncells; c++)
+        for (int r = 0; r < mesh_width(m); r++) {
+            int d = mesh_row(m, c)[r];
+            if (d >= 0) {
+                sum += abs(pos[c] - pos[d]);
+                pairs++;
+            }
+        }
+    xfree(pos);
+    return sum / (double)pairs;
+}
+
+/* The z-curve order of m: a permutation, the same every time, with neighbours far closer in it
+ * than in a random order (and than in `worse`, the file's order, when that is set). */
+static int *check_zcurve(const mesh *m, const char *what, int worse)
+{
+    int n = m->ncells, *order = xalloc(sizeof(int) * (size_t)n),
+        *again = xalloc(sizeof(int) * (size_t)n), *seen = xalloc(sizeof(int) * (size_t)n);
+    CHECK(mesh_zcurve_order(m, what, order) == 0 && mesh_zcurve_order(m, what, again) == 0,
+          "%s: zcurve order", what);
+    CHECK(!memcmp(order, again, sizeof(int) * (size_t)n), "%s: zcurve order not reproducible",
+          what);
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        bad += order[i] < 0 || order[i] >= n || seen[order[i]];
+        if (order[i] >= 0 && order[i] < n)
+            seen[order[i]] = 1;
+    }
+    CHECK(bad == 0, "%s: zcurve order is not a permutation (%d bad entries)", what, bad);
+    uint64_t s = 17;
+    for (int i = 0; i < n; i++)
+        again[i] = i;
+    for (int i = n - 1; i > 0; i--) { /* a seeded random order */
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        int j = (int)((s >> 33) % (uint64_t)(i + 1)), t = again[i];
+        again[i] = again[j];
+        again[j] = t;
+    }
+    double z = mean_gap(m, order), rnd = mean_gap(m, again);
+    CHECK(z * 10 < rnd, "%s: neighbours %.1f apart in zcurve order, %.1f in a random one", what,
+          z, rnd);
+    for (int i = 0; i < n; i++)
+        again[i] = i;
+    double file = mean_gap(m, again);
+    CHECK(!worse || z * 4 < file, "%s: neighbours %.1f apart in zcurve order, %.1f in the file's",
+          what, z, file);
+    xfree(again);
+    xfree(seen);
+    return order;
+}
+
+static void test_zcurve(void)
+{
+    /* 2 coordinates: a patch, hexagons, a patch whose file order is scrambled */
+    mesh_gen_spec specs[] = {{MESH_REGULAR, 64, 48, 0, 1, 0, 1, 0, 0},
+                             {MESH_HEXAGONS, 40, 40, 0, 1, 0, 1, 0, 0},
+                             {MESH_SHUFFLED, 64, 64, 0, 1, 4096, 5, 0, 0}};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        mesh m;
+        CHECK(mesh_generate(&m, &specs[i]) == 0, "generate");
+        xfree(check_zcurve(&m, mesh_kind_name[specs[i].kind], specs[i].kind == MESH_SHUFFLED));
+        if (specs[i].kind == MESH_REGULAR) { /* 3 coordinates off a sphere: a paraboloid */
+            double *xyz = xalloc(sizeof(double) * 3 * (size_t)m.ncells);
+            for (int c = 0; c < m.ncells; c++) {
+                double x = m.coord[2 * c], y = m.coord[2 * c + 1];
+                xyz[3 * c] = x;
+                xyz[3 * c + 1] = y;
+                xyz[3 * c + 2] = (x * x + y * y) / 64;
+            }
+            xfree(m.coord);
+            m.coord = xyz;
+            m.ncoord = 3;
+            CHECK(!mesh_on_sphere(&m), "a paraboloid taken for a sphere");
+            xfree(check_zcurve(&m, "paraboloid", 0));
+            /* all cells at one point: ties keep the file's order */
+            memset(m.coord, 0, sizeof(double) * 3 * (size_t)m.ncells);
+            int *order = xalloc(sizeof(int) * (size_t)m.ncells), ties = 0;
+            CHECK(mesh_zcurve_order(&m, "one point", order) == 0, "one point");
+            for (int c = 0; c < m.ncells; c++)
+                ties += order[c] != c;
+            CHECK(ties == 0, "equal keys not in file order (%d cells moved)", ties);
+            xfree(order);
+        }
+        mesh_free(&m);
+    }
+
+    /* the cubed sphere: panel by panel, and a z-curve inside each panel: for n = 32 every aligned
+     * run of 16 cells is an aligned 4x4 square of one panel */
+    const int n = 32;
+    mesh m;
+    mesh_gen_cubed_sphere(&m, n, 1);
+    CHECK(mesh_on_sphere(&m), "the cubed sphere is not on a sphere");
+    int *order = check_zcurve(&m, "cubed-sphere", 0), split = 0;
+    for (int i = 0; i < m.ncells; i += 16)
+        for (int k = 1; k < 16; k++) {
+            int a = order[i], b = order[i + k];
+            split += a / (n * n) != b / (n * n) || (a % n) / 4 != (b % n) / 4 ||
+                     (a / n % n) / 4 != (b / n % n) / 4;
+        }
+    CHECK(split == 0, "cubed sphere: %d cells outside their run's 4x4 panel square", split);
+    for (int i = 1; i < m.ncells; i++)
+        split += order[i] / (n * n) != order[i - 1] / (n * n);
+    CHECK(split == 5, "cubed sphere: the panels are cut into %d runs, want 6", split + 1);
+    xfree(order);
+
+    /* refused: a mesh without coordinates, a coordinate that is not finite */
+    char msg[512];
+    order = xalloc(sizeof(int) * (size_t)m.ncells);
+    m.coord[3 * 7 + 1] = NAN;
+    int saved = stderr_to(tmpname("stderr.txt"));
+    int rc = mesh_zcurve_order(&m, "nan.h5", order);
+    stderr_restore(saved, tmpname("stderr.txt"), msg, sizeof msg);
+    CHECK(rc != 0 &&
+              strstr(msg, "nan.h5: /coordinates: cell 7 has a coordinate that is not finite"),
+          "NaN coordinate: %s", msg);
+    xfree(m.coord);
+    m.coord = NULL;
+    m.ncoord = 0;
+    saved = stderr_to(tmpname("stderr.txt"));
+    rc = mesh_zcurve_order(&m, "bare.h5", order);
+    stderr_restore(saved, tmpname("stderr.txt"), msg, sizeof msg);
+    CHECK(rc != 0 && strstr(msg, "bare.h5: --layout zcurve orders the cells by their coordinates, "
+                                 "but the file has no /coordinates"),
+          "no coordinates: %s", msg);
+    xfree(order);
     mesh_free(&m);
 }
 
@@ -398,6 +544,14 @@ static void write_bad_files(void)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     for (int i = 0; i < NBAD; i++)
         write_bad(tmpname(bad_files[i].name), i);
+    mesh m;
+    mesh_gen_spec sp = {MESH_REGULAR, 12, 10, 0, 4, 0, 1, 0, 0};
+    mesh_generate(&m, &sp);
+    xfree(m.coord);
+    m.coord = NULL;
+    m.ncoord = 0;
+    mesh_write(tmpname("no-coordinates.h5"), &m);
+    mesh_free(&m);
     FILE *f = fopen(tmpname("not-hdf5.h5"), "w");
     fputs("just text\n", f);
     fclose(f);
@@ -463,6 +617,7 @@ int main(int argc, char **argv)
     test_patch_equals_emulate();
     test_mesh_runs();
     test_metis();
+    test_zcurve();
     test_bad_files();
     scratch_remove();
     return check_done("test_mesh");

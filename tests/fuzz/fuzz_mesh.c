@@ -9,6 +9,7 @@
 #include "storage/nbtable.h"
 
 #include <hdf5.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +289,17 @@ static void exercise(const mesh *m)
             check_permutation(order, n, "mesh_locality_order: not a permutation");
             check_grid(m, 2, order, halo2);
         }
+        xfree(order);
+    }
+    int finite = m->coord != NULL; /* --layout zcurve refuses the others, with a message */
+    for (size_t i = 0; finite && i < (size_t)n * (size_t)m->ncoord; i++)
+        finite = isfinite(m->coord[i]);
+    if (finite) {
+        int *order = xalloc(sizeof(int) * (size_t)n);
+        if (mesh_zcurve_order(m, FZ_FILE_NAME, order) != 0)
+            fail("mesh_zcurve_order refused finite coordinates");
+        check_permutation(order, n, "mesh_zcurve_order: not a permutation");
+        check_grid(m, 2, order, halo2);
         xfree(order);
     }
     xfree(halo1);

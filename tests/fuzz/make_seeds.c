@@ -111,7 +111,7 @@ static void save_image(const char *name, const mesh *m)
 
 static void generate(mesh *m, mesh_kind kind, int nx, int ny, int n, int window, int nparts)
 {
-    mesh_gen_spec s = {kind, nx, ny, n, 3, window, 7, 0};
+    mesh_gen_spec s = {kind, nx, ny, n, 3, window, 7, 0, 0};
     if (mesh_generate(m, &s) != 0)
         exit(1);
     if (nparts) {
