@@ -310,7 +310,7 @@ static int mesh_info_cmd(int argc, char **argv)
     int *order = NULL;
     if (a.metis) {
         order = xalloc(sizeof(int) * (size_t)m.ncells);
-        int np = mesh_locality_order(&m, a.part_size, order);
+        int np = mesh_locality_order(&m, a.part_size, order, NULL);
         if (np < 0) {
             xfree(order);
             mesh_free(&m);

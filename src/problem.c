@@ -63,13 +63,15 @@ static void fill_direct_inputs(problem *pb)
 static int build_mesh_grid(problem *pb)
 {
     const problem_spec *s = &pb->s;
-    int *order = NULL;
+    int *order = NULL, *part = NULL;
     pb->mesh_parts = 0;
     if (pb->mesh_metis) {
         order = xalloc(sizeof(int) * (size_t)pb->mesh.ncells);
-        pb->mesh_parts = mesh_locality_order(&pb->mesh, s->w, order);
+        part = xalloc(sizeof(int) * (size_t)pb->mesh.ncells);
+        pb->mesh_parts = mesh_locality_order(&pb->mesh, s->w, order, part);
         if (pb->mesh_parts < 0) {
             xfree(order);
+            xfree(part);
             return -1;
         }
     }
@@ -82,7 +84,10 @@ static int build_mesh_grid(problem *pb)
     } else {
         ugrid_from_mesh(&pb->ug, &pb->mesh, s->halo, s->nz, order);
     }
+    if (part)
+        ugrid_mark_parts(&pb->ug, part); /* out-of-core chunks follow them (src/ooc_plan.h) */
     xfree(order);
+    xfree(part);
     return 0;
 }
 

@@ -45,6 +45,13 @@ for st in laplap hdiff fastwaves; do
         run --mesh "$m/rotated.h5" --stencil $st --backend cpu --runs 2 --precision float
 done
 expect_output "metis order (9 parts)" run --mesh "$m/sphere.h5" --layout metis --backend cpu --runs 1
+# out of core in METIS order: chunks of whole stored parts, bit-exact
+expect_output "4 part(s) x 1 slab(s)" run --mesh "$m/sphere.h5" --layout metis --steps 3 \
+    --out-of-core on --device-mem 200K --backend cpu
+expect_output "parts of whole METIS parts (9 in all)" run --mesh "$m/sphere.h5" --layout metis \
+    --steps 3 --out-of-core on --device-mem 200K --backend cpu
+expect_output "PASS: 0 of" run --mesh "$m/sphere.h5" --layout metis --steps 3 --out-of-core on \
+    --device-mem 200K --backend cpu
 expect_output "PASS" run --mesh "$m/patch.h5" --grid regular --backend cpu --runs 1
 expect_output "PASS against the regular grid: bit-exact" run --size 24x20x4 --backend cpu --runs 1
 
