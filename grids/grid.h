@@ -58,6 +58,10 @@ typedef struct {
     int *nbr;             /* nbr[r*nxy + c]: cell of relation r (W,E,S,N) of c, or -1 */
     int *mesh_cell;       /* grids from a mesh file: cell -> the file's cell index; else NULL.
                            * cx, cy, cell_at are NULL for a mesh that is not a regular patch. */
+    int nparts;           /* a mesh in METIS order (--layout metis): runs of inner cells of one
+                           * part, else 0 */
+    int *part_start;      /* nparts + 1 entries: run j is [part_start[j], part_start[j+1]),
+                           * from nhalo to nxy; NULL when nparts = 0 */
 } ugrid;
 
 /* Builds the unstructured twin of an nx x ny x nz regular grid with the given halo width.

@@ -124,6 +124,7 @@ void ugrid_free(ugrid *g)
     xfree(g->cell_at);
     xfree(g->nbr);
     xfree(g->mesh_cell);
+    xfree(g->part_start);
     memset(g, 0, sizeof *g);
 }
 

@@ -319,6 +319,19 @@ void ugrid_from_mesh_halo(ugrid *g, const mesh *m, const unsigned char *halo, in
     xfree(to);
 }
 
+void ugrid_mark_parts(ugrid *g, const int *part)
+{
+    int runs = 0;
+    for (int c = g->nhalo; c < g->nxy; c++)
+        runs += c == g->nhalo || part[g->mesh_cell[c]] != part[g->mesh_cell[c - 1]];
+    g->nparts = runs;
+    g->part_start = xalloc(sizeof(int) * ((size_t)runs + 1));
+    for (int c = g->nhalo, j = 0; c < g->nxy; c++)
+        if (c == g->nhalo || part[g->mesh_cell[c]] != part[g->mesh_cell[c - 1]])
+            g->part_start[j++] = c;
+    g->part_start[runs] = g->nxy;
+}
+
 int mesh_corners(const mesh *m)
 {
     int count = 0;

@@ -83,6 +83,10 @@ void ugrid_from_mesh(ugrid *g, const mesh *m, int radius, int nz, const int *ord
 /* The same with the halo cells given (halo[c] = 1), e.g. from mesh_graph_halo. */
 void ugrid_from_mesh_halo(ugrid *g, const mesh *m, const unsigned char *halo, int radius, int nz,
                           const int *order);
+/* Records on g (part_start) the runs of its inner cells that lie in one part, part[c] being the
+ * part of the mesh's cell c: the METIS parts of a grid built in the order of mesh_locality_order,
+ * which keeps each part's cells together. */
+void ugrid_mark_parts(ugrid *g, const int *part);
 
 /* ---- generators (grids/mesh_gen.c, cubed_sphere.c, polygons.c, refined.c); each returns 0 or
  * -1 + message ---- */
@@ -122,8 +126,9 @@ int mesh_partition(const mesh *m, int nparts, int *part);
  * neighbours where possible, cells of a part in breadth-first order. order gets ncells entries. */
 void mesh_order_from_parts(const mesh *m, const int *part, int nparts, int *order);
 /* `--layout metis`: the order from the mesh's stored partition, or else from a new one with parts
- * of about w cells. Returns the number of parts, or -1 with a message. */
-int mesh_locality_order(const mesh *m, int w, int *order);
+ * of about w cells; the partition used goes to part (ncells entries) unless it is NULL. Returns
+ * the number of parts, or -1 with a message. */
+int mesh_locality_order(const mesh *m, int w, int *order, int *part);
 
 /* ---- cell orders of `--layout` with a mesh file (grids/mesh_order.c) ---- */
 typedef enum {
@@ -141,9 +146,10 @@ int mesh_zcurve_order(const mesh *m, const char *file, int *order);
 /* Whether the mesh has 3 coordinates per cell, all at one distance (to 1e-6) from the origin. */
 int mesh_on_sphere(const mesh *m);
 /* The order of `--layout o`: *order = NULL for the file's order, else a new array of ncells
- * entries (xfree); *parts = the METIS parts, 0 for the other orders. `w`: cells per METIS part
- * when the file stores no partition. Returns 0, or -1 with a message. */
+ * entries (xfree); *parts = the METIS parts, 0 for the other orders, and unless part is NULL
+ * *part = each cell's METIS part (a new array; NULL for the other orders). `w`: cells per METIS
+ * part when the file stores no partition. Returns 0, or -1 with a message. */
 int mesh_order_make(const mesh *m, mesh_order_t o, int w, const char *file, int **order,
-                    int *parts);
+                    int *parts, int **part);
 
 #endif

@@ -109,19 +109,27 @@ int mesh_zcurve_order(const mesh *m, const char *file, int *order)
 }
 
 int mesh_order_make(const mesh *m, mesh_order_t o, int w, const char *file, int **order,
-                    int *parts)
+                    int *parts, int **part)
 {
     *order = NULL;
     *parts = 0;
+    if (part)
+        *part = NULL;
     if (o == MESH_ORDER_FILE)
         return 0;
     *order = xalloc(sizeof(int) * (size_t)m->ncells);
+    if (part && o == MESH_ORDER_METIS)
+        *part = xalloc(sizeof(int) * (size_t)m->ncells);
     int rc = o == MESH_ORDER_ZCURVE ? mesh_zcurve_order(m, file, *order)
-                                    : (*parts = mesh_locality_order(m, w, *order));
+                                    : (*parts = mesh_locality_order(m, w, *order, part ? *part : NULL));
     if (rc < 0) {
         xfree(*order);
         *order = NULL;
         *parts = 0;
+        if (part) {
+            xfree(*part);
+            *part = NULL;
+        }
         return -1;
     }
     return 0;

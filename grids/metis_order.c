@@ -133,7 +133,7 @@ void mesh_order_from_parts(const mesh *m, const int *part, int nparts, int *orde
     xfree(start);
 }
 
-int mesh_locality_order(const mesh *m, int w, int *order)
+int mesh_locality_order(const mesh *m, int w, int *order, int *part_out)
 {
     int nparts = m->part ? m->nparts : (m->ncells + w - 1) / w;
     int *part = m->part;
@@ -145,6 +145,8 @@ int mesh_locality_order(const mesh *m, int w, int *order)
         }
     }
     mesh_order_from_parts(m, part, nparts, order);
+    if (part_out)
+        memcpy(part_out, part, sizeof(int) * (size_t)m->ncells);
     if (part != m->part)
         xfree(part);
     return nparts;

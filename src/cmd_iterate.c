@@ -83,12 +83,24 @@ static double model_step_s(const ooc_plan *pl, const gpu_link *l, double dev)
             for (int m = 0; m < pl->F; m++)
                 compute += (double)(pl->part[p].ncells - pl->part[p].first[m]) *
                            (pl->slab[k].lz1 - pl->slab[k].lz0) * (si->nin + si->nout) * es;
-    double in = (pl->h2d_field_bytes + pl->h2d_table_bytes) / l->duplex_h2d;
+    compute += 2 * pl->shared_bytes; /* what chunks take from the previous one: read, written */
+    double in = ooc_h2d_per_step(pl) * pl->F / l->duplex_h2d;
     double out = pl->d2h_bytes / l->duplex_d2h, kern = compute / (0.75 * dev);
     double pass = in > out ? in : out;
     return (pass > kern ? pass : kern) / pl->F;
 }
 #endif
+
+/* An out-of-core plan of F steps per transfer, sharing unless --no-share. Returns 0 or -1. */
+static int plan_out_of_core(ooc_plan *pl, const problem *pb, const options *o, size_t budget, int F)
+{
+    const problem_spec *s = &pb->s;
+    if (ooc_plan_make(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget, F) != 0)
+        return -1;
+    if (o->no_share)
+        ooc_plan_share(pl, 0);
+    return 0;
+}
 
 /* The plan of the run: in core (one chunk) or out of core under the budget, F given or chosen
  * by the model among 1, 2, 4, 8 (GPU; 1 on the CPU). Returns 0 or -1. */
@@ -100,14 +112,12 @@ static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int ba
         return ooc_plan_incore(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
                                o->fuse ? o->fuse : steps);
     if (o->fuse || backend == BACKEND_CPU)
-        return ooc_plan_make(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget,
-                             o->fuse ? o->fuse : 1);
+        return plan_out_of_core(pl, pb, o, budget, o->fuse ? o->fuse : 1);
 #ifdef PILLAR_HAVE_CUDA
     double best = 0;
     for (int F = 1; F <= 8 && F <= steps; F *= 2) {
         ooc_plan cand;
-        if (ooc_plan_make(&cand, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget,
-                          F) != 0) {
+        if (plan_out_of_core(&cand, pb, o, budget, F) != 0) {
             if (F == 1)
                 return -1;
             break;

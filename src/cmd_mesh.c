@@ -324,7 +324,7 @@ static int mesh_info_cmd(int argc, char **argv)
         printf("partition   %d parts stored\n", m.nparts);
 
     int *order, np;
-    if (mesh_order_make(&m, a.order, a.part_size, a.file, &order, &np) != 0) {
+    if (mesh_order_make(&m, a.order, a.part_size, a.file, &order, &np, NULL) != 0) {
         mesh_free(&m);
         return 1;
     }

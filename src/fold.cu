@@ -1,6 +1,8 @@
 /* fold.cu — the second half of an iterated time step on the GPU (src/iterate.h): the state takes
  * the stencil's output at the points just computed. Same arithmetic as iterate.c's FOLD, so the
  * device state equals the CPU state bit for bit (both built without contraction). */
+#include "grid_stride.cuh"
+
 #include <cuda_runtime.h>
 
 /* state <- state - out/64 (damp, laplap) or state <- out, at cells [c0, c0+n) of levels
@@ -25,15 +27,13 @@ extern "C" int fold_launch(void *state, const void *out, int c0, int n, int nlev
     long total = (long)n * nlev;
     if (total <= 0)
         return 0;
-    long blocks = (total + 255) / 256;
-    if (blocks > 132 * 32)
-        blocks = 132 * 32;
+    unsigned blocks = grid_stride_blocks(total);
     cudaStream_t s = (cudaStream_t)stream;
     if (is_float)
-        fold_float<<<(unsigned)blocks, 256, 0, s>>>((float *)state, (const float *)out, c0, n, nlev,
-                                                   zs, damp);
+        fold_float<<<blocks, GRID_STRIDE_THREADS, 0, s>>>((float *)state, (const float *)out, c0, n,
+                                                          nlev, zs, damp);
     else
-        fold_double<<<(unsigned)blocks, 256, 0, s>>>((double *)state, (const double *)out, c0, n,
-                                                     nlev, zs, damp);
+        fold_double<<<blocks, GRID_STRIDE_THREADS, 0, s>>>((double *)state, (const double *)out, c0,
+                                                           n, nlev, zs, damp);
     return (int)cudaGetLastError();
 }

@@ -25,33 +25,87 @@ static fieldset chunk_alloc(const ooc_plan *pl)
     return loc;
 }
 
-/* Level by level, to[l] = from[gcell[l]] for the held levels of a chunk. */
+/* Level by level, to[l] = from[gcell[l]] for the cells and levels of a piece of a chunk. */
 #define GATHER(TY)                                                                                \
-    static void gather_##TY(const ugrid *g, const ooc_part *pt, const ooc_slab *s, const TY *from, \
-                            TY *to)                                                               \
+    static void gather_##TY(const ugrid *g, const ooc_part *pt, const ooc_slab *s,                \
+                            const ooc_piece *pc, const TY *from, TY *to)                          \
     {                                                                                             \
-        long points = (long)pt->ncells * (s->lz1 - s->lz0);                                       \
+        long points = (long)pc->n * (pc->z1 - pc->z0);                                            \
         _Pragma("omp parallel for schedule(static) if(points > 4096)")                            \
-        for (int z = s->lz0; z < s->lz1; z++) {                                                   \
+        for (int z = pc->z0; z < pc->z1; z++) {                                                   \
             const TY *fz = from + (size_t)z * (size_t)g->zstride;                                 \
             TY *tz = to + (size_t)(z - s->lz0) * (size_t)pt->zstride;                             \
-            for (int l = 0; l < pt->ncells; l++)                                                  \
+            for (int l = pc->c0; l < pc->c0 + pc->n; l++)                                         \
                 tz[l] = fz[pt->gcell[l]];                                                         \
         }                                                                                         \
     }
 GATHER(double)
 GATHER(float)
 
-/* Inputs of chunk (pt, s) from the host fields `src` into the local arrays. */
+/* Pieces pc[0..npc) of chunk (pt, s)'s inputs from the host fields `src` into the local arrays. */
 static void gather(const ooc_plan *pl, const ugrid *g, const ooc_part *pt, const ooc_slab *s,
-                   fieldset src, fieldset loc)
+                   const ooc_piece *pc, int npc, fieldset src, fieldset loc)
 {
-    for (int f = 0; f < stencil_table[pl->stencil].nin; f++) {
-        if (pl->prec == PREC_FLOAT)
-            gather_float(g, pt, s, src.p[f], loc.p[f]);
-        else
-            gather_double(g, pt, s, src.p[f], loc.p[f]);
+    for (int f = 0; f < stencil_table[pl->stencil].nin; f++)
+        for (int j = 0; j < npc; j++) {
+            if (pl->prec == PREC_FLOAT)
+                gather_float(g, pt, s, &pc[j], src.p[f], loc.p[f]);
+            else
+                gather_double(g, pt, s, &pc[j], src.p[f], loc.p[f]);
+        }
+}
+
+/* Every input of chunk (pt, s) from the host. */
+static void gather_all(const ooc_plan *pl, const ugrid *g, const ooc_part *pt, const ooc_slab *s,
+                       fieldset src, fieldset loc)
+{
+    ooc_piece all = {0, pt->ncells, s->lz0, s->lz1};
+    gather(pl, g, pt, s, &all, 1, src, loc);
+}
+
+/* Level by level, what a chunk takes from the previous one (sh): values copied bit for bit from
+ * the previous chunk's local arrays (part pf, slab sf) into this one's (pt, s). */
+#define TAKE(TY)                                                                                  \
+    static void take_##TY(const ooc_share *sh, const ooc_part *pf, const ooc_slab *sf,           \
+                          const TY *from, const ooc_part *pt, const ooc_slab *s, TY *to)          \
+    {                                                                                             \
+        for (int z = sh->z0; z < sh->z1; z++) {                                                   \
+            const TY *fz = from + (size_t)(z - sf->lz0) * (size_t)pf->zstride;                    \
+            TY *tz = to + (size_t)(z - s->lz0) * (size_t)pt->zstride;                             \
+            if (!sh->to)                                                                          \
+                memcpy(tz, fz, sizeof(TY) * (size_t)sh->n);                                       \
+            else                                                                                  \
+                for (int j = 0; j < sh->n; j++)                                                   \
+                    tz[sh->to[j]] = fz[sh->from[j]];                                              \
+        }                                                                                         \
     }
+TAKE(uint64_t)
+TAKE(uint32_t)
+
+/* Chunk i + 1's inputs that chunk i holds, from chunk i's local arrays (before its steps) into
+ * chunk i + 1's, as the device does between its buffers (src/ooc_gpu.c). */
+static void take_shared(const ooc_plan *pl, int i, fieldset from, fieldset to)
+{
+    ooc_share sh;
+    ooc_chunk_share(pl, i + 1, &sh);
+    const ooc_part *pf = &pl->part[i / pl->nslabs], *pt = &pl->part[(i + 1) / pl->nslabs];
+    const ooc_slab *sf = &pl->slab[i % pl->nslabs], *s = &pl->slab[(i + 1) % pl->nslabs];
+    for (int f = 0; sh.n > 0 && f < stencil_table[pl->stencil].nin; f++) {
+        if (pl->prec == PREC_FLOAT)
+            take_uint32_t(&sh, pf, sf, from.p[f], pt, s, to.p[f]);
+        else
+            take_uint64_t(&sh, pf, sf, from.p[f], pt, s, to.p[f]);
+    }
+}
+
+/* Poisons the inputs of chunk i in the local arrays, so that an input neither taken nor
+ * gathered is seen in the result. */
+static void poison_inputs(const ooc_plan *pl, int i, fieldset loc)
+{
+    const ooc_slab *s = &pl->slab[i % pl->nslabs];
+    size_t len = (size_t)pl->part[i / pl->nslabs].zstride * (size_t)(s->lz1 - s->lz0);
+    for (int f = 0; f < stencil_table[pl->stencil].nin; f++)
+        field_poison(pl->prec, loc.p[f], len);
 }
 
 /* The state at the chunk's own points, from the local arrays into the host fields `dst`. */
@@ -134,7 +188,7 @@ long ooc_cpu_check_chunks(const ooc_plan *pl, const ugrid *g, fieldset initial, 
         int chunk = (int)((long)i * chunks / nsample), p = chunk / pl->nslabs, k = chunk % pl->nslabs;
         const ooc_part *pt = &pl->part[p];
         const ooc_slab *s = &pl->slab[k];
-        gather(pl, g, pt, s, initial, loc);
+        gather_all(pl, g, pt, s, initial, loc);
         run_trapezoid(pl, pt, s, steps, loc);
         for (int j = 0; j < c->n; j++)
             for (int z = s->z0; z < s->z1; z++)
@@ -163,15 +217,27 @@ int ooc_cpu_run(const ooc_plan *pl, const ugrid *g, fieldset f, int steps)
         next.p[c->in[j]] = field_alloc(pl->prec, g->len);
         memcpy(next.p[c->in[j]], f.p[c->in[j]], bytes); /* points no pass writes */
     }
-    fieldset loc = chunk_alloc(pl);
+    /* chunk i in loc[i % 2]: its pieces from the host, then what chunk i + 1 takes from it (its
+     * inputs, before its steps) into the other, then its steps */
+    fieldset loc[2] = {chunk_alloc(pl), chunk_alloc(pl)};
+    int chunks = pl->nparts * pl->nslabs;
+    ooc_piece *pc = xalloc(sizeof(ooc_piece) * (size_t)ooc_max_pieces(pl));
     for (int done = 0; done < steps;) {
         int t = steps - done < pl->F ? steps - done : pl->F;
-        for (int p = 0; p < pl->nparts; p++)
-            for (int k = 0; k < pl->nslabs; k++) {
-                gather(pl, g, &pl->part[p], &pl->slab[k], cur, loc);
-                run_trapezoid(pl, &pl->part[p], &pl->slab[k], t, loc);
-                scatter(pl, g, &pl->part[p], &pl->slab[k], loc, next);
+        for (int i = 0; i < chunks; i++) {
+            const ooc_part *pt = &pl->part[i / pl->nslabs];
+            const ooc_slab *s = &pl->slab[i % pl->nslabs];
+            fieldset here = loc[i % 2], there = loc[(i + 1) % 2];
+            if (i == 0)
+                poison_inputs(pl, i, here);
+            gather(pl, g, pt, s, pc, ooc_chunk_pieces(pl, i, pc), cur, here);
+            if (i + 1 < chunks) {
+                poison_inputs(pl, i + 1, there);
+                take_shared(pl, i, here, there);
             }
+            run_trapezoid(pl, pt, s, t, here);
+            scatter(pl, g, pt, s, here, next);
+        }
         fieldset swap = cur;
         cur = next;
         next = swap;
@@ -186,7 +252,10 @@ int ooc_cpu_run(const ooc_plan *pl, const ugrid *g, fieldset f, int steps)
             xfree(next.p[i]);
         }
     }
-    for (int i = 0; i < stencil_table[pl->stencil].nin + stencil_table[pl->stencil].nout; i++)
-        xfree(loc.p[i]);
+    for (int i = 0; i < stencil_table[pl->stencil].nin + stencil_table[pl->stencil].nout; i++) {
+        xfree(loc[0].p[i]);
+        xfree(loc[1].p[i]);
+    }
+    xfree(pc);
     return 0;
 }

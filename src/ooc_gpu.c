@@ -11,14 +11,19 @@
 int fold_launch(void *state, const void *out, int c0, int n, int nlev, long zs, int is_float,
                 int damp, void *stream);                                               /* fold.cu */
 int poison_device(void *p, size_t n, size_t stride, size_t offset, int is_float); /* poison.cu */
+int share_launch(void *to, const void *from, const int *to_cell, const int *from_cell, int n,
+                 int nlev, long to_zs, long from_zs, int is_float, void *stream); /* share.cu */
 
 /* One buffer of the pipeline: a chunk's device fields and table, the host staging of its fixed
  * and ring cells, and the stream its copies and kernels run on. */
 typedef struct {
     cudaStream_t stream;
     cudaEvent_t staged; /* recorded after the copies in: the staging buffer is free again */
+    cudaEvent_t freed;  /* recorded after the copies out: the buffer may take the next chunk */
+    cudaEvent_t ready;  /* recorded after what its chunk takes from the previous one arrived */
     fieldset d;
     int32_t *tab, *pat;
+    int32_t *list;      /* after the table: the next chunk's share list, from then to */
     char *stage;
 } ooc_buffer;
 
@@ -28,7 +33,9 @@ typedef struct {
     int nin, nf, nbuf;
     size_t es;
     ooc_buffer buf[OOC_BUFFERS];
-    int32_t *tables;    /* pinned: every part's tab then pat, at tab_at[p] */
+    ooc_piece *piece;   /* the pieces of the chunk being copied in */
+    int32_t *tables;    /* pinned: every part's tab then pat, then the share list of the next
+                         * part (share_from, share_to), at tab_at[p] */
     size_t *tab_at;
     size_t smem;        /* dynamic shared memory of the strategy's kernel */
     access_t access;
@@ -77,19 +84,27 @@ static tiles_view tiles_unpack(const tiles *t, const int32_t *at)
     return v;
 }
 
+/* 32-bit words of the share list part p carries for part p + 1. */
+static size_t part_list_words(const ooc_plan *pl, int p)
+{
+    return p + 1 < pl->nparts ? 2 * (size_t)pl->part[p + 1].nshare : 0;
+}
+
 /* Device buffers sized for the largest chunk, pinned staging, and one pinned image of all the
- * parts' tables (built once, read by every pass). */
+ * parts' tables and share lists (built once, read by every pass). */
 static void ooc_gpu_open(ooc_gpu *o)
 {
     const ooc_plan *pl = o->pl;
     size_t len = 0, words = 0, stage = 0, total = 0;
     o->tab_at = xalloc(sizeof(size_t) * (size_t)pl->nparts);
+    o->piece = xalloc(sizeof(ooc_piece) * (size_t)ooc_max_pieces(pl));
     for (int p = 0; p < pl->nparts; p++) {
         const ooc_part *pt = &pl->part[p];
+        size_t w = part_table_words(pl, pt) + part_list_words(pl, p);
         o->tab_at[p] = total;
-        total += part_table_words(pl, pt);
-        if (part_table_words(pl, pt) > words)
-            words = part_table_words(pl, pt);
+        total += w;
+        if (w > words)
+            words = w;
         for (int k = 0; k < pl->nslabs; k++) {
             size_t lev = (size_t)(pl->slab[k].lz1 - pl->slab[k].lz0);
             if ((size_t)pt->zstride * lev > len)
@@ -104,17 +119,26 @@ static void ooc_gpu_open(ooc_gpu *o)
         int32_t *at = o->tables + o->tab_at[p];
         if (pl->K > 1) {
             tiles_pack(&pl->part[p].tl, at);
-            continue;
+        } else {
+            memcpy(at, t->tab, sizeof(int32_t) * (size_t)t->nrel * (size_t)t->ntab);
+            if (t->compressed)
+                memcpy(at + (size_t)t->nrel * (size_t)t->ntab, t->pat,
+                       sizeof(int32_t) * (size_t)t->nxy);
         }
-        memcpy(at, t->tab, sizeof(int32_t) * (size_t)t->nrel * (size_t)t->ntab);
-        if (t->compressed)
-            memcpy(at + (size_t)t->nrel * (size_t)t->ntab, t->pat, sizeof(int32_t) * (size_t)t->nxy);
+        if (part_list_words(pl, p) > 0) {
+            const ooc_part *next = &pl->part[p + 1];
+            int32_t *list = at + part_table_words(pl, &pl->part[p]);
+            memcpy(list, next->share_from, sizeof(int32_t) * (size_t)next->nshare);
+            memcpy(list + next->nshare, next->share_to, sizeof(int32_t) * (size_t)next->nshare);
+        }
     }
     int is_float = pl->prec == PREC_FLOAT;
     for (int b = 0; b < o->nbuf; b++) {
         ooc_buffer *u = &o->buf[b];
         CK(cudaStreamCreateWithFlags(&u->stream, cudaStreamNonBlocking));
         CK(cudaEventCreateWithFlags(&u->staged, cudaEventDisableTiming));
+        CK(cudaEventCreateWithFlags(&u->freed, cudaEventDisableTiming));
+        CK(cudaEventCreateWithFlags(&u->ready, cudaEventDisableTiming));
         for (int i = 0; i < o->nf; i++) {
             CK(cudaMalloc(&u->d.p[i], o->es * len));
             CK((cudaError_t)poison_device(u->d.p[i], len, 1, 0, is_float));
@@ -134,63 +158,134 @@ static void ooc_gpu_close(ooc_gpu *o)
         CK(cudaFree(u->tab));
         CK(cudaFreeHost(u->stage));
         CK(cudaEventDestroy(u->staged));
+        CK(cudaEventDestroy(u->freed));
+        CK(cudaEventDestroy(u->ready));
         CK(cudaStreamDestroy(u->stream));
     }
     CK(cudaFreeHost(o->tables));
     xfree(o->tab_at);
+    xfree(o->piece);
 }
 
-/* The fixed and ring cells of every input of chunk (pt, s), level by level, into the staging
- * buffer: stage[(f * levels + z) * first0 + l]. */
-static void gather_ring(const ooc_gpu *o, const ooc_part *pt, const ooc_slab *s, fieldset src,
-                        char *stage)
+/* Values per input of the pieces below first[0] (fixed and ring cells): what is staged. */
+static size_t staged_values(const ooc_part *pt, const ooc_piece *pc, int npc)
 {
-    int n = pt->first[0], lev = s->lz1 - s->lz0;
-    size_t es = o->es, gzs = (size_t)o->g->zstride;
-    if (n == 0)
-        return;
+    size_t v = 0;
+    for (int j = 0; j < npc; j++)
+        if (pc[j].c0 < pt->first[0])
+            v += (size_t)pc[j].n * (size_t)(pc[j].z1 - pc[j].z0);
+    return v;
+}
+
+/* The pieces of fixed and ring cells of every input into the staging buffer: input by input,
+ * piece by piece, [levels][cells]. */
+static void gather_ring(const ooc_gpu *o, const ooc_part *pt, const ooc_piece *pc, int npc,
+                        fieldset src, char *stage)
+{
+    size_t es = o->es, gzs = (size_t)o->g->zstride, per_input = staged_values(pt, pc, npc), at = 0;
+    for (int j = 0; j < npc; j++) {
+        const ooc_piece *q = &pc[j];
+        const int *gc = pt->gcell + q->c0;
+        int n = q->n, lev = q->z1 - q->z0;
+        if (q->c0 >= pt->first[0])
+            continue;
 #pragma omp parallel for collapse(2) schedule(static) if((long)n * lev * o->nin > 65536)
-    for (int f = 0; f < o->nin; f++)
-        for (int z = 0; z < lev; z++) {
-            const char *from = (const char *)src.p[f] + (size_t)(s->lz0 + z) * gzs * es;
-            char *to = stage + ((size_t)f * lev + (size_t)z) * (size_t)n * es;
-            if (es == 8)
-                for (int l = 0; l < n; l++)
-                    ((double *)to)[l] = ((const double *)from)[pt->gcell[l]];
-            else
-                for (int l = 0; l < n; l++)
-                    ((float *)to)[l] = ((const float *)from)[pt->gcell[l]];
-        }
+        for (int f = 0; f < o->nin; f++)
+            for (int z = 0; z < lev; z++) {
+                const char *from = (const char *)src.p[f] + (size_t)(q->z0 + z) * gzs * es;
+                char *to = stage + ((size_t)f * per_input + at + (size_t)z * (size_t)n) * es;
+                if (es == 8)
+                    for (int l = 0; l < n; l++)
+                        ((double *)to)[l] = ((const double *)from)[gc[l]];
+                else
+                    for (int l = 0; l < n; l++)
+                        ((float *)to)[l] = ((const float *)from)[gc[l]];
+            }
+        at += (size_t)n * (size_t)lev;
+    }
 }
 
-/* Copies chunk (p, k) in: staging (fixed + ring cells), own cells straight from the host
- * fields, the part's table. */
-static void copy_in(ooc_gpu *o, ooc_buffer *u, int p, int k, fieldset src, ooc_timing *t)
+/* Copies chunk i in: its pieces (ooc_chunk_pieces: all its inputs but what it takes from chunk
+ * i - 1), fixed and ring cells through the staging, own cells straight from the host fields;
+ * the part's table, and the share list of chunk i + 1 when that is another part. */
+static void copy_in(ooc_gpu *o, ooc_buffer *u, int i, fieldset src, ooc_timing *t)
 {
-    const ooc_part *pt = &o->pl->part[p];
-    const ooc_slab *s = &o->pl->slab[k];
-    size_t es = o->es, lev = (size_t)(s->lz1 - s->lz0), n = (size_t)pt->first[0];
-    size_t nown = (size_t)(pt->own1 - pt->own0), dpitch = (size_t)pt->zstride * es;
-    size_t gpitch = (size_t)o->g->zstride * es;
+    const ooc_plan *pl = o->pl;
+    const ooc_part *pt = &pl->part[i / pl->nslabs];
+    const ooc_slab *s = &pl->slab[i % pl->nslabs];
+    size_t es = o->es, dpitch = (size_t)pt->zstride * es, gpitch = (size_t)o->g->zstride * es;
+    int npc = ooc_chunk_pieces(pl, i, o->piece);
+    size_t per_input = staged_values(pt, o->piece, npc);
     CK(cudaEventSynchronize(u->staged));
-    gather_ring(o, pt, s, src, u->stage);
-    size_t words = part_table_words(o->pl, pt);
-    CK(cudaMemcpyAsync(u->tab, o->tables + o->tab_at[p], sizeof(int32_t) * words,
-                       cudaMemcpyHostToDevice, u->stream));
+    gather_ring(o, pt, o->piece, npc, src, u->stage);
+    ooc_share next;
+    ooc_chunk_share(pl, i + 1, &next);
+    size_t words = part_table_words(pl, pt), list = next.to ? 2 * (size_t)next.n : 0;
+    CK(cudaMemcpyAsync(u->tab, o->tables + o->tab_at[i / pl->nslabs],
+                       sizeof(int32_t) * (words + list), cudaMemcpyHostToDevice, u->stream));
     u->pat = pt->nt.compressed ? u->tab + (size_t)pt->nt.nrel * (size_t)pt->nt.ntab : NULL;
+    u->list = u->tab + words;
+    double values = 0;
     for (int f = 0; f < o->nin; f++) {
-        char *dst = u->d.p[f];
-        if (n > 0)
-            CK(cudaMemcpy2DAsync(dst, dpitch, u->stage + (size_t)f * lev * n * es, n * es, n * es,
-                                 lev, cudaMemcpyHostToDevice, u->stream));
-        const char *own = (const char *)src.p[f] + ((size_t)s->lz0 * (size_t)o->g->zstride +
-                                                    (size_t)pt->own0) * es;
-        CK(cudaMemcpy2DAsync(dst + n * es, dpitch, own, gpitch, nown * es, lev,
-                             cudaMemcpyHostToDevice, u->stream));
+        size_t at = 0; /* this input's next staged value */
+        for (int j = 0; j < npc; j++) {
+            const ooc_piece *q = &o->piece[j];
+            size_t n = (size_t)q->n, lev = (size_t)(q->z1 - q->z0);
+            char *dst = (char *)u->d.p[f] +
+                        ((size_t)(q->z0 - s->lz0) * (size_t)pt->zstride + (size_t)q->c0) * es;
+            if (q->c0 < pt->first[0]) {
+                const char *from = u->stage + ((size_t)f * per_input + at) * es;
+                CK(cudaMemcpy2DAsync(dst, dpitch, from, n * es, n * es, lev,
+                                     cudaMemcpyHostToDevice, u->stream));
+                at += n * lev;
+            } else {
+                const char *from = (const char *)src.p[f] +
+                                   ((size_t)q->z0 * (size_t)o->g->zstride + (size_t)pt->gcell[q->c0]) * es;
+                CK(cudaMemcpy2DAsync(dst, dpitch, from, gpitch, n * es, lev,
+                                     cudaMemcpyHostToDevice, u->stream));
+            }
+            values += (double)n * (double)lev;
+        }
     }
     CK(cudaEventRecord(u->staged, u->stream));
-    t->h2d_bytes += (double)sizeof(int32_t) * (double)words + (double)o->nin * (double)lev *
-                                                                   (double)(n + nown) * (double)es;
+    t->h2d_bytes += (double)sizeof(int32_t) * (double)(words + list) + values * (double)es;
+}
+
+/* Region sharing, on chunk i's stream u between its copies in and its steps: first it waits for
+ * what chunk i itself takes from chunk i - 1 (u->ready), since that may be passed on; then, if
+ * chunk i + 1 takes from chunk i, it waits until chunk i + 1's buffer v is free (v->freed:
+ * chunk i + 1 - nbuf copied out), copies the shared values into v (a gather kernel, or one
+ * device copy when both are slabs of one part) and records v->ready, on which chunk i + 1's
+ * stream waits before its own sharing and steps. The copies only read chunk i's inputs before
+ * its steps change them, and write cells and levels of v that chunk i + 1's own copies in (on
+ * v's stream, concurrently) leave alone. Every wait is on work issued before it: no cycle.
+ * Nothing crosses a pass: its first chunk takes nothing. */
+static void share_step(ooc_gpu *o, int i, ooc_buffer *u, ooc_buffer *v)
+{
+    const ooc_plan *pl = o->pl;
+    ooc_share sh;
+    ooc_chunk_share(pl, i, &sh);
+    if (sh.n > 0)
+        CK(cudaStreamWaitEvent(u->stream, u->ready, 0));
+    ooc_chunk_share(pl, i + 1, &sh);
+    if (sh.n == 0)
+        return;
+    const ooc_part *pf = &pl->part[i / pl->nslabs], *pt = &pl->part[(i + 1) / pl->nslabs];
+    const ooc_slab *sf = &pl->slab[i % pl->nslabs], *s = &pl->slab[(i + 1) % pl->nslabs];
+    size_t es = o->es;
+    CK(cudaStreamWaitEvent(u->stream, v->freed, 0));
+    for (int f = 0; f < o->nin; f++) {
+        char *to = (char *)v->d.p[f] + (size_t)(sh.z0 - s->lz0) * (size_t)pt->zstride * es;
+        const char *from = (const char *)u->d.p[f] + (size_t)(sh.z0 - sf->lz0) * (size_t)pf->zstride * es;
+        if (!sh.to)
+            CK(cudaMemcpyAsync(to, from, (size_t)(sh.z1 - sh.z0) * (size_t)pt->zstride * es,
+                               cudaMemcpyDeviceToDevice, u->stream));
+        else
+            CK((cudaError_t)share_launch(to, from, u->list + sh.n, u->list, sh.n, sh.z1 - sh.z0,
+                                         pt->zstride, pf->zstride, pl->prec == PREC_FLOAT,
+                                         u->stream));
+    }
+    CK(cudaEventRecord(v->ready, u->stream));
 }
 
 /* up to F steps on the chunk's balls, K per launch, the state going back and forth between the
@@ -372,13 +467,15 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
         double p0 = now_s();
         int todo = steps - done < pl->F ? steps - done : pl->F;
         for (int i = 0; i < chunks; i++) {
-            ooc_buffer *u = &o->buf[i % o->nbuf];
+            ooc_buffer *u = &o->buf[i % o->nbuf], *v = &o->buf[(i + 1) % o->nbuf];
             int p = i / pl->nslabs, s = i % pl->nslabs;
-            copy_in(o, u, p, s, *f, t);
+            copy_in(o, u, i, *f, t);
+            share_step(o, i, u, v);
             CK(cudaEventRecord(ev[2 * i], u->stream));
             int in_out = run_steps(o, u, p, s, todo);
             CK(cudaEventRecord(ev[2 * i + 1], u->stream));
             copy_out(o, u, p, s, in_out, *spare, t);
+            CK(cudaEventRecord(u->freed, u->stream));
         }
         CK(cudaDeviceSynchronize());
         for (int i = 0; i < chunks; i++) {

@@ -4,11 +4,14 @@
  *
  * Per chunk: its fixed and ring cells of every input are gathered on the host into a pinned
  * staging buffer, its own cells go straight from the (registered) host fields with 2D copies;
- * its table goes from a pinned image of all tables built once. Then up to F steps on the
- * shrinking region (one strategy kernel and one fold per step, the global level passed so that
- * fastwaves switches where it does in core), then the state at its own points straight back
- * into the host fields of the next state. A pass over all chunks advances F steps; passes read
- * one state and write the other. */
+ * its table goes from a pinned image of all tables built once. What it holds in common with the
+ * previous chunk of the pass (region sharing, ooc_chunk_share) is not sent: the previous chunk's
+ * stream copies it from its own buffer into this one (src/share.cu) before its steps, ordered by
+ * events (share_step in ooc_gpu.c). Then up to F steps on the shrinking region (one strategy
+ * kernel and one fold per step, the global level passed so that fastwaves switches where it
+ * does in core), then the state at its own points straight back into the host fields of the
+ * next state. A pass over all chunks advances F steps; passes read one state and write the
+ * other. */
 #ifndef PILLAR_OOC_GPU_H
 #define PILLAR_OOC_GPU_H
 
@@ -26,7 +29,7 @@ typedef struct {
     double pass_median_s;   /* median time of a full pass (F steps) */
     int passes;
     int pinned;             /* host fields registered (else pageable copies, no overlap) */
-    double h2d_bytes, d2h_bytes; /* moved by the run */
+    double h2d_bytes, d2h_bytes; /* moved by the run (what chunks share excluded) */
     double kernel_s;        /* the chunks' steps, from the first kernel of a chunk to its last
                              * on its stream, summed over chunks and passes: the kernel time of
                              * a one-chunk plan; with several chunks an upper bound (the steps of

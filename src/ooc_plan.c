@@ -90,13 +90,14 @@ typedef struct {
     int compressed;
 } chunk_shape;
 
-/* Device bytes of one buffer of a chunk of ncells cells and nlev levels: fields, and a table no
- * larger than the uncompressed one (plus the pattern array when compressed). */
+/* Device bytes of one buffer of a chunk of ncells cells and nlev levels: fields, a table no
+ * larger than the uncompressed one (plus the pattern array when compressed), and a share list of
+ * at most one entry (2 words) per cell. */
 static size_t chunk_bound(const chunk_shape *cs, int ncells, int nlev)
 {
     size_t fields = (size_t)cs->nf * cs->es * (size_t)local_zstride(ncells) * (size_t)nlev;
     size_t table = sizeof(int32_t) * (size_t)ncells * (size_t)(cs->nrel + (cs->compressed ? 1 : 0));
-    return fields + table;
+    return fields + table + 2 * sizeof(int32_t) * (size_t)ncells;
 }
 
 static chunk_shape shape_of(stencil_t s, precision_t p, int chasing, int compressed)
@@ -122,6 +123,21 @@ static int max_single_ball(ball *b)
     int step = inner > (1 << 20) ? inner / (1 << 20) : 1;
     for (int c = b->g->nhalo; c < b->g->nxy; c += step) {
         ball_add(b, c);
+        if (b->count > most)
+            most = b->count;
+        ball_clear(b);
+    }
+    return most;
+}
+
+/* The largest ball of one run of a METIS part (g->part_start). */
+static int max_unit_ball(ball *b)
+{
+    const ugrid *g = b->g;
+    int most = 0;
+    for (int j = 0; j < g->nparts; j++) {
+        for (int c = g->part_start[j]; c < g->part_start[j + 1]; c++)
+            ball_add(b, c);
         if (b->count > most)
             most = b->count;
         ball_clear(b);
@@ -159,42 +175,81 @@ static int plan_slabs(ooc_plan *pl, const chunk_shape *cs, int maxball, int zr)
 
 /* ---- parts ---- */
 
+/* A fixed or ring cell of a part, with what orders it: fixed cells (band F + 1) first, then the
+ * ring's bands farthest first; in each, the cells the previous part does not hold first. */
 typedef struct {
-    int cell, dist;
+    int cell, dist, band, shared;
 } ring_cell;
 
 static int ring_cmp(const void *pa, const void *pb)
 {
     const ring_cell *a = pa, *b = pb;
+    if (a->band != b->band)
+        return b->band - a->band;
+    if (a->shared != b->shared)
+        return a->shared - b->shared;
     if (a->dist != b->dist)
-        return b->dist - a->dist; /* farthest first */
+        return b->dist - a->dist;
     return (a->cell > b->cell) - (a->cell < b->cell);
 }
 
-static int int_cmp(const void *pa, const void *pb)
+/* What part pt takes from the previous part (prevloc: global cell -> its local cell there, -1
+ * where it holds none; NULL for the first part), and the runs of the cells it does not take. */
+static void part_share(ooc_part *pt, const int *prevloc)
 {
-    int a = *(const int *)pa, b = *(const int *)pb;
-    return (a > b) - (a < b);
+    int n = pt->ncells, own = pt->first[0];
+    unsigned char *taken = xalloc((size_t)n);
+    for (int l = 0; l < n; l++)
+        taken[l] = prevloc && prevloc[pt->gcell[l]] >= 0;
+    for (int l = own, e; l < n; l = e) { /* short runs of own cells come from the host */
+        for (e = l; e < n && taken[e] == taken[l]; e++)
+            ;
+        if (taken[l] && e - l < OOC_SHARE_RUN)
+            memset(taken + l, 0, (size_t)(e - l));
+    }
+    pt->nshare = pt->nkeep = 0;
+    for (int l = 0; l < n; l++) {
+        pt->nshare += taken[l];
+        pt->nkeep += !taken[l] && (l == 0 || l == own || taken[l - 1]);
+    }
+    pt->share_to = xalloc(sizeof(int) * (size_t)pt->nshare);
+    pt->share_from = xalloc(sizeof(int) * (size_t)pt->nshare);
+    pt->keep = xalloc(2 * sizeof(int) * (size_t)pt->nkeep);
+    for (int l = 0, j = 0, r = -1; l < n; l++) {
+        if (taken[l]) {
+            pt->share_to[j] = l;
+            pt->share_from[j++] = prevloc[pt->gcell[l]];
+            continue;
+        }
+        if (l == 0 || l == own || taken[l - 1]) {
+            r++;
+            pt->keep[2 * r] = l;
+            pt->keep[2 * r + 1] = 0;
+        }
+        pt->keep[2 * r + 1]++;
+    }
+    xfree(taken);
 }
 
-/* Numbers the ball of own cells [own0, own1) locally (fixed, ring farthest first, own) and builds
- * the local grid and table. `loc` is a global -> local map, all -1 on entry and on return. */
+/* Numbers the ball of own cells [own0, own1) locally (fixed, ring by band, own), builds the local
+ * grid and table, and what the part takes from the previous one (prevloc, see part_share). `loc`
+ * is a global -> local map, all -1 on entry and on return. */
 static void part_build(ooc_part *pt, const ball *b, int own0, int own1, int radius, int F,
-                       int chasing, int compressed, int *loc)
+                       int chasing, int compressed, int *loc, const int *prevloc)
 {
     const ugrid *g = b->g;
-    int n = b->count, nown = own1 - own0, nfixed = 0, nring = 0;
-    int *fixed = xalloc(sizeof(int) * (size_t)n);
-    ring_cell *ring = xalloc(sizeof(ring_cell) * (size_t)n);
+    int n = b->count, nown = own1 - own0, nfixed = 0, nheld = 0;
+    ring_cell *ring = xalloc(sizeof(ring_cell) * (size_t)n); /* fixed and ring cells */
     for (int i = 0; i < n; i++) {
-        int c = b->touched[i], d = b->dist[c];
-        if (c < g->nhalo)
-            fixed[nfixed++] = c;
-        else if (d > 0)
-            ring[nring++] = (ring_cell){c, d};
+        int c = b->touched[i], d = b->dist[c], shared = prevloc && prevloc[c] >= 0;
+        if (c < g->nhalo) {
+            ring[nheld++] = (ring_cell){c, 0, F + 1, shared};
+            nfixed++;
+        } else if (d > 0) {
+            ring[nheld++] = (ring_cell){c, d, (d + radius - 1) / radius, shared};
+        }
     }
-    qsort(fixed, (size_t)nfixed, sizeof(int), int_cmp);
-    qsort(ring, (size_t)nring, sizeof(ring_cell), ring_cmp);
+    qsort(ring, (size_t)nheld, sizeof(ring_cell), ring_cmp);
 
     memset(pt, 0, sizeof *pt);
     pt->own0 = own0;
@@ -204,18 +259,17 @@ static void part_build(ooc_part *pt, const ball *b, int own0, int own1, int radi
     pt->zstride = local_zstride(n);
     pt->gcell = xalloc(sizeof(int) * (size_t)n);
     pt->first = xalloc(sizeof(int) * (size_t)(F + 1));
-    memcpy(pt->gcell, fixed, sizeof(int) * (size_t)nfixed);
-    for (int i = 0; i < nring; i++)
-        pt->gcell[nfixed + i] = ring[i].cell;
+    for (int i = 0; i < nheld; i++)
+        pt->gcell[i] = ring[i].cell;
     for (int i = 0; i < nown; i++)
-        pt->gcell[nfixed + nring + i] = own0 + i;
-    for (int m = F, i = 0; m >= 0; m--) { /* ring farthest first: first[F] = nfixed */
-        while (i < nring && ring[i].dist > radius * m)
+        pt->gcell[nheld + i] = own0 + i;
+    for (int m = F, i = 0; m >= 0; m--) { /* bands farthest first: first[F] = nfixed */
+        while (i < nheld && ring[i].band > m)
             i++;
-        pt->first[m] = nfixed + i;
+        pt->first[m] = i;
     }
-    xfree(fixed);
     xfree(ring);
+    part_share(pt, prevloc);
 
     ugrid *lg = &pt->lg;
     lg->nxy = n;
@@ -234,22 +288,26 @@ static void part_build(ooc_part *pt, const ball *b, int own0, int own1, int radi
     nbtable_build(&pt->nt, lg, chasing, compressed);
 }
 
-/* Grows parts greedily along the cell order while a chunk of nlev levels fits the budget. */
+/* Grows parts greedily along the cell order while a chunk of nlev levels fits the budget, by
+ * whole METIS parts (pl->units) or by cells. */
 static void plan_parts(ooc_plan *pl, const ugrid *g, const chunk_shape *cs, ball *b, int nlev,
                        int chasing, int compressed)
 {
-    int cap = 16, radius = stencil_table[pl->stencil].radius;
-    int *loc = xalloc(sizeof(int) * (size_t)g->nxy);
+    int cap = 16, radius = stencil_table[pl->stencil].radius, unit = 0;
+    int *loc = xalloc(sizeof(int) * (size_t)g->nxy), *prevloc = xalloc(sizeof(int) * (size_t)g->nxy);
     for (int c = 0; c < g->nxy; c++)
-        loc[c] = -1;
+        loc[c] = prevloc[c] = -1;
     pl->part = xalloc(sizeof(ooc_part) * (size_t)cap);
     for (int own0 = g->nhalo; own0 < g->nxy;) {
         int own1 = own0;
         while (own1 < g->nxy) {
-            ball_add(b, own1);
+            int end = pl->units ? g->part_start[unit + 1] : own1 + 1;
+            for (int c = own1; c < end; c++)
+                ball_add(b, c);
             if (own1 > own0 && OOC_BUFFERS * chunk_bound(cs, b->count, nlev) > pl->budget)
                 break;
-            own1++;
+            own1 = end;
+            unit += pl->units > 0;
         }
         ball_clear(b);
         for (int c = own0; c < own1; c++)
@@ -261,14 +319,95 @@ static void plan_parts(ooc_plan *pl, const ugrid *g, const chunk_shape *cs, ball
             pl->part = more;
             cap *= 2;
         }
-        part_build(&pl->part[pl->nparts++], b, own0, own1, radius, pl->F, chasing, compressed, loc);
+        ooc_part *pt = &pl->part[pl->nparts];
+        part_build(pt, b, own0, own1, radius, pl->F, chasing, compressed, loc,
+                   pl->nparts > 0 ? prevloc : NULL);
+        if (pl->nparts > 0)
+            for (int l = 0; l < pt[-1].ncells; l++)
+                prevloc[pt[-1].gcell[l]] = -1;
+        for (int l = 0; l < pt->ncells; l++)
+            prevloc[pt->gcell[l]] = l;
+        pl->nparts++;
         ball_clear(b);
         own0 = own1;
     }
     xfree(loc);
+    xfree(prevloc);
+}
+
+/* ---- sharing ---- */
+
+void ooc_chunk_share(const ooc_plan *pl, int chunk, ooc_share *sh)
+{
+    memset(sh, 0, sizeof *sh);
+    if (!pl->share || chunk <= 0 || chunk >= pl->nparts * pl->nslabs)
+        return;
+    int p = chunk / pl->nslabs, prev = (chunk - 1) / pl->nslabs;
+    const ooc_slab *s = &pl->slab[chunk % pl->nslabs], *ps = &pl->slab[(chunk - 1) % pl->nslabs];
+    const ooc_part *pt = &pl->part[p];
+    int z0 = s->lz0 > ps->lz0 ? s->lz0 : ps->lz0, z1 = s->lz1 < ps->lz1 ? s->lz1 : ps->lz1;
+    int n = prev == p ? pt->ncells : pt->nshare;
+    if (z0 >= z1 || n == 0)
+        return;
+    sh->z0 = z0;
+    sh->z1 = z1;
+    sh->n = n;
+    if (prev != p) {
+        sh->to = pt->share_to;
+        sh->from = pt->share_from;
+    }
+}
+
+/* Pieces of all the cells of part pt at levels [z0, z1): fixed and ring cells, own cells. */
+static int all_cells(const ooc_part *pt, int z0, int z1, ooc_piece *pc)
+{
+    int n = 0;
+    if (z0 >= z1)
+        return 0;
+    if (pt->first[0] > 0)
+        pc[n++] = (ooc_piece){0, pt->first[0], z0, z1};
+    pc[n++] = (ooc_piece){pt->first[0], pt->ncells - pt->first[0], z0, z1};
+    return n;
+}
+
+int ooc_chunk_pieces(const ooc_plan *pl, int chunk, ooc_piece *pc)
+{
+    const ooc_part *pt = &pl->part[chunk / pl->nslabs];
+    const ooc_slab *s = &pl->slab[chunk % pl->nslabs];
+    ooc_share sh;
+    ooc_chunk_share(pl, chunk, &sh);
+    if (sh.n == 0)
+        return all_cells(pt, s->lz0, s->lz1, pc);
+    int n = all_cells(pt, s->lz0, sh.z0, pc);
+    for (int r = 0; sh.to && r < pt->nkeep; r++)
+        pc[n++] = (ooc_piece){pt->keep[2 * r], pt->keep[2 * r + 1], sh.z0, sh.z1};
+    return n + all_cells(pt, sh.z1, s->lz1, pc + n);
+}
+
+int ooc_max_pieces(const ooc_plan *pl)
+{
+    int most = 0;
+    for (int p = 0; p < pl->nparts; p++)
+        if (pl->part[p].nkeep > most)
+            most = pl->part[p].nkeep;
+    return most + 4;
+}
+
+/* Bytes of the share list chunk i carries to the device for chunk i + 1, another part's. */
+static size_t carried_list_bytes(const ooc_plan *pl, int chunk)
+{
+    ooc_share sh;
+    ooc_chunk_share(pl, chunk + 1, &sh);
+    return sh.to ? 2 * sizeof(int32_t) * (size_t)sh.n : 0;
 }
 
 /* ---- the plan ---- */
+
+/* Bytes of what a part's steps read besides the fields: its table, or with K > 1 its balls. */
+static size_t part_table_bytes(const ooc_plan *pl, const ooc_part *pt)
+{
+    return pl->K > 1 ? tiles_bytes(&pt->tl) : nbtable_bytes(&pt->nt);
+}
 
 size_t ooc_chunk_bytes(const ooc_plan *pl, int part, int slab)
 {
@@ -277,25 +416,39 @@ size_t ooc_chunk_bytes(const ooc_plan *pl, int part, int slab)
     const stencil_info *si = &stencil_table[pl->stencil];
     return (size_t)(si->nin + si->nout) * prec_size(pl->prec) * (size_t)pt->zstride *
                (size_t)(s->lz1 - s->lz0) +
-           (pl->K > 1 ? tiles_bytes(&pt->tl) : nbtable_bytes(&pt->nt));
+           part_table_bytes(pl, pt) + carried_list_bytes(pl, part * pl->nslabs + slab);
 }
 
 static void plan_traffic(ooc_plan *pl)
 {
-    const stencil_info *si = &stencil_table[pl->stencil];
-    double es = (double)prec_size(pl->prec);
-    int ncarry = iter_carried(pl->stencil)->n;
-    for (int p = 0; p < pl->nparts; p++)
-        for (int k = 0; k < pl->nslabs; k++) {
-            const ooc_part *pt = &pl->part[p];
-            const ooc_slab *s = &pl->slab[k];
-            size_t bytes = ooc_chunk_bytes(pl, p, k);
-            if (bytes > pl->max_chunk_bytes)
-                pl->max_chunk_bytes = bytes;
-            pl->h2d_field_bytes += (double)pt->ncells * (s->lz1 - s->lz0) * si->nin * es;
-            pl->h2d_table_bytes += (double)(pl->K > 1 ? tiles_bytes(&pt->tl) : nbtable_bytes(&pt->nt));
-            pl->d2h_bytes += (double)(pt->own1 - pt->own0) * (s->z1 - s->z0) * ncarry * es;
-        }
+    double es = (double)prec_size(pl->prec), in = stencil_table[pl->stencil].nin * es;
+    int ncarry = iter_carried(pl->stencil)->n, chunks = pl->nparts * pl->nslabs;
+    ooc_piece *pc = xalloc(sizeof(ooc_piece) * (size_t)ooc_max_pieces(pl));
+    pl->max_chunk_bytes = 0;
+    pl->h2d_field_bytes = pl->h2d_table_bytes = pl->list_bytes = pl->shared_bytes = pl->d2h_bytes = 0;
+    for (int i = 0; i < chunks; i++) {
+        const ooc_part *pt = &pl->part[i / pl->nslabs];
+        const ooc_slab *s = &pl->slab[i % pl->nslabs];
+        size_t bytes = ooc_chunk_bytes(pl, i / pl->nslabs, i % pl->nslabs);
+        if (bytes > pl->max_chunk_bytes)
+            pl->max_chunk_bytes = bytes;
+        int np = ooc_chunk_pieces(pl, i, pc);
+        for (int j = 0; j < np; j++)
+            pl->h2d_field_bytes += (double)pc[j].n * (pc[j].z1 - pc[j].z0) * in;
+        ooc_share sh;
+        ooc_chunk_share(pl, i, &sh);
+        pl->shared_bytes += (double)sh.n * (sh.z1 - sh.z0) * in;
+        pl->h2d_table_bytes += (double)part_table_bytes(pl, pt);
+        pl->list_bytes += (double)carried_list_bytes(pl, i);
+        pl->d2h_bytes += (double)(pt->own1 - pt->own0) * (s->z1 - s->z0) * ncarry * es;
+    }
+    xfree(pc);
+}
+
+void ooc_plan_share(ooc_plan *pl, int on)
+{
+    pl->share = on;
+    plan_traffic(pl);
 }
 
 int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
@@ -315,6 +468,7 @@ int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int 
     pl->prec = p;
     pl->F = F;
     pl->K = 1;
+    pl->share = 1;
     pl->budget = budget;
     pl->nz = g->nz;
     pl->zend = stencil_zend(s, g->nz);
@@ -338,6 +492,8 @@ int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int 
     for (int k = 0; k < pl->nslabs; k++)
         if (pl->slab[k].lz1 - pl->slab[k].lz0 > nlev)
             nlev = pl->slab[k].lz1 - pl->slab[k].lz0;
+    if (g->nparts > 0 && OOC_BUFFERS * chunk_bound(&cs, max_unit_ball(&b), nlev) <= budget)
+        pl->units = g->nparts;
     plan_parts(pl, g, &cs, &b, nlev, chasing, compressed);
     ball_free(&b);
     plan_traffic(pl);
@@ -363,6 +519,7 @@ int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, in
     pl->prec = p;
     pl->F = F;
     pl->K = 1;
+    pl->share = 1;
     pl->nz = g->nz;
     pl->zend = stencil_zend(s, g->nz);
     pl->nparts = pl->nslabs = 1;
@@ -416,8 +573,6 @@ int ooc_plan_tiles(ooc_plan *pl, int K, int B)
             return -1;
     }
     pl->K = K;
-    pl->max_chunk_bytes = 0;
-    pl->h2d_field_bytes = pl->h2d_table_bytes = pl->d2h_bytes = 0;
     plan_traffic(pl);
     if (pl->nparts * pl->nslabs == 1 && pl->max_chunk_bytes > pl->budget)
         pl->budget = pl->max_chunk_bytes;
@@ -438,13 +593,19 @@ void ooc_plan_free(ooc_plan *pl)
         nbtable_free(&pt->nt);
         tiles_free(&pt->tl);
         ugrid_free(&pt->lg);
+        xfree(pt->share_to);
+        xfree(pt->share_from);
+        xfree(pt->keep);
     }
     xfree(pl->part);
     xfree(pl->slab);
     memset(pl, 0, sizeof *pl);
 }
 
-double ooc_h2d_per_step(const ooc_plan *pl) { return (pl->h2d_field_bytes + pl->h2d_table_bytes) / pl->F; }
+double ooc_h2d_per_step(const ooc_plan *pl)
+{
+    return (pl->h2d_field_bytes + pl->h2d_table_bytes + pl->list_bytes) / pl->F;
+}
 
 double ooc_d2h_per_step(const ooc_plan *pl) { return pl->d2h_bytes / pl->F; }
 
@@ -460,12 +621,18 @@ void ooc_plan_describe(const ooc_plan *pl, char *buf, size_t n)
         }
     snprintf(buf, n,
              "%d chunk(s) = %d part(s) x %d slab(s), %d step(s) per transfer, largest %.3f MB x%d of "
-             "%.3f MB; halo overhead %.2fx; per step host->device %.3f MB (tables %.3f MB), "
-             "device->host %.3f MB",
+             "%.3f MB; halo overhead %.2fx; per step host->device %.3f MB (tables %.3f MB, share "
+             "lists %.3f MB), device->host %.3f MB, shared on the device %.3f MB%s",
              pl->nparts * pl->nslabs, pl->nparts, pl->nslabs, pl->F, pl->max_chunk_bytes / 1e6,
              pl->nparts * pl->nslabs > 1 ? OOC_BUFFERS : 1, pl->budget / 1e6, own > 0 ? held / own : 0.0, ooc_h2d_per_step(pl) / 1e6,
-             pl->h2d_table_bytes / pl->F / 1e6, ooc_d2h_per_step(pl) / 1e6);
+             pl->h2d_table_bytes / pl->F / 1e6, pl->list_bytes / pl->F / 1e6,
+             ooc_d2h_per_step(pl) / 1e6, pl->shared_bytes / pl->F / 1e6,
+             pl->share ? "" : " (sharing off)");
     size_t len = strlen(buf);
+    if (pl->units > 0 && len < n) {
+        snprintf(buf + len, n - len, "; parts of whole METIS parts (%d in all)", pl->units);
+        len = strlen(buf);
+    }
     if (pl->K > 1 && len < n) {
         int maxball = 0;
         for (int p = 0; p < pl->nparts; p++)

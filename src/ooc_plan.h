@@ -1,8 +1,8 @@
 /* ooc_plan.h — cutting an unstructured grid into chunks that fit a device-memory budget, for
  * out-of-core iterated runs (SPEC §5) that fuse F time steps per transfer.
  *
- * A chunk is a part (a run of whole Z-pillars: inner cells contiguous in the cell order) times a
- * slab (a run of levels). It travels with its halo for F steps: the cells within graph distance
+ * A chunk is a part (a run of whole Z-pillars: inner cells contiguous in the cell order; on a
+ * grid in METIS order, whole METIS parts once the largest fits) times a slab (a run of levels). It travels with its halo for F steps: the cells within graph distance
  * radius·F of its own cells (through W/E/S/N), and zradius·F levels below and above its slab.
  * On the device it runs F steps on a shrinking region (trapezoid): step j of t computes the
  * cells within distance radius·(t - j) of its own cells and the levels within zradius·(t - j) of
@@ -10,13 +10,25 @@
  *
  * Local numbering of a part's cells (one table per part, shared by its slabs):
  *   [0, nfixed)            halo cells of the grid: read, never computed
- *   [nfixed, first[0])     ring cells, farthest first (distance radius·F down to 1)
+ *   [nfixed, first[0])     ring cells by band, farthest first: band m holds the cells at distance
+ *                          radius·(m-1)+1 .. radius·m, m = F down to 1
  *   [first[0], ncells)     own cells, in the grid's order: global cells own0 .. own1-1
- * so the cells computed with m steps still to go form the suffix [first[m], ncells).
+ * so the cells computed with m steps still to go form the suffix [first[m], ncells). Among the
+ * fixed cells and in each band, the cells the previous part does not hold come first.
+ *
+ * Region sharing (SO2DR): a pass runs the chunks in the order i -> part i / nslabs, slab
+ * i % nslabs, all reading the same state. Chunk i takes the inputs it holds in common with chunk
+ * i - 1 (same cells, levels both hold) from chunk i - 1's device buffer instead of the host:
+ * after the next slab of the same part, every cell at the overlapping levels (fastwaves only:
+ * the others hold no levels twice); after the last slab of the previous part, the cells listed
+ * in share_to / share_from at the levels both hold (all levels when nslabs = 1). The first chunk
+ * of a pass takes nothing. Own cells are taken only in runs of at least OOC_SHARE_RUN
+ * consecutive cells (each run splits a copy from the host in two); fixed and ring cells always.
+ * What is taken is no longer sent from the host: the traffic below counts it apart.
  *
  * Device bytes of a chunk: its fields (inputs and outputs, all its cells, all its levels, levels
- * zstride elements apart) plus its table (pattern array included), once per buffer of the
- * pipeline (OOC_BUFFERS).
+ * zstride elements apart) plus its table (pattern array included) and the share list it carries
+ * for the next chunk (planned at 2 words per cell), once per buffer of the pipeline (OOC_BUFFERS).
  * Full-height parts are used when one pillar with its halo fits; otherwise the levels are cut
  * into equal slabs, as high as the budget allows. */
 #ifndef PILLAR_OOC_PLAN_H
@@ -30,6 +42,9 @@
 /* Chunks in flight on the device: one is copied in, one computed, one copied out. */
 #define OOC_BUFFERS 3
 
+/* Shortest run of consecutive own cells taken from the previous chunk. */
+#define OOC_SHARE_RUN 32
+
 typedef struct {
     int own0, own1;  /* global plane cells owned (inner, contiguous) */
     int ncells;      /* local plane cells */
@@ -41,6 +56,12 @@ typedef struct {
     nbtable nt;      /* its table, in the plan's storage */
     tiles tl;        /* with K > 1 steps per launch: its blocks' balls, which replace the table
                       * on the device (ooc_plan_tiles); else empty */
+    /* sharing with part p - 1 (none for part 0): */
+    int nshare;      /* local cells taken from it */
+    int *share_to;   /* nshare: those cells here, ascending */
+    int *share_from; /* nshare: the same cells in part p - 1's numbering */
+    int nkeep;       /* runs of the other local cells, which come from the host */
+    int *keep;       /* 2 x nkeep: first local cell, count; no run straddles first[0] */
 } ooc_part;
 
 typedef struct {
@@ -56,17 +77,39 @@ typedef struct {
     size_t budget;        /* device bytes */
     int nz, zend;         /* levels, computed levels */
     int nparts, nslabs;   /* chunks: nparts x nslabs */
+    int units;            /* the grid's METIS parts (ugrid part_start) grouped whole into the
+                           * plan's parts; 0: parts cut at any cell */
+    int share;            /* consecutive chunks share their overlap (ooc_plan_share) */
     ooc_part *part;
     ooc_slab *slab;
-    size_t max_chunk_bytes; /* the largest chunk, fields + table, one buffer */
+    size_t max_chunk_bytes; /* the largest chunk, fields + table + share list, one buffer */
     /* Bytes per pass over all chunks (a pass advances F steps): host->device carries every
-     * chunk's inputs (cells + halo, held levels) and its table; device->host its state fields at
-     * its own points. */
-    double h2d_field_bytes, h2d_table_bytes, d2h_bytes;
+     * chunk's inputs (cells + halo, held levels) but those taken from the previous chunk
+     * (shared_bytes, copied on the device), its table, and the share list of the next chunk when
+     * that is another part (list_bytes: share_from and share_to, 4 bytes each); device->host its
+     * state fields at its own points. */
+    double h2d_field_bytes, h2d_table_bytes, list_bytes, shared_bytes, d2h_bytes;
 } ooc_plan;
 
+/* What chunk `chunk` of a pass takes from chunk - 1 on the device: cells at global levels
+ * [z0, z1) of both; n = 0 when nothing. */
+typedef struct {
+    int z0, z1;
+    int n;
+    const int *to, *from; /* local cells here and in the previous chunk; both NULL: cells
+                           * 0 .. n-1 of both (the previous chunk is the same part's lower slab) */
+} ooc_share;
+
+/* Local cells [c0, c0 + n) at global levels [z0, z1) of every input: a piece that comes from
+ * the host. A piece lies within the fixed and ring cells [0, first[0]) or the own cells. */
+typedef struct {
+    int c0, n, z0, z1;
+} ooc_piece;
+
 /* Plans grid g for stencil s in precision p, table storage (chasing, compressed), a budget in
- * bytes and F >= 1 steps per transfer. Returns 0, or -1 with a message (a budget below one pillar
+ * bytes and F >= 1 steps per transfer, with sharing on. When g carries METIS parts (part_start)
+ * and the largest with its halo fits the budget at the slabs' height, parts are whole runs of
+ * them; else they are cut at any cell. Returns 0, or -1 with a message (a budget below one pillar
  * of one level with its halo names the minimum). */
 int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
                   int compressed, size_t budget, int F);
@@ -86,18 +129,29 @@ int ooc_plan_tiles(ooc_plan *pl, int K, int B);
  * the in-core plan, or a grid that fits whole). */
 int ooc_plan_fits(const ooc_plan *pl, size_t budget);
 
+/* Turns region sharing on or off (for measurement); the traffic follows. */
+void ooc_plan_share(ooc_plan *pl, int on);
+
+/* What chunk i (0 .. nparts·nslabs - 1, in pass order) takes from chunk i - 1. */
+void ooc_chunk_share(const ooc_plan *pl, int chunk, ooc_share *sh);
+
+/* The pieces chunk i takes from the host: with what it shares, every input cell at every held
+ * level exactly once. Returns their number, at most ooc_max_pieces(pl). */
+int ooc_chunk_pieces(const ooc_plan *pl, int chunk, ooc_piece *pc);
+int ooc_max_pieces(const ooc_plan *pl);
+
 /* The smallest budget ooc_plan_make accepts for these arguments: the largest single pillar of one
  * level with its halo, in each of the OOC_BUFFERS buffers. */
 size_t ooc_min_budget(const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed, int F);
 
-/* Device bytes of chunk (part, slab), fields and table, one buffer. */
+/* Device bytes of chunk (part, slab), one buffer: fields, table and the share list it carries. */
 size_t ooc_chunk_bytes(const ooc_plan *pl, int part, int slab);
 
-/* Host<->device bytes per time step (a pass divided by F). */
+/* Host<->device bytes per time step (a pass divided by F); host->device: fields, tables, lists. */
 double ooc_h2d_per_step(const ooc_plan *pl);
 double ooc_d2h_per_step(const ooc_plan *pl);
 
-/* One-line summary: chunks, slabs, halo overhead, bytes per step. */
+/* One-line summary: chunks, slabs, halo overhead, bytes per step, bytes shared per step. */
 void ooc_plan_describe(const ooc_plan *pl, char *buf, size_t n);
 
 #endif

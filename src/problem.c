@@ -63,8 +63,9 @@ static void fill_direct_inputs(problem *pb)
 static int build_mesh_grid(problem *pb)
 {
     const problem_spec *s = &pb->s;
-    int *order;
-    if (mesh_order_make(&pb->mesh, pb->mesh_order, s->w, pb->mesh_path, &order, &pb->mesh_parts))
+    int *order, *part;
+    if (mesh_order_make(&pb->mesh, pb->mesh_order, s->w, pb->mesh_path, &order, &pb->mesh_parts,
+                        &part))
         return -1;
     if (stencil_table[s->stencil].graph) {
         unsigned char *halo = xalloc((size_t)pb->mesh.ncells);
@@ -75,7 +76,10 @@ static int build_mesh_grid(problem *pb)
     } else {
         ugrid_from_mesh(&pb->ug, &pb->mesh, s->halo, s->nz, order);
     }
+    if (part)
+        ugrid_mark_parts(&pb->ug, part); /* out-of-core chunks follow them (src/ooc_plan.h) */
     xfree(order);
+    xfree(part);
     return 0;
 }
 

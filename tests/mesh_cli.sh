@@ -61,6 +61,13 @@ expect_output "(zcurve order): 1200 cells" \
     run --mesh "$m/patch.h5" --layout zcurve --steps 3 --backend cpu --out-of-core on --device-mem 200K
 expect_output "PASS against the regular grid: bit-exact" \
     run --layout metis --layout zcurve --mesh "$m/patch.h5" --backend cpu --runs 1
+# out of core in METIS order: chunks of whole stored parts, bit-exact
+expect_output "4 part(s) x 1 slab(s)" run --mesh "$m/sphere.h5" --layout metis --steps 3 \
+    --out-of-core on --device-mem 200K --backend cpu
+expect_output "parts of whole METIS parts (9 in all)" run --mesh "$m/sphere.h5" --layout metis \
+    --steps 3 --out-of-core on --device-mem 200K --backend cpu
+expect_output "PASS: 0 of" run --mesh "$m/sphere.h5" --layout metis --steps 3 --out-of-core on \
+    --device-mem 200K --backend cpu
 expect_output "PASS" run --mesh "$m/patch.h5" --grid regular --backend cpu --runs 1
 expect_output "PASS against the regular grid: bit-exact" run --size 24x20x4 --backend cpu --runs 1
 

@@ -3,11 +3,19 @@
  *    top level of fastwaves) unchanged; in-core runs do not depend on the thread count;
  *  - plans respect the budget, cover every inner point exactly once, carry every neighbour the
  *    trapezoid reads, and reject a budget below the minimum with a message;
- *  - chunked runs equal in-core runs bit for bit: every stencil, F = 1..3, budgets from the
- *    minimum (many parts and slabs) to unlimited, layouts rowmajor / zcurve-w / random, double
- *    and float, the four table storages. */
+ *  - region sharing: what a chunk takes from the previous one is the same cells at levels both
+ *    hold, with its pieces from the host it covers its inputs exactly once, it takes every fixed
+ *    and ring cell both hold, and the host->device bytes fall by exactly what is shared; a run
+ *    whose share list loses a cell differs (the CPU run poisons what it does not fill);
+ *  - chunked runs (which share as the device does) equal in-core runs bit for bit: every
+ *    stencil, F = 1..3, budgets from the minimum (many parts and slabs) to unlimited, layouts
+ *    rowmajor / zcurve-w / random, double and float, the four table storages;
+ *  - mesh files in METIS order (the order's own partition, or one stored in the file): parts of
+ *    plans are whole METIS parts once one fits, and chunked runs equal in-core runs bit for bit. */
 #include "check.h"
+#include "scratch.h"
 #include "src/iterate.h"
+#include "src/mesh_io.h"
 #include "src/ooc_cpu.h"
 #include "src/runner.h"
 #include "stencils/fastwaves.h"
@@ -127,9 +135,118 @@ static void check_plan(const problem *pb, const ooc_plan *pl, const char *what)
           pl->d2h_bytes, d2h);
 }
 
+/* Bytes of inputs chunks i - 1 and i of plan pl both hold: cells of both parts at levels of both
+ * slabs. Marks in *ring the fixed and ring cells of chunk i among them (1), others 0. */
+static double overlap_bytes(const ooc_plan *pl, int i, const int *prevloc, unsigned char *ring)
+{
+    const ooc_part *pt = &pl->part[i / pl->nslabs];
+    const ooc_slab *s = &pl->slab[i % pl->nslabs], *ps = &pl->slab[(i - 1) % pl->nslabs];
+    int z0 = s->lz0 > ps->lz0 ? s->lz0 : ps->lz0, z1 = s->lz1 < ps->lz1 ? s->lz1 : ps->lz1;
+    double cells = 0;
+    for (int l = 0; l < pt->ncells; l++) {
+        int both = z1 > z0 && prevloc[pt->gcell[l]] >= 0;
+        ring[l] = both && l < pt->first[0];
+        cells += both;
+    }
+    return z1 > z0 ? cells * (z1 - z0) * stencil_table[pl->stencil].nin * prec_size(pl->prec) : 0;
+}
+
+/* Region sharing of plan pl (see the top). Returns whether chunks shared anything. */
+static int check_share(const problem *pb, ooc_plan *pl, const char *what)
+{
+    const ugrid *g = &pb->ug;
+    double in = stencil_table[pl->stencil].nin * (double)prec_size(pl->prec), overlap = 0, full = 0;
+    long badmap = 0, badcover = 0, missed = 0;
+    int chunks = pl->nparts * pl->nslabs, *prevloc = xalloc(sizeof(int) * (size_t)g->nxy);
+    for (int c = 0; c < g->nxy; c++)
+        prevloc[c] = -1;
+    ooc_piece *pc = xalloc(sizeof(ooc_piece) * (size_t)ooc_max_pieces(pl));
+    for (int i = 0; i < chunks; i++) {
+        const ooc_part *pt = &pl->part[i / pl->nslabs], *pf = i > 0 ? &pl->part[(i - 1) / pl->nslabs] : NULL;
+        const ooc_slab *s = &pl->slab[i % pl->nslabs];
+        int lev = s->lz1 - s->lz0;
+        unsigned char *cover = calloc((size_t)pt->ncells * (size_t)lev, 1);
+        unsigned char *ring = calloc((size_t)pt->ncells, 1), *taken = calloc((size_t)pt->ncells, 1);
+        full += (double)pt->ncells * lev * in;
+        if (i > 0)
+            overlap += overlap_bytes(pl, i, prevloc, ring);
+        int np = ooc_chunk_pieces(pl, i, pc);
+        for (int j = 0; j < np; j++) {
+            const ooc_piece *q = &pc[j];
+            int inside = q->c0 >= 0 && q->c0 + q->n <= pt->ncells && q->z0 >= s->lz0 &&
+                         q->z1 <= s->lz1 && (q->c0 >= pt->first[0] || q->c0 + q->n <= pt->first[0]);
+            badcover += !inside;
+            for (int z = q->z0; inside && z < q->z1; z++)
+                for (int l = q->c0; l < q->c0 + q->n; l++)
+                    cover[(size_t)(z - s->lz0) * pt->ncells + l]++;
+        }
+        ooc_share sh;
+        ooc_chunk_share(pl, i, &sh);
+        for (int j = 0; j < sh.n; j++) {
+            const ooc_slab *ps = &pl->slab[(i - 1) % pl->nslabs];
+            int to = sh.to ? sh.to[j] : j, from = sh.from ? sh.from[j] : j;
+            int ok = to >= 0 && to < pt->ncells && from >= 0 && from < pf->ncells &&
+                     pf->gcell[from] == pt->gcell[to] && sh.z0 >= s->lz0 && sh.z0 >= ps->lz0 &&
+                     sh.z1 <= s->lz1 && sh.z1 <= ps->lz1;
+            badmap += !ok;
+            for (int z = sh.z0; ok && z < sh.z1; z++)
+                cover[(size_t)(z - s->lz0) * pt->ncells + to]++;
+            if (ok)
+                taken[to] = 1;
+        }
+        for (size_t k = 0; k < (size_t)pt->ncells * (size_t)lev; k++)
+            badcover += cover[k] != 1;
+        for (int l = 0; l < pt->ncells; l++)
+            missed += ring[l] && !taken[l];
+        if (pf)
+            for (int l = 0; l < pf->ncells; l++)
+                prevloc[pf->gcell[l]] = -1;
+        for (int l = 0; l < pt->ncells; l++)
+            prevloc[pt->gcell[l]] = l;
+        free(cover);
+        free(ring);
+        free(taken);
+    }
+    xfree(pc);
+    xfree(prevloc);
+    CHECK(badmap == 0, "%s: %ld shared cells are not the previous chunk's same cell and levels", what,
+          badmap);
+    CHECK(badcover == 0, "%s: %ld inputs not covered exactly once by pieces and sharing", what,
+          badcover);
+    CHECK(missed == 0, "%s: %ld fixed or ring cells held by the previous chunk not taken", what, missed);
+    CHECK(pl->shared_bytes <= overlap && (overlap > 0) == (pl->shared_bytes > 0),
+          "%s: %.0f bytes shared of an overlap of %.0f", what, pl->shared_bytes, overlap);
+    double on = pl->h2d_field_bytes, shared = pl->shared_bytes;
+    ooc_plan_share(pl, 0);
+    CHECK(pl->h2d_field_bytes == full && pl->shared_bytes == 0 && pl->list_bytes == 0,
+          "%s: without sharing %.0f field bytes a pass, expected %.0f", what, pl->h2d_field_bytes, full);
+    CHECK(on + shared == full, "%s: sharing %.0f bytes takes %.0f off the host->device field bytes",
+          what, shared, full - on);
+    ooc_plan_share(pl, 1);
+    CHECK(pl->h2d_field_bytes == on, "%s: sharing on again: %.0f, was %.0f", what, pl->h2d_field_bytes, on);
+    return shared > 0;
+}
+
 typedef struct {
     int runs, sliced, multipart_full; /* chunked runs; plans with slabs; several full-height parts */
+    int shared;                       /* plans whose chunks share */
 } tally;
+
+/* Checks plan pl (made for what) and runs it against the in-core result ref. */
+static void run_plan(const problem *pb, ooc_plan *pl, fieldset ref, const char *what, tally *ty)
+{
+    check_plan(pb, pl, what);
+    ty->shared += check_share(pb, pl, what);
+    fieldset st = iter_fields_copy(pb);
+    CHECK(ooc_cpu_run(pl, &pb->ug, st, STEPS) == 0, "%s: run failed", what);
+    long d = iter_state_differ(pb, st, ref, NULL);
+    CHECK(d == 0, "%s (%d x %d chunks): %ld points differ from in core", what, pl->nparts,
+          pl->nslabs, d);
+    iter_fields_free(pb, &st);
+    ty->runs++;
+    ty->sliced += pl->nslabs > 1;
+    ty->multipart_full += pl->nparts > 1 && pl->nslabs == 1;
+}
 
 /* Plans and runs every F and budget on one problem against its in-core result. */
 static void test_chunked(const problem *pb, fieldset ref, const char *what, tally *ty)
@@ -149,20 +266,11 @@ static void test_chunked(const problem *pb, fieldset ref, const char *what, tall
                 CHECK(0, "%s: no plan", name);
                 continue;
             }
-            check_plan(pb, &pl, name);
-            fieldset st = iter_fields_copy(pb);
-            CHECK(ooc_cpu_run(&pl, &pb->ug, st, STEPS) == 0, "%s: run failed", name);
-            long d = iter_state_differ(pb, st, ref, NULL);
-            CHECK(d == 0, "%s (%d x %d chunks): %ld points differ from in core", name, pl.nparts,
-                  pl.nslabs, d);
-            iter_fields_free(pb, &st);
+            run_plan(pb, &pl, ref, name, ty);
             if (b == 0 && stencil_zend(pb->s.stencil, pb->ug.nz) > 1)
                 CHECK(pl.nslabs > 1, "%s: the minimum budget cut no slabs", name);
             if (b == 3)
                 CHECK(pl.nparts == 1 && pl.nslabs == 1, "%s: %d x %d chunks", name, pl.nparts, pl.nslabs);
-            ty->runs++;
-            ty->sliced += pl.nslabs > 1;
-            ty->multipart_full += pl.nparts > 1 && pl.nslabs == 1;
             len += snprintf(line + len, sizeof line - (size_t)len, " %dx%d", pl.nparts, pl.nslabs);
             ooc_plan_free(&pl);
         }
@@ -199,6 +307,130 @@ static void test_too_small(const problem *pb)
     ooc_plan_free(&pl);
 }
 
+/* A run whose share list loses its last cell (a cell computed from the first step on: its inputs
+ * stay poisoned) differs from in core: the bit-exact checks above see a cell not shared. */
+static void test_lost_share(const problem *pb, fieldset ref)
+{
+    int F = 2, lost = 0;
+    size_t min = ooc_min_budget(&pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed, F);
+    ooc_plan pl;
+    CHECK(ooc_plan_make(&pl, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
+                        12 * min, F) == 0, "no plan");
+    for (int p = 1; p < pl.nparts && !lost; p++) {
+        ooc_part *pt = &pl.part[p];
+        if (pl.nslabs > 1 || pt->nshare == 0 || pt->share_to[pt->nshare - 1] < pt->first[F - 1])
+            continue;
+        pt->nshare--;
+        fieldset st = iter_fields_copy(pb);
+        CHECK(ooc_cpu_run(&pl, &pb->ug, st, STEPS) == 0, "run failed");
+        long d = iter_state_differ(pb, st, ref, NULL);
+        CHECK(d > 0, "part %d lost local cell %d of its share list, yet the run equals in core", p,
+              pt->share_to[pt->nshare]);
+        printf("a share list without its last cell: %ld points differ from in core\n", d);
+        iter_fields_free(pb, &st);
+        pt->nshare++;
+        lost = 1;
+    }
+    CHECK(lost, "no part shares a cell computed in the first step (%d x %d chunks)", pl.nparts,
+          pl.nslabs);
+    ooc_plan_free(&pl);
+}
+
+/* ---- mesh files in METIS order ---- */
+
+enum { SPHERE_N = 8, SPHERE_LEVELS = 6, PART_CELLS = 12, STORED_PARTS = 7 };
+
+/* Whether every part of plan pl starts and ends where the partition `part` of the mesh's cells
+ * changes along the grid's cell order. */
+static int cut_at_parts(const ugrid *g, const ooc_plan *pl, const int *part)
+{
+    for (int p = 0; p < pl->nparts; p++) {
+        int a = pl->part[p].own0, b = pl->part[p].own1;
+        if (a > g->nhalo && part[g->mesh_cell[a]] == part[g->mesh_cell[a - 1]])
+            return 0;
+        if (b < g->nxy && part[g->mesh_cell[b]] == part[g->mesh_cell[b - 1]])
+            return 0;
+    }
+    return 1;
+}
+
+/* Each stencil on the mesh file at path in METIS order (partition `part`, nparts parts), F = 1, 2,
+ * budgets doubling from the minimum to in core: plans of whole METIS parts cut there, several
+ * parts of them among them; every plan's run bit-exact. */
+static void test_metis_file(const char *path, const int *part, int nparts, const char *what,
+                            tally *ty)
+{
+    for (int st = 0; st < ST_QUAD_COUNT; st++) {
+        problem_spec s = {(stencil_t)st, PREC_DOUBLE, 0, 0, 0, 0, LAYOUT_ROWMAJOR, PART_CELLS, 11,
+                          st == ST_HDIFF, 1};
+        problem pb;
+        if (problem_make_mesh(&pb, &s, path, 1) != 0) {
+            CHECK(0, "%s: problem_make_mesh", what);
+            continue;
+        }
+        CHECK(pb.ug.nparts > 1 && pb.ug.nparts <= nparts, "%s: %d runs of METIS parts, of %d parts",
+              what, pb.ug.nparts, nparts);
+        fieldset ref = iter_fields_copy(&pb);
+        iter_run_incore(&pb, ref, STEPS);
+        for (int F = 1; F <= 2; F++) {
+            int whole = 0, several = 0, cells = 0, done = 0;
+            size_t b = ooc_min_budget(&pb.ug, s.stencil, s.prec, s.chasing, s.compressed, F);
+            for (; !done; b *= 2) {
+                ooc_plan pl;
+                char name[256];
+                snprintf(name, sizeof name, "%s %s F=%d budget=%zu", what, stencil_table[st].name,
+                         F, b);
+                if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, s.chasing, s.compressed, b, F) != 0) {
+                    CHECK(0, "%s: no plan", name);
+                    break;
+                }
+                run_plan(&pb, &pl, ref, name, ty);
+                if (pl.units > 0) {
+                    CHECK(pl.units == pb.ug.nparts && cut_at_parts(&pb.ug, &pl, part),
+                          "%s: parts of %d x %d chunks not cut at METIS parts", name, pl.nparts,
+                          pl.nslabs);
+                    whole++;
+                    several += pl.nparts > 1;
+                } else {
+                    cells++;
+                }
+                done = pl.nparts == 1 && pl.nslabs == 1;
+                ooc_plan_free(&pl);
+            }
+            printf("%s %s F=%d: %d plans of whole METIS parts (%d of several), %d cut at cells, "
+                   "bit-exact\n", what, stencil_table[st].name, F, whole, several, cells);
+            CHECK(several > 0, "%s %s F=%d: no plan of several whole METIS parts", what,
+                  stencil_table[st].name, F);
+        }
+        iter_fields_free(&pb, &ref);
+        problem_free(&pb);
+    }
+}
+
+/* A cubed sphere in METIS order: parts of about PART_CELLS cells made for the order, then a
+ * partition of STORED_PARTS parts stored in the file. */
+static void test_metis(tally *ty)
+{
+    mesh m;
+    if (scratch_open("ooc", NULL) != 0 || mesh_gen_cubed_sphere(&m, SPHERE_N, SPHERE_LEVELS) != 0) {
+        CHECK(0, "scratch directory or mesh");
+        return;
+    }
+    int nparts = (m.ncells + PART_CELLS - 1) / PART_CELLS;
+    int *part = xalloc(sizeof(int) * (size_t)m.ncells);
+    CHECK(mesh_partition(&m, nparts, part) == 0, "partition"); /* the one --layout metis makes */
+    CHECK(mesh_write(tmpname("sphere.h5"), &m) == 0, "write");
+    test_metis_file(tmpname("sphere.h5"), part, nparts, "cubed sphere, METIS order", ty);
+    m.nparts = STORED_PARTS;
+    m.part = xalloc(sizeof(int) * (size_t)m.ncells);
+    CHECK(mesh_partition(&m, STORED_PARTS, m.part) == 0, "stored partition");
+    CHECK(mesh_write(tmpname("stored.h5"), &m) == 0, "write");
+    test_metis_file(tmpname("stored.h5"), m.part, STORED_PARTS, "cubed sphere, stored partition", ty);
+    xfree(part);
+    mesh_free(&m);
+    scratch_remove();
+}
+
 static void test_threads(const problem *pb, fieldset ref, const char *what)
 {
     fieldset one = iter_fields_copy(pb);
@@ -212,7 +444,7 @@ static void test_threads(const problem *pb, fieldset ref, const char *what)
 
 int main(void)
 {
-    tally ty = {0, 0, 0};
+    tally ty = {0, 0, 0, 0};
     int nl = sizeof layouts / sizeof layouts[0];
     for (int st = 0; st < ST_QUAD_COUNT; st++)
         for (int prec = 0; prec < 2; prec++)
@@ -235,13 +467,17 @@ int main(void)
                 if (li == 0 && prec == 0) {
                     test_threads(&pb, ref, what);
                     test_too_small(&pb);
+                    test_lost_share(&pb, ref);
                 }
                 test_chunked(&pb, ref, what, &ty);
                 iter_fields_free(&pb, &ref);
                 problem_free(&pb);
             }
+    test_metis(&ty);
     printf("%d chunked runs of %d steps compared bit for bit with in core (%d with Z-slabs, %d with "
-           "several full-height parts)\n", ty.runs, STEPS, ty.sliced, ty.multipart_full);
+           "several full-height parts, %d sharing)\n", ty.runs, STEPS, ty.sliced, ty.multipart_full,
+           ty.shared);
     CHECK(ty.sliced > 0 && ty.multipart_full > 0, "the budgets exercised no slabs or no parts");
+    CHECK(ty.shared > ty.multipart_full, "only %d plans shared", ty.shared);
     return check_done("test_ooc");
 }

@@ -1,6 +1,8 @@
 /* Out-of-core on the GPU: the chunk pipeline (src/ooc_gpu.c) gives the CPU in-core iteration's
  * state bit for bit, for every stencil and precision, the four table storages, the access
- * strategies, F = 1..3 and budgets from the minimum (many chunks, Z-slabs) to in core; K = 2, 3
+ * strategies, F = 1..3 and budgets from the minimum (many chunks, Z-slabs) to in core, with
+ * region sharing (and without it at the larger budget), and moves host->device exactly the
+ * bytes its plan counts (shared inputs excluded, share lists included); K = 2, 3
  * steps per launch (access/tiles.cu) for laplap and hdiff, in core and in chunks, blocks of 32
  * to 256 cells; then 512x512x64 runs of each stencil at a third of its size (and with K = 2
  * in core). Exits 77 (skipped) without a device. */
@@ -28,8 +30,11 @@ static int run_one(const problem *pb, const ooc_plan *pl, fieldset ref, access_t
     ooc_timing t;
     CHECK(ooc_gpu_run(pl, &pb->ug, &st, &spare, steps, &k, &t) == 0, "%s: run failed", what);
     long d = iter_state_differ(pb, st, ref, NULL);
-    CHECK(d == 0, "%s access %s (%d x %d chunks, F=%d): %ld points differ from the CPU in core",
-          what, access_name[a], pl->nparts, pl->nslabs, pl->F, d);
+    CHECK(d == 0, "%s access %s (%d x %d chunks, F=%d%s): %ld points differ from the CPU in core",
+          what, access_name[a], pl->nparts, pl->nslabs, pl->F, pl->share ? "" : ", no sharing", d);
+    double pass = pl->h2d_field_bytes + pl->h2d_table_bytes + pl->list_bytes;
+    CHECK(t.h2d_bytes == t.passes * pass, "%s: %.0f bytes host->device in %d passes, the plan "
+          "counts %.0f a pass", what, t.h2d_bytes, t.passes, pass);
     for (int j = 0; j < c->n; j++)
         xfree(spare.p[c->in[j]]);
     iter_fields_free(pb, &st);
@@ -78,6 +83,11 @@ static void small_cases(long *runs, long *chunked)
                         access_t a = accesses[ai++ % (sizeof accesses / sizeof accesses[0])];
                         *chunked += run_one(&pb, &pl, ref, a, STEPS, what) > 1;
                         (*runs)++;
+                        if (b == 1) {
+                            ooc_plan_share(&pl, 0);
+                            run_one(&pb, &pl, ref, a, STEPS, what);
+                            (*runs)++;
+                        }
                         ooc_plan_free(&pl);
                     }
                 }

@@ -285,7 +285,7 @@ static void exercise(const mesh *m)
     check_grid(m, 2, NULL, halo2);
     if (n <= 2048) { /* METIS stays fast at this size */
         int *order = xalloc(sizeof(int) * (size_t)n);
-        if (mesh_locality_order(m, 8, order) > 0) {
+        if (mesh_locality_order(m, 8, order, NULL) > 0) {
             check_permutation(order, n, "mesh_locality_order: not a permutation");
             check_grid(m, 2, order, halo2);
         }
