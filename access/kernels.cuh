@@ -125,6 +125,11 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
 #define KERNEL_BOUNDS PILLAR_MAX_THREADS, 2
 #endif
 
+/* The iterated laplap step fused into the kernel when P.damp is set: the same arithmetic as the
+ * fold of src/iterate.c, so the state stays equal to the CPU's bit for bit. */
+#undef DAMPED
+#define DAMPED(state, v) (P.damp ? (state) - (v) / (T)64 : (v))
+
 /* Instantiation: a strategy file defines NB for the unstructured kernels and expands
  * UNS_KERNELS for each stencil and type, redefines NB for the regular twins and expands
  * REG_KERNEL, then TABULATE(name) builds its kernel table. */

@@ -23,6 +23,7 @@ typedef struct {
     int c0, n;       /* unstructured: first inner cell, number of inner cells */
     int x0, nxi, nyi, a; /* regular: first inner x and y (the halo), inner extents, padding a */
     int zslice;      /* levels per thread (block, for staged) of the pillar strategies */
+    int damp;        /* laplap: write in - laplap/64, the iterated step (src/iterate.h), not laplap */
     const int32_t *st_start, *st_cells, *st_loc; /* staged: per-block halo lists (staging.h) */
     const int32_t *g_deg, *g_nb; /* graph stencils: the ELL table (storage/ell.h) */
     int g_stride;                /* its column stride (cells per level) */

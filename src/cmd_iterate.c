@@ -91,13 +91,13 @@ static double model_step_s(const ooc_plan *pl, const gpu_link *l, double dev)
 }
 #endif
 
-/* An out-of-core plan of F steps per transfer, sharing unless --no-share. Returns 0 or -1. */
+/* An out-of-core plan of F steps per transfer, sharing only with --share. Returns 0 or -1. */
 static int plan_out_of_core(ooc_plan *pl, const problem *pb, const options *o, size_t budget, int F)
 {
     const problem_spec *s = &pb->s;
     if (ooc_plan_make(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget, F) != 0)
         return -1;
-    if (o->no_share)
+    if (!o->share)
         ooc_plan_share(pl, 0);
     return 0;
 }

@@ -1,5 +1,5 @@
 /* grid_stride.cuh — the launch shape of the small grid-stride kernels of the out-of-core pipeline
- * (fold.cu, share.cu): blocks of GRID_STRIDE_THREADS threads, enough for `total` items but no more
+ * (share.cu): blocks of GRID_STRIDE_THREADS threads, enough for `total` items but no more
  * than 32 per SM of an H100 (132 SMs); each thread then loops over the rest. */
 #ifndef PILLAR_GRID_STRIDE_CUH
 #define PILLAR_GRID_STRIDE_CUH

@@ -8,8 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-int fold_launch(void *state, const void *out, int c0, int n, int nlev, long zs, int is_float,
-                int damp, void *stream);                                               /* fold.cu */
 int poison_device(void *p, size_t n, size_t stride, size_t offset, int is_float); /* poison.cu */
 int share_launch(void *to, const void *from, const int *to_cell, const int *from_cell, int n,
                  int nlev, long to_zs, long from_zs, int is_float, void *stream); /* share.cu */
@@ -288,6 +286,28 @@ static void share_step(ooc_gpu *o, int i, ooc_buffer *u, ooc_buffer *v)
     CK(cudaEventRecord(v->ready, u->stream));
 }
 
+/* What no step writes but later steps read, from the state fields into the output fields: the
+ * grid's halo cells (all levels) and the levels at and above zend (all cells). */
+static void copy_fixed(ooc_gpu *o, ooc_buffer *u, int p, int k)
+{
+    const ooc_plan *pl = o->pl;
+    const ooc_part *pt = &pl->part[p];
+    const ooc_slab *s = &pl->slab[k];
+    const iter_carry *c = iter_carried(pl->stencil);
+    size_t es = o->es, pitch = (size_t)pt->zstride * es;
+    int top = pl->zend > s->lz0 ? pl->zend : s->lz0; /* first fixed level */
+    for (int i = 0; i < c->n; i++) {
+        char *to = u->d.p[c->out[i]];
+        const char *from = u->d.p[c->in[i]];
+        if (pt->nfixed > 0)
+            CK(cudaMemcpy2DAsync(to, pitch, from, pitch, (size_t)pt->nfixed * es,
+                                 (size_t)(s->lz1 - s->lz0), cudaMemcpyDeviceToDevice, u->stream));
+        if (top < s->lz1)
+            CK(cudaMemcpyAsync(to + (size_t)(top - s->lz0) * pitch, from + (size_t)(top - s->lz0) * pitch,
+                               (size_t)(s->lz1 - top) * pitch, cudaMemcpyDeviceToDevice, u->stream));
+    }
+}
+
 /* up to F steps on the chunk's balls, K per launch, the state going back and forth between the
  * state field and the output field (the grid's halo cells are copied into the latter first, as
  * the launches read them from either). Returns whether the result is in the output field. */
@@ -299,10 +319,8 @@ static int run_tiles(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
     const iter_carry *c = iter_carried(pl->stencil);
     tiles_view v = tiles_unpack(&pt->tl, u->tab);
     int nlev = s->lz1 - s->lz0, cur = c->in[0], alt = c->out[0];
-    size_t pitch = (size_t)pt->zstride * o->es;
-    if (pt->nfixed > 0 && steps > pl->K)
-        CK(cudaMemcpy2DAsync(u->d.p[alt], pitch, u->d.p[cur], pitch, (size_t)pt->nfixed * o->es,
-                             (size_t)nlev, cudaMemcpyDeviceToDevice, u->stream));
+    if (steps > pl->K)
+        copy_fixed(o, u, p, k);
     for (int done = 0; done < steps;) {
         int n = steps - done < pl->K ? steps - done : pl->K;
         tiles_step_args a = {pl->stencil, pl->prec, n, pt->first[steps - done - n], nlev,
@@ -317,8 +335,9 @@ static int run_tiles(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
     return cur != c->in[0];
 }
 
-/* up to F steps on the chunk's shrinking region: a strategy kernel, then the fold. Returns 0:
- * the result is in the state fields. */
+/* up to F steps on the chunk's shrinking region, one strategy kernel per step that writes the
+ * new state (the fold of src/iterate.h fused in: kparams.damp) into the other of the state and
+ * output fields. Returns whether the result is in the output fields. */
 static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
 {
     if (o->pl->K > 1)
@@ -327,7 +346,9 @@ static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
     const ooc_part *pt = &pl->part[p];
     const ooc_slab *s = &pl->slab[k];
     const iter_carry *c = iter_carried(pl->stencil);
-    int zr = stencil_table[pl->stencil].zradius, is_float = pl->prec == PREC_FLOAT;
+    int zr = stencil_table[pl->stencil].zradius, in_out = 0;
+    if (steps > 1)
+        copy_fixed(o, u, p, k);
     for (int j = 1; j <= steps; j++) {
         int m = steps - j;
         int k0 = s->z0 - zr * m > 0 ? s->z0 - zr * m : 0;
@@ -337,6 +358,12 @@ static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
         memset(&P, 0, sizeof P);
         for (int i = 0; i < o->nf; i++)
             P.f.p[i] = (char *)u->d.p[i] + shift;
+        for (int i = 0; i < c->n && in_out; i++) { /* read the output fields, write the state */
+            void *swap = P.f.p[c->in[i]];
+            P.f.p[c->in[i]] = P.f.p[c->out[i]];
+            P.f.p[c->out[i]] = swap;
+        }
+        P.damp = pl->stencil == ST_LAPLAP;
         P.nbv = (nbview){u->tab, u->pat, pt->nt.ntab, 0};
         P.zs = pt->zstride;
         P.zend = k1 - k0;
@@ -352,11 +379,9 @@ static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
             exit(1); /* shapes were checked before the run */
         l.smem = o->smem;
         gpu_launch_run(&l, &P, u->stream);
-        for (int i = 0; i < c->n; i++)
-            CK((cudaError_t)fold_launch(P.f.p[c->in[i]], P.f.p[c->out[i]], P.c0, P.n, P.zend, P.zs,
-                                        is_float, pl->stencil == ST_LAPLAP, u->stream));
+        in_out = !in_out;
     }
-    return 0;
+    return in_out;
 }
 
 /* The state at chunk (p, k)'s own points back into the host fields dst, from the output fields

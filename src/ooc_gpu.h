@@ -5,12 +5,13 @@
  * Per chunk: its fixed and ring cells of every input are gathered on the host into a pinned
  * staging buffer, its own cells go straight from the (registered) host fields with 2D copies;
  * its table goes from a pinned image of all tables built once. What it holds in common with the
- * previous chunk of the pass (region sharing, ooc_chunk_share) is not sent: the previous chunk's
- * stream copies it from its own buffer into this one (src/share.cu) before its steps, ordered by
- * events (share_step in ooc_gpu.c). Then up to F steps on the shrinking region (one strategy
- * kernel and one fold per step, the global level passed so that fastwaves switches where it
- * does in core), then the state at its own points straight back into the host fields of the
- * next state. A pass over all chunks advances F steps; passes read one state and write the
+ * previous chunk of the pass (region sharing with --share, ooc_chunk_share) is not sent: the
+ * previous chunk's stream copies it from its own buffer into this one (src/share.cu) before its
+ * steps, ordered by events (share_step in ooc_gpu.c). Then up to F steps on the shrinking region
+ * (one strategy kernel per step that writes the new state, fold included, into the other of the
+ * state and output fields; the global level passed so that fastwaves switches where it does in
+ * core), then the state at its own points straight back into the host fields of the next
+ * state. A pass over all chunks advances F steps; passes read one state and write the
  * other. */
 #ifndef PILLAR_OOC_GPU_H
 #define PILLAR_OOC_GPU_H

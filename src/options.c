@@ -104,7 +104,7 @@ static const flag flags[] = {
     {"--aos", 0, OPT_EXEC},          {"--backend", 1, OPT_EXEC},
     {"--mesh", 1, OPT_MESH},
     {"--steps", 1, OPT_ITER},        {"--fuse", 1, OPT_ITER},      {"--device-mem", 1, OPT_ITER},
-    {"--out-of-core", 1, OPT_ITER},  {"--kernel-steps", 1, OPT_ITER},  {"--no-share", 0, OPT_ITER},
+    {"--out-of-core", 1, OPT_ITER},  {"--kernel-steps", 1, OPT_ITER},  {"--share", 0, OPT_ITER},
     {"--input", 1, OPT_FIELDS},      {"--output", 1, OPT_FIELDS},  {"--output-inputs", 0, OPT_FIELDS},
 };
 
@@ -273,8 +273,8 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
             perr("%s: --out-of-core '%s': choose auto, on or off", cmd, v);
             return -1;
         }
-    } else if (!strcmp(name, "--no-share")) {
-        o->no_share = 1;
+    } else if (!strcmp(name, "--share")) {
+        o->share = 1;
     } else if (!strcmp(name, "--backend")) {
         if (!strcmp(v, "auto"))
             o->backend = BACKEND_AUTO;

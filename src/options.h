@@ -13,7 +13,7 @@ enum {
     OPT_STENCIL = 1 << 1, /* --stencil --precision */
     OPT_EXEC = 1 << 2,    /* --access --grid --threads --runs --zslice --constant-tables --aos --backend */
     OPT_MESH = 1 << 3,    /* --mesh; --layout then takes file | metis | zcurve */
-    OPT_ITER = 1 << 4,    /* --steps --fuse --kernel-steps --device-mem --out-of-core --no-share */
+    OPT_ITER = 1 << 4,    /* --steps --fuse --kernel-steps --device-mem --out-of-core --share */
     OPT_FIELDS = 1 << 5,  /* --input --output --output-inputs (field files) */
 };
 
@@ -42,7 +42,7 @@ typedef struct {
     int kernel_steps;    /* --kernel-steps K: steps per kernel launch, 0 = 1 */
     size_t device_mem;   /* --device-mem: device bytes an iterated run may use, 0 = free memory */
     ooc_mode ooc;        /* --out-of-core */
-    int no_share;        /* --no-share: consecutive chunks do not share their overlap */
+    int share;           /* --share: consecutive chunks share their overlap on the device */
     const char *input;   /* --input FILE: initial values of the input fields, or NULL */
     const char *output;  /* --output FILE: where the results go, or NULL */
     int output_inputs;   /* --output-inputs: the input fields go into the output file too */

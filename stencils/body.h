@@ -30,6 +30,11 @@
 #endif
 #define ST(f, v) ((f)[NB(C)] = (v))
 
+/* DAMPED(state, v): what a damping stencil (laplap) stores for its result v at a cell whose
+ * state it read as `state`. Here v itself; an executor that fuses the iterated step of
+ * src/iterate.h (state - v/64) into the kernel redefines it. */
+#define DAMPED(state, v) (v)
+
 /* Relation tokens: table index (-1 = the cell itself) and regular-grid displacement. */
 #define RIDX_C (-1)
 #define RIDX_W 0

@@ -18,7 +18,7 @@
         T lap_e = LAPLAP_LAP(E, C, EE, SE, NE);                                                   \
         T lap_s = LAPLAP_LAP(S, SW, SE, SS, C);                                                   \
         T lap_n = LAPLAP_LAP(N, NW, NE, C, NN);                                                   \
-        ST(out, (T)4 * lap_c - (lap_w + lap_e + lap_s + lap_n));                                  \
+        ST(out, DAMPED(LD(in, C), (T)4 * lap_c - (lap_w + lap_e + lap_s + lap_n)));               \
     } while (0)
 
 /* relations the body reads (bit r = relation r of grids/grid.h) */

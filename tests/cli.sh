@@ -51,9 +51,10 @@ for st in laplap hdiff fastwaves; do
 done
 expect_output "out of core" run --size 40x36x12 --steps 3 --out-of-core on --device-mem 200K --backend cpu
 expect_output "(sharing off)" run --stencil fastwaves --size 40x36x12 --steps 3 --out-of-core on \
-    --device-mem 200K --backend cpu --no-share
+    --device-mem 200K --backend cpu
 expect_output "PASS: 0 of" run --stencil fastwaves --size 40x36x12 --steps 3 --out-of-core on \
-    --device-mem 200K --backend cpu --no-share
+    --device-mem 200K --backend cpu --share
+if grep -qF "(sharing off)" "$tmp/out"; then echo "FAIL: --share left sharing off"; fail=1; fi
 
 expect_output "* chasing compressed" info --size 512x512x64 --layout rowmajor --compress
 expect_output "top pattern" info --size 512x512x64 --layout rowmajor --compress
