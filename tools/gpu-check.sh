@@ -35,13 +35,15 @@ if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
     step "ctest ${sel[*]}" ctest-gpu.log ctest --test-dir $build "${sel[@]}" --output-on-failure -V
     step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
 fi
-# out of core: one stencil step per transfer on grids 2-3x a 2 GB budget, and 4 fused steps
+# out of core: one stencil step per transfer on grids 2-3x a 2 GB budget, 4 fused steps, and 16
+# fused steps run 2 per kernel launch
 ooc_runs() {
     local P=./$build/pillar
     $P run --stencil laplap --size 2048x2048x64 --steps 10 --fuse 1 --out-of-core on --device-mem 2G --backend gpu &&
     $P run --stencil hdiff --size 2048x2048x64 --steps 10 --fuse 1 --out-of-core on --device-mem 2G --backend gpu &&
     $P run --stencil fastwaves --size 1024x1024x64 --steps 10 --fuse 1 --out-of-core on --device-mem 2G --backend gpu &&
-    $P run --stencil laplap --size 2048x2048x64 --steps 12 --fuse 4 --out-of-core on --device-mem 2G --backend gpu
+    $P run --stencil laplap --size 2048x2048x64 --steps 12 --fuse 4 --out-of-core on --device-mem 2G --backend gpu &&
+    $P run --stencil laplap --size 2048x2048x64 --steps 16 --fuse 16 --kernel-steps 2 --out-of-core on --device-mem 2G --backend gpu
 }
 [ "${GPU_CHECK_OOC:-1}" != 0 ] && step "out-of-core runs" ooc.log ooc_runs
 bench_flags=${GPU_CHECK_BENCH:---quick}
