@@ -36,7 +36,8 @@ typedef struct {
 #define TILE_FOLD_HDIFF(old, res) (res)
 
 /* sb[e] <- the state at entry e after one step of stencil ST (LAPLAP or HDIFF) from sa. The 12
- * relations are composed as in grids/grid.h (R_SW = S(W(c))). */
+ * relations are composed as in grids/grid.h (R_SW = S(W(c))). It reads 5 slot quadruples and the
+ * state at 13 entries, and computes 5 Laplacians that neighbouring entries compute again. */
 #define TILE_UPDATE(ST, e)                                                                        \
     do {                                                                                          \
         const tile_nb4 q_ = nb4[e];                                                               \
@@ -48,6 +49,30 @@ typedef struct {
         T res_;                                                                                   \
         ST##_BODY();                                                                              \
         sb[e] = TILE_FOLD_##ST(sa[e], res_);                                                      \
+    } while (0)
+
+/* laplap in two passes, on lattice-like balls (storage/tiles.h), where the Laplacian each body
+ * computes at a neighbour is that neighbour's own: first TILE_LAP at every entry a step needs,
+ * then, after all of them, TILE_LAPLAP_FROM_LAP at the entries it updates. The includer
+ * defines the array lap (one value per entry) as well.
+ *
+ * lap[e] <- the Laplacian of sa at entry e: LAPLAP_LAP(C, W, E, S, N) of the body, reading
+ * e's own slots. Where a neighbour is missing (a halo cell, the edge of the ball) the value is
+ * meaningless, and no entry that a step updates reads it. */
+#define TILE_LAP(e)                                                                               \
+    do {                                                                                          \
+        const tile_nb4 q_ = nb4[e];                                                               \
+        const int s_C = (e), s_W = q_.x, s_E = q_.y, s_S = q_.z, s_N = q_.w;                     \
+        lap[e] = LAPLAP_LAP(C, W, E, S, N);                                                       \
+    } while (0)
+
+/* sa[e] <- the state at entry e after one laplap step, from the Laplacians around it: the
+ * body's last line and the fold. In place: in this pass no other entry reads sa. */
+#define TILE_LAPLAP_FROM_LAP(e)                                                                   \
+    do {                                                                                          \
+        const tile_nb4 q_ = nb4[e];                                                               \
+        const T res_ = LAPLAP_COMBINE(lap[e], lap[q_.x], lap[q_.y], lap[q_.z], lap[q_.w]);        \
+        sa[e] = TILE_FOLD_LAPLAP(sa[e], res_);                                                    \
     } while (0)
 
 #endif

@@ -2,17 +2,57 @@
  *
  * A block of B threads takes one ball: it copies the ball's slots and cells into shared memory
  * once, then for each of its levels stages the ball's state there, runs k steps on shrinking
- * layers (TILE_UPDATE of access/tile_step.h, between two shared arrays) and writes its own
- * cells' state. Each value leaves DRAM once per launch instead of once per step; the price is
- * the redundant steps on the ball's outer layers. */
+ * layers and writes its own cells' state. Each value leaves DRAM once per launch instead of once
+ * per step; the price is the redundant steps on the ball's outer layers.
+ *
+ * A step is one pass of TILE_UPDATE (access/tile_step.h) from one shared array into the other,
+ * or, for laplap on lattice-like balls (tiles_two_pass), two passes: the Laplacian at every
+ * entry into the second array, then the update in place. The one pass is bound by shared-memory
+ * loads: 19 per updated cell (its cell, 5 slot quadruples, 13 values), and the 5 Laplacians it
+ * computes are computed again by the neighbours. The two passes load 8 per updated cell (its
+ * cell, its slots, its state, 5 Laplacians) and 6 per Laplacian (its slots, 5 values), which are
+ * needed one layer further out than the updates. */
 #include "tiles_run.h"
 
 #include "tile_step.h"
 
 #include <cuda_runtime.h>
 
-#define TILES_KERNEL(ST, TY)                                                                      \
-    static __global__ void k_tiles_##ST##_##TY(                                                   \
+/* The k steps of a level, on the entries within layer radius·(k-i) at step i, with the
+ * arrays and indices of TILES_KERNEL. In one pass each: TILE_UPDATE from sa into sb, then swap
+ * (on return sa holds the state). */
+#define TILES_ONE_PASS(ST)                                                                        \
+    for (int i = 1; i <= a.k; i++) {                                                              \
+        const int lim = __ldg(layer + radius * (a.k - i));                                        \
+        for (int e = t; e < lim; e += nt)                                                         \
+            if (cell[e] >= base)                                                                  \
+                TILE_UPDATE(ST, e);                                                               \
+        __syncthreads();                                                                          \
+        T *swap = sa;                                                                             \
+        sa = sb;                                                                                  \
+        sb = swap;                                                                                \
+    }
+
+/* laplap in two passes, sb holding the Laplacians: they are needed one layer further out,
+ * radius·(k-i)+1 <= radius·(K-1)+1 <= depth, and read the state within layer radius·(k-i)+2 <=
+ * radius·(k-i+1) (laplap's radius is 2), which the step before updated. */
+#define TILES_TWO_PASS(ST)                                                                        \
+    for (int i = 1; i <= a.k; i++) {                                                              \
+        T *const lap = sb;                                                                        \
+        const int lim = __ldg(layer + radius * (a.k - i));                                        \
+        const int reach = __ldg(layer + radius * (a.k - i) + 1);                                  \
+        for (int e = t; e < reach; e += nt)                                                       \
+            TILE_LAP(e);                                                                          \
+        __syncthreads();                                                                          \
+        for (int e = t; e < lim; e += nt)                                                         \
+            if (cell[e] >= base)                                                                  \
+                TILE_LAPLAP_FROM_LAP(e);                                                          \
+        __syncthreads();                                                                          \
+    }
+
+/* The kernel k_tiles_NAME_TY whose steps are STEPS(ST). */
+#define TILES_KERNEL(NAME, ST, TY, STEPS)                                                         \
+    static __global__ void k_tiles_##NAME##_##TY(                                                 \
         const int32_t *__restrict__ start, const int32_t *__restrict__ layers,                    \
         const int32_t *__restrict__ cells, const ushort4 *__restrict__ nbs, int maxball,          \
         int depth, int radius, int base, int b0, tiles_step_args a, int zslice)                   \
@@ -35,23 +75,14 @@
         const int z0 = blockIdx.y * zslice, z1 = min(z0 + zslice, a.nlev), own = __ldg(layer);    \
         for (int z = z0; z < z1; z++) {                                                           \
             const long zo = (long)z * a.zs;                                                       \
-            for (int e = t; e < n; e += nt) {                                                     \
+            for (int e = t; e < n; e += nt) { /* the halo's state in both arrays (one pass) */  \
                 const T v = __ldg(src + cell[e] + zo);                                            \
                 sa[e] = v;                                                                        \
                 if (cell[e] < base)                                                               \
                     sb[e] = v;                                                                    \
             }                                                                                     \
             __syncthreads();                                                                      \
-            for (int i = 1; i <= a.k; i++) {                                                      \
-                const int lim = __ldg(layer + radius * (a.k - i));                                \
-                for (int e = t; e < lim; e += nt)                                                 \
-                    if (cell[e] >= base)                                                          \
-                        TILE_UPDATE(ST, e);                                                       \
-                __syncthreads();                                                                  \
-                T *swap = sa;                                                                     \
-                sa = sb;                                                                          \
-                sb = swap;                                                                        \
-            }                                                                                     \
+            STEPS(ST)                                                                             \
             for (int e = t; e < own; e += nt)                                                     \
                 if (cell[e] >= a.valid)                                                           \
                     dst[cell[e] + zo] = sa[e];                                                    \
@@ -60,10 +91,12 @@
     }
 
 #define TILE_COEFF(e) __ldg((const T *)a.coeff + cell[e] + zo)
-TILES_KERNEL(LAPLAP, double)
-TILES_KERNEL(LAPLAP, float)
-TILES_KERNEL(HDIFF, double)
-TILES_KERNEL(HDIFF, float)
+TILES_KERNEL(LAPLAP, LAPLAP, double, TILES_ONE_PASS)
+TILES_KERNEL(LAPLAP, LAPLAP, float, TILES_ONE_PASS)
+TILES_KERNEL(LAPLAP2, LAPLAP, double, TILES_TWO_PASS)
+TILES_KERNEL(LAPLAP2, LAPLAP, float, TILES_TWO_PASS)
+TILES_KERNEL(HDIFF, HDIFF, double, TILES_ONE_PASS)
+TILES_KERNEL(HDIFF, HDIFF, float, TILES_ONE_PASS)
 
 extern "C" int tiles_steps_gpu(const tiles *t, tiles_view v, const tiles_step_args *a, int zslice,
                                void *stream)
@@ -75,11 +108,14 @@ extern "C" int tiles_steps_gpu(const tiles *t, tiles_view v, const tiles_step_ar
         long want = ((long)a->nlev * nblk + 8191) / 8192;
         zslice = (int)(want < 1 ? 1 : want > a->nlev ? a->nlev : want);
     }
-    const void *fn = a->stencil == ST_LAPLAP
-                         ? (a->prec == PREC_FLOAT ? (const void *)k_tiles_LAPLAP_float
-                                                  : (const void *)k_tiles_LAPLAP_double)
-                         : (a->prec == PREC_FLOAT ? (const void *)k_tiles_HDIFF_float
-                                                  : (const void *)k_tiles_HDIFF_double);
+    const int fl = a->prec == PREC_FLOAT;
+    const void *fn;
+    if (tiles_two_pass(t, a->stencil))
+        fn = fl ? (const void *)k_tiles_LAPLAP2_float : (const void *)k_tiles_LAPLAP2_double;
+    else if (a->stencil == ST_LAPLAP)
+        fn = fl ? (const void *)k_tiles_LAPLAP_float : (const void *)k_tiles_LAPLAP_double;
+    else
+        fn = fl ? (const void *)k_tiles_HDIFF_float : (const void *)k_tiles_HDIFF_double;
     size_t smem = tiles_smem(t->maxball, a->prec);
     if (smem > 48 * 1024) {
         cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);

@@ -5,8 +5,9 @@
 
 #include <string.h>
 
-/* One block at one level: stage the ball, k steps on shrinking layers, own cells out. sa and sb
- * hold t->maxball values each. */
+/* One block at one level: stage the ball, k steps on shrinking layers (in one pass each, or in
+ * two with sb holding the Laplacians: tiles_two_pass), own cells out. sa and sb hold t->maxball
+ * values each. */
 #define TILES_BLOCK(TY)                                                                           \
     static void tiles_block_##TY(const tiles *t, const tiles_step_args *a, int b, long zo,        \
                                  TY *sa, TY *sb)                                                  \
@@ -21,18 +22,28 @@
         (void)coeff;                                                                              \
         for (int e = 0; e < n; e++)                                                               \
             sa[e] = sb[e] = src[cell[e]];                                                         \
-        for (int i = 1; i <= a->k; i++) {                                                         \
-            for (int e = 0; e < layer[radius * (a->k - i)]; e++)                                  \
-                if (cell[e] >= t->base) {                                                         \
-                    if (a->stencil == ST_LAPLAP)                                                  \
-                        TILE_UPDATE(LAPLAP, e);                                                   \
-                    else                                                                          \
-                        TILE_UPDATE(HDIFF, e);                                                    \
-                }                                                                                 \
-            TY *swap = sa;                                                                        \
-            sa = sb;                                                                              \
-            sb = swap;                                                                            \
-        }                                                                                         \
+        if (tiles_two_pass(t, a->stencil)) {                                                      \
+            TY *lap = sb;                                                                         \
+            for (int i = 1; i <= a->k; i++) {                                                     \
+                for (int e = 0; e < layer[radius * (a->k - i) + 1]; e++)                          \
+                    TILE_LAP(e);                                                                  \
+                for (int e = 0; e < layer[radius * (a->k - i)]; e++)                              \
+                    if (cell[e] >= t->base)                                                       \
+                        TILE_LAPLAP_FROM_LAP(e);                                                  \
+            }                                                                                     \
+        } else                                                                                    \
+            for (int i = 1; i <= a->k; i++) {                                                     \
+                for (int e = 0; e < layer[radius * (a->k - i)]; e++)                              \
+                    if (cell[e] >= t->base) {                                                     \
+                        if (a->stencil == ST_LAPLAP)                                              \
+                            TILE_UPDATE(LAPLAP, e);                                               \
+                        else                                                                      \
+                            TILE_UPDATE(HDIFF, e);                                                \
+                    }                                                                             \
+                TY *swap = sa;                                                                    \
+                sa = sb;                                                                          \
+                sb = swap;                                                                        \
+            }                                                                                     \
         TY *dst = (TY *)a->dst + zo;                                                              \
         for (int e = 0; e < layer[0]; e++)                                                        \
             if (cell[e] >= a->valid)                                                              \

@@ -33,8 +33,18 @@ typedef struct {
     const uint16_t *nb;
 } tiles_view;
 
+/* Whether launches on t compute laplap's steps in two passes over the ball (tile_step.h:
+ * TILE_LAP at every entry within layer radius·(k-i)+1, then TILE_LAPLAP_FROM_LAP within layer
+ * radius·(k-i), in place), which needs lattice-like balls; otherwise each step is one pass of
+ * TILE_UPDATE from one array into the other. */
+static inline int tiles_two_pass(const tiles *t, stencil_t s)
+{
+    return s == ST_LAPLAP && t->lattice;
+}
+
 /* Shared memory a block needs for balls of up to maxball cells: per entry its slots, its cell
- * and the state before and after a step. */
+ * and two values: the state before and after a step, or (two passes) the state and its
+ * Laplacian. */
 static inline size_t tiles_smem(int maxball, precision_t p)
 {
     return (size_t)maxball * (4 * sizeof(uint16_t) + sizeof(int32_t) + 2 * prec_size(p));

@@ -9,7 +9,11 @@
     const T *RESTRICT in = (const T *)(F).p[0];                                                   \
     T *RESTRICT out = (T *)(F).p[1]
 
-#define LAPLAP_LAP(x, w, e, s, n) ((T)4 * LD(in, x) - (LD(in, w) + LD(in, e) + LD(in, s) + LD(in, n)))
+/* 4·c − (w + e + s + n): how both Laplacians combine their five values, in this order */
+#define LAPLAP_COMBINE(c, w, e, s, n) ((T)4 * (c) - ((w) + (e) + (s) + (n)))
+
+#define LAPLAP_LAP(x, w, e, s, n)                                                                 \
+    LAPLAP_COMBINE(LD(in, x), LD(in, w), LD(in, e), LD(in, s), LD(in, n))
 
 #define LAPLAP_BODY()                                                                             \
     do {                                                                                          \
@@ -18,7 +22,7 @@
         T lap_e = LAPLAP_LAP(E, C, EE, SE, NE);                                                   \
         T lap_s = LAPLAP_LAP(S, SW, SE, SS, C);                                                   \
         T lap_n = LAPLAP_LAP(N, NW, NE, C, NN);                                                   \
-        ST(out, DAMPED(LD(in, C), (T)4 * lap_c - (lap_w + lap_e + lap_s + lap_n)));               \
+        ST(out, DAMPED(LD(in, C), LAPLAP_COMBINE(lap_c, lap_w, lap_e, lap_s, lap_n)));           \
     } while (0)
 
 /* relations the body reads (bit r = relation r of grids/grid.h) */

@@ -68,6 +68,36 @@ static int ball_of_block(const tiles *t, const ugrid *g, int b, entries *e, int 
     return size > TILES_MAX_BALL ? -1 : size;
 }
 
+/* Relation r (W, E, S, N) of cell c in g; -1 for none, and for c = -1. */
+static int nbr_of(const ugrid *g, int c, int r)
+{
+    return c < 0 ? -1 : g->nbr[(size_t)r * (size_t)g->nxy + (size_t)c];
+}
+
+/* Whether block b's ball is lattice-like (tiles.h), checked on the grid's relations around every
+ * entry a step may update. A relation that is missing one way round and not the other (as at
+ * the inner corner of an L-shaped patch) fails the check. */
+static int ball_is_lattice(const tiles *t, const ugrid *g, int b)
+{
+    const int32_t *cell = t->cell + t->start[b];
+    const int32_t *layer = t->layer + (size_t)b * (size_t)(t->depth + 1);
+    /* step i of k <= K updates layers <= radius·(k-i) <= radius·(K-1) = depth - radius */
+    int updated = layer[t->depth - t->depth / t->K];
+    for (int e = 0; e < updated; e++) {
+        int c = cell[e];
+        if (c < t->base)
+            continue;
+        int w = nbr_of(g, c, R_W), ea = nbr_of(g, c, R_E), s = nbr_of(g, c, R_S);
+        int n = nbr_of(g, c, R_N);
+        if (nbr_of(g, w, R_E) != c || nbr_of(g, ea, R_W) != c || nbr_of(g, s, R_N) != c ||
+            nbr_of(g, n, R_S) != c || nbr_of(g, s, R_W) != nbr_of(g, w, R_S) ||
+            nbr_of(g, s, R_E) != nbr_of(g, ea, R_S) || nbr_of(g, n, R_W) != nbr_of(g, w, R_N) ||
+            nbr_of(g, n, R_E) != nbr_of(g, ea, R_N))
+            return 0;
+    }
+    return 1;
+}
+
 int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius)
 {
     memset(t, 0, sizeof *t);
@@ -86,6 +116,7 @@ int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int 
     entries e = {0};
     int rc = 0;
     t->start[0] = 0;
+    t->lattice = 1;
     for (int b = 0; b < t->nblocks; b++) {
         int size = ball_of_block(t, g, b, &e, slot_of, t->layer + (size_t)b * (size_t)(t->depth + 1));
         if (size < 0) {
@@ -108,6 +139,8 @@ int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int 
     t->cell = e.cell;
     t->nb = e.nb;
     t->nentries = e.n;
+    for (int b = 0; b < t->nblocks && rc == 0 && t->lattice; b++)
+        t->lattice = ball_is_lattice(t, g, b);
     if (rc != 0)
         tiles_free(t);
     return rc;

@@ -13,7 +13,17 @@
  *
  * Within a ball every cell has a slot (its position in the list); nb[4*e + r] is the slot of
  * relation r (W, E, S, N) of entry e, or e itself where that neighbour is not in the ball, so
- * that every read stays inside the ball. */
+ * that every read stays inside the ball.
+ *
+ * The balls are "lattice-like" when around every entry that a step may update (a cell >= base
+ * within layer radius·(K-1)) the grid's relations compose as on a square lattice: going one way
+ * and back returns (E(W e) = W(E e) = N(S e) = S(N e) = e) and the diagonal neighbours do not
+ * depend on the order (W(S e) = S(W e), E(S e) = S(E e), W(N e) = N(W e), E(N e) = N(E e)).
+ * With radius >= 2 all these cells are in the ball, so its slots compose likewise; then the
+ * Laplacian that laplap's body computes at a neighbour of e is the Laplacian of that neighbour's
+ * own slots, the same whichever cell reads it, and a K-step kernel may compute it once per entry
+ * and step (access/tiles_run.h). Not so across the seams of a cubed sphere, where the relation
+ * leading back is generally not the opposite one. */
 #ifndef PILLAR_TILES_H
 #define PILLAR_TILES_H
 
@@ -33,6 +43,7 @@ typedef struct {
     int ncells;     /* cells of the grid */
     int nblocks;
     int maxball;    /* the largest ball */
+    int lattice;    /* 1: every ball is lattice-like (above) */
     size_t nentries;
     int32_t *start; /* nblocks + 1: block b's ball is entries start[b] .. start[b+1]) */
     int32_t *layer; /* nblocks * (depth + 1): entries of block b within distance d, at b*(depth+1)+d */

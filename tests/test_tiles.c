@@ -2,11 +2,21 @@
  *  - a ball lists its block's cells first, then the cells at distance 1, 2, ... by layer, each
  *    once, every cell within radius·K of the block and no other; its slots follow the grid's
  *    relations (W/E/S/N) wherever the neighbour is in the ball;
+ *  - the balls of the emulated grids are lattice-like (laplap takes the two-pass steps); those of
+ *    a whole cubed sphere are not (its seams: laplap keeps the one-pass steps), those of some of
+ *    its parts out of core are;
+ *  - one launch of k = 1..K steps on balls for K = 1..3, on the whole grid, equals k steps of the
+ *    in-core iteration bit for bit;
  *  - runs with K = 2..4 steps per launch, in core and out of core (F = K .. K+2, budgets that
- *    cut many parts, blocks of 8, 32 and 256 cells), equal the in-core iteration bit for bit:
- *    laplap and hdiff, double and float, layouts rowmajor / zcurve-w / random. */
+ *    cut many parts, blocks of 8, 32 and 256 cells), equal the in-core iteration bit for bit
+ *    (launches of fewer than K steps where a pass of F steps is no multiple of K);
+ *  - all of it for laplap and hdiff, double and float, layouts rowmajor / zcurve-w / random, and
+ *    on the cubed sphere. */
 #include "check.h"
+#include "access/tiles_run.h"
+#include "scratch.h"
 #include "src/iterate.h"
+#include "src/mesh_io.h"
 #include "src/ooc_cpu.h"
 
 #include <string.h>
@@ -72,9 +82,11 @@ static void check_balls(const ugrid *g, const tiles *t, const char *what)
 }
 
 /* Plans (in core, then out of core under budgets that cut several parts), adds balls for K
- * steps per launch in blocks of B cells, runs STEPS steps and compares with ref. */
+ * steps per launch in blocks of B cells, runs STEPS steps and compares with ref. Counts the parts
+ * with lattice-like balls and those without in lattice[1] and lattice[0]; with `grid_lattice`
+ * (an emulated grid) all must be. */
 static int test_one(const problem *pb, fieldset ref, int K, int F, int B, size_t budget,
-                    const char *what)
+                    int grid_lattice, int lattice[2], const char *what)
 {
     ooc_plan pl;
     char name[256];
@@ -91,8 +103,12 @@ static int test_one(const problem *pb, fieldset ref, int K, int F, int B, size_t
     int parts = pl.nparts;
     if (rc == 0) {
         CHECK(pl.K == (K < F ? K : F), "%s: K = %d", name, pl.K);
-        for (int p = 0; p < pl.nparts; p++)
+        for (int p = 0; p < pl.nparts; p++) {
             check_balls(&pl.part[p].lg, &pl.part[p].tl, name);
+            lattice[pl.part[p].tl.lattice]++;
+            CHECK(pl.part[p].tl.lattice || !grid_lattice, "%s: part %d: balls not lattice-like",
+                  name, p);
+        }
         fieldset st = iter_fields_copy(pb);
         CHECK(ooc_cpu_run(&pl, &pb->ug, st, STEPS) == 0, "%s: run failed", name);
         long d = iter_state_differ(pb, st, ref, NULL);
@@ -103,45 +119,115 @@ static int test_one(const problem *pb, fieldset ref, int K, int F, int B, size_t
     return rc == 0 ? parts : 0;
 }
 
+/* One launch of k = 1..K steps on balls for K = 1..3 over the whole grid (blocks of B cells from
+ * its first inner cell) against k steps in core (ref[k]); the balls must be lattice-like or not
+ * as `lattice` says. */
+static void test_launches(const problem *pb, fieldset ref[4], int B, int lattice, const char *what)
+{
+    const ugrid *g = &pb->ug;
+    const iter_carry *c = iter_carried(pb->s.stencil);
+    size_t es = prec_size(pb->s.prec);
+    for (int K = 1; K <= 3; K++) {
+        tiles t;
+        if (tiles_build(&t, g, g->nhalo, g->nhalo, B, K, stencil_table[pb->s.stencil].radius) != 0) {
+            CHECK(0, "%s K=%d: no balls", what, K);
+            continue;
+        }
+        check_balls(g, &t, what);
+        CHECK(t.lattice == lattice, "%s K=%d: lattice-like %d, expected %d", what, K, t.lattice,
+              lattice);
+        for (int k = 1; k <= K; k++) {
+            fieldset st = iter_fields_copy(pb);
+            tiles_step_args a = {pb->s.stencil, pb->s.prec, k, g->nhalo, g->nz, g->zstride,
+                                 st.p[c->in[0]], pb->s.stencil == ST_HDIFF ? st.p[1] : NULL,
+                                 st.p[c->out[0]]};
+            tiles_steps_cpu(&t, &a);
+            for (int z = 0; z < g->nz; z++) {
+                size_t at = ((size_t)z * (size_t)g->zstride + (size_t)g->nhalo) * es;
+                memcpy((char *)st.p[c->in[0]] + at, (const char *)st.p[c->out[0]] + at,
+                       (size_t)(g->nxy - g->nhalo) * es);
+            }
+            long d = iter_state_differ(pb, st, ref[k], NULL);
+            CHECK(d == 0, "%s: one launch of %d step(s) on balls for K=%d B=%d: %ld points differ "
+                  "from in core", what, k, K, B, d);
+            iter_fields_free(pb, &st);
+        }
+        tiles_free(&t);
+    }
+}
+
+/* Everything on one problem: single launches, then runs of STEPS steps in launches of up to K
+ * (counted in *runs, those cut into several parts in *multipart). On an emulated grid (`lattice`)
+ * all balls are lattice-like; on the cubed sphere the whole grid's are not, but parts within a
+ * panel have them, so that both kinds of steps meet there. */
+static void test_problem(const problem *pb, int index, int lattice, const char *what, int *runs,
+                         int *multipart)
+{
+    static const int blocks[] = {8, 32, 256};
+    const problem_spec *s = &pb->s;
+    fieldset ref[4];
+    for (int k = 0; k < 4; k++) {
+        ref[k] = iter_fields_copy(pb);
+        iter_run_incore(pb, ref[k], k);
+    }
+    test_launches(pb, ref, blocks[index % 3], lattice, what);
+    fieldset full = iter_fields_copy(pb);
+    iter_run_incore(pb, full, STEPS);
+    int parts[2] = {0, 0};
+    for (int K = 2; K <= 4; K++)
+        for (int F = K; F <= K + 2; F++) {
+            int B = blocks[(K + F + index) % 3];
+            size_t min = ooc_min_budget(&pb->ug, s->stencil, s->prec, s->chasing, s->compressed, F);
+            size_t budgets[] = {0, 8 * min, 24 * min};
+            for (int b = 0; b < 3; b++) {
+                int n = test_one(pb, full, K, F, B, budgets[b], lattice, parts, what);
+                *runs += n > 0;
+                *multipart += n > 1;
+            }
+        }
+    CHECK(lattice || (parts[0] > 0 && parts[1] > 0),
+          "%s: %d parts with lattice-like balls, %d without", what, parts[1], parts[0]);
+    printf("%s: K = 1..3 single launches, K = 2..4 runs bit-exact (%d parts with lattice-like "
+           "balls, %d without)\n", what, parts[1], parts[0]);
+    iter_fields_free(pb, &full);
+    for (int k = 0; k < 4; k++)
+        iter_fields_free(pb, &ref[k]);
+}
+
 int main(void)
 {
     static const stencil_t stencils[] = {ST_LAPLAP, ST_HDIFF};
-    static const int blocks[] = {8, 32, 256};
     int runs = 0, multipart = 0;
+    if (scratch_open("tiles", NULL) != 0)
+        return 1;
+    mesh sphere;
+    CHECK(mesh_gen_cubed_sphere(&sphere, 12, NZ) == 0 &&
+              mesh_write(tmpname("sphere.h5"), &sphere) == 0,
+          "cubed sphere");
+    mesh_free(&sphere);
     for (int si = 0; si < 2; si++)
         for (int prec = 0; prec < 2; prec++)
-            for (int li = 0; li < 3; li++) {
+            for (int li = 0; li <= 3; li++) { /* 3: the cubed sphere */
                 stencil_t st = stencils[si];
                 problem_spec s = {st, (precision_t)prec, NX, NY, NZ, stencil_table[st].radius,
-                                  layouts[li], 8, 11, li & 1, prec};
+                                  layouts[li % 3], 8, 11, li & 1, prec};
                 problem pb;
-                if (problem_make(&pb, &s) != 0) {
+                int rc = li < 3 ? problem_make(&pb, &s)
+                                : problem_make_mesh(&pb, &s, tmpname("sphere.h5"), MESH_ORDER_FILE);
+                if (rc != 0) {
                     CHECK(0, "problem_make");
                     continue;
                 }
                 char what[128];
                 snprintf(what, sizeof what, "%s %s %s", stencil_table[st].name, prec_name(s.prec),
-                         layout_name[s.layout]);
-                fieldset ref = iter_fields_copy(&pb);
-                iter_run_incore(&pb, ref, STEPS);
-                for (int K = 2; K <= 4; K++)
-                    for (int F = K; F <= K + 2; F++) {
-                        int B = blocks[(K + F + li) % 3];
-                        size_t min = ooc_min_budget(&pb.ug, st, s.prec, s.chasing, s.compressed, F);
-                        size_t budgets[] = {0, 8 * min, 24 * min};
-                        for (int b = 0; b < 3; b++) {
-                            int parts = test_one(&pb, ref, K, F, B, budgets[b], what);
-                            runs += parts > 0;
-                            multipart += parts > 1;
-                        }
-                    }
-                printf("%s: K = 2..4 bit-exact\n", what);
-                iter_fields_free(&pb, &ref);
+                         li < 3 ? layout_name[s.layout] : "cubed sphere");
+                test_problem(&pb, li, li < 3, what, &runs, &multipart);
                 problem_free(&pb);
             }
+    scratch_remove();
     printf("%d runs with K steps per launch compared bit for bit with in core (%d with several "
            "parts)\n", runs, multipart);
-    CHECK(runs >= 80 && multipart >= 40, "too few runs (%d) or too few cut into parts (%d)", runs,
+    CHECK(runs >= 100 && multipart >= 50, "too few runs (%d) or too few cut into parts (%d)", runs,
           multipart);
     return check_done("test_tiles");
 }
