@@ -24,8 +24,8 @@ log=${csv%.csv}.log
 : >"$log"
 echo "stencil,size,mode,budget,F,K,ms_per_step,kernel_ms_per_step,link_use_percent,chunks" >"$csv"
 
-field() { # field LOG PATTERN AWK-PROGRAM: a number from the last matching line
-    grep -E "$2" "$1" | tail -n 1 | awk "$3"
+field() { # field LOG PATTERN AWK-PROGRAM: a number from the last matching line (empty if none)
+    { grep -E "$2" "$1" || true; } | tail -n 1 | awk "$3"
 }
 
 run() { # run MODE F K FLAGS...
@@ -42,7 +42,7 @@ run() { # run MODE F K FLAGS...
         grep -q "verify    PASS" "$one" || { grep verify "$one" >&2; exit 1; }
         local ms km use chunks
         ms=$(field "$one" "^  time" '{print $2}')
-        km=$(field "$one" "^  kernels" '{print $2}') # in core only
+        km=$(field "$one" "^  kernels" '{print $2}') # one-chunk plans only
         use=$(field "$one" "^  link use" '{sub("%","",$(NF-4)); print $(NF-4)}')
         chunks=$(field "$one" "^  plan" '{print $2}')
         echo "$st,$size,$mode,$budget,$F,$K,$ms,$km,$use,${chunks%%chunk*}" >>"$csv"
@@ -61,4 +61,4 @@ for F in $fs; do
     done
 done
 printf '\r%-70s\r' "" >&2
-column -s, -t <"$csv"
+column -s, -t <"$csv" 2>/dev/null || tr , "\t" <"$csv"
