@@ -3,6 +3,7 @@
 
 #include "../src/common.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -30,18 +31,17 @@ static void entries_push(entries *e, int32_t c)
     e->cell[e->n++] = c;
 }
 
-/* Block b's ball, appended to e: own cells, then layer by layer; slot_of is -1 everywhere on
- * entry and on return. Returns the ball's size, or -1 if it is too large. */
-static int ball_of_block(const tiles *t, const ugrid *g, int b, entries *e, int *slot_of,
-                         int32_t *layer)
+/* The ball of a block of n cells own[], appended to e: own cells, then layer by layer; slot_of
+ * is -1 everywhere on entry and on return. Returns the ball's size, or -1 if it is too large. */
+static int ball_of_block(const tiles *t, const ugrid *g, const int *own, int n, entries *e,
+                         int *slot_of, int32_t *layer)
 {
     size_t e0 = e->n;
-    int c0 = t->from + b * t->B, c1 = c0 + t->B < g->nxy ? c0 + t->B : g->nxy;
-    for (int c = c0; c < c1; c++) {
-        slot_of[c] = (int)(e->n - e0);
-        entries_push(e, c);
+    for (int j = 0; j < n; j++) {
+        slot_of[own[j]] = (int)(e->n - e0);
+        entries_push(e, own[j]);
     }
-    layer[0] = c1 - c0;
+    layer[0] = n;
     size_t from = e0;
     for (int d = 1; d <= t->depth; d++) {
         size_t to = e->n;
@@ -98,7 +98,51 @@ static int ball_is_lattice(const tiles *t, const ugrid *g, int b)
     return 1;
 }
 
-int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius)
+static const int *sort_key; /* for by_key: qsort has no context argument in C11 */
+
+static int by_key(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    int kx = sort_key ? sort_key[x] : x, ky = sort_key ? sort_key[y] : y;
+    return kx != ky ? (kx > ky) - (kx < ky) : (x > y) - (x < y);
+}
+
+typedef struct {
+    int max, first; /* a block's largest cell, its first position in the sorted cells */
+} block_span;
+
+static int by_max(const void *a, const void *b)
+{
+    const block_span *x = a, *y = b;
+    return x->max != y->max ? (x->max > y->max) - (x->max < y->max) : x->first - y->first;
+}
+
+/* The cells [from, nxy) in blocks of B by key, the blocks by their largest cell: cells of block
+ * b at *own + span[b].first. */
+static block_span *cut_blocks(const tiles *t, const int *key, int **own)
+{
+    int n = t->ncells - t->from;
+    int *c = xalloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; i++)
+        c[i] = t->from + i;
+    sort_key = key;
+    if (key)
+        qsort(c, (size_t)n, sizeof(int), by_key);
+    sort_key = NULL;
+    block_span *span = xalloc(sizeof(block_span) * (size_t)(t->nblocks > 0 ? t->nblocks : 1));
+    for (int b = 0; b < t->nblocks; b++) {
+        span[b].first = b * t->B;
+        span[b].max = -1;
+        for (int i = b * t->B; i < n && i < (b + 1) * t->B; i++)
+            span[b].max = c[i] > span[b].max ? c[i] : span[b].max;
+    }
+    qsort(span, (size_t)t->nblocks, sizeof(block_span), by_max);
+    *own = c;
+    return span;
+}
+
+int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius,
+                const int *key)
 {
     memset(t, 0, sizeof *t);
     t->B = B;
@@ -110,6 +154,9 @@ int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int 
     t->nblocks = (g->nxy - from + B - 1) / B;
     t->start = xalloc(sizeof(int32_t) * (size_t)(t->nblocks + 1));
     t->layer = xalloc(sizeof(int32_t) * (size_t)t->nblocks * (size_t)(t->depth + 1));
+    t->bmax = xalloc(sizeof(int32_t) * (size_t)(t->nblocks > 0 ? t->nblocks : 1));
+    int *own;
+    block_span *span = cut_blocks(t, key, &own);
     int *slot_of = xalloc(sizeof(int) * (size_t)(g->nxy > 0 ? g->nxy : 1));
     for (int c = 0; c < g->nxy; c++)
         slot_of[c] = -1;
@@ -118,7 +165,10 @@ int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int 
     t->start[0] = 0;
     t->lattice = 1;
     for (int b = 0; b < t->nblocks; b++) {
-        int size = ball_of_block(t, g, b, &e, slot_of, t->layer + (size_t)b * (size_t)(t->depth + 1));
+        int n = g->nxy - from - span[b].first < B ? g->nxy - from - span[b].first : B;
+        t->bmax[b] = span[b].max;
+        int size = ball_of_block(t, g, own + span[b].first, n, &e, slot_of,
+                                 t->layer + (size_t)b * (size_t)(t->depth + 1));
         if (size < 0) {
             perr("kernel steps: the ball of block %d (%d cells and all within distance %d) has "
                  "more than %d cells; use fewer --kernel-steps or a smaller block (--threads)",
@@ -136,6 +186,8 @@ int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int 
         t->start[b + 1] = (int32_t)e.n;
     }
     xfree(slot_of);
+    xfree(own);
+    xfree(span);
     t->cell = e.cell;
     t->nb = e.nb;
     t->nentries = e.n;
@@ -149,6 +201,7 @@ int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int 
 void tiles_free(tiles *t)
 {
     xfree(t->start);
+    xfree(t->bmax);
     xfree(t->layer);
     xfree(t->cell);
     xfree(t->nb);

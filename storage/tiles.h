@@ -2,7 +2,11 @@
  * (--kernel-steps K, SO2DR's k_on).
  *
  * The cells [from, ncells) of a grid (those a launch may have to write) are cut into blocks of B
- * consecutive cells; cells below base (halo cells of the grid) are read, never updated. A
+ * cells, consecutive in the order of a key (an out-of-core chunk's global cell numbers: the
+ * chunk's ring cells lie in thin bands of the local order, and blocks along a band would have
+ * balls several times their size), or of the cells themselves; blocks are listed by their
+ * largest cell, so that the blocks holding a cell >= c form a suffix. Cells below base (halo
+ * cells of the grid) are read, never updated. A
  * block's ball is its cells and every cell within graph distance depth = radius·K of them
  * (through W/E/S/N), listed by layer: the block's own cells first (layer 0, in order), then the
  * cells at distance 1, 2, ..., depth. A block stages its ball in shared memory one level at a
@@ -46,6 +50,7 @@ typedef struct {
     int lattice;    /* 1: every ball is lattice-like (above) */
     size_t nentries;
     int32_t *start; /* nblocks + 1: block b's ball is entries start[b] .. start[b+1]) */
+    int32_t *bmax;  /* nblocks: the largest cell of each block, ascending */
     int32_t *layer; /* nblocks * (depth + 1): entries of block b within distance d, at b*(depth+1)+d */
     int32_t *cell;  /* nentries: the cell of each entry */
     uint16_t *nb;   /* 4 * nentries: W/E/S/N slots within the ball */
@@ -53,9 +58,10 @@ typedef struct {
 
 /* Builds the balls of blocks of B cells over the cells [from, nxy) of g (g->nbr gives the
  * neighbours; -1 for none; cells below base are never updated) for K steps of a stencil of
- * horizontal radius `radius`. Returns 0, or -1 with a message when a ball exceeds
- * TILES_MAX_BALL cells. */
-int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius);
+ * horizontal radius `radius`; blocks follow key[c] (NULL: the cell order). Returns 0, or -1
+ * with a message when a ball exceeds TILES_MAX_BALL cells. */
+int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius,
+                const int *key);
 void tiles_free(tiles *t);
 
 /* Bytes of the arrays a device needs (start, layer, cell, nb). */
@@ -64,7 +70,15 @@ size_t tiles_bytes(const tiles *t);
 /* The first block holding a cell >= c (blocks before it have nothing to write). */
 static inline int tiles_block_of(const tiles *t, int c)
 {
-    return c <= t->from ? 0 : (c - t->from) / t->B;
+    int lo = 0, hi = t->nblocks; /* the first block whose largest cell is >= c */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (t->bmax[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 #endif

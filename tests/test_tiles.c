@@ -30,9 +30,10 @@ static void block_distances(const ugrid *g, const tiles *t, int b, int *dist, in
     int head = 0, tail = 0;
     for (int c = 0; c < g->nxy; c++)
         dist[c] = -1;
-    for (int c = t->from + b * t->B; c < t->from + (b + 1) * t->B && c < g->nxy; c++) {
-        dist[c] = 0;
-        queue[tail++] = c;
+    const int32_t *cell = t->cell + t->start[b], *layer = t->layer + (size_t)b * (t->depth + 1);
+    for (int e = 0; e < layer[0]; e++) {
+        dist[cell[e]] = 0;
+        queue[tail++] = cell[e];
     }
     while (head < tail) {
         int u = queue[head++];
@@ -52,8 +53,10 @@ static void block_distances(const ugrid *g, const tiles *t, int b, int *dist, in
 static void check_balls(const ugrid *g, const tiles *t, const char *what)
 {
     int *dist = xalloc(sizeof(int) * (size_t)g->nxy), *queue = xalloc(sizeof(int) * (size_t)g->nxy);
-    int *seen = xalloc(sizeof(int) * (size_t)g->nxy);
+    int *seen = xalloc(sizeof(int) * (size_t)g->nxy), *owner = xalloc(sizeof(int) * (size_t)g->nxy);
     long bad = 0;
+    for (int c = 0; c < g->nxy; c++)
+        owner[c] = 0;
     for (int b = 0; b < t->nblocks; b++) {
         const int32_t *cell = t->cell + t->start[b], *layer = t->layer + (size_t)b * (t->depth + 1);
         const uint16_t *nb = t->nb + 4 * (size_t)t->start[b];
@@ -67,15 +70,27 @@ static void check_balls(const ugrid *g, const tiles *t, const char *what)
             bad += d < 0 || seen[cell[e]] == b + 1; /* in the ball, listed once */
             seen[cell[e]] = b + 1;
             bad += (d == 0) != (e < layer[0]) || (d > 0 && (e < layer[d - 1] || e >= layer[d]));
-            if (e < layer[0])
-                bad += cell[e] != t->from + b * t->B + e;
+            if (e < layer[0]) { /* own cells: each cell >= from in one block, bmax its largest */
+                bad += cell[e] < t->from || owner[cell[e]]++ || cell[e] > t->bmax[b];
+                bad += layer[0] > t->B || (b > 0 && t->bmax[b] < t->bmax[b - 1]);
+            }
             for (int r = 0; r < NREL1; r++) {
                 int v = g->nbr[r * g->nxy + cell[e]], s = nb[4 * e + r];
                 bad += s >= n || (v >= 0 && dist[v] >= 0 ? cell[s] != v : s != e);
             }
         }
     }
+    for (int c = t->from; c < g->nxy; c++)
+        bad += owner[c] != 1;
+    for (int b = 0; b < t->nblocks; b++) {
+        const int32_t *cell = t->cell + t->start[b];
+        int m = -1;
+        for (int e = 0; e < t->layer[(size_t)b * (t->depth + 1)]; e++)
+            m = cell[e] > m ? cell[e] : m;
+        bad += m != t->bmax[b];
+    }
     CHECK(bad == 0, "%s: %ld wrong ball entries", what, bad);
+    xfree(owner);
     xfree(dist);
     xfree(queue);
     xfree(seen);
@@ -129,7 +144,8 @@ static void test_launches(const problem *pb, fieldset ref[4], int B, int lattice
     size_t es = prec_size(pb->s.prec);
     for (int K = 1; K <= 3; K++) {
         tiles t;
-        if (tiles_build(&t, g, g->nhalo, g->nhalo, B, K, stencil_table[pb->s.stencil].radius) != 0) {
+        if (tiles_build(&t, g, g->nhalo, g->nhalo, B, K, stencil_table[pb->s.stencil].radius,
+                        NULL) != 0) {
             CHECK(0, "%s K=%d: no balls", what, K);
             continue;
         }
