@@ -284,12 +284,18 @@ int run_iterated(options *o)
             printf("  link      pinned host->device %.1f GB/s, device->host %.1f GB/s alone; "
                    "%.1f / %.1f GB/s duplex\n", link.h2d / 1e9, link.d2h / 1e9,
                    link.duplex_h2d / 1e9, link.duplex_d2h / 1e9);
-            printf("  time      %.3f ms per step (median pass %.3f ms / %d step%s, %d passes), "
+            printf("  time      %.3f ms per step (median pass %.3f ms / %d step%s, of %d pass%s%s), "
                    "total %.3f s\n", t_step * 1e3, t.pass_median_s * 1e3, pl.F,
-                   pl.F == 1 ? "" : "s", t.passes, total_s);
-            if (pl.nparts * pl.nslabs == 1) /* chunks overlap on their streams: no sum */
+                   pl.F == 1 ? "" : "s", t.steady_passes, t.steady_passes == 1 ? "" : "es",
+                   t.steady_passes < t.passes ? " after the first, which fills the pipeline" : "",
+                   total_s);
+            if (pl.nparts * pl.nslabs == 1)
                 printf("  kernels   %.3f ms per step (the steps alone, copies excluded)\n",
                        t.kernel_s / steps * 1e3);
+            else
+                printf("  kernels   %.3f ms per step while some chunk's steps ran; the host thread "
+                       "%.3f ms per step staging chunks\n", t.kernel_s / steps * 1e3,
+                       t.stage_s / steps * 1e3);
             printf("  moved     per step host->device %.1f MB, device->host %.1f MB; must cross "
                    "%.1f + %.1f MB\n", t.h2d_bytes / steps / 1e6, t.d2h_bytes / steps / 1e6,
                    in / pl.F / 1e6, out / pl.F / 1e6);

@@ -446,10 +446,31 @@ static int register_fields(const ooc_gpu *o, fieldset f, fieldset spare, int on)
     return 1;
 }
 
-static int cmp_seconds(const void *a, const void *b)
+typedef struct {
+    double a, b;
+} span;
+
+static int by_start(const void *x, const void *y)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    double a = ((const span *)x)->a, b = ((const span *)y)->a;
+    return (a > b) - (a < b);
+}
+
+/* The length of the union of n intervals (sorted in place). */
+static double spans_union(span *s, int n)
+{
+    qsort(s, (size_t)n, sizeof(span), by_start);
+    double sum = 0, a = 0, b = -1;
+    for (int i = 0; i < n; i++) {
+        if (s[i].a > b) {
+            sum += b > a ? b - a : 0;
+            a = s[i].a;
+            b = s[i].b;
+        } else if (s[i].b > b) {
+            b = s[i].b;
+        }
+    }
+    return sum + (b > a ? b - a : 0);
 }
 
 /* A K-step run's blocks: one row of 32 to 1024 threads, a ball within a block's shared memory. */
@@ -473,7 +494,77 @@ static int tiles_check(const ooc_plan *pl)
     return 0;
 }
 
-/* The run proper: the pipeline over all chunks, pass after pass. */
+/* The chunks whose results chunk i reads: the owners of the points of its pieces (the grid's
+ * halo cells are nobody's: no pass writes them). List of chunk i at dep + at[i], at[i + 1]
+ * exclusive; chunk i itself among them. */
+static int *chunk_deps(const ooc_gpu *o, int **at_out)
+{
+    const ooc_plan *pl = o->pl;
+    int chunks = pl->nparts * pl->nslabs, n = 0, cap = 4 * chunks;
+    int *at = xalloc(sizeof(int) * (size_t)(chunks + 1)), *dep = xalloc(sizeof(int) * (size_t)cap);
+    int *seen = xalloc(sizeof(int) * (size_t)chunks);
+    ooc_piece *pc = xalloc(sizeof(ooc_piece) * (size_t)ooc_max_pieces(pl));
+    for (int i = 0; i < chunks; i++)
+        seen[i] = -1;
+    for (int i = 0; i < chunks; i++) {
+        const ooc_part *pt = &pl->part[i / pl->nslabs];
+        int npc = ooc_chunk_pieces(pl, i, pc), last = -1; /* the owner part found last */
+        at[i] = n;
+        for (int j = 0; j < npc; j++)
+            for (int c = pc[j].c0; c < pc[j].c0 + pc[j].n; c++) {
+                int gc = pt->gcell[c], q = last;
+                if (gc < o->g->nhalo)
+                    continue;
+                if (q < 0 || gc < pl->part[q].own0 || gc >= pl->part[q].own1) {
+                    int lo = 0, hi = pl->nparts - 1; /* parts own ascending runs of cells */
+                    while (lo < hi) {
+                        int mid = lo + (hi - lo + 1) / 2;
+                        if (pl->part[mid].own0 <= gc)
+                            lo = mid;
+                        else
+                            hi = mid - 1;
+                    }
+                    q = last = lo;
+                }
+                for (int k = 0; k < pl->nslabs; k++) {
+                    int d = q * pl->nslabs + k;
+                    if (seen[d] == i || pl->slab[k].z1 <= pc[j].z0 || pl->slab[k].z0 >= pc[j].z1)
+                        continue;
+                    seen[d] = i;
+                    if (n == cap) {
+                        int *more = xalloc(sizeof(int) * (size_t)cap * 2);
+                        memcpy(more, dep, sizeof(int) * (size_t)n);
+                        xfree(dep);
+                        dep = more;
+                        cap *= 2;
+                    }
+                    dep[n++] = d;
+                }
+            }
+    }
+    at[chunks] = n;
+    xfree(seen);
+    xfree(pc);
+    *at_out = at;
+    return dep;
+}
+
+static int cmp_seconds(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The run proper: the pipeline over all chunks, pass after pass, without draining between
+ * passes; the buffers go round across them. Pass q reads one state array and writes the other.
+ * Before chunk i of pass q gathers and issues its copies in, the host waits until the chunks
+ * whose results it reads (chunk_deps, itself included) have copied pass q-1's results out.
+ * That also orders the writes: chunk i's copy out in pass q overwrites the array pass q-1 read,
+ * and the chunks that read chunk i's points there are those chunk i reads from (the relations
+ * are symmetric), which were done with them before their copies out of pass q-1. Timing on the
+ * device: a pass ends when its last chunk is out; the time per step is the median over the
+ * passes after the first (which alone carries the pipeline's fill) of the time from the end of
+ * the pass before, per step. */
 static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps, ooc_timing *t)
 {
     const ooc_plan *pl = o->pl;
@@ -482,48 +573,94 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
     t->pinned = register_fields(o, *f, *spare, 1);
     ooc_gpu_open(o);
     const iter_carry *c = iter_carried(pl->stencil);
-    int npass = (steps + pl->F - 1) / pl->F;
+    int npass = (steps + pl->F - 1) / pl->F, *dep_at, *dep = chunk_deps(o, &dep_at);
     double *pass_s = xalloc(sizeof(double) * (size_t)(npass > 0 ? npass : 1));
-    cudaEvent_t *ev = xalloc(sizeof(cudaEvent_t) * 2 * (size_t)chunks); /* each chunk's steps */
-    for (int i = 0; i < 2 * chunks; i++)
-        CK(cudaEventCreate(&ev[i]));
-    double t0 = now_s();
-    for (int done = 0, pass = 0; done < steps; pass++) {
-        double p0 = now_s();
-        int todo = steps - done < pl->F ? steps - done : pl->F;
+    /* by pass parity: each chunk's steps (start, end) and its copy out done */
+    cudaEvent_t start, *ev[2], *out[2];
+    CK(cudaEventCreate(&start));
+    for (int h = 0; h < 2; h++) {
+        ev[h] = xalloc(sizeof(cudaEvent_t) * 2 * (size_t)chunks);
+        out[h] = xalloc(sizeof(cudaEvent_t) * (size_t)chunks);
         for (int i = 0; i < chunks; i++) {
-            ooc_buffer *u = &o->buf[i % o->nbuf], *v = &o->buf[(i + 1) % o->nbuf];
-            int p = i / pl->nslabs, s = i % pl->nslabs;
-            copy_in(o, u, i, *f, t);
-            share_step(o, i, u, v);
-            CK(cudaEventRecord(ev[2 * i], u->stream));
-            int in_out = run_steps(o, u, p, s, todo);
-            CK(cudaEventRecord(ev[2 * i + 1], u->stream));
-            copy_out(o, u, p, s, in_out, *spare, t);
-            CK(cudaEventRecord(u->freed, u->stream));
+            CK(cudaEventCreate(&ev[h][2 * i]));
+            CK(cudaEventCreate(&ev[h][2 * i + 1]));
+            CK(cudaEventCreate(&out[h][i]));
         }
-        CK(cudaDeviceSynchronize());
-        for (int i = 0; i < chunks; i++) {
-            float ms;
-            CK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
-            t->kernel_s += ms * 1e-3;
-        }
-        for (int i = 0; i < c->n; i++) { /* the pass's output is the next pass's input */
-            void *swap = f->p[c->in[i]];
-            f->p[c->in[i]] = spare->p[c->in[i]];
-            spare->p[c->in[i]] = swap;
-        }
-        done += todo;
-        pass_s[pass] = now_s() - p0;
-        t->passes = pass + 1;
     }
+    span *sp = xalloc(sizeof(span) * (size_t)chunks * (size_t)(npass > 0 ? npass : 1));
+    int todo[2] = {0, 0};
+    double prev_end = 0, t0 = now_s();
+    CK(cudaEventRecord(start, o->buf[0].stream)); /* the device is idle */
+    for (int pass = 0; pass <= npass; pass++) {
+        int h = pass % 2;
+        if (pass < npass) {
+            int done = pass * pl->F;
+            todo[h] = steps - done < pl->F ? steps - done : pl->F;
+            for (int i = 0; i < chunks; i++) {
+                long gi = (long)pass * chunks + i;
+                ooc_buffer *u = &o->buf[gi % o->nbuf], *v = &o->buf[(gi + 1) % o->nbuf];
+                int p = i / pl->nslabs, s = i % pl->nslabs;
+                double g0 = now_s();
+                if (pass > 0)
+                    for (int d = dep_at[i]; d < dep_at[i + 1]; d++)
+                        CK(cudaEventSynchronize(out[1 - h][dep[d]]));
+                copy_in(o, u, i, *f, t);
+                t->stage_s += now_s() - g0;
+                share_step(o, i, u, v);
+                CK(cudaEventRecord(ev[h][2 * i], u->stream));
+                int in_out = run_steps(o, u, p, s, todo[h]);
+                CK(cudaEventRecord(ev[h][2 * i + 1], u->stream));
+                copy_out(o, u, p, s, in_out, *spare, t);
+                CK(cudaEventRecord(u->freed, u->stream));
+                CK(cudaEventRecord(out[h][i], u->stream));
+            }
+            for (int i = 0; i < c->n; i++) { /* the pass's output is the next pass's input */
+                void *swap = f->p[c->in[i]];
+                f->p[c->in[i]] = spare->p[c->in[i]];
+                spare->p[c->in[i]] = swap;
+            }
+        }
+        if (pass == 0)
+            continue;
+        /* the pass before, now that this one is issued (its events are recorded again only
+         * by the next) */
+        int q = pass - 1, hq = q % 2;
+        double end = 0;
+        for (int i = 0; i < chunks; i++) {
+            float a, b, e;
+            CK(cudaEventSynchronize(out[hq][i]));
+            CK(cudaEventElapsedTime(&a, start, ev[hq][2 * i]));
+            CK(cudaEventElapsedTime(&b, start, ev[hq][2 * i + 1]));
+            CK(cudaEventElapsedTime(&e, start, out[hq][i]));
+            sp[(size_t)q * (size_t)chunks + (size_t)i] = (span){a * 1e-3, b * 1e-3};
+            end = e * 1e-3 > end ? e * 1e-3 : end;
+        }
+        pass_s[q] = (end - prev_end) / todo[hq] * pl->F; /* a full pass's worth */
+        prev_end = end;
+    }
+    CK(cudaDeviceSynchronize());
+    t->passes = npass;
     t->total_s = now_s() - t0;
-    qsort(pass_s, (size_t)t->passes, sizeof(double), cmp_seconds);
-    t->pass_median_s = t->passes ? pass_s[t->passes / 2] : 0;
+    t->kernel_s = spans_union(sp, chunks * npass);
+    /* the first pass alone carries the fill of the pipeline: the median of the others */
+    int skip = npass > 1 ? 1 : 0;
+    qsort(pass_s + skip, (size_t)(npass - skip), sizeof(double), cmp_seconds);
+    t->pass_median_s = npass ? pass_s[skip + (npass - skip) / 2] : 0;
+    t->steady_passes = npass - skip;
     xfree(pass_s);
-    for (int i = 0; i < 2 * chunks; i++)
-        CK(cudaEventDestroy(ev[i]));
-    xfree(ev);
+    xfree(sp);
+    CK(cudaEventDestroy(start));
+    for (int h = 0; h < 2; h++) {
+        for (int i = 0; i < chunks; i++) {
+            CK(cudaEventDestroy(ev[h][2 * i]));
+            CK(cudaEventDestroy(ev[h][2 * i + 1]));
+            CK(cudaEventDestroy(out[h][i]));
+        }
+        xfree(ev[h]);
+        xfree(out[h]);
+    }
+    xfree(dep);
+    xfree(dep_at);
     ooc_gpu_close(o);
     if (t->pinned)
         register_fields(o, *f, *spare, 0);

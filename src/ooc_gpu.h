@@ -12,7 +12,8 @@
  * state and output fields; the global level passed so that fastwaves switches where it does in
  * core), then the state at its own points straight back into the host fields of the next
  * state. A pass over all chunks advances F steps; passes read one state and write the
- * other. */
+ * other, and follow each other without draining the pipeline: a chunk waits only for the
+ * chunks of the pass before whose results it reads. */
 #ifndef PILLAR_OOC_GPU_H
 #define PILLAR_OOC_GPU_H
 
@@ -27,14 +28,19 @@ typedef struct {
 
 typedef struct {
     double total_s;         /* the whole run: passes, first copy to last */
-    double pass_median_s;   /* median time of a full pass (F steps) */
-    int passes;
+    double pass_median_s;   /* median time of a full pass (F steps), on the device, from the
+                             * end of the pass before to the end of this one; over the passes
+                             * after the first when there are several (the first carries the
+                             * fill of the pipeline, which a run pays once) */
+    int passes, steady_passes; /* passes; those the median is over */
     int pinned;             /* host fields registered (else pageable copies, no overlap) */
     double h2d_bytes, d2h_bytes; /* moved by the run (what chunks share excluded) */
-    double kernel_s;        /* the chunks' steps, from the first kernel of a chunk to its last
-                             * on its stream, summed over chunks and passes: the kernel time of
-                             * a one-chunk plan; with several chunks an upper bound (the steps of
-                             * one chunk may wait for another's) */
+    double kernel_s;        /* while some chunk's steps ran: the union over a pass's chunks of
+                             * the spans from the end of a chunk's copies in to its last kernel,
+                             * summed over passes; the kernel time of a one-chunk plan, with
+                             * several chunks the time the device had steps to run */
+    double stage_s;         /* the host thread in copy_in (gathering ring cells into staging,
+                             * waiting for the staging buffer, issuing copies), summed */
 } ooc_timing;
 
 /* Advances state *f (on grid g; its output fields are not used: outputs live on the device) by

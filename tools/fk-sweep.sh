@@ -3,7 +3,8 @@
 # kernel launch), out of core under a device budget and in core, for the figure of tools/plot.
 #   tools/fk-sweep.sh OUT.csv [STENCIL [SIZE [BUDGET]]]      (laplap 2048x2048x64 2G)
 #   FK_F="1 2 4 8 16" FK_K="1 2 4" FK_THREADS=256: the values swept, the cells (threads) of a
-#   K-step kernel's block; every run takes as many steps as the largest F.
+#   K-step kernel's block; FK_STEPS: the steps of every run (twice the largest F: the time per
+#   step is over the passes after the first, which fills the pipeline).
 # Needs a GPU and ./build-gpu/pillar (or $PILLAR). Every run is verified bit for bit against the
 # CPU; a run that fails verification stops the sweep. Rows of OUT.csv:
 #   stencil,size,mode,budget,F,K,ms_per_step,kernel_ms_per_step,link_use_percent,chunks
@@ -18,7 +19,7 @@ P=${PILLAR:-./build-gpu/pillar}
 fs=${FK_F:-1 2 4 8 16}
 ks=${FK_K:-1 2 4}
 threads=${FK_THREADS:-256}
-steps=$(printf '%s\n' $fs | sort -n | tail -n 1)
+steps=${FK_STEPS:-$((2 * $(printf '%s\n' $fs | sort -n | tail -n 1)))}
 [ -x "$P" ] || { echo "fk-sweep: no pillar binary at $P (set PILLAR)" >&2; exit 2; }
 log=${csv%.csv}.log
 : >"$log"
@@ -42,7 +43,7 @@ run() { # run MODE F K FLAGS...
         grep -q "verify    PASS" "$one" || { grep verify "$one" >&2; exit 1; }
         local ms km use chunks
         ms=$(field "$one" "^  time" '{print $2}')
-        km=$(field "$one" "^  kernels" '{print $2}') # one-chunk plans only
+        km=$(field "$one" "^  kernels" '{print $2}') # several chunks: while some ran
         use=$(field "$one" "^  link use" '{sub("%","",$(NF-4)); print $(NF-4)}')
         chunks=$(field "$one" "^  plan" '{print $2}')
         echo "$st,$size,$mode,$budget,$F,$K,$ms,$km,$use,${chunks%%chunk*}" >>"$csv"
