@@ -294,8 +294,8 @@ int run_iterated(options *o)
                        t.kernel_s / steps * 1e3);
             else
                 printf("  kernels   %.3f ms per step while some chunk's steps ran; the host thread "
-                       "%.3f ms per step staging chunks\n", t.kernel_s / steps * 1e3,
-                       t.stage_s / steps * 1e3);
+                       "%.3f ms per step staging chunks (%.3f gathering ring cells)\n",
+                       t.kernel_s / steps * 1e3, t.stage_s / steps * 1e3, t.gather_s / steps * 1e3);
             printf("  moved     per step host->device %.1f MB, device->host %.1f MB; must cross "
                    "%.1f + %.1f MB\n", t.h2d_bytes / steps / 1e6, t.d2h_bytes / steps / 1e6,
                    in / pl.F / 1e6, out / pl.F / 1e6);

@@ -215,7 +215,9 @@ static void copy_in(ooc_gpu *o, ooc_buffer *u, int i, fieldset src, ooc_timing *
     int npc = ooc_chunk_pieces(pl, i, o->piece);
     size_t per_input = staged_values(pt, o->piece, npc);
     CK(cudaEventSynchronize(u->staged));
+    double g0 = now_s();
     gather_ring(o, pt, o->piece, npc, src, u->stage);
+    t->gather_s += now_s() - g0;
     ooc_share next;
     ooc_chunk_share(pl, i + 1, &next);
     size_t words = part_table_words(pl, pt), list = next.to ? 2 * (size_t)next.n : 0;

@@ -39,8 +39,10 @@ typedef struct {
                              * the spans from the end of a chunk's copies in to its last kernel,
                              * summed over passes; the kernel time of a one-chunk plan, with
                              * several chunks the time the device had steps to run */
-    double stage_s;         /* the host thread in copy_in (gathering ring cells into staging,
-                             * waiting for the staging buffer, issuing copies), summed */
+    double stage_s;         /* the host thread before a chunk's steps are issued (waiting for
+                             * the chunks it reads and for its staging buffer, gathering its ring
+                             * cells, issuing its copies in), summed */
+    double gather_s;        /* of which gathering ring cells into the staging buffers */
 } ooc_timing;
 
 /* Advances state *f (on grid g; its output fields are not used: outputs live on the device) by
