@@ -176,7 +176,10 @@ static size_t staged_values(const ooc_part *pt, const ooc_piece *pc, int npc)
 }
 
 /* The pieces of fixed and ring cells of every input into the staging buffer: input by input,
- * piece by piece, [levels][cells]. */
+ * piece by piece, [levels][cells]. A piece of the whole ring (every piece but the runs that
+ * sharing leaves) is read in ascending global cell (ring_order), which on a level is ascending
+ * address: the ring's bands, a few cells wide each, would otherwise be read one after the other
+ * across the same cache lines and pages. */
 static void gather_ring(const ooc_gpu *o, const ooc_part *pt, const ooc_piece *pc, int npc,
                         fieldset src, char *stage)
 {
@@ -184,6 +187,7 @@ static void gather_ring(const ooc_gpu *o, const ooc_part *pt, const ooc_piece *p
     for (int j = 0; j < npc; j++) {
         const ooc_piece *q = &pc[j];
         const int *gc = pt->gcell + q->c0;
+        const int *ord = q->c0 == 0 && q->n == pt->first[0] ? pt->ring_order : NULL;
         int n = q->n, lev = q->z1 - q->z0;
         if (q->c0 >= pt->first[0])
             continue;
@@ -192,7 +196,13 @@ static void gather_ring(const ooc_gpu *o, const ooc_part *pt, const ooc_piece *p
             for (int z = 0; z < lev; z++) {
                 const char *from = (const char *)src.p[f] + (size_t)(q->z0 + z) * gzs * es;
                 char *to = stage + ((size_t)f * per_input + at + (size_t)z * (size_t)n) * es;
-                if (es == 8)
+                if (ord && es == 8)
+                    for (int k = 0; k < n; k++)
+                        ((double *)to)[ord[k]] = ((const double *)from)[gc[ord[k]]];
+                else if (ord)
+                    for (int k = 0; k < n; k++)
+                        ((float *)to)[ord[k]] = ((const float *)from)[gc[ord[k]]];
+                else if (es == 8)
                     for (int l = 0; l < n; l++)
                         ((double *)to)[l] = ((const double *)from)[gc[l]];
                 else

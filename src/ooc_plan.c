@@ -114,13 +114,14 @@ static int min_held(stencil_t s, int F, int nz)
     return held < nz ? held : nz;
 }
 
-/* The largest ball of one inner cell: of every cell on grids up to 2^20 cells, else of 2^20
- * cells spread evenly (plan_parts measures every part it makes, and ooc_plan_make checks the
- * largest chunk against the budget). */
+/* The largest ball of one inner cell: of every cell on grids up to 2^14 cells, else of 2^14
+ * cells spread evenly along the cell order (a ball of depth 64 has ~8000 cells: sampling keeps
+ * planning at large F to a second; it only sizes slabs, plan_parts measures every part it makes
+ * and ooc_plan_make checks the largest chunk against the budget). */
 static int max_single_ball(ball *b)
 {
     int most = 0, inner = b->g->nxy - b->g->nhalo;
-    int step = inner > (1 << 20) ? inner / (1 << 20) : 1;
+    int step = inner > (1 << 14) ? inner / (1 << 14) : 1;
     for (int c = b->g->nhalo; c < b->g->nxy; c += step) {
         ball_add(b, c);
         if (b->count > most)
@@ -231,6 +232,26 @@ static void part_share(ooc_part *pt, const int *prevloc)
     xfree(taken);
 }
 
+static const int *ring_sort_gcell; /* ring_order_cmp's key (qsort takes no context) */
+
+static int ring_order_cmp(const void *pa, const void *pb)
+{
+    int a = ring_sort_gcell[*(const int *)pa], b = ring_sort_gcell[*(const int *)pb];
+    return (a > b) - (a < b);
+}
+
+/* The fixed and ring cells [0, first[0]) by ascending global cell. */
+static void part_ring_order(ooc_part *pt)
+{
+    int n = pt->first[0];
+    pt->ring_order = xalloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    for (int l = 0; l < n; l++)
+        pt->ring_order[l] = l;
+    ring_sort_gcell = pt->gcell;
+    qsort(pt->ring_order, (size_t)n, sizeof(int), ring_order_cmp);
+    ring_sort_gcell = NULL;
+}
+
 /* Numbers the ball of own cells [own0, own1) locally (fixed, ring by band, own), builds the local
  * grid and table, and what the part takes from the previous one (prevloc, see part_share). `loc`
  * is a global -> local map, all -1 on entry and on return. */
@@ -269,6 +290,7 @@ static void part_build(ooc_part *pt, const ball *b, int own0, int own1, int radi
         pt->first[m] = i;
     }
     xfree(ring);
+    part_ring_order(pt);
     part_share(pt, prevloc);
 
     ugrid *lg = &pt->lg;
@@ -539,6 +561,7 @@ int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, in
     pt->gcell = xalloc(sizeof(int) * (size_t)g->nxy);
     for (int c = 0; c < g->nxy; c++)
         pt->gcell[c] = c;
+    part_ring_order(pt);
     pt->lg.nxy = g->nxy;
     pt->lg.nhalo = g->nhalo;
     pt->lg.zstride = pt->zstride;
@@ -591,6 +614,7 @@ void ooc_plan_free(ooc_plan *pl)
         ooc_part *pt = &pl->part[i];
         xfree(pt->first);
         xfree(pt->gcell);
+        xfree(pt->ring_order);
         nbtable_free(&pt->nt);
         tiles_free(&pt->tl);
         ugrid_free(&pt->lg);

@@ -51,6 +51,8 @@ typedef struct {
     int nfixed;      /* leading local cells that are halo cells of the grid */
     int *first;      /* F + 1 entries: first local cell within distance radius·m, m = 0..F */
     int *gcell;      /* ncells entries: local cell -> global cell */
+    int *ring_order; /* first[0] entries: the fixed and ring cells, in ascending global cell
+                      * (the order in which the host gathers them: reads run along memory) */
     long zstride;    /* local level stride (ncells rounded up to 64) */
     ugrid lg;        /* the local grid: nxy = ncells, nhalo = first[0], nbr in local numbers */
     nbtable nt;      /* its table, in the plan's storage */

@@ -85,10 +85,21 @@ static int neighbours_held(const problem *pb, const ooc_part *pt, int l)
     return 1;
 }
 
-/* The part's local numbering: fixed cells, ring, own cells in global order; the suffixes. */
+/* The part's local numbering: fixed cells, ring, own cells in global order; the suffixes; the
+ * ring order a permutation of [0, first[0]) by ascending global cell. */
 static int part_sane(const problem *pb, const ooc_part *pt, int F)
 {
-    int ok = pt->nfixed <= pt->first[F] && pt->first[0] + (pt->own1 - pt->own0) == pt->ncells;
+    int n = pt->first[0], ok = 1;
+    unsigned char *seen = xalloc((size_t)(n > 0 ? n : 1));
+    for (int k = 0; k < n; k++) {
+        int l = pt->ring_order[k];
+        ok = ok && l >= 0 && l < n && !seen[l];
+        if (ok)
+            seen[l] = 1;
+        ok = ok && (k == 0 || pt->gcell[pt->ring_order[k - 1]] < pt->gcell[l]);
+    }
+    xfree(seen);
+    ok = ok && pt->nfixed <= pt->first[F] && pt->first[0] + (pt->own1 - pt->own0) == pt->ncells;
     for (int m = 0; m < F; m++)
         ok = ok && pt->first[m + 1] <= pt->first[m];
     for (int l = 0; l < pt->ncells; l++)
