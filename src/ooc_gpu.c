@@ -213,15 +213,28 @@ static void gather_ring(const ooc_gpu *o, const ooc_part *pt, const ooc_piece *p
     }
 }
 
-/* Issues the copies of chunk i's pieces of one kind: the staged fixed and ring cells (staged)
- * or the own cells straight from the host fields; returns the values copied. */
-static double copy_pieces(ooc_gpu *o, ooc_buffer *u, int i, fieldset src, int npc, int staged)
+/* Copies chunk i in: its pieces (ooc_chunk_pieces: all its inputs but what it takes from chunk
+ * i - 1), fixed and ring cells through the staging, own cells straight from the host fields;
+ * the part's table, and the share list of chunk i + 1 when that is another part. */
+static void copy_in(ooc_gpu *o, ooc_buffer *u, int i, fieldset src, ooc_timing *t)
 {
     const ooc_plan *pl = o->pl;
     const ooc_part *pt = &pl->part[i / pl->nslabs];
     const ooc_slab *s = &pl->slab[i % pl->nslabs];
     size_t es = o->es, dpitch = (size_t)pt->zstride * es, gpitch = (size_t)o->g->zstride * es;
+    int npc = ooc_chunk_pieces(pl, i, o->piece);
     size_t per_input = staged_values(pt, o->piece, npc);
+    CK(cudaEventSynchronize(u->staged));
+    double g0 = now_s();
+    gather_ring(o, pt, o->piece, npc, src, u->stage);
+    t->gather_s += now_s() - g0;
+    ooc_share next;
+    ooc_chunk_share(pl, i + 1, &next);
+    size_t words = part_table_words(pl, pt), list = next.to ? 2 * (size_t)next.n : 0;
+    CK(cudaMemcpyAsync(u->tab, o->tables + o->tab_at[i / pl->nslabs],
+                       sizeof(int32_t) * (words + list), cudaMemcpyHostToDevice, u->stream));
+    u->pat = pt->nt.compressed ? u->tab + (size_t)pt->nt.nrel * (size_t)pt->nt.ntab : NULL;
+    u->list = u->tab + words;
     double values = 0;
     for (int f = 0; f < o->nin; f++) {
         size_t at = 0; /* this input's next staged value */
@@ -230,10 +243,7 @@ static double copy_pieces(ooc_gpu *o, ooc_buffer *u, int i, fieldset src, int np
             size_t n = (size_t)q->n, lev = (size_t)(q->z1 - q->z0);
             char *dst = (char *)u->d.p[f] +
                         ((size_t)(q->z0 - s->lz0) * (size_t)pt->zstride + (size_t)q->c0) * es;
-            int ring = q->c0 < pt->first[0];
-            if (ring != staged)
-                continue;
-            if (ring) {
+            if (q->c0 < pt->first[0]) {
                 const char *from = u->stage + ((size_t)f * per_input + at) * es;
                 CK(cudaMemcpy2DAsync(dst, dpitch, from, n * es, n * es, lev,
                                      cudaMemcpyHostToDevice, u->stream));
@@ -247,33 +257,8 @@ static double copy_pieces(ooc_gpu *o, ooc_buffer *u, int i, fieldset src, int np
             values += (double)n * (double)lev;
         }
     }
-    return values;
-}
-
-/* Copies chunk i in: its pieces (ooc_chunk_pieces: all its inputs but what it takes from chunk
- * i - 1), the part's table and the share list of chunk i + 1 when that is another part. The
- * table and the own cells, straight from the host fields, go first, so the link carries them
- * while the host gathers the fixed and ring cells into the staging buffer, copied last. */
-static void copy_in(ooc_gpu *o, ooc_buffer *u, int i, fieldset src, ooc_timing *t)
-{
-    const ooc_plan *pl = o->pl;
-    const ooc_part *pt = &pl->part[i / pl->nslabs];
-    int npc = ooc_chunk_pieces(pl, i, o->piece);
-    ooc_share next;
-    ooc_chunk_share(pl, i + 1, &next);
-    size_t words = part_table_words(pl, pt), list = next.to ? 2 * (size_t)next.n : 0;
-    CK(cudaMemcpyAsync(u->tab, o->tables + o->tab_at[i / pl->nslabs],
-                       sizeof(int32_t) * (words + list), cudaMemcpyHostToDevice, u->stream));
-    u->pat = pt->nt.compressed ? u->tab + (size_t)pt->nt.nrel * (size_t)pt->nt.ntab : NULL;
-    u->list = u->tab + words;
-    double values = copy_pieces(o, u, i, src, npc, 0);
-    CK(cudaEventSynchronize(u->staged));
-    double g0 = now_s();
-    gather_ring(o, pt, o->piece, npc, src, u->stage);
-    t->gather_s += now_s() - g0;
-    values += copy_pieces(o, u, i, src, npc, 1);
     CK(cudaEventRecord(u->staged, u->stream));
-    t->h2d_bytes += (double)sizeof(int32_t) * (double)(words + list) + values * (double)o->es;
+    t->h2d_bytes += (double)sizeof(int32_t) * (double)(words + list) + values * (double)es;
 }
 
 /* Region sharing, on chunk i's stream u between its copies in and its steps: first it waits for
