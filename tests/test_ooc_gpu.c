@@ -1,6 +1,7 @@
 /* Out-of-core on the GPU: the chunk pipeline (src/ooc_gpu.c) gives the CPU in-core iteration's
  * state bit for bit, for every stencil and precision, the four table storages, the access
- * strategies, F = 1..3 and budgets from the minimum (many chunks, Z-slabs) to in core, with
+ * strategies, F = 1..3 and budgets from twice the minimum (a thousand chunks and more, Z-slabs;
+ * tests/test_ooc.c runs the minimum, where every part is one cell, on the CPU) to in core, with
  * region sharing (and without it at the larger budget), and moves host->device exactly the
  * bytes its plan counts (shared inputs excluded, share lists included); K = 2, 3
  * steps per launch (access/tiles.cu) for laplap and hdiff, in core and in chunks, blocks of 32
@@ -12,8 +13,16 @@
 #include "src/ooc_gpu.h"
 
 #include <string.h>
+#include <time.h>
 
 enum { STEPS = 5 };
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static const access_t accesses[] = {ACC_IDXVAR, ACC_NAIVE, ACC_ZLOOP_SLICED, ACC_SHARED,
                                     ACC_SHARED_WARP, ACC_ZLOOP};
@@ -72,7 +81,7 @@ static void small_cases(long *runs, long *chunked)
                     continue;
                 for (int F = 1; F <= 3; F++) {
                     size_t min = ooc_min_budget(&pb.ug, s.stencil, s.prec, s.chasing, s.compressed, F);
-                    size_t budgets[] = {min, 5 * min};
+                    size_t budgets[] = {2 * min, 5 * min};
                     for (int b = 0; b < 2; b++) {
                         ooc_plan pl;
                         if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, s.chasing, s.compressed,
@@ -196,9 +205,14 @@ int main(int argc, char **argv)
         printf("test_ooc_gpu: skipped: %s\n", msg);
         return 77;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows even when a run is cut short */
     long runs = 0, chunked = 0;
+    double t0 = now_s();
     small_cases(&runs, &chunked);
+    printf("small grids: %ld runs (%ld with several chunks), %.1f s\n", runs, chunked, now_s() - t0);
+    t0 = now_s();
     kernel_steps_cases(&runs, &chunked);
+    printf("K steps per launch: %ld runs in all, %.1f s\n", runs, now_s() - t0);
     if (!(argc > 1 && !strcmp(argv[1], "--small")))
         big_cases(&runs);
     printf("%ld out-of-core GPU runs (%ld with several chunks) compared bit for bit with the CPU "
