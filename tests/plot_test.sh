@@ -116,6 +116,7 @@ expect_bad "fk-sweep" "$tmp/notfk.csv"
     for F in 1 2 4; do for K in 1 2; do
         [ $K -le $F ] && echo "laplap,256x256x8,ooc,1M,$F,$K,$((8 / F)).5,0.6,80,5"
     done; done
+    echo "laplap,256x256x8,ooc,1M,8,1,1.2,,70,5"   # no kernel time (older sweeps)
 } >"$tmp/sweep.csv"
 rm -rf "$tmp/fk"
 if "$py" "$plot" "$tmp/sweep.csv" --out "$tmp/fk" >"$tmp/out" 2>"$tmp/err" &&
