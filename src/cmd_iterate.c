@@ -70,25 +70,6 @@ static void must_cross(const problem *pb, double *in, double *out)
     *out = (double)iter_carried(pb->s.stencil)->n * (double)(pb->ug.nxy - pb->ug.nhalo) *
            stencil_zend(pb->s.stencil, pb->ug.nz) * es;
 }
-
-/* SO2DR-style model (SPEC §5): a pass of F steps costs the longest of its copies in, its copies
- * out (at the duplex link rates) and its kernels (the points of every trapezoid step times the
- * fields' bytes, at 75% of the device copy rate); per step, a pass / F. */
-static double model_step_s(const ooc_plan *pl, const gpu_link *l, double dev)
-{
-    const stencil_info *si = &stencil_table[pl->stencil];
-    double es = (double)prec_size(pl->prec), compute = 0;
-    for (int p = 0; p < pl->nparts; p++)
-        for (int k = 0; k < pl->nslabs; k++)
-            for (int m = 0; m < pl->F; m++)
-                compute += (double)(pl->part[p].ncells - pl->part[p].first[m]) *
-                           (pl->slab[k].lz1 - pl->slab[k].lz0) * (si->nin + si->nout) * es;
-    compute += 2 * pl->shared_bytes; /* what chunks take from the previous one: read, written */
-    double in = ooc_h2d_per_step(pl) * pl->F / l->duplex_h2d;
-    double out = pl->d2h_bytes / l->duplex_d2h, kern = compute / (0.75 * dev);
-    double pass = in > out ? in : out;
-    return (pass > kern ? pass : kern) / pl->F;
-}
 #endif
 
 /* An out-of-core plan of F steps per transfer, sharing only with --share. Returns 0 or -1. */
@@ -102,8 +83,11 @@ static int plan_out_of_core(ooc_plan *pl, const problem *pb, const options *o, s
     return 0;
 }
 
+/* Most steps per transfer the model considers. */
+#define MODEL_MAX_FUSE 32
+
 /* The plan of the run: in core (one chunk) or out of core under the budget, F given or chosen
- * by the model among 1, 2, 4, 8 (GPU; 1 on the CPU). Returns 0 or -1. */
+ * by the model among 1, 2, 4, ..., 32 (GPU; 1 on the CPU). Returns 0 or -1. */
 static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
                      size_t budget, int steps, const void *link, double dev)
 {
@@ -114,25 +98,10 @@ static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int ba
     if (o->fuse || backend == BACKEND_CPU)
         return plan_out_of_core(pl, pb, o, budget, o->fuse ? o->fuse : 1);
 #ifdef PILLAR_HAVE_CUDA
-    double best = 0;
-    for (int F = 1; F <= 8 && F <= steps; F *= 2) {
-        ooc_plan cand;
-        if (plan_out_of_core(&cand, pb, o, budget, F) != 0) {
-            if (F == 1)
-                return -1;
-            break;
-        }
-        double t = model_step_s(&cand, (const gpu_link *)link, dev);
-        if (F == 1 || t < 0.95 * best) {
-            if (F > 1)
-                ooc_plan_free(pl);
-            *pl = cand;
-            best = t;
-        } else {
-            ooc_plan_free(&cand);
-        }
-    }
-    return 0;
+    const gpu_link *l = link;
+    ooc_rates r = {l->duplex_h2d, l->duplex_d2h, dev};
+    return ooc_plan_choose(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget,
+                           o->share, steps < MODEL_MAX_FUSE ? steps : MODEL_MAX_FUSE, &r);
 #else
     (void)link;
     (void)dev;

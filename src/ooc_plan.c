@@ -634,6 +634,49 @@ double ooc_h2d_per_step(const ooc_plan *pl)
 
 double ooc_d2h_per_step(const ooc_plan *pl) { return pl->d2h_bytes / pl->F; }
 
+/* ---- the model ---- */
+
+double ooc_model_step_s(const ooc_plan *pl, const ooc_rates *r)
+{
+    const stencil_info *si = &stencil_table[pl->stencil];
+    double es = (double)prec_size(pl->prec), compute = 0;
+    for (int p = 0; p < pl->nparts; p++)
+        for (int k = 0; k < pl->nslabs; k++)
+            for (int m = 0; m < pl->F; m++)
+                compute += (double)(pl->part[p].ncells - pl->part[p].first[m]) *
+                           (pl->slab[k].lz1 - pl->slab[k].lz0) * (si->nin + si->nout) * es;
+    compute += 2 * pl->shared_bytes; /* what chunks take from the previous one: read, written */
+    double in = (pl->h2d_field_bytes + pl->h2d_table_bytes + pl->list_bytes) / r->h2d;
+    double out = pl->d2h_bytes / r->d2h, kern = compute / (0.75 * r->dev);
+    double pass = in > out ? in : out;
+    return (pass > kern ? pass : kern) / pl->F;
+}
+
+int ooc_plan_choose(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
+                    int compressed, size_t budget, int share, int max_f, const ooc_rates *r)
+{
+    if (ooc_plan_make(pl, g, s, p, chasing, compressed, budget, 1) != 0)
+        return -1;
+    ooc_plan_share(pl, share);
+    double best = ooc_model_step_s(pl, r);
+    for (int F = 2; F <= max_f; F *= 2) {
+        ooc_plan cand;
+        if (ooc_min_budget(g, s, p, chasing, compressed, F) > budget ||
+            ooc_plan_make(&cand, g, s, p, chasing, compressed, budget, F) != 0)
+            break;
+        ooc_plan_share(&cand, share);
+        double t = ooc_model_step_s(&cand, r);
+        if (t >= 0.95 * best) {
+            ooc_plan_free(&cand);
+            break;
+        }
+        ooc_plan_free(pl);
+        *pl = cand;
+        best = t;
+    }
+    return 0;
+}
+
 void ooc_plan_describe(const ooc_plan *pl, char *buf, size_t n)
 {
     double held = 0, own = 0;

@@ -153,6 +153,24 @@ size_t ooc_chunk_bytes(const ooc_plan *pl, int part, int slab);
 double ooc_h2d_per_step(const ooc_plan *pl);
 double ooc_d2h_per_step(const ooc_plan *pl);
 
+/* The rates the model runs on, in bytes per second: the pinned link host->device and
+ * device->host while both directions run, and the device's copy rate. */
+typedef struct {
+    double h2d, d2h, dev;
+} ooc_rates;
+
+/* The model (SPEC §5, after SO2DR §IV-C): a pass of F steps costs the longest of its copies in,
+ * its copies out and its kernels (every trapezoid step's points times the fields' bytes, at 75%
+ * of the device copy rate); returns seconds per step, a pass / F. */
+double ooc_model_step_s(const ooc_plan *pl, const ooc_rates *r);
+
+/* Plans for F = 1, 2, 4, ... up to max_f steps per transfer (sharing on or off), keeping the
+ * first F after which doubling it no longer lowers the modelled time per step by 5% (then the
+ * kernels dominate and a larger F only adds redundant computation) or no longer fits the budget.
+ * Returns 0, or -1 with a message when not even F = 1 fits. */
+int ooc_plan_choose(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
+                    int compressed, size_t budget, int share, int max_f, const ooc_rates *r);
+
 /* One-line summary: chunks, slabs, halo overhead, bytes per step, bytes shared per step. */
 void ooc_plan_describe(const ooc_plan *pl, char *buf, size_t n);
 

@@ -318,6 +318,47 @@ static void test_too_small(const problem *pb)
     ooc_plan_free(&pl);
 }
 
+/* The model's choice of F (ooc_plan_choose): with a link far faster than the device the kernels
+ * dominate from F = 1 on and a larger F only adds redundant steps, so F = 1; with a slow link each
+ * F it passed over is modelled at least 5% slower, and the next doubling is not 5% faster or does
+ * not fit. Returns the F chosen with the slow link. */
+static int test_model(const problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    size_t budget = (size_t)pb->nf * prec_size(s->prec) * pb->ug.len; /* chunks of about a third */
+    ooc_rates fast_link = {1e15, 1e15, 1e9}, slow_link = {1e6, 1e6, 1e15};
+    ooc_plan pl, cand;
+    CHECK(ooc_plan_choose(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget, 0,
+                          MAXF, &fast_link) == 0 && pl.F == 1, "fast link: F = %d, want 1", pl.F);
+    ooc_plan_free(&pl);
+    if (ooc_plan_choose(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget, 1,
+                        MAXF, &slow_link) != 0) {
+        CHECK(0, "slow link: no plan");
+        return 0;
+    }
+    int F = pl.F;
+    double chosen = ooc_model_step_s(&pl, &slow_link);
+    CHECK(pl.share == 1 && F <= MAXF, "slow link: sharing %d, F = %d", pl.share, F);
+    ooc_plan_free(&pl);
+    for (int f = 1; f <= 2 * F && f <= MAXF; f *= 2) {
+        if (f == F)
+            continue;
+        int made = ooc_plan_make(&cand, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
+                                 budget, f) == 0;
+        CHECK(made || f > F, "slow link: no plan for F = %d, below the chosen %d", f, F);
+        if (!made)
+            continue;
+        ooc_plan_share(&cand, 1);
+        double t = ooc_model_step_s(&cand, &slow_link);
+        CHECK(f < F ? chosen < 0.95 * t : t >= 0.95 * chosen,
+              "slow link: F = %d chosen, modelled %g s a step; F = %d %g s", F, chosen, f, t);
+        ooc_plan_free(&cand);
+    }
+    printf("%s: the model picks F = %d with a slow link, 1 with a fast one\n",
+           stencil_table[s->stencil].name, F);
+    return F;
+}
+
 /* A run whose share list loses its last cell (a cell computed from the first step on: its inputs
  * stay poisoned) differs from in core: the bit-exact checks above see a cell not shared. */
 static void test_lost_share(const problem *pb, fieldset ref)
@@ -456,6 +497,7 @@ static void test_threads(const problem *pb, fieldset ref, const char *what)
 int main(void)
 {
     tally ty = {0, 0, 0, 0};
+    int most_f = 0;
     int nl = sizeof layouts / sizeof layouts[0];
     for (int st = 0; st < ST_QUAD_COUNT; st++)
         for (int prec = 0; prec < 2; prec++)
@@ -479,6 +521,8 @@ int main(void)
                     test_threads(&pb, ref, what);
                     test_too_small(&pb);
                     test_lost_share(&pb, ref);
+                    int f = test_model(&pb);
+                    most_f = f > most_f ? f : most_f;
                 }
                 test_chunked(&pb, ref, what, &ty);
                 iter_fields_free(&pb, &ref);
@@ -489,6 +533,7 @@ int main(void)
            "several full-height parts, %d sharing)\n", ty.runs, STEPS, ty.sliced, ty.multipart_full,
            ty.shared);
     CHECK(ty.sliced > 0 && ty.multipart_full > 0, "the budgets exercised no slabs or no parts");
+    CHECK(most_f > 1, "the model never chose more than one step per transfer with a slow link");
     CHECK(ty.shared > ty.multipart_full, "only %d plans shared", ty.shared);
     return check_done("test_ooc");
 }
