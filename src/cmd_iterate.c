@@ -40,6 +40,11 @@ static int flags_check(const options *o)
              o->kernel_steps, stencil_table[o->spec.stencil].name);
         return -1;
     }
+    if (o->fuse && o->kernel_steps > o->fuse) {
+        perr("run: --kernel-steps %d is more than --fuse %d: a launch cannot advance more steps "
+             "than a transfer carries", o->kernel_steps, o->fuse);
+        return -1;
+    }
     if (o->input || o->output) {
         perr("run: %s does not go with --steps / --out-of-core: iterated runs start from the "
              "generated inputs and keep their result in memory", o->input ? "--input" : "--output");
@@ -87,7 +92,8 @@ static int plan_out_of_core(ooc_plan *pl, const problem *pb, const options *o, s
 #define MODEL_MAX_FUSE 32
 
 /* The plan of the run: in core (one chunk) or out of core under the budget, F given or chosen
- * by the model among 1, 2, 4, ..., 32 (GPU; 1 on the CPU). Returns 0 or -1. */
+ * by the model among K, 2K, 4K, ... up to 32 (GPU; K on the CPU), K the steps per launch.
+ * Returns 0 or -1. */
 static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
                      size_t budget, int steps, const void *link, double dev)
 {
@@ -95,13 +101,15 @@ static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int ba
     if (!ooc)
         return ooc_plan_incore(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
                                o->fuse ? o->fuse : steps);
+    int K = o->kernel_steps > 1 ? o->kernel_steps : 1;
     if (o->fuse || backend == BACKEND_CPU)
-        return plan_out_of_core(pl, pb, o, budget, o->fuse ? o->fuse : 1);
+        return plan_out_of_core(pl, pb, o, budget, o->fuse ? o->fuse : K);
 #ifdef PILLAR_HAVE_CUDA
     const gpu_link *l = link;
     ooc_rates r = {l->duplex_h2d, l->duplex_d2h, dev};
+    int most = steps < MODEL_MAX_FUSE ? steps : MODEL_MAX_FUSE;
     return ooc_plan_choose(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget,
-                           o->share, steps < MODEL_MAX_FUSE ? steps : MODEL_MAX_FUSE, &r);
+                           o->share, K, most > K ? most : K, &r);
 #else
     (void)link;
     (void)dev;

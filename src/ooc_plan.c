@@ -653,13 +653,14 @@ double ooc_model_step_s(const ooc_plan *pl, const ooc_rates *r)
 }
 
 int ooc_plan_choose(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
-                    int compressed, size_t budget, int share, int max_f, const ooc_rates *r)
+                    int compressed, size_t budget, int share, int min_f, int max_f,
+                    const ooc_rates *r)
 {
-    if (ooc_plan_make(pl, g, s, p, chasing, compressed, budget, 1) != 0)
+    if (ooc_plan_make(pl, g, s, p, chasing, compressed, budget, min_f) != 0)
         return -1;
     ooc_plan_share(pl, share);
     double best = ooc_model_step_s(pl, r);
-    for (int F = 2; F <= max_f; F *= 2) {
+    for (int F = 2 * min_f; F <= max_f; F *= 2) {
         ooc_plan cand;
         if (ooc_min_budget(g, s, p, chasing, compressed, F) > budget ||
             ooc_plan_make(&cand, g, s, p, chasing, compressed, budget, F) != 0)

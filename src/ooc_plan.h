@@ -164,12 +164,13 @@ typedef struct {
  * of the device copy rate); returns seconds per step, a pass / F. */
 double ooc_model_step_s(const ooc_plan *pl, const ooc_rates *r);
 
-/* Plans for F = 1, 2, 4, ... up to max_f steps per transfer (sharing on or off), keeping the
- * first F after which doubling it no longer lowers the modelled time per step by 5% (then the
- * kernels dominate and a larger F only adds redundant computation) or no longer fits the budget.
- * Returns 0, or -1 with a message when not even F = 1 fits. */
+/* Plans for F = min_f, 2 min_f, 4 min_f, ... up to max_f steps per transfer (sharing on or off),
+ * keeping the first F after which doubling it no longer lowers the modelled time per step by 5%
+ * (then the kernels dominate and a larger F only adds redundant computation) or no longer fits
+ * the budget. Returns 0, or -1 with a message when not even F = min_f fits. */
 int ooc_plan_choose(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
-                    int compressed, size_t budget, int share, int max_f, const ooc_rates *r);
+                    int compressed, size_t budget, int share, int min_f, int max_f,
+                    const ooc_rates *r);
 
 /* One-line summary: chunks, slabs, halo overhead, bytes per step, bytes shared per step. */
 void ooc_plan_describe(const ooc_plan *pl, char *buf, size_t n);

@@ -50,6 +50,10 @@ for st in laplap hdiff fastwaves; do
         --out-of-core on --device-mem 200K --storage nonchasing --compress --backend cpu
 done
 expect_output "out of core" run --size 40x36x12 --steps 3 --out-of-core on --device-mem 200K --backend cpu
+expect_error "--kernel-steps 4 is more than --fuse 2" run --steps 4 --fuse 2 --kernel-steps 4 \
+    --backend cpu
+expect_output "2 step(s) per transfer" run --size 40x36x12 --steps 4 --kernel-steps 2 \
+    --out-of-core on --device-mem 200K --backend cpu
 expect_output "(sharing off)" run --stencil fastwaves --size 40x36x12 --steps 3 --out-of-core on \
     --device-mem 200K --backend cpu
 expect_output "PASS: 0 of" run --stencil fastwaves --size 40x36x12 --steps 3 --out-of-core on \

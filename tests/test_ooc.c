@@ -328,11 +328,11 @@ static int test_model(const problem *pb)
     size_t budget = (size_t)pb->nf * prec_size(s->prec) * pb->ug.len; /* chunks of about a third */
     ooc_rates fast_link = {1e15, 1e15, 1e9}, slow_link = {1e6, 1e6, 1e15};
     ooc_plan pl, cand;
-    CHECK(ooc_plan_choose(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget, 0,
-                          MAXF, &fast_link) == 0 && pl.F == 1, "fast link: F = %d, want 1", pl.F);
+    CHECK(ooc_plan_choose(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget,
+                          0, 1, MAXF, &fast_link) == 0 && pl.F == 1, "fast link: F = %d, want 1", pl.F);
     ooc_plan_free(&pl);
-    if (ooc_plan_choose(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget, 1,
-                        MAXF, &slow_link) != 0) {
+    if (ooc_plan_choose(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget,
+                        1, 1, MAXF, &slow_link) != 0) {
         CHECK(0, "slow link: no plan");
         return 0;
     }
@@ -354,6 +354,10 @@ static int test_model(const problem *pb)
               "slow link: F = %d chosen, modelled %g s a step; F = %d %g s", F, chosen, f, t);
         ooc_plan_free(&cand);
     }
+    CHECK(ooc_plan_choose(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget, 0,
+                          2, MAXF, &fast_link) == 0 && pl.F == 2,
+          "fast link, at least 2 steps per transfer: F = %d", pl.F);
+    ooc_plan_free(&pl);
     printf("%s: the model picks F = %d with a slow link, 1 with a fast one\n",
            stencil_table[s->stencil].name, F);
     return F;
