@@ -7,13 +7,15 @@
 #   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
 #   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only
 #   GPU_CHECK_OOC=0 tools/gpu-check.sh                    skip the out-of-core runs
+#   GPU_CHECK_LARGE=1 tools/gpu-check.sh                  also 4096x4096x64 laplap (17 GB) in core
+#                                   one step, and out of core under 8G at F = 32, K = 2 (~5 min)
 #   PILLAR_COMMIT=abc123 tools/gpu-check.sh               commit to record where there is no .git
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
-build=build-gpu
+build="build-gpu"
 jobs=$(nproc 2>/dev/null || echo 4)
 summary=()
 
@@ -46,6 +48,15 @@ ooc_runs() {
     $P run --stencil laplap --size 2048x2048x64 --steps 16 --fuse 16 --kernel-steps 2 --out-of-core on --device-mem 2G --backend gpu
 }
 [ "${GPU_CHECK_OOC:-1}" != 0 ] && step "out-of-core runs" ooc.log ooc_runs
+# the K target: out of core with K = 2 against the in-core single-step kernel, on a grid twice
+# the budget whose chunks are large enough for the trapezoids' redundancy to stay near 1.2x
+large_runs() {
+    local P=./$build/pillar
+    $P run --stencil laplap --size 4096x4096x64 --backend gpu --runs 20 &&
+    $P run --stencil laplap --size 4096x4096x64 --backend gpu --threads 512x1x1 --steps 64 \
+        --fuse 32 --kernel-steps 2 --out-of-core on --device-mem 8G
+}
+[ "${GPU_CHECK_LARGE:-0}" != 0 ] && step "4096^2 in/out of core" large.log large_runs
 bench_flags=${GPU_CHECK_BENCH:---quick}
 # shellcheck disable=SC2086
 step "pillar bench" bench.log ./$build/pillar bench $bench_flags --out "$out" "$@"
@@ -60,5 +71,9 @@ grep -E "^[a-z]+ (double|float) [0-9]+x|regular grid|^  (rowmajor|zcurve|zcurve-
 grep -E "^device copy ceiling|configurations in" "$out/bench.log"
 if [ -f "$out/ooc.log" ]; then
     echo "== out of core (2 GB budget)"; grep -E "steps? on|  time|link use|verify" "$out/ooc.log" | cut -c1-140
+fi
+if [ -f "$out/large.log" ]; then
+    echo "== 4096x4096x64: in core one step, out of core under 8 GB (F = 32, K = 2)"
+    grep -E "^[a-z]+ (double|float)|^  time|^  kernels|verify" "$out/large.log" | cut -c1-140
 fi
 echo "== steps"; printf '%s\n' "${summary[@]}"
