@@ -3,10 +3,10 @@
 
 #include "gpu_launch.h"
 #include "iterate.h"
+#include "runner.h"
 #include "../access/tiles_run.h"
 
 #include <string.h>
-#include <time.h>
 
 int poison_device(void *p, size_t n, size_t stride, size_t offset, int is_float); /* poison.cu */
 int share_launch(void *to, const void *from, const int *to_cell, const int *from_cell, int n,
@@ -40,12 +40,7 @@ typedef struct {
     int bx, by, bz, column, zslice;
 } ooc_gpu;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+static double now_s(void) { return now_ms() * 1e-3; }
 
 /* 32-bit words of what a part's steps read besides the fields: its table, or with K > 1 its
  * balls (tiles_bytes is a multiple of 4). */
@@ -175,15 +170,24 @@ static size_t staged_values(const ooc_part *pt, const ooc_piece *pc, int npc)
     return v;
 }
 
+/* to[l] = from[gc[l]] for l < n, in the order ord (NULL: 0, 1, ...). */
+#define GATHER_LEVEL(T, to, from, gc, ord, n)                                                       \
+    do {                                                                                           \
+        for (int k = 0; k < (n); k++) {                                                            \
+            int l = (ord) ? (ord)[k] : k;                                                          \
+            ((T *)(to))[l] = ((const T *)(from))[(gc)[l]];                                         \
+        }                                                                                          \
+    } while (0)
+
 /* The pieces of fixed and ring cells of every input into the staging buffer: input by input,
  * piece by piece, [levels][cells]. A piece of the whole ring (every piece but the runs that
  * sharing leaves) is read in ascending global cell (ring_order), which on a level is ascending
  * address: the ring's bands, a few cells wide each, would otherwise be read one after the other
  * across the same cache lines and pages. */
 static void gather_ring(const ooc_gpu *o, const ooc_part *pt, const ooc_piece *pc, int npc,
-                        fieldset src, char *stage)
+                        size_t per_input, fieldset src, char *stage)
 {
-    size_t es = o->es, gzs = (size_t)o->g->zstride, per_input = staged_values(pt, pc, npc), at = 0;
+    size_t es = o->es, gzs = (size_t)o->g->zstride, at = 0;
     for (int j = 0; j < npc; j++) {
         const ooc_piece *q = &pc[j];
         const int *gc = pt->gcell + q->c0;
@@ -196,18 +200,10 @@ static void gather_ring(const ooc_gpu *o, const ooc_part *pt, const ooc_piece *p
             for (int z = 0; z < lev; z++) {
                 const char *from = (const char *)src.p[f] + (size_t)(q->z0 + z) * gzs * es;
                 char *to = stage + ((size_t)f * per_input + at + (size_t)z * (size_t)n) * es;
-                if (ord && es == 8)
-                    for (int k = 0; k < n; k++)
-                        ((double *)to)[ord[k]] = ((const double *)from)[gc[ord[k]]];
-                else if (ord)
-                    for (int k = 0; k < n; k++)
-                        ((float *)to)[ord[k]] = ((const float *)from)[gc[ord[k]]];
-                else if (es == 8)
-                    for (int l = 0; l < n; l++)
-                        ((double *)to)[l] = ((const double *)from)[gc[l]];
+                if (es == 8)
+                    GATHER_LEVEL(double, to, from, gc, ord, n);
                 else
-                    for (int l = 0; l < n; l++)
-                        ((float *)to)[l] = ((const float *)from)[gc[l]];
+                    GATHER_LEVEL(float, to, from, gc, ord, n);
             }
         at += (size_t)n * (size_t)lev;
     }
@@ -226,7 +222,7 @@ static void copy_in(ooc_gpu *o, ooc_buffer *u, int i, fieldset src, ooc_timing *
     size_t per_input = staged_values(pt, o->piece, npc);
     CK(cudaEventSynchronize(u->staged));
     double g0 = now_s();
-    gather_ring(o, pt, o->piece, npc, src, u->stage);
+    gather_ring(o, pt, o->piece, npc, per_input, src, u->stage);
     t->gather_s += now_s() - g0;
     ooc_share next;
     ooc_chunk_share(pl, i + 1, &next);
@@ -561,12 +557,6 @@ static int *chunk_deps(const ooc_gpu *o, int **at_out)
     return dep;
 }
 
-static int cmp_seconds(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The run proper: the pipeline over all chunks, pass after pass, without draining between
  * passes; the buffers go round across them. Pass q reads one state array and writes the other.
  * Before chunk i of pass q gathers and issues its copies in, the host waits until the chunks
@@ -656,7 +646,7 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
     t->kernel_s = spans_union(sp, chunks * npass);
     /* the first pass alone carries the fill of the pipeline: the median of the others */
     int skip = npass > 1 ? 1 : 0;
-    qsort(pass_s + skip, (size_t)(npass - skip), sizeof(double), cmp_seconds);
+    qsort(pass_s + skip, (size_t)(npass - skip), sizeof(double), cmp_double);
     t->pass_median_s = npass ? pass_s[skip + (npass - skip) / 2] : 0;
     t->steady_passes = npass - skip;
     xfree(pass_s);

@@ -35,10 +35,10 @@ typedef struct {
     int passes, steady_passes; /* passes; those the median is over */
     int pinned;             /* host fields registered (else pageable copies, no overlap) */
     double h2d_bytes, d2h_bytes; /* moved by the run (what chunks share excluded) */
-    double kernel_s;        /* while some chunk's steps ran: the union over a pass's chunks of
-                             * the spans from the end of a chunk's copies in to its last kernel,
-                             * summed over passes; the kernel time of a one-chunk plan, with
-                             * several chunks the time the device had steps to run */
+    double kernel_s;        /* while some chunk's steps ran: the union over the run of the
+                             * spans from the end of a chunk's copies in to its last kernel; the
+                             * kernel time of a one-chunk plan, with several chunks the time the
+                             * device had steps to run */
     double stage_s;         /* the host thread before a chunk's steps are issued (waiting for
                              * the chunks it reads and for its staging buffer, gathering its ring
                              * cells, issuing its copies in), summed */

@@ -10,19 +10,12 @@
 #include "check.h"
 #include "src/gpu.h"
 #include "src/iterate.h"
+#include "src/runner.h"
 #include "src/ooc_gpu.h"
 
 #include <string.h>
-#include <time.h>
 
 enum { STEPS = 5 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static const access_t accesses[] = {ACC_IDXVAR, ACC_NAIVE, ACC_ZLOOP_SLICED, ACC_SHARED,
                                     ACC_SHARED_WARP, ACC_ZLOOP};
@@ -207,12 +200,13 @@ int main(int argc, char **argv)
     }
     setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows even when a run is cut short */
     long runs = 0, chunked = 0;
-    double t0 = now_s();
+    double t0 = now_ms();
     small_cases(&runs, &chunked);
-    printf("small grids: %ld runs (%ld with several chunks), %.1f s\n", runs, chunked, now_s() - t0);
-    t0 = now_s();
+    printf("small grids: %ld runs (%ld with several chunks), %.1f s\n", runs, chunked,
+           (now_ms() - t0) * 1e-3);
+    t0 = now_ms();
     kernel_steps_cases(&runs, &chunked);
-    printf("K steps per launch: %ld runs in all, %.1f s\n", runs, now_s() - t0);
+    printf("K steps per launch: %ld runs in all, %.1f s\n", runs, (now_ms() - t0) * 1e-3);
     if (!(argc > 1 && !strcmp(argv[1], "--small")))
         big_cases(&runs);
     printf("%ld out-of-core GPU runs (%ld with several chunks) compared bit for bit with the CPU "
