@@ -473,17 +473,20 @@ void ooc_plan_share(ooc_plan *pl, int on)
     plan_traffic(pl);
 }
 
-int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
-                  int compressed, size_t budget, int F)
+/* ooc_plan_make, with its messages unless quiet. */
+static int plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
+                     int compressed, size_t budget, int F, int quiet)
 {
     memset(pl, 0, sizeof *pl);
     const stencil_info *si = &stencil_table[s];
     if (F < 1) {
-        perr("out-of-core: %d steps per transfer: need at least 1", F);
+        if (!quiet)
+            perr("out-of-core: %d steps per transfer: need at least 1", F);
         return -1;
     }
     if (g->nhalo >= g->nxy) {
-        perr("out-of-core: the grid has no inner cells");
+        if (!quiet)
+            perr("out-of-core: the grid has no inner cells");
         return -1;
     }
     pl->stencil = s;
@@ -502,11 +505,12 @@ int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int 
     pl->nslabs = plan_slabs(pl, &cs, maxball, si->zradius);
     if (pl->nslabs == 0) {
         int held = min_held(s, F, g->nz);
-        perr("out-of-core: a device-memory budget of %zu bytes is too small for %s (%s) with %d "
-             "step(s) per transfer: one pillar of one level with its halo (%d cells, %d levels, "
-             "%d fields, %d buffers) needs %zu bytes",
-             budget, si->name, prec_name(p), F, maxball, held, cs.nf, OOC_BUFFERS,
-             OOC_BUFFERS * chunk_bound(&cs, maxball, held));
+        if (!quiet)
+            perr("out-of-core: a device-memory budget of %zu bytes is too small for %s (%s) with %d "
+                 "step(s) per transfer: one pillar of one level with its halo (%d cells, %d levels, "
+                 "%d fields, %d buffers) needs %zu bytes",
+                 budget, si->name, prec_name(p), F, maxball, held, cs.nf, OOC_BUFFERS,
+                 OOC_BUFFERS * chunk_bound(&cs, maxball, held));
         ball_free(&b);
         return -1;
     }
@@ -520,13 +524,20 @@ int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int 
     ball_free(&b);
     plan_traffic(pl);
     if (pl->nparts * pl->nslabs > 1 && OOC_BUFFERS * pl->max_chunk_bytes > budget) {
-        perr("out-of-core: a device-memory budget of %zu bytes is too small for %s (%s) with %d "
-             "step(s) per transfer: its largest chunk needs %zu bytes x %d buffers",
-             budget, si->name, prec_name(p), F, pl->max_chunk_bytes, OOC_BUFFERS);
+        if (!quiet)
+            perr("out-of-core: a device-memory budget of %zu bytes is too small for %s (%s) with %d "
+                 "step(s) per transfer: its largest chunk needs %zu bytes x %d buffers",
+                 budget, si->name, prec_name(p), F, pl->max_chunk_bytes, OOC_BUFFERS);
         ooc_plan_free(pl);
         return -1;
     }
     return 0;
+}
+
+int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
+                  int compressed, size_t budget, int F)
+{
+    return plan_make(pl, g, s, p, chasing, compressed, budget, F, 0);
 }
 
 int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
@@ -662,9 +673,8 @@ int ooc_plan_choose(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, in
     double best = ooc_model_step_s(pl, r);
     for (int F = 2 * min_f; F <= max_f; F *= 2) {
         ooc_plan cand;
-        if (ooc_min_budget(g, s, p, chasing, compressed, F) > budget ||
-            ooc_plan_make(&cand, g, s, p, chasing, compressed, budget, F) != 0)
-            break;
+        if (plan_make(&cand, g, s, p, chasing, compressed, budget, F, 1) != 0)
+            break; /* a larger F no longer fits: not an error */
         ooc_plan_share(&cand, share);
         double t = ooc_model_step_s(&cand, r);
         if (t >= 0.95 * best) {
