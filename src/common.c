@@ -24,6 +24,15 @@ void *xalloc(size_t bytes)
 
 void xfree(void *p) { free(p); }
 
+void *xgrow(void *p, size_t used, size_t bytes)
+{
+    void *q = xalloc(bytes);
+    if (used)
+        memcpy(q, p, used);
+    xfree(p);
+    return q;
+}
+
 void perr(const char *fmt, ...)
 {
     va_list ap;

@@ -23,6 +23,9 @@ const char *prec_name(precision_t p);
 /* Aligned, zero-initialised allocation; exits with a message on failure. */
 void *xalloc(size_t bytes);
 void xfree(void *p);
+/* A larger copy of block p, of which the first `used` bytes count, in a new zeroed block of
+ * `bytes` (xalloc); p is freed. */
+void *xgrow(void *p, size_t used, size_t bytes);
 
 /* Prints "pillar: <message>" to stderr. */
 void perr(const char *fmt, ...);

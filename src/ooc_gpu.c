@@ -540,10 +540,7 @@ static int *chunk_deps(const ooc_gpu *o, int **at_out)
                         continue;
                     seen[d] = i;
                     if (n == cap) {
-                        int *more = xalloc(sizeof(int) * (size_t)cap * 2);
-                        memcpy(more, dep, sizeof(int) * (size_t)n);
-                        xfree(dep);
-                        dep = more;
+                        dep = xgrow(dep, sizeof(int) * (size_t)n, sizeof(int) * (size_t)cap * 2);
                         cap *= 2;
                     }
                     dep[n++] = d;

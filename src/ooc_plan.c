@@ -335,10 +335,8 @@ static void plan_parts(ooc_plan *pl, const ugrid *g, const chunk_shape *cs, ball
         for (int c = own0; c < own1; c++)
             ball_add(b, c);
         if (pl->nparts == cap) {
-            ooc_part *more = xalloc(sizeof(ooc_part) * (size_t)cap * 2);
-            memcpy(more, pl->part, sizeof(ooc_part) * (size_t)cap);
-            xfree(pl->part);
-            pl->part = more;
+            pl->part = xgrow(pl->part, sizeof(ooc_part) * (size_t)cap,
+                             sizeof(ooc_part) * (size_t)cap * 2);
             cap *= 2;
         }
         ooc_part *pt = &pl->part[pl->nparts];

@@ -46,10 +46,7 @@ void staging_build(staging *s, const ugrid *g, int B, unsigned mask)
         if (s->ncells + (size_t)u > cap) {
             while (s->ncells + (size_t)u > cap)
                 cap *= 2;
-            int32_t *nc = xalloc(sizeof(int32_t) * cap);
-            memcpy(nc, s->cells, sizeof(int32_t) * s->ncells);
-            xfree(s->cells);
-            s->cells = nc;
+            s->cells = xgrow(s->cells, sizeof(int32_t) * s->ncells, sizeof(int32_t) * cap);
         }
         for (int k = 0; k < u; k++)
             s->cells[s->ncells + (size_t)k] = halo[k];

@@ -16,16 +16,8 @@ static void entries_push(entries *e, int32_t c)
 {
     if (e->n == e->cap) {
         size_t cap = e->cap ? e->cap * 2 : 4096;
-        int32_t *cell = xalloc(sizeof(int32_t) * cap);
-        uint16_t *nb = xalloc(sizeof(uint16_t) * 4 * cap);
-        if (e->n) {
-            memcpy(cell, e->cell, sizeof(int32_t) * e->n);
-            memcpy(nb, e->nb, sizeof(uint16_t) * 4 * e->n);
-        }
-        xfree(e->cell);
-        xfree(e->nb);
-        e->cell = cell;
-        e->nb = nb;
+        e->cell = xgrow(e->cell, sizeof(int32_t) * e->n, sizeof(int32_t) * cap);
+        e->nb = xgrow(e->nb, sizeof(uint16_t) * 4 * e->n, sizeof(uint16_t) * 4 * cap);
         e->cap = cap;
     }
     e->cell[e->n++] = c;
