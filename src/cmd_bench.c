@@ -4,6 +4,7 @@
  * verifies it against the CPU reference and prints thesis-style tables; every run goes to CSV and
  * JSON with the metadata needed to trust it. */
 #include "commands.h"
+#include "files.h"
 #include "cpu_exec.h"
 #include "runner.h"
 #include "verify.h"
@@ -461,31 +462,40 @@ static void json_run(FILE *f, const brun *r)
             r->c.zslice, r->med, r->min, r->max, r->gbs);
 }
 
-/* Writes path via a temporary file, so a failure leaves nothing half-written. */
-static FILE *open_tmp(const char *path, char *tmp, size_t n)
+/* Writes path through an unnamed temporary file (files.h): a failure or a kill leaves nothing. */
+static FILE *open_tmp(const char *path, file_out *o)
 {
-    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        perr("bench: cannot write %s: %s", tmp, strerror(errno));
+    if (file_out_begin(o, path) != 0)
+        return NULL;
+    FILE *f = fopen(o->tmp, "w");
+    if (!f) {
+        perr("bench: cannot write %s: %s", path, strerror(errno));
+        file_out_abort(o);
+    }
     return f;
 }
 
-static int close_tmp(FILE *f, const char *tmp, const char *path)
+static int close_tmp(FILE *f, file_out *o)
 {
     int bad = ferror(f) | (fclose(f) != 0);
-    if (bad || rename(tmp, path) != 0) {
-        perr("bench: cannot write %s", path);
-        remove(tmp);
+    if (bad) {
+        perr("bench: cannot write %s (disk full?); nothing was written", o->path);
+        file_out_abort(o);
         return -1;
     }
-    printf("wrote %s\n", path);
-    return 0;
+    char *path = xalloc(strlen(o->path) + 1);
+    strcpy(path, o->path);
+    int rc = file_out_commit(o);
+    if (rc == 0)
+        printf("wrote %s\n", path);
+    xfree(path);
+    return rc;
 }
 
 static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling, const void *gi_)
 {
-    char stamp[32], iso[32], path[1024], tmp[1100];
+    char stamp[32], iso[32], path[1024];
+    file_out tmp;
     time_t now = time(NULL);
     struct tm tmv;
     gmtime_r(&now, &tmv);
@@ -496,7 +506,7 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
         return -1;
     }
     snprintf(path, sizeof path, "%s/bench-%s.csv", b->out, stamp);
-    FILE *f = open_tmp(path, tmp, sizeof tmp);
+    FILE *f = open_tmp(path, &tmp);
     if (!f)
         return -1;
     fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,aos,tables,bx,by,"
@@ -511,11 +521,11 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
                 r->c.aos ? "yes" : "no", table_name[r->c.tables], r->c.bx, r->c.by,
                 r->c.bz, r->c.zslice, r->med, r->min, r->max, r->gbs);
     }
-    if (close_tmp(f, tmp, path) != 0)
+    if (close_tmp(f, &tmp) != 0)
         return -1;
 
     snprintf(path, sizeof path, "%s/bench-%s.json", b->out, stamp);
-    if (!(f = open_tmp(path, tmp, sizeof tmp)))
+    if (!(f = open_tmp(path, &tmp)))
         return -1;
     fprintf(f, "{\n  \"pillar\": {");
     json_str(f, "version", PILLAR_VERSION, 1);
@@ -553,7 +563,7 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
                 k + 1 < L->nstats ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
-    return close_tmp(f, tmp, path);
+    return close_tmp(f, &tmp);
 }
 
 static void compression_stats(bench_log *L, const bench_opts *b, int nx, int ny)

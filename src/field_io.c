@@ -72,6 +72,8 @@ static hid_t open_input(hid_t f, const char *path, const problem *pb, const char
              stencil_table[pb->s.stencil].nin, stencil_table[pb->s.stencil].nin > 1 ? "s" : "");
         return -1;
     }
+    if (!h5_link_local(path, f, name))
+        return -1;
     hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
     if (d < 0) {
         perr("%s: /%s is not a dataset", path, name);
@@ -81,9 +83,11 @@ static hid_t open_input(hid_t f, const char *path, const problem *pb, const char
     H5T_class_t cls = H5Tget_class(t);
     int rank = H5Sget_simple_extent_ndims(sp), ok = 0;
     hsize_t dims[2] = {0, 0};
-    if (cls != H5T_FLOAT) {
+    if (!h5_data_local(path, name, d)) {
+        /* message given */
+    } else if (cls != H5T_FLOAT || H5Tget_size(t) > 8) {
         perr("%s: dataset /%s has %s type; expected floating point (float or double)", path, name,
-             cls == H5T_INTEGER ? "an integer" : "a non-numeric");
+             cls == H5T_INTEGER ? "an integer" : cls == H5T_FLOAT ? "a wider than 64-bit" : "a non-numeric");
     } else if (rank != 2) {
         perr("%s: dataset /%s has rank %d; expected 2 ([nz][ncells])", path, name, rank);
     } else {

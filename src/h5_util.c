@@ -2,6 +2,7 @@
 #include "h5_util.h"
 
 #include "common.h"
+#include "files.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -13,10 +14,8 @@ void h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 hid_t h5_open_read(const char *path, const char *what)
 {
     h5_quiet();
-    if (access(path, R_OK) != 0) {
-        perr("%s: cannot read the %s (does it exist?)", path, what);
+    if (file_input_check(path, what) != 0)
         return -1;
-    }
     if (H5Fis_hdf5(path) <= 0) {
         perr("%s: not an HDF5 file", path);
         return -1;
@@ -27,14 +26,40 @@ hid_t h5_open_read(const char *path, const char *what)
     return f;
 }
 
+/* How integers of stored type t are read: as long long, or as unsigned long long when they are
+ * unsigned (then every value is range-checked by the caller: HDF5 would turn 2^64 - 1 into -1
+ * or clamp it, depending on the byte order). Returns the memory type, or -1 when t is not an
+ * integer type of at most 64 bits. */
+static hid_t int_memtype(hid_t t)
+{
+    if (H5Tget_class(t) != H5T_INTEGER || H5Tget_size(t) > 8 || H5Tget_precision(t) > 64)
+        return -1;
+    return H5Tget_sign(t) == H5T_SGN_NONE ? H5T_NATIVE_ULLONG : H5T_NATIVE_LLONG;
+}
+
+/* Values read as unsigned (int_memtype) into signed ones. Returns the index of the first
+ * value above LLONG_MAX, or n when all fit. */
+static size_t unsigned_to_signed(void *buf, size_t n)
+{
+    unsigned long long *u = buf;
+    long long *v = buf;
+    for (size_t i = 0; i < n; i++) {
+        if (u[i] > (unsigned long long)LLONG_MAX)
+            return i;
+        v[i] = (long long)u[i];
+    }
+    return n;
+}
+
 int h5_read_attr_int(hid_t obj, const char *name, long long *v)
 {
     if (H5Aexists(obj, name) <= 0)
         return 1;
     hid_t a = H5Aopen(obj, name, H5P_DEFAULT), t = a >= 0 ? H5Aget_type(a) : -1;
-    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    int ok = a >= 0 && t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_INTEGER &&
-             H5Sget_simple_extent_npoints(sp) == 1 && H5Aread(a, H5T_NATIVE_LLONG, v) >= 0;
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1, mt = t >= 0 ? int_memtype(t) : -1;
+    int ok = a >= 0 && t >= 0 && sp >= 0 && mt >= 0 &&
+             H5Sget_simple_extent_npoints(sp) == 1 && H5Aread(a, mt, v) >= 0 &&
+             (mt != H5T_NATIVE_ULLONG || unsigned_to_signed(v, 1) == 1);
     if (sp >= 0)
         H5Sclose(sp);
     if (t >= 0)
@@ -121,6 +146,55 @@ static int shape_ok(h5_reader *rd, const char *name, int rank, const hsize_t dim
     return 1;
 }
 
+int h5_data_local(const char *path, const char *name, hid_t d)
+{
+    hid_t pl = H5Dget_create_plist(d);
+    int ext = pl >= 0 ? H5Pget_external_count(pl) : -1;
+    H5D_layout_t lay = pl >= 0 ? H5Pget_layout(pl) : H5D_LAYOUT_ERROR;
+    if (pl >= 0)
+        H5Pclose(pl);
+    if (ext != 0 || lay == H5D_VIRTUAL || lay == H5D_LAYOUT_ERROR) {
+        perr("%s: dataset %s keeps its values in %s; pillar reads only data stored inside the "
+             "file", path, name,
+             ext > 0 ? "other files (external storage)"
+                     : lay == H5D_VIRTUAL ? "other datasets (a virtual dataset)"
+                                          : "a storage layout HDF5 cannot describe");
+        return 0;
+    }
+    return 1;
+}
+
+int h5_link_local(const char *path, hid_t file, const char *name)
+{
+    H5L_info_t info;
+    if (H5Lget_info(file, name, &info, H5P_DEFAULT) < 0 ||
+        (info.type != H5L_TYPE_HARD && info.type != H5L_TYPE_SOFT)) {
+        perr("%s: %s is a link to another file; pillar reads only data stored inside the file",
+             path, name);
+        return 0;
+    }
+    return 1;
+}
+
+/* The memory type numbers of stored type t are read as (integers: int_memtype; numbers: double
+ * from floating-point types of at most 8 bytes or integers). -1 after a message. */
+static hid_t read_memtype(h5_reader *rd, const char *name, hid_t t, int is_float)
+{
+    H5T_class_t cls = H5Tget_class(t);
+    hid_t mt = -1;
+    if (cls == H5T_INTEGER)
+        mt = int_memtype(t);
+    if (is_float && cls == H5T_INTEGER && mt >= 0)
+        mt = H5T_NATIVE_DOUBLE;
+    if (is_float && cls == H5T_FLOAT && H5Tget_size(t) <= 8)
+        mt = H5T_NATIVE_DOUBLE;
+    if (mt < 0)
+        perr("%s: dataset %s has the wrong type; expected %s", rd->path, name,
+             is_float ? "floating-point numbers of at most 64 bits"
+                      : "integers of at most 64 bits");
+    return mt;
+}
+
 int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h5_shape *want,
             long dims_out[2], void **buf)
 {
@@ -131,6 +205,8 @@ int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h
         perr("%s: dataset %s is missing", rd->path, name);
         return -1;
     }
+    if (!h5_link_local(rd->path, rd->file, name))
+        return -1;
     hid_t d = H5Dopen2(rd->file, name, H5P_DEFAULT);
     if (d < 0) {
         perr("%s: %s is not a dataset", rd->path, name);
@@ -139,23 +215,25 @@ int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h
     hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
     int rank = H5Sget_simple_extent_ndims(sp), rc = -1;
     hsize_t dims[2] = {0, 1};
-    H5T_class_t cls = H5Tget_class(t);
     if (rank >= 1 && rank <= 2)
         H5Sget_simple_extent_dims(sp, dims, NULL);
-    if (is_float ? (cls != H5T_FLOAT && cls != H5T_INTEGER) : cls != H5T_INTEGER)
-        perr("%s: dataset %s has the wrong type; expected %s", rd->path, name,
-             is_float ? "floating-point numbers" : "integers");
-    else if (shape_ok(rd, name, rank, dims, want))
+    hid_t mt = read_memtype(rd, name, t, is_float);
+    if (mt >= 0 && shape_ok(rd, name, rank, dims, want) && h5_data_local(rd->path, name, d))
         rc = 0;
     if (rc == 0) {
-        size_t n = (size_t)dims[0] * (rank == 2 ? (size_t)dims[1] : 1);
+        size_t n = (size_t)dims[0] * (rank == 2 ? (size_t)dims[1] : 1), bad;
         *buf = xalloc((is_float ? sizeof(double) : sizeof(long long)) * n);
-        if (n && H5Dread(d, is_float ? H5T_NATIVE_DOUBLE : H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL,
-                         H5P_DEFAULT, *buf) < 0) {
+        if (n && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *buf) < 0) {
             perr("%s: dataset %s could not be read", rd->path, name);
+            rc = -1;
+        } else if (mt == H5T_NATIVE_ULLONG && (bad = unsigned_to_signed(*buf, n)) < n) {
+            perr("%s: dataset %s: row %zu holds %llu, out of range", rd->path, name,
+                 bad / (rank == 2 ? (size_t)dims[1] : 1), ((unsigned long long *)*buf)[bad]);
+            rc = -1;
+        }
+        if (rc != 0) {
             xfree(*buf);
             *buf = NULL;
-            rc = -1;
         }
         dims_out[0] = (long)dims[0];
         dims_out[1] = rank == 2 ? (long)dims[1] : 1;
@@ -186,6 +264,10 @@ int h5_read_int(h5_reader *rd, const char *name, int optional, const h5_shape *w
         (*out)[i] = (int)v[i];
     }
     xfree(buf);
+    if (rc != 0) { /* nothing allocated is handed back on failure */
+        xfree(*out);
+        *out = NULL;
+    }
     return rc;
 }
 
@@ -231,26 +313,22 @@ int h5_write_atomic(const char *path, const char *what, int (*write)(hid_t file,
                     const void *arg)
 {
     h5_quiet();
-    size_t len = strlen(path) + 32;
-    char *tmp = xalloc(len);
-    snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
-    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    file_out o;
+    if (file_out_begin(&o, path) != 0)
+        return -1;
+    hid_t f = H5Fcreate(o.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0) {
-        perr("%s: cannot create the file (is the directory writable?)", tmp);
-        xfree(tmp);
+        perr("%s: HDF5 cannot create the file; nothing was written", path);
+        file_out_abort(&o);
         return -1;
     }
     int rc = write(f, arg);
     if (H5Fclose(f) < 0)
         rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) {
-        perr("%s: cannot rename %s into place", path, tmp);
-        rc = -1;
-    } else if (rc != 0) {
+    if (rc != 0) {
         perr("%s: HDF5 failed writing %s (disk full?); nothing was written", path, what);
+        file_out_abort(&o);
+        return -1;
     }
-    if (rc != 0)
-        remove(tmp);
-    xfree(tmp);
-    return rc;
+    return file_out_commit(&o);
 }

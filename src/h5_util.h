@@ -48,15 +48,27 @@ typedef struct {
 } h5_shape;
 
 /* Reads dataset `name` of the given shape, integers as long long or (is_float) numbers as
- * double, into a new *buf; its extents go to dims. Returns 0, 1 if absent and optional, -1 after
- * a message. */
+ * double, into a new *buf; its extents go to dims. The stored type's range is checked before
+ * any conversion (unsigned 64-bit values above LLONG_MAX are refused, never wrapped); datasets
+ * whose values live in another file (external links, external storage, virtual datasets) are
+ * refused before anything is read. Returns 0, 1 if absent and optional, -1 after a message
+ * (then *buf is NULL). */
 int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h5_shape *want,
             long dims[2], void **buf);
 
 /* h5_read of integers converted to int (the first value that does not fit is reported by its
- * row). Returns 0, 1 if absent and optional, -1 after a message. */
+ * row). Returns 0, 1 if absent and optional, -1 after a message (then *out is NULL). */
 int h5_read_int(h5_reader *rd, const char *name, int optional, const h5_shape *want, long dims[2],
                 int **out);
+
+/* Whether link `name` of file stays inside the file (hard or soft), not an external link into
+ * another file; check it before opening the object. 1, or 0 after a message naming path. */
+int h5_link_local(const char *path, hid_t file, const char *name);
+
+/* Whether dataset d keeps its values inside the file: external storage (raw data in other
+ * files) and virtual datasets (views of other datasets) are refused before anything is read,
+ * so no byte of a file the user did not name is read or echoed. 1, or 0 after a message. */
+int h5_data_local(const char *path, const char *name, hid_t d);
 
 /* ---- writing ---- */
 
@@ -69,10 +81,10 @@ int h5_attr_str(hid_t obj, const char *name, const char *s);
  * (when shuffle is set) and deflate at `level` when the library has zlib. Close with H5Pclose. */
 hid_t h5_chunked(int rank, const hsize_t *chunk, int shuffle, int level);
 
-/* Creates path atomically: writes into PATH.tmp-<pid> with write(file, arg) and renames it over
- * path only when everything succeeded. `what` names the contents in messages ("the mesh").
- * Returns 0, or -1 after a message; no file (temporary or not) is left behind. `write` may
- * print its own message and return -1. */
+/* Creates path atomically: writes it with write(file, arg) into an unnamed temporary file
+ * (files.h) and puts it in place only when everything succeeded. `what` names the contents in
+ * messages ("the mesh"). Returns 0, or -1 after a message; no file (temporary or not) is left
+ * behind, also when the process is killed. `write` may print its own message and return -1. */
 int h5_write_atomic(const char *path, const char *what, int (*write)(hid_t file, const void *arg),
                     const void *arg);
 

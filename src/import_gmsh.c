@@ -1,13 +1,78 @@
 /* import_gmsh.c — Gmsh meshes through the Gmsh C API (gmshc.h, Debian: libgmsh-dev). Cells are
  * the 2D elements of the mesh, triangles and quadrangles of any order (only their corner nodes
  * matter); two cells are neighbours when they share an edge, i.e. two consecutive corners. An
- * edge of one cell only lies on the boundary; an edge of three or more cells is refused. */
+ * edge of one cell only lies on the boundary; an edge of three or more cells is refused.
+ *
+ * A mesh file is data. Gmsh's own open chooses a reader by the file's name and first line, and
+ * falls back to its script parser (whose `System` command runs shell commands) for anything it
+ * does not recognise; names ending in .py, .exe or .gz make it start programs. So pillar checks
+ * the file itself first (gmsh_file_check: a regular file named *.msh whose first line is
+ * $MeshFormat and whose second is an MSH 2 or 4 version line) and hands Gmsh that same opened
+ * file under a name without an extension (/proc/self/fd/N), so only Gmsh's MSH reader sees it. */
 #include "mesh_import.h"
 
 #include "common.h"
+#include "files.h"
 
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The MSH header: "$MeshFormat", then "VERSION FILE-TYPE DATA-SIZE" (version 2.x or 4.x,
+ * file type 0 = ASCII or 1 = binary, data size 8). Returns 0, or -1 after a message. */
+static int msh_header_ok(const char *path, const char *head)
+{
+    const char *why = NULL;
+    if (strncmp(head, "$MeshFormat", 11) != 0 || (head[11] != '\n' && head[11] != '\r'))
+        why = "its first line is not $MeshFormat";
+    double version = 0;
+    int type = -1, size = -1, used = 0;
+    const char *line = why ? NULL : strchr(head, '\n');
+    if (!why && (!line || sscanf(line + 1, "%lf %d %d%n", &version, &type, &size, &used) != 3))
+        why = "its second line is not an MSH version line (VERSION FILE-TYPE DATA-SIZE)";
+    else if (!why && !((version >= 2 && version < 3) || (version >= 4 && version < 5)))
+        why = "its MSH version is neither 2 nor 4";
+    else if (!why && ((type != 0 && type != 1) || size != 8))
+        why = "its MSH version line has a file type other than 0/1 or a data size other than 8";
+    if (!why)
+        return 0;
+    perr("%s: not a Gmsh mesh file: %s (pillar reads MSH 2 and 4 meshes, never Gmsh scripts)",
+         path, why);
+    return -1;
+}
+
+int gmsh_file_check(const char *path, int *fd_out)
+{
+    *fd_out = -1;
+    if (file_input_check(path, "Gmsh mesh") != 0)
+        return -1;
+    size_t len = strlen(path);
+    if (len < 4 || strcasecmp(path + len - 4, ".msh") != 0) {
+        perr("%s: a Gmsh mesh file must be named *.msh", path);
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        perr("%s: cannot open the Gmsh mesh as a regular file", path);
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    char head[256];
+    ssize_t n = pread(fd, head, sizeof head - 1, 0);
+    head[n > 0 ? n : 0] = 0;
+    if (msh_header_ok(path, head) != 0) {
+        close(fd);
+        return -1;
+    }
+    *fd_out = fd;
+    return 0;
+}
 
 #ifndef PILLAR_HAVE_GMSH
 
@@ -23,8 +88,6 @@ int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
 #else
 
 #include <gmshc.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 /* An edge of a cell: its two corner node tags, smaller first. */
 typedef struct {
@@ -220,12 +283,29 @@ done:
     return rc;
 }
 
+/* Gmsh's last error message into buf ("" when it has none). */
+static void last_error(char *buf, size_t n)
+{
+    char *e = NULL;
+    int ierr = 0;
+    buf[0] = 0;
+    gmshLoggerGetLastError(&e, &ierr);
+    if (!ierr && e)
+        snprintf(buf, n, ": %s", e);
+    gmshFree(e);
+}
+
 int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
 {
     memset(m, 0, sizeof *m);
-    if (access(path, R_OK) != 0) {
-        perr("%s: cannot read the Gmsh mesh (does it exist?)", path);
+    int fd;
+    if (gmsh_file_check(path, &fd) != 0)
         return -1;
+    char name[64];
+    snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+    if (access(name, R_OK) != 0) { /* no /proc: the checked name itself, which ends in .msh */
+        close(fd);
+        fd = -1;
     }
     int ierr = 0;
 #if GMSH_API_VERSION_MAJOR > 4 || (GMSH_API_VERSION_MAJOR == 4 && GMSH_API_VERSION_MINOR >= 9)
@@ -234,13 +314,20 @@ int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
     gmshInitialize(0, NULL, 0, &ierr);
 #endif
     gmshOptionSetNumber("General.Terminal", 0, &ierr); /* pillar reports failures itself */
-    gmshOpen(path, &ierr);
+    gmshLoggerStart(&ierr);
+    gmshOpen(fd >= 0 ? name : path, &ierr);
     int rc = -1;
-    if (ierr)
-        perr("%s: Gmsh could not read the file as a mesh", path);
-    else
+    if (ierr) {
+        char why[512];
+        last_error(why, sizeof why);
+        perr("%s: Gmsh could not read the file as a mesh%s", path, why);
+    } else {
         rc = build(path, m);
+    }
+    gmshLoggerStop(&ierr);
     gmshFinalize(&ierr);
+    if (fd >= 0)
+        close(fd);
     if (rc == 0) {
         m->nlevels = nlevels;
         snprintf(m->kind, sizeof m->kind, "gmsh: %d %s from %.80s", m->ncells,

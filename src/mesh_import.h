@@ -15,6 +15,12 @@ int mesh_import_icon(const char *path, int nlevels, mesh *m);
  * Returns 0, or -1 after a message (also when pillar was built without Gmsh). */
 int mesh_import_gmsh(const char *path, int nlevels, mesh *m);
 
+/* Whether path may be handed to Gmsh: an existing, regular file named *.msh whose first line is
+ * $MeshFormat and whose second an MSH 2 or 4 version line (never a Gmsh script, which could run
+ * commands). On success *fd is the file opened read-only (the caller closes it). Returns 0, or
+ * -1 after a message naming path and what is wrong; *fd is then -1. */
+int gmsh_file_check(const char *path, int *fd);
+
 /* Checks an imported mesh; on failure prints "path: what: message" and returns -1. */
 int mesh_import_check(const char *path, const char *what, const mesh *m);
 

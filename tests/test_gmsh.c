@@ -13,6 +13,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 
 /* Imports path expecting failure; returns whether the message names needle. */
@@ -148,6 +150,44 @@ static void check_square(int recombine)
     mesh_free(&m);
 }
 
+/* Files that are not meshes, or bad ones: each refused with its message. A Gmsh script that would
+ * mesh a square and run a shell command is never executed (the command would create PWNED). */
+static void bad_files(void)
+{
+    static const char nodes[] = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n3\n1 0 0 0\n"
+                                "2 1 0 0\n3 1 1 0\n$EndNodes\n$Elements\n1\n";
+    char script[1024], pwned[512], missing[512];
+    snprintf(pwned, sizeof pwned, "%s", tmpname("PWNED"));
+    snprintf(script, sizeof script,
+             "Point(1)={0,0,0}; Point(2)={1,0,0}; Point(3)={1,1,0}; Point(4)={0,1,0};\n"
+             "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,4}; Line(4)={4,1};\n"
+             "Curve Loop(1)={1,2,3,4}; Plane Surface(1)={1}; Mesh 2;\n"
+             "System \"touch %s\";\n", pwned);
+    snprintf(missing, sizeof missing, "%s1 2 2 0 1 1 2 9\n$EndElements\n", nodes);
+    static const struct {
+        const char *name, *text, *needle;
+    } cases[] = {
+        {"script.msh", NULL, "its first line is not $MeshFormat"},
+        {"text.msh", "$MeshFormat\nnot a mesh\n", "second line is not an MSH version line"},
+        {"v3.msh", "$MeshFormat\n3.0 0 8\n$EndMeshFormat\n", "neither 2 nor 4"},
+        {"missing-node.msh", NULL, "node index 9"},
+        {"empty.msh", "", "is empty"},
+        {"mesh.txt", "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n", "must be named *.msh"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *text = cases[k].text ? cases[k].text : k == 0 ? script : missing;
+        FILE *f = fopen(tmpname(cases[k].name), "w");
+        fputs(text, f);
+        fclose(f);
+        refused(tmpname(cases[k].name), cases[k].needle);
+    }
+    CHECK(access(pwned, F_OK) != 0, "the Gmsh script ran a shell command");
+    CHECK(mkdir(tmpname("dir.msh"), 0700) == 0, "mkdir");
+    refused(tmpname("dir.msh"), "a directory, not a Gmsh mesh");
+    CHECK(mkfifo(tmpname("fifo.msh"), 0600) == 0, "mkfifo");
+    refused(tmpname("fifo.msh"), "a FIFO (named pipe), not a Gmsh mesh");
+}
+
 int main(void)
 {
     if (scratch_open("gmsh", NULL) != 0)
@@ -155,10 +195,7 @@ int main(void)
     check_square(0);
     check_square(1);
     refused(tmpname("none.msh"), "cannot read the Gmsh mesh");
-    FILE *f = fopen(tmpname("text.msh"), "w");
-    fputs("$MeshFormat\nnot a mesh\n", f);
-    fclose(f);
-    refused(tmpname("text.msh"), "Gmsh could not read");
+    bad_files();
     scratch_remove();
     return check_done("test_gmsh");
 }

@@ -1,0 +1,44 @@
+/* files.h — files on disk: an input path is checked before any library opens it, and an output
+ * file appears under its name only once it is complete.
+ *
+ * Inputs. HDF5, Gmsh and every other reader open a path themselves; given a FIFO, a device or a
+ * directory they block, read garbage or fail with a message about something else. So every
+ * input path goes through file_input_check first: it must name an existing, readable, regular,
+ * non-empty file.
+ *
+ * Outputs. A file is written under the hidden temporary name DIR/.NAME.tmp-PID and renamed to
+ * NAME when complete, so NAME is never half-written. A process killed while writing leaves its
+ * temporary file; the next write of NAME in DIR (any pillar command) removes every such file
+ * whose process no longer exists, before it starts. (An unnamed O_TMPFILE file linked at the
+ * end would leave nothing at all, but HDF5 resolves the name it creates and cannot create a
+ * file under /proc/self/fd/N.) */
+#ifndef PILLAR_FILES_H
+#define PILLAR_FILES_H
+
+#include <stddef.h>
+
+/* Whether path names an existing, readable, non-empty regular file (symbolic links followed).
+ * `what` names the kind of file in the message ("mesh file"). Returns 0, or -1 after a message
+ * "PATH: ..." saying what the path is instead (missing, a directory, a FIFO, a device, empty,
+ * unreadable). Never opens the path. */
+int file_input_check(const char *path, const char *what);
+
+/* An output file being written. */
+typedef struct {
+    char *path;   /* the final name */
+    char *tmp;    /* the name to write to: DIR/.NAME.tmp-PID */
+} file_out;
+
+/* Starts writing path: fills o (tmp is the name to create the contents under, e.g. with
+ * H5Fcreate or fopen "w"). Returns 0, or -1 after a message (directory missing or not
+ * writable); o then holds nothing to release. */
+int file_out_begin(file_out *o, const char *path);
+
+/* Puts the finished contents under o->path (replacing a file of that name) and releases o.
+ * Returns 0, or -1 after a message; then nothing is left under either name. */
+int file_out_commit(file_out *o);
+
+/* Drops the contents and releases o; nothing is left behind. */
+void file_out_abort(file_out *o);
+
+#endif
