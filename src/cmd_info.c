@@ -58,8 +58,8 @@ int cmd_info(int argc, char **argv)
            prec_name(s->prec));
 
     print_table_stats(&g, s->chasing, s->compressed);
-    printf("\n  footprint (SPEC §2): 4*nxy*2l(l+1) + sizeof(T)*nxy*nz = %.1f MB (l=1), %.1f MB (l=2) "
-           "per field\n",
+    printf("\n  footprint (docs/storage.md): 4*nxy*2l(l+1) + sizeof(T)*nxy*nz = %.1f MB (l=1), "
+           "%.1f MB (l=2) per field\n",
            (4.0 * g.nxy * 4 + (double)prec_size(s->prec) * g.nxy * s->nz) / 1e6,
            (4.0 * g.nxy * 12 + (double)prec_size(s->prec) * g.nxy * s->nz) / 1e6);
     ugrid_free(&g);

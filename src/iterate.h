@@ -1,4 +1,4 @@
-/* iterate.h — iterated runs (SPEC §5): a state advanced T time steps, on the CPU.
+/* iterate.h — iterated runs (docs/out-of-core.md): a state advanced T time steps, on the CPU.
  *
  *   laplap     in <- in - laplap(in)/64          (state: in)
  *   hdiff      in <- out, coeff fixed            (state: in)

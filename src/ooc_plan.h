@@ -1,5 +1,5 @@
 /* ooc_plan.h — cutting an unstructured grid into chunks that fit a device-memory budget, for
- * out-of-core iterated runs (SPEC §5) that fuse F time steps per transfer.
+ * out-of-core iterated runs (docs/out-of-core.md) that fuse F time steps per transfer.
  *
  * A chunk is a part (a run of whole Z-pillars: inner cells contiguous in the cell order; on a
  * grid in METIS order, whole METIS parts once the largest fits) times a slab (a run of levels). It travels with its halo for F steps: the cells within graph distance
@@ -159,9 +159,9 @@ typedef struct {
     double h2d, d2h, dev;
 } ooc_rates;
 
-/* The model (SPEC §5, after SO2DR §IV-C): a pass of F steps costs the longest of its copies in,
- * its copies out and its kernels (every trapezoid step's points times the fields' bytes, at 75%
- * of the device copy rate); returns seconds per step, a pass / F. */
+/* The model (docs/out-of-core.md, after SO2DR §IV-C): a pass of F steps costs the longest of
+ * its copies in, its copies out and its kernels (every trapezoid step's points times the fields'
+ * bytes, at 75% of the device copy rate); returns seconds per step, a pass / F. */
 double ooc_model_step_s(const ooc_plan *pl, const ooc_rates *r);
 
 /* Plans for F = min_f, 2 min_f, 4 min_f, ... up to max_f steps per transfer (sharing on or off),

@@ -21,7 +21,7 @@ verify_result verify_compare(const problem *pb, fieldset a, int a_uns, fieldset 
  * failing point is reported by the mesh file's cell index in bad_x (bad_y = -1). */
 verify_result verify_compare_cells(const problem *pb, fieldset a, fieldset b);
 
-/* Tolerance of SPEC §3: 1e-12 (double), 1e-5 (float). */
+/* Tolerance (docs/verification.md): 1e-12 (double), 1e-5 (float). */
 double verify_tolerance(precision_t p);
 
 /* One line: "bit-exact (N points)" or what failed. */

@@ -1,7 +1,7 @@
 /* GPU engine: every W/E/S/N stencil x access x {regular; unstructured x chasing/non-chasing x
- * uncompressed/compressed x layout} x precision matches the CPU reference within SPEC §3
- * tolerances, on small odd sizes with several block shapes and on 512x512x64; graphlap on
- * generated hexagon, triangle and quad meshes likewise. Outputs are poisoned on the device
+ * uncompressed/compressed x layout} x precision matches the CPU reference within the
+ * tolerances of docs/verification.md, on small odd sizes with several block shapes and on
+ * 512x512x64; graphlap on generated hexagon, triangle and quad meshes likewise. Outputs are poisoned on the device
  * before each run. Exits 77 (skipped) without a CUDA device.
  * usage: test_gpu [--small]   (--small leaves out 512x512x64) */
 #include "check.h"

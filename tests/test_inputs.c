@@ -1,4 +1,4 @@
-/* Stencil inputs are physically plausible and never zeros (SPEC §3). */
+/* Stencil inputs are physically plausible and never zeros (docs/stencils.md). */
 #include "check.h"
 #include "stencils/stencil.h"
 

@@ -1,4 +1,4 @@
-/* Out-of-core on the CPU (SPEC §5):
+/* Out-of-core on the CPU (docs/out-of-core.md):
  *  - one in-core step is the plain executor's output folded into the state, halo cells (and the
  *    top level of fastwaves) unchanged; in-core runs do not depend on the thread count;
  *  - plans respect the budget, cover every inner point exactly once, carry every neighbour the
