@@ -205,9 +205,8 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
             }
             sweep = 1;
         } else if (!strcmp(f, "--runs")) {
-            char *end;
-            long n = strtol(v, &end, 10);
-            if (*end || n < 1 || n > 10000) {
+            long n;
+            if (parse_long(v, 1, 10000, &n) != 0) {
                 perr("bench: --runs '%s': expected an integer from 1 to 10000", v);
                 return -1;
             }

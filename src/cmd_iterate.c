@@ -178,7 +178,7 @@ int run_iterated(options *o)
     int steps = o->steps ? o->steps : 1;
     problem pb;
     if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, backend == BACKEND_CPU) != 0)
-        return 2;
+        return o->mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
 
     size_t budget = o->device_mem;
     double dev = 0;

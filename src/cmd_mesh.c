@@ -107,16 +107,12 @@ static const char partition_help[] =
     "\n"
     "example: pillar mesh partition sphere.h5 --parts 64\n";
 
-static int parse_long(const char *cmd, const char *flag, const char *v, long lo, long hi, long *out)
+static int mesh_long(const char *cmd, const char *flag, const char *v, long lo, long hi, long *out)
 {
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || end == v || *end || x < lo || x > hi) {
+    if (parse_long(v, lo, hi, out) != 0) {
         perr("mesh %s: %s '%s': expected an integer from %ld to %ld", cmd, flag, v, lo, hi);
         return -1;
     }
-    *out = x;
     return 0;
 }
 
@@ -198,28 +194,28 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
                 return -1;
             }
         } else if (!strcmp(f, "--n")) {
-            rc = parse_long(cmd, f, v, 1, 8192, &x);
+            rc = mesh_long(cmd, f, v, 1, 8192, &x);
             a->gen.n = (int)x;
         } else if (!strcmp(f, "--refine")) {
-            rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
+            rc = mesh_long(cmd, f, v, 1, INT_MAX, &x);
             a->gen.refine = (int)x;
         } else if (!strcmp(f, "--levels")) {
-            rc = parse_long(cmd, f, v, 1, 100000, &x);
+            rc = mesh_long(cmd, f, v, 1, 100000, &x);
             a->gen.nlevels = (int)x;
         } else if (!strcmp(f, "--window")) {
-            rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
+            rc = mesh_long(cmd, f, v, 1, INT_MAX, &x);
             a->gen.window = (int)x;
         } else if (!strcmp(f, "--seed")) {
-            rc = parse_long(cmd, f, v, 0, LONG_MAX, &x);
+            rc = mesh_long(cmd, f, v, 0, LONG_MAX, &x);
             a->gen.seed = (uint64_t)x;
         } else if (!strcmp(f, "--radius")) {
-            rc = parse_long(cmd, f, v, 1, 2, &x);
+            rc = mesh_long(cmd, f, v, 1, 2, &x);
             a->radius = (int)x;
         } else if (!strcmp(f, "--part-size")) {
-            rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
+            rc = mesh_long(cmd, f, v, 1, INT_MAX, &x);
             a->part_size = (int)x;
         } else if (!strcmp(f, "--parts")) {
-            rc = parse_long(cmd, f, v, 1, INT_MAX, &x);
+            rc = mesh_long(cmd, f, v, 1, INT_MAX, &x);
             a->parts = (int)x;
         } else if (!strcmp(f, "--layout")) {
             if (mesh_order_parse(v, &a->order) != 0) {

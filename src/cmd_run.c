@@ -142,7 +142,7 @@ int cmd_run(int argc, char **argv)
     if (rc != 0)
         return 2;
     if (o.output && field_output_check(o.output) != 0)
-        return 2;
+        return 1;
     if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share)
         return run_iterated(&o);
     int backend = runner_pick_backend(&o, 0);
@@ -151,7 +151,7 @@ int cmd_run(int argc, char **argv)
 
     problem pb;
     if (problem_make_mesh(&pb, &o.spec, o.mesh, o.mesh_order) != 0)
-        return 2;
+        return o.mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
     const problem_spec *s = &pb.s;
     int uns = !o.regular, twin = pb.regular_twin;
     int graph = stencil_table[s->stencil].graph;
@@ -165,7 +165,7 @@ int cmd_run(int argc, char **argv)
     }
     if (o.input && field_read_inputs(&pb, o.input) != 0) {
         problem_free(&pb);
-        return 2;
+        return 1;
     }
 
     /* the reference: the regular grid, or for a mesh without one the CPU unstructured executor */

@@ -18,8 +18,11 @@ static const char usage[] =
     "  bench    the experiment matrix on the GPU: tables, CSV, JSON (plots: tools/plot)\n"
     "  help     this text\n"
     "\n"
-    "'pillar COMMAND --help' explains a command and its flags. Without a CUDA device every\n"
-    "command runs on the CPU backend and says so.\n";
+    "'pillar COMMAND --help' explains a command and its flags; 'pillar --version' prints the\n"
+    "version. Without a CUDA device every command runs on the CPU backend and says so.\n"
+    "\n"
+    "exit codes: 0 done (and verified), 1 a failed check or a file that could not be read or\n"
+    "written (the message names it), 2 a bad command line.\n";
 
 int main(int argc, char **argv)
 {
@@ -27,6 +30,10 @@ int main(int argc, char **argv)
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
             fputs(usage, stdout);
+            return 0;
+        }
+        if (argc >= 2 && !strcmp(argv[1], "--version")) {
+            printf("pillar %s (commit %s)\n", PILLAR_VERSION, PILLAR_COMMIT);
             return 0;
         }
         return cmd_default(argc - 1, argv + 1);

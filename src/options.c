@@ -27,14 +27,43 @@ void options_defaults(options *o)
     o->backend = BACKEND_AUTO;
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out)
+/* Whether s is a plain decimal integer: digits, with one leading '-' only where negative values
+ * are allowed (strtol alone would accept leading blanks and '+', and strtoull wraps "-1"). */
+static int plain_integer(const char *s, int negative_ok)
+{
+    if (negative_ok && *s == '-')
+        s++;
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+int parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
+    if (!plain_integer(s, lo < 0))
+        return -1;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
+    if (errno || *end || v < lo || v > hi)
         return -1;
     *out = v;
+    return 0;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!plain_integer(s, 0))
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v > UINT64_MAX)
+        return -1;
+    *out = (uint64_t)v;
     return 0;
 }
 
@@ -52,7 +81,7 @@ int parse_triple(const char *s, int *a, int *b, int *c)
             return -1;
         if (x)
             *x = 0;
-        if (parse_int(p, 1, INT_MAX / 4, &v[i]) != 0)
+        if (parse_long(p, 1, INT_MAX / 4, &v[i]) != 0)
             return -1;
         p = x ? x + 1 : p;
     }
@@ -64,11 +93,18 @@ int parse_triple(const char *s, int *a, int *b, int *c)
 
 int parse_bytes(const char *s, size_t *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || v < 0 || s[0] == '-')
+    /* digits with at most one point, then an optional unit: no sign, blank, exponent, hex, inf
+     * or nan (all of which strtod would take) */
+    size_t k = strspn(s, "0123456789."), dots = 0;
+    for (size_t i = 0; i < k; i++)
+        dots += s[i] == '.';
+    char num[64];
+    if (k == dots || dots > 1 || k >= sizeof num)
         return -1;
+    memcpy(num, s, k);
+    num[k] = 0;
+    double v = strtod(num, NULL);
+    const char *end = s + k;
     double unit = 1;
     if (*end) {
         const char *units = "KMGT";
@@ -82,7 +118,7 @@ int parse_bytes(const char *s, size_t *out)
         if (*end)
             return -1;
     }
-    if (v * unit >= 1e18)
+    if (!(v * unit < 1e18))
         return -1;
     *out = (size_t)(v * unit);
     return 0;
@@ -153,7 +189,7 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
             return -1;
         }
     } else if (!strcmp(name, "--zcurve-w")) {
-        if (parse_int(v, 1, 4096, &n) != 0 || (n & (n - 1))) {
+        if (parse_long(v, 1, 4096, &n) != 0 || (n & (n - 1))) {
             perr("%s: --zcurve-w '%s': expected a power of two from 1 to 4096", cmd, v);
             return -1;
         }
@@ -170,14 +206,10 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
     } else if (!strcmp(name, "--compress")) {
         o->spec.compressed = 1;
     } else if (!strcmp(name, "--seed")) {
-        char *end;
-        errno = 0;
-        unsigned long long s = strtoull(v, &end, 10);
-        if (errno || end == v || *end || v[0] == '-') {
-            perr("%s: --seed '%s': expected a non-negative integer", cmd, v);
+        if (parse_u64(v, &o->spec.seed) != 0) {
+            perr("%s: --seed '%s': expected an integer from 0 to 2^64 - 1, digits only", cmd, v);
             return -1;
         }
-        o->spec.seed = s;
     } else if (!strcmp(name, "--stencil")) {
         if (stencil_parse(v, &o->spec.stencil) != 0) {
             const char *list[ST_COUNT];
@@ -214,19 +246,20 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
             return -1;
         }
     } else if (!strcmp(name, "--threads")) {
-        if (parse_triple(v, &o->bx, &o->by, &o->bz) != 0 || (long)o->bx * o->by * o->bz > 512) {
+        if (parse_triple(v, &o->bx, &o->by, &o->bz) != 0 || o->bx > 512 || o->by > 512 ||
+            o->bz > 512 || o->bx * o->by * o->bz > 512) { /* each <= 512 first: no overflow */
             perr("%s: --threads '%s': expected BXxBYxBZ, positive, at most 512 threads in all", cmd,
                  v);
             return -1;
         }
     } else if (!strcmp(name, "--runs")) {
-        if (parse_int(v, 1, 100000, &n) != 0) {
+        if (parse_long(v, 1, 100000, &n) != 0) {
             perr("%s: --runs '%s': expected an integer from 1 to 100000", cmd, v);
             return -1;
         }
         o->runs = (int)n;
     } else if (!strcmp(name, "--zslice")) {
-        if (parse_int(v, 1, 4096, &n) != 0) {
+        if (parse_long(v, 1, 4096, &n) != 0) {
             perr("%s: --zslice '%s': expected an integer from 1 to 4096", cmd, v);
             return -1;
         }
@@ -238,19 +271,19 @@ static int apply(options *o, const char *cmd, const char *name, const char *v)
     } else if (!strcmp(name, "--aos")) {
         o->aos = 1;
     } else if (!strcmp(name, "--steps")) {
-        if (parse_int(v, 1, 1000000, &n) != 0) {
+        if (parse_long(v, 1, 1000000, &n) != 0) {
             perr("%s: --steps '%s': expected an integer from 1 to 1000000", cmd, v);
             return -1;
         }
         o->steps = (int)n;
     } else if (!strcmp(name, "--fuse")) {
-        if (parse_int(v, 1, 64, &n) != 0) {
+        if (parse_long(v, 1, 64, &n) != 0) {
             perr("%s: --fuse '%s': expected an integer from 1 to 64 (steps per transfer)", cmd, v);
             return -1;
         }
         o->fuse = (int)n;
     } else if (!strcmp(name, "--kernel-steps")) {
-        if (parse_int(v, 1, 16, &n) != 0) {
+        if (parse_long(v, 1, 16, &n) != 0) {
             perr("%s: --kernel-steps '%s': expected an integer from 1 to 16 (steps per kernel "
                  "launch)", cmd, v);
             return -1;

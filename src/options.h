@@ -54,11 +54,22 @@ void options_defaults(options *o);
  * printing a message that names the bad flag or value. */
 int options_parse(options *o, int argc, char **argv, const char *cmd, unsigned groups);
 
-/* Parses a byte count: an integer or decimal with an optional K, M, G or T (powers of 1024),
- * e.g. 512M, 1.5G. Returns 0 or -1. */
+/* The number parsers every command uses: plain decimal digits only (no blanks, '+', exponents,
+ * hex, inf or nan), range-checked before anything is converted or multiplied. Each returns 0, or
+ * -1 leaving *out unchanged. */
+
+/* An integer in [lo, hi]; a leading '-' only when lo < 0. */
+int parse_long(const char *s, long lo, long hi, long *out);
+
+/* An unsigned 64-bit integer (e.g. a seed). */
+int parse_u64(const char *s, uint64_t *out);
+
+/* A byte count: an integer or decimal with an optional K, M, G or T (powers of 1024), e.g.
+ * 512M, 1.5G; below 10^18. */
 int parse_bytes(const char *s, size_t *out);
 
-/* Parses "AxBxC" into three positive ints; returns 0 or -1. */
+/* "AxBxC": three integers from 1 to INT_MAX/4 (their product may still overflow int: callers
+ * bound it). */
 int parse_triple(const char *s, int *a, int *b, int *c);
 
 #endif

@@ -32,7 +32,7 @@ expect_output() {
 # no_file PATH : nothing at PATH, and no temporary file next to it
 no_file() {
     d=$(dirname "$1")
-    if [ -e "$1" ] || { [ -d "$d" ] && ls "$d" | grep -q "tmp-"; }; then
+    if [ -e "$1" ] || { [ -d "$d" ] && ls -a "$d" | grep -q "tmp-"; }; then
         echo "FAIL: $1 or a temporary file was left behind"; fail=1
     fi
 }

@@ -354,7 +354,7 @@ static void write_icon(const char *path, const mesh *m, int defect)
     else if (defect == 2)
         put_data(f, "neighbor_cell_index", H5T_NATIVE_INT, 2, 2, (hsize_t)n, idx);
     else if (defect == 6)
-        put_data(f, "neighbor_cell_index", H5T_NATIVE_DOUBLE, 2, 3, (hsize_t)n / 2, lon);
+        put_data(f, "neighbor_cell_index", H5T_NATIVE_DOUBLE, 2, 3, (hsize_t)n / 3, lon);
     else if (defect != 3)
         put_data(f, "neighbor_cell_index", H5T_NATIVE_INT, 2, 3, (hsize_t)n, idx);
     put_data(f, "clon", H5T_NATIVE_DOUBLE, 1, (hsize_t)(defect == 7 ? n - 1 : n), 0, lon);

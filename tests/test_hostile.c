@@ -1,0 +1,243 @@
+/* Hostile files: HDF5 inputs built to slip past a reader that trusts the library's conversions
+ * or follows data into other files. Each is written by this program (nothing committed), and
+ * each must be refused with a message naming what is wrong — never loaded, never echoing a byte
+ * of a file the user did not name, never blocking.
+ *
+ *   test_hostile            writes the files into a scratch directory and checks the readers
+ *   test_hostile --make DIR writes them into DIR (tests/hostile_cli.sh runs pillar on them)
+ *
+ * The files (a 4x4 regular patch as the quad mesh unless said):
+ *   mesh-u64be.h5 / mesh-u64le.h5  /neighbours as unsigned 64-bit big / little endian holding
+ *                                  2^64 - 1 in one row (HDF5 would convert it to -1 or clamp it)
+ *   mesh-i8.h5                     /neighbours as signed 8-bit: small types are fine (loads)
+ *   mesh-nlevels-u64.h5            attribute nlevels unsigned 64-bit 2^64 - 1
+ *   mesh-nlevels-huge.h5           nlevels = 2^31 - 1
+ *   mesh-extstore.h5               /neighbours stored in secret.bin (external storage)
+ *   mesh-extlink.h5                /neighbours an external link into other.h5
+ *   mesh-extlink-fifo.h5           /neighbours an external link into fifo.h5 (made by the CLI
+ *                                  test with mkfifo: following it would block)
+ *   mesh-float128.h5               /coordinates as a 128-bit float
+ *   icon-u64.nc                    neighbor_cell_index unsigned 64-bit holding 2^64 - 1
+ *   fields-extstore.h5             a field file whose /in lives in secret.bin
+ *   secret.bin                     the bytes "SECRET-BYTES..." that must never be printed */
+#include "check.h"
+#include "h5_put.h"
+#include "scratch.h"
+#include "src/field_io.h"
+#include "src/h5_util.h"
+#include "src/mesh_import.h"
+#include "src/mesh_io.h"
+#include "src/problem.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define N 16 /* cells of the 4x4 patch */
+
+static const char secret[] = "SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-"
+                             "SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-"
+                             "SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-"
+                             "SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-"
+                             "SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-"
+                             "SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-"
+                             "SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-"
+                             "SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-SECRET-BYTES-";
+
+/* W, E, S, N of the 4x4 patch, row-major, -1 off the patch. */
+static void patch(long long nb[N][4])
+{
+    for (int c = 0; c < N; c++) {
+        int x = c % 4, y = c / 4;
+        nb[c][0] = x > 0 ? c - 1 : -1;
+        nb[c][1] = x < 3 ? c + 1 : -1;
+        nb[c][2] = y > 0 ? c - 4 : -1;
+        nb[c][3] = y < 3 ? c + 4 : -1;
+    }
+}
+
+static void put_attr_type(hid_t f, const char *name, hid_t ftype, hid_t mtype, const void *v)
+{
+    hid_t sp = H5Screate(H5S_SCALAR), a = H5Acreate2(f, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, mtype, v);
+    H5Aclose(a);
+    H5Sclose(sp);
+}
+
+/* Dataset `name` [rows][cols] stored as ftype, written from memory type mtype. */
+static void put_typed(hid_t f, const char *name, hid_t ftype, hid_t mtype, hsize_t rows,
+                      hsize_t cols, const void *v)
+{
+    hsize_t dims[2] = {rows, cols};
+    hid_t sp = H5Screate_simple(2, dims, NULL);
+    hid_t d = H5Dcreate2(f, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Dclose(d);
+    H5Sclose(sp);
+}
+
+/* A mesh file header: version 2, nlevels (an int), then the caller adds datasets. */
+static hid_t mesh_file(const char *dir, const char *name, int nlevels)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    put_attr(f, "pillar_mesh_version", 2);
+    if (nlevels > 0)
+        put_attr(f, "nlevels", nlevels);
+    return f;
+}
+
+/* /neighbours of the patch stored as ftype; row 5 column 1 set to `poison` when not 0 (written
+ * through an unsigned memory type, so the stored bits are exactly the poison). */
+static void put_neighbours(hid_t f, hid_t ftype, unsigned long long poison)
+{
+    long long nb[N][4];
+    patch(nb);
+    if (!poison) {
+        put_typed(f, "/neighbours", ftype, H5T_NATIVE_LLONG, N, 4, nb);
+        return;
+    }
+    unsigned long long u[N][4];
+    for (int c = 0; c < N; c++)
+        for (int j = 0; j < 4; j++)
+            u[c][j] = nb[c][j] < 0 ? 0 : (unsigned long long)nb[c][j];
+    u[5][1] = poison;
+    put_typed(f, "/neighbours", ftype, H5T_NATIVE_ULLONG, N, 4, u);
+}
+
+/* Dataset `name` [rows][cols] of ftype whose raw data lives in dir/secret.bin. */
+static void put_external(hid_t f, const char *name, hid_t ftype, hsize_t rows, hsize_t cols)
+{
+    hsize_t dims[2] = {rows, cols};
+    hid_t sp = H5Screate_simple(2, dims, NULL), pl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_external(pl, "secret.bin", 0, (hsize_t)sizeof secret);
+    hid_t d = H5Dcreate2(f, name, ftype, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+    H5Dclose(d);
+    H5Pclose(pl);
+    H5Sclose(sp);
+}
+
+static void make_all(const char *dir)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/secret.bin", dir);
+    FILE *s = fopen(path, "wb");
+    fwrite(secret, 1, sizeof secret, s);
+    fclose(s);
+
+    hid_t f = mesh_file(dir, "mesh-u64be.h5", 4);
+    put_neighbours(f, H5T_STD_U64BE, UINT64_MAX);
+    H5Fclose(f);
+    f = mesh_file(dir, "mesh-u64le.h5", 4);
+    put_neighbours(f, H5T_STD_U64LE, UINT64_MAX);
+    H5Fclose(f);
+    f = mesh_file(dir, "mesh-i8.h5", 4);
+    put_neighbours(f, H5T_STD_I8BE, 0);
+    H5Fclose(f);
+
+    f = mesh_file(dir, "mesh-nlevels-u64.h5", 0);
+    unsigned long long big = UINT64_MAX;
+    put_attr_type(f, "nlevels", H5T_STD_U64BE, H5T_NATIVE_ULLONG, &big);
+    put_neighbours(f, H5T_STD_I32LE, 0);
+    H5Fclose(f);
+    f = mesh_file(dir, "mesh-nlevels-huge.h5", 2147483647);
+    put_neighbours(f, H5T_STD_I32LE, 0);
+    H5Fclose(f);
+
+    f = mesh_file(dir, "mesh-extstore.h5", 4);
+    put_external(f, "/neighbours", H5T_STD_I32LE, N, 4);
+    H5Fclose(f);
+
+    f = mesh_file(dir, "other.h5", 4);
+    put_neighbours(f, H5T_STD_I32LE, 0);
+    H5Fclose(f);
+    f = mesh_file(dir, "mesh-extlink.h5", 4);
+    H5Lcreate_external("other.h5", "/neighbours", f, "/neighbours", H5P_DEFAULT, H5P_DEFAULT);
+    H5Fclose(f);
+    f = mesh_file(dir, "mesh-extlink-fifo.h5", 4);
+    H5Lcreate_external("fifo.h5", "/neighbours", f, "/neighbours", H5P_DEFAULT, H5P_DEFAULT);
+    H5Fclose(f);
+
+    f = mesh_file(dir, "mesh-float128.h5", 4);
+    put_neighbours(f, H5T_STD_I32LE, 0);
+    hid_t t = H5Tcopy(H5T_IEEE_F64LE);
+    H5Tset_fields(t, 127, 112, 15, 0, 112);
+    H5Tset_size(t, 16);
+    H5Tset_ebias(t, 16383);
+    double xy[N][2] = {{0}};
+    put_typed(f, "/coordinates", t, H5T_NATIVE_DOUBLE, N, 2, xy);
+    H5Tclose(t);
+    H5Fclose(f);
+
+    snprintf(path, sizeof path, "%s/icon-u64.nc", dir);
+    f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    unsigned long long idx[3][N];
+    double lon[N], lat[N];
+    for (int c = 0; c < N; c++) {
+        for (int j = 0; j < 3; j++)
+            idx[j][c] = (unsigned long long)((c + j + 1) % N + 1);
+        lon[c] = 0.1 * c;
+        lat[c] = 0.05 * c - 0.4;
+    }
+    idx[2][7] = UINT64_MAX;
+    put_typed(f, "neighbor_cell_index", H5T_STD_U64BE, H5T_NATIVE_ULLONG, 3, N, idx);
+    put_data(f, "clon", H5T_NATIVE_DOUBLE, 1, N, 0, lon);
+    put_data(f, "clat", H5T_NATIVE_DOUBLE, 1, N, 0, lat);
+    H5Fclose(f);
+
+    /* a field file for an 8x8x2 laplap run (ncells 64, nz 2) whose /in lives in secret.bin */
+    snprintf(path, sizeof path, "%s/fields-extstore.h5", dir);
+    f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    put_attr(f, "pillar_fields_version", FIELD_FORMAT_VERSION);
+    put_external(f, "/in", H5T_IEEE_F32LE, 2, 64);
+    H5Fclose(f);
+}
+
+/* Reading path with mesh_read must fail, naming needle and never the secret. */
+static void mesh_refused(const char *name, const char *needle)
+{
+    char log[600], msg[2048];
+    snprintf(log, sizeof log, "%s/stderr.txt", dir);
+    int saved = stderr_to(log);
+    mesh m;
+    int rc = mesh_read(tmpname(name), &m);
+    stderr_restore(saved, log, msg, sizeof msg);
+    CHECK(rc != 0, "%s was loaded", name);
+    CHECK(strstr(msg, needle) != NULL, "%s: message does not say '%s': %s", name, needle, msg);
+    CHECK(strstr(msg, "SECRET") == NULL, "%s: message echoes another file: %s", name, msg);
+    if (rc == 0)
+        mesh_free(&m);
+}
+
+int main(int argc, char **argv)
+{
+    h5_quiet();
+    if (argc == 3 && !strcmp(argv[1], "--make")) {
+        make_all(argv[2]);
+        return 0;
+    }
+    if (scratch_open("hostile", NULL) != 0)
+        return 1;
+    make_all(dir);
+    mesh_refused("mesh-u64be.h5", "holds 18446744073709551615, out of range");
+    mesh_refused("mesh-u64le.h5", "holds 18446744073709551615, out of range");
+    mesh_refused("mesh-nlevels-u64.h5", "nlevels");
+    mesh_refused("mesh-nlevels-huge.h5", "nlevels");
+    mesh_refused("mesh-extstore.h5", "external storage");
+    mesh_refused("mesh-extlink.h5", "link to another file");
+    mesh_refused("mesh-float128.h5", "floating-point numbers of at most 64 bits");
+
+    mesh m;
+    CHECK(mesh_read(tmpname("mesh-i8.h5"), &m) == 0 && m.ncells == N && m.nbr[4 * 5 + 1] == 6,
+          "an 8-bit big-endian table loads as the same mesh");
+    mesh_free(&m);
+
+    char log[600], msg[2048];
+    snprintf(log, sizeof log, "%s/stderr.txt", dir);
+    int saved = stderr_to(log);
+    int rc = mesh_import_icon(tmpname("icon-u64.nc"), 2, &m);
+    stderr_restore(saved, log, msg, sizeof msg);
+    CHECK(rc != 0 && strstr(msg, "out of range"), "ICON uint64 2^64 - 1: %s", msg);
+    scratch_remove();
+    return check_done("test_hostile");
+}
