@@ -18,6 +18,7 @@
  *                                  test with mkfifo: following it would block)
  *   mesh-float128.h5               /coordinates as a 128-bit float
  *   icon-u64.nc                    neighbor_cell_index unsigned 64-bit holding 2^64 - 1
+ *   icon-ok.nc                     a valid ICON file (a ring of triangles), the fuzzers' seed
  *   fields-extstore.h5             a field file whose /in lives in secret.bin
  *   secret.bin                     the bytes "SECRET-BYTES..." that must never be printed */
 #include "check.h"
@@ -185,6 +186,20 @@ static void make_all(const char *dir)
     put_data(f, "clat", H5T_NATIVE_DOUBLE, 1, N, 0, lat);
     H5Fclose(f);
 
+    /* a valid ICON file (a ring of triangles: neighbours c - 1 and c + 1, the third edge on the
+     * boundary), the fuzzers' seed */
+    snprintf(path, sizeof path, "%s/icon-ok.nc", dir);
+    f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    for (int c = 0; c < N; c++) {
+        idx[0][c] = (unsigned long long)((c + N - 1) % N + 1);
+        idx[1][c] = (unsigned long long)((c + 1) % N + 1);
+        idx[2][c] = 0;
+    }
+    put_typed(f, "neighbor_cell_index", H5T_STD_I32LE, H5T_NATIVE_ULLONG, 3, N, idx);
+    put_data(f, "clon", H5T_NATIVE_DOUBLE, 1, N, 0, lon);
+    put_data(f, "clat", H5T_NATIVE_DOUBLE, 1, N, 0, lat);
+    H5Fclose(f);
+
     /* a field file for an 8x8x2 laplap run (ncells 64, nz 2) whose /in lives in secret.bin */
     snprintf(path, sizeof path, "%s/fields-extstore.h5", dir);
     f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -238,6 +253,8 @@ int main(int argc, char **argv)
     int rc = mesh_import_icon(tmpname("icon-u64.nc"), 2, &m);
     stderr_restore(saved, log, msg, sizeof msg);
     CHECK(rc != 0 && strstr(msg, "out of range"), "ICON uint64 2^64 - 1: %s", msg);
+    CHECK(mesh_import_icon(tmpname("icon-ok.nc"), 2, &m) == 0 && m.ncells == N, "icon-ok.nc");
+    mesh_free(&m);
     scratch_remove();
     return check_done("test_hostile");
 }
