@@ -227,8 +227,8 @@ static int mesh_follow(const mesh *m, int c, int r)
 {
     if (r < NREL1)
         return m->nbr[4 * c + r];
-    int d = m->nbr[4 * c + rel_first[r]];
-    return d < 0 ? -1 : m->nbr[4 * d + rel_second[r]];
+    int d = m->nbr[4 * c + rel_hop1(r)];
+    return d < 0 ? -1 : m->nbr[4 * d + rel_hop2(r)];
 }
 
 int mesh_graph_halo(const mesh *m, int radius, unsigned char *halo)

@@ -66,7 +66,8 @@ void mesh_histogram(const mesh *m, long hist[MESH_MAXDEG + 1]);
 int mesh_corners(const mesh *m);
 
 /* Marks halo[c] = 1 for the cells that lack a relation a stencil of this radius reads: on a quad
- * mesh the 4 direct ones (radius 1) or all 12 up to depth 2 (radius 2, compositions as in grid.h);
+ * mesh the 4 direct ones (radius 1) or all NREL2 up to depth 2 (radius 2, grid.h: every cell
+ * within distance 1 complete);
  * on a general mesh see mesh_graph_halo. Returns the number of halo cells. */
 int mesh_halo(const mesh *m, int radius, unsigned char *halo);
 
