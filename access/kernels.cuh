@@ -70,7 +70,7 @@ __device__ __forceinline__ void nb_packed_row(nbview t, int chasing, unsigned ma
 /* Offsets of the relations in mask M of plane cell p: o[0] = 0 (the cell), o[1 + r] relation r.
  * Chasing reaches a second-order relation through the first hop's cell (two dependent loads). */
 __device__ __forceinline__ void nb_gather(nbview t, int chasing, int compressed, unsigned mask,
-                                          int p, int32_t o[13])
+                                          int p, int32_t o[1 + NREL2])
 {
     const int row = nb_row(t, compressed, p);
     int32_t v[NREL2];
@@ -94,11 +94,11 @@ __device__ __forceinline__ void nb_gather(nbview t, int chasing, int compressed,
     }
 }
 
-/* Offsets of the 12 relations on the regular grid with row stride ys (the twins' "table"). */
-__device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
+/* Offsets of the NREL2 relations on the regular grid with row stride ys (the twins' "table"). */
+__device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
 {
-    const int dx[NREL2] = {-1, 1, 0, 0, -2, 2, 0, 0, -1, -1, 1, 1};
-    const int dy[NREL2] = {0, 0, -1, 1, 0, 0, -2, 2, -1, 1, -1, 1};
+    const int dx[NREL2] = REL_DX_INIT;
+    const int dy[NREL2] = REL_DY_INIT;
     o[0] = 0;
 #pragma unroll
     for (int r = 0; r < NREL2; r++)
@@ -179,7 +179,7 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
     if (!REG_INSIDE(x, y) || k >= P.zend)                                                         \
         return;                                                                                   \
     const long i = REG_INDEX(x, y, k);                                                            \
-    int32_t o[13];                                                                                \
+    int32_t o[1 + NREL2];                                                                                \
     reg_gather(P.ys, o);                                                                          \
     ST##_BODY();
 
@@ -195,7 +195,7 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[13])
  * into a register. */
 #define IDXVAR_UNS(ST)                                                                            \
     UNS_PER_CELL_INDEX()                                                                          \
-    int32_t o[13];                                                                                \
+    int32_t o[1 + NREL2];                                                                                \
     nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                         \
     ST##_BODY();
 

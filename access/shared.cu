@@ -1,6 +1,6 @@
 /* shared.cu — the block's lowest-z thread of each plane cell looks up the cell's offsets and
  * writes them to shared memory (row stride odd, so coprime with the 32 banks); after a barrier
- * every thread of that cell reads them and adds its level. Dynamic shared memory: 12 rows of
+ * every thread of that cell reads them and adds its level. Dynamic shared memory: NREL2 rows of
  * (bx*by | 1) offsets. */
 #define KERNEL_BOUNDS 1024 /* see kernels.cuh */
 #include "kernels.cuh"
@@ -12,13 +12,13 @@
     const int cell = UNS_CELL(), k = THREAD_Z();                                                  \
     const int p = P.c0 + (cell < P.n ? cell : 0);                                                 \
     if (threadIdx.z == 0 && cell < P.n) {                                                         \
-        int32_t g[13];                                                                            \
+        int32_t g[1 + NREL2];                                                                            \
         nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, g);                                     \
         _Pragma("unroll") for (int r = 0; r < NREL2; r++) if ((ST##_RELS >> r) & 1u)              \
             sh[r * stride + txy] = g[1 + r];                                                      \
     }                                                                                             \
     __syncthreads();                                                                              \
-    int32_t o[13];                                                                                \
+    int32_t o[1 + NREL2];                                                                                \
     o[0] = 0;                                                                                     \
     _Pragma("unroll") for (int r = 0; r < NREL2; r++)                                             \
         o[1 + r] = ((ST##_RELS >> r) & 1u) ? sh[r * stride + txy] : 0;                           \

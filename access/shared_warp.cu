@@ -10,8 +10,8 @@
     const int src = m < 32 ? lane % m : lane;                                                     \
     const int cell = UNS_CELL(), k = THREAD_Z();                                                  \
     const int p = P.c0 + (cell < P.n ? cell : 0);                                                 \
-    int32_t o[13];                                                                                \
-    _Pragma("unroll") for (int r = 0; r < 13; r++) o[r] = 0;                                      \
+    int32_t o[1 + NREL2];                                                                                \
+    _Pragma("unroll") for (int r = 0; r < 1 + NREL2; r++) o[r] = 0;                                      \
     if (lane == src && cell < P.n)                                                                \
         nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                     \
     _Pragma("unroll") for (int r = 0; r < NREL2; r++) if ((ST##_RELS >> r) & 1u)                 \

@@ -56,7 +56,7 @@
     T *sbuf = (T *)smem_raw;                                                                      \
     const int B = blockDim.x, t = threadIdx.x, b = blockIdx.x, j = b * B + t;                     \
     const int own = min(B, P.n - b * B), h0 = P.st_start[b], nh = P.st_start[b + 1] - h0;         \
-    int loc[13];                                                                                  \
+    int loc[1 + NREL2];                                                                                  \
     loc[0] = t;                                                                                   \
     _Pragma("unroll") for (int r = 0; r < NREL2; r++)                                             \
         loc[1 + r] = (((ST##_RELS >> r) & 1u) && t < own) ? __ldg(P.st_loc + r * P.n + j) : 0;    \
@@ -82,10 +82,10 @@
     const int gx0 = P.x0 + blockIdx.x * bx - STAGE_R, gy0 = P.x0 + blockIdx.y * by - STAGE_R;     \
     const int x = gx0 + STAGE_R + threadIdx.x, y = gy0 + STAGE_R + threadIdx.y;                   \
     const int xend = P.x0 + P.nxi + STAGE_R, yend = P.x0 + P.nyi + STAGE_R;                       \
-    int loc[13];                                                                                  \
+    int loc[1 + NREL2];                                                                                  \
     {                                                                                             \
-        const int dx[NREL2] = {-1, 1, 0, 0, -2, 2, 0, 0, -1, -1, 1, 1};                           \
-        const int dy[NREL2] = {0, 0, -1, 1, 0, 0, -2, 2, -1, 1, -1, 1};                           \
+        const int dx[NREL2] = REL_DX_INIT;                                                        \
+        const int dy[NREL2] = REL_DY_INIT;                                                        \
         loc[0] = (threadIdx.x + STAGE_R) + (threadIdx.y + STAGE_R) * W;                           \
         _Pragma("unroll") for (int r = 0; r < NREL2; r++) loc[1 + r] = loc[0] + dx[r] + dy[r] * W; \
     }                                                                                             \

@@ -35,17 +35,19 @@ typedef struct {
 #define TILE_FOLD_LAPLAP(old, res) ((old) - (res) / (T)64)
 #define TILE_FOLD_HDIFF(old, res) (res)
 
-/* sb[e] <- the state at entry e after one step of stencil ST (LAPLAP or HDIFF) from sa. The 12
- * relations are composed as in grids/grid.h (R_SW = S(W(c))). It reads 5 slot quadruples and the
- * state at 13 entries, and computes 5 Laplacians that neighbouring entries compute again. */
+/* sb[e] <- the state at entry e after one step of stencil ST (LAPLAP or HDIFF) from sa. The
+ * second-order relations are each neighbour's own slots (grids/grid.h: R_SW = S(W(c)), column S
+ * of W(c)'s row). It reads 5 slot quadruples and the state at 21 entries (13 distinct on a
+ * lattice), and computes 5 Laplacians that neighbouring entries compute again. */
 #define TILE_UPDATE(ST, e)                                                                        \
     do {                                                                                          \
         const tile_nb4 q_ = nb4[e];                                                               \
         const tile_nb4 qw_ = nb4[q_.x], qe_ = nb4[q_.y], qs_ = nb4[q_.z], qn_ = nb4[q_.w];        \
         const int s_C = (e), s_W = q_.x, s_E = q_.y, s_S = q_.z, s_N = q_.w;                     \
-        const int s_WW = qw_.x, s_SW = qw_.z, s_NW = qw_.w;                                      \
-        const int s_EE = qe_.y, s_SE = qe_.z, s_NE = qe_.w;                                      \
-        const int s_SS = qs_.z, s_NN = qn_.w;                                                    \
+        const int s_WW = qw_.x, s_EW = qw_.y, s_SW = qw_.z, s_NW = qw_.w;                        \
+        const int s_WE = qe_.x, s_EE = qe_.y, s_SE = qe_.z, s_NE = qe_.w;                        \
+        const int s_WS = qs_.x, s_ES = qs_.y, s_SS = qs_.z, s_NS = qs_.w;                        \
+        const int s_WN = qn_.x, s_EN = qn_.y, s_SN = qn_.z, s_NN = qn_.w;                        \
         T res_;                                                                                   \
         ST##_BODY();                                                                              \
         sb[e] = TILE_FOLD_##ST(sa[e], res_);                                                      \

@@ -21,7 +21,7 @@
         return;                                                                                   \
     const int p = P.c0 + cell;                                                                    \
     const long base = p;                                                                          \
-    int32_t o[13];                                                                                \
+    int32_t o[1 + NREL2];                                                                                \
     nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                         \
     ZLOOP_LEVELS(ST)
 
@@ -30,7 +30,7 @@
     if (!REG_INSIDE(x, y) || s * P.zslice >= P.zend)                                              \
         return;                                                                                   \
     const long base = REG_INDEX(x, y, 0);                                                         \
-    int32_t o[13];                                                                                \
+    int32_t o[1 + NREL2];                                                                                \
     reg_gather(P.ys, o);                                                                          \
     ZLOOP_LEVELS(ST)
 

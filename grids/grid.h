@@ -10,16 +10,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Horizontal relations of a cell, in table order. The second-order ones are compositions applied
- * inner first: R_SW is S(W(c)). Non-chasing storage keeps all 12; chasing keeps the first 4. */
+/* Horizontal relations of a cell, in table order (docs/relations.md).
+ *
+ * First order: W, E, S, N, the cell's own four neighbours (columns of the mesh's /neighbours).
+ * Second order: R_XY = X(Y(c)), for every first hop Y in {W, E, S, N} taken in c's frame and
+ * every second hop X in {W, E, S, N} taken in the frame of Y(c), i.e. column X of Y(c)'s own
+ * row. So relations 4Y+4 .. 4Y+7 are the row of Y(c) in its own order, which is what a
+ * Laplacian at Y(c) reads; no relation is composed in c's frame, and none is assumed to be c.
+ * On a square lattice R_EW = R_WE = R_NS = R_SN = c (displacement 0) and R_SW = R_WS etc.; on a
+ * mesh whose labels turn (cubed-sphere seams, `rotated`, Gmsh quads) they need not be.
+ * Non-chasing storage keeps all NREL2; chasing keeps the first NREL1 and reaches R_XY by two
+ * look-ups, the second in Y(c)'s row. */
 enum {
     R_W, R_E, R_S, R_N,
-    R_WW, R_EE, R_SS, R_NN, R_SW, R_NW, R_SE, R_NE,
-    NREL1 = 4, NREL2 = 12
+    R_WW, R_EW, R_SW, R_NW, /* row of W(c) */
+    R_WE, R_EE, R_SE, R_NE, /* row of E(c) */
+    R_WS, R_ES, R_SS, R_NS, /* row of S(c) */
+    R_WN, R_EN, R_SN, R_NN, /* row of N(c) */
+    NREL1 = 4, NREL2 = 20
 };
+#define REL_ALL ((1u << NREL2) - 1u) /* a mask of every relation */
 extern const char *const rel_name[NREL2];
+/* Displacement of each relation on the regular grid (the lattice): R_EW is (0, 0). */
+#define REL_DX_INIT {-1, 1, 0, 0, -2, 0, -1, -1, 0, 2, 1, 1, -1, 1, 0, 0, -1, 1, 0, 0}
+#define REL_DY_INIT {0, 0, -1, 1, 0, 0, -1, 1, 0, 0, -1, 1, -1, -1, -2, 0, 1, 1, 0, 2}
 extern const int rel_dx[NREL2], rel_dy[NREL2];
-extern const int rel_first[NREL2], rel_second[NREL2]; /* R_SW: first R_W, then R_S */
+
+/* First hop of a second-order relation r (in c's frame) and its second hop (in the first hop's
+ * cell's own frame): R_SW -> R_W, then R_S. Compile-time foldable, usable on the GPU. */
+#ifdef __CUDACC__
+#define REL_HD __host__ __device__ __forceinline__
+#else
+#define REL_HD static inline
+#endif
+REL_HD int rel_hop1(int r) { return (r >> 2) - 1; }
+REL_HD int rel_hop2(int r) { return r & 3; }
 
 /* ---- regular grid ---- */
 typedef struct {
@@ -69,7 +94,8 @@ typedef struct {
 int ugrid_emulate(ugrid *g, int nx, int ny, int nz, int halo, layout_t layout, int w, uint64_t seed);
 void ugrid_free(ugrid *g);
 
-/* Cell reached from c by relation r (any of the 12, by composition); -1 if none. */
+/* Cell reached from c by relation r (any of the NREL2; a second-order one as column rel_hop2(r)
+ * of the row of its first hop); -1 if none. */
 int ugrid_follow(const ugrid *g, int c, int r);
 
 #endif

@@ -132,6 +132,6 @@ int ugrid_follow(const ugrid *g, int c, int r)
 {
     if (r < NREL1)
         return g->nbr[r * g->nxy + c];
-    int m = g->nbr[rel_first[r] * g->nxy + c];
-    return m < 0 ? -1 : g->nbr[rel_second[r] * g->nxy + m];
+    int m = g->nbr[rel_hop1(r) * g->nxy + c];
+    return m < 0 ? -1 : g->nbr[rel_hop2(r) * g->nxy + m];
 }

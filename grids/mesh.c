@@ -81,11 +81,18 @@ static int check_patch(const mesh *m, char *err, size_t n)
     return rc;
 }
 
-/* W/E/S/N entries: -1 or a cell other than c itself. */
+/* W/E/S/N entries: -1 or a cell other than c itself, no cell twice in a row (a quad has four
+ * edges, each with its own neighbour). */
 static int check_quad(const mesh *m, char *err, size_t n)
 {
     for (int c = 0; c < m->ncells; c++)
         for (int r = 0; r < NREL1; r++) {
+            for (int q = 0; q < r; q++)
+                if (m->nbr[4 * c + r] >= 0 && m->nbr[4 * c + q] == m->nbr[4 * c + r]) {
+                    snprintf(err, n, "/neighbours: cell %d lists cell %d twice (%s and %s)", c,
+                             m->nbr[4 * c + r], rel_name[q], rel_name[r]);
+                    return -1;
+                }
             int d = m->nbr[4 * c + r];
             if (d < -1 || d >= m->ncells) {
                 snprintf(err, n, "/neighbours: cell %d: %s = %d is out of range (-1 or 0..%d)", c,
@@ -227,8 +234,8 @@ static int mesh_follow(const mesh *m, int c, int r)
 {
     if (r < NREL1)
         return m->nbr[4 * c + r];
-    int d = m->nbr[4 * c + rel_first[r]];
-    return d < 0 ? -1 : m->nbr[4 * d + rel_second[r]];
+    int d = m->nbr[4 * c + rel_hop1(r)];
+    return d < 0 ? -1 : m->nbr[4 * d + rel_hop2(r)];
 }
 
 int mesh_graph_halo(const mesh *m, int radius, unsigned char *halo)
@@ -343,4 +350,102 @@ int mesh_corners(const mesh *m)
                 count += e > c && d > e && lists(m, e, d);
             }
     return count;
+}
+
+/* Relation r of cell c of a quad mesh; -1 for none and for c = -1. */
+static int quad_nbr(const mesh *m, int c, int r) { return c < 0 ? -1 : m->nbr[4 * c + r]; }
+
+/* The first lattice identity that fails at cell c (written into why), or 0 if all hold. */
+static int lattice_breaks_at(const mesh *m, int c, char *why, size_t n)
+{
+    static const int opposite[4] = {R_E, R_W, R_N, R_S};
+    for (int r = 0; r < NREL1; r++) {
+        int d = quad_nbr(m, c, r);
+        if (d >= 0 && quad_nbr(m, d, opposite[r]) != c) {
+            if (why)
+                snprintf(why, n, "%s(%s(c)) = %d, not c", rel_name[opposite[r]], rel_name[r],
+                         quad_nbr(m, d, opposite[r]));
+            return 1;
+        }
+    }
+    for (int x = R_W; x <= R_E; x++)
+        for (int y = R_S; y <= R_N; y++) {
+            int dx = quad_nbr(m, c, x), dy = quad_nbr(m, c, y);
+            if (dx >= 0 && dy >= 0 && quad_nbr(m, dx, y) != quad_nbr(m, dy, x)) {
+                if (why)
+                    snprintf(why, n, "%s(%s(c)) = %d, but %s(%s(c)) = %d", rel_name[y],
+                             rel_name[x], quad_nbr(m, dx, y), rel_name[x], rel_name[y],
+                             quad_nbr(m, dy, x));
+                return 1;
+            }
+        }
+    return 0;
+}
+
+int mesh_lattice_breaks(const mesh *m, int *first, char *why, size_t n)
+{
+    int count = 0;
+    *first = -1;
+    for (int c = 0; c < m->ncells; c++)
+        if (lattice_breaks_at(m, c, count == 0 ? why : NULL, n) && count++ == 0)
+            *first = c;
+    return count;
+}
+
+/* Relations in counter-clockwise order; corner j of a cell lies between edges ccw[j] and
+ * ccw[j+1]. */
+static const int ccw[4] = {R_E, R_N, R_W, R_S};
+
+/* Position in ccw of the edge of cell d whose neighbour is c, or -1. */
+static int edge_to(const mesh *m, int d, int c)
+{
+    for (int j = 0; j < 4; j++)
+        if (m->nbr[4 * d + ccw[j]] == c)
+            return j;
+    return -1;
+}
+
+void mesh_vertex_valence(const mesh *m, long *interior, long *irregular, long *open,
+                         long *unresolved)
+{
+    *interior = *irregular = *open = *unresolved = 0;
+    for (int c = 0; c < m->ncells; c++)
+        for (int j = 0; j < 4; j++) {
+            /* walk around the vertex at corner j of c: cross edge ccw[j+1] into d; the vertex is
+             * d's corner that starts at the edge leading back to the cell left */
+            long start = 4L * c + j, least = start;
+            int cell = c, corner = j, steps = 0, status = 0; /* 1 closed, 2 open, 3 lost */
+            while (!status) {
+                int d = m->nbr[4 * cell + ccw[(corner + 1) % 4]];
+                int back = d < 0 ? -1 : edge_to(m, d, cell);
+                if (d < 0) {
+                    status = 2;
+                    break;
+                }
+                cell = d;
+                corner = back;
+                steps++;
+                if (back < 0 || steps > 4 * MESH_MAXDEG)
+                    status = 3;
+                else if (4L * cell + corner == start)
+                    status = 1;
+                else if (4L * cell + corner < least)
+                    least = 4L * cell + corner;
+            }
+            if (status == 2)
+                continue; /* counted where the walk starts at the boundary, below */
+            if (status == 3) {
+                *unresolved += 1;
+                continue;
+            }
+            if (least != start)
+                continue; /* counted from its least (cell, corner) */
+            *interior += 1;
+            *irregular += steps != 4;
+        }
+    /* boundary vertices: the corner of the first cell of each run around one, the one whose
+     * edge before the corner (ccw[j]) lies on the boundary */
+    for (int c = 0; c < m->ncells; c++)
+        for (int j = 0; j < 4; j++)
+            *open += m->nbr[4 * c + ccw[j]] < 0;
 }

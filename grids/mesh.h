@@ -65,8 +65,27 @@ void mesh_histogram(const mesh *m, long hist[MESH_MAXDEG + 1]);
  * 3 cells meet instead of 4, as at the 8 corners of the cubed sphere. 0 on a regular patch. */
 int mesh_corners(const mesh *m);
 
+/* Cells of a quad mesh where the lattice identities fail: going one way and back does not
+ * return (E(W(c)) != c where W(c) exists; likewise W(E c), N(S c), S(N c)), or the diagonal
+ * neighbour depends on the order (S(W(c)) != W(S(c)) where W(c) and S(c) exist; likewise SE,
+ * NW, NE). That is where W/E/S/N labels turn (cubed-sphere seams, `rotated`, unstructured quads)
+ * or where vertices are not of valence 4. Returns the count; *first = the first such cell or
+ * -1, and why (n bytes) names the identity that fails there. */
+int mesh_lattice_breaks(const mesh *m, int *first, char *why, size_t n);
+
+/* Vertices of a quad mesh, found by walking around each corner of each cell (corner j between
+ * edges E, N, W, S counter-clockwise, the convention of pillar's generators and the Gmsh
+ * import): *interior counts the vertices all of whose cells are present (the walk closes),
+ * *irregular those of them where not 4 cells meet (3 at the cube corners of the cubed sphere),
+ * *open the vertices on the boundary (counted once per boundary run of cells around it) and
+ * *unresolved the corners whose walk neither closes nor reaches the boundary (cells whose labels
+ * run clockwise next to ones that run counter-clockwise). */
+void mesh_vertex_valence(const mesh *m, long *interior, long *irregular, long *open,
+                         long *unresolved);
+
 /* Marks halo[c] = 1 for the cells that lack a relation a stencil of this radius reads: on a quad
- * mesh the 4 direct ones (radius 1) or all 12 up to depth 2 (radius 2, compositions as in grid.h);
+ * mesh the 4 direct ones (radius 1) or all NREL2 up to depth 2 (radius 2, grid.h: every cell
+ * within distance 1 complete);
  * on a general mesh see mesh_graph_halo. Returns the number of halo cells. */
 int mesh_halo(const mesh *m, int radius, unsigned char *halo);
 

@@ -306,9 +306,21 @@ static int mesh_info_cmd(int argc, char **argv)
         printf("edges       at most %d per cell%s\n", m.maxdeg,
                m.sides ? " (per-cell counts in /cell_sides)" : "");
     } else {
-        int corners = mesh_corners(&m);
+        int corners = mesh_corners(&m), first;
         if (corners)
             printf("corners     %d vertices where 3 cells meet (not 4)\n", corners);
+        long inner, irregular, open, lost;
+        mesh_vertex_valence(&m, &inner, &irregular, &open, &lost);
+        printf("vertices    %ld interior, %ld of them where not 4 cells meet; %ld on the boundary",
+               inner, irregular, open);
+        if (lost)
+            printf("; %ld corners unresolved (labels of opposite senses)", lost);
+        char why[128];
+        int breaks = mesh_lattice_breaks(&m, &first, why, sizeof why);
+        printf("\nlattice     %d cells where E(W(c)) != c, S(W(c)) != W(S(c)) or the like", breaks);
+        if (breaks)
+            printf(" (first: cell %d, %s)", first, why);
+        printf("\n");
         print_halo(&m, 2, 0);
         print_halo(&m, 1, 0);
     }
@@ -384,7 +396,7 @@ static int mesh_import_cmd(int argc, char **argv)
         long hist[MESH_MAXDEG + 1];
         mesh_histogram(&m, hist);
         printf("wrote %s: %s; %d cells, %d levels; neighbours", a.out, m.kind, m.ncells, m.nlevels);
-        for (int k = m.maxdeg; k >= 0; k--)
+        for (int k = mesh_width(&m); k >= 0; k--)
             if (hist[k])
                 printf(" %d: %ld", k, hist[k]);
         printf("\n");

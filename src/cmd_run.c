@@ -25,7 +25,7 @@ static const char run_help[] =
     "                     (with --mesh: file | metis | zcurve, see --mesh)\n"
     "  --zcurve-w W       run width of zcurve-w, a power of two               (32)\n"
     "  --seed N           seed of the random layout and of the input data     (42)\n"
-    "  --storage S        chasing (4 relations) | nonchasing (12 relations)   (chasing)\n"
+    "  --storage S        chasing (4 relations) | nonchasing (20 relations)   (chasing)\n"
     "  --compress         compress the neighbour table into patterns\n"
     "  --grid G           unstructured | regular (the baseline twin)          (unstructured)\n"
     "  --access A         GPU strategy: naive | idxvar | shared | shared-warp | zloop |\n"

@@ -139,7 +139,7 @@ static void ensure_staging(gpu_ctx *c, int B)
     if (c->st.B == B)
         return;
     drop_staging(c);
-    staging_build(&c->st, &c->pb->ug, B, 0xfffu);
+    staging_build(&c->st, &c->pb->ug, B, REL_ALL);
     size_t nb = sizeof(int32_t) * (size_t)(c->st.nblocks + 1), nc = sizeof(int32_t) * (c->st.ncells + 1);
     size_t nl = sizeof(int32_t) * (size_t)NREL2 * (size_t)c->st.n;
     CK(cudaMalloc((void **)&c->st_start, nb));

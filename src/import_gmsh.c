@@ -1,7 +1,9 @@
 /* import_gmsh.c — Gmsh meshes through the Gmsh C API (gmshc.h, Debian: libgmsh-dev). Cells are
  * the 2D elements of the mesh, triangles and quadrangles of any order (only their corner nodes
  * matter); two cells are neighbours when they share an edge, i.e. two consecutive corners. An
- * edge of one cell only lies on the boundary; an edge of three or more cells is refused.
+ * edge of one cell only lies on the boundary; an edge of three or more cells is refused. A mesh
+ * of quadrangles only is written as a quad mesh (W/E/S/N from each element's edge order), any
+ * other as a general mesh.
  *
  * A mesh file is data. Gmsh's own open chooses a reader by the file's name and first line, and
  * falls back to its script parser (whose `System` command runs shell commands) for anything it
@@ -228,7 +230,24 @@ static int pair_edges(const char *path, mesh *m, edge *ed, size_t ne)
     return 0;
 }
 
-/* Builds the mesh from the current Gmsh model. Returns 0 or -1 after a message. */
+/* A mesh of quadrangles only becomes a quad mesh (docs/mesh-format.md): edge i of a Gmsh
+ * quadrangle joins its corners i and i+1, counter-clockwise, so edges 0, 1, 2, 3 are the cell's
+ * own S, E, N, W (E, N, W, S counter-clockwise, as pillar's generators label them). Labels turn
+ * from cell to cell as the elements do; the relations of grids/grid.h hold regardless. */
+static void quads_as_quad_mesh(mesh *m)
+{
+    static const int side_of[4] = {R_S, R_E, R_N, R_W};
+    m->nbr = xalloc(sizeof(int) * 4 * (size_t)m->ncells);
+    for (int c = 0; c < m->ncells; c++)
+        for (int i = 0; i < 4; i++)
+            m->nbr[4 * (size_t)c + (size_t)side_of[i]] = m->adj[4 * (size_t)c + (size_t)i];
+    xfree(m->adj);
+    m->adj = NULL;
+    m->maxdeg = 0;
+}
+
+/* Builds the mesh from the current Gmsh model: a quad mesh when every element is a quadrangle,
+ * else a general one. Returns 0 or -1 after a message. */
 static int build(const char *path, mesh *m)
 {
     elements e;
@@ -275,6 +294,8 @@ static int build(const char *path, mesh *m)
             }
         }
     rc = pair_edges(path, m, ed, ne);
+    if (rc == 0 && m->maxdeg == 4 && !m->sides)
+        quads_as_quad_mesh(m);
 done:
     xfree(ed);
     xfree(nodes);

@@ -105,6 +105,22 @@ static int build_unstructured(problem *pb)
     return 0;
 }
 
+/* fastwaves moves a vector (u, v) given in each cell's W/E/S/N frame: on a mesh where that frame
+ * turns (a lattice identity fails, mesh_lattice_breaks) its components would be mixed up, so it
+ * is refused there, naming the first such cell. Returns 0, or -1 after the message. */
+static int refuse_turning_frame(const char *path, const mesh *m)
+{
+    char why[128];
+    int first, n = mesh_lattice_breaks(m, &first, why, sizeof why);
+    if (n == 0)
+        return 0;
+    perr("%s: fastwaves moves the vector (u, v) in each cell's W/E/S/N frame, but the frame turns "
+         "at %d cells, first at cell %d (%s); it runs on quad meshes whose labels keep one frame "
+         "(a regular or shuffled patch); laplap, hdiff and graphlap run on this one",
+         path, n, first, why);
+    return -1;
+}
+
 /* Reads the mesh and takes the grid's extent from it: levels from the file, halo = the stencil's
  * radius, and for a regular patch its nx x ny. */
 static int load_mesh(problem *pb)
@@ -118,6 +134,8 @@ static int load_mesh(problem *pb)
              "run --stencil graphlap on it", pb->mesh_path, si->name);
         return -1;
     }
+    if (s->stencil == ST_FASTWAVES && refuse_turning_frame(pb->mesh_path, &pb->mesh) != 0)
+        return -1;
     s->nz = pb->mesh.nlevels;
     s->halo = si->radius;
     s->nx = pb->mesh.xy && !si->graph ? pb->mesh.nx : pb->mesh.ncells;

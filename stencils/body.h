@@ -3,8 +3,9 @@
  * A stencil body is written once, in terms of four names that the executor (CPU loop or a GPU
  * access strategy) defines before it expands the body:
  *
- *   NB(R)   field index of relation R of the current cell at the current level, where R is one of
- *           C W E S N WW EE SS NN SW NW SE NE (SW = S(W(c)))
+ *   NB(R)   field index of relation R of the current cell at the current level, where R is C, one
+ *           of W E S N, or XY = X(Y(c)) for X, Y in W E S N: the X neighbour of Y(c) in Y(c)'s
+ *           own frame (grids/grid.h), e.g. SW = S(W(c)), EW = E(W(c)), which is c on a lattice
  *   ZS      index distance between two levels
  *   K       the current level
  *   T       the value type (float or double)
@@ -35,46 +36,71 @@
  * src/iterate.h (state - v/64) into the kernel redefines it. */
 #define DAMPED(state, v) (v)
 
-/* Relation tokens: table index (-1 = the cell itself) and regular-grid displacement. */
+/* Relation tokens: table index (-1 = the cell itself; else the R_* of grids/grid.h, XY = X(Y(c)),
+ * X taken in Y(c)'s own frame) and regular-grid displacement (on the lattice EW = C etc.). */
 #define RIDX_C (-1)
 #define RIDX_W 0
 #define RIDX_E 1
 #define RIDX_S 2
 #define RIDX_N 3
 #define RIDX_WW 4
-#define RIDX_EE 5
-#define RIDX_SS 6
-#define RIDX_NN 7
-#define RIDX_SW 8
-#define RIDX_NW 9
+#define RIDX_EW 5
+#define RIDX_SW 6
+#define RIDX_NW 7
+#define RIDX_WE 8
+#define RIDX_EE 9
 #define RIDX_SE 10
 #define RIDX_NE 11
+#define RIDX_WS 12
+#define RIDX_ES 13
+#define RIDX_SS 14
+#define RIDX_NS 15
+#define RIDX_WN 16
+#define RIDX_EN 17
+#define RIDX_SN 18
+#define RIDX_NN 19
 #define RX_C 0
 #define RX_W (-1)
 #define RX_E 1
 #define RX_S 0
 #define RX_N 0
 #define RX_WW (-2)
-#define RX_EE 2
-#define RX_SS 0
-#define RX_NN 0
+#define RX_EW 0
 #define RX_SW (-1)
 #define RX_NW (-1)
+#define RX_WE 0
+#define RX_EE 2
 #define RX_SE 1
 #define RX_NE 1
+#define RX_WS (-1)
+#define RX_ES 1
+#define RX_SS 0
+#define RX_NS 0
+#define RX_WN (-1)
+#define RX_EN 1
+#define RX_SN 0
+#define RX_NN 0
 #define RY_C 0
 #define RY_W 0
 #define RY_E 0
 #define RY_S (-1)
 #define RY_N 1
 #define RY_WW 0
-#define RY_EE 0
-#define RY_SS (-2)
-#define RY_NN 2
+#define RY_EW 0
 #define RY_SW (-1)
 #define RY_NW 1
+#define RY_WE 0
+#define RY_EE 0
 #define RY_SE (-1)
 #define RY_NE 1
+#define RY_WS (-1)
+#define RY_ES (-1)
+#define RY_SS (-2)
+#define RY_NS 0
+#define RY_WN 1
+#define RY_EN 1
+#define RY_SN 0
+#define RY_NN 2
 
 /* A field set: inputs first, then outputs, in the order of the stencil's field list. */
 #define PILLAR_MAXF 11

@@ -7,9 +7,10 @@
  *
  * the sums taken left to right in the order of the neighbour table. On a quad mesh whose cells
  * list their neighbours as W, E, S, N this is SPEC §3's laplap operation for operation:
- * 4·in(x) − (((in(W x) + in(E x)) + in(S x)) + in(N x)), and the neighbours of W c in that
- * order are WW, C, SW, NW, exactly the terms of laplap's lap(W c). So on a regular patch
- * graphlap equals laplap bit for bit (tests/test_graph.c checks it); the sign convention is
+ * 4·in(x) − (((in(W x) + in(E x)) + in(S x)) + in(N x)), and the neighbours of W c in its own
+ * order are WW, EW, SW, NW, exactly the terms of laplap's lap(W c) (grids/grid.h). So on every
+ * quad mesh, seams with turning labels included, graphlap equals laplap bit for bit
+ * (tests/test_graph.c checks it); the sign convention is
  * laplap's (the negative of the Laplacian Σ (in(n) − in(x))); applied twice the sign cancels,
  * so out is also that Laplacian applied twice.
  *

@@ -1,6 +1,10 @@
 /* hdiff.h — COSMO horizontal diffusion with flux limiter (SPEC §3); in, coeff -> out; radius 2.
  *   flx(x) = lap(E x) − lap(x), zeroed if flx(x)·(in(E x) − in(x)) > 0;  fly likewise with N
- *   out(c) = in(c) − coeff(c)·(flx(c) − flx(W c) + fly(c) − fly(S c)) */
+ *   out(c) = in(c) − coeff(c)·(flx(c) − flx(W c) + fly(c) − fly(S c))
+ * written as a sum over the four edges of c: the flux across the edge (c, x) for x = W, E, S, N
+ * of c is taken from the two cells sharing it, lap(x) − lap(c) (each lap from that cell's own
+ * neighbours, laplap.h's LAPLAP_LAPS), limited with in(x) − in(c). So it holds on any quad
+ * mesh; on a lattice it is the formula above, operation for operation. */
 #ifndef PILLAR_HDIFF_H
 #define PILLAR_HDIFF_H
 #include "laplap.h"
@@ -14,11 +18,7 @@
 
 #define HDIFF_BODY()                                                                              \
     do {                                                                                          \
-        T lap_c = LAPLAP_LAP(C, W, E, S, N);                                                      \
-        T lap_w = LAPLAP_LAP(W, WW, C, SW, NW);                                                   \
-        T lap_e = LAPLAP_LAP(E, C, EE, SE, NE);                                                   \
-        T lap_s = LAPLAP_LAP(S, SW, SE, SS, C);                                                   \
-        T lap_n = LAPLAP_LAP(N, NW, NE, C, NN);                                                   \
+        LAPLAP_LAPS();                                                                            \
         T flx_c = HDIFF_LIMIT(lap_e - lap_c, E, C);                                               \
         T flx_w = HDIFF_LIMIT(lap_c - lap_w, C, W);                                               \
         T fly_c = HDIFF_LIMIT(lap_n - lap_c, N, C);                                               \
@@ -27,6 +27,6 @@
     } while (0)
 
 /* relations the body reads (bit r = relation r of grids/grid.h) */
-#define HDIFF_RELS 0xfffu
+#define HDIFF_RELS REL_ALL
 #define HDIFF_ZEND(nz) (nz)
 #endif

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-/* The W/E/S/N stencils come first (ST_QUAD_COUNT of them): they read the 12 relations of
+/* The W/E/S/N stencils come first (ST_QUAD_COUNT of them): they read the NREL2 relations of
  * grids/grid.h and run on every grid, layout, storage and access strategy. Then the graph
  * stencils, which read a cell's neighbours as a list of any length (storage/ell.h) and run on
  * mesh files only (pillar run --mesh). */

@@ -3,8 +3,9 @@
  *   uncompressed:  nb_r(i) = i + tab[r*nxy  + p]           (p = i mod zstride, the plane cell)
  *   compressed:    nb_r(i) = i + tab[r*npat + pat[p]]
  *
- * Offset 0 means "no such neighbour". Chasing tables hold the 4 direct relations and reach the 8
- * second-order ones by two dependent look-ups; non-chasing tables hold all 12. */
+ * Offset 0 means "no such neighbour" (and, on a lattice, the cell itself: R_EW etc.). Chasing
+ * tables hold the 4 direct relations and reach the 16 second-order ones by two dependent
+ * look-ups, the second in the first hop's own row (grid.h); non-chasing tables hold all 20. */
 #ifndef PILLAR_NBTABLE_H
 #define PILLAR_NBTABLE_H
 
@@ -13,7 +14,7 @@
 
 typedef struct {
     int chasing, compressed;
-    int nrel;      /* relations stored: 4 chasing, 12 non-chasing */
+    int nrel;      /* relations stored: NREL1 chasing, NREL2 non-chasing */
     int nxy;       /* cells per level */
     int npat;      /* distinct offset tuples (also counted when uncompressed) */
     int top_count; /* cells that share the most frequent tuple */
@@ -44,10 +45,6 @@ static inline nbview nbtable_view(const nbtable *t)
     nbview v = {t->tab, t->pat, t->ntab, 0};
     return v;
 }
-
-/* First and second hop of relation r (compile-time foldable). */
-PILLAR_HD int rel_hop1(int r) { return r < 8 ? r - 4 : (r < 10 ? R_W : R_E); }
-PILLAR_HD int rel_hop2(int r) { return r < 8 ? r - 4 : ((r & 1) == 0 ? R_S : R_N); }
 
 /* Stored entry of relation r for plane cell p. */
 PILLAR_HD int32_t nb_entry(nbview t, int compressed, int r, int p)

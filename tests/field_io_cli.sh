@@ -55,11 +55,11 @@ expect_output "PASS" $run --stencil hdiff --size 20x16x3 --precision float --inp
 
 # ---- mesh runs: [nz][ncells] in the file's rows ----
 expect_output "wrote" mesh generate "$tmp/sphere.h5" --kind cubed-sphere --n 6 --levels 4
-expect_output "output    $tmp/sphere-out.h5: u_pos v_pos u_tens v_tens rho ppuv fx wgtfac hhl u_out v_out [4][216] double" \
-    $run --mesh "$tmp/sphere.h5" --stencil fastwaves --output "$tmp/sphere-out.h5" --output-inputs
-expect_output "PASS" $run --mesh "$tmp/sphere.h5" --stencil fastwaves --layout metis \
+expect_output "output    $tmp/sphere-out.h5: in coeff out [4][216] double" \
+    $run --mesh "$tmp/sphere.h5" --stencil hdiff --output "$tmp/sphere-out.h5" --output-inputs
+expect_output "PASS" $run --mesh "$tmp/sphere.h5" --stencil hdiff --layout metis \
     --input "$tmp/sphere-out.h5" --output "$tmp/o.h5"
-same "$tmp/sphere-out.h5" "$tmp/o.h5" u_out v_out
+same "$tmp/sphere-out.h5" "$tmp/o.h5" out
 rm -f "$tmp/o.h5"
 expect_error "expected [4][216]" $run --mesh "$tmp/sphere.h5" --input "$tmp/s1.h5"
 # graphlap on a general mesh: the same file in file and METIS order, given back as --input

@@ -1,9 +1,12 @@
 /* Gmsh import: a unit square meshed by Gmsh (its C API) with triangles, and again recombined into
  * quadrangles, imports with one cell per 2D element, symmetric neighbours, and as many missing
- * neighbours as Gmsh has boundary line elements; graphlap runs on both. Files Gmsh cannot read
+ * neighbours as Gmsh has boundary line elements; graphlap runs on both. The quadrangles import
+ * as a quad mesh, where laplap equals graphlap bit for bit and hdiff an edge-based reference. Files Gmsh cannot read
  * are refused. Without Gmsh, import says so and the test exits 77 (skipped). */
 #include "check.h"
 #include "h5_put.h"
+#include "quad_meshes.h"
+#include "same_cells.h"
 #include "scratch.h"
 #include "src/cpu_exec.h"
 #include "src/mesh_import.h"
@@ -109,6 +112,35 @@ static void make_square(const char *path, int recombine, long *cells, long *boun
     gmshFinalize(&ierr);
 }
 
+/* On the quad mesh at h5 (graphlap problem pg, its outputs og): laplap equals graphlap bit for
+ * bit in every storage, and hdiff the edge-based reference of quad_meshes.h. */
+static void check_quad_runs(const char *h5, const problem *pg, fieldset og)
+{
+    int first;
+    CHECK(mesh_lattice_breaks(&pg->mesh, &first, NULL, 0) > 0, "Gmsh quads break no lattice identity");
+    for (int storage = 0; storage < 4; storage++) {
+        problem_spec s = {ST_LAPLAP, PREC_DOUBLE, 0, 0, 0, 2, LAYOUT_ROWMAJOR, 16, 2, storage >> 1,
+                          storage & 1};
+        problem pl, ph;
+        CHECK(problem_make_mesh(&pl, &s, h5, MESH_ORDER_METIS) == 0, "laplap on Gmsh quads");
+        fieldset ol = runner_outputs(&pl, 1);
+        cpu_run_unstructured(&pl, ol);
+        long d = differ_by_file_cell(&pl, ol, pg, og);
+        CHECK(d == 0, "Gmsh quads, storage %d: laplap and graphlap differ at %ld points", storage, d);
+        runner_free_outputs(&pl, &ol);
+        problem_free(&pl);
+        s.stencil = ST_HDIFF;
+        CHECK(problem_make_mesh(&ph, &s, h5, MESH_ORDER_FILE) == 0, "hdiff on Gmsh quads");
+        fieldset oh = runner_outputs(&ph, 1);
+        cpu_run_unstructured(&ph, oh);
+        long bad = hdiff_edge_reference_differ(&ph, oh.p[2]);
+        CHECK(bad == 0, "Gmsh quads, storage %d: hdiff differs from the edge reference at %ld "
+              "points", storage, bad);
+        runner_free_outputs(&ph, &oh);
+        problem_free(&ph);
+    }
+}
+
 static void check_square(int recombine)
 {
     const char *what = recombine ? "quadrangles" : "triangles";
@@ -119,8 +151,9 @@ static void check_square(int recombine)
     mesh m;
     CHECK(mesh_import_gmsh(path, 5, &m) == 0, "import %s", path);
     CHECK(m.ncells == cells && cells > 50, "%s: %d cells, Gmsh made %ld", what, m.ncells, cells);
-    CHECK(m.maxdeg == (recombine ? 4 : 3) && m.nlevels == 5 && m.ncoord == 3, "%s: maxdeg %d",
-          what, m.maxdeg);
+    CHECK(recombine ? (m.nbr && !m.adj && m.maxdeg == 0) : (m.adj && m.maxdeg == 3), "%s: %s "
+          "mesh, maxdeg %d", what, m.nbr ? "quad" : "general", m.maxdeg);
+    CHECK(m.nlevels == 5 && m.ncoord == 3, "%s: levels, coordinates", what);
     long missing = 0;
     for (int c = 0; c < m.ncells; c++) {
         const int *row = mesh_row(&m, c);
@@ -145,6 +178,8 @@ static void check_square(int recombine)
     CHECK(pb.ug.nhalo > 0 && v.checked == (long)(pb.ug.nxy - pb.ug.nhalo) * 5 && v.unwritten == 0,
           "%s: graphlap: %d halo cells, %ld checked, %ld unwritten", what, pb.ug.nhalo, v.checked,
           v.unwritten);
+    if (recombine) /* a quad mesh: laplap and hdiff run on it */
+        check_quad_runs(h5, &pb, out);
     runner_free_outputs(&pb, &out);
     problem_free(&pb);
     mesh_free(&m);

@@ -5,15 +5,19 @@
  * region sharing (and without it at the larger budget), and moves host->device exactly the
  * bytes its plan counts (shared inputs excluded, share lists included); K = 2, 3
  * steps per launch (access/tiles.cu) for laplap and hdiff, in core and in chunks, blocks of 32
- * to 256 cells; then 512x512x64 runs of each stencil at a third of its size (and with K = 2
+ * to 256 cells; laplap and hdiff on quad meshes whose labels turn (cubed spheres, rotated, a
+ * scrambled patch: tests/quad_meshes.h) in chunks and K = 2 per launch; then 512x512x64 runs of each stencil at a third of its size (and with K = 2
  * in core). Exits 77 (skipped) without a device. */
 #include "check.h"
+#include "quad_meshes.h"
+#include "src/mesh_io.h"
 #include "src/gpu.h"
 #include "src/iterate.h"
 #include "src/runner.h"
 #include "src/ooc_gpu.h"
 
 #include <string.h>
+#include <unistd.h>
 
 enum { STEPS = 5 };
 
@@ -151,6 +155,77 @@ static void kernel_steps_cases(long *runs, long *chunked)
         }
 }
 
+/* laplap and hdiff on the quad meshes whose labels turn (tests/quad_meshes.h), iterated out of
+ * core (F = 1, 2, budgets 2x and 5x the minimum) and K = 2 steps per launch (in core and in
+ * chunks), each against the CPU in-core iteration bit for bit. */
+static void quad_mesh_cases(long *runs, long *chunked)
+{
+    char dir[] = "/tmp/pillar-test-ooc-gpu-XXXXXX", path[80];
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/q.h5", dir);
+    int ai = 0;
+    for (int k = 2; k < NQUAD_CASES; k++) {
+        mesh mh;
+        CHECK(quad_case_make(&quad_cases[k], &mh) == 0 && mesh_write(path, &mh) == 0, "%s",
+              quad_cases[k].name);
+        mesh_free(&mh);
+        for (int st = ST_LAPLAP; st <= ST_HDIFF; st++)
+            for (int prec = 0; prec < 2; prec++) {
+                int storage = (k + st + prec) % 4;
+                problem_spec s = {(stencil_t)st, (precision_t)prec, 0, 0, 0, 2, LAYOUT_ROWMAJOR,
+                                  16, 5, storage >> 1, storage & 1};
+                problem pb;
+                if (problem_make_mesh(&pb, &s, path, MESH_ORDER_METIS) != 0) {
+                    CHECK(0, "%s: problem", quad_cases[k].name);
+                    continue;
+                }
+                fieldset ref = iter_fields_copy(&pb);
+                iter_run_incore(&pb, ref, STEPS);
+                char what[160];
+                snprintf(what, sizeof what, "%s %s %s chasing=%d compressed=%d",
+                         quad_cases[k].name, stencil_table[st].name, prec_name(s.prec), s.chasing,
+                         s.compressed);
+                for (int F = 1; F <= 2; F++) {
+                    size_t min = ooc_min_budget(&pb.ug, s.stencil, s.prec, s.chasing, s.compressed, F);
+                    for (int b = 2; b <= 5; b += 3) {
+                        ooc_plan pl;
+                        if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, s.chasing, s.compressed,
+                                          b * min, F) != 0) {
+                            CHECK(0, "%s F=%d: no plan", what, F);
+                            continue;
+                        }
+                        access_t a = accesses[ai++ % (sizeof accesses / sizeof accesses[0])];
+                        *chunked += run_one(&pb, &pl, ref, a, STEPS, what) > 1;
+                        (*runs)++;
+                        ooc_plan_free(&pl);
+                    }
+                }
+                ooc_plan pl;
+                CHECK(ooc_plan_incore(&pl, &pb.ug, s.stencil, s.prec, s.chasing, s.compressed, 2) == 0,
+                      "%s: no in-core plan", what);
+                *runs += run_tiles(&pb, &pl, ref, 2, 64, STEPS, what) > 0;
+                ooc_plan_free(&pl);
+                size_t min = ooc_min_budget(&pb.ug, s.stencil, s.prec, s.chasing, s.compressed, 2);
+                if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, s.chasing, s.compressed, 16 * min,
+                                  2) == 0) {
+                    int n = run_tiles(&pb, &pl, ref, 2, 32, STEPS, what);
+                    *runs += n > 0;
+                    *chunked += n > 1;
+                    ooc_plan_free(&pl);
+                } else {
+                    CHECK(0, "%s: no plan for K = 2", what);
+                }
+                iter_fields_free(&pb, &ref);
+                problem_free(&pb);
+            }
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 static void big_cases(long *runs)
 {
     for (int st = 0; st < ST_QUAD_COUNT; st++) { /* graphlap has no iterated runs */
@@ -207,6 +282,9 @@ int main(int argc, char **argv)
     t0 = now_ms();
     kernel_steps_cases(&runs, &chunked);
     printf("K steps per launch: %ld runs in all, %.1f s\n", runs, (now_ms() - t0) * 1e-3);
+    t0 = now_ms();
+    quad_mesh_cases(&runs, &chunked);
+    printf("quad meshes with turning labels: %ld runs in all, %.1f s\n", runs, (now_ms() - t0) * 1e-3);
     if (!(argc > 1 && !strcmp(argv[1], "--small")))
         big_cases(&runs);
     printf("%ld out-of-core GPU runs (%ld with several chunks) compared bit for bit with the CPU "

@@ -8,7 +8,7 @@
 static void check_staging(const ugrid *g, int B)
 {
     staging s;
-    staging_build(&s, g, B, 0xfffu);
+    staging_build(&s, g, B, REL_ALL);
     CHECK(s.nblocks == (s.n + B - 1) / B, "blocks");
     for (int j = 0; j < s.n; j++) {
         int b = j / B, first = g->nhalo + b * B;
@@ -38,7 +38,7 @@ int main(void)
             nbtable t;
             nbtable_build(&t, &g, storage >> 1, storage & 1);
             nbview v = nbtable_view(&t);
-            CHECK(t.nrel == (t.chasing ? 4 : 12), "nrel");
+            CHECK(t.nrel == (t.chasing ? NREL1 : NREL2), "nrel");
             for (int c = g.nhalo; c < g.nxy; c++)
                 for (int r = -1; r < NREL2; r++) {
                     int want = r < 0 ? c : ugrid_follow(&g, c, r);
