@@ -77,18 +77,11 @@ __device__ __forceinline__ void nb_gather(nbview t, int chasing, int compressed,
     if (compressed == 3)
         nb_packed_row(t, chasing, mask, row, v);
     o[0] = 0;
-    /* at a lattice cell the frame relations are copied from their twins, not looked up */
-    const int lat = t.lattice ? __ldg(t.lattice + p) : 0;
 #pragma unroll
     for (int r = 0; r < NREL2; r++) {
         o[1 + r] = 0;
         if (!((mask >> r) & 1u))
             continue;
-        const int tw = rel_lattice_twin(r);
-        if (lat && tw != -2 && (tw == -1 || ((mask >> tw) & 1u))) {
-            o[1 + r] = o[1 + tw];
-            continue;
-        }
         if (!chasing || r < NREL1) {
             o[1 + r] = compressed == 3 ? v[r] : nb_row_entry(t, chasing, compressed, r, row);
         } else {

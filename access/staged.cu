@@ -17,10 +17,6 @@
 #define STAGE_LD_coeff(R) coeff[NB_##R]
 #define NB(R) NB_##R
 #define NB_C i
-/* a lattice cell (body.h) by its staged slots: one slot per cell of the block's list */
-#define STAGE_SLOT(R) loc[RIDX_##R + 1]
-#undef LATTICE_CELL
-#define LATTICE_CELL() LATTICE_CELL_BY(STAGE_SLOT)
 
 /* Level loop with a register pipeline: the values of level k+1 are loaded into registers while
  * level k is computed from shared memory. Each thread owns NSLOT slots (slot t + q*nt); slots

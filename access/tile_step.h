@@ -30,10 +30,6 @@ typedef struct {
 #define TILE_LD_in(R) sa[s_##R]
 #define TILE_LD_coeff(R) TILE_COEFF(s_##R)
 #define ST(f, v) (res_ = (v))
-/* a lattice cell (body.h) by its slots: one slot per cell of the ball */
-#define TILE_SLOT(R) s_##R
-#undef LATTICE_CELL
-#define LATTICE_CELL() LATTICE_CELL_BY(TILE_SLOT)
 
 /* The stencils with one state field read across the horizontal neighbourhood. */
 #define TILE_FOLD_LAPLAP(old, res) ((old) - (res) / (T)64)

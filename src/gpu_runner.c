@@ -18,7 +18,6 @@ struct gpu_ctx {
     size_t len;      /* elements per field */
     fieldset d;      /* device fields */
     int32_t *tab, *pat;
-    uint8_t *lattice;
     kparams P;
     cudaEvent_t e0, e1;
     staging st;      /* staged: host lists for blocks of st.B cells (built on first use) */
@@ -105,11 +104,8 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
             CK(cudaMalloc((void **)&c->pat, sizeof(int32_t) * (size_t)t->nxy));
             CK(cudaMemcpy(c->pat, t->pat, sizeof(int32_t) * (size_t)t->nxy, cudaMemcpyHostToDevice));
         }
-        CK(cudaMalloc((void **)&c->lattice, (size_t)t->nxy));
-        CK(cudaMemcpy(c->lattice, t->lattice, (size_t)t->nxy, cudaMemcpyHostToDevice));
         P->nbv.tab = c->tab;
         P->nbv.pat = c->pat;
-        P->nbv.lattice = c->lattice;
         P->nbv.ntab = t->ntab;
         P->zs = pb->ug.zstride;
         P->c0 = pb->ug.nhalo;
@@ -163,8 +159,6 @@ void gpu_close(gpu_ctx *c)
         CK(cudaFree(c->tab));
     if (c->pat)
         CK(cudaFree(c->pat));
-    if (c->lattice)
-        CK(cudaFree(c->lattice));
     drop_staging(c);
     if (c->rows)
         CK(cudaFree(c->rows));

@@ -372,7 +372,7 @@ static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
             P.f.p[c->out[i]] = swap;
         }
         P.damp = pl->stencil == ST_LAPLAP;
-        P.nbv = (nbview){u->tab, u->pat, pt->nt.ntab, 0, NULL}; /* no lattice flags: all looked up */
+        P.nbv = (nbview){u->tab, u->pat, pt->nt.ntab, 0};
         P.zs = pt->zstride;
         P.zend = k1 - k0;
         P.kbase = k0;

@@ -31,19 +31,6 @@
 #endif
 #define ST(f, v) ((f)[NB(C)] = (v))
 
-/* LATTICE_CELL(): whether the current cell is a lattice cell, where the eight frame relations
- * name the same cells as their lattice twins (E(W(c)) = c, W(S(c)) = S(W(c)), ...: storage/
- * nbtable.h rel_lattice_twin). Bodies then read the twins, whose values they load anyway; the
- * answer is the same either way, bit for bit, since the cells are the same. Decided from the
- * indices alone: on the regular grid it folds to 1 at compile time, and executors that gather
- * offsets into registers copy the twins' offsets at cells the table marks (nb_gather), so the
- * test is register compares. */
-#define LATTICE_CELL() LATTICE_CELL_BY(NB)
-/* The test for any X(R) that names the cell of relation R (a field index, a slot) uniquely. */
-#define LATTICE_CELL_BY(X)                                                                        \
-    (X(EW) == X(C) && X(WE) == X(C) && X(NS) == X(C) && X(SN) == X(C) && X(WS) == X(SW) &&        \
-     X(ES) == X(SE) && X(WN) == X(NW) && X(EN) == X(NE))
-
 /* DAMPED(state, v): what a damping stencil (laplap) stores for its result v at a cell whose
  * state it read as `state`. Here v itself; an executor that fuses the iterated step of
  * src/iterate.h (state - v/64) into the kernel redefines it. */

@@ -20,22 +20,13 @@
     LAPLAP_COMBINE(LD(in, x), LD(in, w), LD(in, e), LD(in, s), LD(in, n))
 
 /* Declares lap_c and lap_w, lap_e, lap_s, lap_n: the Laplacian at c and at each of its
- * neighbours, each from that cell's own row of neighbours (shared by laplap and hdiff). At a
- * lattice cell (LATTICE_CELL(), body.h) the frame relations are the centre and the commuted
- * diagonals: the same cells, so the same bits, read with 13 loads instead of 20. */
+ * neighbours, each from that cell's own row of neighbours (shared by laplap and hdiff). */
 #define LAPLAP_LAPS()                                                                             \
-    T lap_c = LAPLAP_LAP(C, W, E, S, N), lap_w, lap_e, lap_s, lap_n;                              \
-    if (LATTICE_CELL()) {                                                                         \
-        lap_w = LAPLAP_LAP(W, WW, C, SW, NW);                                                     \
-        lap_e = LAPLAP_LAP(E, C, EE, SE, NE);                                                     \
-        lap_s = LAPLAP_LAP(S, SW, SE, SS, C);                                                     \
-        lap_n = LAPLAP_LAP(N, NW, NE, C, NN);                                                     \
-    } else {                                                                                      \
-        lap_w = LAPLAP_LAP(W, WW, EW, SW, NW);                                                    \
-        lap_e = LAPLAP_LAP(E, WE, EE, SE, NE);                                                    \
-        lap_s = LAPLAP_LAP(S, WS, ES, SS, NS);                                                    \
-        lap_n = LAPLAP_LAP(N, WN, EN, SN, NN);                                                    \
-    }
+    T lap_c = LAPLAP_LAP(C, W, E, S, N);                                                          \
+    T lap_w = LAPLAP_LAP(W, WW, EW, SW, NW);                                                      \
+    T lap_e = LAPLAP_LAP(E, WE, EE, SE, NE);                                                      \
+    T lap_s = LAPLAP_LAP(S, WS, ES, SS, NS);                                                      \
+    T lap_n = LAPLAP_LAP(N, WN, EN, SN, NN)
 
 #define LAPLAP_BODY()                                                                             \
     do {                                                                                          \

@@ -84,17 +84,6 @@ static void renumber_by_frequency(int32_t *ids, int32_t *first, int n, int npat)
     xfree(nf);
 }
 
-/* Whether all 20 relations of c exist and each frame relation is its lattice twin. */
-static int is_lattice_cell(const ugrid *g, int c)
-{
-    for (int r = 0; r < NREL2; r++) {
-        int d = ugrid_follow(g, c, r), tw = rel_lattice_twin(r);
-        if (d < 0 || (tw != -2 && d != (tw == -1 ? c : ugrid_follow(g, c, tw))))
-            return 0;
-    }
-    return 1;
-}
-
 void nbtable_build(nbtable *t, const ugrid *g, int chasing, int compressed)
 {
     memset(t, 0, sizeof *t);
@@ -133,9 +122,6 @@ void nbtable_build(nbtable *t, const ugrid *g, int chasing, int compressed)
         ids = NULL;
     }
     xfree(ids);
-    t->lattice = xalloc((size_t)n);
-    for (int c = 0; c < n; c++)
-        t->lattice[c] = (uint8_t)is_lattice_cell(g, c);
     xfree(first);
     xfree(tuples);
 }
@@ -144,7 +130,6 @@ void nbtable_free(nbtable *t)
 {
     xfree(t->tab);
     xfree(t->pat);
-    xfree(t->lattice);
     memset(t, 0, sizeof *t);
 }
 

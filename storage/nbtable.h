@@ -21,8 +21,6 @@ typedef struct {
     int ntab;      /* rows per relation: nxy uncompressed, npat compressed */
     int32_t *tab;  /* tab[r*ntab + row] */
     int32_t *pat;  /* pattern of each cell; NULL when uncompressed */
-    uint8_t *lattice; /* per plane cell: 1 where the eight frame relations follow from the other
-                       * twelve (rel_lattice_twin), so executors need not look them up */
 } nbtable;
 
 void nbtable_build(nbtable *t, const ugrid *g, int chasing, int compressed);
@@ -30,7 +28,6 @@ void nbtable_free(nbtable *t);
 
 /* Statistics of thesis Table 6.7. */
 size_t nbtable_entries(const nbtable *t);          /* offsets stored */
-/* (nbtable_bytes counts the tables and the pattern array; the lattice flags add nxy bytes.) */
 double nbtable_ratio(const nbtable *t);            /* entries / uncompressed entries */
 double nbtable_top_share(const nbtable *t);        /* share of cells on the top pattern */
 size_t nbtable_bytes(const nbtable *t);            /* tables + pattern array */
@@ -41,27 +38,12 @@ typedef struct {
     const int32_t *pat;
     int ntab;
     int crows; /* GPU: leading pattern rows also held in constant memory (0: none) */
-    const uint8_t *lattice; /* nbtable.lattice, or NULL: look every relation up */
 } nbview;
 
 static inline nbview nbtable_view(const nbtable *t)
 {
-    nbview v = {t->tab, t->pat, t->ntab, 0, t->lattice};
+    nbview v = {t->tab, t->pat, t->ntab, 0};
     return v;
-}
-
-/* At a lattice cell, where E(W(c)) = W(E(c)) = N(S(c)) = S(N(c)) = c and the diagonals commute
- * (W(S(c)) = S(W(c)), E(S(c)) = S(E(c)), W(N(c)) = N(W(c)), E(N(c)) = N(E(c))), the eight frame
- * relations equal another relation: rel_lattice_twin(r) is that relation, -1 for the cell
- * itself, or -2 when r is not one of the eight. Compile-time foldable. */
-PILLAR_HD int rel_lattice_twin(int r)
-{
-    return r == R_EW || r == R_WE || r == R_NS || r == R_SN ? -1
-           : r == R_WS                                      ? R_SW
-           : r == R_ES                                      ? R_SE
-           : r == R_WN                                      ? R_NW
-           : r == R_EN                                      ? R_NE
-                                                            : -2;
 }
 
 /* Stored entry of relation r for plane cell p. */
