@@ -195,6 +195,21 @@ static hid_t read_memtype(h5_reader *rd, const char *name, hid_t t, int is_float
     return mt;
 }
 
+/* Whether dataset d, declaring n values, holds a plausible share of them in the file: a few
+ * hundred bytes of HDF5 can declare billions of values (unwritten, or compressed from
+ * repetition), which pillar would allocate before reading. Values read are 8 bytes in memory;
+ * beyond 64 MiB the file must store at least 1/1024 of that. 1, or 0 after a message. */
+static int stored_enough(h5_reader *rd, const char *name, hid_t d, size_t n)
+{
+    const double bytes = 8.0 * (double)n, stored = (double)H5Dget_storage_size(d);
+    if (bytes <= 64.0 * 1024 * 1024 || bytes <= 1024.0 * stored)
+        return 1;
+    perr("%s: dataset %s declares %zu values but the file stores only %.0f bytes of them; pillar "
+         "does not read datasets that are mostly unwritten or compressed more than 1024:1",
+         rd->path, name, n, stored);
+    return 0;
+}
+
 int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h5_shape *want,
             long dims_out[2], void **buf)
 {
@@ -218,7 +233,8 @@ int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h
     if (rank >= 1 && rank <= 2)
         H5Sget_simple_extent_dims(sp, dims, NULL);
     hid_t mt = read_memtype(rd, name, t, is_float);
-    if (mt >= 0 && shape_ok(rd, name, rank, dims, want) && h5_data_local(rd->path, name, d))
+    if (mt >= 0 && shape_ok(rd, name, rank, dims, want) && h5_data_local(rd->path, name, d) &&
+        stored_enough(rd, name, d, (size_t)dims[0] * (rank == 2 ? (size_t)dims[1] : 1)))
         rc = 0;
     if (rc == 0) {
         size_t n = (size_t)dims[0] * (rank == 2 ? (size_t)dims[1] : 1), bad;

@@ -89,7 +89,9 @@ int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
 
 #else
 
+#include <errno.h>
 #include <gmshc.h>
+#include <sys/wait.h>
 
 /* An edge of a cell: its two corner node tags, smaller first. */
 typedef struct {
@@ -316,18 +318,9 @@ static void last_error(char *buf, size_t n)
     gmshFree(e);
 }
 
-int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
+/* Reads the header-checked file (opened as name) with Gmsh into m. 0, or -1 after a message. */
+static int read_with_gmsh(const char *path, const char *name, mesh *m)
 {
-    memset(m, 0, sizeof *m);
-    int fd;
-    if (gmsh_file_check(path, &fd) != 0)
-        return -1;
-    char name[64];
-    snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
-    if (access(name, R_OK) != 0) { /* no /proc: the checked name itself, which ends in .msh */
-        close(fd);
-        fd = -1;
-    }
     int ierr = 0;
 #if GMSH_API_VERSION_MAJOR > 4 || (GMSH_API_VERSION_MAJOR == 4 && GMSH_API_VERSION_MINOR >= 9)
     gmshInitialize(0, NULL, 0, 0, &ierr);
@@ -336,7 +329,7 @@ int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
 #endif
     gmshOptionSetNumber("General.Terminal", 0, &ierr); /* pillar reports failures itself */
     gmshLoggerStart(&ierr);
-    gmshOpen(fd >= 0 ? name : path, &ierr);
+    gmshOpen(name, &ierr);
     int rc = -1;
     if (ierr) {
         char why[512];
@@ -347,12 +340,134 @@ int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
     }
     gmshLoggerStop(&ierr);
     gmshFinalize(&ierr);
-    if (fd >= 0)
+    return rc;
+}
+
+/* ---- Gmsh in a child process ----
+ * Gmsh's MSH reader crashes on some malformed files (a null dereference in
+ * GModel::_associateEntityWithMeshVertices, found by tests/fuzz: fuzz_gmsh). So Gmsh reads the
+ * file in a child process, which sends the mesh back through a pipe; a crash there is an error
+ * message here, never a crash of pillar (or of the program that called it). */
+
+typedef struct {
+    int rc, ncells, maxdeg, quad, sides, ncoord;
+} wire_head;
+
+static int put_all(int fd, const void *p, size_t n)
+{
+    for (const char *c = p; n;) {
+        ssize_t k = write(fd, c, n);
+        if (k <= 0)
+            return -1;
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+static int get_all(int fd, void *p, size_t n)
+{
+    for (char *c = p; n;) {
+        ssize_t k = read(fd, c, n);
+        if (k <= 0)
+            return -1;
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* The child: read, send the head and (on success) the arrays, exit without destructors. */
+static void child(int out, const char *path, const char *name)
+{
+    mesh m;
+    memset(&m, 0, sizeof m);
+    wire_head h = {read_with_gmsh(path, name, &m), m.ncells, m.maxdeg, m.nbr != NULL,
+                   m.sides != NULL, m.ncoord};
+    int ok = put_all(out, &h, sizeof h) == 0;
+    if (ok && h.rc == 0) {
+        size_t n = (size_t)m.ncells;
+        ok = put_all(out, m.nbr ? m.nbr : m.adj, sizeof(int) * n * (size_t)mesh_width(&m)) == 0 &&
+             (!m.sides || put_all(out, m.sides, sizeof(int) * n) == 0) &&
+             (!m.coord || put_all(out, m.coord, sizeof(double) * n * (size_t)m.ncoord) == 0);
+    }
+    fflush(stderr);
+    _exit(ok ? 0 : 1);
+}
+
+/* The parent: the mesh from the child, sizes checked before anything is allocated. 0, 1 when
+ * the child reported a failure (its message is printed), -1 when it sent nothing usable. */
+static int receive(int in, mesh *m)
+{
+    wire_head h;
+    if (get_all(in, &h, sizeof h) != 0)
+        return -1;
+    if (h.rc != 0)
+        return 1;
+    if (h.ncells < 1 || h.ncells > (1 << 29) || (h.quad ? h.maxdeg != 0 : (h.maxdeg < 3 || h.maxdeg > 4)) ||
+        (h.ncoord != 0 && h.ncoord != 3))
+        return -1;
+    size_t n = (size_t)h.ncells, w = h.quad ? 4 : (size_t)h.maxdeg;
+    m->ncells = h.ncells;
+    m->maxdeg = h.maxdeg;
+    m->ncoord = h.ncoord;
+    int *tab = xalloc(sizeof(int) * n * w);
+    if (h.quad)
+        m->nbr = tab;
+    else
+        m->adj = tab;
+    if (h.sides)
+        m->sides = xalloc(sizeof(int) * n);
+    if (h.ncoord)
+        m->coord = xalloc(sizeof(double) * n * (size_t)h.ncoord);
+    if (get_all(in, tab, sizeof(int) * n * w) != 0 ||
+        (h.sides && get_all(in, m->sides, sizeof(int) * n) != 0) ||
+        (h.ncoord && get_all(in, m->coord, sizeof(double) * n * (size_t)h.ncoord) != 0))
+        return -1;
+    return 0;
+}
+
+int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
+{
+    memset(m, 0, sizeof *m);
+    int fd, pfd[2];
+    if (gmsh_file_check(path, &fd) != 0)
+        return -1;
+    char name[64];
+    snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+    if (access(name, R_OK) != 0) /* no /proc: the checked name itself, which ends in .msh */
+        snprintf(name, sizeof name, "%s", "");
+    if (pipe(pfd) != 0) {
+        perr("%s: cannot start the Gmsh reader (pipe: %s)", path, strerror(errno));
         close(fd);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pfd[0]);
+        child(pfd[1], path, name[0] ? name : path);
+    }
+    close(pfd[1]);
+    int got = pid < 0 ? -1 : receive(pfd[0], m), status = 0;
+    close(pfd[0]);
+    close(fd);
+    if (pid > 0)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    int rc = got == 0 ? 0 : -1;
+    if (pid < 0)
+        perr("%s: cannot start the Gmsh reader (fork: %s)", path, strerror(errno));
+    else if (got < 0 && WIFSIGNALED(status))
+        perr("%s: Gmsh crashed reading the file (signal %d): it is not a mesh Gmsh can read",
+             path, WTERMSIG(status));
+    else if (got < 0)
+        perr("%s: Gmsh stopped reading the file (exit status %d): it is not a mesh Gmsh can read",
+             path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     if (rc == 0) {
         m->nlevels = nlevels;
         snprintf(m->kind, sizeof m->kind, "gmsh: %d %s from %.80s", m->ncells,
-                 m->sides ? "triangles and quadrangles" : m->maxdeg == 3 ? "triangles" : "quadrangles",
+                 m->sides ? "triangles and quadrangles" : m->nbr || m->maxdeg == 4 ? "quadrangles" : "triangles",
                  path);
         rc = mesh_import_check(path, "the elements' edges", m);
     }

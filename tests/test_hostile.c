@@ -20,6 +20,8 @@
  *   icon-u64.nc                    neighbor_cell_index unsigned 64-bit holding 2^64 - 1
  *   icon-ok.nc                     a valid ICON file (a ring of triangles), the fuzzers' seed
  *   fields-extstore.h5             a field file whose /in lives in secret.bin
+ *   mesh-bomb.h5 / icon-bomb.nc    a neighbour table declaring 2*10^7 rows that are never written
+ *                                  (a few KB of file; reading it would allocate 640 MB)
  *   secret.bin                     the bytes "SECRET-BYTES..." that must never be printed */
 #include "check.h"
 #include "h5_put.h"
@@ -200,6 +202,25 @@ static void make_all(const char *dir)
     put_data(f, "clat", H5T_NATIVE_DOUBLE, 1, N, 0, lat);
     H5Fclose(f);
 
+    /* declared, chunked, never written: no storage at all */
+    hsize_t bdims[2] = {20000000, 4}, chunk[2] = {65536, 4};
+    hid_t bsp = H5Screate_simple(2, bdims, NULL), bpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(bpl, 2, chunk);
+    f = mesh_file(dir, "mesh-bomb.h5", 4);
+    H5Dclose(H5Dcreate2(f, "/neighbours", H5T_STD_I32LE, bsp, H5P_DEFAULT, bpl, H5P_DEFAULT));
+    H5Fclose(f);
+    snprintf(path, sizeof path, "%s/icon-bomb.nc", dir);
+    f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hsize_t ibig[2] = {3, 30000000}, ichunk[2] = {3, 65536};
+    hid_t isp = H5Screate_simple(2, ibig, NULL), ipl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(ipl, 2, ichunk);
+    H5Dclose(H5Dcreate2(f, "neighbor_cell_index", H5T_STD_I32LE, isp, H5P_DEFAULT, ipl, H5P_DEFAULT));
+    H5Fclose(f);
+    H5Pclose(ipl);
+    H5Sclose(isp);
+    H5Pclose(bpl);
+    H5Sclose(bsp);
+
     /* a field file for an 8x8x2 laplap run (ncells 64, nz 2) whose /in lives in secret.bin */
     snprintf(path, sizeof path, "%s/fields-extstore.h5", dir);
     f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -241,6 +262,7 @@ int main(int argc, char **argv)
     mesh_refused("mesh-extstore.h5", "external storage");
     mesh_refused("mesh-extlink.h5", "link to another file");
     mesh_refused("mesh-float128.h5", "floating-point numbers of at most 64 bits");
+    mesh_refused("mesh-bomb.h5", "the file stores only 0 bytes of them");
 
     mesh m;
     CHECK(mesh_read(tmpname("mesh-i8.h5"), &m) == 0 && m.ncells == N && m.nbr[4 * 5 + 1] == 6,
