@@ -201,7 +201,12 @@ static hid_t read_memtype(h5_reader *rd, const char *name, hid_t t, int is_float
  * beyond 64 MiB the file must store at least 1/1024 of that. 1, or 0 after a message. */
 static int stored_enough(h5_reader *rd, const char *name, hid_t d, size_t n)
 {
-    const double bytes = 8.0 * (double)n, stored = (double)H5Dget_storage_size(d);
+    /* the storage size is what the file's metadata claims; the file itself bounds it */
+    hsize_t fsize = 0;
+    double stored = (double)H5Dget_storage_size(d);
+    if (H5Fget_filesize(rd->file, &fsize) < 0 || (double)fsize < stored)
+        stored = (double)fsize;
+    const double bytes = 8.0 * (double)n;
     if (bytes <= 64.0 * 1024 * 1024 || bytes <= 1024.0 * stored)
         return 1;
     perr("%s: dataset %s declares %zu values but the file stores only %.0f bytes of them; pillar "

@@ -19,7 +19,7 @@ grep -E "^#[0-9]+: cov|DONE" "$work/fuzz.log" | tail -n 2
 ours=0; lib=0
 for f in "$work"/crashes/*; do
     [ -e "$f" ] || continue
-    "$fuzzer" "$f" >"$f.report" 2>&1 || true
+    "$fuzzer" -rss_limit_mb=4096 "$f" >"$f.report" 2>&1 || true
     # first frame in libhdf5/libgmsh (a module path) or in pillar's sources (file:line)
     where=$(grep -m1 -oE "\(/[^ )]*lib(hdf5|gmsh)[^ )]*|/(src|grids|storage|access|tests)/[^ ]*\.(c|h|cu):[0-9]+" "$f.report" || true)
     case $where in
