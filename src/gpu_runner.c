@@ -133,13 +133,14 @@ static void drop_staging(gpu_ctx *c)
     staging_free(&c->st);
 }
 
-/* Per-block halo lists for blocks of B cells, built once per B and kept on the device. */
+/* Per-block halo lists for blocks of B cells (the relations the stencil reads), built once per B
+ * and kept on the device. */
 static void ensure_staging(gpu_ctx *c, int B)
 {
     if (c->st.B == B)
         return;
     drop_staging(c);
-    staging_build(&c->st, &c->pb->ug, B, REL_ALL);
+    staging_build(&c->st, &c->pb->ug, B, stencil_table[c->pb->s.stencil].rels);
     size_t nb = sizeof(int32_t) * (size_t)(c->st.nblocks + 1), nc = sizeof(int32_t) * (c->st.ncells + 1);
     size_t nl = sizeof(int32_t) * (size_t)NREL2 * (size_t)c->st.n;
     CK(cudaMalloc((void **)&c->st_start, nb));
