@@ -38,6 +38,7 @@
 #include "fastwaves.h"
 #include "graphlap.h"
 #include "hdiff.h"
+#include "lap.h"
 #include "laplap.h"
 
 #define PILLAR_STENCILS(X, A, B)                                                                  \
@@ -52,6 +53,8 @@
       1, 1, 1, (2, {0, 1}, {9, 10}), v,                                                           \
       (INPUT(4, 1.5, 0.5, 0), INPUT(7, 0.5, 0.5, 0), INPUT(8, 0, 25, 100)), 1, 0, 0,              \
       "COSMO fast-waves u/v update, 9 fields in, 2 out, radius 1, z -1..+1")                      \
+    X(A, B, lap, LAP, QUAD, 1, 1, ("in", "out"), 1, 0, 0, (1, {0}, {1}), s - v / (T)8, (), 0, 1, 0, \
+      "5-point Laplacian once, 1 field in, radius 1")                                             \
     X(A, B, graphlap, GRAPHLAP, GRAPH, 1, 1, ("in", "out"), 2, 0, 0, (0, {0}, {0}), v, (), 0, 0,  \
       0, "graph Laplacian applied twice, cells with any number of neighbours (mesh files), radius 2")
 
