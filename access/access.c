@@ -1,7 +1,7 @@
 /* access.c — the access strategy table of access.h. */
 #include "access.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <string.h>
 

@@ -45,7 +45,7 @@
       (32, 8, 1),                                                                                 \
       "a block's cells and their halo (per-block lists built once on the host) are copied to "   \
       "shared\nmemory level by level; neighbours are local slots kept in registers (laplap, "    \
-      "hdiff)")
+      "hdiff, lap)")
 
 #define PILLAR_ACC_ENUM_(E, ...) ACC_##E,
 typedef enum { PILLAR_ACCESS(PILLAR_ACC_ENUM_) ACC_COUNT } access_t;

@@ -6,7 +6,7 @@
 #ifndef PILLAR_TILES_RUN_H
 #define PILLAR_TILES_RUN_H
 
-#include "../src/common.h"
+#include "../base/common.h"
 #include "../stencils/stencil.h"
 #include "../storage/tiles.h"
 
