@@ -1,20 +1,30 @@
-/* access.c — access strategy names. */
+/* access.c — the access strategy table of access.h. */
 #include "access.h"
+
+#include "../base/common.h"
 
 #include <string.h>
 
-const char *const access_name[ACC_COUNT] = {"naive", "idxvar", "shared", "shared-warp", "zloop",
-                                            "zloop-sliced", "staged"};
-const char *const access_summary[ACC_COUNT] = {
-    "one thread per cell; every neighbour looked up at every use",
-    "one thread per cell; each neighbour looked up once into a register",
-    "the block's lowest-z thread per plane cell shares the indices through shared memory",
-    "as shared, through warp shuffles (needs block x < 32 dividing 32, z > 1)",
-    "one thread per pillar; indices looked up once, loop over all levels",
-    "one thread per slice of m levels (--zslice m, default 8); indices looked up once per slice",
-    "a block's cells and their halo (per-block lists built once on the host) are copied to shared\n"
-    "memory level by level; neighbours are local slots kept in registers (laplap, hdiff)",
-};
+#ifdef PILLAR_HAVE_CUDA
+#define PILLAR_ACC_KERNELS(k) &k##_kernels
+#define PILLAR_ACC_UPLOAD_1(k) k##_kernels_upload
+#else
+#define PILLAR_ACC_KERNELS(k) NULL
+#define PILLAR_ACC_UPLOAD_1(k) NULL
+#endif
+#define PILLAR_ACC_UPLOAD_0(k) NULL
+#define PILLAR_ACC_ROW_(E, nm, k, up, lev, shape, smem, staging, graph, iterated, twin, su, sr,  \
+                        summary)                                                                  \
+    {nm, summary, LEVELS_##lev, SHAPE_##shape, SMEM_##smem, staging, graph, iterated, ACC_##twin, \
+     {PILLAR_LIST su}, {PILLAR_LIST sr}, PILLAR_ACC_KERNELS(k), PILLAR_ACC_UPLOAD_##up(k)},
+const access_desc access_table[ACC_COUNT] = {PILLAR_ACCESS(PILLAR_ACC_ROW_)};
+
+#define PILLAR_ACC_NAME_(E, nm, ...) nm,
+const char *const access_name[ACC_COUNT] = {PILLAR_ACCESS(PILLAR_ACC_NAME_)};
+#define PILLAR_ACC_SUMMARY_(E, nm, k, up, lev, shape, smem, staging, graph, iterated, twin, su,  \
+                            sr, summary)                                                          \
+    summary,
+const char *const access_summary[ACC_COUNT] = {PILLAR_ACCESS(PILLAR_ACC_SUMMARY_)};
 
 int access_parse(const char *s, access_t *out)
 {
@@ -24,4 +34,13 @@ int access_parse(const char *s, access_t *out)
             return 0;
         }
     return -1;
+}
+
+const access_desc *access_get(access_t a)
+{
+    if ((int)a < 0 || a >= ACC_COUNT) {
+        perr("access strategy %d: no such strategy (there are %d)", (int)a, (int)ACC_COUNT);
+        return NULL;
+    }
+    return &access_table[a];
 }

@@ -1,21 +1,98 @@
-/* access.h — the access strategies (SPEC §4) by name. Each has an unstructured form and a
- * regular-grid twin; the kernels that implement them live in access/kernels.cuh. */
+/* access.h — the access strategies (docs/access.md), one descriptor each in one table. Each has
+ * an unstructured form and a regular-grid twin; the kernels that implement a strategy live in
+ * its own file access/<name>.cu (scaffolding: access/kernels.cuh), which defines its kernel
+ * table NAME_kernels (and NAME_kernels_upload where it reads a neighbour table). Adding a
+ * strategy: that file and one line below (docs/access.md). */
 #ifndef PILLAR_ACCESS_H
 #define PILLAR_ACCESS_H
 
-typedef enum {
-    ACC_NAIVE,       /* one thread per cell, every neighbour looked up at every use */
-    ACC_IDXVAR,      /* one thread per cell, each neighbour looked up once into a register */
-    ACC_SHARED,      /* lowest-z thread per plane cell writes the indices to shared memory */
-    ACC_SHARED_WARP, /* the same through warp shuffles instead of shared memory */
-    ACC_ZLOOP,       /* one thread per pillar, indices looked up once, loop over all levels */
-    ACC_ZLOOP_SLICED,/* one thread per slice of m levels of a pillar */
-    ACC_STAGED,      /* a block's cells and their halo staged in shared memory, level by level */
-    ACC_COUNT
-} access_t;
+#include "../stencils/stencil.h"
 
+#include <stddef.h>
+
+/* One line per strategy:
+ * X(ENUM, name, kernels, upload, levels, shape, smem, staging, graph, iterated, twin,
+ *   (default block shape, unstructured), (regular), summary)
+ *   kernels   NAME of its kernel table NAME_kernels (zloop-sliced shares zloop's)
+ *   upload    1: NAME_kernels_upload fills its constant-memory table (it reads neighbour
+ *             tables: --constant-tables, --packed-rows apply)
+ *   levels    what a thread walks: ONE point, a SLICE of --zslice levels (default 8), ALL levels
+ *   shape     block-shape rule: ANY, WARP (unstructured: bx·by divides 32 or is a multiple of 32,
+ *             whole warps), STAGED (Bx1x1 unstructured, BXxBYx1 with at most 4 tile loads per
+ *             thread regular)
+ *   smem      dynamic shared memory: NONE, OFFSETS (unstructured: NREL2 rows of bx·by|1
+ *             offsets), STAGED (the block's cells and halo: one level of values)
+ *   staging   1: per-block halo lists (storage/staging.h) replace the neighbour table
+ *   graph     1: serves the graph stencils (their one kernel, access/graph.cu)
+ *   iterated  1: usable in iterated runs (src/ooc_gpu.c)
+ *   twin      the strategy whose regular twin is the same kernel as this one's (itself if its own) */
+#define PILLAR_ACCESS(X)                                                                          \
+    X(NAIVE, "naive", naive, 1, ONE, ANY, NONE, 0, 0, 1, NAIVE, (32, 4, 2), (32, 4, 2),           \
+      "one thread per cell; every neighbour looked up at every use")                              \
+    X(IDXVAR, "idxvar", idxvar, 1, ONE, ANY, NONE, 0, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),       \
+      "one thread per cell; each neighbour looked up once into a register")                       \
+    X(SHARED, "shared", shared, 1, ONE, ANY, OFFSETS, 0, 0, 1, IDXVAR, (32, 4, 2), (32, 4, 2),    \
+      "the block's lowest-z thread per plane cell shares the indices through shared memory")      \
+    X(SHARED_WARP, "shared-warp", shared_warp, 1, ONE, WARP, NONE, 0, 0, 1, IDXVAR, (16, 1, 8),   \
+      (16, 1, 8), "as shared, through warp shuffles (needs block x < 32 dividing 32, z > 1)")     \
+    X(ZLOOP, "zloop", zloop, 1, ALL, ANY, NONE, 0, 0, 1, ZLOOP, (128, 1, 1), (128, 1, 1),         \
+      "one thread per pillar; indices looked up once, loop over all levels")                      \
+    X(ZLOOP_SLICED, "zloop-sliced", zloop, 1, SLICE, ANY, NONE, 0, 0, 1, ZLOOP_SLICED,            \
+      (128, 1, 1), (128, 1, 1),                                                                   \
+      "one thread per slice of m levels (--zslice m, default 8); indices looked up once per "    \
+      "slice")                                                                                    \
+    X(STAGED, "staged", staged, 0, SLICE, STAGED, STAGED, 1, 0, 0, STAGED, (256, 1, 1),           \
+      (32, 8, 1),                                                                                 \
+      "a block's cells and their halo (per-block lists built once on the host) are copied to "   \
+      "shared\nmemory level by level; neighbours are local slots kept in registers (laplap, "    \
+      "hdiff, lap)")
+
+#define PILLAR_ACC_ENUM_(E, ...) ACC_##E,
+typedef enum { PILLAR_ACCESS(PILLAR_ACC_ENUM_) ACC_COUNT } access_t;
+
+/* Storage columns of a kernel table: unstructured (chasing*2 + compressed), regular, then
+ * compressed with constant-memory rows and compressed with packed rows (each: non-chasing,
+ * chasing). */
+enum { STORAGE_REGULAR = 4, STORAGE_CONSTANT = 5, STORAGE_ROWS = 7, STORAGE_COUNT = 9 };
+
+/* kernel[stencil][precision][storage]: host stubs for cudaLaunchKernel (W/E/S/N stencils; NULL
+ * where a strategy has no kernel for a stencil) */
+typedef const void *kernel_table[ST_QUAD_COUNT][2][STORAGE_COUNT];
+
+typedef enum { LEVELS_ONE, LEVELS_SLICE, LEVELS_ALL } access_levels;
+typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED } access_shape;
+typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED } access_smem;
+
+typedef struct {
+    const char *name, *summary;
+    access_levels levels;
+    access_shape shape;
+    access_smem smem;
+    int staging, graph, iterated;
+    access_t twin;
+    int shape_uns[3], shape_reg[3];   /* default block shapes */
+    kernel_table *kernels;            /* NULL without the CUDA backend */
+    int (*upload)(const void *rows, size_t bytes); /* NULL: reads no neighbour table */
+} access_desc;
+
+extern const access_desc access_table[ACC_COUNT];
 extern const char *const access_name[ACC_COUNT];
 extern const char *const access_summary[ACC_COUNT];
 int access_parse(const char *s, access_t *out); /* 0 on success */
+
+/* The strategy's descriptor, or NULL (with a message) for a value that names none. */
+const access_desc *access_get(access_t a);
+
+/* The kernel tables of the strategy files (CUDA backend). */
+#ifdef __cplusplus
+extern "C" {
+#endif
+#define PILLAR_ACC_UPLOAD_DECL_1(k) int k##_kernels_upload(const void *rows, size_t bytes);
+#define PILLAR_ACC_UPLOAD_DECL_0(k)
+#define PILLAR_ACC_DECL_(E, nm, k, up, ...) extern kernel_table k##_kernels; PILLAR_ACC_UPLOAD_DECL_##up(k)
+PILLAR_ACCESS(PILLAR_ACC_DECL_)
+#ifdef __cplusplus
+}
+#endif
 
 #endif

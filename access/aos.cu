@@ -38,9 +38,7 @@ UNS_KERNELS(FASTWAVES_AOS, double) UNS_KERNELS(FASTWAVES_AOS, float)
 REG_KERNEL(FASTWAVES_AOS, double) REG_KERNEL(FASTWAVES_AOS, float)
 
 extern "C" {
-kernel_table aos_kernels = {{{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
-                            {{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
-                            {KERNEL_ROW(FASTWAVES_AOS, double), KERNEL_ROW(FASTWAVES_AOS, float)}};
+aos_kernel_table aos_kernels = {KERNEL_ROW(FASTWAVES_AOS, double), KERNEL_ROW(FASTWAVES_AOS, float)};
 int aos_kernels_upload(const void *rows, size_t bytes)
 {
     return (int)cudaMemcpyToSymbol(c_nbtab, rows, bytes);

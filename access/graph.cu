@@ -5,7 +5,6 @@
  * cell's own values are read coalesced; neighbours' values come as the mesh's order allows.
  * Bounds: blocks of up to 512 threads with no occupancy floor, so that the nested neighbour loops
  * keep their registers (compiled for 1024 threads, the float kernel spilled). */
-#include "../stencils/graphlap.h"
 #include "launch.h"
 
 #define GDEG(q) __ldg(P.g_deg + (q))
@@ -25,10 +24,10 @@
         const long lev = (long)k * P.zs;                                                          \
         ST##_BODY(P.c0 + cell);                                                                   \
     }
-GRAPH_KERNEL(GRAPHLAP, double)
-GRAPH_KERNEL(GRAPHLAP, float)
+#define GRAPH_KERNELS(ST, _) GRAPH_KERNEL(ST, double) GRAPH_KERNEL(ST, float)
+FOR_EACH_GRAPH_STENCIL(GRAPH_KERNELS, _)
 
+#define GRAPH_ROW(ST, _) {(const void *)k_graph_##ST##_double, (const void *)k_graph_##ST##_float},
 extern "C" {
-graph_kernel_table graph_kernels = {
-    {(const void *)k_graph_GRAPHLAP_double, (const void *)k_graph_GRAPHLAP_float}};
+graph_kernel_table graph_kernels = {FOR_EACH_GRAPH_STENCIL(GRAPH_ROW, _)};
 }

@@ -7,13 +7,12 @@
 #ifndef PILLAR_INDEX_H
 #define PILLAR_INDEX_H
 
-#include "../stencils/body.h"
+#include "../stencils/registry.h"
 #include "../storage/nbtable.h"
 
 #define REG_NB(R) (i + RX_##R + RY_##R * ys)
 #define UNS_NB(R) (i + nb_offset(nbv, CHASING, COMPRESSED, RIDX_##R, p))
 
-/* Expands X(STENCIL) for each stencil, by the macro prefix of its header. */
-#define FOR_EACH_STENCIL(X, ...) X(LAPLAP, __VA_ARGS__) X(HDIFF, __VA_ARGS__) X(FASTWAVES, __VA_ARGS__)
+/* FOR_EACH_STENCIL(X, A) expands X(PREFIX, A) for each W/E/S/N stencil: stencils/registry.h. */
 
 #endif

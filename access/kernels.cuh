@@ -1,16 +1,14 @@
 /* kernels.cuh — the scaffolding every access strategy shares: kernel parameters, the gathering of
  * a cell's neighbour offsets, and the macro that instantiates a strategy for every stencil,
  * precision and storage. A strategy file defines
- *   STRATEGY_UNS(ST)  the body of an unstructured kernel (ST: LAPLAP, HDIFF, FASTWAVES)
+ *   STRATEGY_UNS(ST)  the body of an unstructured kernel (ST: the prefix of a W/E/S/N stencil of
+ *                     stencils/registry.h)
  *   STRATEGY_REG(ST)  the body of its regular-grid twin
  *   ACCESS_TABLE      the name of its kernel table
  * and includes instantiate.cuh. Inside the bodies: P (kparams), nbv, T, CHASING, COMPRESSED. */
 #ifndef PILLAR_KERNELS_CUH
 #define PILLAR_KERNELS_CUH
 
-#include "../stencils/fastwaves.h"
-#include "../stencils/hdiff.h"
-#include "../stencils/laplap.h"
 #include "../stencils/stencil.h"
 #include "index.h"
 #include "launch.h"
@@ -125,10 +123,11 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
 #define KERNEL_BOUNDS PILLAR_MAX_THREADS, 2
 #endif
 
-/* The iterated laplap step fused into the kernel when P.damp is set: the same arithmetic as the
- * fold of src/iterate.c, so the state stays equal to the CPU's bit for bit. */
-#undef DAMPED
-#define DAMPED(state, v) (P.damp ? (state) - (v) / (T)64 : (v))
+/* The fold of an iterated step (stencils/registry.h; laplap: state - v/64) fused into the kernel
+ * when P.fold is set: the same function as src/iterate.c's, so the state stays equal to the
+ * CPU's bit for bit. */
+#undef FOLDED
+#define FOLDED(PREFIX, state, v) (P.fold ? STENCIL_FOLD(PREFIX, state, v) : (v))
 
 /* Instantiation: a strategy file defines NB for the unstructured kernels and expands
  * UNS_KERNELS for each stencil and type, redefines NB for the regular twins and expands

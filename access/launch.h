@@ -1,8 +1,8 @@
-/* launch.h — what the runner hands a kernel, and how a strategy's kernels are tabulated. */
+/* launch.h — what the runner hands a kernel (the strategies' kernel tables: access.h). */
 #ifndef PILLAR_LAUNCH_H
 #define PILLAR_LAUNCH_H
 
-#include "../stencils/body.h"
+#include "../stencils/stencil.h"
 #include "../storage/nbtable.h"
 #include "access.h"
 
@@ -23,16 +23,12 @@ typedef struct {
     int c0, n;       /* unstructured: first inner cell, number of inner cells */
     int x0, nxi, nyi, a; /* regular: first inner x and y (the halo), inner extents, padding a */
     int zslice;      /* levels per thread (block, for staged) of the pillar strategies */
-    int damp;        /* laplap: write in - laplap/64, the iterated step (src/iterate.h), not laplap */
+    int fold;        /* iterated runs: bodies that store through FOLDED write the fold of their
+                      * result into the state (registry.h; laplap: in - laplap/64), not the result */
     const int32_t *st_start, *st_cells, *st_loc; /* staged: per-block halo lists (staging.h) */
     const int32_t *g_deg, *g_nb; /* graph stencils: the ELL table (storage/ell.h) */
     int g_stride;                /* its column stride (cells per level) */
 } kparams;
-
-/* Storage columns of a kernel table: unstructured (chasing*2 + compressed), regular, then
- * compressed with constant-memory rows and compressed with packed rows (each: non-chasing,
- * chasing). */
-enum { STORAGE_REGULAR = 4, STORAGE_CONSTANT = 5, STORAGE_ROWS = 7, STORAGE_COUNT = 9 };
 
 /* Where a compressed table's entries are read from on the GPU. */
 typedef enum {
@@ -41,23 +37,19 @@ typedef enum {
     TABLES_ROWS = 2      /* tab[row * nrel + r], vector loads (--packed-rows) */
 } tables_t;
 
-/* kernel[stencil][precision][storage]: host stubs for cudaLaunchKernel (W/E/S/N stencils) */
-typedef const void *kernel_table[3][2][STORAGE_COUNT];
+/* kernel[precision][storage]: fastwaves with its fields as one array of structs (access/aos.cu) */
+typedef const void *aos_kernel_table[2][STORAGE_COUNT];
 /* kernel[graph stencil - ST_QUAD_COUNT][precision] (access/graph.cu) */
-typedef const void *graph_kernel_table[1][2];
+typedef const void *graph_kernel_table[ST_COUNT - ST_QUAD_COUNT][2];
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-extern kernel_table naive_kernels, idxvar_kernels, shared_kernels, shared_warp_kernels, zloop_kernels,
-    staged_kernels, aos_kernels;
+/* The strategies' kernel tables: access.h. These two are the array-of-structs comparison and the
+ * graph stencils' kernels. NAME_upload copies rows into a constant-memory table; returns a
+ * cudaError_t. */
+extern aos_kernel_table aos_kernels;
 extern graph_kernel_table graph_kernels;
-/* Copies rows into a strategy's constant-memory table; returns a cudaError_t. */
-int naive_kernels_upload(const void *rows, size_t bytes);
-int idxvar_kernels_upload(const void *rows, size_t bytes);
-int shared_kernels_upload(const void *rows, size_t bytes);
-int shared_warp_kernels_upload(const void *rows, size_t bytes);
-int zloop_kernels_upload(const void *rows, size_t bytes);
 int aos_kernels_upload(const void *rows, size_t bytes);
 #ifdef __cplusplus
 }

@@ -4,11 +4,11 @@
  * built once on the host) for level k into shared memory, then each thread evaluates the stencil
  * from local slots held in registers; a block walks P.zslice levels. Each value leaves DRAM about
  * once and no neighbour table is read per level. Regular twin: the same with a (bx+4) x (by+4)
- * tile. Stencils whose field `in` carries the horizontal neighbourhood (laplap, hdiff); fastwaves
- * reads only E and N and has no kernel here (the runner says so). */
+ * tile. Stencils whose field `in` carries the horizontal neighbourhood (registry.h: staged = 1;
+ * laplap, hdiff); fastwaves reads only E and N and has no kernel here (the runner says so). */
 #include "kernels.cuh"
 
-#define STAGE_R 2 /* radius staged: laplap and hdiff */
+#define STAGE_R 2 /* radius staged: at most 2 (registry.h) */
 
 /* Reads of `in` come from the staged slots; every other field only at the cell itself. */
 #undef LD
@@ -98,13 +98,14 @@
     {(const void *)k_##ST##_##TY##_00, (const void *)k_##ST##_##TY##_01,                          \
      (const void *)k_##ST##_##TY##_10, (const void *)k_##ST##_##TY##_11,                          \
      (const void *)k_##ST##_##TY##_reg, 0, 0, 0, 0}
-STAGED_KERNELS(LAPLAP, double) STAGED_KERNELS(LAPLAP, float)
-STAGED_KERNELS(HDIFF, double) STAGED_KERNELS(HDIFF, float)
-REG_KERNEL(LAPLAP, double) REG_KERNEL(LAPLAP, float)
-REG_KERNEL(HDIFF, double) REG_KERNEL(HDIFF, float)
+#define STAGED_BOTH(ST, _) STAGED_KERNELS(ST, double) STAGED_KERNELS(ST, float)
+#define STAGED_REG(ST, _) REG_KERNEL(ST, double) REG_KERNEL(ST, float)
+FOR_EACH_STAGED_STENCIL(STAGED_BOTH, _)
+FOR_EACH_STAGED_STENCIL(STAGED_REG, _)
 
+/* A row per W/E/S/N stencil; none for those without staged kernels (the runner says so). */
+#define STAGED_STENCIL(ST, _) {STAGED_ROW(ST, double), STAGED_ROW(ST, float)},
+#define STAGED_NONE(ST, _) {{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
 extern "C" {
-kernel_table staged_kernels = {{STAGED_ROW(LAPLAP, double), STAGED_ROW(LAPLAP, float)},
-                               {STAGED_ROW(HDIFF, double), STAGED_ROW(HDIFF, float)},
-                               {{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0}}};
+kernel_table staged_kernels = {FOR_EACH_STENCIL_STAGED_OR(STAGED_STENCIL, STAGED_NONE, _)};
 }

@@ -10,8 +10,7 @@
 #ifndef PILLAR_TILE_STEP_H
 #define PILLAR_TILE_STEP_H
 
-#include "../stencils/hdiff.h"
-#include "../stencils/laplap.h"
+#include "../stencils/registry.h"
 
 #include <stdint.h>
 
@@ -31,11 +30,9 @@ typedef struct {
 #define TILE_LD_coeff(R) TILE_COEFF(s_##R)
 #define ST(f, v) (res_ = (v))
 
-/* The stencils with one state field read across the horizontal neighbourhood. */
-#define TILE_FOLD_LAPLAP(old, res) ((old) - (res) / (T)64)
-#define TILE_FOLD_HDIFF(old, res) (res)
-
-/* sb[e] <- the state at entry e after one step of stencil ST (LAPLAP or HDIFF) from sa. The
+/* sb[e] <- the state at entry e after one step of stencil ST (the prefix of a stencil with
+ * ksteps = 1 in stencils/registry.h: one state field read across the horizontal
+ * neighbourhood) from sa: its body, then its fold. The
  * second-order relations are each neighbour's own slots (grids/grid.h: R_SW = S(W(c)), column S
  * of W(c)'s row). It reads 5 slot quadruples and the state at 21 entries (13 distinct on a
  * lattice), and computes 5 Laplacians that neighbouring entries compute again. */
@@ -50,7 +47,7 @@ typedef struct {
         const int s_WN = qn_.x, s_EN = qn_.y, s_SN = qn_.z, s_NN = qn_.w;                        \
         T res_;                                                                                   \
         ST##_BODY();                                                                              \
-        sb[e] = TILE_FOLD_##ST(sa[e], res_);                                                      \
+        sb[e] = STENCIL_FOLD(ST, sa[e], res_);                                                    \
     } while (0)
 
 /* laplap in two passes, on lattice-like balls (storage/tiles.h), where the Laplacian each body
@@ -74,7 +71,7 @@ typedef struct {
     do {                                                                                          \
         const tile_nb4 q_ = nb4[e];                                                               \
         const T res_ = LAPLAP_COMBINE(lap[e], lap[q_.x], lap[q_.y], lap[q_.z], lap[q_.w]);        \
-        sa[e] = TILE_FOLD_LAPLAP(sa[e], res_);                                                    \
+        sa[e] = STENCIL_FOLD(LAPLAP, sa[e], res_);                                                \
     } while (0)
 
 #endif

@@ -91,12 +91,22 @@
     }
 
 #define TILE_COEFF(e) __ldg((const T *)a.coeff + cell[e] + zo)
-TILES_KERNEL(LAPLAP, LAPLAP, double, TILES_ONE_PASS)
-TILES_KERNEL(LAPLAP, LAPLAP, float, TILES_ONE_PASS)
+#define TILES_ONE_PASS_BOTH(ST, _)                                                                \
+    TILES_KERNEL(ST, ST, double, TILES_ONE_PASS) TILES_KERNEL(ST, ST, float, TILES_ONE_PASS)
+FOR_EACH_KSTEPS_STENCIL(TILES_ONE_PASS_BOTH, _)
 TILES_KERNEL(LAPLAP2, LAPLAP, double, TILES_TWO_PASS)
 TILES_KERNEL(LAPLAP2, LAPLAP, float, TILES_TWO_PASS)
-TILES_KERNEL(HDIFF, HDIFF, double, TILES_ONE_PASS)
-TILES_KERNEL(HDIFF, HDIFF, float, TILES_ONE_PASS)
+
+/* one_pass[stencil][precision] */
+#define TILES_CASE(ST, _)                                                                         \
+    case ST_##ST: return fl ? (const void *)k_tiles_##ST##_float : (const void *)k_tiles_##ST##_double;
+static const void *one_pass(stencil_t s, int fl)
+{
+    switch (s) {
+        FOR_EACH_KSTEPS_STENCIL(TILES_CASE, _)
+    default: return NULL;
+    }
+}
 
 extern "C" int tiles_steps_gpu(const tiles *t, tiles_view v, const tiles_step_args *a, int zslice,
                                void *stream)
@@ -109,13 +119,11 @@ extern "C" int tiles_steps_gpu(const tiles *t, tiles_view v, const tiles_step_ar
         zslice = (int)(want < 1 ? 1 : want > a->nlev ? a->nlev : want);
     }
     const int fl = a->prec == PREC_FLOAT;
-    const void *fn;
-    if (tiles_two_pass(t, a->stencil))
-        fn = fl ? (const void *)k_tiles_LAPLAP2_float : (const void *)k_tiles_LAPLAP2_double;
-    else if (a->stencil == ST_LAPLAP)
-        fn = fl ? (const void *)k_tiles_LAPLAP_float : (const void *)k_tiles_LAPLAP_double;
-    else
-        fn = fl ? (const void *)k_tiles_HDIFF_float : (const void *)k_tiles_HDIFF_double;
+    const void *fn = tiles_two_pass(t, a->stencil)
+                         ? (fl ? (const void *)k_tiles_LAPLAP2_float : (const void *)k_tiles_LAPLAP2_double)
+                         : one_pass(a->stencil, fl);
+    if (!fn)
+        return (int)cudaErrorInvalidDeviceFunction; /* no K-step kernel: tiles_supported */
     size_t smem = tiles_smem(t->maxball, a->prec);
     if (smem > 48 * 1024) {
         cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);

@@ -34,12 +34,11 @@
         } else                                                                                    \
             for (int i = 1; i <= a->k; i++) {                                                     \
                 for (int e = 0; e < layer[radius * (a->k - i)]; e++)                              \
-                    if (cell[e] >= t->base) {                                                     \
-                        if (a->stencil == ST_LAPLAP)                                              \
-                            TILE_UPDATE(LAPLAP, e);                                               \
-                        else                                                                      \
-                            TILE_UPDATE(HDIFF, e);                                                \
-                    }                                                                             \
+                    if (cell[e] >= t->base)                                                       \
+                        switch (a->stencil) {                                                     \
+                            FOR_EACH_KSTEPS_STENCIL(TILE_CASE, e)                                 \
+                        default: break;                                                           \
+                        }                                                                         \
                 TY *swap = sa;                                                                    \
                 sa = sb;                                                                          \
                 sb = swap;                                                                        \
@@ -49,6 +48,8 @@
             if (cell[e] >= a->valid)                                                              \
                 dst[cell[e]] = sa[e];                                                             \
     }
+#define TILE_CASE(ST, e)                                                                          \
+    case ST_##ST: TILE_UPDATE(ST, e); break;
 #define TILE_COEFF(e) coeff[cell[e]]
 TILES_BLOCK(double)
 TILES_BLOCK(float)

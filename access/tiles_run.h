@@ -6,12 +6,19 @@
 #ifndef PILLAR_TILES_RUN_H
 #define PILLAR_TILES_RUN_H
 
-#include "../src/common.h"
+#include "../base/common.h"
 #include "../stencils/stencil.h"
 #include "../storage/tiles.h"
 
-/* Whether stencil s has a K-step kernel. */
-static inline int tiles_supported(stencil_t s) { return s == ST_LAPLAP || s == ST_HDIFF; }
+/* Whether stencil s has a K-step kernel (stencils/registry.h: ksteps). */
+static inline int tiles_supported(stencil_t s) { return stencil_table[s].ksteps; }
+
+/* The input a K-step launch reads besides the state (input 0) in field set f: input 1 (hdiff's
+ * coeff) where the stencil has one, else NULL. */
+static inline const void *tiles_fixed_input(stencil_t s, fieldset f)
+{
+    return stencil_table[s].nin > 1 ? f.p[1] : NULL;
+}
 
 /* One launch: k <= t->K steps. Reads the state from src (and, for hdiff, coeff) at levels
  * [0, nlev) (zs elements apart), and writes the state advanced by k steps at the cells >= valid

@@ -6,7 +6,7 @@
  * 8 triangles there. */
 #include "mesh.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <math.h>
 #include <stdio.h>

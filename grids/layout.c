@@ -3,7 +3,7 @@
 #include "grid.h"
 #include "morton.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* mesh.c — checking a mesh, its halo and the unstructured grid built from it. */
 #include "mesh.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <stdio.h>
 #include <string.h>

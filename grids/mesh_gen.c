@@ -4,7 +4,7 @@
  * the locally refined patch in refined.c. */
 #include "mesh.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -14,7 +14,7 @@
 #include "mesh.h"
 #include "morton.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * cells in breadth-first order from its first cell. */
 #include "mesh.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <metis.h>
 #include <string.h>

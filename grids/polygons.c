@@ -5,7 +5,7 @@
  * boundary; coordinates are the cell centres in the plane. */
 #include "mesh.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <math.h>
 #include <stdio.h>

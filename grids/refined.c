@@ -7,7 +7,7 @@
  * -1 for a side on the patch's boundary; coordinates are the cell centres. */
 #include "mesh.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <limits.h>
 #include <stdio.h>

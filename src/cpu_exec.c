@@ -2,10 +2,6 @@
 #include "cpu_exec.h"
 
 #include "../access/index.h"
-#include "../stencils/fastwaves.h"
-#include "../stencils/graphlap.h"
-#include "../stencils/hdiff.h"
-#include "../stencils/laplap.h"
 
 #define ZS zs
 #define K k
@@ -18,7 +14,7 @@
         typedef TY T;                                                                             \
         ST##_BIND(F);                                                                             \
         const long ys = g->ystride, zs = g->zstride;                                              \
-        const int zend = ST##_ZEND(g->nz), y0 = g->halo, y1 = g->ny - g->halo;                    \
+        const int zend = stencil_zend(ST_##ST, g->nz), y0 = g->halo, y1 = g->ny - g->halo;        \
         const int x0 = g->halo, x1 = g->nx - g->halo;                                             \
         (void)zs;                                                                                 \
         _Pragma("omp parallel for collapse(2) schedule(static)") for (int k = 0; k < zend; k++)   \
@@ -72,8 +68,8 @@ FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, float)
                 ST##_BODY(p);                                                                     \
             }                                                                                     \
     }
-CPU_GRAPH(GRAPHLAP, double)
-CPU_GRAPH(GRAPHLAP, float)
+#define CPU_GRAPH_BOTH(ST, _) CPU_GRAPH(ST, double) CPU_GRAPH(ST, float)
+FOR_EACH_GRAPH_STENCIL(CPU_GRAPH_BOTH, _)
 #undef GDEG
 #undef GNB
 #undef GAT
@@ -90,6 +86,10 @@ static const reg_fn reg_table[ST_QUAD_COUNT][2] = {FOR_EACH_STENCIL(REG_ROW, _)}
      {cpu_uns_##ST##_float_00, cpu_uns_##ST##_float_01, cpu_uns_##ST##_float_10,                  \
       cpu_uns_##ST##_float_11}},
 static const uns_fn uns_table[ST_QUAD_COUNT][2][4] = {FOR_EACH_STENCIL(UNS_ROW, _)};
+
+typedef void (*graph_fn)(ellview, cpu_block, fieldset);
+#define GRAPH_ROW(ST, _) {cpu_graph_##ST##_double, cpu_graph_##ST##_float},
+static const graph_fn graph_table[ST_COUNT - ST_QUAD_COUNT][2] = {FOR_EACH_GRAPH_STENCIL(GRAPH_ROW, _)};
 
 void cpu_run_regular(const problem *pb, fieldset f)
 {
@@ -111,11 +111,8 @@ void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, f
 
 void cpu_run_unstructured(const problem *pb, fieldset f)
 {
-    if (stencil_table[pb->s.stencil].graph) { /* graphlap, the only graph stencil so far */
-        if (pb->s.prec == PREC_DOUBLE)
-            cpu_graph_GRAPHLAP_double(ell_view(&pb->ell), cpu_block_inner(pb), f);
-        else
-            cpu_graph_GRAPHLAP_float(ell_view(&pb->ell), cpu_block_inner(pb), f);
+    if (stencil_table[pb->s.stencil].graph) {
+        graph_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec](ell_view(&pb->ell), cpu_block_inner(pb), f);
         return;
     }
     cpu_run_block(pb->s.stencil, pb->s.prec, &pb->nt, cpu_block_inner(pb), f);

@@ -22,6 +22,10 @@ int gpu_supports(access_t a, stencil_t s);
 void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz);
 int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t n);
 
+/* Dynamic shared memory of a launch of strategy a with blocks of bx x by (x bz) threads;
+ * hmax: the largest per-block halo list of a staging strategy (storage/staging.h). */
+size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int hmax);
+
 /* Two warm-up launches, then `runs` launches each timed with CUDA events, outputs poisoned on the
  * device before each. zslice: levels per thread (block) of zloop-sliced (staged); tables: where a
  * compressed table is read from (tables_t of access/launch.h). Fills t; returns 0 or -1. */

@@ -133,13 +133,14 @@ static void drop_staging(gpu_ctx *c)
     staging_free(&c->st);
 }
 
-/* Per-block halo lists for blocks of B cells, built once per B and kept on the device. */
+/* Per-block halo lists for blocks of B cells (the relations the stencil reads), built once per B
+ * and kept on the device. */
 static void ensure_staging(gpu_ctx *c, int B)
 {
     if (c->st.B == B)
         return;
     drop_staging(c);
-    staging_build(&c->st, &c->pb->ug, B, REL_ALL);
+    staging_build(&c->st, &c->pb->ug, B, stencil_table[c->pb->s.stencil].rels);
     size_t nb = sizeof(int32_t) * (size_t)(c->st.nblocks + 1), nc = sizeof(int32_t) * (c->st.ncells + 1);
     size_t nl = sizeof(int32_t) * (size_t)NREL2 * (size_t)c->st.n;
     CK(cudaMalloc((void **)&c->st_start, nb));
@@ -171,41 +172,20 @@ void gpu_close(gpu_ctx *c)
     xfree(c);
 }
 
-static kernel_table *strategy_table(access_t a, int aos)
-{
-    if (aos)
-        return a == ACC_IDXVAR ? &aos_kernels : NULL;
-    switch (a) {
-    case ACC_NAIVE: return &naive_kernels;
-    case ACC_IDXVAR: return &idxvar_kernels;
-    case ACC_SHARED: return &shared_kernels;
-    case ACC_SHARED_WARP: return &shared_warp_kernels;
-    case ACC_STAGED: return &staged_kernels;
-    default: return &zloop_kernels;
-    }
-}
-
 int gpu_supports(access_t a, stencil_t s)
 {
+    if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || s >= ST_COUNT)
+        return 0;
+    const access_desc *d = &access_table[a];
     if (stencil_table[s].graph) /* one kernel, one thread per cell and level */
-        return a == ACC_IDXVAR;
-    return (*strategy_table(a, 0))[s][0][0] != NULL;
+        return d->graph;
+    return d->kernels && (*d->kernels)[s][0][0] != NULL;
 }
 
 typedef int (*upload_fn)(const void *, size_t);
 static upload_fn strategy_upload(access_t a, int aos)
 {
-    if (aos)
-        return aos_kernels_upload;
-    switch (a) {
-    case ACC_NAIVE: return naive_kernels_upload;
-    case ACC_IDXVAR: return idxvar_kernels_upload;
-    case ACC_SHARED: return shared_kernels_upload;
-    case ACC_SHARED_WARP: return shared_warp_kernels_upload;
-    case ACC_ZLOOP:
-    case ACC_ZLOOP_SLICED: return zloop_kernels_upload;
-    default: return NULL;
-    }
+    return aos ? aos_kernels_upload : access_table[a].upload;
 }
 
 /* Puts the leading pattern rows of the compressed table into strategy a's constant memory;
@@ -225,49 +205,62 @@ static int upload_constant_rows(gpu_ctx *c, access_t a)
 
 void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz)
 {
-    switch (a) {
-    case ACC_SHARED_WARP: *bx = 16; *by = 1; *bz = 8; break;
-    case ACC_ZLOOP:
-    case ACC_ZLOOP_SLICED: *bx = 128; *by = 1; *bz = 1; break;
-    case ACC_STAGED: *bx = uns ? 256 : 32; *by = uns ? 1 : 8; *bz = 1; break;
-    default: *bx = 32; *by = 4; *bz = 2; break;
-    }
+    const access_desc *d = access_get(a);
+    const int *sh = !d ? access_table[ACC_IDXVAR].shape_uns : uns ? d->shape_uns : d->shape_reg;
+    *bx = sh[0];
+    *by = sh[1];
+    *bz = sh[2];
 }
 
 int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t n)
 {
+    const access_desc *d = access_get(a);
+    if (!d) {
+        snprintf(why, n, "no access strategy %d", (int)a);
+        return 0;
+    }
     long t = (long)bx * by * bz;
     if (t > PILLAR_MAX_THREADS || t < 1) {
         snprintf(why, n, "%dx%dx%d is %ld threads; a block holds 1 to %d", bx, by, bz, t, PILLAR_MAX_THREADS);
         return 0;
     }
-    if (a == ACC_SHARED_WARP && uns) {
-        int m = bx * by;
-        if (!((m % 32 == 0) || (32 % m == 0)) || t % 32 != 0) {
-            snprintf(why, n, "shared-warp needs bx*by dividing 32 (or a multiple of 32) and whole "
-                     "warps; %dx%dx%d is not", bx, by, bz);
+    switch (d->shape) {
+    case SHAPE_ANY: return 1;
+    case SHAPE_WARP:
+        if (uns) {
+            int m = bx * by;
+            if (!((m % 32 == 0) || (32 % m == 0)) || t % 32 != 0) {
+                snprintf(why, n, "%s needs bx*by dividing 32 (or a multiple of 32) and whole "
+                         "warps; %dx%dx%d is not", d->name, bx, by, bz);
+                return 0;
+            }
+        }
+        return 1;
+    case SHAPE_STAGED:
+        if (bz != 1 || (uns && by != 1)) {
+            snprintf(why, n, "%s takes blocks of Bx1x1 cells (unstructured) or BXxBYx1 (regular); "
+                     "levels per block come from --zslice", d->name);
             return 0;
         }
+        if (!uns && (bx + 4) * (by + 4) > 4 * bx * by) {
+            snprintf(why, n, "%s: a %dx%d tile with its halo needs more than 4 loads per thread",
+                     d->name, bx, by);
+            return 0;
+        }
+        return 1;
     }
-    if (a == ACC_STAGED && (bz != 1 || (uns && by != 1))) {
-        snprintf(why, n, "staged takes blocks of Bx1x1 cells (unstructured) or BXxBYx1 (regular); "
-                 "levels per block come from --zslice");
-        return 0;
-    }
-    if (a == ACC_STAGED && !uns && (bx + 4) * (by + 4) > 4 * bx * by) {
-        snprintf(why, n, "staged: a %dx%d tile with its halo needs more than 4 loads per thread", bx, by);
-        return 0;
-    }
-    return 1;
+    snprintf(why, n, "%s: unknown block-shape rule %d", d->name, (int)d->shape);
+    return 0;
 }
 
-static size_t shared_bytes(gpu_ctx *c, access_t a, int bx, int by)
+size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int hmax)
 {
-    size_t es = prec_size(c->pb->s.prec);
-    if (a == ACC_SHARED && c->uns)
-        return sizeof(int32_t) * NREL2 * (size_t)((bx * by) | 1);
-    if (a == ACC_STAGED)
-        return c->uns ? es * (size_t)(bx + c->st.hmax) : es * (size_t)(bx + 4) * (size_t)(by + 4);
+    switch (access_table[a].smem) {
+    case SMEM_NONE: return 0;
+    case SMEM_OFFSETS: return uns ? sizeof(int32_t) * NREL2 * (size_t)((bx * by) | 1) : 0;
+    case SMEM_STAGED:
+        return uns ? prec_size(p) * (size_t)(bx + hmax) : prec_size(p) * (size_t)(bx + 4) * (size_t)(by + 4);
+    }
     return 0;
 }
 
@@ -301,8 +294,11 @@ static int32_t *packed_rows(gpu_ctx *c)
 int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t p, int column,
                     int uns, int bx, int by, int bz, kparams *P)
 {
-    int pillar = a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED || a == ACC_STAGED;
-    P->zslice = a == ACC_ZLOOP ? P->zend : (P->zslice > 0 ? P->zslice : 8);
+    const access_desc *d = access_get(a);
+    if (!d)
+        return -1;
+    int pillar = d->levels != LEVELS_ONE;
+    P->zslice = d->levels == LEVELS_ALL ? P->zend : (P->zslice > 0 ? P->zslice : 8);
     int slices = pillar ? (P->zend + P->zslice - 1) / P->zslice : P->zend;
     memset(l, 0, sizeof *l);
     l->block = (dim3){(unsigned)bx, (unsigned)by, (unsigned)bz};
@@ -318,8 +314,17 @@ int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t
         perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
         return -1;
     }
-    l->fn = stencil_table[s].graph ? graph_kernels[s - ST_QUAD_COUNT][p] /* one kernel */
-                                   : (*strategy_table(a, aos))[s][p][column];
+    if (stencil_table[s].graph)
+        l->fn = d->graph ? graph_kernels[s - ST_QUAD_COUNT][p] : NULL; /* one kernel */
+    else if (aos)
+        l->fn = a == ACC_IDXVAR && s == ST_FASTWAVES ? aos_kernels[p][column] : NULL;
+    else
+        l->fn = d->kernels ? (*d->kernels)[s][p][column] : NULL;
+    if (!l->fn) {
+        perr("--access %s: no kernel for %s%s in this storage", d->name, stencil_table[s].name,
+             aos ? " as an array of structs" : "");
+        return -1;
+    }
     return 0;
 }
 
@@ -336,6 +341,9 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
              timing *t)
 {
     char why[160];
+    const access_desc *d = access_get(a);
+    if (!d)
+        return -1;
     if (!gpu_shape_ok(a, c->uns, bx, by, bz, why, sizeof why)) {
         perr("--threads: %s", why);
         return -1;
@@ -351,9 +359,9 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
             perr("--access %s: %s has one kernel, one thread per cell and level that looks up each "
                  "neighbour once (--access idxvar)", access_name[a], stencil_table[pb->s.stencil].name);
         else
-            perr("--access %s: %s has no such kernel (staged serves laplap and hdiff, whose field "
-                 "'in' carries the horizontal neighbourhood)", access_name[a],
-                 stencil_table[pb->s.stencil].name);
+            perr("--access %s: %s has no such kernel (%s serves the stencils whose field 'in' "
+                 "carries the horizontal neighbourhood: staged in stencils/registry.h)",
+                 access_name[a], stencil_table[pb->s.stencil].name, access_name[a]);
         return -1;
     }
     if (graph && (tables != TABLES_GLOBAL || !c->uns)) {
@@ -363,7 +371,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
              stencil_table[pb->s.stencil].name);
         return -1;
     }
-    if (a == ACC_STAGED && c->uns) {
+    if (d->staging && c->uns) {
         ensure_staging(c, bx);
         c->P.st_start = c->st_start;
         c->P.st_cells = c->st_cells;
@@ -373,10 +381,10 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
     if (tables != TABLES_GLOBAL) {
         const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
-        if (!c->uns || !pb->nt.compressed || a == ACC_STAGED) {
+        if (!c->uns || !pb->nt.compressed || !strategy_upload(a, c->aos)) {
             perr("%s: %s", flag, !c->uns ? "applies to unstructured grids"
                                  : !pb->nt.compressed ? "needs a compressed table (--compress)"
-                                                      : "the staged strategy reads no neighbour table");
+                                                      : "this strategy reads no neighbour table");
             return -1;
         }
         if (tables == TABLES_CONSTANT) {
@@ -391,7 +399,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     gpu_launch l;
     if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
-    l.smem = shared_bytes(c, a, bx, by);
+    l.smem = gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
     if (l.smem > 48 * 1024)
         CK(cudaFuncSetAttribute(l.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem));
     double *ms = xalloc(sizeof(double) * (size_t)runs);

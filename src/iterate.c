@@ -3,30 +3,27 @@
 
 #include <string.h>
 
-static const iter_carry carried[ST_COUNT] = {
-    [ST_LAPLAP] = {1, {0}, {1}},
-    [ST_HDIFF] = {1, {0}, {2}},
-    [ST_FASTWAVES] = {2, {0, 1}, {9, 10}},
-};
+const iter_carry *iter_carried(stencil_t s) { return &stencil_table[s].carry; }
 
-const iter_carry *iter_carried(stencil_t s) { return &carried[s]; }
-
-/* state <- state - out/64 (laplap) or state <- out, at the points of b. */
-#define FOLD(TY)                                                                                  \
-    static void fold_##TY(cpu_block b, TY *state, const TY *out, int damp)                       \
+/* state <- the stencil's fold of (state, out) at the points of b (stencils/registry.h). */
+#define FOLD(ST, TY)                                                                              \
+    static void fold_##ST##_##TY(cpu_block b, void *state_, const void *out_)                     \
     {                                                                                             \
+        TY *state = state_;                                                                       \
+        const TY *out = out_;                                                                     \
         _Pragma("omp parallel for schedule(static) if(cpu_block_points(b) > 4096)")               \
         for (int k = b.k0; k < b.k1; k++) {                                                       \
             long l = (long)(k - b.kbase) * b.zs;                                                  \
-            if (damp)                                                                             \
-                for (long i = l + b.c0; i < l + b.c1; i++)                                        \
-                    state[i] = state[i] - out[i] / (TY)64;                                        \
-            else                                                                                  \
-                memcpy(state + l + b.c0, out + l + b.c0, sizeof(TY) * (size_t)(b.c1 - b.c0));    \
+            for (long i = l + b.c0; i < l + b.c1; i++)                                            \
+                state[i] = stencil_fold_##ST##_##TY(state[i], out[i]);                            \
         }                                                                                         \
     }
-FOLD(double)
-FOLD(float)
+#define FOLD_BOTH(ST, _) FOLD(ST, double) FOLD(ST, float)
+FOR_EACH_STENCIL(FOLD_BOTH, _)
+
+typedef void (*fold_fn)(cpu_block, void *, const void *);
+#define FOLD_ROW(ST, _) {fold_##ST##_double, fold_##ST##_float},
+static const fold_fn fold_table[ST_QUAD_COUNT][2] = {FOR_EACH_STENCIL(FOLD_ROW, _)};
 
 void iter_step(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, fieldset f)
 {
@@ -34,13 +31,8 @@ void iter_step(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, field
         return;
     cpu_run_block(s, p, nt, b, f);
     const iter_carry *c = iter_carried(s);
-    int damp = s == ST_LAPLAP;
-    for (int j = 0; j < c->n; j++) {
-        if (p == PREC_FLOAT)
-            fold_float(b, f.p[c->in[j]], f.p[c->out[j]], damp);
-        else
-            fold_double(b, f.p[c->in[j]], f.p[c->out[j]], damp);
-    }
+    for (int j = 0; j < c->n; j++)
+        fold_table[s][p](b, f.p[c->in[j]], f.p[c->out[j]]);
 }
 
 long iter_state_differ(const problem *pb, fieldset a, fieldset b, long *points)

@@ -1,4 +1,6 @@
 /* iterate.h — iterated runs (docs/out-of-core.md): a state advanced T time steps, on the CPU.
+ * Which inputs are the state, from which outputs they are carried and the fold are the
+ * stencil's registry line (stencils/registry.h), e.g.
  *
  *   laplap     in <- in - laplap(in)/64          (state: in)
  *   hdiff      in <- out, coeff fixed            (state: in)
@@ -19,12 +21,8 @@
 
 #include "cpu_exec.h"
 
-/* Fields carried from step to step: state input in[j] takes the value of output out[j]. */
-typedef struct {
-    int n;
-    int in[2], out[2];
-} iter_carry;
-
+/* Fields carried from step to step (iter_carry, stencils/stencil.h): state input in[j] takes
+ * the value of output out[j]. n = 0: the stencil has no iterated runs. */
 const iter_carry *iter_carried(stencil_t s);
 
 /* One time step on the points of block b of field set f (inputs then outputs, in the stencil's

@@ -136,7 +136,7 @@ static void run_tiles(const ooc_plan *pl, const ooc_part *pt, const ooc_slab *s,
         int k = t - done < pl->K ? t - done : pl->K;
         tiles_step_args a = {pl->stencil, pl->prec, k, pt->first[t - done - k],
                              s->lz1 - s->lz0, pt->zstride, loc.p[c->in[0]],
-                             pl->stencil == ST_HDIFF ? loc.p[1] : NULL, loc.p[c->out[0]]};
+                             tiles_fixed_input(pl->stencil, loc), loc.p[c->out[0]]};
         tiles_steps_cpu(&pt->tl, &a);
         char *state = loc.p[c->in[0]];
         const char *next = loc.p[c->out[0]];

@@ -6,6 +6,7 @@
 #include "runner.h"
 #include "../access/tiles_run.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int poison_device(void *p, size_t n, size_t stride, size_t offset, int is_float); /* poison.cu */
@@ -332,7 +333,7 @@ static int run_tiles(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
     for (int done = 0; done < steps;) {
         int n = steps - done < pl->K ? steps - done : pl->K;
         tiles_step_args a = {pl->stencil, pl->prec, n, pt->first[steps - done - n], nlev,
-                             pt->zstride, u->d.p[cur], pl->stencil == ST_HDIFF ? u->d.p[1] : NULL,
+                             pt->zstride, u->d.p[cur], tiles_fixed_input(pl->stencil, u->d),
                              u->d.p[alt]};
         CK((cudaError_t)tiles_steps_gpu(&pt->tl, v, &a, o->zslice, u->stream));
         int swap = cur;
@@ -344,7 +345,7 @@ static int run_tiles(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
 }
 
 /* up to F steps on the chunk's shrinking region, one strategy kernel per step that writes the
- * new state (the fold of src/iterate.h fused in: kparams.damp) into the other of the state and
+ * new state (the fold of src/iterate.h fused in: kparams.fold) into the other of the state and
  * output fields. Returns whether the result is in the output fields. */
 static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
 {
@@ -371,7 +372,7 @@ static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
             P.f.p[c->in[i]] = P.f.p[c->out[i]];
             P.f.p[c->out[i]] = swap;
         }
-        P.damp = pl->stencil == ST_LAPLAP;
+        P.fold = 1;
         P.nbv = (nbview){u->tab, u->pat, pt->nt.ntab, 0};
         P.zs = pt->zstride;
         P.zend = k1 - k0;
@@ -690,16 +691,23 @@ int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare
     char why[160];
     if (pl->K > 1)
         return tiles_check(pl) != 0 ? -1 : ooc_gpu_pipeline(&o, f, spare, steps, t);
-    if (k->access == ACC_STAGED || !gpu_supports(k->access, pl->stencil)) {
-        perr("out-of-core: --access %s: not available for iterated runs (use naive, idxvar, "
-             "shared, shared-warp, zloop or zloop-sliced)", access_name[k->access]);
+    const access_desc *d = access_get(k->access);
+    if (!d)
+        return -1;
+    if (!d->iterated || !gpu_supports(k->access, pl->stencil)) {
+        char names[160] = "";
+        for (int a = 0; a < ACC_COUNT; a++)
+            if (access_table[a].iterated && gpu_supports((access_t)a, pl->stencil))
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         names[0] ? ", " : "", access_table[a].name);
+        perr("out-of-core: --access %s: not available for iterated runs of %s (use %s)", d->name,
+             stencil_table[pl->stencil].name, names);
         return -1;
     }
     if (!gpu_shape_ok(k->access, 1, o.bx, o.by, o.bz, why, sizeof why)) {
         perr("--threads: %s", why);
         return -1;
     }
-    if (k->access == ACC_SHARED)
-        o.smem = sizeof(int32_t) * NREL2 * (size_t)((o.bx * o.by) | 1);
+    o.smem = gpu_smem_bytes(k->access, 1, pl->prec, o.bx, o.by, 0);
     return ooc_gpu_pipeline(&o, f, spare, steps, t);
 }

@@ -105,19 +105,20 @@ static int build_unstructured(problem *pb)
     return 0;
 }
 
-/* fastwaves moves a vector (u, v) given in each cell's W/E/S/N frame: on a mesh where that frame
- * turns (a lattice identity fails, mesh_lattice_breaks) its components would be mixed up, so it
- * is refused there, naming the first such cell. Returns 0, or -1 after the message. */
-static int refuse_turning_frame(const char *path, const mesh *m)
+/* A framed stencil (stencils/registry.h; fastwaves) moves a vector given in each cell's W/E/S/N
+ * frame: on a mesh where that frame turns (a lattice identity fails, mesh_lattice_breaks) its
+ * components would be mixed up, so it is refused there, naming the first such cell. Returns 0,
+ * or -1 after the message. */
+static int refuse_turning_frame(const char *path, const mesh *m, const char *name)
 {
     char why[128];
     int first, n = mesh_lattice_breaks(m, &first, why, sizeof why);
     if (n == 0)
         return 0;
-    perr("%s: fastwaves moves the vector (u, v) in each cell's W/E/S/N frame, but the frame turns "
+    perr("%s: %s moves a vector in each cell's W/E/S/N frame, but the frame turns "
          "at %d cells, first at cell %d (%s); it runs on quad meshes whose labels keep one frame "
-         "(a regular or shuffled patch); laplap, hdiff and graphlap run on this one",
-         path, n, first, why);
+         "(a regular or shuffled patch); the stencils without a frame run on this one",
+         path, name, n, first, why);
     return -1;
 }
 
@@ -134,7 +135,7 @@ static int load_mesh(problem *pb)
              "run --stencil graphlap on it", pb->mesh_path, si->name);
         return -1;
     }
-    if (s->stencil == ST_FASTWAVES && refuse_turning_frame(pb->mesh_path, &pb->mesh) != 0)
+    if (si->framed && refuse_turning_frame(pb->mesh_path, &pb->mesh, si->name) != 0)
         return -1;
     s->nz = pb->mesh.nlevels;
     s->halo = si->radius;

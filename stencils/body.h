@@ -31,10 +31,11 @@
 #endif
 #define ST(f, v) ((f)[NB(C)] = (v))
 
-/* DAMPED(state, v): what a damping stencil (laplap) stores for its result v at a cell whose
- * state it read as `state`. Here v itself; an executor that fuses the iterated step of
- * src/iterate.h (state - v/64) into the kernel redefines it. */
-#define DAMPED(state, v) (v)
+/* FOLDED(PREFIX, state, v): what a stencil whose iterated step has a fold (stencils/registry.h;
+ * laplap: state - v/64) stores for its result v at a cell whose state it read as `state`. Here v
+ * itself (the CPU folds in a second pass, src/iterate.c); the GPU kernels of iterated runs
+ * redefine it to store the fold instead (access/kernels.cuh). */
+#define FOLDED(PREFIX, state, v) (v)
 
 /* Relation tokens: table index (-1 = the cell itself; else the R_* of grids/grid.h, XY = X(Y(c)),
  * X taken in Y(c)'s own frame) and regular-grid displacement (on the lattice EW = C etc.). */

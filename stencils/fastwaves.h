@@ -47,5 +47,4 @@
 
 /* relations the body reads (bit r = relation r of grids/grid.h) */
 #define FASTWAVES_RELS ((1u << 1) | (1u << 3))
-#define FASTWAVES_ZEND(nz) ((nz)-1)
 #endif

@@ -64,5 +64,4 @@
         out[GAT(c_)] = (T)dc_ * lap_c - sum;                                                      \
     } while (0)
 
-#define GRAPHLAP_ZEND(nz) (nz)
 #endif

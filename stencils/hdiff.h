@@ -28,5 +28,4 @@
 
 /* relations the body reads (bit r = relation r of grids/grid.h) */
 #define HDIFF_RELS REL_ALL
-#define HDIFF_ZEND(nz) (nz)
 #endif

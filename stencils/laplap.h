@@ -31,10 +31,9 @@
 #define LAPLAP_BODY()                                                                             \
     do {                                                                                          \
         LAPLAP_LAPS();                                                                            \
-        ST(out, DAMPED(LD(in, C), LAPLAP_COMBINE(lap_c, lap_w, lap_e, lap_s, lap_n)));           \
+        ST(out, FOLDED(LAPLAP, LD(in, C), LAPLAP_COMBINE(lap_c, lap_w, lap_e, lap_s, lap_n)));     \
     } while (0)
 
 /* relations the body reads (bit r = relation r of grids/grid.h): all NREL2 */
 #define LAPLAP_RELS REL_ALL
-#define LAPLAP_ZEND(nz) (nz)
 #endif

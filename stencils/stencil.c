@@ -1,19 +1,38 @@
-/* stencil.c — stencil descriptors and their input data. */
+/* stencil.c — the stencil table of stencils/registry.h and the stencils' input data. */
 #include "stencil.h"
 
 #include <string.h>
 
-const stencil_info stencil_table[ST_COUNT] = {
-    {"laplap", 1, 1, {"in", "out"}, 2, 0, 0, "Laplacian of the Laplacian, 1 field in, radius 2", 0},
-    {"hdiff", 2, 1, {"in", "coeff", "out"}, 2, 0, 0,
-     "COSMO horizontal diffusion with flux limiter, 2 fields in, radius 2", 0},
-    {"fastwaves", 9, 2,
-     {"u_pos", "v_pos", "u_tens", "v_tens", "rho", "ppuv", "fx", "wgtfac", "hhl", "u_out", "v_out"},
-     1, 1, 1, "COSMO fast-waves u/v update, 9 fields in, 2 out, radius 1, z -1..+1", 0},
-    {"graphlap", 1, 1, {"in", "out"}, 2, 0, 0,
-     "graph Laplacian applied twice, cells with any number of neighbours (mesh files), radius 2",
-     1},
-};
+/* (the last field, always an output, leads the ranges so that an empty list is valid C) */
+#define INPUT(f, base, scale, dz) [f] = {1, base, scale, dz}
+#define PILLAR_RELS_QUAD(P) P##_RELS
+#define PILLAR_RELS_GRAPH(P) 0u
+#define PILLAR_IS_GRAPH_QUAD 0
+#define PILLAR_IS_GRAPH_GRAPH 1
+#define PILLAR_INFO_(A, B, nm, P, kind, nin, nout, fields, radius, ztop, zradius, carry, fold,   \
+                     inputs, framed, staged, ksteps, summary)                                     \
+    [ST_##P] = {#nm, nin, nout, {PILLAR_LIST fields}, radius, ztop, zradius, summary,             \
+                PILLAR_IS_GRAPH_##kind, PILLAR_RELS_##kind(P), {PILLAR_LIST carry},               \
+                {[PILLAR_MAXF - 1] = {0}, PILLAR_LIST inputs}, framed, staged, ksteps},
+const stencil_info stencil_table[ST_COUNT] = {PILLAR_STENCILS(PILLAR_INFO_, _, _)};
+
+#define PILLAR_FOLD_CASE_(P, TY)                                                                  \
+    case ST_##P: return stencil_fold_##P##_##TY(u, o);
+double stencil_fold_double(stencil_t s, double u, double o)
+{
+    switch (s) {
+        FOR_EACH_STENCIL(PILLAR_FOLD_CASE_, double)
+    default: return o;
+    }
+}
+
+float stencil_fold_float(stencil_t s, float u, float o)
+{
+    switch (s) {
+        FOR_EACH_STENCIL(PILLAR_FOLD_CASE_, float)
+    default: return o;
+    }
+}
 
 int stencil_parse(const char *s, stencil_t *out)
 {
@@ -42,15 +61,9 @@ static double noise(int f, int x, int y, int z, uint64_t seed)
 double stencil_input(stencil_t s, int f, int x, int y, int z, uint64_t seed)
 {
     double r = noise(f, x, y, z, seed);
-    if (s == ST_HDIFF && f == 1)
-        return 0.05 + 0.05 * r; /* coeff */
-    if (s == ST_FASTWAVES) {
-        switch (f) {
-        case 4: return 1.5 + 0.5 * r;          /* rho */
-        case 7: return 0.5 + 0.5 * r;          /* wgtfac */
-        case 8: return 100.0 * z + 25.0 * r;   /* hhl: steps of 100 ± 50 */
-        default: break;
-        }
-    }
-    return r;
+    const stencil_range *q = &stencil_table[s].input[f];
+    if (!q->set)
+        return r;
+    double v = q->base + q->scale * r; /* base 0: exactly scale·r */
+    return q->dz != 0 ? q->dz * z + v : v;
 }

@@ -1,17 +1,35 @@
-/* stencil.h — what each stencil reads and writes, and its input data. */
+/* stencil.h — what each stencil reads and writes, and its input data: the stencils of
+ * stencils/registry.h as an enum and a table. */
 #ifndef PILLAR_STENCIL_H
 #define PILLAR_STENCIL_H
 
-#include "body.h"
+#include "registry.h"
 
 #include <stdint.h>
 
 /* The W/E/S/N stencils come first (ST_QUAD_COUNT of them): they read the NREL2 relations of
  * grids/grid.h and run on every grid, layout, storage and access strategy. Then the graph
  * stencils, which read a cell's neighbours as a list of any length (storage/ell.h) and run on
- * mesh files only (pillar run --mesh). */
-typedef enum { ST_LAPLAP, ST_HDIFF, ST_FASTWAVES, ST_GRAPHLAP, ST_COUNT } stencil_t;
-#define ST_QUAD_COUNT 3
+ * mesh files only (pillar run --mesh). ST_<PREFIX> for each line of the registry. */
+#define PILLAR_ENUM_(P, A) ST_##P,
+#define PILLAR_COUNT_(P, A) +1
+typedef enum {
+    FOR_EACH_STENCIL(PILLAR_ENUM_, _) FOR_EACH_GRAPH_STENCIL(PILLAR_ENUM_, _) ST_COUNT
+} stencil_t;
+enum { ST_QUAD_COUNT = 0 FOR_EACH_STENCIL(PILLAR_COUNT_, _) };
+
+/* Fields carried from step to step of an iterated run: state input in[j] takes the value of
+ * output field out[j] (an index into the stencil's field list). */
+typedef struct {
+    int n;
+    int in[2], out[2];
+} iter_carry;
+
+/* The value of an input: base + scale·r + dz·level, r the noise in [-1, 1) (set = 0: r). */
+typedef struct {
+    int set;
+    double base, scale, dz;
+} stencil_range;
 
 typedef struct {
     const char *name;
@@ -22,6 +40,12 @@ typedef struct {
     int zradius;                    /* levels it reads below and above the current one */
     const char *summary;
     int graph;                      /* 1: a graph stencil (neighbour lists), 0: W/E/S/N */
+    unsigned rels;                  /* W/E/S/N: the relations the body reads (bit r: relation r) */
+    iter_carry carry;               /* iterated runs: n = 0, none */
+    stencil_range input[PILLAR_MAXF];
+    int framed;                     /* moves vectors in each cell's frame: not where it turns */
+    int staged;                     /* has staged kernels */
+    int ksteps;                     /* has K-step kernels (--kernel-steps) */
 } stencil_info;
 
 extern const stencil_info stencil_table[ST_COUNT];
@@ -30,9 +54,13 @@ int stencil_parse(const char *s, stencil_t *out); /* 0 on success */
 /* Levels [0, nz - ztop) are computed. */
 static inline int stencil_zend(stencil_t s, int nz) { return nz - stencil_table[s].ztop; }
 
+/* The fold of stencil s (registry.h) at run time: the new state from state u and output o. */
+double stencil_fold_double(stencil_t s, double u, double o);
+float stencil_fold_float(stencil_t s, float u, float o);
+
 /* Value of input field `f` at horizontal position (x, y), level z: deterministic in the seed and
- * physically plausible (SPEC §3): hhl strictly increasing in z, rho in [1,2], wgtfac in [0,1],
- * coeff in [0,0.1], the rest seeded-random in [-1,1]. */
+ * physically plausible (docs/stencils.md): the registry's ranges (hhl strictly increasing in z,
+ * rho in [1,2], wgtfac in [0,1], coeff in [0,0.1]), the rest seeded-random in [-1,1]. */
 double stencil_input(stencil_t s, int f, int x, int y, int z, uint64_t seed);
 
 #endif

@@ -1,7 +1,7 @@
 /* ell.c — building the ELL neighbour table of a grid made from a mesh. */
 #include "ell.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 #ifndef PILLAR_FIELD_H
 #define PILLAR_FIELD_H
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
 #define PILLAR_NBTABLE_H
 
 #include "../grids/grid.h"
-#include "../src/common.h"
+#include "../base/common.h"
 
 typedef struct {
     int chasing, compressed;

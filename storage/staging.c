@@ -1,7 +1,7 @@
 /* staging.c — building per-block halo lists (see staging.h). */
 #include "staging.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* tiles.c — the balls of blocks for K-step kernels (storage/tiles.h). */
 #include "tiles.h"
 
-#include "../src/common.h"
+#include "../base/common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -106,7 +106,9 @@ static void check_rotated_vs_regular(void)
     mesh_free(&m);
     CHECK(mesh_generate(&m, &so) == 0 && mesh_write(rot, &m) == 0, "rotated patch");
     mesh_free(&m);
-    for (int st = ST_LAPLAP; st <= ST_HDIFF; st++) {
+    for (int st = 0; st < ST_QUAD_COUNT; st++) {
+        if (stencil_table[st].framed)
+            continue; /* refused where the frame turns */
         problem pr, po;
         CHECK(make(&pr, (stencil_t)st, PREC_DOUBLE, 3, reg, MESH_ORDER_FILE) == 0 &&
                   make(&po, (stencil_t)st, PREC_DOUBLE, 1, rot, MESH_ORDER_METIS) == 0,

@@ -155,7 +155,7 @@ static void test_launches(const problem *pb, fieldset ref[4], int B, int lattice
         for (int k = 1; k <= K; k++) {
             fieldset st = iter_fields_copy(pb);
             tiles_step_args a = {pb->s.stencil, pb->s.prec, k, g->nhalo, g->nz, g->zstride,
-                                 st.p[c->in[0]], pb->s.stencil == ST_HDIFF ? st.p[1] : NULL,
+                                 st.p[c->in[0]], tiles_fixed_input(pb->s.stencil, st),
                                  st.p[c->out[0]]};
             tiles_steps_cpu(&t, &a);
             for (int z = 0; z < g->nz; z++) {
@@ -212,7 +212,6 @@ static void test_problem(const problem *pb, int index, int lattice, const char *
 
 int main(void)
 {
-    static const stencil_t stencils[] = {ST_LAPLAP, ST_HDIFF};
     int runs = 0, multipart = 0;
     if (scratch_open("tiles", NULL) != 0)
         return 1;
@@ -221,10 +220,10 @@ int main(void)
               mesh_write(tmpname("sphere.h5"), &sphere) == 0,
           "cubed sphere");
     mesh_free(&sphere);
-    for (int si = 0; si < 2; si++)
-        for (int prec = 0; prec < 2; prec++)
+    for (int si = 0; si < ST_QUAD_COUNT; si++)
+        for (int prec = 0; prec < 2 && tiles_supported((stencil_t)si); prec++)
             for (int li = 0; li <= 3; li++) { /* 3: the cubed sphere */
-                stencil_t st = stencils[si];
+                stencil_t st = (stencil_t)si;
                 problem_spec s = {st, (precision_t)prec, NX, NY, NZ, stencil_table[st].radius,
                                   layouts[li % 3], 8, 11, li & 1, prec};
                 problem pb;
