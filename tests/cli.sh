@@ -66,5 +66,18 @@ for cmd in "" run info; do
     expect_output "usage: pillar" $cmd --help
 done
 expect_output "commands:" help
+# --version in every command; --flag=value wherever --flag value works
+for cmd in "" run info bench mesh "mesh info" "mesh generate" "mesh import" "mesh partition"; do
+    expect_output "pillar " $cmd --version
+done
+expect_output "PASS against the regular grid: bit-exact" run --stencil=hdiff --size=24x20x4 \
+    --backend=cpu --runs=1 --layout=random --seed=7
+expect_output "grid        20x16x4" info --size=20x16x4 --layout=rowmajor
+expect_error "--runs 'abc'" bench --runs=abc
+expect_error "exclude each other" bench --sweep=domain --size=64x64x4
+expect_error "--precision 'quad'" bench --precision=quad
+for flag in --stencil --size --precision --layout --storage --compress --access --sweep --runs --out; do
+    expect_output "$flag" bench --help
+done
 
 exit $fail
