@@ -53,9 +53,8 @@ static char *command_line(int argc, char **argv)
     return s;
 }
 
-/* --output: the results (with --output-inputs the inputs too), written only after a passing run. */
-static int write_output(const problem *pb, const options *o, fieldset out, int uns, int ok,
-                        int argc, char **argv)
+int run_write_output(const problem *pb, const options *o, fieldset out, int uns, int steps, int ok,
+                     int argc, char **argv)
 {
     const stencil_info *si = &stencil_table[pb->s.stencil];
     if (!ok) {
@@ -63,15 +62,19 @@ static int write_output(const problem *pb, const options *o, fieldset out, int u
         return -1;
     }
     char *flags = command_line(argc, argv);
-    field_write_opts w = {o->output_inputs, flags};
+    field_write_opts w = {o->output_inputs, flags, steps};
     int rc = field_write(pb, out, uns, &w, o->output);
     xfree(flags);
     if (rc != 0)
         return -1;
     printf("  output    %s:", o->output);
-    for (int k = o->output_inputs ? 0 : si->nin; k < pb->nf; k++)
+    int first = o->output_inputs || steps ? 0 : si->nin, end = steps ? si->nin : pb->nf;
+    for (int k = first; k < end; k++)
         printf(" %s", si->field[k]);
-    printf(" [%d][%d] %s\n", pb->s.nz, field_ncells(pb), prec_name(pb->s.prec));
+    printf(" [%d][%d] %s", pb->s.nz, field_ncells(pb), prec_name(pb->s.prec));
+    if (steps)
+        printf(", the state after %d step%s", steps, steps == 1 ? "" : "s");
+    printf("\n");
     return 0;
 }
 
@@ -85,7 +88,7 @@ int cmd_run(int argc, char **argv)
     if (o.output && field_output_check(o.output) != 0)
         return 1;
     if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share)
-        return run_iterated(&o);
+        return run_iterated(&o, argc, argv);
     int backend = runner_pick_backend(&o, 0);
     if (backend < 0)
         return 1;
@@ -163,7 +166,7 @@ int cmd_run(int argc, char **argv)
     printf("  verify    %s against the %s: %s\n", ok ? "PASS" : "FAIL", against, line);
     if (o.input)
         printf("  input     %s\n", o.input);
-    if (o.output && write_output(&pb, &o, out, uns, ok, argc, argv) != 0)
+    if (o.output && run_write_output(&pb, &o, out, uns, 0, ok, argc, argv) != 0)
         ok = 0;
 
     runner_free_outputs(&pb, &out);

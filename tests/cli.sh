@@ -43,7 +43,6 @@ expect_error "--out-of-core 'maybe'" run --steps 2 --out-of-core maybe
 expect_error "needs --device-mem" run --steps 2 --out-of-core on --backend cpu
 expect_error "too small" run --size 32x32x8 --steps 2 --out-of-core on --device-mem 1K --backend cpu
 expect_error "--aos does not go with --steps" run --steps 2 --aos --backend cpu
-expect_error "--input does not go with --steps" run --steps 2 --input x.h5 --backend cpu
 expect_output "this is the CPU in-core reference" run --size 32x32x8 --steps 3 --backend cpu
 for st in laplap hdiff fastwaves; do
     expect_output "PASS: 0 of" run --stencil $st --size 40x36x12 --steps 4 --fuse 2 \

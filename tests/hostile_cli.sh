@@ -62,6 +62,7 @@ done <<EOF
 1|no such file|mesh partition $t/none.h5 --parts 2
 1|no such file|run --mesh $t/none.h5 --backend cpu
 1|no such file|run --mesh=$t/none.h5 --steps 2 --backend cpu
+1|no such file|run --size 8x8x2 --steps 2 --backend cpu --input $t/none.h5
 2|unknown flag '--bogus'|mesh info $t/none.h5 --bogus
 2|unknown flag '--bogus'|mesh partition $t/none.h5 --bogus=1
 2|unknown flag '--bogus'|bench --bogus
