@@ -21,41 +21,22 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char bench_help[] =
-    "usage: pillar bench [flags]\n"
-    "\n"
-    "Runs the experiment matrix on the GPU: per stencil, precision and size, the regular-grid\n"
-    "twins and, per layout and neighbour-table storage, every access strategy x block shape\n"
-    "(powers of two, 32 to 512 threads, x >= 32, as thesis §6.5; shared-warp also x = 8, 16).\n"
-    "Each configuration: 2 warm-up launches, then the median of --runs CUDA-event timings with\n"
-    "outputs poisoned before each. The fastest configuration of each row is verified against the\n"
-    "CPU reference. Prints Table 6.2 (storage -> fastest access, runtime, slowdown against the\n"
-    "fastest regular run, GB/s and share of the device copy ceiling measured at start) and\n"
-    "Table 6.7 (compression statistics); writes every run to CSV and JSON.\n"
-    "\n"
-    "  --quick            a few block shapes, 10 runs, rowmajor and zcurve-w (about 2 minutes)\n"
-    "  --stencil S        only this stencil: laplap | hdiff | fastwaves          (all)\n"
-    "  --precision P      double | float | both                                  (double)\n"
-    "  --layout L         only this layout: rowmajor | zcurve | zcurve-w | random\n"
-    "                     (default rowmajor, zcurve, zcurve-w; --quick: rowmajor, zcurve-w)\n"
-    "  --storage S        only chasing or nonchasing tables                      (both)\n"
-    "  --compress yes|no  only compressed or uncompressed tables                 (both)\n"
-    "  --access A         only this access strategy                              (all)\n"
-    "  --size NXxNYxNZ    grid size, halo included                               (512x512x64)\n"
-    "  --sweep domain     sizes 64x64, 128x128, 512x512 x Z = 1..64 (thesis §6.6) instead of --size\n"
-    "  --runs N           timed runs per configuration                           (20)\n"
-    "  --out DIR          where the CSV and JSON go                               (bench-out)\n"
-    "\n"
-    "example: pillar bench --quick --stencil laplap\n";
-
-typedef struct {
-    int quick, runs, stencil, access, storage, compress, nsizes, nlayouts;
-    int precs[2], nprecs;
-    int sizes[32][3];
-    layout_t layouts[LAYOUT_COUNT];
-    const char *out;
-    char command[1024];
-} bench_opts;
+static const help_part bench_help[] = {
+    {"usage: pillar bench [flags]\n"
+     "\n"
+     "Runs the experiment matrix on the GPU: per stencil, precision and size, the regular-grid\n"
+     "twins and, per layout and neighbour-table storage, every access strategy x block shape\n"
+     "(powers of two, 32 to 512 threads, x >= 32, as thesis §6.5; shared-warp also x = 8, 16).\n"
+     "Each configuration: 2 warm-up launches, then the median of --runs CUDA-event timings with\n"
+     "outputs poisoned before each. The fastest configuration of each row is verified against the\n"
+     "CPU reference. Prints Table 6.2 (storage -> fastest access, runtime, slowdown against the\n"
+     "fastest regular run, GB/s and share of the device copy ceiling measured at start) and\n"
+     "Table 6.7 (compression statistics); writes every run to CSV and JSON.\n"
+     "\n", 0},
+    {NULL, HELP_MAIN | HELP_ALWAYS},
+    {"\n"
+     "example: pillar bench --quick --stencil laplap\n", 0},
+    {NULL, 0}};
 
 /* Where a compressed table is read from (tables_t): in JSON/CSV, and as a suffix of the access. */
 #ifdef PILLAR_HAVE_CUDA
@@ -98,131 +79,25 @@ typedef struct {
     size_t nstats;
 } bench_log;
 
+/* Parses the command line and completes what the flags leave open: the sizes (--size, the
+ * domain sweep or 512x512x64), the layouts and the runs. Returns cli_parse's result. */
 static int parse_bench(bench_opts *b, int argc, char **argv)
 {
-    memset(b, 0, sizeof *b);
-    b->runs = -1;
-    b->stencil = b->access = b->storage = b->compress = -1;
-    b->precs[0] = PREC_DOUBLE;
-    b->nprecs = 1;
-    b->out = "bench-out";
-    int sweep = 0, size_set = 0, layout_set = 0;
+    cli_args a;
+    int rc = cli_parse(&a, CMD_BENCH, bench_help, argc, argv);
+    if (rc != 0)
+        return rc;
+    *b = a.b;
     snprintf(b->command, sizeof b->command, "pillar bench");
     for (int i = 0; i < argc; i++) {
         strncat(b->command, " ", sizeof b->command - strlen(b->command) - 1);
         strncat(b->command, argv[i], sizeof b->command - strlen(b->command) - 1);
     }
-    for (int i = 0; i < argc; i++) {
-        const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(f, "--help") || !strcmp(f, "-h"))
-            return 1;
-        if (!strcmp(f, "--quick")) {
-            b->quick = 1;
-            continue;
-        }
-        if (f[0] != '-' || f[1] != '-') {
-            perr("bench: unexpected argument '%s' (see 'pillar bench --help')", f);
-            return -1;
-        }
-        static const char *const known[] = {"--stencil", "--precision", "--layout", "--storage",
-                                            "--compress", "--access", "--size", "--sweep",
-                                            "--runs", "--out"};
-        int is_known = 0;
-        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-            is_known |= !strcmp(f, known[k]);
-        if (!is_known) {
-            perr("bench: unknown flag '%s' (see 'pillar bench --help')", f);
-            return -1;
-        }
-        if (!v) {
-            perr("bench: %s needs a value (see 'pillar bench --help')", f);
-            return -1;
-        }
-        i++;
-        stencil_t st;
-        access_t ac;
-        layout_t ly;
-        if (!strcmp(f, "--stencil")) {
-            if (stencil_parse(v, &st) != 0) {
-                perr("bench: --stencil '%s' is not a stencil; choose laplap, hdiff or fastwaves", v);
-                return -1;
-            }
-            if (stencil_table[st].graph) {
-                perr("bench: --stencil %s runs on the cells of a mesh file: use 'pillar run --mesh "
-                     "FILE'; the bench matrix has laplap, hdiff and fastwaves", v);
-                return -1;
-            }
-            b->stencil = st;
-        } else if (!strcmp(f, "--precision")) {
-            if (!strcmp(v, "double") || !strcmp(v, "float")) {
-                b->precs[0] = !strcmp(v, "float") ? PREC_FLOAT : PREC_DOUBLE;
-                b->nprecs = 1;
-            } else if (!strcmp(v, "both")) {
-                b->precs[0] = PREC_DOUBLE;
-                b->precs[1] = PREC_FLOAT;
-                b->nprecs = 2;
-            } else {
-                perr("bench: --precision '%s': choose double, float or both", v);
-                return -1;
-            }
-        } else if (!strcmp(f, "--layout")) {
-            if (layout_parse(v, &ly) != 0) {
-                perr("bench: --layout '%s' is not a layout; choose rowmajor, zcurve, zcurve-w or random", v);
-                return -1;
-            }
-            b->layouts[0] = ly;
-            b->nlayouts = 1;
-            layout_set = 1;
-        } else if (!strcmp(f, "--storage")) {
-            if (strcmp(v, "chasing") && strcmp(v, "nonchasing")) {
-                perr("bench: --storage '%s': choose chasing or nonchasing", v);
-                return -1;
-            }
-            b->storage = !strcmp(v, "chasing");
-        } else if (!strcmp(f, "--compress")) {
-            if (strcmp(v, "yes") && strcmp(v, "no")) {
-                perr("bench: --compress '%s': choose yes or no", v);
-                return -1;
-            }
-            b->compress = !strcmp(v, "yes");
-        } else if (!strcmp(f, "--access")) {
-            if (access_parse(v, &ac) != 0) {
-                perr("bench: --access '%s' is not an access strategy (see 'pillar run --help')", v);
-                return -1;
-            }
-            b->access = ac;
-        } else if (!strcmp(f, "--size")) {
-            if (parse_triple(v, &b->sizes[0][0], &b->sizes[0][1], &b->sizes[0][2]) != 0) {
-                perr("bench: --size '%s': expected NXxNYxNZ with three positive integers", v);
-                return -1;
-            }
-            b->nsizes = 1;
-            size_set = 1;
-        } else if (!strcmp(f, "--sweep")) {
-            if (strcmp(v, "domain")) {
-                perr("bench: --sweep '%s': the only sweep is 'domain'", v);
-                return -1;
-            }
-            sweep = 1;
-        } else if (!strcmp(f, "--runs")) {
-            long n;
-            if (parse_long(v, 1, 10000, &n) != 0) {
-                perr("bench: --runs '%s': expected an integer from 1 to 10000", v);
-                return -1;
-            }
-            b->runs = (int)n;
-        } else if (!strcmp(f, "--out")) {
-            b->out = v;
-        } else {
-            perr("bench: unknown flag '%s' (see 'pillar bench --help')", f);
-            return -1;
-        }
-    }
-    if (sweep && size_set) {
+    if (b->sweep && b->nsizes) {
         perr("bench: --sweep domain and --size exclude each other");
         return -1;
     }
-    if (sweep) {
+    if (b->sweep) {
         const int xy[3] = {64, 128, 512};
         for (int d = 0; d < 3; d++)
             for (int z = 1; z <= 64; z *= 2) {
@@ -230,12 +105,12 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
                 b->sizes[b->nsizes][2] = z;
                 b->nsizes++;
             }
-    } else if (!size_set) {
+    } else if (!b->nsizes) {
         b->sizes[0][0] = b->sizes[0][1] = 512;
         b->sizes[0][2] = 64;
         b->nsizes = 1;
     }
-    if (!layout_set) {
+    if (!b->nlayouts) {
         b->layouts[b->nlayouts++] = LAYOUT_ROWMAJOR;
         if (!b->quick)
             b->layouts[b->nlayouts++] = LAYOUT_ZCURVE;
@@ -607,12 +482,8 @@ int cmd_bench(int argc, char **argv)
 {
     bench_opts b;
     int rc = parse_bench(&b, argc, argv);
-    if (rc == 1) {
-        fputs(bench_help, stdout);
-        return 0;
-    }
     if (rc != 0)
-        return 2;
+        return CLI_EXIT(rc);
     char why[256];
     if (!gpu_available(why, sizeof why)) {
         perr("bench: needs a CUDA device, and there is none: %s", why);

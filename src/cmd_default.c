@@ -8,41 +8,34 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char default_help[] =
-    "usage: pillar [flags]\n"
-    "\n"
-    "The default job: laplap, hdiff and fastwaves on the built-in 512x512x64 z-curve grid\n"
-    "(double, non-chasing compressed neighbour table), each run on the regular grid and on its\n"
-    "unstructured twin, verified and summarised in one table. Flags of 'pillar run' change it,\n"
-    "e.g. 'pillar --size 128x128x32 --layout zcurve-w'.\n"
-    "\n"
-    "Other commands:\n"
-    "  pillar run    one stencil with one layout/storage/access (pillar run --help)\n"
-    "  pillar info   grid and neighbour-table statistics       (pillar info --help)\n";
+static const help_part default_help[] = {
+    {"usage: pillar [flags]\n"
+     "\n"
+     "The default job: laplap, hdiff and fastwaves on the built-in 512x512x64 z-curve grid\n"
+     "(double, non-chasing compressed neighbour table), each run on the regular grid and on its\n"
+     "unstructured twin, verified and summarised in one table. These flags of 'pillar run' change\n"
+     "it, e.g. 'pillar --size 128x128x32 --layout zcurve-w' (defaults in brackets are run's;\n"
+     "here the grid is 512x512x64, non-chasing, compressed, and --runs is 3 on the CPU, 20 on\n"
+     "the GPU):\n"
+     "\n", 0},
+    {NULL, HELP_MAIN | HELP_ALWAYS},
+    {"\n"
+     "Other commands ('pillar help' lists them all):\n"
+     "  pillar run    one stencil with one layout/storage/access (pillar run --help)\n"
+     "  pillar info   grid and neighbour-table statistics       (pillar info --help)\n", 0},
+    {NULL, 0}};
 
 int cmd_default(int argc, char **argv)
 {
-    options o;
-    options_defaults(&o);
-    o.spec.nx = o.spec.ny = 512;
-    o.spec.nz = 64;
-    o.spec.chasing = 0;
-    o.spec.compressed = 1;
-    int rc = options_parse(&o, argc, argv, "pillar", OPT_GRID | OPT_STENCIL | OPT_EXEC);
-    if (rc == 1) {
-        fputs(default_help, stdout);
-        return 0;
-    }
+    cli_args a;
+    int rc = cli_parse(&a, CMD_DEFAULT, default_help, argc, argv);
     if (rc != 0)
-        return 2;
+        return CLI_EXIT(rc);
+    options o = a.o;
     int backend = runner_pick_backend(&o, 0);
     if (backend < 0)
         return 1;
-    int any_explicit_runs = 0;
-    for (int i = 0; i < argc; i++)
-        if (!strncmp(argv[i], "--runs", 6))
-            any_explicit_runs = 1;
-    if (!any_explicit_runs)
+    if (!o.runs) /* no --runs */
         o.runs = backend == BACKEND_CPU ? 3 : 20;
 
     printf("pillar: %dx%dx%d %s, %s layout, %s %s neighbour table, median of %d runs\n\n",

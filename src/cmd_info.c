@@ -5,35 +5,26 @@
 
 #include <stdio.h>
 
-static const char info_help[] =
-    "usage: pillar info [flags]\n"
-    "\n"
-    "Describes a grid and its neighbour tables: cells, halo, paddings, and for each storage\n"
-    "(chasing / non-chasing x uncompressed / compressed) the entries stored, their ratio to the\n"
-    "uncompressed table, the number of patterns and the share of cells on the most frequent one\n"
-    "(the columns of thesis Table 6.7). The storage picked by --storage/--compress is marked *.\n"
-    "\n"
-    "  --size NXxNYxNZ  grid cells, halo included                 (64x64x16)\n"
-    "  --layout L       rowmajor | zcurve | zcurve-w | random     (zcurve)\n"
-    "  --zcurve-w W     run width of zcurve-w                     (32)\n"
-    "  --seed N         seed of the random layout                 (42)\n"
-    "  --storage S      chasing | nonchasing                      (chasing)\n"
-    "  --compress       mark the compressed table\n"
-    "  --precision P    double | float: field footprint           (double)\n"
-    "\n"
-    "example: pillar info --size 512x512x64 --layout rowmajor --compress\n";
+static const help_part info_help[] = {
+    {"usage: pillar info [flags]\n"
+     "\n"
+     "Describes a grid and its neighbour tables: cells, halo, paddings, and for each storage\n"
+     "(chasing / non-chasing x uncompressed / compressed) the entries stored, their ratio to the\n"
+     "uncompressed table, the number of patterns and the share of cells on the most frequent one\n"
+     "(the columns of thesis Table 6.7). The storage picked by --storage/--compress is marked *.\n"
+     "\n", 0},
+    {NULL, HELP_MAIN | HELP_ALWAYS},
+    {"\n"
+     "example: pillar info --size 512x512x64 --layout rowmajor --compress\n", 0},
+    {NULL, 0}};
 
 int cmd_info(int argc, char **argv)
 {
-    options o;
-    options_defaults(&o);
-    int rc = options_parse(&o, argc, argv, "info", OPT_GRID | OPT_STENCIL);
-    if (rc == 1) {
-        fputs(info_help, stdout);
-        return 0;
-    }
+    cli_args a;
+    int rc = cli_parse(&a, CMD_INFO, info_help, argc, argv);
     if (rc != 0)
-        return 2;
+        return CLI_EXIT(rc);
+    options o = a.o;
     problem_spec *s = &o.spec;
     s->stencil = ST_LAPLAP; /* the halo of 2 covers every stencil */
     if (problem_check(s) != 0)

@@ -2,6 +2,7 @@
  * core or streamed through the device in chunks (src/ooc_plan.h), timed and verified against the
  * CPU in-core iteration. */
 #include "commands.h"
+#include "field_io.h"
 #include "iterate.h"
 #include "ooc_cpu.h"
 #include "runner.h"
@@ -43,11 +44,6 @@ static int flags_check(const options *o)
     if (o->fuse && o->kernel_steps > o->fuse) {
         perr("run: --kernel-steps %d is more than --fuse %d: a launch cannot advance more steps "
              "than a transfer carries", o->kernel_steps, o->fuse);
-        return -1;
-    }
-    if (o->input || o->output) {
-        perr("run: %s does not go with --steps / --out-of-core: iterated runs start from the "
-             "generated inputs and keep their result in memory", o->input ? "--input" : "--output");
         return -1;
     }
     const char *bad = o->regular ? "--grid regular"
@@ -163,7 +159,7 @@ static void print_header(const problem *pb, const options *o, int steps, int ooc
            s->compressed ? "compressed" : "uncompressed", ooc ? "out of core" : "in core");
 }
 
-int run_iterated(options *o)
+int run_iterated(options *o, int argc, char **argv)
 {
     if (flags_check(o) != 0)
         return 2;
@@ -179,6 +175,10 @@ int run_iterated(options *o)
     problem pb;
     if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, backend == BACKEND_CPU) != 0)
         return o->mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
+    if (o->input && field_read_inputs(&pb, o->input) != 0) { /* the initial state */
+        problem_free(&pb);
+        return 1;
+    }
 
     size_t budget = o->device_mem;
     double dev = 0;
@@ -216,6 +216,14 @@ int run_iterated(options *o)
     /* the CPU reference of the whole run, when it fits */
     double es = (double)prec_size(pb.s.prec);
     int full = (double)(pb.nf + stencil_table[pb.s.stencil].nin) * es * (double)pb.ug.len <= FULL_CHECK_BYTES;
+    if (o->output && !full && !(steps <= pl.F && backend == BACKEND_GPU)) {
+        perr("run: --output %s: not written: a state this large is checked on sampled chunks, "
+             "which holds for one pass only, and %d steps take more than one pass of %d; give "
+             "--steps %d or less, or --fuse %d", o->output, steps, pl.F, pl.F, steps);
+        ooc_plan_free(&pl);
+        problem_free(&pb);
+        return 2;
+    }
     fieldset ref = {{0}};
     if (full)
         ref = iter_fields_copy(&pb);
@@ -310,6 +318,10 @@ int run_iterated(options *o)
         printf("  verify    not verified: too large for a CPU reference, and more steps than one "
                "pass\n");
     }
+    if (o->input)
+        printf("  input     %s\n", o->input);
+    if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, ok, argc, argv) != 0)
+        ok = 0;
     for (int j = 0; j < c->n; j++)
         xfree(spare.p[c->in[j]]);
     if (full)

@@ -26,217 +26,80 @@ static const char mesh_help[] =
     "\n"
     "'pillar mesh SUBCOMMAND --help' explains each.\n";
 
-static const char generate_help[] =
-    "usage: pillar mesh generate FILE [flags]\n"
-    "\n"
-    "Writes a mesh to FILE (HDF5; written to a temporary file and renamed when complete).\n"
-    "\n"
-    "  --kind K       the mesh                                          (regular)\n"
-    "                 regular       an NXxNY patch, row-major; stores /patch_xy, so runs on it\n"
-    "                               are verified against the regular grid\n"
-    "                 cubed-sphere  6 panels of NxN cells on the unit sphere; orientation turns\n"
-    "                               across panel seams; every cell has 4 neighbours, 3 cells\n"
-    "                               meet at each of the 8 cube corners; no halo\n"
-    "                 shuffled      the regular patch with cell numbers permuted at random within\n"
-    "                               windows of W consecutive cells (same connectivity and\n"
-    "                               geometry, a locally scrambled order; keeps /patch_xy)\n"
-    "                 rotated       the regular patch with the W/E/S/N labels of the cells of\n"
-    "                               each WxW block turned by a seeded 0-3 quarter turns (same\n"
-    "                               connectivity, locally rotated orientation; no regular twin)\n"
-    "                 triangles     a general mesh: NXxNY squares, each cut along its diagonal\n"
-    "                               into 2 triangles (3 neighbours inside, fewer on the border)\n"
-    "                 hexagons      a general mesh: NXxNY hexagons in rows, odd rows shifted by\n"
-    "                               half a cell (6 neighbours inside)\n"
-    "                 refined       a general mesh: an NXxNY quad patch whose centred MxM\n"
-    "                               square (--refine) is split 2x2; hanging nodes on its\n"
-    "                               border: the coarse cells along it have 5 neighbours\n"
-    "  --size NXxNY   patch extent (all but cubed-sphere)                (64x64)\n"
-    "  --refine M     refined: edge of the refined square, 1 to the patch's shorter side\n"
-    "                 (a third of it, at least 1)\n"
-    "  --periodic     triangles, hexagons: wrap around in x and y (a torus: no border, no\n"
-    "                 halo; needs at least 2x2 squares or 3x4 hexagons, an even number of rows)\n"
-    "  --n N          panel edge of the cubed sphere                     (24)\n"
-    "  --levels L     vertical levels stored in the file                 (16)\n"
-    "  --window W     shuffled: window of cells; rotated: block edge     (8)\n"
-    "  --seed S       seed of shuffled and rotated                       (42)\n"
-    "\n"
-    "example: pillar mesh generate sphere.h5 --kind cubed-sphere --n 48 --levels 32\n";
+static const help_part generate_help[] = {
+    {"usage: pillar mesh generate FILE [flags]\n"
+     "\n"
+     "Writes a mesh to FILE (HDF5; written to a temporary file and renamed when complete).\n"
+     "\n", 0},
+    {NULL, HELP_MAIN | HELP_ALWAYS},
+    {"\n"
+     "example: pillar mesh generate sphere.h5 --kind cubed-sphere --n 48 --levels 32\n", 0},
+    {NULL, 0}};
 
-static const char info_help[] =
-    "usage: pillar mesh info FILE [flags]\n"
-    "\n"
-    "Describes a mesh file: cells and levels, how many cells have how many neighbours, the halo\n"
-    "for stencils of radius 2 (laplap, hdiff) and 1 (fastwaves), the stored partition, and the\n"
-    "neighbour tables of the grid built from it (as 'pillar info' does for regular grids). For a\n"
-    "general mesh: the degree histogram and the halo of graphlap.\n"
-    "\n"
-    "  --radius R     halo radius the table statistics use: 1 or 2       (2)\n"
-    "  --layout L     cell order: file | metis | zcurve                  (file)\n"
-    "                 (zcurve: a Morton curve of the cells' coordinates)\n"
-    "  --part-size W  metis without a stored partition: cells per part   (32)\n"
-    "\n"
-    "example: pillar mesh info sphere.h5 --layout metis\n";
+static const help_part info_help[] = {
+    {"usage: pillar mesh info FILE [flags]\n"
+     "\n"
+     "Describes a mesh file: cells and levels, how many cells have how many neighbours, the halo\n"
+     "for stencils of radius 2 (laplap, hdiff) and 1 (fastwaves), the stored partition, and the\n"
+     "neighbour tables of the grid built from it (as 'pillar info' does for regular grids). For a\n"
+     "general mesh: the degree histogram and the halo of graphlap.\n"
+     "\n", 0},
+    {NULL, HELP_MAIN | HELP_ALWAYS},
+    {"\n"
+     "example: pillar mesh info sphere.h5 --layout metis\n", 0},
+    {NULL, 0}};
 
-static const char import_help[] =
-    "usage: pillar mesh import IN OUT [--levels L]\n"
-    "\n"
-    "Converts another tool's mesh into a general mesh file OUT (HDF5; written to a temporary file\n"
-    "and renamed when complete, so a refused input leaves no OUT). IN is read by its name:\n"
-    "\n"
-    "  *.nc    an ICON grid file (netCDF-4 = HDF5): cells = the triangles, neighbours from\n"
-    "          neighbor_cell_index [3][ncells] (1-based; <= 0: a boundary edge), coordinates\n"
-    "          from clon, clat (radians) as points on the unit sphere\n"
-    "  *.msh   a Gmsh mesh (needs pillar built with Gmsh): cells = the 2D elements (triangles\n"
-    "          and quadrangles), neighbours = elements sharing an edge, coordinates = the\n"
-    "          elements' barycentres\n"
-    "\n"
-    "  --levels L     vertical levels stored in OUT                     (64)\n"
-    "\n"
-    "example: pillar mesh import icon_grid_R02B04.nc icon.h5 --levels 90\n"
-    "         pillar run --mesh icon.h5 --stencil graphlap\n";
+static const help_part import_help[] = {
+    {"usage: pillar mesh import IN OUT [--levels L]\n"
+     "\n"
+     "Converts another tool's mesh into a general mesh file OUT (HDF5; written to a temporary file\n"
+     "and renamed when complete, so a refused input leaves no OUT). IN is read by its name:\n"
+     "\n"
+     "  *.nc    an ICON grid file (netCDF-4 = HDF5): cells = the triangles, neighbours from\n"
+     "          neighbor_cell_index [3][ncells] (1-based; <= 0: a boundary edge), coordinates\n"
+     "          from clon, clat (radians) as points on the unit sphere\n"
+     "  *.msh   a Gmsh mesh (needs pillar built with Gmsh): cells = the 2D elements (triangles\n"
+     "          and quadrangles), neighbours = elements sharing an edge, coordinates = the\n"
+     "          elements' barycentres\n"
+     "\n", 0},
+    {NULL, HELP_MAIN | HELP_ALWAYS},
+    {"\n"
+     "example: pillar mesh import icon_grid_R02B04.nc icon.h5 --levels 90\n"
+     "         pillar run --mesh icon.h5 --stencil graphlap\n", 0},
+    {NULL, 0}};
 
-static const char partition_help[] =
-    "usage: pillar mesh partition FILE --parts K\n"
-    "\n"
-    "Partitions the cells of FILE into K parts with METIS (k-way, minimal edge cut) and stores\n"
-    "the result as dataset /partition (attribute nparts) in FILE, replacing any earlier one. The\n"
-    "file is rewritten to a temporary file and renamed, so it is never left half-written.\n"
-    "'pillar run --mesh FILE --layout metis' orders cells by this partition.\n"
-    "\n"
-    "  --parts K      number of parts, 1 to the number of cells\n"
-    "\n"
-    "example: pillar mesh partition sphere.h5 --parts 64\n";
+static const help_part partition_help[] = {
+    {"usage: pillar mesh partition FILE --parts K\n"
+     "\n"
+     "Partitions the cells of FILE into K parts with METIS (k-way, minimal edge cut) and stores\n"
+     "the result as dataset /partition (attribute nparts) in FILE, replacing any earlier one. The\n"
+     "file is rewritten to a temporary file and renamed, so it is never left half-written.\n"
+     "'pillar run --mesh FILE --layout metis' orders cells by this partition.\n"
+     "\n", 0},
+    {NULL, HELP_MAIN | HELP_ALWAYS},
+    {"\n"
+     "example: pillar mesh partition sphere.h5 --parts 64\n", 0},
+    {NULL, 0}};
 
-static int mesh_long(const char *cmd, const char *flag, const char *v, long lo, long hi, long *out)
+/* Parses a mesh subcommand's FILE(s) and flags, then checks the flags that go together.
+ * Returns cli_parse's result (0, 1 after help or version, -1 after a message). */
+static int mesh_parse(unsigned cmd, const help_part *help, int argc, char **argv, mesh_args *m)
 {
-    if (parse_long(v, lo, hi, out) != 0) {
-        perr("mesh %s: %s '%s': expected an integer from %ld to %ld", cmd, flag, v, lo, hi);
+    cli_args a;
+    int rc = cli_parse(&a, cmd, help, argc, argv);
+    if (rc != 0)
+        return rc;
+    *m = a.m;
+    if (m->gen.periodic && m->gen.kind != MESH_TRIANGLES && m->gen.kind != MESH_HEXAGONS) {
+        perr("%s: --periodic goes with --kind triangles or hexagons", a.name);
         return -1;
     }
-    return 0;
-}
-
-typedef struct {
-    const char *file;
-    mesh_gen_spec gen;
-    int radius, part_size, parts;
-    mesh_order_t order; /* info --layout */
-    const char *out; /* import: the second file */
-} mesh_args;
-
-/* Parses FILE and the flags a subcommand accepts (names in `accept`, space separated).
- * Returns 0, 1 after printing `help` for --help, -1 after a message. */
-static int mesh_parse(const char *cmd, const char *accept, const char *help, int argc, char **argv,
-                      mesh_args *a)
-{
-    memset(a, 0, sizeof *a);
-    a->gen.kind = MESH_REGULAR;
-    a->gen.nx = a->gen.ny = 64;
-    a->gen.n = 24;
-    a->gen.nlevels = 16;
-    a->gen.window = 8;
-    a->gen.seed = 42;
-    a->radius = 2;
-    a->part_size = 32;
-    for (int i = 0; i < argc; i++) {
-        const char *f = argv[i];
-        if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
-            fputs(help, stdout);
-            return 1;
-        }
-        if (f[0] != '-') {
-            if (a->file && (a->out || strcmp(cmd, "import"))) {
-                perr("mesh %s: unexpected argument '%s' (%s)", cmd, f,
-                     strcmp(cmd, "import") ? "one FILE only" : "IN and OUT only");
-                return -1;
-            }
-            *(a->file ? &a->out : &a->file) = f;
-            continue;
-        }
-        char key[40];
-        snprintf(key, sizeof key, " %s ", f + 2);
-        char list[160];
-        snprintf(list, sizeof list, " %s ", accept);
-        if (strncmp(f, "--", 2) || !strstr(list, key)) {
-            perr("mesh %s: unknown flag '%s' (see 'pillar mesh %s --help')", cmd, f, cmd);
-            return -1;
-        }
-        if (!strcmp(f, "--periodic")) {
-            a->gen.periodic = 1;
-            continue;
-        }
-        if (i + 1 >= argc) {
-            perr("mesh %s: %s needs a value", cmd, f);
-            return -1;
-        }
-        const char *v = argv[++i];
-        long x = 0;
-        int rc = 0;
-        if (!strcmp(f, "--kind")) {
-            int k = 0;
-            while (k < MESH_KIND_COUNT && strcmp(v, mesh_kind_name[k]))
-                k++;
-            if (k == MESH_KIND_COUNT) {
-                char names[160] = "";
-                for (k = 0; k < MESH_KIND_COUNT; k++)
-                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                             k ? ", " : "", mesh_kind_name[k]);
-                perr("mesh %s: --kind '%s': choose one of %s", cmd, v, names);
-                return -1;
-            }
-            a->gen.kind = (mesh_kind)k;
-        } else if (!strcmp(f, "--size")) {
-            int nz;
-            char buf[64];
-            snprintf(buf, sizeof buf, "%sx1", v);
-            if (strlen(v) > 40 || parse_triple(buf, &a->gen.nx, &a->gen.ny, &nz) != 0) {
-                perr("mesh %s: --size '%s': expected NXxNY, two positive integers", cmd, v);
-                return -1;
-            }
-        } else if (!strcmp(f, "--n")) {
-            rc = mesh_long(cmd, f, v, 1, 8192, &x);
-            a->gen.n = (int)x;
-        } else if (!strcmp(f, "--refine")) {
-            rc = mesh_long(cmd, f, v, 1, INT_MAX, &x);
-            a->gen.refine = (int)x;
-        } else if (!strcmp(f, "--levels")) {
-            rc = mesh_long(cmd, f, v, 1, 100000, &x);
-            a->gen.nlevels = (int)x;
-        } else if (!strcmp(f, "--window")) {
-            rc = mesh_long(cmd, f, v, 1, INT_MAX, &x);
-            a->gen.window = (int)x;
-        } else if (!strcmp(f, "--seed")) {
-            rc = mesh_long(cmd, f, v, 0, LONG_MAX, &x);
-            a->gen.seed = (uint64_t)x;
-        } else if (!strcmp(f, "--radius")) {
-            rc = mesh_long(cmd, f, v, 1, 2, &x);
-            a->radius = (int)x;
-        } else if (!strcmp(f, "--part-size")) {
-            rc = mesh_long(cmd, f, v, 1, INT_MAX, &x);
-            a->part_size = (int)x;
-        } else if (!strcmp(f, "--parts")) {
-            rc = mesh_long(cmd, f, v, 1, INT_MAX, &x);
-            a->parts = (int)x;
-        } else if (!strcmp(f, "--layout")) {
-            if (mesh_order_parse(v, &a->order) != 0) {
-                perr("mesh %s: --layout '%s': choose file, metis or zcurve", cmd, v);
-                return -1;
-            }
-        }
-        if (rc != 0)
-            return -1;
-    }
-    if (!a->file || (!strcmp(cmd, "import") && !a->out)) {
-        perr("mesh %s: which %s? (see 'pillar mesh %s --help')", cmd,
-             strcmp(cmd, "import") ? "FILE" : "IN and OUT files", cmd);
+    if (m->gen.refine && m->gen.kind != MESH_REFINED) {
+        perr("%s: --refine goes with --kind refined", a.name);
         return -1;
     }
-    if (a->gen.periodic && a->gen.kind != MESH_TRIANGLES && a->gen.kind != MESH_HEXAGONS) {
-        perr("mesh %s: --periodic goes with --kind triangles or hexagons", cmd);
-        return -1;
-    }
-    if (a->gen.refine && a->gen.kind != MESH_REFINED) {
-        perr("mesh %s: --refine goes with --kind refined", cmd);
+    if (cmd == CMD_MESH_PARTITION && m->parts < 1) {
+        perr("%s: --parts K is required (see 'pillar mesh partition --help')", a.name);
         return -1;
     }
     return 0;
@@ -245,10 +108,9 @@ static int mesh_parse(const char *cmd, const char *accept, const char *help, int
 static int mesh_generate_cmd(int argc, char **argv)
 {
     mesh_args a;
-    int rc = mesh_parse("generate", "kind size n levels window seed periodic refine", generate_help,
-                        argc, argv, &a);
+    int rc = mesh_parse(CMD_MESH_GENERATE, generate_help, argc, argv, &a);
     if (rc)
-        return rc == 1 ? 0 : 2;
+        return CLI_EXIT(rc);
     mesh m;
     if (mesh_generate(&m, &a.gen) != 0)
         return 2;
@@ -292,9 +154,9 @@ static void print_histogram(const mesh *m)
 static int mesh_info_cmd(int argc, char **argv)
 {
     mesh_args a;
-    int rc = mesh_parse("info", "radius layout part-size", info_help, argc, argv, &a);
+    int rc = mesh_parse(CMD_MESH_INFO, info_help, argc, argv, &a);
     if (rc)
-        return rc == 1 ? 0 : 2;
+        return CLI_EXIT(rc);
     mesh m;
     if (mesh_read(a.file, &m) != 0)
         return 1;
@@ -372,13 +234,10 @@ static int ends_with(const char *s, const char *tail)
 static int mesh_import_cmd(int argc, char **argv)
 {
     mesh_args a;
-    int levels_given = 0;
-    for (int i = 0; i < argc; i++)
-        levels_given |= !strcmp(argv[i], "--levels");
-    int rc = mesh_parse("import", "levels", import_help, argc, argv, &a);
+    int rc = mesh_parse(CMD_MESH_IMPORT, import_help, argc, argv, &a);
     if (rc)
-        return rc == 1 ? 0 : 2;
-    int nlevels = levels_given ? a.gen.nlevels : 64;
+        return CLI_EXIT(rc);
+    int nlevels = a.gen.nlevels; /* 64 unless --levels */
     mesh m;
     if (ends_with(a.file, ".nc"))
         rc = mesh_import_icon(a.file, nlevels, &m);
@@ -408,13 +267,9 @@ static int mesh_import_cmd(int argc, char **argv)
 static int mesh_partition_cmd(int argc, char **argv)
 {
     mesh_args a;
-    int rc = mesh_parse("partition", "parts", partition_help, argc, argv, &a);
+    int rc = mesh_parse(CMD_MESH_PARTITION, partition_help, argc, argv, &a);
     if (rc)
-        return rc == 1 ? 0 : 2;
-    if (a.parts < 1) {
-        perr("mesh partition: --parts K is required (see 'pillar mesh partition --help')");
-        return 2;
-    }
+        return CLI_EXIT(rc);
     mesh m;
     if (mesh_read(a.file, &m) != 0)
         return 1;
@@ -444,6 +299,10 @@ int cmd_mesh(int argc, char **argv)
         !strcmp(argv[0], "help")) {
         fputs(mesh_help, stdout);
         return argc < 1 ? 2 : 0;
+    }
+    if (!strcmp(argv[0], "--version")) {
+        print_version();
+        return 0;
     }
     if (!strcmp(argv[0], "generate"))
         return mesh_generate_cmd(argc - 1, argv + 1);

@@ -5,8 +5,15 @@
 #include "options.h"
 
 int cmd_run(int argc, char **argv);
-/* `pillar run` with --steps or --out-of-core on: iterated runs (cmd_iterate.c). */
-int run_iterated(options *o);
+/* `pillar run` with --steps or --out-of-core on: iterated runs (cmd_iterate.c); argv is run's
+ * command line, recorded in an --output file. */
+int run_iterated(options *o, int argc, char **argv);
+/* --output of a run whose verification passed (ok; else nothing is written, -1): the output
+ * fields of out (on the unstructured grid when uns), with --output-inputs the inputs too; for
+ * an iterated run of `steps` > 0 steps the state after them (pb's input fields). Returns 0 or
+ * -1 after a message. */
+int run_write_output(const problem *pb, const options *o, fieldset out, int uns, int steps, int ok,
+                     int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_default(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -202,6 +202,8 @@ static int write_attrs(hid_t f, const write_job *j)
              h5_attr_str(f, "flags", j->w->flags ? j->w->flags : "") == 0 &&
              h5_attr_str(f, "commit", PILLAR_COMMIT) == 0 &&
              h5_attr_int(f, "nz", pb->s.nz) == 0 && h5_attr_int(f, "ncells", j->u->ncells) == 0;
+    if (ok && j->w->steps)
+        ok = h5_attr_int(f, "steps", j->w->steps) == 0;
     if (ok && pb->mesh_path)
         ok = h5_attr_str(f, "mesh", pb->mesh_path) == 0;
     else if (ok)
@@ -256,7 +258,8 @@ static int write_all(hid_t f, const void *arg)
     const stencil_info *si = &stencil_table[j->pb->s.stencil];
     if (write_attrs(f, j) != 0)
         return -1;
-    for (int k = j->w->with_inputs ? 0 : si->nin; k < j->pb->nf; k++) {
+    int end = j->w->steps ? si->nin : j->pb->nf; /* an iterated run: its state */
+    for (int k = j->w->with_inputs || j->w->steps ? 0 : si->nin; k < end; k++) {
         int is_input = k < si->nin;
         if (write_field(f, j, is_input ? j->pb->uf : j->out, is_input ? 1 : j->uns, k) != 0)
             return -1;

@@ -24,10 +24,12 @@ int field_read_inputs(problem *pb, const char *path);
 typedef struct {
     int with_inputs;   /* also write the input fields (from pb's unstructured grid) */
     const char *flags; /* the command line, stored as the attribute `flags` */
+    int steps;         /* an iterated run's time steps, 0 for one application: the file then
+                        * holds the state after them, the input fields only (attribute steps) */
 } field_write_opts;
 
 /* Writes the output fields of out (laid out on pb's unstructured grid when uns, else on its
- * regular twin) to path. Points where the stencil computes nothing (halo cells, the top levels
+ * regular twin) to path; with w->steps, the input fields of pb's unstructured grid only. Points where the stencil computes nothing (halo cells, the top levels
  * of fastwaves) are written as NaN. The file appears complete or not at all (written to a
  * temporary file and renamed). Returns 0, or -1 after a message. */
 int field_write(const problem *pb, fieldset out, int uns, const field_write_opts *w,

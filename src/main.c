@@ -14,12 +14,14 @@ static const char usage[] =
     "           each against the regular baseline, one summary table\n"
     "  run      one stencil with one layout / storage / access strategy, timed and verified\n"
     "  info     grid, neighbour-table and compression statistics\n"
-    "  mesh     mesh files (HDF5): generate, info, partition (docs/mesh-format.md)\n"
+    "  mesh     mesh files (HDF5): generate, import, info, partition (docs/mesh-format.md)\n"
     "  bench    the experiment matrix on the GPU: tables, CSV, JSON (plots: tools/plot)\n"
     "  help     this text\n"
     "\n"
-    "'pillar COMMAND --help' explains a command and its flags; 'pillar --version' prints the\n"
-    "version. Without a CUDA device every command runs on the CPU backend and says so.\n"
+    "'pillar COMMAND --help' explains a command and lists its flags; 'pillar --version' (or\n"
+    "'pillar COMMAND --version') prints the version. Every flag that takes a value takes it as\n"
+    "'--flag VALUE' or '--flag=VALUE'. Without a CUDA device every command runs on the CPU\n"
+    "backend and says so.\n"
     "\n"
     "exit codes: 0 done (and verified), 1 a failed check or a file that could not be read or\n"
     "written (the message names it), 2 a bad command line.\n";
@@ -30,10 +32,6 @@ int main(int argc, char **argv)
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
             fputs(usage, stdout);
-            return 0;
-        }
-        if (argc >= 2 && !strcmp(argv[1], "--version")) {
-            printf("pillar %s (commit %s)\n", PILLAR_VERSION, PILLAR_COMMIT);
             return 0;
         }
         return cmd_default(argc - 1, argv + 1);

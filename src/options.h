@@ -7,16 +7,6 @@
 
 typedef enum { BACKEND_AUTO, BACKEND_CPU, BACKEND_GPU } backend_t;
 
-/* Flag groups; a command accepts the union of the groups it names. */
-enum {
-    OPT_GRID = 1 << 0,    /* --size --layout --zcurve-w --storage --compress --seed */
-    OPT_STENCIL = 1 << 1, /* --stencil --precision */
-    OPT_EXEC = 1 << 2,    /* --access --grid --threads --runs --zslice --constant-tables --aos --backend */
-    OPT_MESH = 1 << 3,    /* --mesh; --layout then takes file | metis | zcurve */
-    OPT_ITER = 1 << 4,    /* --steps --fuse --kernel-steps --device-mem --out-of-core --share */
-    OPT_FIELDS = 1 << 5,  /* --input --output --output-inputs (field files) */
-};
-
 typedef enum { OOC_AUTO, OOC_ON, OOC_OFF } ooc_mode;
 
 typedef struct {
@@ -48,11 +38,88 @@ typedef struct {
     int output_inputs;   /* --output-inputs: the input fields go into the output file too */
 } options;
 
+/* ---- pillar's command line: one table of flags (options.c) for every command ----
+ *
+ * Each flag is declared once in that table: its name, its value (or none), the commands that
+ * accept it, its help line and the function that parses and applies it. Every command parses its
+ * argv with cli_parse and prints its --help with cli_print_help, which lists the command's flags
+ * from the table. "--flag value" and "--flag=value" both work for every flag that takes a value;
+ * --help (-h) and --version work in every command. */
+
+/* The commands, as the table names them. */
+enum {
+    CMD_DEFAULT = 1 << 0, /* pillar without a command: the default job */
+    CMD_RUN = 1 << 1,
+    CMD_INFO = 1 << 2,
+    CMD_BENCH = 1 << 3,
+    CMD_MESH_GENERATE = 1 << 4,
+    CMD_MESH_INFO = 1 << 5,
+    CMD_MESH_IMPORT = 1 << 6,
+    CMD_MESH_PARTITION = 1 << 7,
+};
+
+/* `pillar bench` (cmd_bench.c completes sizes, layouts and runs after parsing). */
+typedef struct {
+    int quick, runs, stencil, access, storage, compress, nsizes, nlayouts;
+    int sweep;         /* --sweep domain */
+    int precs[2], nprecs;
+    int sizes[32][3];
+    layout_t layouts[LAYOUT_COUNT];
+    const char *out;
+    char command[1024];
+} bench_opts;
+
+/* `pillar mesh SUBCOMMAND`. */
+typedef struct {
+    const char *file;   /* FILE, or IN of import */
+    const char *out;    /* import: OUT */
+    mesh_gen_spec gen;  /* generate; import takes gen.nlevels */
+    int radius, part_size, parts;
+    mesh_order_t order; /* info --layout */
+} mesh_args;
+
+/* Everything a command line can set; cli_parse fills the part of its command. */
+typedef struct {
+    unsigned cmd;     /* CMD_* */
+    const char *name; /* "run", "mesh info", ...; "" for the default job */
+    options o;        /* default job, run, info */
+    bench_opts b;     /* bench */
+    mesh_args m;      /* mesh subcommands */
+    int help, version;
+} cli_args;
+
+/* The defaults of run and info (the default job changes some: cli_defaults). */
 void options_defaults(options *o);
 
-/* Parses argv[0..argc) for command `cmd`. Returns 0, 1 when --help was asked for, or -1 after
- * printing a message that names the bad flag or value. */
-int options_parse(options *o, int argc, char **argv, const char *cmd, unsigned groups);
+/* Defaults of every field of command `cmd`. */
+void cli_defaults(cli_args *a, unsigned cmd);
+
+/* Which flags of the table a part of a help text lists. */
+enum {
+    HELP_MAIN = 1 << 0, /* a command's flags */
+    HELP_ITER = 1 << 1, /* run: iterated and out-of-core runs */
+    HELP_ALWAYS = 1 << 2, /* --help, --version */
+};
+
+/* A command's --help: prose (text), or when text is NULL the command's flags of the given
+ * sections, from the table; ended by {NULL, 0}. */
+typedef struct {
+    const char *text;
+    unsigned sections;
+} help_part;
+
+void cli_print_help(unsigned cmd, const help_part *help);
+
+/* Sets a's defaults for `cmd` and parses argv[0..argc). Returns 0, 1 after printing the help
+ * (--help, -h) or the version (--version), or -1 after a message that names the bad flag or
+ * value (the caller exits 2: a bad command line). */
+int cli_parse(cli_args *a, unsigned cmd, const help_part *help, int argc, char **argv);
+
+/* The exit status for cli_parse's result rc when it is not 0: 0 after help, 2 after an error. */
+#define CLI_EXIT(rc) ((rc) == 1 ? 0 : 2)
+
+/* The version line (pillar --version). */
+void print_version(void);
 
 /* The number parsers every command uses: plain decimal digits only (no blanks, '+', exponents,
  * hex, inf or nan), range-checked before anything is converted or multiplied. Each returns 0, or

@@ -43,8 +43,9 @@ static void fill_unstructured(problem *pb)
     }
 }
 
-/* Inputs without a regular twin: by the cell's (x, y) on an emulated grid (the values its
- * twin would hold), else by the file's cell index (x) and level. */
+/* Inputs without a regular twin: by the cell's (x, y) on an emulated grid or a mesh that is a
+ * regular patch (the values its twin holds, so an iterated run starts where a single run does),
+ * else by the file's cell index (x) and level. */
 static void fill_direct_inputs(problem *pb)
 {
     const problem_spec *s = &pb->s;
@@ -55,8 +56,8 @@ static void fill_direct_inputs(problem *pb)
         for (int z = 0; z < s->nz; z++)
             for (int c = 0; c < g->nxy; c++)
                 field_set(s->prec, u, (size_t)c + (size_t)z * g->zstride,
-                          g->mesh_cell ? stencil_input(s->stencil, f, g->mesh_cell[c], 0, z, s->seed)
-                                       : stencil_input(s->stencil, f, g->cx[c], g->cy[c], z, s->seed));
+                          g->cx ? stencil_input(s->stencil, f, g->cx[c], g->cy[c], z, s->seed)
+                                : stencil_input(s->stencil, f, g->mesh_cell[c], 0, z, s->seed));
     }
 }
 

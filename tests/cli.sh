@@ -43,7 +43,6 @@ expect_error "--out-of-core 'maybe'" run --steps 2 --out-of-core maybe
 expect_error "needs --device-mem" run --steps 2 --out-of-core on --backend cpu
 expect_error "too small" run --size 32x32x8 --steps 2 --out-of-core on --device-mem 1K --backend cpu
 expect_error "--aos does not go with --steps" run --steps 2 --aos --backend cpu
-expect_error "--input does not go with --steps" run --steps 2 --input x.h5 --backend cpu
 expect_output "this is the CPU in-core reference" run --size 32x32x8 --steps 3 --backend cpu
 for st in laplap hdiff fastwaves; do
     expect_output "PASS: 0 of" run --stencil $st --size 40x36x12 --steps 4 --fuse 2 \
@@ -66,5 +65,18 @@ for cmd in "" run info; do
     expect_output "usage: pillar" $cmd --help
 done
 expect_output "commands:" help
+# --version in every command; --flag=value wherever --flag value works
+for cmd in "" run info bench mesh "mesh info" "mesh generate" "mesh import" "mesh partition"; do
+    expect_output "pillar " $cmd --version
+done
+expect_output "PASS against the regular grid: bit-exact" run --stencil=hdiff --size=24x20x4 \
+    --backend=cpu --runs=1 --layout=random --seed=7
+expect_output "grid        20x16x4" info --size=20x16x4 --layout=rowmajor
+expect_error "--runs 'abc'" bench --runs=abc
+expect_error "exclude each other" bench --sweep=domain --size=64x64x4
+expect_error "--precision 'quad'" bench --precision=quad
+for flag in --stencil --size --precision --layout --storage --compress --access --sweep --runs --out; do
+    expect_output "$flag" bench --help
+done
 
 exit $fail

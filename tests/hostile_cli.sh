@@ -60,6 +60,23 @@ done <<EOF
 1|a directory, not a mesh file|mesh info $t/dir.h5
 1|the mesh file is empty|mesh info $t/empty.h5
 1|no such file|mesh info $t/none.h5
+# --- the same fault gives the same exit code in every command: a missing file 1, a bad command
+# line 2 (--flag=value or --flag value alike)
+1|no such file|mesh partition $t/none.h5 --parts 2
+1|no such file|run --mesh $t/none.h5 --backend cpu
+1|no such file|run --mesh=$t/none.h5 --steps 2 --backend cpu
+1|no such file|run --size 8x8x2 --steps 2 --backend cpu --input $t/none.h5
+2|unknown flag '--bogus'|mesh info $t/none.h5 --bogus
+2|unknown flag '--bogus'|mesh partition $t/none.h5 --bogus=1
+2|unknown flag '--bogus'|bench --bogus
+2|unknown flag '--bogus'|info --bogus
+2|unknown flag '--bogus'|--bogus
+2|--levels needs a value|mesh generate $out --levels
+2|--runs needs a value|run --runs
+2|--parts '0'|mesh partition $t/none.h5 --parts=0
+2|--runs '0'|bench --runs=0
+2|unexpected argument 'extra'|mesh info $t/none.h5 extra
+2|unexpected argument 'extra'|run extra
 # --- stored integer types checked before conversion; data in other files refused unread
 1|holds 18446744073709551615, out of range|mesh info $t/mesh-u64be.h5
 1|holds 18446744073709551615, out of range|mesh info $t/mesh-u64le.h5

@@ -33,6 +33,12 @@ expect_output "neighbours  4: 1064, 3: 132, 2: 4" mesh info "$m/patch.h5"
 expect_output "wrote" mesh generate "$m/shuffled.h5" --kind shuffled --size 40x30 --window 16 --levels 6
 expect_output "wrote" mesh generate "$m/rotated.h5" --kind rotated --size 40x30 --window 4 --levels 6
 
+# --flag=value as --flag value
+expect_output "216 cells, 4 levels" \
+    mesh generate "$m/eq.h5" --kind=cubed-sphere --n=6 --levels=4
+expect_output "stored a METIS partition into 3 parts" mesh partition "$m/eq.h5" --parts=3
+expect_output "layout      metis: 3 parts (stored)" mesh info --layout=metis "$m/eq.h5" --radius=1
+
 # ---- partition ----
 expect_output "stored a METIS partition into 9 parts" mesh partition "$m/sphere.h5" --parts 9
 expect_output "partition   9 parts stored" mesh info "$m/sphere.h5"
@@ -132,6 +138,7 @@ expect_output "wrote $m/icon.h5: icon: 60 triangles" mesh import "$icon/grid.nc"
 expect_output "cells       60 per level, 4 levels" mesh info "$m/icon.h5"
 expect_output "PASS" run --mesh "$m/icon.h5" --stencil graphlap --backend cpu --runs 1
 expect_output "64 levels" mesh import "$icon/grid.nc" "$m/icon64.h5"
+expect_output "; 60 cells, 3 levels" mesh import --levels=3 "$icon/grid.nc" "$m/icon3.h5"
 expect_error "which format?" mesh import "$icon/grid.nc.txt" "$m/x.h5"
 expect_error "IN and OUT files" mesh import "$icon/grid.nc"
 expect_error "cannot read the ICON grid file" mesh import "$tmp/none.nc" "$m/x.h5"
@@ -146,7 +153,7 @@ while IFS="$(printf '\t')" read -r kind name needle; do
 done <"$tmp/glist"
 
 # ---- bad flags ----
-expect_error "--kind 'hexagon': choose one of regular, cubed-sphere, shuffled, rotated, triangles, hexagons, refined" \
+expect_error "--kind 'hexagon': choose regular, cubed-sphere, shuffled, rotated, triangles, hexagons or refined" \
     mesh generate "$m/x.h5" --kind hexagon
 no_file "$m/x.h5"
 expect_error "which FILE" mesh generate --kind regular

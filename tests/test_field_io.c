@@ -8,7 +8,13 @@
  *        test_field_io --bad-files DIR      write the bad input files into DIR and list them as
  *                                           "name<TAB>expected message" (for field_io_cli.sh)
  *        test_field_io --same A B NAME...   exit 0 when datasets NAME... of files A and B have
- *                                           the same type, shape and bits, else 1 */
+ *                                           the same type, shape and bits, else 1
+ *        test_field_io --iterate FILE T STENCIL PRECISION GRID [INPUT]
+ *                                           exit 0 when FILE, written by 'pillar run --steps T
+ *                                           --output FILE' on GRID (NXxNYxNZ, or a mesh file
+ *                                           of a regular patch) from the generated inputs (or
+ *                                           INPUT), holds the state T steps on the regular
+ *                                           grid give, folded here, bit for bit */
 #include "check.h"
 #include "scratch.h"
 #include "src/cpu_exec.h"
@@ -195,7 +201,7 @@ static void test_round_trip(void)
 {
     static const layout_t layouts[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_ZCURVE_W,
                                        LAYOUT_RANDOM};
-    field_write_opts w = {1, "test_field_io"};
+    field_write_opts w = {1, "test_field_io", 0};
     for (int st = 0; st < ST_QUAD_COUNT; st++) /* graphlap has no regular twin: see mesh tests */
         for (int p = 0; p < 2; p++) {
             char first[512], other[512], regular[512];
@@ -273,7 +279,7 @@ static void test_known_input(void)
             cpu_run_unstructured(&pb, out);
             verify_result vr = verify_compare(&pb, out, 1, ref, 0);
             CHECK(vr.differ == 0 && vr.unwritten == 0, "unstructured != regular after --input");
-            field_write_opts w = {0, NULL};
+            field_write_opts w = {0, NULL, 0};
             CHECK(field_write(&pb, out, 1, &w, tmpname("out.h5")) == 0, "field_write");
             dataset ds;
             CHECK(dataset_load(tmpname("out.h5"), "out", &ds) == 0, "read back");
@@ -311,7 +317,7 @@ static void test_mesh_patch(void)
     fieldset ref = runner_outputs(&pb, 0), out = runner_outputs(&pb, 1);
     cpu_run_regular(&pb, ref);
     cpu_run_unstructured(&pb, out);
-    field_write_opts w = {0, NULL};
+    field_write_opts w = {0, NULL, 0};
     CHECK(field_write(&pb, out, 1, &w, tmpname("mout.h5")) == 0, "field_write");
     dataset ds;
     CHECK(dataset_load(tmpname("mout.h5"), "out", &ds) == 0 && ds.dims[0] == 4 &&
@@ -362,7 +368,7 @@ static void test_mesh_sphere(void)
     CHECK(misplaced == 0, "sphere: %ld inputs not at their row's cell", misplaced);
     fieldset out = runner_outputs(&pb, 1);
     cpu_run_unstructured(&pb, out);
-    field_write_opts w = {1, NULL};
+    field_write_opts w = {1, NULL, 0};
     CHECK(field_write(&pb, out, 1, &w, tmpname("sout.h5")) == 0, "field_write");
     dataset din, dout;
     CHECK(dataset_load(tmpname("sout.h5"), "in", &din) == 0 &&
@@ -485,7 +491,7 @@ static void test_bad_files(void)
     /* a failed write leaves nothing; the early check refuses the same path */
     fieldset out = runner_outputs(&pb, 1);
     cpu_run_unstructured(&pb, out);
-    field_write_opts w = {0, NULL};
+    field_write_opts w = {0, NULL, 0};
     CHECK(field_write(&pb, out, 1, &w, tmpname("no-such-dir/f.h5")) != 0, "write into nothing");
     CHECK(field_output_check(tmpname("no-such-dir/f.h5")) != 0, "output check of a bad path");
     CHECK(field_output_check(tmpname("f.h5")) == 0 && field_output_check("f.h5") == 0,
@@ -525,12 +531,108 @@ static int compare_files(int argc, char **argv)
     return differ;
 }
 
+/* ---- iterated runs: the state 'pillar run --steps T --output' wrote, against T steps on the
+ * regular grid (cpu_run_regular) with the fold of docs/out-of-core.md done here ---- */
+
+/* One step's fold at the inner points of the regular grid: laplap in -= out/64, hdiff in = out,
+ * fastwaves u_pos, v_pos = u_out, v_out (field numbers: inputs first, then outputs). */
+static void fold_regular(const problem *pb, fieldset f)
+{
+    static const int carried[3][2][2] = {{{0, 1}, {-1, -1}}, {{0, 2}, {-1, -1}},
+                                         {{0, 9}, {1, 10}}};
+    const problem_spec *s = &pb->s;
+    int h = s->halo, zend = stencil_zend(s->stencil, s->nz);
+    for (int j = 0; j < 2 && carried[s->stencil][j][0] >= 0; j++) {
+        void *state = f.p[carried[s->stencil][j][0]];
+        const void *out = f.p[carried[s->stencil][j][1]];
+        for (int z = 0; z < zend; z++)
+            for (int y = h; y < s->ny - h; y++)
+                for (int x = h; x < s->nx - h; x++) {
+                    size_t i = (size_t)rgrid_index(&pb->rg, x, y, z);
+                    if (s->stencil != ST_LAPLAP)
+                        field_set(s->prec, state, i, field_get(s->prec, out, i));
+                    else if (s->prec == PREC_FLOAT)
+                        ((float *)state)[i] = ((float *)state)[i] - ((const float *)out)[i] / 64.0f;
+                    else
+                        ((double *)state)[i] = ((double *)state)[i] - ((const double *)out)[i] / 64.0;
+                }
+    }
+}
+
+static int check_iterated(int argc, char **argv)
+{
+    const char *path = argv[0], *grid = argv[4], *input = argc > 5 ? argv[5] : NULL;
+    int steps = atoi(argv[1]), nx = 0, ny = 0, nz = 0, is_mesh = strstr(grid, ".h5") != NULL;
+    stencil_t st;
+    if (stencil_parse(argv[2], &st) != 0 || st >= ST_QUAD_COUNT ||
+        (!is_mesh && sscanf(grid, "%dx%dx%d", &nx, &ny, &nz) != 3)) {
+        fprintf(stderr, "--iterate: bad arguments\n");
+        return 2;
+    }
+    problem_spec s = {st, strcmp(argv[3], "float") ? PREC_DOUBLE : PREC_FLOAT, nx, ny, nz, 2,
+                      LAYOUT_ROWMAJOR, 32, 42, 1, 0};
+    problem pb;
+    if ((is_mesh ? problem_make_mesh(&pb, &s, grid, MESH_ORDER_FILE) : problem_make(&pb, &s)) != 0)
+        return 2;
+    if (!pb.regular_twin || (input && field_read_inputs(&pb, input) != 0)) {
+        fprintf(stderr, "--iterate: no regular twin, or %s unreadable\n", input);
+        problem_free(&pb);
+        return 2;
+    }
+    fieldset f = runner_outputs(&pb, 0); /* its inputs are pb.rf's: the state */
+    for (int t = 0; t < steps; t++) {
+        cpu_run_regular(&pb, f);
+        fold_regular(&pb, f);
+    }
+    const stencil_info *si = &stencil_table[st];
+    int ncells = is_mesh ? pb.mesh.ncells : nx * ny, bad = attr_int(path, "steps") != steps;
+    if (bad)
+        fprintf(stderr, "%s: attribute steps is not %d\n", path, steps);
+    for (int k = 0; k < pb.nf; k++) {
+        dataset ds;
+        if (k >= si->nin) { /* an iterated run writes its state only */
+            if (dataset_load(path, si->field[k], &ds) == 0) {
+                fprintf(stderr, "%s: holds output dataset %s\n", path, si->field[k]);
+                bad++;
+            }
+            dataset_free(&ds);
+            continue;
+        }
+        if (dataset_load(path, si->field[k], &ds) != 0 || ds.dims[0] != (hsize_t)pb.s.nz ||
+            ds.dims[1] != (hsize_t)ncells) {
+            fprintf(stderr, "%s: dataset %s missing or of the wrong shape\n", path, si->field[k]);
+            dataset_free(&ds);
+            bad++;
+            continue;
+        }
+        long differ = 0;
+        for (int z = 0; z < pb.s.nz; z++)
+            for (int i = 0; i < ncells; i++) {
+                int x = is_mesh ? pb.mesh.xy[2 * i] : i % nx, y = is_mesh ? pb.mesh.xy[2 * i + 1] : i / nx;
+                differ += !field_same_bits(pb.s.prec, ds.values, (size_t)z * ncells + i, f.p[k],
+                                           (size_t)rgrid_index(&pb.rg, x, y, z));
+            }
+        if (differ)
+            fprintf(stderr, "%s: %s: %ld of %ld values differ from %d steps on the regular grid\n",
+                    path, si->field[k], differ, (long)pb.s.nz * ncells, steps);
+        bad += differ != 0;
+        dataset_free(&ds);
+    }
+    runner_free_outputs(&pb, &f);
+    problem_free(&pb);
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--bad-files"))
         return list_bad_files(argv[2]);
     if (argc >= 5 && !strcmp(argv[1], "--same"))
         return compare_files(argc - 2, argv + 2);
+    if ((argc == 7 || argc == 8) && !strcmp(argv[1], "--iterate")) {
+        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+        return check_iterated(argc - 2, argv + 2);
+    }
     if (scratch_open("field-io", NULL) != 0)
         return 1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
