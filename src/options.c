@@ -440,10 +440,11 @@ static int set_mesh_size(cli_args *a, const flag *f, const char *v)
 static const flag flags[] = {
     /* run, info, the default job */
     {"--stencil", "S", RD, HELP_MAIN,
-     "laplap | hdiff | fastwaves | graphlap               (laplap)\n"
-     "graphlap (graph Laplacian twice, any number of neighbours per\n"
-     "cell) runs on mesh files only, quad or general; the others need\n"
-     "W/E/S/N relations (a quad mesh or the built-in grid)", set_stencil, 0, 0, 0, NULL},
+     "@   (laplap)\n"
+     "graph stencils (graphlap: the graph Laplacian twice, any number\n"
+     "of neighbours per cell) run on mesh files only, quad or general;\n"
+     "the others need W/E/S/N relations (a quad mesh or the built-in\n"
+     "grid); docs/stencils.md defines each", set_stencil, 0, 0, 0, NULL},
     {"--size", "NXxNYxNZ", RID, HELP_MAIN,
      "grid cells, the halo of 2 on each side included    (64x64x16)", set_size, 0, 0, 0, NULL},
     {"--precision", "P", RID, HELP_MAIN,
@@ -551,7 +552,7 @@ static const flag flags[] = {
      "a few block shapes, 10 runs, rowmajor and zcurve-w (about 2 minutes)",
      set_switch, AT(b.quick), 0, 0, NULL},
     {"--stencil", "S", BENCH, HELP_MAIN,
-     "only this stencil: laplap | hdiff | fastwaves          (all)",
+     "only this stencil: @4   (all)",
      set_bench_stencil, 0, 0, 0, NULL},
     {"--precision", "P", BENCH, HELP_MAIN,
      "double | float | both                                  (double)",
@@ -707,6 +708,14 @@ static void print_flag(const flag *f)
     snprintf(left, sizeof left, "%s%s%s", f->name, f->arg ? " " : "", f->arg ? f->arg : "");
     printf("  %-18s ", left);
     for (const char *p = f->help; *p; p++) {
+        if (*p == '@') { /* the stencils of the registry (stencils/registry.h), W/E/S/N ones
+                          * only where '@' is followed by '4' */
+            int quad = p[1] == '4', n = quad ? ST_QUAD_COUNT : ST_COUNT;
+            p += quad;
+            for (int k = 0; k < n; k++)
+                printf("%s%s", k ? " | " : "", stencil_table[k].name);
+            continue;
+        }
         putchar(*p);
         if (*p == '\n')
             printf("%21s", "");

@@ -564,7 +564,7 @@ static int check_iterated(int argc, char **argv)
     const char *path = argv[0], *grid = argv[4], *input = argc > 5 ? argv[5] : NULL;
     int steps = atoi(argv[1]), nx = 0, ny = 0, nz = 0, is_mesh = strstr(grid, ".h5") != NULL;
     stencil_t st;
-    if (stencil_parse(argv[2], &st) != 0 || st >= ST_QUAD_COUNT ||
+    if (stencil_parse(argv[2], &st) != 0 || (int)st >= (int)ST_QUAD_COUNT ||
         (!is_mesh && sscanf(grid, "%dx%dx%d", &nx, &ny, &nz) != 3)) {
         fprintf(stderr, "--iterate: bad arguments\n");
         return 2;
