@@ -83,7 +83,7 @@ state_of() {
     case $1 in laplap) echo in ;; hdiff) echo in coeff ;; *) echo u_pos v_pos rho hhl ;; esac
 }
 it="run --backend cpu --size 24x20x6"
-for st in laplap hdiff fastwaves; do
+for st in laplap hdiff fastwaves lap; do
     for p in double float; do
         expect_output "in core" $it --stencil $st --precision $p --steps 3 --output "$tmp/it3.h5"
         grep -qF "the state after 3 steps" "$tmp/out" || { echo "FAIL: no output line"; fail=1; }

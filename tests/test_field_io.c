@@ -535,11 +535,12 @@ static int compare_files(int argc, char **argv)
  * regular grid (cpu_run_regular) with the fold of docs/out-of-core.md done here ---- */
 
 /* One step's fold at the inner points of the regular grid: laplap in -= out/64, hdiff in = out,
- * fastwaves u_pos, v_pos = u_out, v_out (field numbers: inputs first, then outputs). */
+ * fastwaves u_pos, v_pos = u_out, v_out, lap in -= out/8 (field numbers: inputs first, then
+ * outputs; rows in the order of stencils/registry.h). */
 static void fold_regular(const problem *pb, fieldset f)
 {
-    static const int carried[3][2][2] = {{{0, 1}, {-1, -1}}, {{0, 2}, {-1, -1}},
-                                         {{0, 9}, {1, 10}}};
+    static const int carried[ST_QUAD_COUNT][2][2] = {{{0, 1}, {-1, -1}}, {{0, 2}, {-1, -1}},
+                                                     {{0, 9}, {1, 10}}, {{0, 1}, {-1, -1}}};
     const problem_spec *s = &pb->s;
     int h = s->halo, zend = stencil_zend(s->stencil, s->nz);
     for (int j = 0; j < 2 && carried[s->stencil][j][0] >= 0; j++) {
@@ -549,12 +550,14 @@ static void fold_regular(const problem *pb, fieldset f)
             for (int y = h; y < s->ny - h; y++)
                 for (int x = h; x < s->nx - h; x++) {
                     size_t i = (size_t)rgrid_index(&pb->rg, x, y, z);
-                    if (s->stencil != ST_LAPLAP)
+                    /* the folds of docs/stencils.md: laplap damps by 1/64, lap by 1/8 */
+                    int div = s->stencil == ST_LAPLAP ? 64 : s->stencil == ST_LAP ? 8 : 0;
+                    if (!div)
                         field_set(s->prec, state, i, field_get(s->prec, out, i));
                     else if (s->prec == PREC_FLOAT)
-                        ((float *)state)[i] = ((float *)state)[i] - ((const float *)out)[i] / 64.0f;
+                        ((float *)state)[i] = ((float *)state)[i] - ((const float *)out)[i] / (float)div;
                     else
-                        ((double *)state)[i] = ((double *)state)[i] - ((const double *)out)[i] / 64.0;
+                        ((double *)state)[i] = ((double *)state)[i] - ((const double *)out)[i] / (double)div;
                 }
     }
 }
