@@ -80,7 +80,7 @@ rm -f "$tmp/o.h5"
 # give, folded by test_field_io itself (cpu_run_regular, not src/iterate.c), bit for bit
 iterated() { field_check --iterate "$@"; }
 state_of() {
-    case $1 in laplap) echo in ;; hdiff) echo in coeff ;; *) echo u_pos v_pos rho hhl ;; esac
+    case $1 in laplap|lap) echo in ;; hdiff) echo in coeff ;; *) echo u_pos v_pos rho hhl ;; esac
 }
 it="run --backend cpu --size 24x20x6"
 for st in laplap hdiff fastwaves lap; do
