@@ -13,7 +13,7 @@
 #include "index.h"
 #include "launch.h"
 
-/* Storage code `compressed` of the kernels: 0 uncompressed, 1 compressed (SPEC §2 layout,
+/* Storage code `compressed` of the kernels: 0 uncompressed, 1 compressed (docs/storage.md layout,
  * tab[r * npat + row]), 2 compressed with the first t.crows rows also in constant memory
  * (--constant-tables: c_nbtab[r * crows + row]; each strategy file has its copy, filled by its
  * upload function), 3 compressed with each pattern's offsets packed in one row

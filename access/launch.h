@@ -32,7 +32,7 @@ typedef struct {
 
 /* Where a compressed table's entries are read from on the GPU. */
 typedef enum {
-    TABLES_GLOBAL = 0,   /* tab[r * npat + row] (SPEC §2) */
+    TABLES_GLOBAL = 0,   /* tab[r * npat + row] (docs/storage.md) */
     TABLES_CONSTANT = 1, /* the most used rows in __constant__ memory (--constant-tables) */
     TABLES_ROWS = 2      /* tab[row * nrel + r], vector loads (--packed-rows) */
 } tables_t;

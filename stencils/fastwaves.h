@@ -1,4 +1,4 @@
-/* fastwaves.h — COSMO fast-waves u/v update without the XHRS stages (SPEC §3).
+/* fastwaves.h — COSMO fast-waves u/v update without the XHRS stages (docs/stencils.md).
  * In: u_pos v_pos u_tens v_tens rho ppuv fx wgtfac hhl; out: u_out v_out; radius 1, levels
  * k = 0..nz-2 (k-1 is read only from k = c_flat_limit on). */
 #ifndef PILLAR_FASTWAVES_H

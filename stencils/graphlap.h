@@ -6,7 +6,7 @@
  *   out(c) = deg(c)·lap(c) − Σ_{n ∈ N(c)} lap(n)          graph Laplacian; out = L²·in)
  *
  * the sums taken left to right in the order of the neighbour table. On a quad mesh whose cells
- * list their neighbours as W, E, S, N this is SPEC §3's laplap operation for operation:
+ * list their neighbours as W, E, S, N this is laplap (docs/stencils.md) operation for operation:
  * 4·in(x) − (((in(W x) + in(E x)) + in(S x)) + in(N x)), and the neighbours of W c in its own
  * order are WW, EW, SW, NW, exactly the terms of laplap's lap(W c) (grids/grid.h). So on every
  * quad mesh, seams with turning labels included, graphlap equals laplap bit for bit

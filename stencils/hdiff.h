@@ -1,4 +1,4 @@
-/* hdiff.h — COSMO horizontal diffusion with flux limiter (SPEC §3); in, coeff -> out; radius 2.
+/* hdiff.h — COSMO horizontal diffusion with flux limiter (docs/stencils.md); in, coeff -> out; radius 2.
  *   flx(x) = lap(E x) − lap(x), zeroed if flx(x)·(in(E x) − in(x)) > 0;  fly likewise with N
  *   out(c) = in(c) − coeff(c)·(flx(c) − flx(W c) + fly(c) − fly(S c))
  * written as a sum over the four edges of c: the flux across the edge (c, x) for x = W, E, S, N

@@ -1,4 +1,4 @@
-/* laplap.h — Laplacian of the Laplacian (SPEC §3), one field in, one out, radius 2.
+/* laplap.h — Laplacian of the Laplacian (docs/stencils.md), one field in, one out, radius 2.
  *   lap(x) = 4·in(x) − (in(W x) + in(E x) + in(S x) + in(N x))
  *   out(c) = 4·lap(c) − (lap(W c) + lap(E c) + lap(S c) + lap(N c))
  * lap at a neighbour x of c reads x's OWN four neighbours in x's own order (relations XW..NW
