@@ -11,12 +11,12 @@
 static const help_part default_help[] = {
     {"usage: pillar [flags]\n"
      "\n"
-     "The default job: laplap, hdiff and fastwaves on the built-in 512x512x64 z-curve grid\n"
-     "(double, non-chasing compressed neighbour table), each run on the regular grid and on its\n"
-     "unstructured twin, verified and summarised in one table. These flags of 'pillar run' change\n"
-     "it, e.g. 'pillar --size 128x128x32 --layout zcurve-w' (defaults in brackets are run's;\n"
-     "here the grid is 512x512x64, non-chasing, compressed, and --runs is 3 on the CPU, 20 on\n"
-     "the GPU):\n"
+     "The default job: every W/E/S/N stencil (laplap, hdiff, fastwaves, lap) on the built-in\n"
+     "512x512x64 z-curve grid (double, non-chasing compressed neighbour table), each run on the\n"
+     "regular grid and on its unstructured twin, verified and summarised in one table. These\n"
+     "flags of 'pillar run' change it, e.g. 'pillar --size 128x128x32 --layout zcurve-w'\n"
+     "(defaults in brackets are run's; here the grid is 512x512x64, non-chasing, compressed, and\n"
+     "--runs is 3 on the CPU, 20 on the GPU):\n"
      "\n", 0},
     {NULL, HELP_MAIN | HELP_ALWAYS},
     {"\n"

@@ -10,7 +10,7 @@ static const char usage[] =
     "usage: pillar [command] [flags]\n"
     "\n"
     "commands:\n"
-    "  (none)   the default job: laplap, hdiff and fastwaves on a 512x512x64 z-curve grid,\n"
+    "  (none)   the default job: every W/E/S/N stencil on a 512x512x64 z-curve grid,\n"
     "           each against the regular baseline, one summary table\n"
     "  run      one stencil with one layout / storage / access strategy, timed and verified\n"
     "  info     grid, neighbour-table and compression statistics\n"

@@ -358,7 +358,7 @@ static int set_bench_stencil(cli_args *a, const flag *f, const char *v)
     stencil_t st;
     if (stencil_parse(v, &st) == 0 && stencil_table[st].graph) {
         cmd_err(a, "--stencil %s runs on the cells of a mesh file: use 'pillar run --mesh FILE'; "
-                   "the bench matrix has laplap, hdiff and fastwaves", v);
+                   "the bench matrix has the W/E/S/N stencils", v);
         return -1;
     }
     int k = choose_stencil(a, f, v, ST_QUAD_COUNT);
