@@ -15,7 +15,8 @@ void *xalloc(size_t bytes)
     if (rounded == 0)
         rounded = PILLAR_ALIGN;
     if (posix_memalign(&p, PILLAR_ALIGN, rounded) != 0) {
-        perr("out of host memory allocating %zu bytes", bytes);
+        /* to stderr even while messages are captured (perr_capture): the process ends here */
+        fprintf(stderr, "pillar: out of host memory allocating %zu bytes\n", bytes);
         exit(1);
     }
     memset(p, 0, rounded);
@@ -33,9 +34,29 @@ void *xgrow(void *p, size_t used, size_t bytes)
     return q;
 }
 
+/* The calling thread's capture buffer (perr_capture), or NULL: messages go to stderr. */
+static _Thread_local char *capture_buf;
+static _Thread_local size_t capture_len;
+
+void perr_capture(char *buf, size_t n)
+{
+    capture_buf = n ? buf : NULL;
+    capture_len = n;
+    if (capture_buf)
+        capture_buf[0] = 0;
+}
+
 void perr(const char *fmt, ...)
 {
     va_list ap;
+    if (capture_buf) {
+        if (capture_buf[0] == 0) { /* the first message is kept: it names the cause */
+            va_start(ap, fmt);
+            vsnprintf(capture_buf, capture_len, fmt, ap);
+            va_end(ap);
+        }
+        return;
+    }
     fputs("pillar: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

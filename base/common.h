@@ -28,7 +28,12 @@ void xfree(void *p);
  * `bytes` (xalloc); p is freed. */
 void *xgrow(void *p, size_t used, size_t bytes);
 
-/* Prints "pillar: <message>" to stderr. */
+/* Prints "pillar: <message>" to stderr, or, while the calling thread captures messages, keeps
+ * the first one (without the prefix) in its buffer. */
 void perr(const char *fmt, ...);
+/* Captures the calling thread's messages in buf (n bytes; emptied now) instead of printing them;
+ * n = 0 prints them again. The library API (src/api/) reports errors this way; xalloc's
+ * out-of-memory exit still prints. */
+void perr_capture(char *buf, size_t n);
 
 #endif

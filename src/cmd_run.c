@@ -62,7 +62,7 @@ int run_write_output(const problem *pb, const options *o, fieldset out, int uns,
         return -1;
     }
     char *flags = command_line(argc, argv);
-    field_write_opts w = {o->output_inputs, flags, steps};
+    field_write_opts w = {o->output_inputs, flags, steps, 0};
     int rc = field_write(pb, out, uns, &w, o->output);
     xfree(flags);
     if (rc != 0)

@@ -16,15 +16,9 @@
 
 #define CHUNK_CELLS 65536 /* cells of one level per chunk */
 
-typedef struct {
-    int ncells;
-    int *cell;  /* user cell -> unstructured grid cell */
-    long *roff; /* user cell -> index of its (x, y) at level 0 of the regular twin; NULL if none */
-} user_order;
-
 int field_ncells(const problem *pb) { return pb->ug.nxy; }
 
-static void user_order_make(const problem *pb, user_order *u)
+void user_order_make(const problem *pb, user_order *u)
 {
     const ugrid *g = &pb->ug;
     u->ncells = g->nxy;
@@ -39,14 +33,18 @@ static void user_order_make(const problem *pb, user_order *u)
     }
 }
 
-static void user_order_free(user_order *u)
+void user_order_free(user_order *u)
 {
     xfree(u->cell);
     xfree(u->roff);
 }
 
-/* Element of user cell i at level z in a field of the unstructured grid (uns) or regular twin. */
-static size_t element(const problem *pb, const user_order *u, int uns, int i, int z)
+int user_order_computed(const problem *pb, const user_order *u, int i, int z)
+{
+    return u->cell[i] >= pb->ug.nhalo && z < stencil_zend(pb->s.stencil, pb->s.nz);
+}
+
+size_t user_order_element(const problem *pb, const user_order *u, int uns, int i, int z)
 {
     if (uns)
         return (size_t)u->cell[i] + (size_t)z * (size_t)pb->ug.zstride;
@@ -132,9 +130,9 @@ static int read_input(const problem *pb, const user_order *u, hid_t d, int k, co
                 rc = -1;
                 break;
             }
-            field_set(p, pb->uf.p[k], element(pb, u, 1, i, z), v);
+            field_set(p, pb->uf.p[k], user_order_element(pb, u, 1, i, z), v);
             if (u->roff)
-                field_set(p, pb->rf.p[k], element(pb, u, 0, i, z), v);
+                field_set(p, pb->rf.p[k], user_order_element(pb, u, 0, i, z), v);
         }
     }
     xfree(level);
@@ -220,7 +218,6 @@ static int write_field(hid_t f, const write_job *j, fieldset src, int uns, int k
     precision_t p = pb->s.prec;
     size_t es = prec_size(p);
     int n = u->ncells, nz = pb->s.nz, output = k >= stencil_table[pb->s.stencil].nin;
-    int zend = stencil_zend(pb->s.stencil, nz);
     hsize_t dims[2] = {(hsize_t)nz, (hsize_t)n}, chunk[2] = {1, n < CHUNK_CELLS ? n : CHUNK_CELLS};
     hsize_t mdim = (hsize_t)n;
     hid_t fsp = H5Screate_simple(2, dims, NULL), msp = H5Screate_simple(1, &mdim, NULL);
@@ -233,11 +230,11 @@ static int write_field(hid_t f, const write_job *j, fieldset src, int uns, int k
     int rc = d >= 0 ? 0 : -1;
     for (int z = 0; z < nz && rc == 0; z++) {
         for (int i = 0; i < n; i++) {
-            if (output && (u->cell[i] < pb->ug.nhalo || z >= zend))
+            if (output && !user_order_computed(pb, u, i, z))
                 field_set(p, level, (size_t)i, NAN);
             else
                 memcpy(level + (size_t)i * es,
-                       (const char *)src.p[k] + element(pb, u, uns, i, z) * es, es);
+                       (const char *)src.p[k] + user_order_element(pb, u, uns, i, z) * es, es);
         }
         select_level(fsp, z, n);
         if (H5Dwrite(d, mtype, msp, fsp, H5P_DEFAULT, level) < 0)
@@ -258,8 +255,9 @@ static int write_all(hid_t f, const void *arg)
     const stencil_info *si = &stencil_table[j->pb->s.stencil];
     if (write_attrs(f, j) != 0)
         return -1;
-    int end = j->w->steps ? si->nin : j->pb->nf; /* an iterated run: its state */
-    for (int k = j->w->with_inputs || j->w->steps ? 0 : si->nin; k < end; k++) {
+    int inputs = j->w->steps || j->w->inputs_only; /* an iterated run: its state */
+    int end = inputs ? si->nin : j->pb->nf;
+    for (int k = j->w->with_inputs || inputs ? 0 : si->nin; k < end; k++) {
         int is_input = k < si->nin;
         if (write_field(f, j, is_input ? j->pb->uf : j->out, is_input ? 1 : j->uns, k) != 0)
             return -1;

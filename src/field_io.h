@@ -9,6 +9,21 @@
 
 #define FIELD_FORMAT_VERSION 1
 
+/* The user's cell order mapped onto pb's grids: for every user cell, its cell in the
+ * unstructured grid and, when there is a regular twin, its position there. */
+typedef struct {
+    int ncells;
+    int *cell;  /* user cell -> unstructured grid cell */
+    long *roff; /* user cell -> index of its (x, y) at level 0 of the regular twin; NULL if none */
+} user_order;
+void user_order_make(const problem *pb, user_order *u);
+void user_order_free(user_order *u);
+/* Element of user cell i at level z in a field of the unstructured grid (uns) or regular twin. */
+size_t user_order_element(const problem *pb, const user_order *u, int uns, int i, int z);
+/* Whether the stencil computes user cell i at level z (not a halo cell, not a top level it
+ * leaves out): where an output field holds a result. */
+int user_order_computed(const problem *pb, const user_order *u, int i, int z);
+
 /* Cells per level of pb in the user's order (the second dimension of every dataset). */
 int field_ncells(const problem *pb);
 
@@ -26,6 +41,7 @@ typedef struct {
     const char *flags; /* the command line, stored as the attribute `flags` */
     int steps;         /* an iterated run's time steps, 0 for one application: the file then
                         * holds the state after them, the input fields only (attribute steps) */
+    int inputs_only;   /* write the input fields only (with_inputs implied) */
 } field_write_opts;
 
 /* Writes the output fields of out (laid out on pb's unstructured grid when uns, else on its

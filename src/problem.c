@@ -123,13 +123,18 @@ static int refuse_turning_frame(const char *path, const mesh *m, const char *nam
     return -1;
 }
 
-/* Reads the mesh and takes the grid's extent from it: levels from the file, halo = the stencil's
- * radius, and for a regular patch its nx x ny. */
-static int load_mesh(problem *pb)
+/* Reads the mesh (or takes `given`, already checked, which is then emptied) and takes the grid's
+ * extent from it: levels from the file, halo = the stencil's radius, and for a regular patch its
+ * nx x ny. */
+static int load_mesh(problem *pb, mesh *given)
 {
     problem_spec *s = &pb->s;
-    if (mesh_read(pb->mesh_path, &pb->mesh) != 0)
+    if (given) {
+        pb->mesh = *given;
+        memset(given, 0, sizeof *given);
+    } else if (mesh_read(pb->mesh_path, &pb->mesh) != 0) {
         return -1;
+    }
     const stencil_info *si = &stencil_table[s->stencil];
     if (pb->mesh.adj && !si->graph) {
         perr("%s: %s reads W/E/S/N relations, but this is a general mesh (/cell_neighbours); "
@@ -187,7 +192,8 @@ int problem_make(problem *pb, const problem_spec *s)
     return problem_make_mesh(pb, s, NULL, MESH_ORDER_FILE);
 }
 
-static int problem_build(problem *pb, const problem_spec *s, const char *path, mesh_order_t order)
+static int problem_build(problem *pb, const problem_spec *s, const char *path, mesh_order_t order,
+                         mesh *given)
 {
     pb->s = *s;
     pb->mesh_path = path;
@@ -195,7 +201,7 @@ static int problem_build(problem *pb, const problem_spec *s, const char *path, m
     pb->regular_twin = 1;
     const stencil_info *si = &stencil_table[s->stencil];
     pb->nf = si->nin + si->nout;
-    if ((path && load_mesh(pb) != 0) || (pb->regular_twin && problem_check(&pb->s) != 0)) {
+    if ((path && load_mesh(pb, given) != 0) || (pb->regular_twin && problem_check(&pb->s) != 0)) {
         problem_free(pb);
         return -1;
     }
@@ -214,16 +220,24 @@ static int problem_build(problem *pb, const problem_spec *s, const char *path, m
 int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, mesh_order_t order)
 {
     memset(pb, 0, sizeof *pb);
-    return problem_build(pb, s, path, order);
+    return problem_build(pb, s, path, order, NULL);
 }
 
 int problem_make_lean(problem *pb, const problem_spec *s, const char *path, mesh_order_t order,
                       int outputs)
 {
+    return problem_make_lean_mesh(pb, s, NULL, path, order, outputs);
+}
+
+int problem_make_lean_mesh(problem *pb, const problem_spec *s, mesh *m, const char *name,
+                           mesh_order_t order, int outputs)
+{
     memset(pb, 0, sizeof *pb);
     pb->lean = 1;
     pb->lean_outputs = outputs;
-    return problem_build(pb, s, path, order);
+    if (m && !name)
+        name = "the mesh";
+    return problem_build(pb, s, name, order, m);
 }
 
 int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed)

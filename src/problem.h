@@ -52,6 +52,11 @@ int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, mesh
  * twin would), and its output fields only when `outputs` is set. */
 int problem_make_lean(problem *pb, const problem_spec *s, const char *path, mesh_order_t order,
                       int outputs);
+/* The same on a mesh already in memory and checked (mesh_check), which pb takes over (m is
+ * emptied, also on failure); name stands for it in messages (pb->mesh_path). m = NULL: the mesh
+ * file at name, or an emulated grid when name is NULL too. */
+int problem_make_lean_mesh(problem *pb, const problem_spec *s, mesh *m, const char *name,
+                           mesh_order_t order, int outputs);
 void problem_free(problem *pb);
 /* Rebuilds the unstructured twin with another layout/storage (the regular grid stays). */
 int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed);

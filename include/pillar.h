@@ -1,0 +1,149 @@
+/* pillar.h — the C API of libpillar: stencils of the pillar engine applied to a model's own
+ * fields on its own grid (docs/api.md gives every contract in full).
+ *
+ * One handle, pillar_ctx, holds one stencil on one grid and its fields. Its life:
+ *
+ *   pillar_create(&ctx);
+ *   pillar_set_option(ctx, "stencil", "laplap");          options: before pillar_setup
+ *   pillar_grid_quad(ctx, ncells, nlevels, nbr);           or _general, or _file
+ *   pillar_setup(ctx);                                     builds the engine's grid and fields
+ *   pillar_set_field(ctx, "in", values, nlevels * ncells); every input, in the caller's order
+ *   pillar_step(ctx, T);  or  pillar_apply(ctx);
+ *   pillar_get_field(ctx, "in", values, nlevels * ncells); back in the caller's order
+ *   pillar_destroy(ctx);
+ *
+ * Fields are arrays [nlevels][ncells] (level-major: value of cell c at level z at index
+ * z * ncells + c) in the CALLER's cell order: the order of the rows of the neighbour table (or of
+ * the mesh file). pillar renumbers the cells internally (option "order", halo cells first);
+ * pillar_get_permutation tells how, for a caller that wants to follow it.
+ *
+ * Halo cells: a cell whose neighbourhood of the stencil's radius is incomplete (a neighbour is
+ * -1 within reach) is a halo cell and is never computed. pillar_get_halo lists them. After
+ * pillar_apply an output field holds NaN at halo cells and at levels the stencil does not compute
+ * (the top level of fastwaves); after pillar_step the state keeps its values there unchanged.
+ *
+ * Errors: every function validates its arguments and returns a pillar_status; on failure
+ * pillar_last_error(ctx) holds one line saying why. The library never prints and never exits
+ * for a caller's mistake. Known limit: when the host runs out of memory inside the engine, the
+ * engine prints a message and exits the process.
+ *
+ * Threads: handles are independent (no global mutable state is shared between them); one handle
+ * must not be used by two threads at once. The CPU backend runs with OpenMP threads.
+ *
+ * Plain C99, no other header needed: usable from C, C++ (extern "C") and Fortran (ISO_C_BINDING;
+ * every argument is a pointer, an int, a size_t or a NUL-terminated string). */
+#ifndef PILLAR_H
+#define PILLAR_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PILLAR_API_VERSION 1
+
+typedef enum {
+    PILLAR_OK = 0,
+    PILLAR_ERR_NULL = 1,        /* a required pointer argument is NULL */
+    PILLAR_ERR_ARG = 2,         /* a number out of range, a wrong array size, a bad value */
+    PILLAR_ERR_UNKNOWN = 3,     /* an unknown option, option value, stencil or field name */
+    PILLAR_ERR_GRID = 4,        /* the neighbour table or mesh file is not a valid grid */
+    PILLAR_ERR_UNSUPPORTED = 5, /* valid, but this stencil / grid / backend cannot do it */
+    PILLAR_ERR_STATE = 6,       /* called out of order (e.g. an option after pillar_setup) */
+    PILLAR_ERR_BACKEND = 7,     /* the backend failed (no GPU, a CUDA error) */
+    PILLAR_ERR_NOMEM = 8        /* pillar_create could not allocate its handle */
+} pillar_status;
+
+typedef struct pillar_ctx pillar_ctx;
+
+/* A new handle in *ctx (NULL on failure: PILLAR_ERR_NULL if ctx is NULL, PILLAR_ERR_NOMEM). */
+pillar_status pillar_create(pillar_ctx **ctx);
+/* Frees the handle and everything it holds; NULL is ignored. */
+void pillar_destroy(pillar_ctx *ctx);
+/* The message of the handle's last failed call ("" if none; "no handle" for NULL). Valid until
+ * the next call on the handle. */
+const char *pillar_last_error(const pillar_ctx *ctx);
+/* The name of a status ("PILLAR_ERR_ARG"), for messages. */
+const char *pillar_status_name(pillar_status s);
+
+/* ---- before pillar_setup ---- */
+
+/* Sets an option by name (both strings NUL-terminated):
+ *   stencil    laplap (default), hdiff, fastwaves, lap, graphlap (the registry's names)
+ *   precision  double (default) | float: the engine's arithmetic
+ *   order      file (default: the caller's order, halo cells first) | metis | zcurve (needs
+ *              coordinates: pillar_set_coordinates or a mesh file that has them)
+ *   part_cells cells per METIS part (default 32)
+ *   storage    chasing (default) | nonchasing | chasing-compressed | nonchasing-compressed
+ *   access     the GPU access strategy (default idxvar; the CPU ignores it)
+ *   backend    auto (default: the GPU when one is usable, else the CPU) | cpu | gpu */
+pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *value);
+
+/* The grid, from the caller's arrays (copied; the caller keeps them):
+ *   quad:    nbr[4*c + r], r = 0 W, 1 E, 2 S, 3 N: the neighbour cell or -1 (none). Symmetric:
+ *            if d is a neighbour of c, c is a neighbour of d.
+ *   general: adj[maxdeg*c + j]: the cell across edge j of c, or -1 (1 <= maxdeg <= 16).
+ *            Only graph stencils (graphlap) run on it.
+ * ncells >= 1, nlevels >= 1 (and enough for the stencil, e.g. fastwaves needs 2). */
+pillar_status pillar_grid_quad(pillar_ctx *ctx, int ncells, int nlevels, const int *nbr);
+pillar_status pillar_grid_general(pillar_ctx *ctx, int ncells, int nlevels, int maxdeg,
+                                  const int *adj);
+/* The grid from a pillar mesh file (HDF5, docs/mesh-format.md): cells, levels, coordinates. */
+pillar_status pillar_grid_file(pillar_ctx *ctx, const char *path);
+/* Cell coordinates for order zcurve: xyz[ncoord*c + k], ncoord 2 or 3 (copied). After a grid. */
+pillar_status pillar_set_coordinates(pillar_ctx *ctx, int ncells, int ncoord, const double *xyz);
+
+/* Builds the engine's grid, tables and fields with the options. Afterwards the options and the
+ * grid are fixed. */
+pillar_status pillar_setup(pillar_ctx *ctx);
+
+/* ---- after pillar_setup ---- */
+
+/* Cells per level, levels and halo cells of the grid. Any pointer may be NULL. */
+pillar_status pillar_get_sizes(pillar_ctx *ctx, int *ncells, int *nlevels, int *nhalo);
+/* perm[c] = pillar's internal cell of the caller's cell c (a permutation of 0..ncells-1). */
+pillar_status pillar_get_permutation(pillar_ctx *ctx, int *perm, int ncells);
+/* halo[c] = 1 if the caller's cell c is a halo cell (never computed), else 0. */
+pillar_status pillar_get_halo(pillar_ctx *ctx, int *halo, int ncells);
+
+/* The stencil's fields: nin inputs then nout outputs; name of field k (owned by the library). */
+pillar_status pillar_field_count(pillar_ctx *ctx, int *nin, int *nout);
+pillar_status pillar_field_name(pillar_ctx *ctx, int k, const char **name);
+
+/* Sets input field `name` from values[z * ncells + c] in the caller's order; count must be
+ * nlevels * ncells; every value finite (and within float range for precision float). On failure
+ * the field is unchanged. Every input must be set once before pillar_apply or pillar_step. */
+pillar_status pillar_set_field(pillar_ctx *ctx, const char *name, const double *values,
+                               size_t count);
+pillar_status pillar_set_field_float(pillar_ctx *ctx, const char *name, const float *values,
+                                     size_t count);
+/* Copies field `name` (input or output) into values in the caller's order (count as above).
+ * An output only after pillar_apply (PILLAR_ERR_STATE otherwise); NaN at uncomputed points. */
+pillar_status pillar_get_field(pillar_ctx *ctx, const char *name, double *values, size_t count);
+pillar_status pillar_get_field_float(pillar_ctx *ctx, const char *name, float *values,
+                                     size_t count);
+
+/* One application: every output from the inputs; the inputs are unchanged. */
+pillar_status pillar_apply(pillar_ctx *ctx);
+/* steps >= 0 iterated time steps: the stencil's state inputs advance by its fold (laplap:
+ * in <- in - laplap(in)/64; hdiff: in <- out; fastwaves: u_pos, v_pos <- u_out, v_out; lap:
+ * in <- in - lap(in)/8) at the inner cells and computed levels; the other inputs stay fixed.
+ * Bit for bit the result of `pillar run --steps T`. Graph stencils have no iterated runs
+ * (PILLAR_ERR_UNSUPPORTED). The outputs are undefined afterwards (get them after pillar_apply). */
+pillar_status pillar_step(pillar_ctx *ctx, int steps);
+
+/* Writes the grid as a pillar mesh file (docs/mesh-format.md), its cells in the caller's order:
+ * `pillar run --mesh PATH` then runs the same grid. Before or after pillar_setup. */
+pillar_status pillar_write_mesh(pillar_ctx *ctx, const char *path);
+/* Writes the fields as a pillar field file (docs/field-format.md) in the caller's order: the
+ * inputs, and the outputs when they hold pillar_apply's results (NaN where not computed); after
+ * pillar_step the file records the steps. `pillar run --input PATH` reads it back. The file
+ * appears complete or not at all. After every input is set. */
+pillar_status pillar_write_fields(pillar_ctx *ctx, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

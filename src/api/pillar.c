@@ -1,0 +1,728 @@
+/* pillar.c — the C API of include/pillar.h over the engine: a lean problem (src/problem.h) on
+ * the caller's mesh, fields mapped through the user order of src/field_io.h, one application
+ * with the CPU executor or the GPU runner, iterated steps with src/iterate.h or the in-core GPU
+ * runner (src/ooc_gpu.h).
+ *
+ * Every engine call made for the caller runs with the thread's messages captured into the
+ * handle's error buffer (perr_capture), so nothing is printed. */
+#include "../../include/pillar.h"
+
+#include "../cpu_exec.h"
+#include "../field_io.h"
+#include "../iterate.h"
+#include "../mesh_io.h"
+#include "../options.h"
+#include "../runner.h"
+#ifdef PILLAR_HAVE_CUDA
+#include "../gpu.h"
+#include "../ooc_gpu.h"
+#endif
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ERR_LEN 1024
+
+struct pillar_ctx {
+    char err[ERR_LEN];
+    /* options */
+    problem_spec spec;
+    mesh_order_t order;
+    access_t access;
+    backend_t backend_asked;
+    /* the grid before setup (taken over by the problem at setup) */
+    int have_grid;
+    mesh mesh;
+    char *mesh_name; /* for messages: the file's path or what the caller gave */
+    /* after setup */
+    int ready;
+    int backend; /* BACKEND_CPU or BACKEND_GPU */
+    problem pb;
+    user_order u;
+    int input_set[PILLAR_MAXF];
+    int outputs_valid;
+    long steps_done; /* pillar_step's steps since the inputs were last set */
+};
+
+/* ---- errors ---- */
+
+static pillar_status fail(pillar_ctx *ctx, pillar_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* Starts a call: clears the last error and checks the handle. */
+#define BEGIN(ctx)                                                                                \
+    do {                                                                                          \
+        if (!(ctx))                                                                               \
+            return PILLAR_ERR_NULL;                                                               \
+        (ctx)->err[0] = 0;                                                                        \
+    } while (0)
+
+/* BEGIN, then returns the status of `guard` (a check of the call) unless it is PILLAR_OK. */
+#define ENTER(ctx, guard)                                                                         \
+    BEGIN(ctx);                                                                                   \
+    do {                                                                                          \
+        pillar_status g_ = (guard);                                                               \
+        if (g_ != PILLAR_OK)                                                                      \
+            return g_;                                                                            \
+    } while (0)
+
+#define NEED(ctx, p)                                                                              \
+    do {                                                                                          \
+        if (!(p))                                                                                 \
+            return fail(ctx, PILLAR_ERR_NULL, "%s: argument '%s' is NULL", __func__, #p);        \
+    } while (0)
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = xalloc(n);
+    memcpy(d, s, n);
+    return d;
+}
+
+const char *pillar_status_name(pillar_status s)
+{
+    static const char *const names[] = {
+        "PILLAR_OK",        "PILLAR_ERR_NULL",        "PILLAR_ERR_ARG",   "PILLAR_ERR_UNKNOWN",
+        "PILLAR_ERR_GRID",  "PILLAR_ERR_UNSUPPORTED", "PILLAR_ERR_STATE", "PILLAR_ERR_BACKEND",
+        "PILLAR_ERR_NOMEM"};
+    if ((int)s < 0 || (size_t)s >= sizeof names / sizeof names[0])
+        return "PILLAR_ERR_(unknown status)";
+    return names[s];
+}
+
+const char *pillar_last_error(const pillar_ctx *ctx) { return ctx ? ctx->err : "no handle"; }
+
+/* ---- life ---- */
+
+pillar_status pillar_create(pillar_ctx **out)
+{
+    if (!out)
+        return PILLAR_ERR_NULL;
+    *out = NULL;
+    pillar_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return PILLAR_ERR_NOMEM;
+    options o;
+    options_defaults(&o); /* the command line's defaults */
+    ctx->spec = o.spec;
+    ctx->spec.layout = LAYOUT_ROWMAJOR; /* unused on a mesh: the cell order is `order` */
+    ctx->access = o.access;
+    ctx->backend_asked = BACKEND_AUTO;
+    ctx->order = MESH_ORDER_FILE;
+    *out = ctx;
+    return PILLAR_OK;
+}
+
+static void grid_drop(pillar_ctx *ctx)
+{
+    mesh_free(&ctx->mesh);
+    memset(&ctx->mesh, 0, sizeof ctx->mesh);
+    xfree(ctx->mesh_name);
+    ctx->mesh_name = NULL;
+    ctx->have_grid = 0;
+}
+
+void pillar_destroy(pillar_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->ready) {
+        user_order_free(&ctx->u);
+        problem_free(&ctx->pb);
+    }
+    grid_drop(ctx);
+    free(ctx);
+}
+
+/* ---- options ---- */
+
+static pillar_status before_setup(pillar_ctx *ctx, const char *what)
+{
+    if (ctx->ready)
+        return fail(ctx, PILLAR_ERR_STATE, "%s: the handle is set up already (pillar_setup): "
+                    "options and grid are fixed; create another handle", what);
+    return PILLAR_OK;
+}
+
+static pillar_status after_setup(pillar_ctx *ctx, const char *what)
+{
+    if (!ctx->ready)
+        return fail(ctx, PILLAR_ERR_STATE, "%s: call pillar_setup first", what);
+    return PILLAR_OK;
+}
+
+static int pick(const char *v, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(v, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static pillar_status bad_value(pillar_ctx *ctx, const char *key, const char *v,
+                               const char *const *names, int n)
+{
+    char list[512] = "";
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+    return fail(ctx, PILLAR_ERR_UNKNOWN, "pillar_set_option: %s '%s' is unknown; one of %s", key,
+                v, list);
+}
+
+pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *value)
+{
+    ENTER(ctx, before_setup(ctx, "pillar_set_option"));
+    NEED(ctx, key);
+    NEED(ctx, value);
+    if (strcmp(key, "stencil") == 0) {
+        stencil_t s;
+        if (stencil_parse(value, &s) != 0) {
+            const char *names[ST_COUNT];
+            for (int i = 0; i < ST_COUNT; i++)
+                names[i] = stencil_table[i].name;
+            return bad_value(ctx, key, value, names, ST_COUNT);
+        }
+        ctx->spec.stencil = s;
+    } else if (strcmp(key, "precision") == 0) {
+        static const char *const names[] = {"double", "float"};
+        int k = pick(value, names, 2);
+        if (k < 0)
+            return bad_value(ctx, key, value, names, 2);
+        ctx->spec.prec = k ? PREC_FLOAT : PREC_DOUBLE;
+    } else if (strcmp(key, "order") == 0) {
+        if (mesh_order_parse(value, &ctx->order) != 0)
+            return bad_value(ctx, key, value, mesh_order_name, MESH_ORDER_COUNT);
+    } else if (strcmp(key, "part_cells") == 0) {
+        char *end;
+        long w = strtol(value, &end, 10);
+        if (*value == 0 || *end != 0 || w < 1 || w > 1 << 24)
+            return fail(ctx, PILLAR_ERR_ARG, "pillar_set_option: part_cells '%s': expected an "
+                        "integer from 1 to %d", value, 1 << 24);
+        ctx->spec.w = (int)w;
+    } else if (strcmp(key, "storage") == 0) {
+        static const char *const names[] = {"chasing", "nonchasing", "chasing-compressed",
+                                            "nonchasing-compressed"};
+        int k = pick(value, names, 4);
+        if (k < 0)
+            return bad_value(ctx, key, value, names, 4);
+        ctx->spec.chasing = k % 2 == 0;
+        ctx->spec.compressed = k >= 2;
+    } else if (strcmp(key, "access") == 0) {
+        if (access_parse(value, &ctx->access) != 0)
+            return bad_value(ctx, key, value, access_name, ACC_COUNT);
+    } else if (strcmp(key, "backend") == 0) {
+        static const char *const names[] = {"auto", "cpu", "gpu"};
+        int k = pick(value, names, 3);
+        if (k < 0)
+            return bad_value(ctx, key, value, names, 3);
+        ctx->backend_asked = k == 0 ? BACKEND_AUTO : k == 1 ? BACKEND_CPU : BACKEND_GPU;
+    } else {
+        return fail(ctx, PILLAR_ERR_UNKNOWN, "pillar_set_option: unknown option '%s' (stencil, "
+                    "precision, order, part_cells, storage, access, backend)", key);
+    }
+    return PILLAR_OK;
+}
+
+/* ---- the grid ---- */
+
+static pillar_status grid_sizes(pillar_ctx *ctx, const char *fn, int ncells, int nlevels)
+{
+    pillar_status st = before_setup(ctx, fn);
+    if (st != PILLAR_OK)
+        return st;
+    if (ctx->have_grid)
+        return fail(ctx, PILLAR_ERR_STATE, "%s: the handle has a grid already", fn);
+    if (ncells < 1)
+        return fail(ctx, PILLAR_ERR_ARG, "%s: ncells = %d: need at least 1 cell", fn, ncells);
+    if (nlevels < 1)
+        return fail(ctx, PILLAR_ERR_ARG, "%s: nlevels = %d: need at least 1 level", fn, nlevels);
+    if ((double)ncells * nlevels > 4e10)
+        return fail(ctx, PILLAR_ERR_ARG, "%s: %d cells x %d levels: too large", fn, ncells,
+                    nlevels);
+    return PILLAR_OK;
+}
+
+/* Checks the mesh built in ctx->mesh; on failure it is dropped. */
+static pillar_status grid_check(pillar_ctx *ctx, const char *fn)
+{
+    char why[512];
+    if (mesh_check(&ctx->mesh, why, sizeof why) != 0) {
+        grid_drop(ctx);
+        return fail(ctx, PILLAR_ERR_GRID, "%s: %s", fn, why);
+    }
+    ctx->have_grid = 1;
+    return PILLAR_OK;
+}
+
+/* A quad (general = 0) or general table of `width` columns, copied. */
+static pillar_status grid_table(pillar_ctx *ctx, const char *fn, int ncells, int nlevels,
+                                int general, int width, const int *table)
+{
+    size_t n = (size_t)ncells * (size_t)width;
+    int *copy = xalloc(sizeof(int) * n);
+    memcpy(copy, table, sizeof(int) * n);
+    mesh *m = &ctx->mesh;
+    m->ncells = ncells;
+    m->nlevels = nlevels;
+    if (!general) {
+        m->nbr = copy;
+        snprintf(m->kind, sizeof m->kind, "quad neighbour table (libpillar)");
+    } else {
+        m->adj = copy;
+        m->maxdeg = width;
+        snprintf(m->kind, sizeof m->kind, "general neighbour table (libpillar)");
+    }
+    ctx->mesh_name = dup_str("the caller's neighbour table");
+    return grid_check(ctx, fn);
+}
+
+pillar_status pillar_grid_quad(pillar_ctx *ctx, int ncells, int nlevels, const int *nbr)
+{
+    ENTER(ctx, grid_sizes(ctx, "pillar_grid_quad", ncells, nlevels));
+    NEED(ctx, nbr);
+    return grid_table(ctx, "pillar_grid_quad", ncells, nlevels, 0, 4, nbr);
+}
+
+pillar_status pillar_grid_general(pillar_ctx *ctx, int ncells, int nlevels, int maxdeg,
+                                  const int *adj)
+{
+    ENTER(ctx, grid_sizes(ctx, "pillar_grid_general", ncells, nlevels));
+    NEED(ctx, adj);
+    if (maxdeg < 1 || maxdeg > MESH_MAXDEG)
+        return fail(ctx, PILLAR_ERR_ARG, "pillar_grid_general: maxdeg = %d: expected 1 to %d",
+                    maxdeg, MESH_MAXDEG);
+    return grid_table(ctx, "pillar_grid_general", ncells, nlevels, 1, maxdeg, adj);
+}
+
+pillar_status pillar_grid_file(pillar_ctx *ctx, const char *path)
+{
+    ENTER(ctx, grid_sizes(ctx, "pillar_grid_file", 1, 1));
+    NEED(ctx, path);
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = mesh_read(path, &ctx->mesh);
+    perr_capture(NULL, 0);
+    if (rc != 0) {
+        memset(&ctx->mesh, 0, sizeof ctx->mesh);
+        return PILLAR_ERR_GRID; /* mesh_read's message names the file and what is wrong */
+    }
+    ctx->mesh_name = dup_str(path);
+    ctx->have_grid = 1;
+    return PILLAR_OK;
+}
+
+pillar_status pillar_set_coordinates(pillar_ctx *ctx, int ncells, int ncoord, const double *xyz)
+{
+    ENTER(ctx, before_setup(ctx, "pillar_set_coordinates"));
+    NEED(ctx, xyz);
+    if (!ctx->have_grid)
+        return fail(ctx, PILLAR_ERR_STATE, "pillar_set_coordinates: give the grid first");
+    if (ncells != ctx->mesh.ncells)
+        return fail(ctx, PILLAR_ERR_ARG, "pillar_set_coordinates: ncells = %d, but the grid has "
+                    "%d cells", ncells, ctx->mesh.ncells);
+    if (ncoord != 2 && ncoord != 3)
+        return fail(ctx, PILLAR_ERR_ARG, "pillar_set_coordinates: ncoord = %d: expected 2 or 3",
+                    ncoord);
+    size_t n = (size_t)ncells * (size_t)ncoord;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(xyz[i]))
+            return fail(ctx, PILLAR_ERR_ARG, "pillar_set_coordinates: coordinate %d of cell %d is "
+                        "not finite", (int)(i % (size_t)ncoord), (int)(i / (size_t)ncoord));
+    xfree(ctx->mesh.coord);
+    ctx->mesh.coord = xalloc(sizeof(double) * n);
+    memcpy(ctx->mesh.coord, xyz, sizeof(double) * n);
+    ctx->mesh.ncoord = ncoord;
+    return PILLAR_OK;
+}
+
+pillar_status pillar_write_mesh(pillar_ctx *ctx, const char *path)
+{
+    BEGIN(ctx);
+    NEED(ctx, path);
+    const mesh *m = ctx->ready ? &ctx->pb.mesh : &ctx->mesh;
+    if (!ctx->ready && !ctx->have_grid)
+        return fail(ctx, PILLAR_ERR_STATE, "pillar_write_mesh: the handle has no grid yet");
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = mesh_write(path, m);
+    perr_capture(NULL, 0);
+    if (rc != 0 && !ctx->err[0])
+        fail(ctx, PILLAR_ERR_ARG, "pillar_write_mesh: %s could not be written", path);
+    return rc == 0 ? PILLAR_OK : PILLAR_ERR_ARG;
+}
+
+/* ---- setup ---- */
+
+static pillar_status pick_backend(pillar_ctx *ctx)
+{
+    char why[256];
+    ctx->backend = BACKEND_CPU;
+    if (ctx->backend_asked == BACKEND_CPU)
+        return PILLAR_OK;
+    if (gpu_available(why, sizeof why)) {
+        ctx->backend = BACKEND_GPU;
+        return PILLAR_OK;
+    }
+    if (ctx->backend_asked == BACKEND_GPU)
+        return fail(ctx, PILLAR_ERR_BACKEND, "pillar_setup: backend gpu: no usable CUDA device: "
+                    "%s", why);
+    return PILLAR_OK;
+}
+
+pillar_status pillar_setup(pillar_ctx *ctx)
+{
+    ENTER(ctx, before_setup(ctx, "pillar_setup"));
+    if (!ctx->have_grid)
+        return fail(ctx, PILLAR_ERR_STATE, "pillar_setup: give the grid first (pillar_grid_quad, "
+                    "pillar_grid_general or pillar_grid_file)");
+    const stencil_info *si = &stencil_table[ctx->spec.stencil];
+    if (ctx->mesh.adj && !si->graph)
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "pillar_setup: %s reads W/E/S/N relations, but "
+                    "the grid is a general table; use stencil graphlap, or give a quad table",
+                    si->name);
+    if (ctx->order == MESH_ORDER_ZCURVE && !ctx->mesh.coord)
+        return fail(ctx, PILLAR_ERR_STATE, "pillar_setup: order zcurve needs the cells' "
+                    "coordinates (pillar_set_coordinates)");
+    pillar_status st = pick_backend(ctx);
+    if (st != PILLAR_OK)
+        return st;
+    /* the problem takes the mesh over (also on failure) */
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = problem_make_lean_mesh(&ctx->pb, &ctx->spec, &ctx->mesh, ctx->mesh_name, ctx->order,
+                                    1);
+    perr_capture(NULL, 0);
+    ctx->have_grid = 0;
+    if (rc != 0) {
+        grid_drop(ctx);
+        return PILLAR_ERR_UNSUPPORTED; /* the engine's message: too few levels, no inner cell, ... */
+    }
+    user_order_make(&ctx->pb, &ctx->u);
+    ctx->ready = 1;
+    return PILLAR_OK;
+}
+
+/* ---- queries ---- */
+
+pillar_status pillar_get_sizes(pillar_ctx *ctx, int *ncells, int *nlevels, int *nhalo)
+{
+    ENTER(ctx, after_setup(ctx, "pillar_get_sizes"));
+    if (ncells)
+        *ncells = ctx->pb.ug.nxy;
+    if (nlevels)
+        *nlevels = ctx->pb.ug.nz;
+    if (nhalo)
+        *nhalo = ctx->pb.ug.nhalo;
+    return PILLAR_OK;
+}
+
+/* Checks a per-cell array argument. */
+static pillar_status cells_arg(pillar_ctx *ctx, const char *fn, const void *a, int ncells)
+{
+    pillar_status st = after_setup(ctx, fn);
+    if (st != PILLAR_OK)
+        return st;
+    if (!a)
+        return fail(ctx, PILLAR_ERR_NULL, "%s: the array is NULL", fn);
+    if (ncells != ctx->pb.ug.nxy)
+        return fail(ctx, PILLAR_ERR_ARG, "%s: ncells = %d, but the grid has %d cells", fn, ncells,
+                    ctx->pb.ug.nxy);
+    return PILLAR_OK;
+}
+
+pillar_status pillar_get_permutation(pillar_ctx *ctx, int *perm, int ncells)
+{
+    ENTER(ctx, cells_arg(ctx, "pillar_get_permutation", perm, ncells));
+    memcpy(perm, ctx->u.cell, sizeof(int) * (size_t)ncells);
+    return PILLAR_OK;
+}
+
+pillar_status pillar_get_halo(pillar_ctx *ctx, int *halo, int ncells)
+{
+    ENTER(ctx, cells_arg(ctx, "pillar_get_halo", halo, ncells));
+    for (int i = 0; i < ncells; i++)
+        halo[i] = ctx->u.cell[i] < ctx->pb.ug.nhalo;
+    return PILLAR_OK;
+}
+
+pillar_status pillar_field_count(pillar_ctx *ctx, int *nin, int *nout)
+{
+    BEGIN(ctx);
+    const stencil_info *si = &stencil_table[ctx->spec.stencil];
+    if (nin)
+        *nin = si->nin;
+    if (nout)
+        *nout = si->nout;
+    return PILLAR_OK;
+}
+
+pillar_status pillar_field_name(pillar_ctx *ctx, int k, const char **name)
+{
+    BEGIN(ctx);
+    NEED(ctx, name);
+    const stencil_info *si = &stencil_table[ctx->spec.stencil];
+    if (k < 0 || k >= si->nin + si->nout)
+        return fail(ctx, PILLAR_ERR_ARG, "pillar_field_name: k = %d: %s has fields 0 to %d", k,
+                    si->name, si->nin + si->nout - 1);
+    *name = si->field[k];
+    return PILLAR_OK;
+}
+
+/* ---- fields ---- */
+
+/* The field index of name, after checking the call's arguments; -1 after the message in *st. */
+static int field_arg(pillar_ctx *ctx, const char *fn, const char *name, const void *values,
+                     size_t count, pillar_status *st)
+{
+    if ((*st = after_setup(ctx, fn)) != PILLAR_OK)
+        return -1;
+    if (!name || !values) {
+        *st = fail(ctx, PILLAR_ERR_NULL, "%s: argument '%s' is NULL", fn, name ? "values" : "name");
+        return -1;
+    }
+    const stencil_info *si = &stencil_table[ctx->pb.s.stencil];
+    int k = 0;
+    while (k < ctx->pb.nf && strcmp(si->field[k], name) != 0)
+        k++;
+    if (k == ctx->pb.nf) {
+        char list[512] = "";
+        for (int j = 0; j < ctx->pb.nf; j++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "",
+                     si->field[j]);
+        *st = fail(ctx, PILLAR_ERR_UNKNOWN, "%s: %s has no field '%s' (its fields: %s)", fn,
+                   si->name, name, list);
+        return -1;
+    }
+    size_t want = (size_t)ctx->pb.ug.nxy * (size_t)ctx->pb.ug.nz;
+    if (count != want) {
+        *st = fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': count = %zu, expected nlevels * ncells "
+                   "= %d * %d = %zu", fn, name, count, ctx->pb.ug.nz, ctx->pb.ug.nxy, want);
+        return -1;
+    }
+    return k;
+}
+
+/* values[z*ncells + i] of double (is_float 0) or float arrays */
+static double value_at(const void *values, int is_float, size_t j)
+{
+    return is_float ? (double)((const float *)values)[j] : ((const double *)values)[j];
+}
+
+static pillar_status set_field(pillar_ctx *ctx, const char *fn, int k, const void *values,
+                               int is_float, size_t count)
+{
+    const problem *pb = &ctx->pb;
+    const char *name = stencil_table[pb->s.stencil].field[k];
+    if (k >= stencil_table[pb->s.stencil].nin)
+        return fail(ctx, PILLAR_ERR_ARG, "%s: '%s' is an output field of %s; only inputs are set",
+                    fn, name, stencil_table[pb->s.stencil].name);
+    int n = pb->ug.nxy;
+    precision_t p = pb->s.prec;
+    for (size_t j = 0; j < count; j++) { /* checked before any value is replaced */
+        double v = value_at(values, is_float, j);
+        if (!isfinite(v) || (p == PREC_FLOAT && fabs(v) > FLT_MAX))
+            return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': the value at level %d, cell %d is "
+                        "%g; values must be finite%s", fn, name, (int)(j / (size_t)n),
+                        (int)(j % (size_t)n), v, p == PREC_FLOAT ? " and fit in float" : "");
+    }
+    for (int z = 0; z < pb->ug.nz; z++)
+        for (int i = 0; i < n; i++)
+            field_set(p, pb->uf.p[k], user_order_element(pb, &ctx->u, 1, i, z),
+                      value_at(values, is_float, (size_t)z * (size_t)n + (size_t)i));
+    ctx->input_set[k] = 1;
+    ctx->outputs_valid = 0;
+    ctx->steps_done = 0;
+    return PILLAR_OK;
+}
+
+static pillar_status get_field(pillar_ctx *ctx, const char *fn, int k, void *values,
+                               int is_float)
+{
+    const problem *pb = &ctx->pb;
+    const char *name = stencil_table[pb->s.stencil].field[k];
+    int output = k >= stencil_table[pb->s.stencil].nin;
+    if (output && !ctx->outputs_valid)
+        return fail(ctx, PILLAR_ERR_STATE, "%s: output '%s' holds nothing: call pillar_apply "
+                    "first (pillar_step and pillar_set_field leave the outputs undefined)", fn,
+                    name);
+    int n = pb->ug.nxy;
+    for (int z = 0; z < pb->ug.nz; z++)
+        for (int i = 0; i < n; i++) {
+            double v = output && !user_order_computed(pb, &ctx->u, i, z)
+                           ? NAN
+                           : field_get(pb->s.prec, pb->uf.p[k],
+                                       user_order_element(pb, &ctx->u, 1, i, z));
+            size_t j = (size_t)z * (size_t)n + (size_t)i;
+            if (is_float)
+                ((float *)values)[j] = (float)v;
+            else
+                ((double *)values)[j] = v;
+        }
+    return PILLAR_OK;
+}
+
+/* pillar_set_field (set) and pillar_get_field, of either type. */
+static pillar_status field_call(pillar_ctx *ctx, const char *fn, const char *name, void *values,
+                                int is_float, size_t count, int set)
+{
+    BEGIN(ctx);
+    pillar_status st;
+    int k = field_arg(ctx, fn, name, values, count, &st);
+    if (k < 0)
+        return st;
+    return set ? set_field(ctx, fn, k, values, is_float, count)
+               : get_field(ctx, fn, k, values, is_float);
+}
+
+pillar_status pillar_set_field(pillar_ctx *ctx, const char *name, const double *values,
+                               size_t count)
+{
+    return field_call(ctx, "pillar_set_field", name, (void *)values, 0, count, 1);
+}
+
+pillar_status pillar_set_field_float(pillar_ctx *ctx, const char *name, const float *values,
+                                     size_t count)
+{
+    return field_call(ctx, "pillar_set_field_float", name, (void *)values, 1, count, 1);
+}
+
+pillar_status pillar_get_field(pillar_ctx *ctx, const char *name, double *values, size_t count)
+{
+    return field_call(ctx, "pillar_get_field", name, values, 0, count, 0);
+}
+
+pillar_status pillar_get_field_float(pillar_ctx *ctx, const char *name, float *values,
+                                     size_t count)
+{
+    return field_call(ctx, "pillar_get_field_float", name, values, 1, count, 0);
+}
+
+/* ---- running ---- */
+
+static pillar_status inputs_ready(pillar_ctx *ctx, const char *fn)
+{
+    pillar_status st = after_setup(ctx, fn);
+    if (st != PILLAR_OK)
+        return st;
+    const stencil_info *si = &stencil_table[ctx->pb.s.stencil];
+    for (int k = 0; k < si->nin; k++)
+        if (!ctx->input_set[k])
+            return fail(ctx, PILLAR_ERR_STATE, "%s: input field '%s' of %s was never set "
+                        "(pillar_set_field)", fn, si->field[k], si->name);
+    return PILLAR_OK;
+}
+
+pillar_status pillar_apply(pillar_ctx *ctx)
+{
+    ENTER(ctx, inputs_ready(ctx, "pillar_apply"));
+    problem *pb = &ctx->pb;
+    if (ctx->backend == BACKEND_CPU) {
+        cpu_run_unstructured(pb, pb->uf);
+        ctx->outputs_valid = 1;
+        return PILLAR_OK;
+    }
+#ifdef PILLAR_HAVE_CUDA
+    options o;
+    options_defaults(&o);
+    o.spec = pb->s;
+    o.access = ctx->access;
+    o.runs = 1;
+    o.backend = BACKEND_GPU;
+    timing t;
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = gpu_execute(pb, &o, 1, pb->uf, &t);
+    perr_capture(NULL, 0);
+    if (rc != 0)
+        return PILLAR_ERR_BACKEND;
+    ctx->outputs_valid = 1;
+    return PILLAR_OK;
+#else
+    return fail(ctx, PILLAR_ERR_BACKEND, "pillar_apply: this build has no GPU backend");
+#endif
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* T steps on the device: in core when the grid fits the device's free memory, else out of core
+ * in chunks of one step per transfer (src/ooc_plan.h). Returns 0 or -1 after a message. */
+static int gpu_steps(pillar_ctx *ctx, int steps)
+{
+    problem *pb = &ctx->pb;
+    const problem_spec *s = &pb->s;
+    size_t budget = gpu_free_bytes() / 100 * 95;
+    double whole = (double)pb->nf * (double)prec_size(s->prec) * (double)pb->ug.len +
+                   (double)nbtable_bytes(&pb->nt);
+    ooc_plan pl;
+    int rc = whole <= (double)budget
+                 ? ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
+                                   steps)
+                 : ooc_plan_make(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
+                                 budget, 1);
+    if (rc != 0)
+        return -1;
+    const iter_carry *c = iter_carried(s->stencil);
+    fieldset spare = {{0}};
+    for (int j = 0; j < c->n; j++)
+        spare.p[c->in[j]] = field_alloc(s->prec, pb->ug.len);
+    ooc_kernel k = {ctx->access, 0, 0, 0, 8};
+    ooc_timing t;
+    rc = ooc_gpu_run(&pl, &pb->ug, &pb->uf, &spare, steps, &k, &t);
+    for (int j = 0; j < c->n; j++)
+        xfree(spare.p[c->in[j]]);
+    ooc_plan_free(&pl);
+    return rc;
+}
+#endif
+
+pillar_status pillar_step(pillar_ctx *ctx, int steps)
+{
+    ENTER(ctx, inputs_ready(ctx, "pillar_step"));
+    problem *pb = &ctx->pb;
+    const stencil_info *si = &stencil_table[pb->s.stencil];
+    if (steps < 0)
+        return fail(ctx, PILLAR_ERR_ARG, "pillar_step: steps = %d: expected 0 or more", steps);
+    if (iter_carried(pb->s.stencil)->n == 0)
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "pillar_step: %s has no iterated runs (use "
+                    "pillar_apply)", si->name);
+    ctx->outputs_valid = 0;
+    if (steps == 0)
+        return PILLAR_OK;
+    if (ctx->backend == BACKEND_CPU) {
+        iter_run_incore(pb, pb->uf, steps);
+        ctx->steps_done += steps;
+        return PILLAR_OK;
+    }
+#ifdef PILLAR_HAVE_CUDA
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = gpu_steps(ctx, steps);
+    perr_capture(NULL, 0);
+    if (rc != 0)
+        return PILLAR_ERR_BACKEND; /* the state is then undefined */
+    ctx->steps_done += steps;
+    return PILLAR_OK;
+#else
+    return fail(ctx, PILLAR_ERR_BACKEND, "pillar_step: this build has no GPU backend");
+#endif
+}
+
+pillar_status pillar_write_fields(pillar_ctx *ctx, const char *path)
+{
+    ENTER(ctx, inputs_ready(ctx, "pillar_write_fields"));
+    NEED(ctx, path);
+    field_write_opts w = {1, "libpillar", 0, !ctx->outputs_valid};
+    if (!ctx->outputs_valid && ctx->steps_done > 0 && ctx->steps_done <= 1L << 30)
+        w.steps = (int)ctx->steps_done;
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = field_output_check(path) == 0 ? field_write(&ctx->pb, ctx->pb.uf, 1, &w, path) : -1;
+    perr_capture(NULL, 0);
+    if (rc != 0 && !ctx->err[0])
+        fail(ctx, PILLAR_ERR_ARG, "pillar_write_fields: %s could not be written", path);
+    return rc == 0 ? PILLAR_OK : PILLAR_ERR_ARG;
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# examples/c/timeloop.c, a model's time loop through libpillar, against the command line: its
+# final state after T steps equals `pillar run --steps T` on the mesh and initial field it wrote
+# (in the model's own scrambled cell order), bit for bit, for T = 1, 2 and 17.
+# usage: api_cli.sh PILLAR TIMELOOP TEST_FIELD_IO
+pillar=$1
+timeloop=$2
+test_field_io=$3
+. "$(dirname "$0")/cli_lib.sh"
+
+for T in 1 2 17; do
+    if "$timeloop" --steps $T --backend cpu --files "$tmp/t$T" >"$tmp/log" 2>&1; then
+        echo "ok: timeloop --steps $T"
+    else
+        echo "FAIL: timeloop --steps $T:"; cat "$tmp/log"; fail=1; continue
+    fi
+    if "$pillar" run --backend cpu --steps $T --mesh "$tmp/t$T.mesh.h5" \
+        --input "$tmp/t$T.initial.h5" --output "$tmp/cli$T.h5" >"$tmp/log" 2>&1; then
+        echo "ok: pillar run --steps $T on the example's mesh and input"
+    else
+        echo "FAIL: pillar run --steps $T:"; cat "$tmp/log"; fail=1; continue
+    fi
+    if "$test_field_io" --same "$tmp/cli$T.h5" "$tmp/t$T.final.h5" in 2>"$tmp/log"; then
+        echo "ok: the example's state after $T steps == the command line's, bit for bit"
+    else
+        echo "FAIL: states differ after $T steps:"; cat "$tmp/log"; fail=1
+    fi
+done
+exit $fail

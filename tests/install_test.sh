@@ -1,0 +1,45 @@
+#!/bin/sh
+# `cmake --install` into a scratch prefix, then examples/c/timeloop.c built out of tree against
+# it through find_package(pillar) (libpillar.so and libpillar.a) and through pkg-config, and run;
+# the installed libpillar.so exports the API's pillar_* functions only.
+# usage: install_test.sh BUILD_DIR SOURCE_DIR C_COMPILER
+build=$1
+src=$2
+cc=$3
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+p="$tmp/prefix"
+
+step() { # step WHAT COMMAND... : runs it, output shown on failure
+    what=$1; shift
+    if "$@" >"$tmp/log" 2>&1; then echo "ok: $what"; else echo "FAIL: $what:"; cat "$tmp/log"; fail=1; fi
+}
+
+step "cmake --install" cmake --install "$build" --prefix "$p"
+for f in bin/pillar include/pillar.h; do
+    step "installed $f" test -f "$p/$f"
+done
+libdir=$(dirname "$(find "$p" -name libpillar.a | head -n 1)")
+step "installed libpillar.a, libpillar.so, pillarConfig.cmake, pillar.pc" test -f "$libdir/libpillar.so" \
+    -a -f "$libdir/cmake/pillar/pillarConfig.cmake" -a -f "$libdir/pkgconfig/pillar.pc"
+step "installed pillar runs" "$p/bin/pillar" --version
+others=$(nm -D --defined-only "$libdir/libpillar.so" | awk '$2 ~ /^[TDBRW]$/ && $3 !~ /^pillar_/ {print $3}')
+step "libpillar.so exports pillar_* only (others: $others)" test -z "$others"
+
+for static in OFF ON; do
+    step "find_package(pillar), PILLAR_USE_STATIC=$static: configure" cmake -S "$src/examples/c" \
+        -B "$tmp/ex$static" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$p" -DPILLAR_USE_STATIC=$static
+    step "find_package(pillar), PILLAR_USE_STATIC=$static: build" cmake --build "$tmp/ex$static"
+    step "find_package(pillar), PILLAR_USE_STATIC=$static: run" "$tmp/ex$static/timeloop" --steps 3 --backend cpu
+done
+
+if command -v pkg-config >/dev/null 2>&1; then
+    export PKG_CONFIG_PATH="$libdir/pkgconfig"
+    step "pkg-config --cflags --libs pillar: build" sh -c "\"$cc\" \"$src/examples/c/timeloop.c\" \
+        \$(pkg-config --cflags --libs pillar) -lm -Wl,-rpath,\"$libdir\" -o \"$tmp/pc\""
+    step "pkg-config: run" "$tmp/pc" --steps 3 --backend cpu
+else
+    echo "skip: no pkg-config"
+fi
+exit $fail

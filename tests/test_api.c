@@ -1,0 +1,298 @@
+/* test_api.c — the C API (include/pillar.h) on its own:
+ *   - lap applied and iterated through the API on a scrambled lattice equals an independent
+ *     reference written here, bit for bit, in the caller's order; halo outputs are NaN, halo
+ *     state unchanged; the permutation is one, halo cells first; metis order = file order;
+ *     float precision through the float calls;
+ *   - bad arguments (NULL pointers, wrong sizes, unknown names, an asymmetric or out-of-range
+ *     neighbour table, calls out of order, unsupported combinations) return the documented
+ *     status with a message, and the handle still works afterwards;
+ *   - nothing is printed on stdout or stderr by any of it.
+ * Leaks: every handle is destroyed; the sanitizer build (.ci/run) checks that nothing is left. */
+#include "../include/pillar.h"
+#include "check.h"
+
+#define T(cond) CHECK(cond, "(status/message test)")
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NX 9
+#define NY 7
+#define NZ 3
+#define N (NX * NY)
+
+static int cell_of(int x, int y) { return ((y * NX + x) * 17 + 5) % N; } /* gcd(17, 63) = 1 */
+
+static int nbr[N][4];
+static int xof[N], yof[N];
+
+static void make_lattice(void)
+{
+    for (int y = 0; y < NY; y++)
+        for (int x = 0; x < NX; x++) {
+            int c = cell_of(x, y);
+            xof[c] = x;
+            yof[c] = y;
+            nbr[c][0] = x > 0 ? cell_of(x - 1, y) : -1;
+            nbr[c][1] = x < NX - 1 ? cell_of(x + 1, y) : -1;
+            nbr[c][2] = y > 0 ? cell_of(x, y - 1) : -1;
+            nbr[c][3] = y < NY - 1 ? cell_of(x, y + 1) : -1;
+        }
+}
+
+static int is_halo(int c) { return xof[c] == 0 || yof[c] == 0 || xof[c] == NX - 1 || yof[c] == NY - 1; }
+
+/* lap's output, written from its definition: 4c - (w + e + s + n) at the inner cells */
+static void ref_lap(const double *in, double *out)
+{
+    for (int z = 0; z < NZ; z++)
+        for (int c = 0; c < N; c++) {
+            const double *l = in + z * N;
+            out[z * N + c] = is_halo(c) ? NAN
+                                        : 4.0 * l[c] - (((l[nbr[c][0]] + l[nbr[c][1]]) +
+                                                         l[nbr[c][2]]) + l[nbr[c][3]]);
+        }
+}
+
+/* one iterated step of lap: in <- in - lap(in) / 8 at the inner cells */
+static void ref_step(double *in)
+{
+    double out[NZ * N];
+    ref_lap(in, out);
+    for (int i = 0; i < NZ * N; i++)
+        if (!is_halo(i % N))
+            in[i] = in[i] - out[i] / 8.0;
+}
+
+static int same_bits(const double *a, const double *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof(double)) != 0 && !(isnan(a[i]) && isnan(b[i])))
+            return 0;
+    return 1;
+}
+
+static pillar_ctx *lap_ctx(const char *order)
+{
+    pillar_ctx *ctx;
+    T(pillar_create(&ctx) == PILLAR_OK);
+    T(pillar_set_option(ctx, "stencil", "lap") == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK);
+    T(pillar_set_option(ctx, "order", order) == PILLAR_OK);
+    T(pillar_grid_quad(ctx, N, NZ, &nbr[0][0]) == PILLAR_OK);
+    T(pillar_setup(ctx) == PILLAR_OK);
+    return ctx;
+}
+
+static void test_results(void)
+{
+    double in[NZ * N], ref[NZ * N], got[NZ * N];
+    for (int i = 0; i < NZ * N; i++)
+        in[i] = sin(0.37 * i) + 0.01 * (i % 11);
+    const char *orders[] = {"file", "metis"};
+    for (int o = 0; o < 2; o++) {
+        pillar_ctx *ctx = lap_ctx(orders[o]);
+        int nc, nl, nh, perm[N], halo[N], seen[N] = {0};
+        T(pillar_get_sizes(ctx, &nc, &nl, &nh) == PILLAR_OK && nc == N && nl == NZ);
+        T(nh == 2 * NX + 2 * NY - 4);
+        T(pillar_get_permutation(ctx, perm, N) == PILLAR_OK);
+        T(pillar_get_halo(ctx, halo, N) == PILLAR_OK);
+        for (int c = 0; c < N; c++) {
+            T(perm[c] >= 0 && perm[c] < N && !seen[perm[c]]);
+            seen[perm[c]] = 1;
+            T(halo[c] == is_halo(c) && (perm[c] < nh) == halo[c]);
+        }
+        T(pillar_set_field(ctx, "in", in, NZ * N) == PILLAR_OK);
+        /* one application */
+        T(pillar_apply(ctx) == PILLAR_OK);
+        T(pillar_get_field(ctx, "out", got, NZ * N) == PILLAR_OK);
+        ref_lap(in, ref);
+        T(same_bits(got, ref, NZ * N));
+        T(pillar_get_field(ctx, "in", got, NZ * N) == PILLAR_OK);
+        T(same_bits(got, in, NZ * N)); /* inputs unchanged */
+        /* 7 steps as 3 + 4 */
+        memcpy(ref, in, sizeof ref);
+        for (int t = 0; t < 7; t++)
+            ref_step(ref);
+        T(pillar_step(ctx, 3) == PILLAR_OK && pillar_step(ctx, 0) == PILLAR_OK &&
+              pillar_step(ctx, 4) == PILLAR_OK);
+        T(pillar_get_field(ctx, "in", got, NZ * N) == PILLAR_OK);
+        T(same_bits(got, ref, NZ * N));
+        for (int i = 0; i < NZ * N; i++)
+            if (is_halo(i % N))
+                T(got[i] == in[i]); /* the halo keeps its values */
+        T(pillar_get_field(ctx, "out", got, NZ * N) == PILLAR_ERR_STATE);
+        pillar_destroy(ctx);
+    }
+
+    /* float precision through the float calls */
+    pillar_ctx *ctx;
+    T(pillar_create(&ctx) == PILLAR_OK);
+    T(pillar_set_option(ctx, "stencil", "lap") == PILLAR_OK);
+    T(pillar_set_option(ctx, "precision", "float") == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK);
+    T(pillar_grid_quad(ctx, N, NZ, &nbr[0][0]) == PILLAR_OK);
+    T(pillar_setup(ctx) == PILLAR_OK);
+    float fin[NZ * N], fout[NZ * N];
+    for (int i = 0; i < NZ * N; i++)
+        fin[i] = (float)(i % 5);
+    T(pillar_set_field_float(ctx, "in", fin, NZ * N) == PILLAR_OK);
+    T(pillar_apply(ctx) == PILLAR_OK);
+    T(pillar_get_field_float(ctx, "out", fout, NZ * N) == PILLAR_OK);
+    for (int i = 0; i < NZ * N; i++) {
+        int c = i % N, b = i - c;
+        if (is_halo(c))
+            T(isnan(fout[i]));
+        else
+            T(fout[i] == 4.0f * fin[i] - (((fin[b + nbr[c][0]] + fin[b + nbr[c][1]]) +
+                                               fin[b + nbr[c][2]]) + fin[b + nbr[c][3]]));
+    }
+    pillar_destroy(ctx);
+}
+
+/* st is the expected status and the handle holds a message containing `word` */
+#define EXPECT(call, status, word)                                                                \
+    do {                                                                                          \
+        pillar_status st_ = (call);                                                               \
+        T(st_ == (status));                                                                   \
+        T(strlen(pillar_last_error(ctx)) > 0 && strstr(pillar_last_error(ctx), (word)));      \
+    } while (0)
+
+static void test_errors(const char *dir)
+{
+    pillar_ctx *ctx = NULL;
+    T(pillar_create(NULL) == PILLAR_ERR_NULL);
+    T(pillar_set_option(NULL, "stencil", "lap") == PILLAR_ERR_NULL);
+    T(pillar_setup(NULL) == PILLAR_ERR_NULL);
+    T(strcmp(pillar_last_error(NULL), "no handle") == 0);
+    T(strcmp(pillar_status_name(PILLAR_ERR_GRID), "PILLAR_ERR_GRID") == 0);
+    pillar_destroy(NULL);
+
+    T(pillar_create(&ctx) == PILLAR_OK);
+    EXPECT(pillar_set_option(ctx, "stencil", "laplace"), PILLAR_ERR_UNKNOWN, "laplap");
+    EXPECT(pillar_set_option(ctx, "colour", "red"), PILLAR_ERR_UNKNOWN, "colour");
+    EXPECT(pillar_set_option(ctx, NULL, "x"), PILLAR_ERR_NULL, "key");
+    EXPECT(pillar_set_option(ctx, "order", "hilbert"), PILLAR_ERR_UNKNOWN, "zcurve");
+    EXPECT(pillar_set_option(ctx, "part_cells", "0"), PILLAR_ERR_ARG, "part_cells");
+    EXPECT(pillar_set_option(ctx, "access", "magic"), PILLAR_ERR_UNKNOWN, "idxvar");
+    T(pillar_set_option(ctx, "stencil", "laplap") == PILLAR_OK && !pillar_last_error(ctx)[0]);
+    T(pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK);
+    EXPECT(pillar_setup(ctx), PILLAR_ERR_STATE, "grid");
+    EXPECT(pillar_grid_quad(ctx, N, NZ, NULL), PILLAR_ERR_NULL, "nbr");
+    EXPECT(pillar_grid_quad(ctx, 0, NZ, &nbr[0][0]), PILLAR_ERR_ARG, "ncells");
+    EXPECT(pillar_grid_quad(ctx, N, 0, &nbr[0][0]), PILLAR_ERR_ARG, "nlevels");
+    int bad[N][4];
+    memcpy(bad, nbr, sizeof bad);
+    int c = cell_of(4, 3);
+    bad[c][1] = cell_of(6, 3); /* E of (4,3) is (6,3), whose neighbours do not include it */
+    EXPECT(pillar_grid_quad(ctx, N, NZ, &bad[0][0]), PILLAR_ERR_GRID, "");
+    memcpy(bad, nbr, sizeof bad);
+    bad[c][2] = N + 3; /* out of range */
+    EXPECT(pillar_grid_quad(ctx, N, NZ, &bad[0][0]), PILLAR_ERR_GRID, "");
+    EXPECT(pillar_grid_general(ctx, N, NZ, 17, &nbr[0][0]), PILLAR_ERR_ARG, "maxdeg");
+    char missing[4096];
+    snprintf(missing, sizeof missing, "%s/no-such-mesh.h5", dir);
+    EXPECT(pillar_grid_file(ctx, missing), PILLAR_ERR_GRID, "no-such-mesh.h5");
+    EXPECT(pillar_set_coordinates(ctx, N, 2, (const double *)nbr), PILLAR_ERR_STATE, "grid");
+    /* a general table: laplap refused at setup, the handle still usable */
+    T(pillar_grid_general(ctx, N, NZ, 4, &nbr[0][0]) == PILLAR_OK);
+    EXPECT(pillar_grid_quad(ctx, N, NZ, &nbr[0][0]), PILLAR_ERR_STATE, "already");
+    EXPECT(pillar_setup(ctx), PILLAR_ERR_UNSUPPORTED, "graphlap");
+    EXPECT(pillar_set_option(ctx, "order", "zcurve") == PILLAR_OK ? pillar_setup(ctx)
+                                                                  : PILLAR_ERR_ARG,
+           PILLAR_ERR_UNSUPPORTED, "graphlap");
+    T(pillar_set_option(ctx, "stencil", "graphlap") == PILLAR_OK);
+    EXPECT(pillar_setup(ctx), PILLAR_ERR_STATE, "coordinates");
+    T(pillar_set_option(ctx, "order", "file") == PILLAR_OK);
+    T(pillar_setup(ctx) == PILLAR_OK);
+    EXPECT(pillar_set_option(ctx, "stencil", "lap"), PILLAR_ERR_STATE, "pillar_setup");
+    EXPECT(pillar_setup(ctx), PILLAR_ERR_STATE, "set up already");
+    double v[NZ * N];
+    for (int i = 0; i < NZ * N; i++)
+        v[i] = i;
+    EXPECT(pillar_apply(ctx), PILLAR_ERR_STATE, "never set");
+    EXPECT(pillar_set_field(ctx, "in", v, NZ * N - 1), PILLAR_ERR_ARG, "count");
+    EXPECT(pillar_set_field(ctx, "inn", v, NZ * N), PILLAR_ERR_UNKNOWN, "inn");
+    EXPECT(pillar_set_field(ctx, "in", NULL, NZ * N), PILLAR_ERR_NULL, "values");
+    EXPECT(pillar_set_field(ctx, "out", v, NZ * N), PILLAR_ERR_ARG, "output");
+    v[5] = NAN;
+    EXPECT(pillar_set_field(ctx, "in", v, NZ * N), PILLAR_ERR_ARG, "finite");
+    v[5] = 5;
+    T(pillar_set_field(ctx, "in", v, NZ * N) == PILLAR_OK);
+    EXPECT(pillar_get_field(ctx, "out", v, NZ * N), PILLAR_ERR_STATE, "pillar_apply");
+    EXPECT(pillar_step(ctx, 1), PILLAR_ERR_UNSUPPORTED, "no iterated");
+    int perm[N];
+    EXPECT(pillar_get_permutation(ctx, perm, N + 1), PILLAR_ERR_ARG, "ncells");
+    EXPECT(pillar_get_permutation(ctx, NULL, N), PILLAR_ERR_NULL, "NULL");
+    const char *name;
+    EXPECT(pillar_field_name(ctx, 2, &name), PILLAR_ERR_ARG, "graphlap");
+    T(pillar_field_name(ctx, 1, &name) == PILLAR_OK && !strcmp(name, "out"));
+    T(pillar_apply(ctx) == PILLAR_OK);
+    T(pillar_get_field(ctx, "out", v, NZ * N) == PILLAR_OK);
+    pillar_destroy(ctx);
+
+    /* laplap: steps < 0; a mesh with too few levels for fastwaves */
+    T(pillar_create(&ctx) == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK);
+    EXPECT(pillar_get_sizes(ctx, NULL, NULL, NULL), PILLAR_ERR_STATE, "pillar_setup");
+    T(pillar_grid_quad(ctx, N, NZ, &nbr[0][0]) == PILLAR_OK);
+    T(pillar_setup(ctx) == PILLAR_OK);
+    for (int i = 0; i < NZ * N; i++)
+        v[i] = i % 7;
+    T(pillar_set_field(ctx, "in", v, NZ * N) == PILLAR_OK);
+    EXPECT(pillar_step(ctx, -1), PILLAR_ERR_ARG, "steps");
+    pillar_destroy(ctx);
+
+    T(pillar_create(&ctx) == PILLAR_OK);
+    T(pillar_set_option(ctx, "stencil", "fastwaves") == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK);
+    T(pillar_grid_quad(ctx, N, 1, &nbr[0][0]) == PILLAR_OK);
+    EXPECT(pillar_setup(ctx), PILLAR_ERR_UNSUPPORTED, "levels");
+    EXPECT(pillar_setup(ctx), PILLAR_ERR_STATE, "grid"); /* the grid went with the failure */
+    pillar_destroy(ctx);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    make_lattice();
+    char dir[] = "/tmp/pillar_api_XXXXXX";
+    T(mkdtemp(dir) != NULL);
+    /* everything the library does goes on with stdout and stderr in a file, which stays empty */
+    char log[4200];
+    snprintf(log, sizeof log, "%s/printed", dir);
+    fflush(stdout);
+    fflush(stderr);
+    int out = dup(1), err = dup(2);
+    FILE *f = fopen(log, "w");
+    T(f != NULL);
+    dup2(fileno(f), 1);
+    dup2(fileno(f), 2);
+    test_results();
+    test_errors(dir);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(out, 1);
+    dup2(err, 2);
+    close(out);
+    close(err);
+    fclose(f);
+    struct stat sb;
+    T(stat(log, &sb) == 0);
+    if (sb.st_size != 0) {
+        fprintf(stderr, "test_api: the library printed %lld bytes:\n", (long long)sb.st_size);
+        char cmd[4300];
+        snprintf(cmd, sizeof cmd, "cat %s >&2", log);
+        if (system(cmd) != 0)
+            fprintf(stderr, "(could not show them)\n");
+    }
+    T(sb.st_size == 0);
+    unlink(log);
+    rmdir(dir);
+    return check_done("test_api");
+}
