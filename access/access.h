@@ -24,7 +24,7 @@
  *             offsets), STAGED (the block's cells and halo: one level of values)
  *   staging   1: per-block halo lists (storage/staging.h) replace the neighbour table
  *   graph     1: serves the graph stencils (their one kernel, access/graph.cu)
- *   iterated  1: usable in iterated runs (src/ooc_gpu.c)
+ *   iterated  1: usable in iterated runs (src/ooc/ooc_gpu.c)
  *   twin      the strategy whose regular twin is the same kernel as this one's (itself if its own) */
 #define PILLAR_ACCESS(X)                                                                          \
     X(NAIVE, "naive", naive, 1, ONE, ANY, NONE, 0, 0, 1, NAIVE, (32, 4, 2), (32, 4, 2),           \

@@ -124,7 +124,7 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
 #endif
 
 /* The fold of an iterated step (stencils/registry.h; laplap: state - v/64) fused into the kernel
- * when P.fold is set: the same function as src/iterate.c's, so the state stays equal to the
+ * when P.fold is set: the same function as src/exec/iterate.c's, so the state stays equal to the
  * CPU's bit for bit. */
 #undef FOLDED
 #define FOLDED(PREFIX, state, v) (P.fold ? STENCIL_FOLD(PREFIX, state, v) : (v))

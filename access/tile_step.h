@@ -1,8 +1,7 @@
 /* tile_step.h — one time step at one entry of a ball (storage/tiles.h), for the K-step kernel
- * (access/tiles.cu) and its CPU twin (access/tiles_cpu.c): the stencil body of
- * stencils/<name>.h, unchanged, reading its neighbours from the ball's slots, then the fold of
- * src/iterate.h. The same operations in the same order as one in-core step, so the result is the
- * same bit for bit.
+ * (access/tiles.cu) and its CPU twin (access/tiles_cpu.c): the stencil body of stencils/<name>.h,
+ * unchanged, reading its neighbours from the ball's slots, then the fold of src/exec/iterate.h. The
+ * same operations in the same order as one in-core step, so the result is the same bit for bit.
  *
  * The includer defines T, and before TILE_UPDATE: arrays sa (state before the step), sb (after),
  * nb4 (tile_nb4 per entry) and, for hdiff, TILE_COEFF(e) (coeff at entry e's cell and level).

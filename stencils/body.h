@@ -33,7 +33,7 @@
 
 /* FOLDED(PREFIX, state, v): what a stencil whose iterated step has a fold (stencils/registry.h;
  * laplap: state - v/64) stores for its result v at a cell whose state it read as `state`. Here v
- * itself (the CPU folds in a second pass, src/iterate.c); the GPU kernels of iterated runs
+ * itself (the CPU folds in a second pass, src/exec/iterate.c); the GPU kernels of iterated runs
  * redefine it to store the fold instead (access/kernels.cuh). */
 #define FOLDED(PREFIX, state, v) (v)
 

@@ -2,8 +2,8 @@
  *
  * Everything else derives from this list: the stencil_t enum and stencil_table
  * (stencils/stencil.[ch]), the kernels of every access strategy (access/kernels.cuh, staged.cu,
- * tiles.cu, graph.cu), the CPU executors (src/cpu_exec.c, access/tiles_cpu.c), the iterated
- * runs' carried fields and fold (src/iterate.c, the out-of-core runners), and the input data.
+ * tiles.cu, graph.cu), the CPU executors (src/exec/cpu_exec.c, access/tiles_cpu.c), the iterated
+ * runs' carried fields and fold (src/exec/iterate.c, the out-of-core runners), and the input data.
  *
  * A line is X(A, B, name, PREFIX, kind, nin, nout, (fields), radius, ztop, zradius,
  *              (carry), fold, (inputs), framed, staged, ksteps, summary):
@@ -17,8 +17,8 @@
  *   nin, nout, (fields)   field names, inputs then outputs
  *   radius    horizontal halo it needs; ztop: top levels not computed; zradius: levels read below
  *             and above the current one
- *   (carry)   iterated runs (src/iterate.h): {n, {input j...}, {output field...}}: input j takes
- *             the value of the output field after each step; n = 0: no iterated runs
+ *   (carry)   iterated runs (src/exec/iterate.h): {n, {input j...}, {output field...}}: input j
+ *             takes the value of the output field after each step; n = 0: no iterated runs
  *   fold      the new state from the state s and the stencil's output v, in T: `v`, or e.g.
  *             laplap's damping `s - v / (T)64`; a body whose fold is not `v` stores through
  *             FOLDED(PREFIX, state, v) (stencils/body.h), which GPU kernels of iterated runs fuse

@@ -77,7 +77,7 @@ rm -f "$tmp/o.h5"
 
 # ---- iterated runs: --output holds the state after the last step, --input is the first ----
 # iterated FILE T STENCIL PRECISION GRID [INPUT] : FILE holds what T steps on the regular grid
-# give, folded by test_field_io itself (cpu_run_regular, not src/iterate.c), bit for bit
+# give, folded by test_field_io itself (cpu_run_regular, not src/exec/iterate.c), bit for bit
 iterated() { field_check --iterate "$@"; }
 state_of() {
     case $1 in laplap|lap) echo in ;; hdiff) echo in coeff ;; *) echo u_pos v_pos rho hhl ;; esac

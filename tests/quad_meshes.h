@@ -5,8 +5,8 @@
 #define PILLAR_QUAD_MESHES_H
 
 #include "grids/mesh.h"
-#include "src/common.h"
-#include "src/problem.h"
+#include "base/common.h"
+#include "src/exec/problem.h"
 
 #include <math.h>
 #include <string.h>

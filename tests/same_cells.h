@@ -3,7 +3,7 @@
 #ifndef PILLAR_SAME_CELLS_H
 #define PILLAR_SAME_CELLS_H
 
-#include "src/problem.h"
+#include "src/exec/problem.h"
 
 /* Output points (every cell, the stencil's levels) whose bits differ between the same file cell
  * of a (outputs oa) and of b (outputs ob). */

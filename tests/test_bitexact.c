@@ -1,9 +1,9 @@
 /* Unstructured == regular, bit for bit, for every stencil x layout x chasing/non-chasing x
  * compressed/uncompressed x precision, on small odd sizes (CPU backend). */
 #include "check.h"
-#include "src/cpu_exec.h"
-#include "src/runner.h"
-#include "src/verify.h"
+#include "src/exec/cpu_exec.h"
+#include "src/exec/runner.h"
+#include "src/exec/verify.h"
 
 static const int sizes[][3] = {{40, 36, 12}, {23, 29, 13}};
 

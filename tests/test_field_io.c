@@ -17,11 +17,11 @@
  *                                           grid give, folded here, bit for bit */
 #include "check.h"
 #include "scratch.h"
-#include "src/cpu_exec.h"
-#include "src/field_io.h"
-#include "src/mesh_io.h"
-#include "src/runner.h"
-#include "src/verify.h"
+#include "src/exec/cpu_exec.h"
+#include "src/exec/field_io.h"
+#include "src/io/mesh_io.h"
+#include "src/exec/runner.h"
+#include "src/exec/verify.h"
 
 #include <hdf5.h>
 #include <math.h>

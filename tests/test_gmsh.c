@@ -8,11 +8,11 @@
 #include "quad_meshes.h"
 #include "same_cells.h"
 #include "scratch.h"
-#include "src/cpu_exec.h"
-#include "src/mesh_import.h"
-#include "src/mesh_io.h"
-#include "src/runner.h"
-#include "src/verify.h"
+#include "src/exec/cpu_exec.h"
+#include "src/io/mesh_import.h"
+#include "src/io/mesh_io.h"
+#include "src/exec/runner.h"
+#include "src/exec/verify.h"
 
 #include <stdlib.h>
 #include <string.h>

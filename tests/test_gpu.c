@@ -8,10 +8,10 @@
  * usage: test_gpu [--small]   (--small leaves out 512x512x64) */
 #include "check.h"
 #include "access/launch.h"
-#include "src/cpu_exec.h"
-#include "src/gpu.h"
-#include "src/mesh_io.h"
-#include "src/verify.h"
+#include "src/exec/cpu_exec.h"
+#include "src/exec/gpu.h"
+#include "src/io/mesh_io.h"
+#include "src/exec/verify.h"
 #include "quad_meshes.h"
 
 #include <stdlib.h>

@@ -14,11 +14,11 @@
 #include "h5_put.h"
 #include "same_cells.h"
 #include "scratch.h"
-#include "src/cpu_exec.h"
-#include "src/mesh_import.h"
-#include "src/mesh_io.h"
-#include "src/runner.h"
-#include "src/verify.h"
+#include "src/exec/cpu_exec.h"
+#include "src/io/mesh_import.h"
+#include "src/io/mesh_io.h"
+#include "src/exec/runner.h"
+#include "src/exec/verify.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * regular-grid paddings align the first inner cell of every row to 32 bytes. */
 #include "check.h"
 #include "grids/grid.h"
-#include "src/common.h"
+#include "base/common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -26,11 +26,11 @@
 #include "check.h"
 #include "h5_put.h"
 #include "scratch.h"
-#include "src/field_io.h"
-#include "src/h5_util.h"
-#include "src/mesh_import.h"
-#include "src/mesh_io.h"
-#include "src/problem.h"
+#include "src/exec/field_io.h"
+#include "src/io/h5_util.h"
+#include "src/io/mesh_import.h"
+#include "src/io/mesh_io.h"
+#include "src/exec/problem.h"
 
 #include <stdint.h>
 #include <string.h>

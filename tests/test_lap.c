@@ -4,9 +4,9 @@
  * twin in every layout, table storage and precision; one iterated step (the fold of the
  * registry line, in − lap/8) gives q + 1 at the inner points and leaves the halo alone. */
 #include "check.h"
-#include "src/cpu_exec.h"
-#include "src/iterate.h"
-#include "src/runner.h"
+#include "src/exec/cpu_exec.h"
+#include "src/exec/iterate.h"
+#include "src/exec/runner.h"
 
 static double q(int x, int y, int z) { return (double)x * x + 3.0 * y * y + 5.0 * z; }
 

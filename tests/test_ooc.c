@@ -14,10 +14,10 @@
  *    plans are whole METIS parts once one fits, and chunked runs equal in-core runs bit for bit. */
 #include "check.h"
 #include "scratch.h"
-#include "src/iterate.h"
-#include "src/mesh_io.h"
-#include "src/ooc_cpu.h"
-#include "src/runner.h"
+#include "src/exec/iterate.h"
+#include "src/io/mesh_io.h"
+#include "src/ooc/ooc_cpu.h"
+#include "src/exec/runner.h"
 
 #include <omp.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Out-of-core on the GPU: the chunk pipeline (src/ooc_gpu.c) gives the CPU in-core iteration's
+/* Out-of-core on the GPU: the chunk pipeline (src/ooc/ooc_gpu.c) gives the CPU in-core iteration's
  * state bit for bit, for every stencil and precision, the four table storages, the access
  * strategies, F = 1..3 and budgets from twice the minimum (a thousand chunks and more, Z-slabs;
  * tests/test_ooc.c runs the minimum, where every part is one cell, on the CPU) to in core, with
@@ -11,11 +11,11 @@
 #include "check.h"
 #include "access/tiles_run.h"
 #include "quad_meshes.h"
-#include "src/mesh_io.h"
-#include "src/gpu.h"
-#include "src/iterate.h"
-#include "src/runner.h"
-#include "src/ooc_gpu.h"
+#include "src/io/mesh_io.h"
+#include "src/exec/gpu.h"
+#include "src/exec/iterate.h"
+#include "src/exec/runner.h"
+#include "src/ooc/ooc_gpu.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -15,9 +15,9 @@
 #include "quad_meshes.h"
 #include "same_cells.h"
 #include "scratch.h"
-#include "src/cpu_exec.h"
-#include "src/mesh_io.h"
-#include "src/runner.h"
+#include "src/exec/cpu_exec.h"
+#include "src/io/mesh_io.h"
+#include "src/exec/runner.h"
 
 #include <math.h>
 #include <string.h>

@@ -15,9 +15,9 @@
 #include "check.h"
 #include "access/tiles_run.h"
 #include "scratch.h"
-#include "src/iterate.h"
-#include "src/mesh_io.h"
-#include "src/ooc_cpu.h"
+#include "src/exec/iterate.h"
+#include "src/io/mesh_io.h"
+#include "src/ooc/ooc_cpu.h"
 
 #include <string.h>
 

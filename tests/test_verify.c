@@ -1,9 +1,9 @@
 /* The verifier must fail on unwritten (poisoned) points and on a single flipped bit, and accept
  * identical outputs: a check that cannot fail proves nothing. */
 #include "check.h"
-#include "src/cpu_exec.h"
-#include "src/runner.h"
-#include "src/verify.h"
+#include "src/exec/cpu_exec.h"
+#include "src/exec/runner.h"
+#include "src/exec/verify.h"
 
 #include <string.h>
 

@@ -1,21 +1,21 @@
-/* pillar.c — the C API of include/pillar.h over the engine: a lean problem (src/problem.h) on
- * the caller's mesh, fields mapped through the user order of src/field_io.h, one application
- * with the CPU executor or the GPU runner, iterated steps with src/iterate.h or the in-core GPU
- * runner (src/ooc_gpu.h).
+/* pillar.c — the C API of include/pillar.h over the engine: a lean problem (src/exec/problem.h) on
+ * the caller's mesh, fields mapped through the user order of src/exec/field_io.h, one application
+ * with the CPU executor or the GPU runner, iterated steps with src/exec/iterate.h or the in-core
+ * GPU runner (src/ooc/ooc_gpu.h).
  *
  * Every engine call made for the caller runs with the thread's messages captured into the
  * handle's error buffer (perr_capture), so nothing is printed. */
-#include "../../include/pillar.h"
+#include "include/pillar.h"
 
-#include "../cpu_exec.h"
-#include "../field_io.h"
-#include "../iterate.h"
-#include "../mesh_io.h"
-#include "../options.h"
-#include "../runner.h"
+#include "src/exec/cpu_exec.h"
+#include "src/exec/field_io.h"
+#include "src/exec/iterate.h"
+#include "src/exec/run_options.h"
+#include "src/exec/runner.h"
+#include "src/io/mesh_io.h"
 #ifdef PILLAR_HAVE_CUDA
-#include "../gpu.h"
-#include "../ooc_gpu.h"
+#include "src/exec/gpu.h"
+#include "src/ooc/ooc_gpu.h"
 #endif
 
 #include <float.h>
@@ -651,7 +651,7 @@ pillar_status pillar_apply(pillar_ctx *ctx)
 
 #ifdef PILLAR_HAVE_CUDA
 /* T steps on the device: in core when the grid fits the device's free memory, else out of core
- * in chunks of one step per transfer (src/ooc_plan.h). Returns 0 or -1 after a message. */
+ * in chunks of one step per transfer (src/ooc/ooc_plan.h). Returns 0 or -1 after a message. */
 static int gpu_steps(pillar_ctx *ctx, int steps)
 {
     problem *pb = &ctx->pb;

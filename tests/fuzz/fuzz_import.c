@@ -11,8 +11,8 @@
  * (tests/fuzz/import-seeds/ has Gmsh scripts that would create it). tests/fuzz/README.md says
  * how to run them (ctest label `fuzz`, 10 minutes each). */
 #include "grids/mesh.h"
-#include "src/h5_util.h"
-#include "src/mesh_import.h"
+#include "src/io/h5_util.h"
+#include "src/io/mesh_import.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
 #include "fuzz_mesh.h"
 
 #include "grids/mesh.h"
-#include "src/common.h"
-#include "src/mesh_io.h"
+#include "base/common.h"
+#include "src/io/mesh_io.h"
 #include "storage/ell.h"
 #include "storage/nbtable.h"
 

@@ -1,0 +1,569 @@
+/* cmd_bench.c — `pillar bench`: the thesis's experiment matrix as one command. For each stencil,
+ * precision and size it times the regular twins and every layout x storage x access x block
+ * shape on the unstructured grid (CUDA events, warm-up, median), picks the fastest per row,
+ * verifies it against the CPU reference and prints thesis-style tables; every run goes to CSV and
+ * JSON with the metadata needed to trust it. */
+#include "commands.h"
+#include "src/exec/cpu_exec.h"
+#include "src/exec/runner.h"
+#include "src/exec/verify.h"
+#include "src/io/files.h"
+#ifdef PILLAR_HAVE_CUDA
+#include "access/launch.h"
+#include "src/exec/gpu.h"
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const help_part bench_help[] = {
+    {"usage: pillar bench [flags]\n"
+     "\n"
+     "Runs the experiment matrix on the GPU: per stencil, precision and size, the regular-grid\n"
+     "twins and, per layout and neighbour-table storage, every access strategy x block shape\n"
+     "(powers of two, 32 to 512 threads, x >= 32, as thesis §6.5; shared-warp also x = 8, 16).\n"
+     "Each configuration: 2 warm-up launches, then the median of --runs CUDA-event timings with\n"
+     "outputs poisoned before each. The fastest configuration of each row is verified against the\n"
+     "CPU reference. Prints Table 6.2 (storage -> fastest access, runtime, slowdown against the\n"
+     "fastest regular run, GB/s and share of the device copy ceiling measured at start) and\n"
+     "Table 6.7 (compression statistics); writes every run to CSV and JSON.\n"
+     "\n", 0},
+    {NULL, HELP_MAIN | HELP_ALWAYS},
+    {"\n"
+     "example: pillar bench --quick --stencil laplap\n", 0},
+    {NULL, 0}};
+
+/* Where a compressed table is read from (tables_t): in JSON/CSV, and as a suffix of the access. */
+#ifdef PILLAR_HAVE_CUDA
+static const char *const table_name[3] = {"global", "constant", "rows"};
+static const char *const table_suffix[3] = {"", "+const", "+rows"};
+#endif
+
+typedef struct {
+    access_t a;
+    int bx, by, bz, zslice;
+    int tables;   /* where a compressed table is read from (tables_t) */
+    int aos;      /* fields as an array of structs (fastwaves) */
+} config;
+
+typedef struct {
+    int stencil, prec, nx, ny, nz, uns, layout, chasing, compressed;
+    config c;
+    double med, min, max, gbs;
+} brun;
+
+typedef struct {
+    brun r;
+    double slowdown, share;
+    char verified[160];
+    int ok;
+} brow;
+
+typedef struct {
+    int layout, nx, ny, chasing, compressed, patterns;
+    size_t entries;
+    double ratio, top;
+} bstat;
+
+typedef struct {
+    brun *runs;
+    size_t nruns, cap;
+    brow rows[4096];
+    size_t nrows;
+    bstat stats[256];
+    size_t nstats;
+} bench_log;
+
+/* Parses the command line and completes what the flags leave open: the sizes (--size, the
+ * domain sweep or 512x512x64), the layouts and the runs. Returns cli_parse's result. */
+static int parse_bench(bench_opts *b, int argc, char **argv)
+{
+    cli_args a;
+    int rc = cli_parse(&a, CMD_BENCH, bench_help, argc, argv);
+    if (rc != 0)
+        return rc;
+    *b = a.b;
+    snprintf(b->command, sizeof b->command, "pillar bench");
+    for (int i = 0; i < argc; i++) {
+        strncat(b->command, " ", sizeof b->command - strlen(b->command) - 1);
+        strncat(b->command, argv[i], sizeof b->command - strlen(b->command) - 1);
+    }
+    if (b->sweep && b->nsizes) {
+        perr("bench: --sweep domain and --size exclude each other");
+        return -1;
+    }
+    if (b->sweep) {
+        const int xy[3] = {64, 128, 512};
+        for (int d = 0; d < 3; d++)
+            for (int z = 1; z <= 64; z *= 2) {
+                b->sizes[b->nsizes][0] = b->sizes[b->nsizes][1] = xy[d];
+                b->sizes[b->nsizes][2] = z;
+                b->nsizes++;
+            }
+    } else if (!b->nsizes) {
+        b->sizes[0][0] = b->sizes[0][1] = 512;
+        b->sizes[0][2] = 64;
+        b->nsizes = 1;
+    }
+    if (!b->nlayouts) {
+        b->layouts[b->nlayouts++] = LAYOUT_ROWMAJOR;
+        if (!b->quick)
+            b->layouts[b->nlayouts++] = LAYOUT_ZCURVE;
+        b->layouts[b->nlayouts++] = LAYOUT_ZCURVE_W;
+    }
+    if (b->runs < 0)
+        b->runs = b->quick ? 10 : 20;
+    return 0;
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* The configurations timed for one grid (uns: 0 regular, 1 unstructured, 2 unstructured with a
+ * compressed table): access strategies x block shapes (x zslice, x where the table is read from). */
+static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
+{
+    int n = 0;
+    for (int a = 0; a < ACC_COUNT; a++) {
+        if (b->access >= 0 && a != b->access)
+            continue;
+        /* the regular twins of the thread-per-cell strategies are one kernel: time it once */
+        if (!uns && (a == ACC_NAIVE || a == ACC_SHARED || a == ACC_SHARED_WARP) && b->access < 0)
+            continue;
+        if (!gpu_supports((access_t)a, (stencil_t)stencil))
+            continue;
+        int pillar = a == ACC_ZLOOP_SLICED || a == ACC_STAGED;
+        int xmin = (a == ACC_SHARED_WARP && uns) ? 8 : 32;
+        for (int t = 32; t <= 512; t *= 2)
+            for (int bx = xmin; bx <= t; bx *= 2)
+                for (int by = 1; by <= t / bx; by *= 2) {
+                    int bz = t / bx / by;
+                    if (uns && by > 1)
+                        continue; /* unstructured cells are linear: bx*by is what counts */
+                    if (a == ACC_ZLOOP && bz > 1)
+                        continue; /* one slice per pillar */
+                    if (b->quick) {
+                        int keep = uns ? (bx >= 32 ? (bx * bz == 128 || bx * bz == 256) && bz <= 4
+                                                   : bx * bz == 128)
+                                       : (bx == 32 || bx == 64) && bz <= 2 && t >= 128 && t <= 256;
+                        if (!keep)
+                            continue;
+                    }
+                    if (a == ACC_SHARED_WARP && uns && bx >= 32)
+                        continue; /* needs several levels per warp */
+                    char why[160];
+                    if (!gpu_shape_ok((access_t)a, uns, bx, uns ? 1 : by, bz, why, sizeof why))
+                        continue;
+                    int zs[4] = {8, 2, 4, 16}, nzs = pillar ? (b->quick ? 1 : 4) : 1;
+                    if (a == ACC_STAGED)
+                        zs[1] = 64;
+                    int nconst = uns == 2 && a != ACC_STAGED ? 3 : 1; /* uns == 2: compressed */
+                    for (int k = 0; k < nzs; k++)
+                        for (int cst = 0; cst < nconst; cst++) {
+                            config c = {(access_t)a, bx, uns ? 1 : by, bz, pillar ? zs[k] : 0, cst, 0};
+                            out[n++] = c;
+                        }
+                }
+    }
+    return n;
+}
+
+static void log_run(bench_log *L, const brun *r)
+{
+    if (L->nruns == L->cap) {
+        L->cap = L->cap ? 2 * L->cap : 1024;
+        brun *nr = xalloc(sizeof(brun) * L->cap);
+        if (L->runs)
+            memcpy(nr, L->runs, sizeof(brun) * L->nruns);
+        xfree(L->runs);
+        L->runs = nr;
+    }
+    L->runs[L->nruns++] = *r;
+}
+
+static const char *storage_label(const brun *r, char *buf, size_t n)
+{
+    if (!r->uns)
+        snprintf(buf, n, "regular grid%s", r->c.aos ? ", AoS" : "");
+    else
+        snprintf(buf, n, "%-8s %-10s %s%s", layout_name[r->layout], r->chasing ? "chasing" : "nonchasing",
+                 r->compressed ? "compressed" : "uncompressed", r->c.aos ? ", AoS" : "");
+    return buf;
+}
+
+static double elapsed_s(double t0) { return (now_ms() - t0) / 1e3; }
+
+typedef struct {
+    long done, total;
+    double t0;
+    int tty;
+} progress;
+
+static void progress_show(progress *p, const char *what)
+{
+    double el = elapsed_s(p->t0), eta = p->done ? el / p->done * (p->total - p->done) : 0;
+    if (p->tty)
+        fprintf(stderr, "\r[%5ld/%5ld] %-58.58s %3.0fs elapsed, ETA %3.0fs ", p->done, p->total, what, el, eta);
+    else if (p->done % 100 == 0)
+        fprintf(stderr, "[%5ld/%5ld] %s, %.0fs elapsed, ETA %.0fs\n", p->done, p->total, what, el, eta);
+}
+
+/* Times every configuration on one grid; returns the index (in L->runs) of the fastest. */
+static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, int aos, progress *pr)
+{
+    config cfg[1024];
+    int n = make_configs(b, uns ? 1 + pb->s.compressed : 0, pb->s.stencil, cfg);
+    if (aos) { /* the array-of-structs variant exists for idxvar with a table in global memory */
+        int m = 0;
+        for (int k = 0; k < n; k++)
+            if (cfg[k].a == ACC_IDXVAR && cfg[k].tables == TABLES_GLOBAL) {
+                cfg[m] = cfg[k];
+                cfg[m++].aos = 1;
+            }
+        n = m;
+    }
+    gpu_ctx *c = gpu_open(pb, uns, aos);
+    long best = -1;
+    char what[128], lab[64];
+    for (int k = 0; k < n; k++) {
+        timing t;
+        brun r = {pb->s.stencil, pb->s.prec, pb->s.nx, pb->s.ny, pb->s.nz, uns, pb->s.layout,
+                  pb->s.chasing, pb->s.compressed, cfg[k], 0, 0, 0, 0};
+        if (gpu_time(c, cfg[k].a, cfg[k].bx, cfg[k].by, cfg[k].bz, cfg[k].zslice, cfg[k].tables,
+                     b->runs, &t) != 0)
+            continue;
+        r.med = t.median_ms * 1e3;
+        r.min = t.min_ms * 1e3;
+        r.max = t.max_ms * 1e3;
+        r.gbs = problem_min_bytes(pb) / (t.median_ms * 1e6);
+        log_run(L, &r);
+        if (best < 0 || r.med < L->runs[best].med)
+            best = (long)L->nruns - 1;
+        pr->done++;
+        snprintf(what, sizeof what, "%s %s %dx%dx%d %s", stencil_table[pb->s.stencil].name,
+                 prec_name(pb->s.prec), pb->s.nx, pb->s.ny, pb->s.nz, storage_label(&r, lab, sizeof lab));
+        progress_show(pr, what);
+    }
+    gpu_close(c);
+    return best;
+}
+
+/* Re-runs a row's fastest configuration once and compares it with the CPU reference. */
+static void verify_best(const problem *pb, fieldset ref, brow *row)
+{
+    const brun *r = &row->r;
+    gpu_ctx *c = gpu_open(pb, r->uns, r->c.aos);
+    fieldset out = runner_outputs(pb, r->uns);
+    timing t;
+    gpu_time(c, r->c.a, r->c.bx, r->c.by, r->c.bz, r->c.zslice, r->c.tables, 1, &t);
+    gpu_fetch(c, out);
+    verify_result v = verify_compare(pb, out, r->uns, ref, 0);
+    row->ok = verify_ok(pb, &v, 0);
+    if (row->ok && v.differ == 0)
+        snprintf(row->verified, sizeof row->verified, "bit-exact");
+    else if (row->ok)
+        snprintf(row->verified, sizeof row->verified, "max error %.2g", v.max_err);
+    else
+        verify_describe(pb, &v, 0, row->verified, sizeof row->verified);
+    runner_free_outputs(pb, &out);
+    gpu_close(c);
+}
+
+static long count_configs(const bench_opts *b)
+{
+    config cfg[1024];
+    long per = 0;
+    for (int st = 0; st < ST_QUAD_COUNT; st++)
+        if (b->stencil < 0 || b->stencil == st) {
+            per += make_configs(b, 0, st, cfg);
+            for (int s = 0; s < 4; s++)
+                if ((b->storage < 0 || b->storage == (s >> 1)) && (b->compress < 0 || b->compress == (s & 1)))
+                    per += (long)b->nlayouts * make_configs(b, 1 + (s & 1), st, cfg);
+        }
+    return per * b->nprecs * b->nsizes;
+}
+
+static void print_table(const bench_log *L, size_t first, double ceiling)
+{
+    const brow *w = &L->rows[first];
+    printf("\n%s %s %dx%dx%d  (Table 6.2; slowdown against the fastest regular run; copy ceiling "
+           "%.0f GB/s)\n", stencil_table[w->r.stencil].name, prec_name((precision_t)w->r.prec),
+           w->r.nx, w->r.ny, w->r.nz, ceiling / 1e9);
+    printf("  %-40s %-18s %-10s %6s %10s %9s %8s %8s  %s\n", "storage", "access", "threads", "zslice",
+           "time us", "slowdown", "GB/s", "ceiling", "verified");
+    for (size_t k = first; k < L->nrows; k++) {
+        const brow *row = &L->rows[k];
+        if (row->r.stencil != w->r.stencil || row->r.prec != w->r.prec || row->r.nz != w->r.nz ||
+            row->r.nx != w->r.nx)
+            break;
+        char lab[64], th[32], zs[16] = "-";
+        snprintf(th, sizeof th, "%dx%dx%d", row->r.c.bx, row->r.c.by, row->r.c.bz);
+        if (row->r.c.zslice)
+            snprintf(zs, sizeof zs, "%d", row->r.c.zslice);
+        char acc[32];
+        snprintf(acc, sizeof acc, "%s%s", access_name[row->r.c.a], table_suffix[row->r.c.tables]);
+        printf("  %-40s %-18s %-10s %6s %10.1f %8.2fx %8.0f %7.1f%%  %s\n", storage_label(&row->r, lab, sizeof lab),
+               acc, th, zs, row->r.med, row->slowdown, row->r.gbs, 100 * row->share, row->verified);
+    }
+}
+
+static void json_str(FILE *f, const char *k, const char *v, int comma)
+{
+    fprintf(f, "\"%s\": \"", k);
+    for (const char *p = v; *p; p++)
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if ((unsigned char)*p >= 32)
+            fputc(*p, f);
+    fprintf(f, "\"%s", comma ? ", " : "");
+}
+
+static void json_run(FILE *f, const brun *r)
+{
+    fprintf(f, "{\"stencil\": \"%s\", \"precision\": \"%s\", \"nx\": %d, \"ny\": %d, \"nz\": %d, ",
+            stencil_table[r->stencil].name, prec_name((precision_t)r->prec), r->nx, r->ny, r->nz);
+    if (r->uns)
+        fprintf(f, "\"grid\": \"unstructured\", \"layout\": \"%s\", \"storage\": \"%s\", \"compressed\": %s, ",
+                layout_name[r->layout], r->chasing ? "chasing" : "nonchasing", r->compressed ? "true" : "false");
+    else
+        fprintf(f, "\"grid\": \"regular\", \"layout\": null, \"storage\": null, \"compressed\": null, ");
+    fprintf(f, "\"access\": \"%s\", \"aos\": %s, \"tables\": \"%s\", \"threads\": [%d, %d, %d], \"zslice\": %d, "
+               "\"median_us\": %.3f, \"min_us\": %.3f, \"max_us\": %.3f, \"gbs\": %.2f",
+            access_name[r->c.a], r->c.aos ? "true" : "false", table_name[r->c.tables], r->c.bx, r->c.by, r->c.bz,
+            r->c.zslice, r->med, r->min, r->max, r->gbs);
+}
+
+/* Writes path through an unnamed temporary file (files.h): a failure or a kill leaves nothing. */
+static FILE *open_tmp(const char *path, file_out *o)
+{
+    if (file_out_begin(o, path) != 0)
+        return NULL;
+    FILE *f = fopen(o->tmp, "w");
+    if (!f) {
+        perr("bench: cannot write %s: %s", path, strerror(errno));
+        file_out_abort(o);
+    }
+    return f;
+}
+
+static int close_tmp(FILE *f, file_out *o)
+{
+    int bad = ferror(f) | (fclose(f) != 0);
+    if (bad) {
+        perr("bench: cannot write %s (disk full?); nothing was written", o->path);
+        file_out_abort(o);
+        return -1;
+    }
+    char *path = xalloc(strlen(o->path) + 1);
+    strcpy(path, o->path);
+    int rc = file_out_commit(o);
+    if (rc == 0)
+        printf("wrote %s\n", path);
+    xfree(path);
+    return rc;
+}
+
+static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling, const void *gi_)
+{
+    char stamp[32], iso[32], path[1024];
+    file_out tmp;
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
+    strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+    if (mkdir(b->out, 0777) != 0 && errno != EEXIST) {
+        perr("bench: cannot create %s: %s", b->out, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/bench-%s.csv", b->out, stamp);
+    FILE *f = open_tmp(path, &tmp);
+    if (!f)
+        return -1;
+    fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,aos,tables,bx,by,"
+               "bz,zslice,median_us,min_us,max_us,gbs\n");
+    for (size_t k = 0; k < L->nruns; k++) {
+        const brun *r = &L->runs[k];
+        fprintf(f, "%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.2f\n",
+                stencil_table[r->stencil].name, prec_name((precision_t)r->prec), r->nx, r->ny, r->nz,
+                r->uns ? "unstructured" : "regular", r->uns ? layout_name[r->layout] : "",
+                r->uns ? (r->chasing ? "chasing" : "nonchasing") : "",
+                r->uns ? (r->compressed ? "yes" : "no") : "", access_name[r->c.a],
+                r->c.aos ? "yes" : "no", table_name[r->c.tables], r->c.bx, r->c.by,
+                r->c.bz, r->c.zslice, r->med, r->min, r->max, r->gbs);
+    }
+    if (close_tmp(f, &tmp) != 0)
+        return -1;
+
+    snprintf(path, sizeof path, "%s/bench-%s.json", b->out, stamp);
+    if (!(f = open_tmp(path, &tmp)))
+        return -1;
+    fprintf(f, "{\n  \"pillar\": {");
+    json_str(f, "version", PILLAR_VERSION, 1);
+    json_str(f, "commit", PILLAR_COMMIT, 1);
+    json_str(f, "date", iso, 1);
+    json_str(f, "command", b->command, 0);
+    fprintf(f, "},\n  \"device\": {");
+    const gpu_info *gi = gi_;
+    json_str(f, "name", gi->name, 1);
+    fprintf(f, "\"cc\": \"%d.%d\", \"sms\": %d, \"l2_bytes\": %zu, \"memory_bytes\": %zu, \"driver\": %d, "
+               "\"runtime\": %d, \"sm_clock_mhz\": %d, \"mem_clock_mhz\": %d, \"bus_bits\": %d",
+            gi->cc_major, gi->cc_minor, gi->sms, gi->l2_bytes, gi->memory_bytes, gi->driver, gi->runtime,
+            gi->sm_clock_mhz, gi->mem_clock_mhz, gi->bus_bits);
+    fprintf(f, "},\n  \"copy_ceiling_gbs\": %.1f,\n  \"runs_per_config\": %d,\n  \"runs\": [\n", ceiling / 1e9, b->runs);
+    for (size_t k = 0; k < L->nruns; k++) {
+        fprintf(f, "    ");
+        json_run(f, &L->runs[k]);
+        fprintf(f, "}%s\n", k + 1 < L->nruns ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"best\": [\n");
+    for (size_t k = 0; k < L->nrows; k++) {
+        fprintf(f, "    ");
+        json_run(f, &L->rows[k].r);
+        fprintf(f, ", \"slowdown\": %.4f, \"ceiling_share\": %.4f, ", L->rows[k].slowdown, L->rows[k].share);
+        json_str(f, "verified", L->rows[k].verified, 0);
+        fprintf(f, "}%s\n", k + 1 < L->nrows ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"compression\": [\n");
+    for (size_t k = 0; k < L->nstats; k++) {
+        const bstat *s = &L->stats[k];
+        fprintf(f, "    {\"layout\": \"%s\", \"nx\": %d, \"ny\": %d, \"storage\": \"%s\", \"compressed\": %s, "
+                   "\"entries\": %zu, \"ratio\": %.6f, \"patterns\": %d, \"top_share\": %.4f}%s\n",
+                layout_name[s->layout], s->nx, s->ny, s->chasing ? "chasing" : "nonchasing",
+                s->compressed ? "true" : "false", s->entries, s->ratio, s->patterns, s->top,
+                k + 1 < L->nstats ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    return close_tmp(f, &tmp);
+}
+
+static void compression_stats(bench_log *L, const bench_opts *b, int nx, int ny)
+{
+    for (size_t k = 0; k < L->nstats; k++)
+        if (L->stats[k].nx == nx && L->stats[k].ny == ny)
+            return;
+    for (int l = 0; l < b->nlayouts; l++) {
+        ugrid g;
+        if (ugrid_emulate(&g, nx, ny, 1, 2, b->layouts[l], 32, 42) != 0)
+            continue;
+        for (int s = 0; s < 4 && L->nstats < 256; s++) {
+            nbtable t;
+            nbtable_build(&t, &g, !(s >> 1), s & 1);
+            bstat st = {b->layouts[l], nx, ny, t.chasing, t.compressed, t.npat, nbtable_entries(&t),
+                        nbtable_ratio(&t), nbtable_top_share(&t)};
+            L->stats[L->nstats++] = st;
+            nbtable_free(&t);
+        }
+        ugrid_free(&g);
+    }
+}
+
+static void print_stats(const bench_log *L)
+{
+    printf("\nTable 6.7: neighbour tables before and after compression\n");
+    printf("  %-9s %-9s %-11s %-12s %10s %9s %9s %7s\n", "size", "layout", "storage", "compressed",
+           "entries", "ratio", "patterns", "top");
+    for (size_t k = 0; k < L->nstats; k++) {
+        const bstat *s = &L->stats[k];
+        char sz[32];
+        snprintf(sz, sizeof sz, "%dx%d", s->nx, s->ny);
+        printf("  %-9s %-9s %-11s %-12s %10zu %9.5f %9d %6.1f%%\n", sz, layout_name[s->layout],
+               s->chasing ? "chasing" : "nonchasing", s->compressed ? "yes" : "no", s->entries, s->ratio,
+               s->patterns, 100 * s->top);
+    }
+}
+
+#endif /* PILLAR_HAVE_CUDA */
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_opts b;
+    int rc = parse_bench(&b, argc, argv);
+    if (rc != 0)
+        return CLI_EXIT(rc);
+    char why[256];
+    if (!gpu_available(why, sizeof why)) {
+        perr("bench: needs a CUDA device, and there is none: %s", why);
+        return 1;
+    }
+#ifndef PILLAR_HAVE_CUDA
+    return 1;
+#else
+    gpu_info gi;
+    gpu_describe(&gi);
+    double ceiling = gpu_copy_bandwidth((size_t)1 << 30, 20);
+    printf("pillar bench on %s (%d SMs, %.0f MB L2), driver %d, commit %s\n", gi.name, gi.sms,
+           gi.l2_bytes / 1e6, gi.driver, PILLAR_COMMIT);
+    printf("device copy ceiling: %.0f GB/s (cudaMemcpy device to device, 1 GiB, read + write)\n", ceiling / 1e9);
+
+    bench_log *L = xalloc(sizeof *L);
+    progress pr = {0, count_configs(&b), now_ms(), isatty(2)};
+    int failures = 0;
+    for (int sz = 0; sz < b.nsizes; sz++)
+        for (int st = 0; st < ST_QUAD_COUNT; st++) {
+            if (b.stencil >= 0 && st != b.stencil)
+                continue;
+            if (b.sizes[sz][2] < stencil_table[st].ztop + 1)
+                continue;
+            for (int pi = 0; pi < b.nprecs; pi++) {
+                problem_spec s = {(stencil_t)st, (precision_t)b.precs[pi], b.sizes[sz][0], b.sizes[sz][1],
+                                  b.sizes[sz][2], 2, b.layouts[0], 32, 42, 1, 0};
+                problem pb;
+                if (problem_make(&pb, &s) != 0)
+                    return 2;
+                compression_stats(L, &b, s.nx, s.ny);
+                fieldset ref = runner_outputs(&pb, 0);
+                cpu_run_regular(&pb, ref);
+                size_t first = L->nrows;
+                /* fastwaves also as an array of structs (thesis Table 4.2), when idxvar is timed */
+                int naos = st == ST_FASTWAVES && (b.access < 0 || b.access == ACC_IDXVAR) ? 2 : 1;
+                double reg_best = 0;
+                for (int aos = 0; aos < naos; aos++) {
+                    long bi = measure(L, &b, &pb, 0, aos, &pr);
+                    if (bi < 0)
+                        continue;
+                    if (!aos)
+                        reg_best = L->runs[bi].med;
+                    brow row = {L->runs[bi], reg_best > 0 ? L->runs[bi].med / reg_best : 0, 0, "", 0};
+                    verify_best(&pb, ref, &row);
+                    L->rows[L->nrows++] = row;
+                }
+                for (int l = 0; l < b.nlayouts; l++)
+                    for (int stor = 0; stor < 4; stor++) {
+                        int chasing = !(stor >> 1), comp = stor & 1;
+                        if ((b.storage >= 0 && b.storage != chasing) || (b.compress >= 0 && b.compress != comp))
+                            continue;
+                        problem_relayout(&pb, b.layouts[l], 32, chasing, comp);
+                        for (int aos = 0; aos < naos; aos++) {
+                            long ui = measure(L, &b, &pb, 1, aos, &pr);
+                            if (ui < 0 || L->nrows >= 4096)
+                                continue;
+                            brow row = {L->runs[ui], reg_best > 0 ? L->runs[ui].med / reg_best : 0, 0, "", 0};
+                            verify_best(&pb, ref, &row);
+                            L->rows[L->nrows++] = row;
+                        }
+                    }
+                for (size_t k = first; k < L->nrows; k++) {
+                    L->rows[k].share = L->rows[k].r.gbs * 1e9 / ceiling;
+                    failures += !L->rows[k].ok;
+                }
+                if (pr.tty)
+                    fputc('\n', stderr);
+                print_table(L, first, ceiling);
+                runner_free_outputs(&pb, &ref);
+                problem_free(&pb);
+            }
+        }
+    print_stats(L);
+    printf("\n%ld configurations in %.0f s\n", pr.done, elapsed_s(pr.t0));
+    rc = write_outputs(&b, L, ceiling, &gi);
+    xfree(L->runs);
+    xfree(L);
+    if (failures)
+        perr("bench: %d fastest configuration(s) failed verification", failures);
+    return rc != 0 || failures ? 1 : 0;
+#endif
+}

@@ -1,0 +1,332 @@
+/* cmd_iterate.c — `pillar run --steps T`: a stencil iterated T time steps (src/exec/iterate.h), in
+ * core or streamed through the device in chunks (src/ooc/ooc_plan.h), timed and verified against
+ * the CPU in-core iteration. */
+#include "commands.h"
+#include "src/exec/field_io.h"
+#include "src/exec/iterate.h"
+#include "src/exec/runner.h"
+#include "src/ooc/ooc_cpu.h"
+#include "access/tiles_run.h"
+
+#ifdef PILLAR_HAVE_CUDA
+#include "src/exec/gpu.h"
+#include "src/ooc/ooc_gpu.h"
+#endif
+
+#include <stdio.h>
+#include <string.h>
+
+/* A CPU reference of the whole run is computed up to this many host bytes (its fields); beyond,
+ * single-pass runs are checked on sampled chunks. */
+#define FULL_CHECK_BYTES (24.0 * (1u << 30))
+#define SAMPLED_CHUNKS 8
+
+/* Device bytes of the whole grid as one chunk: every field and the table. */
+static double whole_bytes(const problem *pb)
+{
+    return (double)pb->nf * (double)prec_size(pb->s.prec) * (double)pb->ug.len +
+           (double)nbtable_bytes(&pb->nt);
+}
+
+static int flags_check(const options *o)
+{
+    if (stencil_table[o->spec.stencil].graph) {
+        perr("run: %s has no iterated runs yet (--steps / --out-of-core / --device-mem / --fuse): "
+             "run it without them", stencil_table[o->spec.stencil].name);
+        return -1;
+    }
+    if (o->kernel_steps > 1 && !tiles_supported(o->spec.stencil)) {
+        perr("run: --kernel-steps %d: %s has no K-step kernel (laplap and hdiff have: one state "
+             "field read across the horizontal neighbourhood); use --kernel-steps 1",
+             o->kernel_steps, stencil_table[o->spec.stencil].name);
+        return -1;
+    }
+    if (o->fuse && o->kernel_steps > o->fuse) {
+        perr("run: --kernel-steps %d is more than --fuse %d: a launch cannot advance more steps "
+             "than a transfer carries", o->kernel_steps, o->fuse);
+        return -1;
+    }
+    const char *bad = o->regular ? "--grid regular"
+                      : o->aos ? "--aos"
+                      : o->constant_tables ? "--constant-tables"
+                      : o->packed_rows ? "--packed-rows"
+                      : o->access == ACC_STAGED ? "--access staged"
+                                                : NULL;
+    if (bad) {
+        perr("run: %s does not go with --steps / --out-of-core: iterated runs use the "
+             "unstructured grid's tables in global memory and the naive, idxvar, shared, "
+             "shared-warp, zloop or zloop-sliced strategy", bad);
+        return -1;
+    }
+    return 0;
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* Bytes that must cross the link per step: every input once in, the state once out. */
+static void must_cross(const problem *pb, double *in, double *out)
+{
+    double es = (double)prec_size(pb->s.prec);
+    const stencil_info *si = &stencil_table[pb->s.stencil];
+    *in = (double)si->nin * (double)pb->ug.nxy * pb->ug.nz * es;
+    *out = (double)iter_carried(pb->s.stencil)->n * (double)(pb->ug.nxy - pb->ug.nhalo) *
+           stencil_zend(pb->s.stencil, pb->ug.nz) * es;
+}
+#endif
+
+/* An out-of-core plan of F steps per transfer, sharing only with --share. Returns 0 or -1. */
+static int plan_out_of_core(ooc_plan *pl, const problem *pb, const options *o, size_t budget, int F)
+{
+    const problem_spec *s = &pb->s;
+    if (ooc_plan_make(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget, F) != 0)
+        return -1;
+    if (!o->share)
+        ooc_plan_share(pl, 0);
+    return 0;
+}
+
+/* Most steps per transfer the model considers. */
+#define MODEL_MAX_FUSE 32
+
+/* The plan of the run: in core (one chunk) or out of core under the budget, F given or chosen
+ * by the model among K, 2K, 4K, ... up to 32 (GPU; K on the CPU), K the steps per launch.
+ * Returns 0 or -1. */
+static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
+                     size_t budget, int steps, const void *link, double dev)
+{
+    const problem_spec *s = &pb->s;
+    if (!ooc)
+        return ooc_plan_incore(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
+                               o->fuse ? o->fuse : steps);
+    int K = o->kernel_steps > 1 ? o->kernel_steps : 1;
+    if (o->fuse || backend == BACKEND_CPU)
+        return plan_out_of_core(pl, pb, o, budget, o->fuse ? o->fuse : K);
+#ifdef PILLAR_HAVE_CUDA
+    const gpu_link *l = link;
+    ooc_rates r = {l->duplex_h2d, l->duplex_d2h, dev};
+    int most = steps < MODEL_MAX_FUSE ? steps : MODEL_MAX_FUSE;
+    return ooc_plan_choose(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget,
+                           o->share, K, most > K ? most : K, &r);
+#else
+    (void)link;
+    (void)dev;
+    return -1;
+#endif
+}
+
+/* The threads of a K-step kernel's block: its cells. */
+#define TILE_THREADS 256
+
+/* make_plan_f, and with --kernel-steps K > 1 the balls of every part; when the chunks no longer
+ * fit the budget with them, the chunks are planned again for a budget 5% smaller, a few times.
+ * Returns 0 or -1. */
+static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
+                     size_t budget, int steps, const void *link, double dev)
+{
+    int K = o->kernel_steps > 1 ? o->kernel_steps : 1, B = o->bx ? o->bx : TILE_THREADS;
+    size_t target = budget;
+    for (int tries = 0; tries < 8; tries++, target = target / 20 * 19) {
+        if (make_plan_f(pl, pb, o, backend, ooc, target, steps, link, dev) != 0)
+            return -1;
+        if (K == 1)
+            return 0;
+        if (ooc_plan_tiles(pl, K, B) != 0) {
+            ooc_plan_free(pl);
+            return -1;
+        }
+        if (ooc_plan_fits(pl, budget)) {
+            if (pl->nparts * pl->nslabs > 1)
+                pl->budget = budget;
+            return 0;
+        }
+        ooc_plan_free(pl);
+    }
+    perr("run: --kernel-steps %d: the chunks' balls do not fit the budget; give more "
+         "--device-mem or fewer --kernel-steps", K);
+    return -1;
+}
+
+static void print_header(const problem *pb, const options *o, int steps, int ooc)
+{
+    const problem_spec *s = &pb->s;
+    printf("%s %s, %d step%s", stencil_table[s->stencil].name, prec_name(s->prec), steps,
+           steps == 1 ? "" : "s");
+    if (o->mesh)
+        printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels", o->mesh,
+               mesh_order_name[pb->mesh_order], pb->ug.nxy, pb->ug.nhalo, s->nz);
+    else
+        printf(" on %dx%dx%d unstructured %s", s->nx, s->ny, s->nz, layout_name[s->layout]);
+    printf(", %s %s, %s\n", s->chasing ? "chasing" : "nonchasing",
+           s->compressed ? "compressed" : "uncompressed", ooc ? "out of core" : "in core");
+}
+
+int run_iterated(options *o, int argc, char **argv)
+{
+    if (flags_check(o) != 0)
+        return 2;
+    int backend = runner_pick_backend(o, 0);
+    if (backend < 0)
+        return 1;
+    if (backend == BACKEND_CPU && o->ooc == OOC_ON && !o->device_mem) {
+        perr("run: --out-of-core on with the CPU backend needs --device-mem SIZE (the budget the "
+             "chunks must fit)");
+        return 2;
+    }
+    int steps = o->steps ? o->steps : 1;
+    problem pb;
+    if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, backend == BACKEND_CPU) != 0)
+        return o->mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
+    if (o->input && field_read_inputs(&pb, o->input) != 0) { /* the initial state */
+        problem_free(&pb);
+        return 1;
+    }
+
+    size_t budget = o->device_mem;
+    double dev = 0;
+#ifdef PILLAR_HAVE_CUDA
+    gpu_link link;
+    memset(&link, 0, sizeof link);
+    if (backend == BACKEND_GPU) {
+        size_t freeb = gpu_free_bytes();
+        if (!budget || budget > freeb)
+            budget = budget ? freeb : freeb / 100 * 95;
+        gpu_link_bandwidth((size_t)256 << 20, 5, &link);
+        dev = gpu_copy_bandwidth((size_t)256 << 20, 5);
+    }
+    const void *linkp = &link;
+#else
+    const void *linkp = NULL;
+#endif
+    int ooc = o->ooc == OOC_ON || (o->ooc == OOC_AUTO && budget && whole_bytes(&pb) > (double)budget);
+    if (o->ooc == OOC_OFF && backend == BACKEND_GPU && whole_bytes(&pb) > (double)budget) {
+        perr("run: --out-of-core off: the grid needs %.3f GB on the device, more than the %.3f GB "
+             "budget; use --out-of-core auto or on", whole_bytes(&pb) / 1e9, budget / 1e9);
+        problem_free(&pb);
+        return 2;
+    }
+    ooc_plan pl;
+    if (make_plan(&pl, &pb, o, backend, ooc, budget, steps, linkp, dev) != 0) {
+        problem_free(&pb);
+        return 2;
+    }
+    print_header(&pb, o, steps, ooc);
+    char line[512];
+    ooc_plan_describe(&pl, line, sizeof line);
+    printf("  plan      %s\n", line);
+
+    /* the CPU reference of the whole run, when it fits */
+    double es = (double)prec_size(pb.s.prec);
+    int full = (double)(pb.nf + stencil_table[pb.s.stencil].nin) * es * (double)pb.ug.len <= FULL_CHECK_BYTES;
+    if (o->output && !full && !(steps <= pl.F && backend == BACKEND_GPU)) {
+        perr("run: --output %s: not written: a state this large is checked on sampled chunks, "
+             "which holds for one pass only, and %d steps take more than one pass of %d; give "
+             "--steps %d or less, or --fuse %d", o->output, steps, pl.F, pl.F, steps);
+        ooc_plan_free(&pl);
+        problem_free(&pb);
+        return 2;
+    }
+    fieldset ref = {{0}};
+    if (full)
+        ref = iter_fields_copy(&pb);
+
+    const iter_carry *c = iter_carried(pb.s.stencil);
+    fieldset spare = {{0}};
+    double t_step = 0, total_s = 0;
+    int rc = 0;
+    if (backend == BACKEND_CPU) {
+        double t0 = now_ms();
+        if (ooc || pl.K > 1)
+            rc = ooc_cpu_run(&pl, &pb.ug, pb.uf, steps);
+        else
+            iter_run_incore(&pb, pb.uf, steps);
+        total_s = (now_ms() - t0) * 1e-3;
+        t_step = total_s / steps;
+        printf("  backend   cpu\n");
+    }
+#ifdef PILLAR_HAVE_CUDA
+    else {
+        for (int j = 0; j < c->n; j++)
+            spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
+        ooc_kernel k = {o->access, o->bx, o->by, o->bz, o->zslice};
+        ooc_timing t;
+        rc = ooc_gpu_run(&pl, &pb.ug, &pb.uf, &spare, steps, &k, &t);
+        if (rc == 0) {
+            char dev_name[128];
+            gpu_probe(dev_name, sizeof dev_name);
+            total_s = t.total_s;
+            t_step = t.pass_median_s / pl.F;
+            double in, out;
+            must_cross(&pb, &in, &out);
+            double lim_in = in / link.duplex_h2d, lim_out = out / link.duplex_d2h;
+            /* a pass carries F steps: the bytes that must cross a step are a pass's / F */
+            double limit = (lim_in > lim_out ? lim_in : lim_out) / pl.F;
+            char acc[64];
+            if (pl.K > 1)
+                snprintf(acc, sizeof acc, "tiles, %d steps per launch", pl.K);
+            else
+                snprintf(acc, sizeof acc, "%s", access_name[o->access]);
+            printf("  backend   %s, access %s%s\n", dev_name, acc,
+                   t.pinned ? ", host fields registered (pinned)" : ", host fields NOT pinned");
+            printf("  link      pinned host->device %.1f GB/s, device->host %.1f GB/s alone; "
+                   "%.1f / %.1f GB/s duplex\n", link.h2d / 1e9, link.d2h / 1e9,
+                   link.duplex_h2d / 1e9, link.duplex_d2h / 1e9);
+            printf("  time      %.3f ms per step (median pass %.3f ms / %d step%s, of %d pass%s%s), "
+                   "total %.3f s\n", t_step * 1e3, t.pass_median_s * 1e3, pl.F,
+                   pl.F == 1 ? "" : "s", t.steady_passes, t.steady_passes == 1 ? "" : "es",
+                   t.steady_passes < t.passes ? " after the first, which fills the pipeline" : "",
+                   total_s);
+            if (pl.nparts * pl.nslabs == 1)
+                printf("  kernels   %.3f ms per step (the steps alone, copies excluded)\n",
+                       t.kernel_s / steps * 1e3);
+            else
+                printf("  kernels   %.3f ms per step while some chunk's steps ran; the host thread "
+                       "%.3f ms per step staging chunks (%.3f gathering ring cells)\n",
+                       t.kernel_s / steps * 1e3, t.stage_s / steps * 1e3, t.gather_s / steps * 1e3);
+            printf("  moved     per step host->device %.1f MB, device->host %.1f MB; must cross "
+                   "%.1f + %.1f MB\n", t.h2d_bytes / steps / 1e6, t.d2h_bytes / steps / 1e6,
+                   in / pl.F / 1e6, out / pl.F / 1e6);
+            printf("  link use  %.3f ms per step at the duplex rates for the bytes that must cross "
+                   "= %.1f%% of the link limit\n", limit * 1e3, 100.0 * limit / t_step);
+        }
+    }
+#endif
+    if (rc != 0) {
+        problem_free(&pb);
+        return 1;
+    }
+    if (backend == BACKEND_CPU)
+        printf("  time      %.3f ms per step, total %.3f s\n", t_step * 1e3, total_s);
+
+    int ok = 1;
+    if (full && (ooc || pl.K > 1 || backend == BACKEND_GPU)) {
+        iter_run_incore(&pb, ref, steps);
+        long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
+        ok = bad == 0;
+        printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
+               ok ? "PASS" : "FAIL", bad, points, ok ? " (bit-exact)" : "");
+    } else if (full) {
+        printf("  verify    this is the CPU in-core reference itself\n");
+    } else if (steps <= pl.F && backend == BACKEND_GPU) {
+        fieldset initial = pb.uf;
+        for (int j = 0; j < c->n; j++)
+            initial.p[c->in[j]] = spare.p[c->in[j]];
+        long points, bad = ooc_cpu_check_chunks(&pl, &pb.ug, initial, pb.uf, steps, SAMPLED_CHUNKS,
+                                                &points);
+        ok = bad == 0;
+        printf("  verify    %s: %ld of %ld points of %d sampled chunks differ from the CPU%s\n",
+               ok ? "PASS" : "FAIL", bad, points, SAMPLED_CHUNKS, ok ? " (bit-exact)" : "");
+    } else {
+        printf("  verify    not verified: too large for a CPU reference, and more steps than one "
+               "pass\n");
+    }
+    if (o->input)
+        printf("  input     %s\n", o->input);
+    if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, ok, argc, argv) != 0)
+        ok = 0;
+    for (int j = 0; j < c->n; j++)
+        xfree(spare.p[c->in[j]]);
+    if (full)
+        iter_fields_free(&pb, &ref);
+    ooc_plan_free(&pl);
+    problem_free(&pb);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,176 @@
+/* cmd_run.c — `pillar run`: one stencil with one layout/storage/access, timed and verified. */
+#include "commands.h"
+#include "src/exec/cpu_exec.h"
+#include "src/exec/field_io.h"
+#include "src/exec/runner.h"
+#include "src/exec/verify.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const help_part run_help[] = {
+    {"usage: pillar run [flags]\n"
+     "\n"
+     "Runs one stencil on an unstructured grid (or its regular twin), times it and verifies the\n"
+     "output: on the CPU backend bit for bit against the regular grid, on the GPU against the CPU\n"
+     "reference (max error within 1e-12 double / 1e-5 float, bit-exact where the arithmetic is).\n"
+     "\n", 0},
+    {NULL, HELP_MAIN},
+    {"\n"
+     "Iterated runs (docs/out-of-core.md): the output becomes the next input (laplap:\n"
+     "in -= laplap(in)/64, hdiff: in = out, fastwaves: u_pos, v_pos = u_out, v_out); verified\n"
+     "bit for bit against the CPU in-core iteration (on sampled chunks for grids too large for a\n"
+     "CPU reference). --input gives the initial state; --output writes the state after the last\n"
+     "step (as the input fields, in the user's cell order), so a run of T1 steps and one of T2\n"
+     "steps from its output give the run of T1 + T2 steps bit for bit:\n", 0},
+    {NULL, HELP_ITER},
+    {"\n", 0},
+    {NULL, HELP_ALWAYS},
+    {"\n"
+     "example: pillar run --stencil hdiff --layout zcurve --storage nonchasing --compress \\\n"
+     "                    --size 64x64x16\n"
+     "         pillar run --mesh sphere.h5 --stencil laplap --layout metis --backend cpu\n"
+     "         pillar run --mesh hex.h5 --stencil graphlap --precision float\n"
+     "         pillar run --size 2048x2048x64 --steps 10 --out-of-core on --device-mem 2G\n"
+     "         pillar run --size 1024x1024x64 --steps 16 --fuse 8 --kernel-steps 2\n"
+     "         pillar run --stencil hdiff --input start.h5 --output result.h5\n"
+     "         pillar run --steps 100 --input start.h5 --output state100.h5\n", 0},
+    {NULL, 0}};
+
+/* The command line as one string ("pillar run --stencil hdiff ..."), for the field file's
+ * attribute `flags`. Free with xfree. */
+static char *command_line(int argc, char **argv)
+{
+    size_t len = sizeof "pillar run";
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *s = xalloc(len);
+    strcpy(s, "pillar run");
+    for (int i = 0; i < argc; i++) {
+        strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+int run_write_output(const problem *pb, const options *o, fieldset out, int uns, int steps, int ok,
+                     int argc, char **argv)
+{
+    const stencil_info *si = &stencil_table[pb->s.stencil];
+    if (!ok) {
+        perr("--output %s: not written, the run failed verification", o->output);
+        return -1;
+    }
+    char *flags = command_line(argc, argv);
+    field_write_opts w = {o->output_inputs, flags, steps, 0};
+    int rc = field_write(pb, out, uns, &w, o->output);
+    xfree(flags);
+    if (rc != 0)
+        return -1;
+    printf("  output    %s:", o->output);
+    int first = o->output_inputs || steps ? 0 : si->nin, end = steps ? si->nin : pb->nf;
+    for (int k = first; k < end; k++)
+        printf(" %s", si->field[k]);
+    printf(" [%d][%d] %s", pb->s.nz, field_ncells(pb), prec_name(pb->s.prec));
+    if (steps)
+        printf(", the state after %d step%s", steps, steps == 1 ? "" : "s");
+    printf("\n");
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    cli_args a;
+    int rc = cli_parse(&a, CMD_RUN, run_help, argc, argv);
+    if (rc != 0)
+        return CLI_EXIT(rc);
+    options o = a.o;
+    if (o.output && field_output_check(o.output) != 0)
+        return 1;
+    if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share)
+        return run_iterated(&o, argc, argv);
+    int backend = runner_pick_backend(&o, 0);
+    if (backend < 0)
+        return 1;
+
+    problem pb;
+    if (problem_make_mesh(&pb, &o.spec, o.mesh, o.mesh_order) != 0)
+        return o.mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
+    const problem_spec *s = &pb.s;
+    int uns = !o.regular, twin = pb.regular_twin;
+    int graph = stencil_table[s->stencil].graph;
+    if (!uns && !twin) {
+        if (graph)
+            perr("run: --grid regular: %s runs on the mesh's cells only", stencil_table[s->stencil].name);
+        else
+            perr("run: --grid regular: the mesh %s is not a regular patch (no /patch_xy)", o.mesh);
+        problem_free(&pb);
+        return 2;
+    }
+    if (o.input && field_read_inputs(&pb, o.input) != 0) {
+        problem_free(&pb);
+        return 1;
+    }
+
+    /* the reference: the regular grid, or for a mesh without one the CPU unstructured executor */
+    fieldset ref = runner_outputs(&pb, !twin);
+    if (twin)
+        cpu_run_regular(&pb, ref);
+    else
+        cpu_run_unstructured(&pb, ref);
+    fieldset out = runner_outputs(&pb, uns);
+    timing t;
+    if (runner_execute(&pb, &o, backend, uns, out, &t) != 0) {
+        runner_free_outputs(&pb, &out);
+        runner_free_outputs(&pb, &ref);
+        problem_free(&pb);
+        return 1;
+    }
+    int exact = backend == BACKEND_CPU;
+    verify_result vr =
+        twin ? verify_compare(&pb, out, uns, ref, 0) : verify_compare_cells(&pb, out, ref);
+    int ok = verify_ok(&pb, &vr, exact);
+    char line[256];
+    verify_describe(&pb, &vr, exact, line, sizeof line);
+
+    if (o.mesh)
+        printf("%s %s on mesh %s: %d cells (%d halo, %d inner) x %d levels, ",
+               stencil_table[s->stencil].name, prec_name(s->prec), o.mesh, pb.ug.nxy, pb.ug.nhalo,
+               pb.ug.nxy - pb.ug.nhalo, s->nz);
+    else
+        printf("%s %s on %dx%dx%d (%dx%d inner cells), ", stencil_table[s->stencil].name,
+               prec_name(s->prec), s->nx, s->ny, s->nz, s->nx - 2 * s->halo, s->ny - 2 * s->halo);
+    if (uns && o.mesh)
+        printf("%s order", mesh_order_name[pb.mesh_order]);
+    if (uns && pb.mesh_parts)
+        printf(" (%d parts)", pb.mesh_parts);
+    if (uns && !o.mesh)
+        printf("unstructured %s", layout_name[s->layout]);
+    if (uns && graph)
+        printf(", neighbour lists (ELL, up to %d per cell)", pb.ell.maxdeg);
+    else if (uns)
+        printf(", %s %s", s->chasing ? "chasing" : "nonchasing",
+               s->compressed ? "compressed" : "uncompressed");
+    else
+        printf("regular grid");
+    printf("\n  backend   %s", t.backend);
+    if (backend == BACKEND_GPU)
+        printf(", access %s, threads %dx%dx%d", access_name[o.access], t.bx, t.by, t.bz);
+    double bytes = problem_min_bytes(&pb);
+    printf("\n  time      median %.3f ms of %d runs (min %.3f, max %.3f)\n", t.median_ms, t.runs,
+           t.min_ms, t.max_ms);
+    printf("  moved     %.1f MB at least (%d fields x %zu B per point) = %.1f GB/s\n", bytes / 1e6,
+           pb.nf, prec_size(s->prec), bytes / (t.median_ms * 1e6));
+    const char *against = twin ? (exact ? "regular grid" : "CPU reference (regular grid)")
+                               : "CPU unstructured executor (same cells)";
+    printf("  verify    %s against the %s: %s\n", ok ? "PASS" : "FAIL", against, line);
+    if (o.input)
+        printf("  input     %s\n", o.input);
+    if (o.output && run_write_output(&pb, &o, out, uns, 0, ok, argc, argv) != 0)
+        ok = 0;
+
+    runner_free_outputs(&pb, &out);
+    runner_free_outputs(&pb, &ref);
+    problem_free(&pb);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,119 @@
+/* cpu_exec.c — CPU executors, composed from the stencil bodies and the index macros. */
+#include "cpu_exec.h"
+
+#include "access/index.h"
+
+#define ZS zs
+#define K k
+
+/* ---- regular grid: neighbours by arithmetic ---- */
+#define NB(R) REG_NB(R)
+#define CPU_REGULAR(ST, TY)                                                                       \
+    static void cpu_reg_##ST##_##TY(const rgrid *g, fieldset F)                                   \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        ST##_BIND(F);                                                                             \
+        const long ys = g->ystride, zs = g->zstride;                                              \
+        const int zend = stencil_zend(ST_##ST, g->nz), y0 = g->halo, y1 = g->ny - g->halo;        \
+        const int x0 = g->halo, x1 = g->nx - g->halo;                                             \
+        (void)zs;                                                                                 \
+        _Pragma("omp parallel for collapse(2) schedule(static)") for (int k = 0; k < zend; k++)   \
+            for (int y = y0; y < y1; y++)                                                         \
+                for (int x = x0; x < x1; x++) {                                                   \
+                    const long i = rgrid_index(g, x, y, k);                                       \
+                    ST##_BODY();                                                                  \
+                }                                                                                 \
+    }
+FOR_EACH_STENCIL(CPU_REGULAR, double)
+FOR_EACH_STENCIL(CPU_REGULAR, float)
+#undef NB
+
+/* ---- unstructured grid: neighbours through the tables (CH: chasing, CM: compressed) ---- */
+#define NB(R) UNS_NB(R)
+#define CPU_UNSTRUCTURED(ST, TY, CH, CM)                                                          \
+    static void cpu_uns_##ST##_##TY##_##CH##CM(nbview nbv, cpu_block b, fieldset F)               \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        enum { CHASING = CH, COMPRESSED = CM };                                                   \
+        ST##_BIND(F);                                                                             \
+        const long zs = b.zs;                                                                     \
+        (void)zs;                                                                                 \
+        _Pragma("omp parallel for collapse(2) schedule(static) if(cpu_block_points(b) > 4096)")   \
+        for (int k = b.k0; k < b.k1; k++)                                                         \
+            for (int p = b.c0; p < b.c1; p++) {                                                   \
+                const long i = p + (k - b.kbase) * zs;                                            \
+                ST##_BODY();                                                                      \
+            }                                                                                     \
+    }
+#define CPU_UNSTRUCTURED_ALL(ST, TY)                                                              \
+    CPU_UNSTRUCTURED(ST, TY, 0, 0)                                                                \
+    CPU_UNSTRUCTURED(ST, TY, 0, 1) CPU_UNSTRUCTURED(ST, TY, 1, 0) CPU_UNSTRUCTURED(ST, TY, 1, 1)
+FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, double)
+FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, float)
+#undef NB
+
+/* ---- graph stencils: neighbour lists of any length (storage/ell.h) ---- */
+#define GDEG(q) ev.deg[q]
+#define GNB(q, j) ev.nb[(long)(j) * ev.stride + (q)]
+#define GAT(q) ((q) + lev)
+#define CPU_GRAPH(ST, TY)                                                                         \
+    static void cpu_graph_##ST##_##TY(ellview ev, cpu_block b, fieldset F)                        \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        ST##_BIND(F);                                                                             \
+        _Pragma("omp parallel for collapse(2) schedule(static) if(cpu_block_points(b) > 4096)")   \
+        for (int k = b.k0; k < b.k1; k++)                                                         \
+            for (int p = b.c0; p < b.c1; p++) {                                                   \
+                const long lev = (k - b.kbase) * b.zs;                                            \
+                ST##_BODY(p);                                                                     \
+            }                                                                                     \
+    }
+#define CPU_GRAPH_BOTH(ST, _) CPU_GRAPH(ST, double) CPU_GRAPH(ST, float)
+FOR_EACH_GRAPH_STENCIL(CPU_GRAPH_BOTH, _)
+#undef GDEG
+#undef GNB
+#undef GAT
+
+typedef void (*reg_fn)(const rgrid *, fieldset);
+typedef void (*uns_fn)(nbview, cpu_block, fieldset);
+
+#define REG_ROW(ST, _) {cpu_reg_##ST##_double, cpu_reg_##ST##_float},
+static const reg_fn reg_table[ST_QUAD_COUNT][2] = {FOR_EACH_STENCIL(REG_ROW, _)};
+
+#define UNS_ROW(ST, _)                                                                            \
+    {{cpu_uns_##ST##_double_00, cpu_uns_##ST##_double_01, cpu_uns_##ST##_double_10,               \
+      cpu_uns_##ST##_double_11},                                                                  \
+     {cpu_uns_##ST##_float_00, cpu_uns_##ST##_float_01, cpu_uns_##ST##_float_10,                  \
+      cpu_uns_##ST##_float_11}},
+static const uns_fn uns_table[ST_QUAD_COUNT][2][4] = {FOR_EACH_STENCIL(UNS_ROW, _)};
+
+typedef void (*graph_fn)(ellview, cpu_block, fieldset);
+#define GRAPH_ROW(ST, _) {cpu_graph_##ST##_double, cpu_graph_##ST##_float},
+static const graph_fn graph_table[ST_COUNT - ST_QUAD_COUNT][2] = {FOR_EACH_GRAPH_STENCIL(GRAPH_ROW, _)};
+
+void cpu_run_regular(const problem *pb, fieldset f)
+{
+    reg_table[pb->s.stencil][pb->s.prec](&pb->rg, f);
+}
+
+cpu_block cpu_block_inner(const problem *pb)
+{
+    const ugrid *g = &pb->ug;
+    cpu_block b = {g->nhalo, g->nxy, 0, stencil_zend(pb->s.stencil, g->nz), 0, g->zstride};
+    return b;
+}
+
+void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, fieldset f)
+{
+    int storage = nt->chasing * 2 + nt->compressed;
+    uns_table[s][p][storage](nbtable_view(nt), b, f);
+}
+
+void cpu_run_unstructured(const problem *pb, fieldset f)
+{
+    if (stencil_table[pb->s.stencil].graph) {
+        graph_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec](ell_view(&pb->ell), cpu_block_inner(pb), f);
+        return;
+    }
+    cpu_run_block(pb->s.stencil, pb->s.prec, &pb->nt, cpu_block_inner(pb), f);
+}

@@ -1,0 +1,299 @@
+/* field_io.c — reading input fields from and writing results to field files with the HDF5 C API.
+ *
+ * Datasets are read and written one level at a time through a hyperslab, so the memory beyond
+ * the problem's own fields is one level of one field. The user's cell order is mapped onto the
+ * grids' internal orders through a user_order: for every user cell, its cell in the unstructured
+ * grid and, when there is a regular twin, its position there. */
+#include "field_io.h"
+
+#include "src/io/h5_util.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHUNK_CELLS 65536 /* cells of one level per chunk */
+
+int field_ncells(const problem *pb) { return pb->ug.nxy; }
+
+void user_order_make(const problem *pb, user_order *u)
+{
+    const ugrid *g = &pb->ug;
+    u->ncells = g->nxy;
+    u->cell = xalloc(sizeof(int) * (size_t)g->nxy);
+    u->roff = pb->regular_twin ? xalloc(sizeof(long) * (size_t)g->nxy) : NULL;
+    for (int c = 0; c < g->nxy; c++) {
+        /* a mesh: the file's row; an emulated grid (or a mesh's patch position): y*nx + x */
+        int i = g->mesh_cell ? g->mesh_cell[c] : g->cy[c] * g->nx + g->cx[c];
+        u->cell[i] = c;
+        if (u->roff)
+            u->roff[i] = rgrid_index(&pb->rg, g->cx[c], g->cy[c], 0);
+    }
+}
+
+void user_order_free(user_order *u)
+{
+    xfree(u->cell);
+    xfree(u->roff);
+}
+
+int user_order_computed(const problem *pb, const user_order *u, int i, int z)
+{
+    return u->cell[i] >= pb->ug.nhalo && z < stencil_zend(pb->s.stencil, pb->s.nz);
+}
+
+size_t user_order_element(const problem *pb, const user_order *u, int uns, int i, int z)
+{
+    if (uns)
+        return (size_t)u->cell[i] + (size_t)z * (size_t)pb->ug.zstride;
+    return (size_t)(u->roff[i] + (long)z * pb->rg.zstride);
+}
+
+/* The file dataspace with level z of a [nz][ncells] dataset selected. */
+static void select_level(hid_t space, int z, int ncells)
+{
+    hsize_t start[2] = {(hsize_t)z, 0}, count[2] = {1, (hsize_t)ncells};
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL);
+}
+
+/* ---- reading ---- */
+
+/* Opens input dataset `name` and checks its type and shape. Returns its id, or -1 after a
+ * message. */
+static hid_t open_input(hid_t f, const char *path, const problem *pb, const char *name)
+{
+    if (H5Lexists(f, name, H5P_DEFAULT) <= 0) {
+        perr("%s: dataset /%s is missing: %s reads %d input field%s from --input (see "
+             "docs/field-format.md)", path, name, stencil_table[pb->s.stencil].name,
+             stencil_table[pb->s.stencil].nin, stencil_table[pb->s.stencil].nin > 1 ? "s" : "");
+        return -1;
+    }
+    if (!h5_link_local(path, f, name))
+        return -1;
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    if (d < 0) {
+        perr("%s: /%s is not a dataset", path, name);
+        return -1;
+    }
+    hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+    H5T_class_t cls = H5Tget_class(t);
+    int rank = H5Sget_simple_extent_ndims(sp), ok = 0;
+    hsize_t dims[2] = {0, 0};
+    if (!h5_data_local(path, name, d)) {
+        /* message given */
+    } else if (cls != H5T_FLOAT || H5Tget_size(t) > 8) {
+        perr("%s: dataset /%s has %s type; expected floating point (float or double)", path, name,
+             cls == H5T_INTEGER ? "an integer" : cls == H5T_FLOAT ? "a wider than 64-bit" : "a non-numeric");
+    } else if (rank != 2) {
+        perr("%s: dataset /%s has rank %d; expected 2 ([nz][ncells])", path, name, rank);
+    } else {
+        H5Sget_simple_extent_dims(sp, dims, NULL);
+        if (dims[0] != (hsize_t)pb->s.nz || dims[1] != (hsize_t)field_ncells(pb))
+            perr("%s: dataset /%s has shape [%llu][%llu]; expected [%d][%d] ([nz][ncells] of "
+                 "this run)", path, name, (unsigned long long)dims[0],
+                 (unsigned long long)dims[1], pb->s.nz, field_ncells(pb));
+        else
+            ok = 1;
+    }
+    H5Sclose(sp);
+    H5Tclose(t);
+    if (!ok) {
+        H5Dclose(d);
+        return -1;
+    }
+    return d;
+}
+
+/* Reads dataset d into input field k of pb, level by level, checking every value. */
+static int read_input(const problem *pb, const user_order *u, hid_t d, int k, const char *path)
+{
+    const char *name = stencil_table[pb->s.stencil].field[k];
+    precision_t p = pb->s.prec;
+    int n = u->ncells, rc = 0;
+    hsize_t mdim = (hsize_t)n;
+    hid_t fsp = H5Dget_space(d), msp = H5Screate_simple(1, &mdim, NULL);
+    double *level = xalloc(sizeof(double) * (size_t)n);
+    for (int z = 0; z < pb->s.nz && rc == 0; z++) {
+        select_level(fsp, z, n);
+        if (H5Dread(d, H5T_NATIVE_DOUBLE, msp, fsp, H5P_DEFAULT, level) < 0) {
+            perr("%s: dataset /%s could not be read at level %d", path, name, z);
+            rc = -1;
+            break;
+        }
+        for (int i = 0; i < n; i++) {
+            double v = level[i];
+            if (!isfinite(v) || (p == PREC_FLOAT && fabs(v) > FLT_MAX)) {
+                perr("%s: dataset /%s: the value at [%d][%d] is %g; input values must be finite%s",
+                     path, name, z, i, v, p == PREC_FLOAT ? " and fit in float" : "");
+                rc = -1;
+                break;
+            }
+            field_set(p, pb->uf.p[k], user_order_element(pb, u, 1, i, z), v);
+            if (u->roff)
+                field_set(p, pb->rf.p[k], user_order_element(pb, u, 0, i, z), v);
+        }
+    }
+    xfree(level);
+    H5Sclose(msp);
+    H5Sclose(fsp);
+    return rc;
+}
+
+int field_read_inputs(problem *pb, const char *path)
+{
+    hid_t f = h5_open_read(path, "field file");
+    if (f < 0)
+        return -1;
+    const stencil_info *si = &stencil_table[pb->s.stencil];
+    long long version;
+    int rc = h5_read_attr_int(f, "pillar_fields_version", &version);
+    if (rc < 0) {
+        perr("%s: attribute /pillar_fields_version: expected one integer", path);
+    } else if (rc == 0 && version != FIELD_FORMAT_VERSION) {
+        perr("%s: attribute /pillar_fields_version = %lld: this pillar reads version %d", path,
+             version, FIELD_FORMAT_VERSION);
+        rc = -1;
+    } else {
+        rc = 0;
+    }
+    /* every dataset is checked before any value is replaced */
+    hid_t d[PILLAR_MAXF];
+    int opened = 0;
+    while (rc == 0 && opened < si->nin) {
+        d[opened] = open_input(f, path, pb, si->field[opened]);
+        if (d[opened] < 0)
+            rc = -1;
+        else
+            opened++;
+    }
+    if (rc == 0) {
+        user_order u;
+        user_order_make(pb, &u);
+        for (int k = 0; k < si->nin && rc == 0; k++)
+            rc = read_input(pb, &u, d[k], k, path);
+        user_order_free(&u);
+    }
+    for (int k = 0; k < opened; k++)
+        H5Dclose(d[k]);
+    H5Fclose(f);
+    return rc;
+}
+
+/* ---- writing ---- */
+
+typedef struct {
+    const problem *pb;
+    const user_order *u;
+    fieldset out;
+    int uns;
+    const field_write_opts *w;
+} write_job;
+
+static int write_attrs(hid_t f, const write_job *j)
+{
+    const problem *pb = j->pb;
+    int ok = h5_attr_int(f, "pillar_fields_version", FIELD_FORMAT_VERSION) == 0 &&
+             h5_attr_str(f, "stencil", stencil_table[pb->s.stencil].name) == 0 &&
+             h5_attr_str(f, "precision", prec_name(pb->s.prec)) == 0 &&
+             h5_attr_str(f, "flags", j->w->flags ? j->w->flags : "") == 0 &&
+             h5_attr_str(f, "commit", PILLAR_COMMIT) == 0 &&
+             h5_attr_int(f, "nz", pb->s.nz) == 0 && h5_attr_int(f, "ncells", j->u->ncells) == 0;
+    if (ok && j->w->steps)
+        ok = h5_attr_int(f, "steps", j->w->steps) == 0;
+    if (ok && pb->mesh_path)
+        ok = h5_attr_str(f, "mesh", pb->mesh_path) == 0;
+    else if (ok)
+        ok = h5_attr_int(f, "nx", pb->s.nx) == 0 && h5_attr_int(f, "ny", pb->s.ny) == 0;
+    return ok ? 0 : -1;
+}
+
+/* Writes field k of src (on the unstructured grid when uns). For an output field, points the
+ * stencil does not compute are written as NaN. */
+static int write_field(hid_t f, const write_job *j, fieldset src, int uns, int k)
+{
+    const problem *pb = j->pb;
+    const user_order *u = j->u;
+    precision_t p = pb->s.prec;
+    size_t es = prec_size(p);
+    int n = u->ncells, nz = pb->s.nz, output = k >= stencil_table[pb->s.stencil].nin;
+    hsize_t dims[2] = {(hsize_t)nz, (hsize_t)n}, chunk[2] = {1, n < CHUNK_CELLS ? n : CHUNK_CELLS};
+    hsize_t mdim = (hsize_t)n;
+    hid_t fsp = H5Screate_simple(2, dims, NULL), msp = H5Screate_simple(1, &mdim, NULL);
+    hid_t pl = h5_chunked(2, chunk, 1, 1);
+    hid_t ftype = p == PREC_FLOAT ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+    hid_t mtype = p == PREC_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+    hid_t d = H5Dcreate2(f, stencil_table[pb->s.stencil].field[k], ftype, fsp, H5P_DEFAULT, pl,
+                         H5P_DEFAULT);
+    char *level = xalloc(es * (size_t)n);
+    int rc = d >= 0 ? 0 : -1;
+    for (int z = 0; z < nz && rc == 0; z++) {
+        for (int i = 0; i < n; i++) {
+            if (output && !user_order_computed(pb, u, i, z))
+                field_set(p, level, (size_t)i, NAN);
+            else
+                memcpy(level + (size_t)i * es,
+                       (const char *)src.p[k] + user_order_element(pb, u, uns, i, z) * es, es);
+        }
+        select_level(fsp, z, n);
+        if (H5Dwrite(d, mtype, msp, fsp, H5P_DEFAULT, level) < 0)
+            rc = -1;
+    }
+    xfree(level);
+    if (d >= 0)
+        H5Dclose(d);
+    H5Pclose(pl);
+    H5Sclose(msp);
+    H5Sclose(fsp);
+    return rc;
+}
+
+static int write_all(hid_t f, const void *arg)
+{
+    const write_job *j = arg;
+    const stencil_info *si = &stencil_table[j->pb->s.stencil];
+    if (write_attrs(f, j) != 0)
+        return -1;
+    int inputs = j->w->steps || j->w->inputs_only; /* an iterated run: its state */
+    int end = inputs ? si->nin : j->pb->nf;
+    for (int k = j->w->with_inputs || inputs ? 0 : si->nin; k < end; k++) {
+        int is_input = k < si->nin;
+        if (write_field(f, j, is_input ? j->pb->uf : j->out, is_input ? 1 : j->uns, k) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int field_write(const problem *pb, fieldset out, int uns, const field_write_opts *w,
+                const char *path)
+{
+    user_order u;
+    user_order_make(pb, &u);
+    write_job j = {pb, &u, out, uns, w};
+    int rc = h5_write_atomic(path, "the fields", write_all, &j);
+    user_order_free(&u);
+    return rc;
+}
+
+int field_output_check(const char *path)
+{
+    size_t len = strlen(path) + 1;
+    char *dir = xalloc(len);
+    memcpy(dir, path, len);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    int rc = 0;
+    if (access(dir, W_OK | X_OK) != 0) {
+        perr("--output %s: cannot create a file in %s (does the directory exist and is it "
+             "writable?)", path, dir);
+        rc = -1;
+    }
+    xfree(dir);
+    return rc;
+}

@@ -1,0 +1,587 @@
+/* gpu_runner.c — host side of the CUDA backend, in C through the CUDA runtime API. Every CUDA
+ * call and every launch is checked; a failure prints the call and exits. */
+#include "gpu.h"
+
+#include "gpu_launch.h"
+#include "storage/staging.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int poison_device(void *p, size_t n, size_t stride, size_t offset, int is_float); /* storage/poison.cu */
+
+struct gpu_ctx {
+    const problem *pb;
+    int uns;
+    int aos;         /* fields as one array of structs in d.p[0] (fastwaves) */
+    size_t len;      /* elements per field */
+    fieldset d;      /* device fields */
+    int32_t *tab, *pat;
+    kparams P;
+    cudaEvent_t e0, e1;
+    staging st;      /* staged: host lists for blocks of st.B cells (built on first use) */
+    int32_t *st_start, *st_cells, *st_loc;
+    int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
+    int32_t *ell_deg, *ell_nb; /* graph stencils: the ELL table */
+};
+
+int gpu_probe(char *msg, size_t n)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        if (e != cudaSuccess)
+            snprintf(msg, n, "no usable NVIDIA driver or GPU: %s", cudaGetErrorString(e));
+        else
+            snprintf(msg, n, "no CUDA device found");
+        cudaGetLastError();
+        return 0;
+    }
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        snprintf(msg, n, "cannot read the device properties");
+        return 0;
+    }
+    snprintf(msg, n, "%s (sm_%d%d, %d SMs)", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
+    return 1;
+}
+
+/* Packs the inputs into one array of structs (outputs left zero: poisoned before each run). */
+static void upload_aos(gpu_ctx *c, const fieldset *host)
+{
+    const problem *pb = c->pb;
+    size_t es = prec_size(pb->s.prec), nf = (size_t)pb->nf;
+    char *img = xalloc(es * nf * c->len);
+    for (int f = 0; f < stencil_table[pb->s.stencil].nin; f++)
+        for (size_t i = 0; i < c->len; i++)
+            memcpy(img + (i * nf + (size_t)f) * es, (const char *)host->p[f] + i * es, es);
+    CK(cudaMalloc(&c->d.p[0], es * nf * c->len));
+    CK(cudaMemcpy(c->d.p[0], img, es * nf * c->len, cudaMemcpyHostToDevice));
+    xfree(img);
+}
+
+gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
+{
+    gpu_ctx *c = xalloc(sizeof *c);
+    c->pb = pb;
+    c->uns = uns;
+    c->aos = aos;
+    c->len = uns ? pb->ug.len : pb->rg.len;
+    size_t bytes = c->len * prec_size(pb->s.prec);
+    const fieldset *host = uns ? &pb->uf : &pb->rf;
+    int nin = stencil_table[pb->s.stencil].nin;
+    if (aos)
+        upload_aos(c, host);
+    else
+        for (int f = 0; f < pb->nf; f++) {
+            CK(cudaMalloc(&c->d.p[f], bytes));
+            if (f < nin)
+                CK(cudaMemcpy(c->d.p[f], host->p[f], bytes, cudaMemcpyHostToDevice));
+        }
+    kparams *P = &c->P;
+    P->f = c->d;
+    P->zend = stencil_zend(pb->s.stencil, pb->s.nz);
+    if (uns && stencil_table[pb->s.stencil].graph) {
+        const ell_table *e = &pb->ell;
+        size_t nd = sizeof(int32_t) * (size_t)e->nxy, nn = nd * (size_t)e->maxdeg;
+        CK(cudaMalloc((void **)&c->ell_deg, nd));
+        CK(cudaMalloc((void **)&c->ell_nb, nn));
+        CK(cudaMemcpy(c->ell_deg, e->deg, nd, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(c->ell_nb, e->nb, nn, cudaMemcpyHostToDevice));
+        P->g_deg = c->ell_deg;
+        P->g_nb = c->ell_nb;
+        P->g_stride = e->nxy;
+        P->zs = pb->ug.zstride;
+        P->c0 = pb->ug.nhalo;
+        P->n = pb->ug.nxy - pb->ug.nhalo;
+    } else if (uns) {
+        const nbtable *t = &pb->nt;
+        size_t tb = sizeof(int32_t) * nbtable_entries(t);
+        CK(cudaMalloc((void **)&c->tab, tb));
+        CK(cudaMemcpy(c->tab, t->tab, tb, cudaMemcpyHostToDevice));
+        if (t->compressed) {
+            CK(cudaMalloc((void **)&c->pat, sizeof(int32_t) * (size_t)t->nxy));
+            CK(cudaMemcpy(c->pat, t->pat, sizeof(int32_t) * (size_t)t->nxy, cudaMemcpyHostToDevice));
+        }
+        P->nbv.tab = c->tab;
+        P->nbv.pat = c->pat;
+        P->nbv.ntab = t->ntab;
+        P->zs = pb->ug.zstride;
+        P->c0 = pb->ug.nhalo;
+        P->n = pb->ug.nxy - pb->ug.nhalo;
+    } else {
+        P->zs = pb->rg.zstride;
+        P->ys = pb->rg.ystride;
+        P->x0 = pb->s.halo;
+        P->nxi = pb->s.nx - 2 * pb->s.halo;
+        P->nyi = pb->s.ny - 2 * pb->s.halo;
+        P->a = pb->rg.a;
+    }
+    CK(cudaEventCreate(&c->e0));
+    CK(cudaEventCreate(&c->e1));
+    return c;
+}
+
+static void drop_staging(gpu_ctx *c)
+{
+    if (!c->st.B)
+        return;
+    CK(cudaFree(c->st_start));
+    CK(cudaFree(c->st_cells));
+    CK(cudaFree(c->st_loc));
+    staging_free(&c->st);
+}
+
+/* Per-block halo lists for blocks of B cells (the relations the stencil reads), built once per B
+ * and kept on the device. */
+static void ensure_staging(gpu_ctx *c, int B)
+{
+    if (c->st.B == B)
+        return;
+    drop_staging(c);
+    staging_build(&c->st, &c->pb->ug, B, stencil_table[c->pb->s.stencil].rels);
+    size_t nb = sizeof(int32_t) * (size_t)(c->st.nblocks + 1), nc = sizeof(int32_t) * (c->st.ncells + 1);
+    size_t nl = sizeof(int32_t) * (size_t)NREL2 * (size_t)c->st.n;
+    CK(cudaMalloc((void **)&c->st_start, nb));
+    CK(cudaMalloc((void **)&c->st_cells, nc));
+    CK(cudaMalloc((void **)&c->st_loc, nl));
+    CK(cudaMemcpy(c->st_start, c->st.start, nb, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(c->st_cells, c->st.cells, nc - sizeof(int32_t), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(c->st_loc, c->st.loc, nl, cudaMemcpyHostToDevice));
+}
+
+void gpu_close(gpu_ctx *c)
+{
+    for (int f = 0; f < c->pb->nf; f++)
+        if (c->d.p[f])
+            CK(cudaFree(c->d.p[f]));
+    if (c->tab)
+        CK(cudaFree(c->tab));
+    if (c->pat)
+        CK(cudaFree(c->pat));
+    drop_staging(c);
+    if (c->rows)
+        CK(cudaFree(c->rows));
+    if (c->ell_deg)
+        CK(cudaFree(c->ell_deg));
+    if (c->ell_nb)
+        CK(cudaFree(c->ell_nb));
+    CK(cudaEventDestroy(c->e0));
+    CK(cudaEventDestroy(c->e1));
+    xfree(c);
+}
+
+int gpu_supports(access_t a, stencil_t s)
+{
+    if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || s >= ST_COUNT)
+        return 0;
+    const access_desc *d = &access_table[a];
+    if (stencil_table[s].graph) /* one kernel, one thread per cell and level */
+        return d->graph;
+    return d->kernels && (*d->kernels)[s][0][0] != NULL;
+}
+
+typedef int (*upload_fn)(const void *, size_t);
+static upload_fn strategy_upload(access_t a, int aos)
+{
+    return aos ? aos_kernels_upload : access_table[a].upload;
+}
+
+/* Puts the leading pattern rows of the compressed table into strategy a's constant memory;
+ * returns the number of rows placed there. */
+static int upload_constant_rows(gpu_ctx *c, access_t a)
+{
+    const nbtable *t = &c->pb->nt;
+    int rows = t->npat < PILLAR_CONST_WORDS / t->nrel ? t->npat : PILLAR_CONST_WORDS / t->nrel;
+    int32_t *img = xalloc(sizeof(int32_t) * (size_t)rows * t->nrel);
+    for (int r = 0; r < t->nrel; r++)
+        for (int row = 0; row < rows; row++)
+            img[r * rows + row] = t->tab[(size_t)r * t->ntab + row];
+    CK((cudaError_t)strategy_upload(a, c->aos)(img, sizeof(int32_t) * (size_t)rows * t->nrel));
+    xfree(img);
+    return rows;
+}
+
+void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz)
+{
+    const access_desc *d = access_get(a);
+    const int *sh = !d ? access_table[ACC_IDXVAR].shape_uns : uns ? d->shape_uns : d->shape_reg;
+    *bx = sh[0];
+    *by = sh[1];
+    *bz = sh[2];
+}
+
+int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t n)
+{
+    const access_desc *d = access_get(a);
+    if (!d) {
+        snprintf(why, n, "no access strategy %d", (int)a);
+        return 0;
+    }
+    long t = (long)bx * by * bz;
+    if (t > PILLAR_MAX_THREADS || t < 1) {
+        snprintf(why, n, "%dx%dx%d is %ld threads; a block holds 1 to %d", bx, by, bz, t, PILLAR_MAX_THREADS);
+        return 0;
+    }
+    switch (d->shape) {
+    case SHAPE_ANY: return 1;
+    case SHAPE_WARP:
+        if (uns) {
+            int m = bx * by;
+            if (!((m % 32 == 0) || (32 % m == 0)) || t % 32 != 0) {
+                snprintf(why, n, "%s needs bx*by dividing 32 (or a multiple of 32) and whole "
+                         "warps; %dx%dx%d is not", d->name, bx, by, bz);
+                return 0;
+            }
+        }
+        return 1;
+    case SHAPE_STAGED:
+        if (bz != 1 || (uns && by != 1)) {
+            snprintf(why, n, "%s takes blocks of Bx1x1 cells (unstructured) or BXxBYx1 (regular); "
+                     "levels per block come from --zslice", d->name);
+            return 0;
+        }
+        if (!uns && (bx + 4) * (by + 4) > 4 * bx * by) {
+            snprintf(why, n, "%s: a %dx%d tile with its halo needs more than 4 loads per thread",
+                     d->name, bx, by);
+            return 0;
+        }
+        return 1;
+    }
+    snprintf(why, n, "%s: unknown block-shape rule %d", d->name, (int)d->shape);
+    return 0;
+}
+
+size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int hmax)
+{
+    switch (access_table[a].smem) {
+    case SMEM_NONE: return 0;
+    case SMEM_OFFSETS: return uns ? sizeof(int32_t) * NREL2 * (size_t)((bx * by) | 1) : 0;
+    case SMEM_STAGED:
+        return uns ? prec_size(p) * (size_t)(bx + hmax) : prec_size(p) * (size_t)(bx + 4) * (size_t)(by + 4);
+    }
+    return 0;
+}
+
+static void poison_outputs(gpu_ctx *c)
+{
+    int nin = stencil_table[c->pb->s.stencil].nin, is_float = c->pb->s.prec == PREC_FLOAT;
+    for (int f = nin; f < c->pb->nf; f++)
+        if (c->aos)
+            CK((cudaError_t)poison_device(c->d.p[0], c->len, (size_t)c->pb->nf, (size_t)f, is_float));
+        else
+            CK((cudaError_t)poison_device(c->d.p[f], c->len, 1, 0, is_float));
+}
+
+/* The compressed table with each pattern's offsets in one row: rows[row * nrel + r]. */
+static int32_t *packed_rows(gpu_ctx *c)
+{
+    if (!c->rows) {
+        const nbtable *t = &c->pb->nt;
+        size_t n = (size_t)t->npat * (size_t)t->nrel;
+        int32_t *img = xalloc(sizeof(int32_t) * n);
+        for (int row = 0; row < t->npat; row++)
+            for (int r = 0; r < t->nrel; r++)
+                img[(size_t)row * t->nrel + r] = t->tab[(size_t)r * t->ntab + row];
+        CK(cudaMalloc((void **)&c->rows, sizeof(int32_t) * n));
+        CK(cudaMemcpy(c->rows, img, sizeof(int32_t) * n, cudaMemcpyHostToDevice));
+        xfree(img);
+    }
+    return c->rows;
+}
+
+int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t p, int column,
+                    int uns, int bx, int by, int bz, kparams *P)
+{
+    const access_desc *d = access_get(a);
+    if (!d)
+        return -1;
+    int pillar = d->levels != LEVELS_ONE;
+    P->zslice = d->levels == LEVELS_ALL ? P->zend : (P->zslice > 0 ? P->zslice : 8);
+    int slices = pillar ? (P->zend + P->zslice - 1) / P->zslice : P->zend;
+    memset(l, 0, sizeof *l);
+    l->block = (dim3){(unsigned)bx, (unsigned)by, (unsigned)bz};
+    if (uns) {
+        l->grid.x = (unsigned)((P->n + bx * by - 1) / (bx * by));
+        l->grid.y = 1;
+    } else {
+        l->grid.x = (unsigned)((P->nxi + bx - 1) / bx);
+        l->grid.y = (unsigned)((P->nyi + by - 1) / by);
+    }
+    l->grid.z = (unsigned)((slices + bz - 1) / bz);
+    if (l->grid.y > 65535 || l->grid.z > 65535) {
+        perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
+        return -1;
+    }
+    if (stencil_table[s].graph)
+        l->fn = d->graph ? graph_kernels[s - ST_QUAD_COUNT][p] : NULL; /* one kernel */
+    else if (aos)
+        l->fn = a == ACC_IDXVAR && s == ST_FASTWAVES ? aos_kernels[p][column] : NULL;
+    else
+        l->fn = d->kernels ? (*d->kernels)[s][p][column] : NULL;
+    if (!l->fn) {
+        perr("--access %s: no kernel for %s%s in this storage", d->name, stencil_table[s].name,
+             aos ? " as an array of structs" : "");
+        return -1;
+    }
+    return 0;
+}
+
+void gpu_launch_run(const gpu_launch *l, kparams *P, void *stream)
+{
+    if (l->grid.x == 0 || l->grid.z == 0)
+        return; /* nothing to compute */
+    void *args[] = {P};
+    CK(cudaLaunchKernel(l->fn, l->grid, l->block, args, l->smem, (cudaStream_t)stream));
+    CK(cudaGetLastError());
+}
+
+int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tables, int runs,
+             timing *t)
+{
+    char why[160];
+    const access_desc *d = access_get(a);
+    if (!d)
+        return -1;
+    if (!gpu_shape_ok(a, c->uns, bx, by, bz, why, sizeof why)) {
+        perr("--threads: %s", why);
+        return -1;
+    }
+    const problem *pb = c->pb;
+    if (c->aos && (a != ACC_IDXVAR || pb->s.stencil != ST_FASTWAVES)) {
+        perr("--aos: the array-of-structs variant is fastwaves with --access idxvar");
+        return -1;
+    }
+    int graph = stencil_table[pb->s.stencil].graph;
+    if (!gpu_supports(a, pb->s.stencil)) {
+        if (graph)
+            perr("--access %s: %s has one kernel, one thread per cell and level that looks up each "
+                 "neighbour once (--access idxvar)", access_name[a], stencil_table[pb->s.stencil].name);
+        else
+            perr("--access %s: %s has no such kernel (%s serves the stencils whose field 'in' "
+                 "carries the horizontal neighbourhood: staged in stencils/registry.h)",
+                 access_name[a], stencil_table[pb->s.stencil].name, access_name[a]);
+        return -1;
+    }
+    if (graph && (tables != TABLES_GLOBAL || !c->uns)) {
+        perr("%s: %s reads neighbour lists on the mesh's cells: no regular twin, no compressed "
+             "tables", !c->uns ? "--grid regular" : tables == TABLES_CONSTANT ? "--constant-tables"
+                                                                             : "--packed-rows",
+             stencil_table[pb->s.stencil].name);
+        return -1;
+    }
+    if (d->staging && c->uns) {
+        ensure_staging(c, bx);
+        c->P.st_start = c->st_start;
+        c->P.st_cells = c->st_cells;
+        c->P.st_loc = c->st_loc;
+    }
+    kparams P = c->P;
+    int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
+    if (tables != TABLES_GLOBAL) {
+        const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
+        if (!c->uns || !pb->nt.compressed || !strategy_upload(a, c->aos)) {
+            perr("%s: %s", flag, !c->uns ? "applies to unstructured grids"
+                                 : !pb->nt.compressed ? "needs a compressed table (--compress)"
+                                                      : "this strategy reads no neighbour table");
+            return -1;
+        }
+        if (tables == TABLES_CONSTANT) {
+            P.nbv.crows = upload_constant_rows(c, a);
+            column = STORAGE_CONSTANT + pb->nt.chasing;
+        } else {
+            P.nbv.tab = packed_rows(c);
+            column = STORAGE_ROWS + pb->nt.chasing;
+        }
+    }
+    P.zslice = zslice;
+    gpu_launch l;
+    if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
+        return -1;
+    l.smem = gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
+    if (l.smem > 48 * 1024)
+        CK(cudaFuncSetAttribute(l.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem));
+    double *ms = xalloc(sizeof(double) * (size_t)runs);
+    for (int r = -2; r < runs; r++) {
+        poison_outputs(c);
+        CK(cudaEventRecord(c->e0, 0));
+        gpu_launch_run(&l, &P, NULL);
+        CK(cudaEventRecord(c->e1, 0));
+        CK(cudaEventSynchronize(c->e1));
+        float e;
+        CK(cudaEventElapsedTime(&e, c->e0, c->e1));
+        if (r >= 0)
+            ms[r] = e;
+    }
+    qsort(ms, (size_t)runs, sizeof(double), cmp_double);
+    t->runs = runs;
+    t->median_ms = ms[runs / 2];
+    t->min_ms = ms[0];
+    t->max_ms = ms[runs - 1];
+    t->bx = bx;
+    t->by = by;
+    t->bz = bz;
+    gpu_probe(t->backend, sizeof t->backend);
+    xfree(ms);
+    return 0;
+}
+
+void gpu_fetch(gpu_ctx *c, fieldset out)
+{
+    int nin = stencil_table[c->pb->s.stencil].nin;
+    size_t es = prec_size(c->pb->s.prec), nf = (size_t)c->pb->nf;
+    if (c->aos) {
+        char *img = xalloc(es * nf * c->len);
+        CK(cudaMemcpy(img, c->d.p[0], es * nf * c->len, cudaMemcpyDeviceToHost));
+        for (int f = nin; f < c->pb->nf; f++)
+            for (size_t i = 0; i < c->len; i++)
+                memcpy((char *)out.p[f] + i * es, img + (i * nf + (size_t)f) * es, es);
+        xfree(img);
+        return;
+    }
+    for (int f = nin; f < c->pb->nf; f++)
+        CK(cudaMemcpy(out.p[f], c->d.p[f], c->len * prec_size(c->pb->s.prec), cudaMemcpyDeviceToHost));
+}
+
+int gpu_execute(const problem *pb, const options *o, int uns, fieldset out, timing *t)
+{
+    int bx = o->bx, by = o->by, bz = o->bz;
+    if (!bx)
+        gpu_default_shape(o->access, uns, &bx, &by, &bz);
+    gpu_ctx *c = gpu_open(pb, uns, o->aos);
+    if (o->constant_tables && o->packed_rows) {
+        perr("--constant-tables and --packed-rows exclude each other");
+        gpu_close(c);
+        return -1;
+    }
+    int tables = o->packed_rows ? TABLES_ROWS : o->constant_tables ? TABLES_CONSTANT : TABLES_GLOBAL;
+    int rc = gpu_time(c, o->access, bx, by, bz, o->zslice, tables, o->runs, t);
+    if (rc == 0)
+        gpu_fetch(c, out);
+    gpu_close(c);
+    return rc;
+}
+
+double gpu_copy_bandwidth(size_t bytes, int runs)
+{
+    void *a, *b;
+    cudaEvent_t e0, e1;
+    CK(cudaMalloc(&a, bytes));
+    CK(cudaMalloc(&b, bytes));
+    CK(cudaMemset(a, 1, bytes));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    double *ms = xalloc(sizeof(double) * (size_t)runs);
+    for (int r = -2; r < runs; r++) {
+        CK(cudaEventRecord(e0, 0));
+        CK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+        CK(cudaEventRecord(e1, 0));
+        CK(cudaEventSynchronize(e1));
+        float e;
+        CK(cudaEventElapsedTime(&e, e0, e1));
+        if (r >= 0)
+            ms[r] = e;
+    }
+    qsort(ms, (size_t)runs, sizeof(double), cmp_double);
+    double bw = 2.0 * (double)bytes / (ms[runs / 2] * 1e-3);
+    xfree(ms);
+    CK(cudaFree(a));
+    CK(cudaFree(b));
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    return bw;
+}
+
+/* Median seconds of `runs` timed copies of one or both directions. */
+static void time_copies(void *host[2], void *dev[2], size_t bytes, int runs, int which,
+                        cudaStream_t st[2], double *sec_h2d, double *sec_d2h)
+{
+    cudaEvent_t e[3];
+    for (int i = 0; i < 3; i++)
+        CK(cudaEventCreate(&e[i]));
+    double *a = xalloc(sizeof(double) * (size_t)runs), *b = xalloc(sizeof(double) * (size_t)runs);
+    for (int r = -1; r < runs; r++) {
+        CK(cudaDeviceSynchronize());
+        CK(cudaEventRecord(e[0], st[0]));
+        CK(cudaStreamWaitEvent(st[1], e[0], 0));
+        if (which & 1)
+            CK(cudaMemcpyAsync(dev[0], host[0], bytes, cudaMemcpyHostToDevice, st[0]));
+        if (which & 2)
+            CK(cudaMemcpyAsync(host[1], dev[1], bytes, cudaMemcpyDeviceToHost, st[1]));
+        CK(cudaEventRecord(e[1], st[0]));
+        CK(cudaEventRecord(e[2], st[1]));
+        CK(cudaDeviceSynchronize());
+        float m1, m2;
+        CK(cudaEventElapsedTime(&m1, e[0], e[1]));
+        CK(cudaEventElapsedTime(&m2, e[0], e[2]));
+        if (r >= 0) {
+            a[r] = m1 * 1e-3;
+            b[r] = m2 * 1e-3;
+        }
+    }
+    qsort(a, (size_t)runs, sizeof(double), cmp_double);
+    qsort(b, (size_t)runs, sizeof(double), cmp_double);
+    *sec_h2d = a[runs / 2];
+    *sec_d2h = b[runs / 2];
+    xfree(a);
+    xfree(b);
+    for (int i = 0; i < 3; i++)
+        CK(cudaEventDestroy(e[i]));
+}
+
+void gpu_link_bandwidth(size_t bytes, int runs, gpu_link *l)
+{
+    void *host[2], *dev[2];
+    cudaStream_t st[2];
+    for (int i = 0; i < 2; i++) {
+        CK(cudaMallocHost(&host[i], bytes));
+        memset(host[i], 1, bytes);
+        CK(cudaMalloc(&dev[i], bytes));
+        CK(cudaMemset(dev[i], 1, bytes));
+        CK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+    }
+    double h, d, unused;
+    time_copies(host, dev, bytes, runs, 1, st, &h, &unused);
+    time_copies(host, dev, bytes, runs, 2, st, &unused, &d);
+    l->h2d = (double)bytes / h;
+    l->d2h = (double)bytes / d;
+    time_copies(host, dev, bytes, runs, 3, st, &h, &d);
+    l->duplex_h2d = (double)bytes / h;
+    l->duplex_d2h = (double)bytes / d;
+    for (int i = 0; i < 2; i++) {
+        CK(cudaFreeHost(host[i]));
+        CK(cudaFree(dev[i]));
+        CK(cudaStreamDestroy(st[i]));
+    }
+}
+
+size_t gpu_free_bytes(void)
+{
+    size_t freeb = 0, total = 0;
+    CK(cudaMemGetInfo(&freeb, &total));
+    return freeb;
+}
+
+void gpu_describe(gpu_info *g)
+{
+    struct cudaDeviceProp prop;
+    int v;
+    memset(g, 0, sizeof *g);
+    CK(cudaGetDeviceProperties(&prop, 0));
+    snprintf(g->name, sizeof g->name, "%s", prop.name);
+    g->cc_major = prop.major;
+    g->cc_minor = prop.minor;
+    g->sms = prop.multiProcessorCount;
+    g->l2_bytes = (size_t)prop.l2CacheSize;
+    g->memory_bytes = prop.totalGlobalMem;
+    CK(cudaDriverGetVersion(&g->driver));
+    CK(cudaRuntimeGetVersion(&g->runtime));
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, 0) == cudaSuccess)
+        g->sm_clock_mhz = v / 1000;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, 0) == cudaSuccess)
+        g->mem_clock_mhz = v / 1000;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrGlobalMemoryBusWidth, 0) == cudaSuccess)
+        g->bus_bits = v;
+    cudaGetLastError();
+}

@@ -1,0 +1,294 @@
+/* problem.c — building, filling and freeing a problem. */
+#include "problem.h"
+
+#include "src/io/mesh_io.h"
+
+#include <string.h>
+
+int problem_check(const problem_spec *s)
+{
+    int h = s->halo, need = 2 * h + 1;
+    if (s->nx < need || s->ny < need) {
+        perr("--size %dx%dx%d: the grid is smaller than its halo (a halo of %d on each side "
+             "needs at least %dx%d cells)", s->nx, s->ny, s->nz, h, need, need);
+        return -1;
+    }
+    int minz = stencil_table[s->stencil].ztop + 1;
+    if (s->nz < minz) {
+        perr("--size %dx%dx%d: %s needs at least %d levels", s->nx, s->ny, s->nz,
+             stencil_table[s->stencil].name, minz);
+        return -1;
+    }
+    if ((double)s->nx * s->ny > 1.5e9 || (double)s->nx * s->ny * s->nz > 4e10) {
+        perr("--size %dx%dx%d: too large", s->nx, s->ny, s->nz);
+        return -1;
+    }
+    return 0;
+}
+
+/* Fills the unstructured inputs from the regular ones, cell by cell. */
+static void fill_unstructured(problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    int nin = stencil_table[s->stencil].nin;
+    size_t es = prec_size(s->prec);
+    for (int f = 0; f < nin; f++) {
+        char *u = pb->uf.p[f];
+        const char *r = pb->rf.p[f];
+#pragma omp parallel for schedule(static)
+        for (int z = 0; z < s->nz; z++)
+            for (int c = 0; c < pb->ug.nxy; c++)
+                memcpy(u + ((size_t)c + (size_t)z * pb->ug.zstride) * es,
+                       r + (size_t)rgrid_index(&pb->rg, pb->ug.cx[c], pb->ug.cy[c], z) * es, es);
+    }
+}
+
+/* Inputs without a regular twin: by the cell's (x, y) on an emulated grid or a mesh that is a
+ * regular patch (the values its twin holds, so an iterated run starts where a single run does),
+ * else by the file's cell index (x) and level. */
+static void fill_direct_inputs(problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    const ugrid *g = &pb->ug;
+    for (int f = 0; f < stencil_table[s->stencil].nin; f++) {
+        void *u = pb->uf.p[f];
+#pragma omp parallel for schedule(static)
+        for (int z = 0; z < s->nz; z++)
+            for (int c = 0; c < g->nxy; c++)
+                field_set(s->prec, u, (size_t)c + (size_t)z * g->zstride,
+                          g->cx ? stencil_input(s->stencil, f, g->cx[c], g->cy[c], z, s->seed)
+                                : stencil_input(s->stencil, f, g->mesh_cell[c], 0, z, s->seed));
+    }
+}
+
+static int build_mesh_grid(problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    int *order, *part;
+    if (mesh_order_make(&pb->mesh, pb->mesh_order, s->w, pb->mesh_path, &order, &pb->mesh_parts,
+                        &part))
+        return -1;
+    if (stencil_table[s->stencil].graph) {
+        unsigned char *halo = xalloc((size_t)pb->mesh.ncells);
+        mesh_graph_halo(&pb->mesh, s->halo, halo);
+        ugrid_from_mesh_halo(&pb->ug, &pb->mesh, halo, s->halo, s->nz, order);
+        ell_build(&pb->ell, &pb->ug, &pb->mesh);
+        xfree(halo);
+    } else {
+        ugrid_from_mesh(&pb->ug, &pb->mesh, s->halo, s->nz, order);
+    }
+    if (part)
+        ugrid_mark_parts(&pb->ug, part); /* out-of-core chunks follow them (src/ooc/ooc_plan.h) */
+    xfree(order);
+    xfree(part);
+    return 0;
+}
+
+static int build_unstructured(problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    if (pb->mesh_path) {
+        if (build_mesh_grid(pb) != 0)
+            return -1;
+    } else if (ugrid_emulate(&pb->ug, s->nx, s->ny, s->nz, s->halo, s->layout, s->w, s->seed)) {
+        return -1;
+    }
+    if (!stencil_table[s->stencil].graph)
+        nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
+    int nin = stencil_table[s->stencil].nin;
+    for (int f = 0; f < pb->nf; f++)
+        if (f < nin || !pb->lean || pb->lean_outputs)
+            pb->uf.p[f] = field_alloc(s->prec, pb->ug.len);
+    if (pb->regular_twin)
+        fill_unstructured(pb);
+    else
+        fill_direct_inputs(pb);
+    return 0;
+}
+
+/* A framed stencil (stencils/registry.h; fastwaves) moves a vector given in each cell's W/E/S/N
+ * frame: on a mesh where that frame turns (a lattice identity fails, mesh_lattice_breaks) its
+ * components would be mixed up, so it is refused there, naming the first such cell. Returns 0,
+ * or -1 after the message. */
+static int refuse_turning_frame(const char *path, const mesh *m, const char *name)
+{
+    char why[128];
+    int first, n = mesh_lattice_breaks(m, &first, why, sizeof why);
+    if (n == 0)
+        return 0;
+    perr("%s: %s moves a vector in each cell's W/E/S/N frame, but the frame turns "
+         "at %d cells, first at cell %d (%s); it runs on quad meshes whose labels keep one frame "
+         "(a regular or shuffled patch); the stencils without a frame run on this one",
+         path, name, n, first, why);
+    return -1;
+}
+
+/* Reads the mesh (or takes `given`, already checked, which is then emptied) and takes the grid's
+ * extent from it: levels from the file, halo = the stencil's radius, and for a regular patch its
+ * nx x ny. */
+static int load_mesh(problem *pb, mesh *given)
+{
+    problem_spec *s = &pb->s;
+    if (given) {
+        pb->mesh = *given;
+        memset(given, 0, sizeof *given);
+    } else if (mesh_read(pb->mesh_path, &pb->mesh) != 0) {
+        return -1;
+    }
+    const stencil_info *si = &stencil_table[s->stencil];
+    if (pb->mesh.adj && !si->graph) {
+        perr("%s: %s reads W/E/S/N relations, but this is a general mesh (/cell_neighbours); "
+             "run --stencil graphlap on it", pb->mesh_path, si->name);
+        return -1;
+    }
+    if (si->framed && refuse_turning_frame(pb->mesh_path, &pb->mesh, si->name) != 0)
+        return -1;
+    s->nz = pb->mesh.nlevels;
+    s->halo = si->radius;
+    s->nx = pb->mesh.xy && !si->graph ? pb->mesh.nx : pb->mesh.ncells;
+    s->ny = pb->mesh.xy && !si->graph ? pb->mesh.ny : 1;
+    pb->regular_twin = pb->mesh.xy != NULL && !si->graph;
+    if ((double)pb->mesh.ncells * s->nz > 4e10) {
+        perr("%s: %d cells x %d levels: too large", pb->mesh_path, pb->mesh.ncells, s->nz);
+        return -1;
+    }
+    if (s->nz < si->ztop + 1) {
+        perr("%s: attribute /nlevels = %d: %s needs at least %d levels", pb->mesh_path, s->nz,
+             si->name, si->ztop + 1);
+        return -1;
+    }
+    unsigned char *halo = xalloc((size_t)pb->mesh.ncells);
+    int inner = pb->mesh.ncells - (si->graph ? mesh_graph_halo(&pb->mesh, si->radius, halo)
+                                             : mesh_halo(&pb->mesh, si->radius, halo));
+    xfree(halo);
+    if (inner == 0) {
+        perr("%s: no inner cells for %s: every cell lacks a neighbour within radius %d",
+             pb->mesh_path, si->name, si->radius);
+        return -1;
+    }
+    return 0;
+}
+
+/* The regular grid and its input fields. */
+static void build_regular(problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    pb->rg = rgrid_make(s->nx, s->ny, s->nz, s->halo, prec_size(s->prec));
+    for (int f = 0; f < pb->nf; f++)
+        pb->rf.p[f] = field_alloc(s->prec, pb->rg.len);
+    for (int f = 0; f < stencil_table[s->stencil].nin; f++) {
+        void *r = pb->rf.p[f];
+#pragma omp parallel for schedule(static)
+        for (int z = 0; z < s->nz; z++)
+            for (int y = 0; y < s->ny; y++)
+                for (int x = 0; x < s->nx; x++)
+                    field_set(s->prec, r, (size_t)rgrid_index(&pb->rg, x, y, z),
+                              stencil_input(s->stencil, f, x, y, z, s->seed));
+    }
+}
+
+int problem_make(problem *pb, const problem_spec *s)
+{
+    return problem_make_mesh(pb, s, NULL, MESH_ORDER_FILE);
+}
+
+static int problem_build(problem *pb, const problem_spec *s, const char *path, mesh_order_t order,
+                         mesh *given)
+{
+    pb->s = *s;
+    pb->mesh_path = path;
+    pb->mesh_order = order;
+    pb->regular_twin = 1;
+    const stencil_info *si = &stencil_table[s->stencil];
+    pb->nf = si->nin + si->nout;
+    if ((path && load_mesh(pb, given) != 0) || (pb->regular_twin && problem_check(&pb->s) != 0)) {
+        problem_free(pb);
+        return -1;
+    }
+    if (pb->lean)
+        pb->regular_twin = 0;
+    if (pb->regular_twin)
+        build_regular(pb);
+    if (build_unstructured(pb) != 0) {
+        problem_free(pb);
+        return -1;
+    }
+    problem_poison(pb);
+    return 0;
+}
+
+int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, mesh_order_t order)
+{
+    memset(pb, 0, sizeof *pb);
+    return problem_build(pb, s, path, order, NULL);
+}
+
+int problem_make_lean(problem *pb, const problem_spec *s, const char *path, mesh_order_t order,
+                      int outputs)
+{
+    return problem_make_lean_mesh(pb, s, NULL, path, order, outputs);
+}
+
+int problem_make_lean_mesh(problem *pb, const problem_spec *s, mesh *m, const char *name,
+                           mesh_order_t order, int outputs)
+{
+    memset(pb, 0, sizeof *pb);
+    pb->lean = 1;
+    pb->lean_outputs = outputs;
+    if (m && !name)
+        name = "the mesh";
+    return problem_build(pb, s, name, order, m);
+}
+
+int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed)
+{
+    for (int f = 0; f < pb->nf; f++)
+        xfree(pb->uf.p[f]);
+    nbtable_free(&pb->nt);
+    ell_free(&pb->ell);
+    ugrid_free(&pb->ug);
+    pb->s.layout = layout;
+    pb->s.w = w;
+    pb->s.chasing = chasing;
+    pb->s.compressed = compressed;
+    if (build_unstructured(pb) != 0)
+        return -1;
+    problem_poison(pb);
+    return 0;
+}
+
+void problem_poison(problem *pb)
+{
+    const stencil_info *si = &stencil_table[pb->s.stencil];
+    for (int f = si->nin; f < pb->nf; f++) {
+        if (pb->rf.p[f])
+            field_poison(pb->s.prec, pb->rf.p[f], pb->rg.len);
+        if (pb->uf.p[f])
+            field_poison(pb->s.prec, pb->uf.p[f], pb->ug.len);
+    }
+}
+
+void problem_free(problem *pb)
+{
+    for (int f = 0; f < pb->nf; f++) {
+        xfree(pb->rf.p[f]);
+        xfree(pb->uf.p[f]);
+    }
+
+    nbtable_free(&pb->nt);
+    ell_free(&pb->ell);
+    ugrid_free(&pb->ug);
+    mesh_free(&pb->mesh);
+    memset(pb, 0, sizeof *pb);
+}
+
+long problem_points(const problem *pb)
+{
+    long inner = pb->ug.nxy - pb->ug.nhalo;
+    return inner * stencil_zend(pb->s.stencil, pb->s.nz);
+}
+
+double problem_min_bytes(const problem *pb)
+{
+    return (double)problem_points(pb) * pb->nf * (double)prec_size(pb->s.prec);
+}

@@ -1,0 +1,69 @@
+/* problem.h — one stencil on one grid: the regular grid, its unstructured twin, the neighbour
+ * table and host fields for both, inputs filled and outputs poisoned. */
+#ifndef PILLAR_PROBLEM_H
+#define PILLAR_PROBLEM_H
+
+#include "grids/grid.h"
+#include "grids/mesh.h"
+#include "stencils/stencil.h"
+#include "storage/ell.h"
+#include "storage/field.h"
+#include "storage/nbtable.h"
+
+typedef struct {
+    stencil_t stencil;
+    precision_t prec;
+    int nx, ny, nz; /* full grid, halo included */
+    int halo;
+    layout_t layout;
+    int w;          /* zcurve-w run width */
+    uint64_t seed;
+    int chasing, compressed;
+} problem_spec;
+
+typedef struct {
+    problem_spec s;
+    rgrid rg;
+    ugrid ug;
+    nbtable nt;  /* W/E/S/N stencils: the neighbour table of ug */
+    ell_table ell; /* graph stencils: the neighbour lists of ug (nt stays empty) */
+    const char *mesh_path; /* the grid comes from this mesh file (else NULL: emulated) */
+    mesh_order_t mesh_order; /* order of the mesh's cells (METIS: parts of about s.w cells) */
+    int mesh_parts;   /* parts of a METIS order, 0 if none */
+    mesh mesh;        /* the mesh file's contents */
+    int regular_twin; /* rg and rf exist: an emulated grid, or a mesh that is a regular patch */
+    int lean;         /* made by problem_make_lean */
+    int lean_outputs; /* lean, with unstructured output fields */
+    int nf;      /* fields: inputs + outputs */
+    fieldset rf; /* regular-grid host fields */
+    fieldset uf; /* unstructured-grid host fields */
+} problem;
+
+/* Checks the spec (message naming the bad value, -1) and builds everything. */
+int problem_check(const problem_spec *s);
+int problem_make(problem *pb, const problem_spec *s);
+/* The same on the cells of a mesh file in the given order (file, metis, zcurve): the file
+ * fixes the cells and levels (nx, ny, nz, halo of s are replaced; halo = the stencil's radius).
+ * A mesh that is a regular patch also gets its regular twin for the W/E/S/N stencils; any other
+ * mesh, and a graph stencil on any mesh, none (rg, rf empty, regular_twin 0). The W/E/S/N
+ * stencils refuse a general mesh. */
+int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, mesh_order_t order);
+/* For iterated runs: the unstructured grid only (no regular twin; its inputs hold the values the
+ * twin would), and its output fields only when `outputs` is set. */
+int problem_make_lean(problem *pb, const problem_spec *s, const char *path, mesh_order_t order,
+                      int outputs);
+/* The same on a mesh already in memory and checked (mesh_check), which pb takes over (m is
+ * emptied, also on failure); name stands for it in messages (pb->mesh_path). m = NULL: the mesh
+ * file at name, or an emulated grid when name is NULL too. */
+int problem_make_lean_mesh(problem *pb, const problem_spec *s, mesh *m, const char *name,
+                           mesh_order_t order, int outputs);
+void problem_free(problem *pb);
+/* Rebuilds the unstructured twin with another layout/storage (the regular grid stays). */
+int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed);
+void problem_poison(problem *pb);
+
+/* Output points computed per run, and bytes a perfect implementation moves. */
+long problem_points(const problem *pb);
+double problem_min_bytes(const problem *pb);
+
+#endif

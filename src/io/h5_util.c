@@ -1,0 +1,355 @@
+/* h5_util.c — HDF5 helpers shared by mesh_io.c, import_icon.c and field_io.c. */
+#include "h5_util.h"
+
+#include "base/common.h"
+#include "files.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+
+hid_t h5_open_read(const char *path, const char *what)
+{
+    h5_quiet();
+    if (file_input_check(path, what) != 0)
+        return -1;
+    if (H5Fis_hdf5(path) <= 0) {
+        perr("%s: not an HDF5 file", path);
+        return -1;
+    }
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        perr("%s: HDF5 could not open the file", path);
+    return f;
+}
+
+/* How integers of stored type t are read: as long long, or as unsigned long long when they are
+ * unsigned (then every value is range-checked by the caller: HDF5 would turn 2^64 - 1 into -1
+ * or clamp it, depending on the byte order). Returns the memory type, or -1 when t is not an
+ * integer type of at most 64 bits. */
+static hid_t int_memtype(hid_t t)
+{
+    if (H5Tget_class(t) != H5T_INTEGER || H5Tget_size(t) > 8 || H5Tget_precision(t) > 64)
+        return -1;
+    return H5Tget_sign(t) == H5T_SGN_NONE ? H5T_NATIVE_ULLONG : H5T_NATIVE_LLONG;
+}
+
+/* Values read as unsigned (int_memtype) into signed ones. Returns the index of the first
+ * value above LLONG_MAX, or n when all fit. */
+static size_t unsigned_to_signed(void *buf, size_t n)
+{
+    unsigned long long *u = buf;
+    long long *v = buf;
+    for (size_t i = 0; i < n; i++) {
+        if (u[i] > (unsigned long long)LLONG_MAX)
+            return i;
+        v[i] = (long long)u[i];
+    }
+    return n;
+}
+
+int h5_read_attr_int(hid_t obj, const char *name, long long *v)
+{
+    if (H5Aexists(obj, name) <= 0)
+        return 1;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT), t = a >= 0 ? H5Aget_type(a) : -1;
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1, mt = t >= 0 ? int_memtype(t) : -1;
+    int ok = a >= 0 && t >= 0 && sp >= 0 && mt >= 0 &&
+             H5Sget_simple_extent_npoints(sp) == 1 && H5Aread(a, mt, v) >= 0 &&
+             (mt != H5T_NATIVE_ULLONG || unsigned_to_signed(v, 1) == 1);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    return ok ? 0 : -1;
+}
+
+int h5_open(h5_reader *rd, const char *path, const char *what)
+{
+    rd->path = path;
+    rd->file = h5_open_read(path, what);
+    return rd->file < 0 ? -1 : 0;
+}
+
+void h5_close(h5_reader *rd)
+{
+    if (rd->file >= 0)
+        H5Fclose(rd->file);
+    rd->file = -1;
+}
+
+int h5_reader_attr_int(h5_reader *rd, hid_t obj, const char *where, const char *name,
+                       int optional, long long *out)
+{
+    int rc = h5_read_attr_int(obj, name, out);
+    if (rc == 1) {
+        if (!optional)
+            perr("%s: attribute %s%s is missing", rd->path, where, name);
+        return -1;
+    }
+    if (rc < 0) {
+        perr("%s: attribute %s%s: expected one integer", rd->path, where, name);
+        return -2;
+    }
+    return 0;
+}
+
+int h5_dataset_attr(h5_reader *rd, const char *dset, const char *name, int *out)
+{
+    long long v = 0;
+    char where[64];
+    snprintf(where, sizeof where, "%s/", dset);
+    hid_t d = H5Dopen2(rd->file, dset, H5P_DEFAULT);
+    int rc = h5_reader_attr_int(rd, d, where, name, 0, &v);
+    H5Dclose(d);
+    if (rc == 0 && (v < 1 || v > INT_MAX)) {
+        perr("%s: attribute %s%s = %lld: expected a positive integer", rd->path, where, name, v);
+        rc = -1;
+    }
+    *out = rc == 0 ? (int)v : 0;
+    return rc == 0 ? 0 : -1;
+}
+
+/* Whether extents dims (rank `rank`) fit `want`; a message if not. */
+static int shape_ok(h5_reader *rd, const char *name, int rank, const hsize_t dims[2],
+                    const h5_shape *want)
+{
+    if (rank != want->rank) {
+        perr("%s: dataset %s has rank %d; expected %d", rd->path, name, rank, want->rank);
+        return 0;
+    }
+    if (rank == 2 && (dims[1] < (hsize_t)want->cols_min || dims[1] > (hsize_t)want->cols_max)) {
+        if (want->cols_min == want->cols_max)
+            perr("%s: dataset %s has %llu columns; expected %ld", rd->path, name,
+                 (unsigned long long)dims[1], want->cols_min);
+        else
+            perr("%s: dataset %s has %llu columns; expected %ld to %ld", rd->path, name,
+                 (unsigned long long)dims[1], want->cols_min, want->cols_max);
+        return 0;
+    }
+    if (want->rows >= 0 && dims[0] != (hsize_t)want->rows) {
+        perr("%s: dataset %s has %llu rows; expected %s (%ld)", rd->path, name,
+             (unsigned long long)dims[0], want->rows_are, want->rows);
+        return 0;
+    }
+    for (int k = 0; k < rank; k++)
+        if (dims[k] > (hsize_t)(INT_MAX / 4)) {
+            perr("%s: dataset %s has %llu entries in dimension %d: too many", rd->path, name,
+                 (unsigned long long)dims[k], k);
+            return 0;
+        }
+    return 1;
+}
+
+int h5_data_local(const char *path, const char *name, hid_t d)
+{
+    hid_t pl = H5Dget_create_plist(d);
+    int ext = pl >= 0 ? H5Pget_external_count(pl) : -1;
+    H5D_layout_t lay = pl >= 0 ? H5Pget_layout(pl) : H5D_LAYOUT_ERROR;
+    if (pl >= 0)
+        H5Pclose(pl);
+    if (ext != 0 || lay == H5D_VIRTUAL || lay == H5D_LAYOUT_ERROR) {
+        perr("%s: dataset %s keeps its values in %s; pillar reads only data stored inside the "
+             "file", path, name,
+             ext > 0 ? "other files (external storage)"
+                     : lay == H5D_VIRTUAL ? "other datasets (a virtual dataset)"
+                                          : "a storage layout HDF5 cannot describe");
+        return 0;
+    }
+    return 1;
+}
+
+int h5_link_local(const char *path, hid_t file, const char *name)
+{
+    H5L_info_t info;
+    if (H5Lget_info(file, name, &info, H5P_DEFAULT) < 0 ||
+        (info.type != H5L_TYPE_HARD && info.type != H5L_TYPE_SOFT)) {
+        perr("%s: %s is a link to another file; pillar reads only data stored inside the file",
+             path, name);
+        return 0;
+    }
+    return 1;
+}
+
+/* The memory type numbers of stored type t are read as (integers: int_memtype; numbers: double
+ * from floating-point types of at most 8 bytes or integers). -1 after a message. */
+static hid_t read_memtype(h5_reader *rd, const char *name, hid_t t, int is_float)
+{
+    H5T_class_t cls = H5Tget_class(t);
+    hid_t mt = -1;
+    if (cls == H5T_INTEGER)
+        mt = int_memtype(t);
+    if (is_float && cls == H5T_INTEGER && mt >= 0)
+        mt = H5T_NATIVE_DOUBLE;
+    if (is_float && cls == H5T_FLOAT && H5Tget_size(t) <= 8)
+        mt = H5T_NATIVE_DOUBLE;
+    if (mt < 0)
+        perr("%s: dataset %s has the wrong type; expected %s", rd->path, name,
+             is_float ? "floating-point numbers of at most 64 bits"
+                      : "integers of at most 64 bits");
+    return mt;
+}
+
+/* Whether dataset d, declaring n values, holds a plausible share of them in the file: a few
+ * hundred bytes of HDF5 can declare billions of values (unwritten, or compressed from
+ * repetition), which pillar would allocate before reading. Values read are 8 bytes in memory;
+ * beyond 64 MiB the file must store at least 1/1024 of that. 1, or 0 after a message. */
+static int stored_enough(h5_reader *rd, const char *name, hid_t d, size_t n)
+{
+    /* the storage size is what the file's metadata claims; the file itself bounds it */
+    hsize_t fsize = 0;
+    double stored = (double)H5Dget_storage_size(d);
+    if (H5Fget_filesize(rd->file, &fsize) < 0 || (double)fsize < stored)
+        stored = (double)fsize;
+    const double bytes = 8.0 * (double)n;
+    if (bytes <= 64.0 * 1024 * 1024 || bytes <= 1024.0 * stored)
+        return 1;
+    perr("%s: dataset %s declares %zu values but the file stores only %.0f bytes of them; pillar "
+         "does not read datasets that are mostly unwritten or compressed more than 1024:1",
+         rd->path, name, n, stored);
+    return 0;
+}
+
+int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h5_shape *want,
+            long dims_out[2], void **buf)
+{
+    *buf = NULL;
+    if (H5Lexists(rd->file, name, H5P_DEFAULT) <= 0) {
+        if (optional)
+            return 1;
+        perr("%s: dataset %s is missing", rd->path, name);
+        return -1;
+    }
+    if (!h5_link_local(rd->path, rd->file, name))
+        return -1;
+    hid_t d = H5Dopen2(rd->file, name, H5P_DEFAULT);
+    if (d < 0) {
+        perr("%s: %s is not a dataset", rd->path, name);
+        return -1;
+    }
+    hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+    int rank = H5Sget_simple_extent_ndims(sp), rc = -1;
+    hsize_t dims[2] = {0, 1};
+    if (rank >= 1 && rank <= 2)
+        H5Sget_simple_extent_dims(sp, dims, NULL);
+    hid_t mt = read_memtype(rd, name, t, is_float);
+    if (mt >= 0 && shape_ok(rd, name, rank, dims, want) && h5_data_local(rd->path, name, d) &&
+        stored_enough(rd, name, d, (size_t)dims[0] * (rank == 2 ? (size_t)dims[1] : 1)))
+        rc = 0;
+    if (rc == 0) {
+        size_t n = (size_t)dims[0] * (rank == 2 ? (size_t)dims[1] : 1), bad;
+        *buf = xalloc((is_float ? sizeof(double) : sizeof(long long)) * n);
+        if (n && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *buf) < 0) {
+            perr("%s: dataset %s could not be read", rd->path, name);
+            rc = -1;
+        } else if (mt == H5T_NATIVE_ULLONG && (bad = unsigned_to_signed(*buf, n)) < n) {
+            perr("%s: dataset %s: row %zu holds %llu, out of range", rd->path, name,
+                 bad / (rank == 2 ? (size_t)dims[1] : 1), ((unsigned long long *)*buf)[bad]);
+            rc = -1;
+        }
+        if (rc != 0) {
+            xfree(*buf);
+            *buf = NULL;
+        }
+        dims_out[0] = (long)dims[0];
+        dims_out[1] = rank == 2 ? (long)dims[1] : 1;
+    }
+    H5Sclose(sp);
+    H5Tclose(t);
+    H5Dclose(d);
+    return rc;
+}
+
+int h5_read_int(h5_reader *rd, const char *name, int optional, const h5_shape *want, long dims[2],
+                int **out)
+{
+    void *buf;
+    *out = NULL;
+    int rc = h5_read(rd, name, optional, 0, want, dims, &buf);
+    if (rc != 0)
+        return rc;
+    const long long *v = buf;
+    size_t n = (size_t)dims[0] * (size_t)dims[1];
+    *out = xalloc(sizeof(int) * (n ? n : 1));
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (v[i] < INT_MIN || v[i] > INT_MAX) {
+            perr("%s: dataset %s: row %zu holds %lld, out of range", rd->path, name,
+                 i / (size_t)dims[1], v[i]);
+            rc = -1;
+        }
+        (*out)[i] = (int)v[i];
+    }
+    xfree(buf);
+    if (rc != 0) { /* nothing allocated is handed back on failure */
+        xfree(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* ---- writing ---- */
+
+int h5_attr_int(hid_t obj, const char *name, long long v)
+{
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int ok = a >= 0 && H5Awrite(a, H5T_NATIVE_LLONG, &v) >= 0;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    return ok ? 0 : -1;
+}
+
+int h5_attr_str(hid_t obj, const char *name, const char *s)
+{
+    hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
+    H5Tset_size(t, strlen(s) + 1);
+    hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int ok = a >= 0 && H5Awrite(a, t, s) >= 0;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+    return ok ? 0 : -1;
+}
+
+hid_t h5_chunked(int rank, const hsize_t *chunk, int shuffle, int level)
+{
+    hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(pl, rank, chunk);
+    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+        if (shuffle)
+            H5Pset_shuffle(pl);
+        H5Pset_deflate(pl, (unsigned)level);
+    }
+    return pl;
+}
+
+int h5_write_atomic(const char *path, const char *what, int (*write)(hid_t file, const void *arg),
+                    const void *arg)
+{
+    h5_quiet();
+    file_out o;
+    if (file_out_begin(&o, path) != 0)
+        return -1;
+    hid_t f = H5Fcreate(o.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) {
+        perr("%s: HDF5 cannot create the file; nothing was written", path);
+        file_out_abort(&o);
+        return -1;
+    }
+    int rc = write(f, arg);
+    if (H5Fclose(f) < 0)
+        rc = -1;
+    if (rc != 0) {
+        perr("%s: HDF5 failed writing %s (disk full?); nothing was written", path, what);
+        file_out_abort(&o);
+        return -1;
+    }
+    return file_out_commit(&o);
+}

@@ -1,0 +1,477 @@
+/* import_gmsh.c — Gmsh meshes through the Gmsh C API (gmshc.h, Debian: libgmsh-dev). Cells are
+ * the 2D elements of the mesh, triangles and quadrangles of any order (only their corner nodes
+ * matter); two cells are neighbours when they share an edge, i.e. two consecutive corners. An
+ * edge of one cell only lies on the boundary; an edge of three or more cells is refused. A mesh
+ * of quadrangles only is written as a quad mesh (W/E/S/N from each element's edge order), any
+ * other as a general mesh.
+ *
+ * A mesh file is data. Gmsh's own open chooses a reader by the file's name and first line, and
+ * falls back to its script parser (whose `System` command runs shell commands) for anything it
+ * does not recognise; names ending in .py, .exe or .gz make it start programs. So pillar checks
+ * the file itself first (gmsh_file_check: a regular file named *.msh whose first line is
+ * $MeshFormat and whose second is an MSH 2 or 4 version line) and hands Gmsh that same opened
+ * file under a name without an extension (/proc/self/fd/N), so only Gmsh's MSH reader sees it. */
+#include "mesh_import.h"
+
+#include "base/common.h"
+#include "files.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The MSH header: "$MeshFormat", then "VERSION FILE-TYPE DATA-SIZE" (version 2.x or 4.x,
+ * file type 0 = ASCII or 1 = binary, data size 8). Returns 0, or -1 after a message. */
+static int msh_header_ok(const char *path, const char *head)
+{
+    const char *why = NULL;
+    if (strncmp(head, "$MeshFormat", 11) != 0 || (head[11] != '\n' && head[11] != '\r'))
+        why = "its first line is not $MeshFormat";
+    double version = 0;
+    int type = -1, size = -1, used = 0;
+    const char *line = why ? NULL : strchr(head, '\n');
+    if (!why && (!line || sscanf(line + 1, "%lf %d %d%n", &version, &type, &size, &used) != 3))
+        why = "its second line is not an MSH version line (VERSION FILE-TYPE DATA-SIZE)";
+    else if (!why && !((version >= 2 && version < 3) || (version >= 4 && version < 5)))
+        why = "its MSH version is neither 2 nor 4";
+    else if (!why && ((type != 0 && type != 1) || size != 8))
+        why = "its MSH version line has a file type other than 0/1 or a data size other than 8";
+    if (!why)
+        return 0;
+    perr("%s: not a Gmsh mesh file: %s (pillar reads MSH 2 and 4 meshes, never Gmsh scripts)",
+         path, why);
+    return -1;
+}
+
+int gmsh_file_check(const char *path, int *fd_out)
+{
+    *fd_out = -1;
+    if (file_input_check(path, "Gmsh mesh") != 0)
+        return -1;
+    size_t len = strlen(path);
+    if (len < 4 || strcasecmp(path + len - 4, ".msh") != 0) {
+        perr("%s: a Gmsh mesh file must be named *.msh", path);
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        perr("%s: cannot open the Gmsh mesh as a regular file", path);
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    char head[256];
+    ssize_t n = pread(fd, head, sizeof head - 1, 0);
+    head[n > 0 ? n : 0] = 0;
+    if (msh_header_ok(path, head) != 0) {
+        close(fd);
+        return -1;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+#ifndef PILLAR_HAVE_GMSH
+
+int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
+{
+    (void)nlevels;
+    memset(m, 0, sizeof *m);
+    perr("%s: this pillar was built without Gmsh, so it cannot import .msh files (install "
+         "libgmsh-dev and configure again)", path);
+    return -1;
+}
+
+#else
+
+#include <errno.h>
+#include <gmshc.h>
+#include <sys/wait.h>
+
+/* An edge of a cell: its two corner node tags, smaller first. */
+typedef struct {
+    size_t lo, hi;
+    int cell, side;
+} edge;
+
+static int edge_cmp(const void *a, const void *b)
+{
+    const edge *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi)
+        return x->hi < y->hi ? -1 : 1;
+    return x->cell - y->cell;
+}
+
+/* A node: its tag and position in Gmsh's node arrays. */
+typedef struct {
+    size_t tag, at;
+} node;
+
+static int node_cmp(const void *a, const void *b)
+{
+    const node *x = a, *y = b;
+    return x->tag < y->tag ? -1 : x->tag > y->tag;
+}
+
+/* The 2D elements of the current model. */
+typedef struct {
+    int *types;
+    size_t ntypes, **etags, *etags_n, etags_nn, **ntags, *ntags_n, ntags_nn;
+    int *corners;  /* corners of each type: 3 or 4 */
+    int *per;      /* nodes per element of each type */
+} elements;
+
+static void elements_free(elements *e)
+{
+    for (size_t t = 0; t < e->ntypes; t++) {
+        gmshFree(e->etags[t]);
+        gmshFree(e->ntags[t]);
+    }
+    gmshFree(e->types);
+    gmshFree(e->etags);
+    gmshFree(e->etags_n);
+    gmshFree(e->ntags);
+    gmshFree(e->ntags_n);
+    xfree(e->corners);
+    xfree(e->per);
+}
+
+/* Reads the 2D elements; counts the cells, refuses element types that are not triangles or
+ * quadrangles. Returns the number of cells, or -1 after a message. */
+static long read_elements(const char *path, elements *e, int *maxdeg)
+{
+    int ierr = 0;
+    gmshModelMeshGetElements(&e->types, &e->ntypes, &e->etags, &e->etags_n, &e->etags_nn,
+                             &e->ntags, &e->ntags_n, &e->ntags_nn, 2, -1, &ierr);
+    if (ierr) {
+        perr("%s: Gmsh could not list the mesh's 2D elements", path);
+        return -1;
+    }
+    e->corners = xalloc(sizeof(int) * (e->ntypes + 1));
+    e->per = xalloc(sizeof(int) * (e->ntypes + 1));
+    long n = 0;
+    *maxdeg = 0;
+    for (size_t t = 0; t < e->ntypes; t++) {
+        char *name = NULL;
+        double *local = NULL;
+        size_t nlocal = 0;
+        int dim, order, nodes, primary;
+        gmshModelMeshGetElementProperties(e->types[t], &name, &dim, &order, &nodes, &local,
+                                          &nlocal, &primary, &ierr);
+        gmshFree(local);
+        if (ierr || (primary != 3 && primary != 4)) {
+            perr("%s: 2D elements of type %d (%s): pillar imports triangles and quadrangles only",
+                 path, e->types[t], name ? name : "unknown");
+            gmshFree(name);
+            return -1;
+        }
+        gmshFree(name);
+        e->corners[t] = primary;
+        e->per[t] = nodes;
+        *maxdeg = primary > *maxdeg ? primary : *maxdeg;
+        n += (long)e->etags_n[t];
+    }
+    if (n == 0 || n > (1L << 29)) {
+        perr("%s: %ld 2D elements: expected 1 to 2^29 triangles or quadrangles", path, n);
+        return -1;
+    }
+    return n;
+}
+
+/* Node positions by tag: a sorted table to search. Returns 0 or -1 after a message. */
+static int read_nodes(const char *path, node **tab, size_t *count, double **xyz)
+{
+    size_t *tags = NULL, ntags = 0, ncoord = 0, nparam = 0;
+    double *param = NULL;
+    int ierr = 0;
+    gmshModelMeshGetNodes(&tags, &ntags, xyz, &ncoord, &param, &nparam, -1, -1, 0, 0, &ierr);
+    gmshFree(param);
+    if (ierr || ncoord != 3 * ntags) {
+        perr("%s: Gmsh could not list the mesh's nodes", path);
+        gmshFree(tags);
+        return -1;
+    }
+    *tab = xalloc(sizeof(node) * (ntags + 1));
+    for (size_t i = 0; i < ntags; i++) {
+        (*tab)[i].tag = tags[i];
+        (*tab)[i].at = i;
+    }
+    qsort(*tab, ntags, sizeof(node), node_cmp);
+    *count = ntags;
+    gmshFree(tags);
+    return 0;
+}
+
+/* Neighbours by shared edges: sort every cell's edges by their nodes; equal neighbours pair up. */
+static int pair_edges(const char *path, mesh *m, edge *ed, size_t ne)
+{
+    qsort(ed, ne, sizeof(edge), edge_cmp);
+    for (size_t i = 0; i < ne;) {
+        size_t j = i + 1;
+        while (j < ne && ed[j].lo == ed[i].lo && ed[j].hi == ed[i].hi)
+            j++;
+        if (j - i > 2) {
+            perr("%s: the edge between nodes %zu and %zu is shared by %zu elements (cells %d, %d "
+                 "and %d counted from 0); a mesh surface has at most 2 per edge",
+                 path, ed[i].lo, ed[i].hi, j - i, ed[i].cell, ed[i + 1].cell, ed[i + 2].cell);
+            return -1;
+        }
+        if (j - i == 2) {
+            m->adj[m->maxdeg * ed[i].cell + ed[i].side] = ed[i + 1].cell;
+            m->adj[m->maxdeg * ed[i + 1].cell + ed[i + 1].side] = ed[i].cell;
+        }
+        i = j;
+    }
+    return 0;
+}
+
+/* A mesh of quadrangles only becomes a quad mesh (docs/mesh-format.md): edge i of a Gmsh
+ * quadrangle joins its corners i and i+1, counter-clockwise, so edges 0, 1, 2, 3 are the cell's
+ * own S, E, N, W (E, N, W, S counter-clockwise, as pillar's generators label them). Labels turn
+ * from cell to cell as the elements do; the relations of grids/grid.h hold regardless. */
+static void quads_as_quad_mesh(mesh *m)
+{
+    static const int side_of[4] = {R_S, R_E, R_N, R_W};
+    m->nbr = xalloc(sizeof(int) * 4 * (size_t)m->ncells);
+    for (int c = 0; c < m->ncells; c++)
+        for (int i = 0; i < 4; i++)
+            m->nbr[4 * (size_t)c + (size_t)side_of[i]] = m->adj[4 * (size_t)c + (size_t)i];
+    xfree(m->adj);
+    m->adj = NULL;
+    m->maxdeg = 0;
+}
+
+/* Builds the mesh from the current Gmsh model: a quad mesh when every element is a quadrangle,
+ * else a general one. Returns 0 or -1 after a message. */
+static int build(const char *path, mesh *m)
+{
+    elements e;
+    memset(&e, 0, sizeof e);
+    node *nodes = NULL;
+    double *xyz = NULL;
+    edge *ed = NULL;
+    size_t nnodes = 0, ne = 0;
+    int rc = -1, maxdeg;
+    long n = read_elements(path, &e, &maxdeg);
+    if (n < 0 || read_nodes(path, &nodes, &nnodes, &xyz) != 0)
+        goto done;
+    m->ncells = (int)n;
+    m->maxdeg = maxdeg;
+    m->adj = xalloc(sizeof(int) * (size_t)maxdeg * (size_t)n);
+    memset(m->adj, 0xff, sizeof(int) * (size_t)maxdeg * (size_t)n);
+    m->ncoord = 3;
+    m->coord = xalloc(sizeof(double) * 3 * (size_t)n);
+    int mixed = 0;
+    for (size_t t = 0; t < e.ntypes; t++)
+        mixed |= e.corners[t] != maxdeg;
+    if (mixed)
+        m->sides = xalloc(sizeof(int) * (size_t)n);
+    ed = xalloc(sizeof(edge) * (size_t)maxdeg * (size_t)n);
+    int c = 0;
+    for (size_t t = 0; t < e.ntypes; t++)
+        for (size_t k = 0; k < e.etags_n[t]; k++, c++) {
+            const size_t *nt = e.ntags[t] + k * (size_t)e.per[t];
+            int nc = e.corners[t];
+            if (m->sides)
+                m->sides[c] = nc;
+            for (int i = 0; i < nc; i++) {
+                node key = {nt[i], 0}, *hit = bsearch(&key, nodes, nnodes, sizeof(node), node_cmp);
+                if (!hit) {
+                    perr("%s: element %zu refers to node %zu, which the mesh does not have", path,
+                         e.etags[t][k], nt[i]);
+                    goto done;
+                }
+                for (int d = 0; d < 3; d++)
+                    m->coord[3 * c + d] += xyz[3 * hit->at + d] / nc;
+                size_t a = nt[i], b = nt[(i + 1) % nc];
+                edge x = {a < b ? a : b, a < b ? b : a, c, i};
+                ed[ne++] = x;
+            }
+        }
+    rc = pair_edges(path, m, ed, ne);
+    if (rc == 0 && m->maxdeg == 4 && !m->sides)
+        quads_as_quad_mesh(m);
+done:
+    xfree(ed);
+    xfree(nodes);
+    gmshFree(xyz);
+    elements_free(&e);
+    return rc;
+}
+
+/* Gmsh's last error message into buf ("" when it has none). */
+static void last_error(char *buf, size_t n)
+{
+    char *e = NULL;
+    int ierr = 0;
+    buf[0] = 0;
+    gmshLoggerGetLastError(&e, &ierr);
+    if (!ierr && e)
+        snprintf(buf, n, ": %s", e);
+    gmshFree(e);
+}
+
+/* Reads the header-checked file (opened as name) with Gmsh into m. 0, or -1 after a message. */
+static int read_with_gmsh(const char *path, const char *name, mesh *m)
+{
+    int ierr = 0;
+#if GMSH_API_VERSION_MAJOR > 4 || (GMSH_API_VERSION_MAJOR == 4 && GMSH_API_VERSION_MINOR >= 9)
+    gmshInitialize(0, NULL, 0, 0, &ierr);
+#else
+    gmshInitialize(0, NULL, 0, &ierr);
+#endif
+    gmshOptionSetNumber("General.Terminal", 0, &ierr); /* pillar reports failures itself */
+    gmshLoggerStart(&ierr);
+    gmshOpen(name, &ierr);
+    int rc = -1;
+    if (ierr) {
+        char why[512];
+        last_error(why, sizeof why);
+        perr("%s: Gmsh could not read the file as a mesh%s", path, why);
+    } else {
+        rc = build(path, m);
+    }
+    gmshLoggerStop(&ierr);
+    gmshFinalize(&ierr);
+    return rc;
+}
+
+/* ---- Gmsh in a child process ----
+ * Gmsh's MSH reader crashes on some malformed files (a null dereference in
+ * GModel::_associateEntityWithMeshVertices, found by tests/fuzz: fuzz_gmsh). So Gmsh reads the
+ * file in a child process, which sends the mesh back through a pipe; a crash there is an error
+ * message here, never a crash of pillar (or of the program that called it). */
+
+typedef struct {
+    int rc, ncells, maxdeg, quad, sides, ncoord;
+} wire_head;
+
+static int put_all(int fd, const void *p, size_t n)
+{
+    for (const char *c = p; n;) {
+        ssize_t k = write(fd, c, n);
+        if (k <= 0)
+            return -1;
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+static int get_all(int fd, void *p, size_t n)
+{
+    for (char *c = p; n;) {
+        ssize_t k = read(fd, c, n);
+        if (k <= 0)
+            return -1;
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* The child: read, send the head and (on success) the arrays, exit without destructors. */
+static void child(int out, const char *path, const char *name)
+{
+    mesh m;
+    memset(&m, 0, sizeof m);
+    wire_head h = {read_with_gmsh(path, name, &m), m.ncells, m.maxdeg, m.nbr != NULL,
+                   m.sides != NULL, m.ncoord};
+    int ok = put_all(out, &h, sizeof h) == 0;
+    if (ok && h.rc == 0) {
+        size_t n = (size_t)m.ncells;
+        ok = put_all(out, m.nbr ? m.nbr : m.adj, sizeof(int) * n * (size_t)mesh_width(&m)) == 0 &&
+             (!m.sides || put_all(out, m.sides, sizeof(int) * n) == 0) &&
+             (!m.coord || put_all(out, m.coord, sizeof(double) * n * (size_t)m.ncoord) == 0);
+    }
+    fflush(stderr);
+    _exit(ok ? 0 : 1);
+}
+
+/* The parent: the mesh from the child, sizes checked before anything is allocated. 0, 1 when
+ * the child reported a failure (its message is printed), -1 when it sent nothing usable. */
+static int receive(int in, mesh *m)
+{
+    wire_head h;
+    if (get_all(in, &h, sizeof h) != 0)
+        return -1;
+    if (h.rc != 0)
+        return 1;
+    if (h.ncells < 1 || h.ncells > (1 << 29) || (h.quad ? h.maxdeg != 0 : (h.maxdeg < 3 || h.maxdeg > 4)) ||
+        (h.ncoord != 0 && h.ncoord != 3))
+        return -1;
+    size_t n = (size_t)h.ncells, w = h.quad ? 4 : (size_t)h.maxdeg;
+    m->ncells = h.ncells;
+    m->maxdeg = h.maxdeg;
+    m->ncoord = h.ncoord;
+    int *tab = xalloc(sizeof(int) * n * w);
+    if (h.quad)
+        m->nbr = tab;
+    else
+        m->adj = tab;
+    if (h.sides)
+        m->sides = xalloc(sizeof(int) * n);
+    if (h.ncoord)
+        m->coord = xalloc(sizeof(double) * n * (size_t)h.ncoord);
+    if (get_all(in, tab, sizeof(int) * n * w) != 0 ||
+        (h.sides && get_all(in, m->sides, sizeof(int) * n) != 0) ||
+        (h.ncoord && get_all(in, m->coord, sizeof(double) * n * (size_t)h.ncoord) != 0))
+        return -1;
+    return 0;
+}
+
+int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
+{
+    memset(m, 0, sizeof *m);
+    int fd, pfd[2];
+    if (gmsh_file_check(path, &fd) != 0)
+        return -1;
+    char name[64];
+    snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+    if (access(name, R_OK) != 0) /* no /proc: the checked name itself, which ends in .msh */
+        snprintf(name, sizeof name, "%s", "");
+    if (pipe(pfd) != 0) {
+        perr("%s: cannot start the Gmsh reader (pipe: %s)", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pfd[0]);
+        child(pfd[1], path, name[0] ? name : path);
+    }
+    close(pfd[1]);
+    int got = pid < 0 ? -1 : receive(pfd[0], m), status = 0;
+    close(pfd[0]);
+    close(fd);
+    if (pid > 0)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    int rc = got == 0 ? 0 : -1;
+    if (pid < 0)
+        perr("%s: cannot start the Gmsh reader (fork: %s)", path, strerror(errno));
+    else if (got < 0) /* a signal, or (under a sanitizer) an exit after its report */
+        perr("%s: Gmsh crashed reading the file (%s %d): it is not a mesh Gmsh can read", path,
+             WIFSIGNALED(status) ? "signal" : "exit status",
+             WIFSIGNALED(status) ? WTERMSIG(status) : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (rc == 0) {
+        m->nlevels = nlevels;
+        snprintf(m->kind, sizeof m->kind, "gmsh: %d %s from %.80s", m->ncells,
+                 m->sides ? "triangles and quadrangles" : m->nbr || m->maxdeg == 4 ? "quadrangles" : "triangles",
+                 path);
+        rc = mesh_import_check(path, "the elements' edges", m);
+    }
+    if (rc != 0)
+        mesh_free(m);
+    return rc;
+}
+
+#endif

@@ -1,0 +1,226 @@
+/* mesh_io.c — reading and writing mesh files with the HDF5 C API (through h5_util.c).
+ * HDF5's own error printing is silenced; every failure is reported once, naming the file and the
+ * dataset or attribute. */
+#include "mesh_io.h"
+
+#include "base/common.h"
+#include "h5_util.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- reading ---- */
+
+/* Per-cell dataset shapes: ncells rows of `cols_min`..`cols_max` columns (0: rank 1). */
+static h5_shape per_cell(long ncells, int cols_min, int cols_max)
+{
+    h5_shape s = {cols_min ? 2 : 1, ncells, cols_min, cols_max, "one per cell"};
+    return s;
+}
+
+/* The neighbour table: /neighbours (quad mesh) or, from version 2 on, /cell_neighbours (general
+ * mesh, with optional /cell_sides). Exactly one of them. */
+static int read_neighbours(h5_reader *rd, mesh *m, int version)
+{
+    long dims[2];
+    int quad = H5Lexists(rd->file, "/neighbours", H5P_DEFAULT) > 0;
+    int general = version >= 2 && H5Lexists(rd->file, "/cell_neighbours", H5P_DEFAULT) > 0;
+    if (quad && general) {
+        perr("%s: both /neighbours and /cell_neighbours are present; a mesh is either a quad mesh "
+             "or a general one", rd->path);
+        return -1;
+    }
+    if (!quad && !general) {
+        perr("%s: dataset /neighbours is missing%s (see docs/mesh-format.md)", rd->path,
+             version >= 2 ? ", and so is /cell_neighbours: a mesh needs one of them" : "");
+        return -1;
+    }
+    const char *name = quad ? "/neighbours" : "/cell_neighbours";
+    h5_shape want = per_cell(-1, quad ? 4 : 1, quad ? 4 : MESH_MAXDEG);
+    if (h5_read_int(rd, name, 0, &want, dims, quad ? &m->nbr : &m->adj) != 0)
+        return -1;
+    if (dims[0] == 0) {
+        perr("%s: dataset %s is empty: the mesh has no cells", rd->path, name);
+        return -1;
+    }
+    m->ncells = (int)dims[0];
+    if (quad)
+        return 0;
+    m->maxdeg = (int)dims[1];
+    want = per_cell(m->ncells, 0, 0);
+    return h5_read_int(rd, "/cell_sides", 1, &want, dims, &m->sides) < 0 ? -1 : 0;
+}
+
+static int read_all(h5_reader *rd, mesh *m)
+{
+    long long v;
+    if (h5_reader_attr_int(rd, rd->file, "/", "pillar_mesh_version", 0, &v) != 0)
+        return -1;
+    if (v < 1 || v > MESH_FORMAT_VERSION) {
+        perr("%s: attribute /pillar_mesh_version = %lld: this pillar reads versions 1 to %d",
+             rd->path, v, MESH_FORMAT_VERSION);
+        return -1;
+    }
+    int version = (int)v;
+    if (h5_reader_attr_int(rd, rd->file, "/", "nlevels", 0, &v) != 0)
+        return -1;
+    if (v < 1 || v > 100000) {
+        perr("%s: attribute /nlevels = %lld: expected 1 to 100000", rd->path, v);
+        return -1;
+    }
+    m->nlevels = (int)v;
+    if (read_neighbours(rd, m, version) != 0)
+        return -1;
+    long dims[2];
+    void *buf;
+    h5_shape want = per_cell(m->ncells, 2, 3);
+    int rc = h5_read(rd, "/coordinates", 1, 1, &want, dims, &buf);
+    if (rc < 0)
+        return -1;
+    m->coord = buf;
+    m->ncoord = rc == 1 ? 0 : (int)dims[1];
+    want = per_cell(m->ncells, 2, 2);
+    rc = h5_read_int(rd, "/patch_xy", 1, &want, dims, &m->xy);
+    if (rc < 0 || (rc == 0 && (h5_dataset_attr(rd, "/patch_xy", "nx", &m->nx) != 0 ||
+                               h5_dataset_attr(rd, "/patch_xy", "ny", &m->ny) != 0)))
+        return -1;
+    want = per_cell(m->ncells, 0, 0);
+    rc = h5_read_int(rd, "/partition", 1, &want, dims, &m->part);
+    if (rc < 0 || (rc == 0 && h5_dataset_attr(rd, "/partition", "nparts", &m->nparts) != 0))
+        return -1;
+    if (H5Aexists(rd->file, "kind") > 0) {
+        hid_t a = H5Aopen(rd->file, "kind", H5P_DEFAULT), t = H5Aget_type(a);
+        hid_t sp = H5Aget_space(a); /* one string: more would overrun m->kind */
+        if (H5Tget_class(t) == H5T_STRING && !H5Tis_variable_str(t) &&
+            H5Tget_size(t) < sizeof m->kind && H5Sget_simple_extent_npoints(sp) == 1) {
+            hid_t mt = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mt, sizeof m->kind);
+            H5Aread(a, mt, m->kind);
+            m->kind[sizeof m->kind - 1] = 0;
+            H5Tclose(mt);
+        }
+        H5Sclose(sp);
+        H5Tclose(t);
+        H5Aclose(a);
+    }
+    char err[512];
+    if (mesh_check(m, err, sizeof err) != 0) {
+        perr("%s: %s", rd->path, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads and checks the mesh of an opened file (file < 0: the open failed), then closes it. */
+static int read_opened(h5_reader *rd, mesh *m)
+{
+    if (rd->file < 0) {
+        perr("%s: HDF5 could not open the file", rd->path);
+        return -1;
+    }
+    int rc = read_all(rd, m);
+    h5_close(rd);
+    if (rc != 0)
+        mesh_free(m);
+    return rc;
+}
+
+int mesh_read(const char *path, mesh *m)
+{
+    memset(m, 0, sizeof *m);
+    h5_reader rd;
+    if (h5_open(&rd, path, "mesh file") != 0)
+        return -1;
+    return read_opened(&rd, m);
+}
+
+int mesh_read_image(const void *image, size_t size, const char *name, mesh *m)
+{
+    memset(m, 0, sizeof *m);
+    h5_quiet();
+    if (size == 0) { /* the core driver would open the file `name` instead */
+        perr("%s: not an HDF5 file (empty)", name);
+        return -1;
+    }
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    int ok = fapl >= 0 && H5Pset_fapl_core(fapl, 65536, 0) >= 0 &&
+             H5Pset_file_image(fapl, (void *)image, size) >= 0;
+    h5_reader rd = {name, ok ? H5Fopen(name, H5F_ACC_RDONLY, fapl) : -1};
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return read_opened(&rd, m);
+}
+
+/* ---- writing ---- */
+
+/* Dataset of rows x cols (cols 0: rank 1), chunked and deflated when large. Returns its id. */
+static hid_t write_dataset(hid_t file, const char *name, hid_t ftype, hid_t mtype, long rows,
+                           int cols, const void *data)
+{
+    hsize_t dims[2] = {(hsize_t)rows, (hsize_t)(cols ? cols : 1)};
+    int rank = cols ? 2 : 1;
+    hsize_t chunk[2] = {rows < 65536 ? (hsize_t)rows : 65536, dims[1]};
+    hid_t sp = H5Screate_simple(rank, dims, NULL);
+    hid_t pl = rows >= 4096 ? h5_chunked(rank, chunk, 0, 4) : H5Pcreate(H5P_DATASET_CREATE);
+    hid_t d = H5Dcreate2(file, name, ftype, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+    if (d >= 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
+        H5Dclose(d);
+        d = -1;
+    }
+    H5Pclose(pl);
+    H5Sclose(sp);
+    return d;
+}
+
+static int write_all(hid_t f, const void *arg)
+{
+    const mesh *m = arg;
+    if (h5_attr_int(f, "pillar_mesh_version", MESH_FORMAT_VERSION) != 0 ||
+        h5_attr_int(f, "nlevels", m->nlevels) != 0)
+        return -1;
+    if (m->kind[0] && h5_attr_str(f, "kind", m->kind) != 0)
+        return -1;
+    hid_t d = write_dataset(f, mesh_nbr_name(m), H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells,
+                            mesh_width(m), m->adj ? m->adj : m->nbr);
+    if (d < 0)
+        return -1;
+    H5Dclose(d);
+    if (m->sides) {
+        d = write_dataset(f, "/cell_sides", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 0, m->sides);
+        if (d < 0)
+            return -1;
+        H5Dclose(d);
+    }
+    if (m->coord) {
+        d = write_dataset(f, "/coordinates", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, m->ncells,
+                          m->ncoord, m->coord);
+        if (d < 0)
+            return -1;
+        H5Dclose(d);
+    }
+    if (m->xy) {
+        d = write_dataset(f, "/patch_xy", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 2, m->xy);
+        int ok =
+            d >= 0 && h5_attr_int(d, "nx", m->nx) == 0 && h5_attr_int(d, "ny", m->ny) == 0;
+        if (d >= 0)
+            H5Dclose(d);
+        if (!ok)
+            return -1;
+    }
+    if (m->part) {
+        d = write_dataset(f, "/partition", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 0, m->part);
+        int ok = d >= 0 && h5_attr_int(d, "nparts", m->nparts) == 0;
+        if (d >= 0)
+            H5Dclose(d);
+        if (!ok)
+            return -1;
+    }
+    return 0;
+}
+
+int mesh_write(const char *path, const mesh *m)
+{
+    return h5_write_atomic(path, "the mesh", write_all, m);
+}

@@ -1,0 +1,56 @@
+/* ooc_gpu.h — out-of-core iterated runs on the GPU: the chunks of a plan (src/ooc/ooc_plan.h)
+ * streamed through OOC_BUFFERS device buffers, each with its own CUDA stream, so that the copy
+ * of one chunk to the device, the steps of another and the copy back of a third overlap.
+ *
+ * Per chunk: its fixed and ring cells of every input are gathered on the host into a pinned
+ * staging buffer, its own cells go straight from the (registered) host fields with 2D copies;
+ * its table goes from a pinned image of all tables built once. What it holds in common with the
+ * previous chunk of the pass (region sharing with --share, ooc_chunk_share) is not sent: the
+ * previous chunk's stream copies it from its own buffer into this one (src/ooc/share.cu) before its
+ * steps, ordered by events (share_step in ooc_gpu.c). Then up to F steps on the shrinking region
+ * (one strategy kernel per step that writes the new state, fold included, into the other of the
+ * state and output fields; the global level passed so that fastwaves switches where it does in
+ * core), then the state at its own points straight back into the host fields of the next
+ * state. A pass over all chunks advances F steps; passes read one state and write the
+ * other, and follow each other without draining the pipeline: a chunk waits only for the
+ * chunks of the pass before whose results it reads. */
+#ifndef PILLAR_OOC_GPU_H
+#define PILLAR_OOC_GPU_H
+
+#include "ooc_plan.h"
+#include "access/access.h"
+
+typedef struct {
+    access_t access;
+    int bx, by, bz; /* block shape (0: the strategy's default) */
+    int zslice;     /* levels per thread of zloop-sliced */
+} ooc_kernel;
+
+typedef struct {
+    double total_s;         /* the whole run: passes, first copy to last */
+    double pass_median_s;   /* median time of a full pass (F steps), on the device, from the
+                             * end of the pass before to the end of this one; over the passes
+                             * after the first when there are several (the first carries the
+                             * fill of the pipeline, which a run pays once) */
+    int passes, steady_passes; /* passes; those the median is over */
+    int pinned;             /* host fields registered (else pageable copies, no overlap) */
+    double h2d_bytes, d2h_bytes; /* moved by the run (what chunks share excluded) */
+    double kernel_s;        /* while some chunk's steps ran: the union over the run of the
+                             * spans from the end of a chunk's copies in to its last kernel; the
+                             * kernel time of a one-chunk plan, with several chunks the time the
+                             * device had steps to run */
+    double stage_s;         /* the host thread before a chunk's steps are issued (waiting for
+                             * the chunks it reads and for its staging buffer, gathering its ring
+                             * cells, issuing its copies in), summed */
+    double gather_s;        /* of which gathering ring cells into the staging buffers */
+} ooc_timing;
+
+/* Advances state *f (on grid g; its output fields are not used: outputs live on the device) by
+ * `steps` steps. *spare holds a second array of each carried field (iter_carried), written
+ * before its values are read; the two are swapped pass by pass, so on return *f holds the result
+ * and *spare the state before the last pass (the initial state when steps <= F). Other fields of
+ * *spare are unused. Returns 0, or -1 with a message. */
+int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare, int steps,
+                const ooc_kernel *k, ooc_timing *t);
+
+#endif
