@@ -1,11 +1,14 @@
 #!/bin/sh
-# examples/c/timeloop.c, a model's time loop through libpillar, against the command line: its
-# final state after T steps equals `pillar run --steps T` on the mesh and initial field it wrote
-# (in the model's own scrambled cell order), bit for bit, for T = 1, 2 and 17.
-# usage: api_cli.sh PILLAR TIMELOOP TEST_FIELD_IO
+# A model's time loop through libpillar (examples/c/timeloop.c, or examples/fortran/timeloop.f90
+# through the Fortran module) against the command line: its final state after T steps equals
+# `pillar run --steps T` on the mesh and initial field it wrote (in the model's own scrambled cell
+# order), bit for bit, for T = 1, 2 and 17. Given OTHER, another build of the same example
+# (the C one for the Fortran one), the initial and final fields also equal OTHER's, bit for bit.
+# usage: api_cli.sh PILLAR TIMELOOP TEST_FIELD_IO [OTHER]
 pillar=$1
 timeloop=$2
 test_field_io=$3
+other=${4:-}
 . "$(dirname "$0")/cli_lib.sh"
 
 for T in 1 2 17; do
@@ -25,5 +28,17 @@ for T in 1 2 17; do
     else
         echo "FAIL: states differ after $T steps:"; cat "$tmp/log"; fail=1
     fi
+    [ -n "$other" ] || continue
+    if ! "$other" --steps $T --backend cpu --files "$tmp/o$T" >"$tmp/log" 2>&1; then
+        echo "FAIL: $other --steps $T:"; cat "$tmp/log"; fail=1; continue
+    fi
+    for f in initial final; do
+        if "$test_field_io" --same "$tmp/o$T.$f.h5" "$tmp/t$T.$f.h5" in 2>"$tmp/log"; then
+            echo "ok: --steps $T: the $f field == $(basename "$other")'s, bit for bit"
+        else
+            echo "FAIL: --steps $T: the $f field differs from $(basename "$other")'s:"
+            cat "$tmp/log"; fail=1
+        fi
+    done
 done
 exit $fail

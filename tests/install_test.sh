@@ -1,11 +1,14 @@
 #!/bin/sh
 # `cmake --install` into a scratch prefix, then examples/c/timeloop.c built out of tree against
 # it through find_package(pillar) (libpillar.so and libpillar.a) and through pkg-config, and run;
-# the installed libpillar.so exports the API's pillar_* functions only.
-# usage: install_test.sh BUILD_DIR SOURCE_DIR C_COMPILER
+# the installed libpillar.so exports the API's pillar_* functions only. Given a Fortran compiler
+# (pillar built with Fortran), examples/fortran/timeloop.f90 too: through find_package (the
+# installed pillar.f90) and with the installed pillar.mod and libpillar_fortran.a.
+# usage: install_test.sh BUILD_DIR SOURCE_DIR C_COMPILER [FORTRAN_COMPILER]
 build=$1
 src=$2
 cc=$3
+fc=${4:-}
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,7 +20,7 @@ step() { # step WHAT COMMAND... : runs it, output shown on failure
 }
 
 step "cmake --install" cmake --install "$build" --prefix "$p"
-for f in bin/pillar include/pillar.h; do
+for f in bin/pillar include/pillar.h include/pillar.f90; do
     step "installed $f" test -f "$p/$f"
 done
 libdir=$(dirname "$(find "$p" -name libpillar.a | head -n 1)")
@@ -33,6 +36,24 @@ for static in OFF ON; do
     step "find_package(pillar), PILLAR_USE_STATIC=$static: build" cmake --build "$tmp/ex$static"
     step "find_package(pillar), PILLAR_USE_STATIC=$static: run" "$tmp/ex$static/timeloop" --steps 3 --backend cpu
 done
+
+if [ -n "$fc" ]; then
+    step "installed include/pillar.mod, libpillar_fortran.a" test -f "$p/include/pillar.mod" \
+        -a -f "$libdir/libpillar_fortran.a"
+    for static in OFF ON; do
+        step "Fortran, find_package(pillar), PILLAR_USE_STATIC=$static: configure" cmake \
+            -S "$src/examples/fortran" -B "$tmp/exf$static" -DCMAKE_C_COMPILER="$cc" \
+            -DCMAKE_Fortran_COMPILER="$fc" -DCMAKE_PREFIX_PATH="$p" -DPILLAR_USE_STATIC=$static
+        step "Fortran, find_package(pillar), PILLAR_USE_STATIC=$static: build" cmake --build "$tmp/exf$static"
+        step "Fortran, find_package(pillar), PILLAR_USE_STATIC=$static: run" \
+            "$tmp/exf$static/timeloop_f" --steps 3 --backend cpu
+    done
+    step "Fortran, the installed pillar.mod: build" "$fc" -I"$p/include" \
+        "$src/examples/fortran/timeloop.f90" -L"$libdir" -lpillar_fortran -lpillar -Wl,-rpath,"$libdir" -o "$tmp/fmod"
+    step "Fortran, the installed pillar.mod: run" "$tmp/fmod" --steps 3 --backend cpu
+else
+    echo "skip: Fortran (pillar built without a Fortran compiler)"
+fi
 
 if command -v pkg-config >/dev/null 2>&1; then
     export PKG_CONFIG_PATH="$libdir/pkgconfig"
