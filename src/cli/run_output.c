@@ -1,0 +1,47 @@
+/* run_output.c — what `pillar run` writes with --output, iterated or not (commands.h). */
+#include "commands.h"
+#include "src/exec/field_io.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The command line as one string ("pillar run --stencil hdiff ..."), for the field file's
+ * attribute `flags`. Free with xfree. */
+static char *command_line(int argc, char **argv)
+{
+    size_t len = sizeof "pillar run";
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *s = xalloc(len);
+    strcpy(s, "pillar run");
+    for (int i = 0; i < argc; i++) {
+        strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+int run_write_output(const problem *pb, const options *o, fieldset out, int uns, int steps, int ok,
+                     int argc, char **argv)
+{
+    const stencil_info *si = &stencil_table[pb->s.stencil];
+    if (!ok) {
+        perr("--output %s: not written, the run failed verification", o->output);
+        return -1;
+    }
+    char *flags = command_line(argc, argv);
+    field_write_opts w = {o->output_inputs, flags, steps, 0};
+    int rc = field_write(pb, out, uns, &w, o->output);
+    xfree(flags);
+    if (rc != 0)
+        return -1;
+    printf("  output    %s:", o->output);
+    int first = o->output_inputs || steps ? 0 : si->nin, end = steps ? si->nin : pb->nf;
+    for (int k = first; k < end; k++)
+        printf(" %s", si->field[k]);
+    printf(" [%d][%d] %s", pb->s.nz, field_ncells(pb), prec_name(pb->s.prec));
+    if (steps)
+        printf(", the state after %d step%s", steps, steps == 1 ? "" : "s");
+    printf("\n");
+    return 0;
+}
