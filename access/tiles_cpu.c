@@ -1,6 +1,8 @@
 /* tiles_cpu.c — the K-step schedule of access/tiles.cu on the CPU, block by block (tiles_run.h). */
 #include "tiles_run.h"
 
+#include <omp.h>
+
 #include "tile_step.h"
 
 #include <string.h>
@@ -58,11 +60,14 @@ void tiles_steps_cpu(const tiles *t, const tiles_step_args *a)
 {
     int b0 = tiles_block_of(t, a->valid);
     long work = (long)(t->nblocks - b0) * a->nlev;
-#pragma omp parallel if(work > 64)
+    /* each thread's two balls, allocated before the parallel region: an allocation that fails
+     * raises a fault (base/common.h), which must not leave a parallel region */
+    int nt = work > 64 ? omp_get_max_threads() : 1;
+    size_t ball = prec_size(a->prec) * (size_t)(t->maxball ? t->maxball : 1);
+    char *scratch = xalloc(2 * ball * (size_t)nt);
+#pragma omp parallel if(work > 64) num_threads(nt)
     {
-        size_t es = prec_size(a->prec);
-        char *sa = xalloc(es * (size_t)(t->maxball ? t->maxball : 1));
-        char *sb = xalloc(es * (size_t)(t->maxball ? t->maxball : 1));
+        char *sa = scratch + 2 * ball * (size_t)omp_get_thread_num(), *sb = sa + ball;
 #pragma omp for collapse(2) schedule(static)
         for (int z = 0; z < a->nlev; z++)
             for (int b = b0; b < t->nblocks; b++) {
@@ -71,7 +76,6 @@ void tiles_steps_cpu(const tiles *t, const tiles_step_args *a)
                 else
                     tiles_block_double(t, a, b, (long)z * a->zs, (double *)sa, (double *)sb);
             }
-        xfree(sa);
-        xfree(sb);
     }
+    xfree(scratch);
 }

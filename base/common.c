@@ -8,19 +8,55 @@
 
 const char *prec_name(precision_t p) { return p == PREC_FLOAT ? "float" : "double"; }
 
+static _Thread_local long fail_countdown = -1;
+
+void xalloc_fail_after(long n) { fail_countdown = n; }
+
 void *xalloc(size_t bytes)
 {
     void *p = NULL;
     size_t rounded = (bytes + PILLAR_ALIGN - 1) / PILLAR_ALIGN * PILLAR_ALIGN;
     if (rounded == 0)
         rounded = PILLAR_ALIGN;
-    if (posix_memalign(&p, PILLAR_ALIGN, rounded) != 0) {
-        /* to stderr even while messages are captured (perr_capture): the process ends here */
-        fprintf(stderr, "pillar: out of host memory allocating %zu bytes\n", bytes);
-        exit(1);
-    }
+    int injected = fail_countdown == 0;
+    if (fail_countdown >= 0)
+        fail_countdown--;
+    if (injected || posix_memalign(&p, PILLAR_ALIGN, rounded) != 0)
+        fault_raise(FAULT_MEMORY, "out of host memory allocating %zu bytes", bytes);
     memset(p, 0, rounded);
     return p;
+}
+
+/* ---- faults ---- */
+
+static _Thread_local guard *innermost;
+
+void guard_enter(guard *g)
+{
+    g->outer = innermost;
+    g->fault = 0;
+    g->msg[0] = 0;
+    innermost = g;
+}
+
+void guard_leave(guard *g) { innermost = g->outer; }
+
+void fault_raise(int f, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    guard *g = innermost;
+    if (!g) {
+        fprintf(stderr, "pillar: %s\n", msg);
+        abort();
+    }
+    innermost = g->outer;
+    g->fault = f;
+    memcpy(g->msg, msg, sizeof msg);
+    longjmp(g->at, 1);
 }
 
 void xfree(void *p) { free(p); }

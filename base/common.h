@@ -21,7 +21,8 @@ typedef enum { PREC_DOUBLE = 0, PREC_FLOAT = 1 } precision_t;
 static inline size_t prec_size(precision_t p) { return p == PREC_FLOAT ? 4 : 8; }
 const char *prec_name(precision_t p);
 
-/* Aligned, zero-initialised allocation; exits with a message on failure. */
+/* Aligned, zero-initialised allocation. When the host has no memory left it raises
+ * FAULT_MEMORY (below): it never returns NULL. */
 void *xalloc(size_t bytes);
 void xfree(void *p);
 /* A larger copy of block p, of which the first `used` bytes count, in a new zeroed block of
@@ -35,5 +36,41 @@ void perr(const char *fmt, ...);
  * n = 0 prints them again. The library API (src/api/) reports errors this way; xalloc's
  * out-of-memory exit still prints. */
 void perr_capture(char *buf, size_t n);
+
+/* ---- faults: failures the engine cannot return from ----
+ * Host memory exhausted (xalloc) and a failed CUDA call (the GPU runners' CK) happen deep in code
+ * that has no way to return an error. They unwind, as Lua's errors do, to the innermost guard the
+ * calling thread has entered: the library API enters one around each call into the engine and
+ * turns the fault into a status; the `pillar` command enters one in main. Memory the interrupted
+ * call had allocated is not freed (the handle is then only good for destroying). Without a guard
+ * (a test calling the engine directly) a fault prints its message and aborts. */
+#include <setjmp.h>
+
+enum { FAULT_MEMORY = 1, FAULT_DEVICE = 2, FAULT_INTERNAL = 3 };
+
+typedef struct guard {
+    jmp_buf at;
+    struct guard *outer;
+    int fault;     /* after the unwind: which FAULT_ */
+    char msg[256]; /* after the unwind: what happened */
+} guard;
+
+/* Makes g the calling thread's innermost guard; call setjmp(g->at) right after it, in the
+ * function that stays on the stack. guard_leave(g) on the way out when nothing was raised (the
+ * unwind has already left it). */
+void guard_enter(guard *g);
+void guard_leave(guard *g);
+
+/* Unwinds to the innermost guard with fault f and a message; never returns. */
+#if defined(__cplusplus) || defined(__CUDACC__)
+[[noreturn]]
+#else
+_Noreturn
+#endif
+void fault_raise(int f, const char *fmt, ...);
+
+/* Tests: the n-th xalloc from now (0: the next) fails as if the host had no memory left;
+ * n < 0 turns it off. Per thread. */
+void xalloc_fail_after(long n);
 
 #endif

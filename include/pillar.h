@@ -23,9 +23,11 @@
  * (the top level of fastwaves); after pillar_step the state keeps its values there unchanged.
  *
  * Errors: every function validates its arguments and returns a pillar_status; on failure
- * pillar_last_error(ctx) holds one line saying why. The library never prints and never exits
- * for a caller's mistake. Known limit: when the host runs out of memory inside the engine, the
- * engine prints a message and exits the process.
+ * pillar_last_error(ctx) holds one line saying why. The library never prints and never exits:
+ * when the host runs out of memory or a CUDA call fails deep inside the engine, the call returns
+ * PILLAR_ERR_NOMEM or PILLAR_ERR_BACKEND and the handle is faulted: what that call had built (and
+ * allocated) is abandoned, every later call on the handle returns PILLAR_ERR_STATE, and
+ * pillar_destroy frees the handle itself only.
  *
  * Threads: handles are independent (no global mutable state is shared between them); one handle
  * must not be used by two threads at once. The CPU backend runs with OpenMP threads.
@@ -51,8 +53,8 @@ typedef enum {
     PILLAR_ERR_GRID = 4,        /* the neighbour table or mesh file is not a valid grid */
     PILLAR_ERR_UNSUPPORTED = 5, /* valid, but this stencil / grid / backend cannot do it */
     PILLAR_ERR_STATE = 6,       /* called out of order (e.g. an option after pillar_setup) */
-    PILLAR_ERR_BACKEND = 7,     /* the backend failed (no GPU, a CUDA error) */
-    PILLAR_ERR_NOMEM = 8        /* pillar_create could not allocate its handle */
+    PILLAR_ERR_BACKEND = 7,     /* the backend failed (no GPU, a CUDA error: the handle is faulted) */
+    PILLAR_ERR_NOMEM = 8        /* the host ran out of memory (after pillar_create: faulted) */
 } pillar_status;
 
 typedef struct pillar_ctx pillar_ctx;

@@ -10,6 +10,7 @@
  * Leaks: every handle is destroyed; the sanitizer build (.ci/run) checks that nothing is left. */
 #include "../include/pillar.h"
 #include "check.h"
+#include "base/common.h"
 
 #define T(cond) CHECK(cond, "(status/message test)")
 
@@ -256,11 +257,61 @@ static void test_errors(const char *dir)
     pillar_destroy(ctx);
 }
 
+/* Host memory running out at each allocation in turn (xalloc_fail_after, base/common.h), through
+ * a whole use of the API — grid, setup, fields, two steps: every call returns PILLAR_OK, or
+ * PILLAR_ERR_NOMEM once and PILLAR_ERR_STATE ("an earlier call ...") afterwards; the process
+ * goes on. Returns the number of calls that went wrong, or -1 when no allocation was left to fail
+ * (the sequence ran through). Run as `test_api --faults` without leak checking: a faulted handle
+ * abandons what the interrupted call had allocated (the contract of include/pillar.h). */
+static int fault_try(long k)
+{
+    pillar_ctx *ctx = NULL;
+    static double f[NZ * N];
+    int faults = 0, bad = 0;
+    pillar_status st[6];
+    xalloc_fail_after(k);
+    if (pillar_create(&ctx) != PILLAR_OK)
+        return 1;
+    st[0] = pillar_set_option(ctx, "stencil", "lap");
+    st[1] = pillar_grid_quad(ctx, N, NZ, &nbr[0][0]);
+    st[2] = pillar_setup(ctx);
+    st[3] = pillar_set_field(ctx, "in", f, (size_t)NZ * N);
+    st[4] = pillar_step(ctx, 2);
+    st[5] = pillar_get_field(ctx, "in", f, (size_t)NZ * N);
+    xalloc_fail_after(-1);
+    for (int i = 0; i < 6; i++) {
+        if (st[i] == PILLAR_ERR_NOMEM)
+            faults++;
+        else if (st[i] != PILLAR_OK && !(faults && st[i] == PILLAR_ERR_STATE))
+            bad++;
+    }
+    if (faults && !strstr(pillar_last_error(ctx), "an earlier call on this handle"))
+        bad++;
+    pillar_destroy(ctx);
+    return faults == 0 ? -1 : bad + (faults > 1);
+}
+
+static void test_faults(void)
+{
+    long k = 0;
+    for (; k < 100000; k++) {
+        int bad = fault_try(k);
+        if (bad < 0)
+            break; /* every allocation of the sequence has failed once */
+        CHECK(bad == 0, "host memory running out at allocation %ld: %d call(s) did not report it",
+              k, bad);
+    }
+    CHECK(k > 10, "only %ld allocations on the way: the injection did not reach the engine", k);
+    printf("test_api --faults: the sequence allocates %ld times; each allocation failed once\n", k);
+}
+
 int main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
     make_lattice();
+    if (argc == 2 && !strcmp(argv[1], "--faults")) {
+        test_faults();
+        return check_done("test_api --faults");
+    }
     char dir[] = "/tmp/pillar_api_XXXXXX";
     T(mkdtemp(dir) != NULL);
     /* everything the library does goes on with stdout and stderr in a file, which stays empty */

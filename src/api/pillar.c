@@ -46,6 +46,7 @@ struct pillar_ctx {
     int input_set[PILLAR_MAXF];
     int outputs_valid;
     long steps_done; /* pillar_step's steps since the inputs were last set */
+    int faulted;     /* a call was interrupted by a fault (PROTECTED) */
 };
 
 /* ---- errors ---- */
@@ -59,11 +60,14 @@ static pillar_status fail(pillar_ctx *ctx, pillar_status st, const char *fmt, ..
     return st;
 }
 
-/* Starts a call: clears the last error and checks the handle. */
+/* Starts a call: checks the handle (not faulted: PROTECTED, below) and clears the last error. */
 #define BEGIN(ctx)                                                                                \
     do {                                                                                          \
         if (!(ctx))                                                                               \
             return PILLAR_ERR_NULL;                                                               \
+        if ((ctx)->faulted)                                                                       \
+            return fail(ctx, PILLAR_ERR_STATE, "%s: an earlier call on this handle ran out of "  \
+                        "memory or hit a device error; destroy it", __func__);                    \
         (ctx)->err[0] = 0;                                                                        \
     } while (0)
 
@@ -81,6 +85,30 @@ static pillar_status fail(pillar_ctx *ctx, pillar_status st, const char *fmt, ..
         if (!(p))                                                                                 \
             return fail(ctx, PILLAR_ERR_NULL, "%s: argument '%s' is NULL", __func__, #p);        \
     } while (0)
+
+/* The body of a public call that reaches the engine: `call` runs under a guard (base/common.h),
+ * so host memory exhausted or a failed CUDA call returns PILLAR_ERR_NOMEM or PILLAR_ERR_BACKEND
+ * with the fault's message instead of ending the caller's process. The handle is then marked
+ * faulted: what the interrupted call built is in an unknown state, so every later call but
+ * pillar_destroy is refused, and destroy frees only the handle itself. */
+#define PROTECTED(ctx, call)                                                                      \
+    if (!(ctx))                                                                                   \
+        return PILLAR_ERR_NULL;                                                                   \
+    guard g_;                                                                                     \
+    guard_enter(&g_);                                                                             \
+    if (setjmp(g_.at) != 0)                                                                       \
+        return faulted(ctx, &g_);                                                                 \
+    pillar_status s_ = (call);                                                                    \
+    guard_leave(&g_);                                                                             \
+    return s_
+
+static pillar_status faulted(pillar_ctx *ctx, const guard *g)
+{
+    perr_capture(NULL, 0); /* the fault may have struck inside a captured engine call */
+    ctx->faulted = 1;
+    return fail(ctx, g->fault == FAULT_MEMORY ? PILLAR_ERR_NOMEM : PILLAR_ERR_BACKEND, "%s",
+                g->msg);
+}
 
 static char *dup_str(const char *s)
 {
@@ -137,6 +165,10 @@ void pillar_destroy(pillar_ctx *ctx)
 {
     if (!ctx)
         return;
+    if (ctx->faulted) { /* half-built state: only the handle is certain */
+        free(ctx);
+        return;
+    }
     if (ctx->ready) {
         user_order_free(&ctx->u);
         problem_free(&ctx->pb);
@@ -287,14 +319,14 @@ static pillar_status grid_table(pillar_ctx *ctx, const char *fn, int ncells, int
     return grid_check(ctx, fn);
 }
 
-pillar_status pillar_grid_quad(pillar_ctx *ctx, int ncells, int nlevels, const int *nbr)
+static pillar_status grid_quad_call(pillar_ctx *ctx, int ncells, int nlevels, const int *nbr)
 {
     ENTER(ctx, grid_sizes(ctx, "pillar_grid_quad", ncells, nlevels));
     NEED(ctx, nbr);
     return grid_table(ctx, "pillar_grid_quad", ncells, nlevels, 0, 4, nbr);
 }
 
-pillar_status pillar_grid_general(pillar_ctx *ctx, int ncells, int nlevels, int maxdeg,
+static pillar_status grid_general_call(pillar_ctx *ctx, int ncells, int nlevels, int maxdeg,
                                   const int *adj)
 {
     ENTER(ctx, grid_sizes(ctx, "pillar_grid_general", ncells, nlevels));
@@ -305,7 +337,7 @@ pillar_status pillar_grid_general(pillar_ctx *ctx, int ncells, int nlevels, int 
     return grid_table(ctx, "pillar_grid_general", ncells, nlevels, 1, maxdeg, adj);
 }
 
-pillar_status pillar_grid_file(pillar_ctx *ctx, const char *path)
+static pillar_status grid_file_call(pillar_ctx *ctx, const char *path)
 {
     ENTER(ctx, grid_sizes(ctx, "pillar_grid_file", 1, 1));
     NEED(ctx, path);
@@ -321,7 +353,7 @@ pillar_status pillar_grid_file(pillar_ctx *ctx, const char *path)
     return PILLAR_OK;
 }
 
-pillar_status pillar_set_coordinates(pillar_ctx *ctx, int ncells, int ncoord, const double *xyz)
+static pillar_status set_coordinates_call(pillar_ctx *ctx, int ncells, int ncoord, const double *xyz)
 {
     ENTER(ctx, before_setup(ctx, "pillar_set_coordinates"));
     NEED(ctx, xyz);
@@ -345,7 +377,7 @@ pillar_status pillar_set_coordinates(pillar_ctx *ctx, int ncells, int ncoord, co
     return PILLAR_OK;
 }
 
-pillar_status pillar_write_mesh(pillar_ctx *ctx, const char *path)
+static pillar_status write_mesh_call(pillar_ctx *ctx, const char *path)
 {
     BEGIN(ctx);
     NEED(ctx, path);
@@ -378,7 +410,7 @@ static pillar_status pick_backend(pillar_ctx *ctx)
     return PILLAR_OK;
 }
 
-pillar_status pillar_setup(pillar_ctx *ctx)
+static pillar_status setup_call(pillar_ctx *ctx)
 {
     ENTER(ctx, before_setup(ctx, "pillar_setup"));
     if (!ctx->have_grid)
@@ -620,7 +652,7 @@ static pillar_status inputs_ready(pillar_ctx *ctx, const char *fn)
     return PILLAR_OK;
 }
 
-pillar_status pillar_apply(pillar_ctx *ctx)
+static pillar_status apply_call(pillar_ctx *ctx)
 {
     ENTER(ctx, inputs_ready(ctx, "pillar_apply"));
     problem *pb = &ctx->pb;
@@ -681,7 +713,7 @@ static int gpu_steps(pillar_ctx *ctx, int steps)
 }
 #endif
 
-pillar_status pillar_step(pillar_ctx *ctx, int steps)
+static pillar_status step_call(pillar_ctx *ctx, int steps)
 {
     ENTER(ctx, inputs_ready(ctx, "pillar_step"));
     problem *pb = &ctx->pb;
@@ -712,7 +744,7 @@ pillar_status pillar_step(pillar_ctx *ctx, int steps)
 #endif
 }
 
-pillar_status pillar_write_fields(pillar_ctx *ctx, const char *path)
+static pillar_status write_fields_call(pillar_ctx *ctx, const char *path)
 {
     ENTER(ctx, inputs_ready(ctx, "pillar_write_fields"));
     NEED(ctx, path);
@@ -725,4 +757,52 @@ pillar_status pillar_write_fields(pillar_ctx *ctx, const char *path)
     if (rc != 0 && !ctx->err[0])
         fail(ctx, PILLAR_ERR_ARG, "pillar_write_fields: %s could not be written", path);
     return rc == 0 ? PILLAR_OK : PILLAR_ERR_ARG;
+}
+
+/* ---- the public calls that reach the engine, each under a guard ---- */
+
+pillar_status pillar_grid_quad(pillar_ctx *ctx, int ncells, int nlevels, const int *nbr)
+{
+    PROTECTED(ctx, grid_quad_call(ctx, ncells, nlevels, nbr));
+}
+
+pillar_status pillar_grid_general(pillar_ctx *ctx, int ncells, int nlevels, int maxdeg,
+                                  const int *adj)
+{
+    PROTECTED(ctx, grid_general_call(ctx, ncells, nlevels, maxdeg, adj));
+}
+
+pillar_status pillar_grid_file(pillar_ctx *ctx, const char *path)
+{
+    PROTECTED(ctx, grid_file_call(ctx, path));
+}
+
+pillar_status pillar_set_coordinates(pillar_ctx *ctx, int ncells, int ncoord, const double *xyz)
+{
+    PROTECTED(ctx, set_coordinates_call(ctx, ncells, ncoord, xyz));
+}
+
+pillar_status pillar_write_mesh(pillar_ctx *ctx, const char *path)
+{
+    PROTECTED(ctx, write_mesh_call(ctx, path));
+}
+
+pillar_status pillar_setup(pillar_ctx *ctx)
+{
+    PROTECTED(ctx, setup_call(ctx));
+}
+
+pillar_status pillar_apply(pillar_ctx *ctx)
+{
+    PROTECTED(ctx, apply_call(ctx));
+}
+
+pillar_status pillar_step(pillar_ctx *ctx, int steps)
+{
+    PROTECTED(ctx, step_call(ctx, steps));
+}
+
+pillar_status pillar_write_fields(pillar_ctx *ctx, const char *path)
+{
+    PROTECTED(ctx, write_fields_call(ctx, path));
 }

@@ -1,5 +1,6 @@
 /* main.c — the pillar command: dispatch to subcommands. */
 #include "commands.h"
+#include "base/common.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -26,9 +27,27 @@ static const char usage[] =
     "exit codes: 0 done (and verified), 1 a failed check or a file that could not be read or\n"
     "written (the message names it), 2 a bad command line.\n";
 
+static int dispatch(int argc, char **argv);
+
+/* The commands run under a guard (base/common.h): host memory exhausted or a failed CUDA call
+ * ends the command with its message and exit status 1. */
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    guard g;
+    guard_enter(&g);
+    if (setjmp(g.at) != 0) {
+        fflush(stdout);
+        fprintf(stderr, "pillar: %s\n", g.msg);
+        return 1;
+    }
+    int rc = dispatch(argc, argv);
+    guard_leave(&g);
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
+{
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
             fputs(usage, stdout);

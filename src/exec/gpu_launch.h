@@ -7,16 +7,15 @@
 #include "gpu.h"
 
 #include <cuda_runtime_api.h>
-#include <stdlib.h>
 
-/* Every CUDA call is checked: a failure prints the call and its place and exits. */
+/* Every CUDA call is checked: a failure raises FAULT_DEVICE (base/common.h) naming the call and
+ * its place. */
 #define CK(call)                                                                                  \
     do {                                                                                          \
         cudaError_t e_ = (call);                                                                  \
-        if (e_ != cudaSuccess) {                                                                  \
-            perr("CUDA error in %s (%s:%d): %s", #call, __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            exit(1);                                                                              \
-        }                                                                                         \
+        if (e_ != cudaSuccess)                                                                    \
+            fault_raise(FAULT_DEVICE, "CUDA error in %s (%s:%d): %s", #call, __FILE__, __LINE__,  \
+                        cudaGetErrorString(e_));                                                  \
     } while (0)
 
 typedef struct {

@@ -1,5 +1,5 @@
 /* gpu_runner.c — host side of the CUDA backend, in C through the CUDA runtime API. Every CUDA
- * call and every launch is checked; a failure prints the call and exits. */
+ * call and every launch is checked; a failure raises FAULT_DEVICE (base/common.h). */
 #include "gpu.h"
 
 #include "gpu_launch.h"

@@ -7,6 +7,7 @@
 #include "access/tiles_run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int poison_device(void *p, size_t n, size_t stride, size_t offset, int is_float); /* poison.cu */
@@ -384,8 +385,8 @@ static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
         if (P.n <= 0 || P.zend <= 0)
             continue;
         if (gpu_launch_plan(&l, o->access, 0, pl->stencil, pl->prec, o->column, 1, o->bx, o->by,
-                            o->bz, &P) != 0)
-            exit(1); /* shapes were checked before the run */
+                            o->bz, &P) != 0) /* shapes were checked before the run */
+            fault_raise(FAULT_INTERNAL, "out of core: a launch checked before the run failed");
         l.smem = o->smem;
         gpu_launch_run(&l, &P, u->stream);
         in_out = !in_out;
