@@ -32,7 +32,7 @@ int cmd_default(int argc, char **argv)
     if (rc != 0)
         return CLI_EXIT(rc);
     options o = a.o;
-    int backend = runner_pick_backend(&o, 0);
+    int backend = cli_backend(&o);
     if (backend < 0)
         return 1;
     if (!o.runs) /* no --runs */

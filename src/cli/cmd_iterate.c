@@ -163,7 +163,7 @@ int run_iterated(options *o, int argc, char **argv)
 {
     if (flags_check(o) != 0)
         return 2;
-    int backend = runner_pick_backend(o, 0);
+    int backend = cli_backend(o);
     if (backend < 0)
         return 1;
     if (backend == BACKEND_CPU && o->ooc == OOC_ON && !o->device_mem) {

@@ -151,15 +151,24 @@ static void print_histogram(const mesh *m)
     printf(" cells\n");
 }
 
+/* The flags of a command that reads one mesh file, then the file into m. Returns -1 to go on, or
+ * the command's exit status (help shown, a bad command line, an unreadable file). */
+static int mesh_args_read(unsigned cmd, const help_part *help, int argc, char **argv,
+                          mesh_args *a, mesh *m)
+{
+    int rc = mesh_parse(cmd, help, argc, argv, a);
+    if (rc)
+        return CLI_EXIT(rc);
+    return mesh_read(a->file, m) != 0 ? 1 : -1;
+}
+
 static int mesh_info_cmd(int argc, char **argv)
 {
     mesh_args a;
-    int rc = mesh_parse(CMD_MESH_INFO, info_help, argc, argv, &a);
-    if (rc)
-        return CLI_EXIT(rc);
     mesh m;
-    if (mesh_read(a.file, &m) != 0)
-        return 1;
+    int rc = mesh_args_read(CMD_MESH_INFO, info_help, argc, argv, &a, &m);
+    if (rc >= 0)
+        return rc;
     printf("mesh        %s: %s mesh%s%s\n", a.file, m.adj ? "general" : "quad",
            m.kind[0] ? ", " : "", m.kind);
     printf("cells       %d per level, %d levels\n", m.ncells, m.nlevels);
@@ -267,12 +276,10 @@ static int mesh_import_cmd(int argc, char **argv)
 static int mesh_partition_cmd(int argc, char **argv)
 {
     mesh_args a;
-    int rc = mesh_parse(CMD_MESH_PARTITION, partition_help, argc, argv, &a);
-    if (rc)
-        return CLI_EXIT(rc);
     mesh m;
-    if (mesh_read(a.file, &m) != 0)
-        return 1;
+    int rc = mesh_args_read(CMD_MESH_PARTITION, partition_help, argc, argv, &a, &m);
+    if (rc >= 0)
+        return rc;
     xfree(m.part);
     m.part = xalloc(sizeof(int) * (size_t)m.ncells);
     m.nparts = a.parts;

@@ -48,7 +48,7 @@ int cmd_run(int argc, char **argv)
         return 1;
     if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share)
         return run_iterated(&o, argc, argv);
-    int backend = runner_pick_backend(&o, 0);
+    int backend = cli_backend(&o);
     if (backend < 0)
         return 1;
 

@@ -1,5 +1,6 @@
 /* options.c — flag parsing. Every error names the flag and the value it did not accept. */
 #include "options.h"
+#include "src/exec/runner.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -677,6 +678,15 @@ void cli_defaults(cli_args *a, unsigned cmd)
     m->gen.seed = 42;
     m->radius = 2;
     m->part_size = 32;
+}
+
+int cli_backend(const options *o)
+{
+    char why[256];
+    int b = runner_pick_backend(o, why, sizeof why);
+    if (b >= 0 && why[0])
+        fprintf(stderr, "pillar: no CUDA device (%s): running the CPU backend\n", why);
+    return b;
 }
 
 void print_version(void) { printf("pillar %s (commit %s)\n", PILLAR_VERSION, PILLAR_COMMIT); }

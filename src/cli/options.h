@@ -103,4 +103,8 @@ int parse_bytes(const char *s, size_t *out);
  * bound it). */
 int parse_triple(const char *s, int *a, int *b, int *c);
 
+/* The backend of a run (runner_pick_backend), with the one-line notice on stderr when --backend
+ * auto falls back to the CPU. BACKEND_CPU, BACKEND_GPU, or -1 after a message. */
+int cli_backend(const options *o);
+
 #endif

@@ -35,19 +35,19 @@ int gpu_available(char *why, size_t n)
 #endif
 }
 
-int runner_pick_backend(const options *o, int quiet)
+int runner_pick_backend(const options *o, char *fallback, size_t n)
 {
-    char why[256];
+    fallback[0] = 0;
     if (o->backend == BACKEND_CPU)
         return BACKEND_CPU;
+    char why[256];
     if (gpu_available(why, sizeof why))
         return BACKEND_GPU;
     if (o->backend == BACKEND_GPU) {
         perr("--backend gpu: no usable CUDA device: %s", why);
         return -1;
     }
-    if (!quiet)
-        fprintf(stderr, "pillar: no CUDA device (%s): running the CPU backend\n", why);
+    snprintf(fallback, n, "%s", why);
     return BACKEND_CPU;
 }
 

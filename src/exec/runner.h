@@ -15,9 +15,10 @@ typedef struct {
 /* Whether a CUDA device can be used; if not, why (one line) in `why`. */
 int gpu_available(char *why, size_t n);
 
-/* Resolves --backend auto/cpu/gpu; prints the one-line CPU notice when falling back.
- * Returns BACKEND_CPU or BACKEND_GPU, or -1 (message printed) if gpu was asked for and is absent. */
-int runner_pick_backend(const options *o, int quiet);
+/* Resolves --backend auto/cpu/gpu. Returns BACKEND_CPU or BACKEND_GPU, or -1 after a message if
+ * gpu was asked for and is absent. When auto fell back to the CPU, fallback (n bytes) says why,
+ * else it is empty (the caller decides whether to tell anyone). */
+int runner_pick_backend(const options *o, char *fallback, size_t n);
 
 /* New output arrays for the regular (uns = 0) or unstructured grid, inputs shared with pb. */
 fieldset runner_outputs(const problem *pb, int uns);
