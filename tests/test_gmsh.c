@@ -217,6 +217,13 @@ static void bad_files(void)
         refused(tmpname(cases[k].name), cases[k].needle);
     }
     CHECK(access(pwned, F_OK) != 0, "the Gmsh script ran a shell command");
+    /* a message of Gmsh's reader (in its child process) reaches a caller that captures them */
+    char captured[512];
+    mesh mc;
+    perr_capture(captured, sizeof captured);
+    int rc = mesh_import_gmsh(tmpname("missing-node.msh"), 4, &mc);
+    perr_capture(NULL, 0);
+    CHECK(rc != 0 && strstr(captured, "node index 9"), "captured message: '%s'", captured);
     CHECK(mkdir(tmpname("dir.msh"), 0700) == 0, "mkdir");
     refused(tmpname("dir.msh"), "a directory, not a Gmsh mesh");
     CHECK(mkfifo(tmpname("fifo.msh"), 0600) == 0, "mkfifo");

@@ -351,6 +351,7 @@ static int read_with_gmsh(const char *path, const char *name, mesh *m)
 
 typedef struct {
     int rc, ncells, maxdeg, quad, sides, ncoord;
+    char msg[512]; /* the child's message when rc != 0 */
 } wire_head;
 
 static int put_all(int fd, const void *p, size_t n)
@@ -382,8 +383,16 @@ static void child(int out, const char *path, const char *name)
 {
     mesh m;
     memset(&m, 0, sizeof m);
-    wire_head h = {read_with_gmsh(path, name, &m), m.ncells, m.maxdeg, m.nbr != NULL,
-                   m.sides != NULL, m.ncoord};
+    wire_head h;
+    memset(&h, 0, sizeof h);
+    perr_capture(h.msg, sizeof h.msg); /* sent to the parent, which reports it its own way */
+    h.rc = read_with_gmsh(path, name, &m);
+    perr_capture(NULL, 0);
+    h.ncells = m.ncells;
+    h.maxdeg = m.maxdeg;
+    h.quad = m.nbr != NULL;
+    h.sides = m.sides != NULL;
+    h.ncoord = m.ncoord;
     int ok = put_all(out, &h, sizeof h) == 0;
     if (ok && h.rc == 0) {
         size_t n = (size_t)m.ncells;
@@ -396,14 +405,18 @@ static void child(int out, const char *path, const char *name)
 }
 
 /* The parent: the mesh from the child, sizes checked before anything is allocated. 0, 1 when
- * the child reported a failure (its message is printed), -1 when it sent nothing usable. */
+ * the child reported a failure (its message is reported here, through perr), -1 when it sent
+ * nothing usable. */
 static int receive(int in, mesh *m)
 {
     wire_head h;
     if (get_all(in, &h, sizeof h) != 0)
         return -1;
-    if (h.rc != 0)
+    if (h.rc != 0) {
+        h.msg[sizeof h.msg - 1] = 0;
+        perr("%s", h.msg);
         return 1;
+    }
     if (h.ncells < 1 || h.ncells > (1 << 29) || (h.quad ? h.maxdeg != 0 : (h.maxdeg < 3 || h.maxdeg > 4)) ||
         (h.ncoord != 0 && h.ncoord != 3))
         return -1;
