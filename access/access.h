@@ -27,7 +27,7 @@
  *   iterated  1: usable in iterated runs (src/ooc/ooc_gpu.c)
  *   twin      the strategy whose regular twin is the same kernel as this one's (itself if its own) */
 #define PILLAR_ACCESS(X)                                                                          \
-    X(NAIVE, "naive", naive, 1, ONE, ANY, NONE, 0, 0, 1, NAIVE, (32, 4, 2), (32, 4, 2),           \
+    X(NAIVE, "naive", naive, 1, ONE, ANY, NONE, 0, 0, 1, IDXVAR, (32, 4, 2), (32, 4, 2),          \
       "one thread per cell; every neighbour looked up at every use")                              \
     X(IDXVAR, "idxvar", idxvar, 1, ONE, ANY, NONE, 0, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),       \
       "one thread per cell; each neighbour looked up once into a register")                       \

@@ -130,8 +130,8 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
     for (int a = 0; a < ACC_COUNT; a++) {
         if (b->access >= 0 && a != b->access)
             continue;
-        /* the regular twins of the thread-per-cell strategies are one kernel: time it once */
-        if (!uns && (a == ACC_NAIVE || a == ACC_SHARED || a == ACC_SHARED_WARP) && b->access < 0)
+        /* strategies whose regular twin is another's kernel (access_table's twin): time it once */
+        if (!uns && access_table[a].twin != (access_t)a && b->access < 0)
             continue;
         if (!gpu_supports((access_t)a, (stencil_t)stencil))
             continue;
