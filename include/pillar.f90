@@ -68,12 +68,16 @@ module pillar
     ! the wrappers
     public :: pillar_last_error, pillar_status_name, pillar_set_option, pillar_grid_file, &
               pillar_field_name, pillar_set_field, pillar_set_field_float, pillar_get_field, &
-              pillar_get_field_float, pillar_write_mesh, pillar_write_fields
+              pillar_get_field_float, pillar_write_mesh, pillar_write_fields, &
+              pillar_set_field_device, pillar_set_field_device_float, pillar_get_field_device, &
+              pillar_get_field_device_float
     ! the bind(C) interfaces behind the wrappers
     public :: c_pillar_last_error, c_pillar_status_name, c_pillar_set_option, c_pillar_grid_file, &
               c_pillar_field_name, c_pillar_set_field, c_pillar_set_field_float, &
               c_pillar_get_field, c_pillar_get_field_float, c_pillar_write_mesh, &
-              c_pillar_write_fields
+              c_pillar_write_fields, c_pillar_set_field_device, &
+              c_pillar_set_field_device_float, c_pillar_get_field_device, &
+              c_pillar_get_field_device_float
 
     interface
         integer(c_int) function pillar_create(ctx) bind(C, name='pillar_create')
@@ -195,6 +199,36 @@ module pillar
             real(c_float), intent(inout) :: values(*)
             integer(c_size_t), value :: count
         end function
+        ! the four device-array calls share one shape: the array is a device address (c_ptr:
+        ! OpenACC's host_data use_device, CUDA Fortran's c_devloc, or cudaMalloc through C)
+        integer(c_int) function c_pillar_set_field_device(ctx, name, values, count) &
+            bind(C, name='pillar_set_field_device')
+            import :: c_int, c_ptr, c_char, c_size_t
+            type(c_ptr), value :: ctx, values
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_size_t), value :: count
+        end function
+        integer(c_int) function c_pillar_set_field_device_float(ctx, name, values, count) &
+            bind(C, name='pillar_set_field_device_float')
+            import :: c_int, c_ptr, c_char, c_size_t
+            type(c_ptr), value :: ctx, values
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_size_t), value :: count
+        end function
+        integer(c_int) function c_pillar_get_field_device(ctx, name, values, count) &
+            bind(C, name='pillar_get_field_device')
+            import :: c_int, c_ptr, c_char, c_size_t
+            type(c_ptr), value :: ctx, values
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_size_t), value :: count
+        end function
+        integer(c_int) function c_pillar_get_field_device_float(ctx, name, values, count) &
+            bind(C, name='pillar_get_field_device_float')
+            import :: c_int, c_ptr, c_char, c_size_t
+            type(c_ptr), value :: ctx, values
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_size_t), value :: count
+        end function
         integer(c_int) function pillar_apply(ctx) bind(C, name='pillar_apply')
             import :: c_int, c_ptr
             type(c_ptr), value :: ctx
@@ -298,6 +332,32 @@ contains
         type(c_ptr) :: p
         pillar_field_name = c_pillar_field_name(ctx, k, p)
         if (pillar_field_name == PILLAR_OK) name = f_string(p)
+    end function
+
+    ! device arrays: values is the device address, count = nlevels * ncells
+    integer(c_int) function pillar_set_field_device(ctx, name, values, count) result(st)
+        type(c_ptr), intent(in) :: ctx, values
+        character(*), intent(in) :: name
+        integer(c_size_t), intent(in) :: count
+        st = c_pillar_set_field_device(ctx, c_string(name), values, count)
+    end function
+    integer(c_int) function pillar_set_field_device_float(ctx, name, values, count) result(st)
+        type(c_ptr), intent(in) :: ctx, values
+        character(*), intent(in) :: name
+        integer(c_size_t), intent(in) :: count
+        st = c_pillar_set_field_device_float(ctx, c_string(name), values, count)
+    end function
+    integer(c_int) function pillar_get_field_device(ctx, name, values, count) result(st)
+        type(c_ptr), intent(in) :: ctx, values
+        character(*), intent(in) :: name
+        integer(c_size_t), intent(in) :: count
+        st = c_pillar_get_field_device(ctx, c_string(name), values, count)
+    end function
+    integer(c_int) function pillar_get_field_device_float(ctx, name, values, count) result(st)
+        type(c_ptr), intent(in) :: ctx, values
+        character(*), intent(in) :: name
+        integer(c_size_t), intent(in) :: count
+        st = c_pillar_get_field_device_float(ctx, c_string(name), values, count)
     end function
 
     integer(c_int) function set_field_d1(ctx, name, values) result(st)

@@ -126,6 +126,20 @@ pillar_status pillar_get_field(pillar_ctx *ctx, const char *name, double *values
 pillar_status pillar_get_field_float(pillar_ctx *ctx, const char *name, float *values,
                                      size_t count);
 
+/* The same four calls with `values` in device memory (cudaMalloc or cudaMallocManaged, on the
+ * device the library uses): for a model that holds its fields on the GPU. Only for a handle on
+ * the GPU backend (PILLAR_ERR_UNSUPPORTED otherwise, and in a build without CUDA); a host array
+ * is refused (PILLAR_ERR_ARG). The values cross once through host memory per call, where pillar
+ * renumbers them as for the host calls: the results are the same bits. */
+pillar_status pillar_set_field_device(pillar_ctx *ctx, const char *name, const double *values,
+                                      size_t count);
+pillar_status pillar_set_field_device_float(pillar_ctx *ctx, const char *name,
+                                            const float *values, size_t count);
+pillar_status pillar_get_field_device(pillar_ctx *ctx, const char *name, double *values,
+                                      size_t count);
+pillar_status pillar_get_field_device_float(pillar_ctx *ctx, const char *name, float *values,
+                                            size_t count);
+
 /* One application: every output from the inputs; the inputs are unchanged. */
 pillar_status pillar_apply(pillar_ctx *ctx);
 /* steps >= 0 iterated time steps: the stencil's state inputs advance by its fold (laplap:

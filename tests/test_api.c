@@ -6,7 +6,10 @@
  *   - bad arguments (NULL pointers, wrong sizes, unknown names, an asymmetric or out-of-range
  *     neighbour table, calls out of order, unsupported combinations) return the documented
  *     status with a message, and the handle still works afterwards;
- *   - nothing is printed on stdout or stderr by any of it.
+ *   - nothing is printed on stdout or stderr by any of it;
+ *   - with --gpu (a CUDA build, exit 77 without a device): lap applied and iterated on the GPU
+ *     with the fields handed over and read back as device arrays equals the same reference, bit
+ *     for bit; host arrays given as device arrays and device arrays on a CPU handle are refused.
  * Leaks: every handle is destroyed; the sanitizer build (.ci/run) checks that nothing is left. */
 #include "../include/pillar.h"
 #include "check.h"
@@ -20,6 +23,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef TEST_API_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #define NX 9
 #define NY 7
@@ -89,6 +95,19 @@ static pillar_ctx *lap_ctx(const char *order)
     return ctx;
 }
 
+/* fout == lap(fin) in float, the sum in the stencil's order; NaN at the halo */
+static void check_float_lap(const float *fin, const float *fout)
+{
+    for (int i = 0; i < NZ * N; i++) {
+        int c = i % N, b = i - c;
+        if (is_halo(c))
+            T(isnan(fout[i]));
+        else
+            T(fout[i] == 4.0f * fin[i] - (((fin[b + nbr[c][0]] + fin[b + nbr[c][1]]) +
+                                               fin[b + nbr[c][2]]) + fin[b + nbr[c][3]]));
+    }
+}
+
 static void test_results(void)
 {
     double in[NZ * N], ref[NZ * N], got[NZ * N];
@@ -144,14 +163,7 @@ static void test_results(void)
     T(pillar_set_field_float(ctx, "in", fin, NZ * N) == PILLAR_OK);
     T(pillar_apply(ctx) == PILLAR_OK);
     T(pillar_get_field_float(ctx, "out", fout, NZ * N) == PILLAR_OK);
-    for (int i = 0; i < NZ * N; i++) {
-        int c = i % N, b = i - c;
-        if (is_halo(c))
-            T(isnan(fout[i]));
-        else
-            T(fout[i] == 4.0f * fin[i] - (((fin[b + nbr[c][0]] + fin[b + nbr[c][1]]) +
-                                               fin[b + nbr[c][2]]) + fin[b + nbr[c][3]]));
-    }
+    check_float_lap(fin, fout);
     pillar_destroy(ctx);
 }
 
@@ -263,6 +275,86 @@ static void test_errors(const char *dir)
  * goes on. Returns the number of calls that went wrong, or -1 when no allocation was left to fail
  * (the sequence ran through). Run as `test_api --faults` without leak checking: a faulted handle
  * abandons what the interrupted call had allocated (the contract of include/pillar.h). */
+/* Device arrays on a CPU handle: refused in every build (no GPU backend behind the handle). */
+static void test_device_on_cpu(void)
+{
+    pillar_ctx *ctx = lap_ctx("file");
+    double v[NZ * N] = {0};
+    EXPECT(pillar_set_field_device(ctx, "in", v, NZ * N), PILLAR_ERR_UNSUPPORTED, "backend");
+    EXPECT(pillar_get_field_device_float(ctx, "in", (float *)v, NZ * N), PILLAR_ERR_UNSUPPORTED,
+           "backend");
+    EXPECT(pillar_set_field_device(ctx, "nope", v, NZ * N), PILLAR_ERR_UNKNOWN, "nope");
+    pillar_destroy(ctx);
+}
+
+#ifdef TEST_API_CUDA
+/* lap on the GPU through device arrays == the reference of this file, bit for bit. */
+static int test_device(void)
+{
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        printf("test_api --gpu: no CUDA device: skipped\n");
+        return 77;
+    }
+    enum { M = NZ * N };
+    double in[M], ref[M], got[M], *d_in, *d_out;
+    for (int i = 0; i < M; i++)
+        in[i] = cos(0.29 * i) - 0.02 * (i % 7);
+    T(cudaMalloc((void **)&d_in, sizeof in) == cudaSuccess);
+    T(cudaMalloc((void **)&d_out, sizeof in) == cudaSuccess);
+    T(cudaMemcpy(d_in, in, sizeof in, cudaMemcpyHostToDevice) == cudaSuccess);
+    pillar_ctx *ctx;
+    T(pillar_create(&ctx) == PILLAR_OK);
+    T(pillar_set_option(ctx, "stencil", "lap") == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", "gpu") == PILLAR_OK);
+    T(pillar_set_option(ctx, "order", "metis") == PILLAR_OK);
+    T(pillar_grid_quad(ctx, N, NZ, &nbr[0][0]) == PILLAR_OK);
+    T(pillar_setup(ctx) == PILLAR_OK);
+    EXPECT(pillar_set_field_device(ctx, "in", in, M), PILLAR_ERR_ARG, "not device memory");
+    T(pillar_set_field_device(ctx, "in", d_in, M) == PILLAR_OK);
+    T(pillar_apply(ctx) == PILLAR_OK);
+    T(cudaMemset(d_out, 0xff, sizeof in) == cudaSuccess);
+    T(pillar_get_field_device(ctx, "out", d_out, M) == PILLAR_OK);
+    T(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    ref_lap(in, ref);
+    T(same_bits(got, ref, M));
+    /* 5 steps as 2 + 3, read back as a device array */
+    memcpy(ref, in, sizeof ref);
+    for (int t = 0; t < 5; t++)
+        ref_step(ref);
+    T(pillar_step(ctx, 2) == PILLAR_OK && pillar_step(ctx, 3) == PILLAR_OK);
+    T(pillar_get_field_device(ctx, "in", d_out, M) == PILLAR_OK);
+    T(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    T(same_bits(got, ref, M));
+    pillar_destroy(ctx);
+
+    /* float: set and get through float device arrays; the same values as the host calls */
+    float fin[M], fgot[M], fhost[M], *d_f;
+    for (int i = 0; i < M; i++)
+        fin[i] = (float)(i % 5) - 1.5f;
+    T(cudaMalloc((void **)&d_f, sizeof fin) == cudaSuccess);
+    T(cudaMemcpy(d_f, fin, sizeof fin, cudaMemcpyHostToDevice) == cudaSuccess);
+    T(pillar_create(&ctx) == PILLAR_OK);
+    T(pillar_set_option(ctx, "stencil", "lap") == PILLAR_OK);
+    T(pillar_set_option(ctx, "precision", "float") == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", "gpu") == PILLAR_OK);
+    T(pillar_grid_quad(ctx, N, NZ, &nbr[0][0]) == PILLAR_OK);
+    T(pillar_setup(ctx) == PILLAR_OK);
+    T(pillar_set_field_device_float(ctx, "in", d_f, M) == PILLAR_OK);
+    T(pillar_apply(ctx) == PILLAR_OK);
+    T(pillar_get_field_float(ctx, "out", fhost, M) == PILLAR_OK);
+    T(pillar_get_field_device_float(ctx, "out", d_f, M) == PILLAR_OK);
+    T(cudaMemcpy(fgot, d_f, sizeof fgot, cudaMemcpyDeviceToHost) == cudaSuccess);
+    T(memcmp(fgot, fhost, sizeof fgot) == 0);
+    check_float_lap(fin, fgot);
+    pillar_destroy(ctx);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaFree(d_f);
+    return check_done("test_api --gpu");
+}
+#endif
+
 static int fault_try(long k)
 {
     pillar_ctx *ctx = NULL;
@@ -308,6 +400,10 @@ static void test_faults(void)
 int main(int argc, char **argv)
 {
     make_lattice();
+#ifdef TEST_API_CUDA
+    if (argc == 2 && !strcmp(argv[1], "--gpu"))
+        return test_device();
+#endif
     if (argc == 2 && !strcmp(argv[1], "--faults")) {
         test_faults();
         return check_done("test_api --faults");
@@ -326,6 +422,7 @@ int main(int argc, char **argv)
     dup2(fileno(f), 2);
     test_results();
     test_errors(dir);
+    test_device_on_cpu();
     fflush(stdout);
     fflush(stderr);
     dup2(out, 1);

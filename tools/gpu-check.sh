@@ -5,7 +5,8 @@
 #   tools/gpu-check.sh                 tests + pillar bench --quick
 #   GPU_CHECK_BENCH="--stencil hdiff" tools/gpu-check.sh   other bench flags instead of --quick
 #   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
-#   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only
+#   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only (all but
+#                                   gpu_full: the engine, out of core, the C API and the examples)
 #   GPU_CHECK_OOC=0 tools/gpu-check.sh                    skip the out-of-core runs
 #   GPU_CHECK_SANITIZE=0 tools/gpu-check.sh               skip compute-sanitizer (memcheck of the
 #                                   small GPU test: every strategy, storage and quad mesh)
@@ -35,13 +36,15 @@ step configure configure.log cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release || 
 step build build.log cmake --build $build -j "$jobs" || { grep -E "error" "$out/build.log" | head -n 30; exit 1; }
 if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
     sel=(-L gpu)
-    [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-R "gpu_small|ooc_gpu")
+    [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-L gpu -E gpu_full)
     step "ctest ${sel[*]}" ctest-gpu.log ctest --test-dir $build "${sel[@]}" --output-on-failure -V
     step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
 fi
 if [ "${GPU_CHECK_SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
     step "memcheck test_gpu --small" memcheck.log compute-sanitizer --tool memcheck --error-exitcode 9 \
         ./$build/tests/test_gpu --small
+    step "memcheck test_api --gpu" memcheck-api.log compute-sanitizer --tool memcheck \
+        --error-exitcode 9 ./$build/tests/test_api --gpu
 fi
 # out of core: one stencil step per transfer on grids 2-3x a 2 GB budget, 4 fused steps, and 16
 # fused steps run 2 per kernel launch
@@ -82,5 +85,5 @@ if [ -f "$out/large.log" ]; then
     echo "== 4096x4096x64: in core one step, out of core under 8 GB (F = 32, K = 2)"
     grep -E "^[a-z]+ (double|float)|^  time|^  kernels|verify" "$out/large.log" | cut -c1-140
 fi
-[ -f "$out/memcheck.log" ] && { echo "== compute-sanitizer"; grep -E "ERROR SUMMARY" "$out/memcheck.log"; }
+[ -f "$out/memcheck.log" ] && { echo "== compute-sanitizer"; grep -H -E "ERROR SUMMARY" "$out"/memcheck*.log; }
 echo "== steps"; printf '%s\n' "${summary[@]}"

@@ -637,6 +637,68 @@ pillar_status pillar_get_field_float(pillar_ctx *ctx, const char *name, float *v
     return field_call(ctx, "pillar_get_field_float", name, values, 1, count, 0);
 }
 
+/* pillar_set_field_device (set) and pillar_get_field_device, of either type: the values cross
+ * between the caller's device array and a host copy, which the host path then handles. */
+static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const char *name,
+                                       void *values, int is_float, size_t count, int set)
+{
+    BEGIN(ctx);
+    pillar_status st;
+    int k = field_arg(ctx, fn, name, values, count, &st);
+    if (k < 0)
+        return st;
+#ifdef PILLAR_HAVE_CUDA
+    if (ctx->backend != BACKEND_GPU)
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this handle runs on the CPU backend; device "
+                    "arrays need backend gpu (pillar_set_option(ctx, \"backend\", \"gpu\"))", fn);
+    if (!gpu_is_device_memory(values))
+        return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': values is not device memory (cudaMalloc "
+                    "or cudaMallocManaged); give host arrays to %s", fn, name,
+                    set ? "pillar_set_field" : "pillar_get_field");
+    size_t bytes = count * (is_float ? sizeof(float) : sizeof(double));
+    void *host = xalloc(bytes);
+    if (set) {
+        gpu_copy(host, values, bytes, 0);
+        st = set_field(ctx, fn, k, host, is_float, count);
+    } else {
+        st = get_field(ctx, fn, k, host, is_float);
+        if (st == PILLAR_OK)
+            gpu_copy(values, host, bytes, 1);
+    }
+    xfree(host);
+    return st;
+#else
+    return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this build of libpillar has no GPU backend", fn);
+#endif
+}
+
+pillar_status pillar_set_field_device(pillar_ctx *ctx, const char *name, const double *values,
+                                      size_t count)
+{
+    PROTECTED(ctx, device_field_call(ctx, "pillar_set_field_device", name, (void *)values, 0,
+                                     count, 1));
+}
+
+pillar_status pillar_set_field_device_float(pillar_ctx *ctx, const char *name,
+                                            const float *values, size_t count)
+{
+    PROTECTED(ctx, device_field_call(ctx, "pillar_set_field_device_float", name, (void *)values,
+                                     1, count, 1));
+}
+
+pillar_status pillar_get_field_device(pillar_ctx *ctx, const char *name, double *values,
+                                      size_t count)
+{
+    PROTECTED(ctx, device_field_call(ctx, "pillar_get_field_device", name, values, 0, count, 0));
+}
+
+pillar_status pillar_get_field_device_float(pillar_ctx *ctx, const char *name, float *values,
+                                            size_t count)
+{
+    PROTECTED(ctx, device_field_call(ctx, "pillar_get_field_device_float", name, values, 1,
+                                     count, 0));
+}
+
 /* ---- running ---- */
 
 static pillar_status inputs_ready(pillar_ctx *ctx, const char *fn)

@@ -54,6 +54,14 @@ void gpu_link_bandwidth(size_t bytes, int runs, gpu_link *l);
 /* Free device memory in bytes. */
 size_t gpu_free_bytes(void);
 
+/* 1 if p points into memory the device reads directly (cudaMalloc or cudaMallocManaged), else 0
+ * (host memory, pinned or not, and addresses CUDA does not know). */
+int gpu_is_device_memory(const void *p);
+
+/* Copies `bytes` from device memory src to host memory dst (to_device 0) or from host src to
+ * device dst (to_device 1), synchronously; a failed copy raises a fault (CK). */
+void gpu_copy(void *dst, const void *src, size_t bytes, int to_device);
+
 /* What the benchmark records about the device. */
 typedef struct {
     char name[256];

@@ -563,6 +563,21 @@ size_t gpu_free_bytes(void)
     return freeb;
 }
 
+int gpu_is_device_memory(const void *p)
+{
+    struct cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError(); /* an address CUDA does not know: not device memory */
+        return 0;
+    }
+    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+void gpu_copy(void *dst, const void *src, size_t bytes, int to_device)
+{
+    CK(cudaMemcpy(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
+}
+
 void gpu_describe(gpu_info *g)
 {
     struct cudaDeviceProp prop;
