@@ -38,6 +38,9 @@ expect() {
 }
 
 t=$tmp
+# a pillar built without Gmsh checks .msh files the same way, then says it cannot read them
+gmsh_crash="Gmsh crashed reading the file"
+"$pillar" --version | grep -q "Gmsh yes" || gmsh_crash="built without Gmsh"
 while IFS='|' read -r rc needle args; do
     case $rc in ''|\#*) continue ;; esac
     eval "set -- $args"
@@ -90,7 +93,7 @@ done <<EOF
 1|floating-point numbers of at most 64 bits|mesh info $t/mesh-float128.h5
 1|declares 80000000 values but the file stores only 0 bytes|mesh info $t/mesh-bomb.h5
 1|declares 90000000 values but the file stores only 0 bytes|mesh import $t/icon-bomb.nc $out
-1|Gmsh crashed reading the file|mesh import $t/gmsh-crash.msh $out
+1|$gmsh_crash|mesh import $t/gmsh-crash.msh $out
 # --- every number on the command line at and past its limits
 2|--threads '2097152x2097152x4194304'|run --size 8x8x2 --threads 2097152x2097152x4194304
 2|--threads '513x1x1'|run --size 8x8x2 --threads 513x1x1

@@ -9,6 +9,7 @@ build=$1
 src=$2
 cc=$3
 fc=${4:-}
+case $fc in *NOTFOUND) fc= ;; esac # pillar configured without Fortran
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

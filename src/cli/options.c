@@ -689,7 +689,22 @@ int cli_backend(const options *o)
     return b;
 }
 
-void print_version(void) { printf("pillar %s (commit %s)\n", PILLAR_VERSION, PILLAR_COMMIT); }
+void print_version(void)
+{
+    printf("pillar %s (commit %s)\n", PILLAR_VERSION, PILLAR_COMMIT);
+    printf("built with: CUDA %s, Gmsh %s\n",
+#ifdef PILLAR_HAVE_CUDA
+           "yes",
+#else
+           "no",
+#endif
+#ifdef PILLAR_HAVE_GMSH
+           "yes"
+#else
+           "no"
+#endif
+    );
+}
 
 /* One flag's help: "  --name ARG        text", continuation lines indented to the text. */
 static void print_flag(const flag *f)

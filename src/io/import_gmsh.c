@@ -82,6 +82,10 @@ int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
 {
     (void)nlevels;
     memset(m, 0, sizeof *m);
+    int fd; /* the same checks of the file as with Gmsh, so a bad file gets the same message */
+    if (gmsh_file_check(path, &fd) != 0)
+        return -1;
+    close(fd);
     perr("%s: this pillar was built without Gmsh, so it cannot import .msh files (install "
          "libgmsh-dev and configure again)", path);
     return -1;
