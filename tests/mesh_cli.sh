@@ -90,6 +90,7 @@ expect_output "wrote" mesh generate "$m/hex.h5" --kind hexagons --size 20x16 --l
 expect_output "neighbours  6: 252, 5: 14, 4: 36, 3: 16, 2: 2 cells" mesh info "$m/hex.h5"
 expect_output "general mesh" mesh info "$m/hex.h5"
 expect_output "halo        radius 2 (graphlap): 128 halo cells, 192 inner" mesh info "$m/hex.h5"
+expect_output "nonchasing compressed" mesh info "$m/hex.h5" --layout metis
 expect_output "wrote" mesh generate "$m/tri.h5" --kind triangles --size 12x10 --periodic --levels 4
 expect_output "neighbours  3: 240 cells" mesh info "$m/tri.h5"
 expect_output "0 halo cells, 240 inner" mesh info "$m/tri.h5"
