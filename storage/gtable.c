@@ -2,8 +2,6 @@
  * compressed into patterns (storage/patterns.h). */
 #include "gtable.h"
 
-#include "patterns.h"
-
 #include <string.h>
 
 /* Row of entries of plane cell c (see gtable.h) into v[width]. */
@@ -36,33 +34,18 @@ void gtable_build(gtable *t, const ugrid *g, int chasing, int compressed)
     int32_t *rows = xalloc(sizeof(int32_t) * (size_t)n * (size_t)m); /* zeroed: padding */
     for (int c = 0; c < n; c++)
         cell_row(g, chasing, c, rows + (size_t)c * (size_t)m);
-    int32_t *ids = xalloc(sizeof(int32_t) * (size_t)n);
-    int32_t *first = xalloc(sizeof(int32_t) * (size_t)n);
-    t->npat = patterns_group(rows, n, m, ids, first, &t->top_count);
-    t->ntab = compressed ? t->npat : n;
-    t->tab = xalloc(sizeof(int32_t) * (size_t)t->ntab * (size_t)m);
-    for (int row = 0; row < t->ntab; row++) {
-        int c = compressed ? first[row] : row;
-        for (int e = 0; e < m; e++)
-            t->tab[(size_t)e * t->ntab + row] = rows[(size_t)c * m + e];
-    }
-    if (compressed) {
-        t->pat = ids;
-        ids = NULL;
-    }
-    xfree(ids);
-    xfree(first);
+    patterns_table(rows, n, m, compressed, &t->p);
     xfree(rows);
 }
 
 void gtable_free(gtable *t)
 {
-    xfree(t->tab);
-    xfree(t->pat);
+    xfree(t->p.tab);
+    xfree(t->p.pat);
     memset(t, 0, sizeof *t);
 }
 
-size_t gtable_entries(const gtable *t) { return (size_t)t->ntab * (size_t)t->width; }
+size_t gtable_entries(const gtable *t) { return (size_t)t->p.ntab * (size_t)t->width; }
 
 double gtable_ratio(const gtable *t)
 {
@@ -71,7 +54,7 @@ double gtable_ratio(const gtable *t)
 
 double gtable_top_share(const gtable *t)
 {
-    return t->compressed ? (double)t->top_count / t->nxy : 1.0 / t->nxy;
+    return t->compressed ? (double)t->p.top_count / t->nxy : 1.0 / t->nxy;
 }
 
 size_t gtable_bytes(const gtable *t)

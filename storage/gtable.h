@@ -18,17 +18,15 @@
 
 #include "../grids/grid.h"
 #include "../base/common.h"
+#include "patterns.h"
 
 typedef struct {
     int chasing, compressed;
-    int maxdeg;    /* D */
-    int width;     /* entries per cell */
-    int nxy;       /* cells per level */
-    int npat;      /* distinct rows (also counted when uncompressed) */
-    int top_count; /* cells of the most used row */
-    int ntab;      /* rows per entry: nxy uncompressed, npat compressed */
-    int32_t *tab;  /* tab[e*ntab + row] */
-    int32_t *pat;  /* row of each cell; NULL when uncompressed */
+    int maxdeg; /* D */
+    int width;  /* entries per cell */
+    int nxy;    /* cells per level */
+    pattern_table p; /* the rows: patterns counted (npat, top_count) also when uncompressed;
+                      * tab[e*ntab + row], pat (NULL when uncompressed) */
 } gtable;
 
 /* The table of grid g from its neighbour lists g->adj (a grid made from a mesh file). */
@@ -46,7 +44,7 @@ size_t gtable_bytes(const gtable *t);     /* tables + pattern array */
 /* Entry e of plane cell p. */
 PILLAR_HD int32_t gtable_entry(const gtable *t, int e, int p)
 {
-    return t->tab[(long)e * t->ntab + (t->compressed ? t->pat[p] : p)];
+    return t->p.tab[(long)e * t->p.ntab + (t->compressed ? t->p.pat[p] : p)];
 }
 
 /* deg(c), and the plane cell of neighbour j of c (j < deg(c)). */

@@ -23,23 +23,13 @@ void nbtable_build(nbtable *t, const ugrid *g, int chasing, int compressed)
             tuples[(size_t)c * m + r] = d < 0 ? 0 : d - c;
         }
 
-    int32_t *ids = xalloc(sizeof(int32_t) * (size_t)n);
-    int32_t *first = xalloc(sizeof(int32_t) * (size_t)n);
-    t->npat = patterns_group(tuples, n, m, ids, first, &t->top_count);
-
-    t->ntab = compressed ? t->npat : n;
-    t->tab = xalloc(sizeof(int32_t) * (size_t)t->ntab * m);
-    for (int row = 0; row < t->ntab; row++) {
-        int c = compressed ? first[row] : row;
-        for (int r = 0; r < m; r++)
-            t->tab[(size_t)r * t->ntab + row] = tuples[(size_t)c * m + r];
-    }
-    if (compressed) {
-        t->pat = ids;
-        ids = NULL;
-    }
-    xfree(ids);
-    xfree(first);
+    pattern_table pt;
+    patterns_table(tuples, n, m, compressed, &pt);
+    t->npat = pt.npat;
+    t->top_count = pt.top_count;
+    t->ntab = pt.ntab;
+    t->tab = pt.tab;
+    t->pat = pt.pat;
     xfree(tuples);
 }
 

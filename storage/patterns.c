@@ -96,3 +96,24 @@ int patterns_group(const int32_t *tuples, int n, int m, int32_t *ids, int32_t *f
     xfree(count);
     return npat;
 }
+
+void patterns_table(const int32_t *rows, int n, int m, int compressed, pattern_table *out)
+{
+    int32_t *ids = xalloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+    int32_t *first = xalloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+    out->npat = patterns_group(rows, n, m, ids, first, &out->top_count);
+    out->ntab = compressed ? out->npat : n;
+    out->tab = xalloc(sizeof(int32_t) * (size_t)out->ntab * (size_t)m);
+    for (int row = 0; row < out->ntab; row++) {
+        int c = compressed ? first[row] : row;
+        for (int e = 0; e < m; e++)
+            out->tab[(size_t)e * out->ntab + row] = rows[(size_t)c * m + e];
+    }
+    out->pat = NULL;
+    if (compressed) {
+        out->pat = ids;
+        ids = NULL;
+    }
+    xfree(ids);
+    xfree(first);
+}

@@ -15,4 +15,13 @@
 int patterns_group(const int32_t *tuples, int n, int m, int32_t *ids, int32_t *first,
                    int *top_count);
 
+/* A table of n rows of m entries (rows, row-major) stored column by column: tab[e*ntab + row]
+ * with ntab = n, or compressed (ntab = npat: each pattern's row once, pat[c] the pattern of
+ * row c; pat NULL when uncompressed). npat and top_count are counted either way. */
+typedef struct {
+    int npat, top_count, ntab;
+    int32_t *tab, *pat;
+} pattern_table;
+void patterns_table(const int32_t *rows, int n, int m, int compressed, pattern_table *out);
+
 #endif

@@ -75,20 +75,20 @@ int main(void)
                       "the mesh's rows", mesh_kind_name[specs[s].kind], mesh_order_name[o],
                       st >> 1, st & 1, bad);
                 if (st & 1) {
-                    CHECK(t.npat == npat[st >> 1] && t.ntab == t.npat &&
-                              gtable_entries(&t) == (size_t)t.npat * t.width,
+                    CHECK(t.p.npat == npat[st >> 1] && t.p.ntab == t.p.npat &&
+                              gtable_entries(&t) == (size_t)t.p.npat * t.width,
                           "%s: compressed: %d patterns, uncompressed counted %d",
-                          mesh_kind_name[specs[s].kind], t.npat, npat[st >> 1]);
+                          mesh_kind_name[specs[s].kind], t.p.npat, npat[st >> 1]);
                     if (o == MESH_ORDER_FILE)
                         CHECK(gtable_ratio(&t) < 0.5, "%s file order: compressed to %.3f",
                               mesh_kind_name[specs[s].kind], gtable_ratio(&t));
                     printf("%-9s %-6s %-11s %5d cells: %4d patterns, %6zu of %7zu entries "
                            "(%.2f%%), top pattern %.1f%%\n", mesh_kind_name[specs[s].kind],
                            mesh_order_name[o], st >> 1 ? "chasing" : "non-chasing", t.nxy,
-                           t.npat, gtable_entries(&t), (size_t)t.nxy * t.width,
+                           t.p.npat, gtable_entries(&t), (size_t)t.nxy * t.width,
                            100.0 * gtable_ratio(&t), 100.0 * gtable_top_share(&t));
                 } else {
-                    npat[st >> 1] = t.npat;
+                    npat[st >> 1] = t.p.npat;
                     CHECK(gtable_ratio(&t) == 1.0 && t.width == (st >> 1 ? 1 + g.adjw
                                                                            : (1 + g.adjw) * (1 + g.adjw)),
                           "uncompressed: ratio %g, width %d", gtable_ratio(&t), t.width);

@@ -44,7 +44,7 @@ void print_gtable_stats(const ugrid *g)
         for (int comp = 0; comp <= 1; comp++) {
             gtable t;
             gtable_build(&t, g, chasing, comp);
-            print_row(0, chasing, comp, gtable_entries(&t), gtable_ratio(&t), t.npat,
+            print_row(0, chasing, comp, gtable_entries(&t), gtable_ratio(&t), t.p.npat,
                       gtable_top_share(&t), gtable_bytes(&t));
             gtable_free(&t);
         }
