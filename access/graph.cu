@@ -1,11 +1,17 @@
 /* graph.cu — the graph stencils (graphlap) on the GPU: one thread per (cell, level), the cell's
  * neighbour lists read from the ELL table (storage/ell.h) through the read-only path. The body
  * (stencils/graphlap.h) recomputes the lap of each neighbour in registers: one kernel, no
- * temporary field. Consecutive threads take consecutive inner cells, so the table columns and the
- * cell's own values are read coalesced; neighbours' values come as the mesh's order allows.
+ * temporary field; in iterated runs it stores the new state (the fold fused). Consecutive
+ * threads take consecutive inner cells, so the table columns and the cell's own values are read
+ * coalesced; neighbours' values come as the mesh's order allows.
  * Bounds: blocks of up to 512 threads with no occupancy floor, so that the nested neighbour loops
  * keep their registers (compiled for 1024 threads, the float kernel spilled). */
 #include "launch.h"
+
+/* Iterated runs fuse the fold (stencils/registry.h; graphlap: in - graphlap/1024) when P.fold is
+ * set, as the W/E/S/N strategies do (access/kernels.cuh). */
+#undef FOLDED
+#define FOLDED(PREFIX, state, v) (P.fold ? STENCIL_FOLD(PREFIX, state, v) : (v))
 
 #define GDEG(q) __ldg(P.g_deg + (q))
 #define GNB(q, j) __ldg(P.g_nb + (long)(j) * P.g_stride + (q))

@@ -81,6 +81,10 @@ typedef struct {
     int *cx, *cy;         /* cell -> (x, y) */
     int *cell_at;         /* y*nx + x -> cell */
     int *nbr;             /* nbr[r*nxy + c]: cell of relation r (W,E,S,N) of c, or -1 */
+    int adjw;             /* columns of adj */
+    int *adj;             /* grids from a mesh file: adj[j*nxy + c], the j-th neighbour of c
+                           * present (the mesh row's order, missing ones left out), -1 past
+                           * c's degree: the neighbour lists of the graph stencils; else NULL */
     int *mesh_cell;       /* grids from a mesh file: cell -> the file's cell index; else NULL.
                            * cx, cy, cell_at are NULL for a mesh that is not a regular patch. */
     int nparts;           /* a mesh in METIS order (--layout metis): runs of inner cells of one

@@ -123,6 +123,7 @@ void ugrid_free(ugrid *g)
     xfree(g->cy);
     xfree(g->cell_at);
     xfree(g->nbr);
+    xfree(g->adj);
     xfree(g->mesh_cell);
     xfree(g->part_start);
     memset(g, 0, sizeof *g);

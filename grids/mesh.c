@@ -311,6 +311,17 @@ void ugrid_from_mesh_halo(ugrid *g, const mesh *m, const unsigned char *halo, in
                 g->nbr[r * n + c] = d < 0 ? -1 : to[d];
             }
     }
+    g->adjw = mesh_width(m);
+    g->adj = xalloc(sizeof(int) * (size_t)g->adjw * (size_t)n);
+    for (int c = 0; c < n; c++) {
+        const int *row = mesh_row(m, g->mesh_cell[c]);
+        int k = 0;
+        for (int j = 0; j < g->adjw; j++)
+            if (row[j] >= 0)
+                g->adj[(size_t)k++ * n + c] = to[row[j]];
+        for (; k < g->adjw; k++)
+            g->adj[(size_t)k * n + c] = -1;
+    }
     if (m->xy) {
         g->nx = m->nx;
         g->ny = m->ny;

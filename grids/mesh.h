@@ -97,7 +97,7 @@ int mesh_graph_halo(const mesh *m, int radius, unsigned char *halo);
 /* The unstructured grid of the mesh with nz levels: cells in the given order (a permutation of
  * the mesh's cells, NULL = the file's order), halo cells first, both groups keeping that order.
  * For a regular patch cx/cy/cell_at are filled (nx, ny, halo = radius), else they are NULL; nbr
- * is filled for a quad mesh, NULL for a general one. */
+ * is filled for a quad mesh, NULL for a general one; adj, the neighbour lists, for both. */
 void ugrid_from_mesh(ugrid *g, const mesh *m, int radius, int nz, const int *order);
 /* The same with the halo cells given (halo[c] = 1), e.g. from mesh_graph_halo. */
 void ugrid_from_mesh_halo(ugrid *g, const mesh *m, const unsigned char *halo, int radius, int nz,

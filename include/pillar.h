@@ -144,9 +144,9 @@ pillar_status pillar_get_field_device_float(pillar_ctx *ctx, const char *name, f
 pillar_status pillar_apply(pillar_ctx *ctx);
 /* steps >= 0 iterated time steps: the stencil's state inputs advance by its fold (laplap:
  * in <- in - laplap(in)/64; hdiff: in <- out; fastwaves: u_pos, v_pos <- u_out, v_out; lap:
- * in <- in - lap(in)/8) at the inner cells and computed levels; the other inputs stay fixed.
- * Bit for bit the result of `pillar run --steps T`. Graph stencils have no iterated runs
- * (PILLAR_ERR_UNSUPPORTED). The outputs are undefined afterwards (get them after pillar_apply). */
+ * in <- in - lap(in)/8; graphlap: in <- in - graphlap(in)/1024) at the inner cells and computed
+ * levels; the other inputs stay fixed. Bit for bit the result of `pillar run --steps T`. The
+ * outputs are undefined afterwards (get them after pillar_apply). */
 pillar_status pillar_step(pillar_ctx *ctx, int steps);
 
 /* Writes the grid as a pillar mesh file (docs/mesh-format.md), its cells in the caller's order:

@@ -18,6 +18,16 @@
  * temporary field, the memory traffic of laplap: one read of in, one write of out, per point);
  * it costs deg(c)·(deg(n)+1) extra loads per point, mostly from cache.
  *
+ * Iterated runs (docs/stencils.md, "graphlap in time"): the state advances by
+ *
+ *   in <- in - graphlap(in) / GRAPHLAP_DAMPING,   GRAPHLAP_DAMPING = 4·MESH_MAXDEG² = 1024
+ *
+ * (the fold of its registry line). L's eigenvalues lie in [0, 2·maxdeg], so those of L² (and of
+ * the part of it that acts on the inner cells) in [0, 4·maxdeg²]: dividing by 4·maxdeg² puts
+ * the step's amplification factors in [0, 1] on every mesh pillar reads (maxdeg <= MESH_MAXDEG),
+ * a damping that neither grows nor oscillates. A power of two: the division is exact. The body
+ * stores through FOLDED, so the GPU kernels of iterated runs fuse the fold.
+ *
  * The executor defines, besides T:
  *   GDEG(q)     number of neighbours of plane cell q
  *   GNB(q, j)   plane cell of neighbour j of q, 0 <= j < GDEG(q)
@@ -35,6 +45,9 @@
 #define GLD(f, q) ((f)[GAT(q)])
 #define GRAPH_LOOP
 #endif
+
+/* 4·MESH_MAXDEG² (grids/mesh.h: MESH_MAXDEG = 16), the damping of an iterated step. */
+#define GRAPHLAP_DAMPING 1024
 
 #define GRAPHLAP_BIND(F)                                                                          \
     const T *RESTRICT in = (const T *)(F).p[0];                                                   \
@@ -61,7 +74,7 @@
             GRAPHLAP_LAP(lap_n, GNB(c_, k_));                                                     \
             sum += lap_n;                                                                         \
         }                                                                                         \
-        out[GAT(c_)] = (T)dc_ * lap_c - sum;                                                      \
+        out[GAT(c_)] = FOLDED(GRAPHLAP, GLD(in, c_), (T)dc_ * lap_c - sum);                        \
     } while (0)
 
 #endif

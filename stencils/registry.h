@@ -55,8 +55,9 @@
       "COSMO fast-waves u/v update, 9 fields in, 2 out, radius 1, z -1..+1")                      \
     X(A, B, lap, LAP, QUAD, 1, 1, ("in", "out"), 1, 0, 0, (1, {0}, {1}), s - v / (T)8, (), 0, 1, 0, \
       "5-point Laplacian once, 1 field in, radius 1")                                             \
-    X(A, B, graphlap, GRAPHLAP, GRAPH, 1, 1, ("in", "out"), 2, 0, 0, (0, {0}, {0}), v, (), 0, 0,  \
-      0, "graph Laplacian applied twice, cells with any number of neighbours (mesh files), radius 2")
+    X(A, B, graphlap, GRAPHLAP, GRAPH, 1, 1, ("in", "out"), 2, 0, 0, (1, {0}, {1}),              \
+      s - v / (T)GRAPHLAP_DAMPING, (), 0, 0, 0,                                                   \
+      "graph Laplacian applied twice, cells with any number of neighbours (mesh files), radius 2")
 
 /* ---- helpers that derive from the list ---- */
 #define PILLAR_LIST(...) __VA_ARGS__
@@ -86,6 +87,8 @@
 
 #define FOR_EACH_STENCIL(M, A) PILLAR_STENCILS(PILLAR_QUAD_, M, A)
 #define FOR_EACH_GRAPH_STENCIL(M, A) PILLAR_STENCILS(PILLAR_GRAPH_, M, A)
+/* Every stencil, in the order of the stencil_t enum (W/E/S/N ones first, then graph ones). */
+#define FOR_EACH_ANY_STENCIL(M, A) FOR_EACH_STENCIL(M, A) FOR_EACH_GRAPH_STENCIL(M, A)
 #define FOR_EACH_STAGED_STENCIL(M, A) PILLAR_STENCILS(PILLAR_STAGED_, M, A)
 #define FOR_EACH_KSTEPS_STENCIL(M, A) PILLAR_STENCILS(PILLAR_KSTEPS_, M, A)
 #define FOR_EACH_STENCIL_STAGED_OR(M1, M0, A) PILLAR_STENCILS(PILLAR_STAGED_OR_, (M1, M0), A)

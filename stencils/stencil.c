@@ -21,7 +21,7 @@ const stencil_info stencil_table[ST_COUNT] = {PILLAR_STENCILS(PILLAR_INFO_, _, _
 double stencil_fold_double(stencil_t s, double u, double o)
 {
     switch (s) {
-        FOR_EACH_STENCIL(PILLAR_FOLD_CASE_, double)
+        FOR_EACH_ANY_STENCIL(PILLAR_FOLD_CASE_, double)
     default: return o;
     }
 }
@@ -29,7 +29,7 @@ double stencil_fold_double(stencil_t s, double u, double o)
 float stencil_fold_float(stencil_t s, float u, float o)
 {
     switch (s) {
-        FOR_EACH_STENCIL(PILLAR_FOLD_CASE_, float)
+        FOR_EACH_ANY_STENCIL(PILLAR_FOLD_CASE_, float)
     default: return o;
     }
 }

@@ -1,31 +1,28 @@
-/* ell.c — building the ELL neighbour table of a grid made from a mesh. */
+/* ell.c — building the ELL neighbour table of a grid from its neighbour lists. */
 #include "ell.h"
 
 #include "../base/common.h"
 
 #include <string.h>
 
-void ell_build(ell_table *t, const ugrid *g, const mesh *m)
+void ell_build(ell_table *t, const ugrid *g)
 {
-    int n = g->nxy, w = mesh_width(m);
+    int n = g->nxy, w = g->adjw;
     t->nxy = n;
     t->maxdeg = w;
-    t->deg = xalloc(sizeof(int32_t) * (size_t)n);
-    t->nb = xalloc(sizeof(int32_t) * (size_t)w * (size_t)n);
-    int *to = xalloc(sizeof(int) * (size_t)n); /* mesh cell -> grid cell */
-    for (int p = 0; p < n; p++)
-        to[g->mesh_cell[p]] = p;
+    t->deg = xalloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+    t->nb = xalloc(sizeof(int32_t) * (size_t)(w > 0 ? w : 1) * (size_t)(n > 0 ? n : 1));
     for (int p = 0; p < n; p++) {
-        const int *row = mesh_row(m, g->mesh_cell[p]);
         int k = 0;
-        for (int j = 0; j < w; j++)
-            if (row[j] >= 0)
-                t->nb[(size_t)k++ * n + p] = to[row[j]];
+        for (int j = 0; j < w; j++) {
+            int q = g->adj[(size_t)j * n + p];
+            if (q >= 0)
+                t->nb[(size_t)k++ * n + p] = q;
+        }
         t->deg[p] = k;
         for (; k < w; k++)
             t->nb[(size_t)k * n + p] = -1;
     }
-    xfree(to);
 }
 
 void ell_free(ell_table *t)

@@ -21,9 +21,16 @@ typedef struct {
     int32_t *nb;  /* nb[maxdeg * nxy] */
 } ell_table;
 
-/* The table of grid g, built from mesh m (g's cells are m's cells via g->mesh_cell). */
-void ell_build(ell_table *t, const ugrid *g, const mesh *m);
+/* The table of grid g, built from its neighbour lists g->adj (a grid from a mesh file, or a
+ * chunk's local grid: src/ooc/ooc_plan.h). */
+void ell_build(ell_table *t, const ugrid *g);
 void ell_free(ell_table *t);
+
+/* Device bytes of the table: degrees and columns. */
+static inline size_t ell_bytes(const ell_table *t)
+{
+    return sizeof(int32_t) * (size_t)t->nxy * (size_t)(1 + t->maxdeg);
+}
 
 /* What executors read. */
 typedef struct {

@@ -90,6 +90,7 @@ expect_output "wrote" mesh generate "$m/hex.h5" --kind hexagons --size 20x16 --l
 expect_output "neighbours  6: 252, 5: 14, 4: 36, 3: 16, 2: 2 cells" mesh info "$m/hex.h5"
 expect_output "general mesh" mesh info "$m/hex.h5"
 expect_output "halo        radius 2 (graphlap): 128 halo cells, 192 inner" mesh info "$m/hex.h5"
+expect_output "nonchasing compressed" mesh info "$m/hex.h5" --layout metis
 expect_output "wrote" mesh generate "$m/tri.h5" --kind triangles --size 12x10 --periodic --levels 4
 expect_output "neighbours  3: 240 cells" mesh info "$m/tri.h5"
 expect_output "0 halo cells, 240 inner" mesh info "$m/tri.h5"
@@ -115,8 +116,17 @@ expect_error "laplap reads W/E/S/N relations, but this is a general mesh" \
     run --mesh "$m/hex.h5" --backend cpu
 expect_error "--stencil graphlap runs on the cells of a mesh file" run --stencil graphlap
 expect_error "--stencil graphlap runs on the cells of a mesh file" bench --stencil graphlap
-expect_error "graphlap has no iterated runs yet" \
+# graphlap in time: in core, and out of core in chunks (METIS parts, fused steps, sharing)
+expect_output "verify    this is the CPU in-core reference itself" \
     run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 3
+for f in hex tri refined; do
+    expect_output "PASS: 0 of" run --mesh "$m/$f.h5" --stencil graphlap --backend cpu --steps 5 \
+        --fuse 2 --out-of-core on --device-mem 40K --layout metis --share
+done
+expect_output "PASS: 0 of" run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 \
+    --out-of-core on --device-mem 60K --layout zcurve --precision float
+expect_error "graphlap has no K-step kernel" \
+    run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 --fuse 2 --kernel-steps 2
 expect_error "graphlap runs on the mesh's cells only" \
     run --mesh "$m/patch.h5" --stencil graphlap --grid regular --backend cpu
 expect_error "--size 4x3: periodic hexagons need at least 3x4 cells, an even number of rows" \

@@ -237,7 +237,7 @@ static void test_errors(const char *dir)
     v[5] = 5;
     T(pillar_set_field(ctx, "in", v, NZ * N) == PILLAR_OK);
     EXPECT(pillar_get_field(ctx, "out", v, NZ * N), PILLAR_ERR_STATE, "pillar_apply");
-    EXPECT(pillar_step(ctx, 1), PILLAR_ERR_UNSUPPORTED, "no iterated");
+    T(pillar_step(ctx, 1) == PILLAR_OK); /* graphlap iterates (in -= graphlap(in)/1024) */
     int perm[N];
     EXPECT(pillar_get_permutation(ctx, perm, N + 1), PILLAR_ERR_ARG, "ncells");
     EXPECT(pillar_get_permutation(ctx, NULL, N), PILLAR_ERR_NULL, "NULL");

@@ -6,8 +6,10 @@
  * bytes its plan counts (shared inputs excluded, share lists included); K = 2, 3
  * steps per launch (access/tiles.cu) for laplap and hdiff, in core and in chunks, blocks of 32
  * to 256 cells; laplap and hdiff on quad meshes whose labels turn (cubed spheres, rotated, a
- * scrambled patch: tests/quad_meshes.h) in chunks and K = 2 per launch; then 512x512x64 runs of each stencil at a third of its size (and with K = 2
- * in core). Exits 77 (skipped) without a device. */
+ * scrambled patch: tests/quad_meshes.h) in chunks and K = 2 per launch; graphlap on hexagons,
+ * triangles and the refined patch in file, METIS and z-curve order (graph_mesh_cases); then
+ * 512x512x64 runs of each stencil at a third of its size (and with K = 2 in core), and graphlap
+ * on 512x512 hexagons x 64 levels in METIS order. Exits 77 (skipped) without a device. */
 #include "check.h"
 #include "access/tiles_run.h"
 #include "quad_meshes.h"
@@ -24,6 +26,17 @@ enum { STEPS = 5 };
 
 static const access_t accesses[] = {ACC_IDXVAR, ACC_NAIVE, ACC_ZLOOP_SLICED, ACC_SHARED,
                                     ACC_SHARED_WARP, ACC_ZLOOP};
+
+/* A new scratch directory made from the template dir (…XXXXXX) and path = dir/name; 0 or -1. */
+static int scratch_file(char *dir, char *path, size_t n, const char *name)
+{
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp");
+        return -1;
+    }
+    snprintf(path, n, "%s/%s", dir, name);
+    return 0;
+}
 
 /* One GPU run of plan pl against ref; returns the number of chunks. */
 static int run_one(const problem *pb, const ooc_plan *pl, fieldset ref, access_t a, int steps,
@@ -48,6 +61,28 @@ static int run_one(const problem *pb, const ooc_plan *pl, fieldset ref, access_t
     return pl->nparts * pl->nslabs;
 }
 
+/* Plan pb for F steps per transfer under `budget` (table storage of pb's spec) and run it with
+ * strategy a against ref; with `unshared`, also without region sharing. Counts runs and runs of
+ * several chunks. */
+static void run_budget(const problem *pb, fieldset ref, access_t a, int F, size_t budget,
+                       int unshared, const char *what, long *runs, long *chunked)
+{
+    const problem_spec *s = &pb->s;
+    ooc_plan pl;
+    if (ooc_plan_make(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget, F) != 0) {
+        CHECK(0, "%s F=%d: no plan", what, F);
+        return;
+    }
+    *chunked += run_one(pb, &pl, ref, a, STEPS, what) > 1;
+    (*runs)++;
+    if (unshared) {
+        ooc_plan_share(&pl, 0);
+        run_one(pb, &pl, ref, a, STEPS, what);
+        (*runs)++;
+    }
+    ooc_plan_free(&pl);
+}
+
 /* The problem of spec s, its CPU in-core result after STEPS steps and its name. */
 static int setup(problem *pb, const problem_spec *s, fieldset *ref, char *what, size_t n)
 {
@@ -66,7 +101,7 @@ static void small_cases(long *runs, long *chunked)
 {
     static const layout_t layouts[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE_W, LAYOUT_ZCURVE};
     int ai = 0;
-    for (int st = 0; st < ST_QUAD_COUNT; st++) /* graphlap has no iterated runs */
+    for (int st = 0; st < ST_QUAD_COUNT; st++) /* graphlap: graph_mesh_cases */
         for (int prec = 0; prec < 2; prec++)
             for (int storage = 0; storage < 4; storage++) {
                 problem_spec s = {(stencil_t)st, (precision_t)prec, 37, 29, 14,
@@ -80,23 +115,9 @@ static void small_cases(long *runs, long *chunked)
                 for (int F = 1; F <= 3; F++) {
                     size_t min = ooc_min_budget(&pb.ug, s.stencil, s.prec, s.chasing, s.compressed, F);
                     size_t budgets[] = {2 * min, 5 * min};
-                    for (int b = 0; b < 2; b++) {
-                        ooc_plan pl;
-                        if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, s.chasing, s.compressed,
-                                          budgets[b], F) != 0) {
-                            CHECK(0, "%s F=%d: no plan", what, F);
-                            continue;
-                        }
-                        access_t a = accesses[ai++ % (sizeof accesses / sizeof accesses[0])];
-                        *chunked += run_one(&pb, &pl, ref, a, STEPS, what) > 1;
-                        (*runs)++;
-                        if (b == 1) {
-                            ooc_plan_share(&pl, 0);
-                            run_one(&pb, &pl, ref, a, STEPS, what);
-                            (*runs)++;
-                        }
-                        ooc_plan_free(&pl);
-                    }
+                    for (int b = 0; b < 2; b++)
+                        run_budget(&pb, ref, accesses[ai++ % (sizeof accesses / sizeof accesses[0])],
+                                   F, budgets[b], b == 1, what, runs, chunked);
                 }
                 ooc_plan pl;
                 CHECK(ooc_plan_incore(&pl, &pb.ug, s.stencil, s.prec, s.chasing, s.compressed,
@@ -162,11 +183,8 @@ static void kernel_steps_cases(long *runs, long *chunked)
 static void quad_mesh_cases(long *runs, long *chunked)
 {
     char dir[] = "/tmp/pillar-test-ooc-gpu-XXXXXX", path[80];
-    if (!mkdtemp(dir)) {
-        CHECK(0, "mkdtemp");
+    if (scratch_file(dir, path, sizeof path, "q.h5") != 0)
         return;
-    }
-    snprintf(path, sizeof path, "%s/q.h5", dir);
     int ai = 0;
     for (int k = 2; k < NQUAD_CASES; k++) {
         mesh mh;
@@ -232,9 +250,117 @@ static void quad_mesh_cases(long *runs, long *chunked)
     rmdir(dir);
 }
 
+/* Two steps of pb (ref: its CPU in-core result) in chunks at a third of its size, F = 1, 2, with
+ * idxvar; each must take several chunks. */
+static void run_thirds(const problem *pb, fieldset ref, const char *what, long *runs)
+{
+    const problem_spec *s = &pb->s;
+    size_t whole = (size_t)pb->nf * prec_size(s->prec) * pb->ug.len;
+    for (int F = 1; F <= 2; F++) {
+        ooc_plan pl;
+        if (ooc_plan_make(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, whole / 3,
+                          F) != 0) {
+            CHECK(0, "%s: no plan", what);
+            continue;
+        }
+        int n = run_one(pb, &pl, ref, ACC_IDXVAR, 2, what);
+        CHECK(n > 1, "%s: %d chunk(s) at a third of the size", what, n);
+        printf("%s F=%d: %d chunks, bit-exact\n", what, F, n);
+        (*runs)++;
+        ooc_plan_free(&pl);
+    }
+}
+
+/* graphlap on general meshes (bounded hexagons, periodic triangles, the refined patch with its
+ * 5-neighbour cells) in file, METIS and z-curve order, double and float: the in-core plan and
+ * F = 1..3 at budgets 2x and 5x the minimum (also without sharing), against the CPU in-core
+ * iteration bit for bit; the strategies without a graph kernel are refused with a message. */
+static void graph_mesh_cases(long *runs, long *chunked)
+{
+    char dir[] = "/tmp/pillar-test-ooc-gpu-graph-XXXXXX", path[80];
+    if (scratch_file(dir, path, sizeof path, "g.h5") != 0)
+        return;
+    const mesh_gen_spec specs[] = {{MESH_HEXAGONS, 40, 31, 0, 9, 0, 1, 0, 0},
+                                   {MESH_TRIANGLES, 30, 24, 0, 9, 0, 1, 1, 0},
+                                   {MESH_REFINED, 33, 33, 0, 9, 0, 1, 0, 11}};
+    for (size_t m = 0; m < sizeof specs / sizeof specs[0]; m++) {
+        mesh mh;
+        CHECK(mesh_generate(&mh, &specs[m]) == 0 && mesh_write(path, &mh) == 0, "mesh %zu", m);
+        mesh_free(&mh);
+        for (int order = 0; order < MESH_ORDER_COUNT; order++)
+            for (int prec = 0; prec < 2; prec++) {
+                problem_spec s = {ST_GRAPHLAP, (precision_t)prec, 0, 0, 0, 2, LAYOUT_ROWMAJOR, 24,
+                                  5, 0, 0};
+                problem pb;
+                if (problem_make_mesh(&pb, &s, path, (mesh_order_t)order) != 0) {
+                    CHECK(0, "graph mesh %zu: problem", m);
+                    continue;
+                }
+                fieldset ref = iter_fields_copy(&pb);
+                iter_run_incore(&pb, ref, STEPS);
+                char what[160];
+                snprintf(what, sizeof what, "graphlap %s on %s mesh %zu (%s order)",
+                         prec_name(s.prec), mesh_kind_name[specs[m].kind], m,
+                         mesh_order_name[order]);
+                ooc_plan pl;
+                CHECK(ooc_plan_incore(&pl, &pb.ug, s.stencil, s.prec, 0, 0, STEPS) == 0,
+                      "%s: no in-core plan", what);
+                run_one(&pb, &pl, ref, ACC_IDXVAR, STEPS, what);
+                (*runs)++;
+                if (m == 0 && order == 0 && prec == 0) { /* one kernel: idxvar's descriptor */
+                    ooc_kernel k = {ACC_ZLOOP, 0, 0, 0, 4};
+                    ooc_timing t;
+                    fieldset st = iter_fields_copy(&pb), spare = {{0}};
+                    spare.p[0] = field_alloc(s.prec, pb.ug.len);
+                    fprintf(stderr, "(expected) ");
+                    CHECK(ooc_gpu_run(&pl, &pb.ug, &st, &spare, STEPS, &k, &t) == -1,
+                          "%s: --access zloop accepted", what);
+                    xfree(spare.p[0]);
+                    iter_fields_free(&pb, &st);
+                }
+                ooc_plan_free(&pl);
+                for (int F = 1; F <= 3; F++) {
+                    size_t min = ooc_min_budget(&pb.ug, s.stencil, s.prec, 0, 0, F);
+                    for (int b = 2; b <= 5; b += 3)
+                        run_budget(&pb, ref, ACC_IDXVAR, F, b * min, b == 5, what, runs, chunked);
+                }
+                iter_fields_free(&pb, &ref);
+                problem_free(&pb);
+            }
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
+/* graphlap on 512x512 bounded hexagons x 64 levels (double), in chunks at a third of its size,
+ * F = 1, 2, against the CPU in-core iteration bit for bit. */
+static void big_graph_case(long *runs)
+{
+    char dir[] = "/tmp/pillar-test-ooc-gpu-hex-XXXXXX", path[80];
+    if (scratch_file(dir, path, sizeof path, "hex.h5") != 0)
+        return;
+    mesh_gen_spec sp = {MESH_HEXAGONS, 512, 512, 0, 64, 0, 1, 0, 0};
+    mesh mh;
+    CHECK(mesh_generate(&mh, &sp) == 0 && mesh_write(path, &mh) == 0, "512x512 hexagons");
+    mesh_free(&mh);
+    problem_spec s = {ST_GRAPHLAP, PREC_DOUBLE, 0, 0, 0, 2, LAYOUT_ROWMAJOR, 4096, 42, 0, 0};
+    problem pb;
+    if (problem_make_mesh(&pb, &s, path, MESH_ORDER_METIS) == 0) {
+        fieldset ref = iter_fields_copy(&pb);
+        iter_run_incore(&pb, ref, 2);
+        run_thirds(&pb, ref, "graphlap hexagons 512x512x64 (METIS order)", runs);
+        iter_fields_free(&pb, &ref);
+        problem_free(&pb);
+    } else {
+        CHECK(0, "graphlap hexagons 512x512x64: problem");
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 static void big_cases(long *runs)
 {
-    for (int st = 0; st < ST_QUAD_COUNT; st++) { /* graphlap has no iterated runs */
+    for (int st = 0; st < ST_QUAD_COUNT; st++) { /* graphlap: big_graph_case */
         problem_spec s = {(stencil_t)st, PREC_DOUBLE, 512, 512, 64, stencil_table[st].radius,
                           LAYOUT_ZCURVE_W, 32, 42, 1, 1};
         problem pb;
@@ -244,26 +370,12 @@ static void big_cases(long *runs)
         }
         fieldset ref = iter_fields_copy(&pb);
         iter_run_incore(&pb, ref, 2);
-        size_t whole = (size_t)pb.nf * prec_size(s.prec) * pb.ug.len;
-        for (int F = 1; F <= 2; F++) {
-            ooc_plan pl;
-            if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, 1, 1, whole / 3, F) != 0) {
-                CHECK(0, "%s 512x512x64: no plan", stencil_table[st].name);
-                continue;
-            }
-            char what[64];
-            snprintf(what, sizeof what, "%s 512x512x64", stencil_table[st].name);
-            int n = run_one(&pb, &pl, ref, ACC_IDXVAR, 2, what);
-            CHECK(n > 1, "%s: %d chunk(s) at a third of the size", what, n);
-            printf("%s F=%d: %d chunks, bit-exact\n", what, F, n);
-            (*runs)++;
-            ooc_plan_free(&pl);
-        }
+        char what[64];
+        snprintf(what, sizeof what, "%s 512x512x64", stencil_table[st].name);
+        run_thirds(&pb, ref, what, runs);
         if (tiles_supported((stencil_t)st)) { /* two steps in one launch, in core */
             ooc_plan pl;
             CHECK(ooc_plan_incore(&pl, &pb.ug, s.stencil, s.prec, 1, 1, 2) == 0, "no in-core plan");
-            char what[64];
-            snprintf(what, sizeof what, "%s 512x512x64", stencil_table[st].name);
             *runs += run_tiles(&pb, &pl, ref, 2, 256, 2, what) > 0;
             ooc_plan_free(&pl);
         }
@@ -291,8 +403,13 @@ int main(int argc, char **argv)
     t0 = now_ms();
     quad_mesh_cases(&runs, &chunked);
     printf("quad meshes with turning labels: %ld runs in all, %.1f s\n", runs, (now_ms() - t0) * 1e-3);
-    if (!(argc > 1 && !strcmp(argv[1], "--small")))
+    t0 = now_ms();
+    graph_mesh_cases(&runs, &chunked);
+    printf("graphlap on general meshes: %ld runs in all, %.1f s\n", runs, (now_ms() - t0) * 1e-3);
+    if (!(argc > 1 && !strcmp(argv[1], "--small"))) {
         big_cases(&runs);
+        big_graph_case(&runs);
+    }
     printf("%ld out-of-core GPU runs (%ld with several chunks) compared bit for bit with the CPU "
            "in-core iteration\n", runs, chunked);
     CHECK(chunked > 0, "no run had several chunks");

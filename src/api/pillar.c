@@ -752,7 +752,8 @@ static int gpu_steps(pillar_ctx *ctx, int steps)
     const problem_spec *s = &pb->s;
     size_t budget = gpu_free_bytes() / 100 * 95;
     double whole = (double)pb->nf * (double)prec_size(s->prec) * (double)pb->ug.len +
-                   (double)nbtable_bytes(&pb->nt);
+                   (double)(stencil_table[s->stencil].graph ? ell_bytes(&pb->ell)
+                                                            : nbtable_bytes(&pb->nt));
     ooc_plan pl;
     int rc = whole <= (double)budget
                  ? ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,

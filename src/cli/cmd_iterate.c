@@ -25,16 +25,11 @@
 static double whole_bytes(const problem *pb)
 {
     return (double)pb->nf * (double)prec_size(pb->s.prec) * (double)pb->ug.len +
-           (double)nbtable_bytes(&pb->nt);
+           (double)(stencil_table[pb->s.stencil].graph ? ell_bytes(&pb->ell) : nbtable_bytes(&pb->nt));
 }
 
 static int flags_check(const options *o)
 {
-    if (stencil_table[o->spec.stencil].graph) {
-        perr("run: %s has no iterated runs yet (--steps / --out-of-core / --device-mem / --fuse): "
-             "run it without them", stencil_table[o->spec.stencil].name);
-        return -1;
-    }
     if (o->kernel_steps > 1 && !tiles_supported(o->spec.stencil)) {
         perr("run: --kernel-steps %d: %s has no K-step kernel (laplap and hdiff have: one state "
              "field read across the horizontal neighbourhood); use --kernel-steps 1",
@@ -155,8 +150,12 @@ static void print_header(const problem *pb, const options *o, int steps, int ooc
                mesh_order_name[pb->mesh_order], pb->ug.nxy, pb->ug.nhalo, s->nz);
     else
         printf(" on %dx%dx%d unstructured %s", s->nx, s->ny, s->nz, layout_name[s->layout]);
-    printf(", %s %s, %s\n", s->chasing ? "chasing" : "nonchasing",
-           s->compressed ? "compressed" : "uncompressed", ooc ? "out of core" : "in core");
+    if (stencil_table[s->stencil].graph)
+        printf(", neighbour lists (ELL, up to %d per cell), %s\n", pb->ell.maxdeg,
+               ooc ? "out of core" : "in core");
+    else
+        printf(", %s %s, %s\n", s->chasing ? "chasing" : "nonchasing",
+               s->compressed ? "compressed" : "uncompressed", ooc ? "out of core" : "in core");
 }
 
 int run_iterated(options *o, int argc, char **argv)

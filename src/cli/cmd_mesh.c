@@ -216,10 +216,19 @@ static int mesh_info_cmd(int argc, char **argv)
                                                   : "3D Morton order of the coordinates");
     else
         printf("layout      file order\n");
-    if (m.adj) { /* no W/E/S/N tables: the lists graphlap reads */
+    if (m.adj) { /* no W/E/S/N tables: the lists graphlap reads, and tables of offsets */
         printf("tables      neighbour lists (ELL), %d columns: %zu entries, %.1f KB\n", m.maxdeg,
                (size_t)m.maxdeg * (size_t)m.ncells,
                4.0 * ((double)m.maxdeg + 1) * (double)m.ncells / 1024.0);
+        ugrid g;
+        unsigned char *halo = xalloc((size_t)m.ncells);
+        mesh_graph_halo(&m, 2, halo);
+        ugrid_from_mesh_halo(&g, &m, halo, 2, m.nlevels, order);
+        printf("            offsets with per-cell degrees (docs/storage.md), graph halo of radius "
+               "2 first\n\n");
+        print_gtable_stats(&g);
+        ugrid_free(&g);
+        xfree(halo);
         xfree(order);
         mesh_free(&m);
         return 0;

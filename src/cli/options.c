@@ -514,8 +514,7 @@ static const flag flags[] = {
      "steps per transfer: a chunk carries a halo of radius*F and computes\n"
      "F steps on a shrinking region (GPU default: a model of link, device\n"
      "bandwidth and memory doubles F from 1 (or K) while the time per step it\n"
-     "predicts falls by 5%, up to 32; in core: all steps)\n"
-     "(not for graphlap yet)", set_range, AT(o.fuse), 1, 64, NULL},
+     "predicts falls by 5%, up to 32; in core: all steps)", set_range, AT(o.fuse), 1, 64, NULL},
     {"--kernel-steps", "K", RUN, HELP_ITER,
      "laplap, hdiff: K of those steps per kernel launch; each block of\n"
      "--threads cells stages them with their halo of radius*K in shared\n"

@@ -9,4 +9,9 @@
  * one (thesis Table 6.7). The storage (mark_chasing, mark_compressed) is marked *; -1: none. */
 void print_table_stats(const ugrid *g, int mark_chasing, int mark_compressed);
 
+/* The same for the tables of cells with any number of neighbours (storage/gtable.h) of a grid
+ * made from a mesh (its neighbour lists g->adj): chasing (degree + first ring) and non-chasing
+ * (also each neighbour's own list), uncompressed and compressed. */
+void print_gtable_stats(const ugrid *g);
+
 #endif

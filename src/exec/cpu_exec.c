@@ -103,17 +103,18 @@ cpu_block cpu_block_inner(const problem *pb)
     return b;
 }
 
-void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, fieldset f)
+void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell,
+                   cpu_block b, fieldset f)
 {
+    if (stencil_table[s].graph) {
+        graph_table[s - ST_QUAD_COUNT][p](ell_view(ell), b, f);
+        return;
+    }
     int storage = nt->chasing * 2 + nt->compressed;
     uns_table[s][p][storage](nbtable_view(nt), b, f);
 }
 
 void cpu_run_unstructured(const problem *pb, fieldset f)
 {
-    if (stencil_table[pb->s.stencil].graph) {
-        graph_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec](ell_view(&pb->ell), cpu_block_inner(pb), f);
-        return;
-    }
-    cpu_run_block(pb->s.stencil, pb->s.prec, &pb->nt, cpu_block_inner(pb), f);
+    cpu_run_block(pb->s.stencil, pb->s.prec, &pb->nt, &pb->ell, cpu_block_inner(pb), f);
 }

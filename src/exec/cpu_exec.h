@@ -26,7 +26,9 @@ static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * 
  * computes). */
 cpu_block cpu_block_inner(const problem *pb);
 
-/* Computes the outputs of f on the points of block b only, with neighbours from table nt. */
-void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, fieldset f);
+/* Computes the outputs of f on the points of block b only, with neighbours from table nt (a
+ * W/E/S/N stencil) or the neighbour lists ell (a graph stencil; the other may be NULL). */
+void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell,
+                   cpu_block b, fieldset f);
 
 #endif

@@ -19,17 +19,22 @@ const iter_carry *iter_carried(stencil_t s) { return &stencil_table[s].carry; }
         }                                                                                         \
     }
 #define FOLD_BOTH(ST, _) FOLD(ST, double) FOLD(ST, float)
-FOR_EACH_STENCIL(FOLD_BOTH, _)
+FOR_EACH_ANY_STENCIL(FOLD_BOTH, _)
 
 typedef void (*fold_fn)(cpu_block, void *, const void *);
 #define FOLD_ROW(ST, _) {fold_##ST##_double, fold_##ST##_float},
-static const fold_fn fold_table[ST_QUAD_COUNT][2] = {FOR_EACH_STENCIL(FOLD_ROW, _)};
+static const fold_fn fold_table[ST_COUNT][2] = {FOR_EACH_ANY_STENCIL(FOLD_ROW, _)};
 
-void iter_step(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, fieldset f)
+/* graphlap's damping bounds L² on every mesh pillar reads (stencils/graphlap.h). */
+_Static_assert(GRAPHLAP_DAMPING == 4 * MESH_MAXDEG * MESH_MAXDEG,
+               "GRAPHLAP_DAMPING must be 4 * MESH_MAXDEG^2");
+
+void iter_step(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell, cpu_block b,
+               fieldset f)
 {
     if (b.c0 >= b.c1 || b.k0 >= b.k1)
         return;
-    cpu_run_block(s, p, nt, b, f);
+    cpu_run_block(s, p, nt, ell, b, f);
     const iter_carry *c = iter_carried(s);
     for (int j = 0; j < c->n; j++)
         fold_table[s][p](b, f.p[c->in[j]], f.p[c->out[j]]);
@@ -54,7 +59,7 @@ void iter_run_incore(const problem *pb, fieldset f, int steps)
 {
     cpu_block b = cpu_block_inner(pb);
     for (int t = 0; t < steps; t++)
-        iter_step(pb->s.stencil, pb->s.prec, &pb->nt, b, f);
+        iter_step(pb->s.stencil, pb->s.prec, &pb->nt, &pb->ell, b, f);
 }
 
 fieldset iter_fields_copy(const problem *pb)

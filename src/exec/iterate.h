@@ -5,6 +5,7 @@
  *   laplap     in <- in - laplap(in)/64          (state: in)
  *   hdiff      in <- out, coeff fixed            (state: in)
  *   fastwaves  u_pos, v_pos <- u_out, v_out      (state: u_pos, v_pos; the other inputs fixed)
+ *   graphlap   in <- in - graphlap(in)/1024      (state: in; stencils/graphlap.h)
  *
  * One step computes the stencil's outputs with its body (cpu_run_block: the bodies of
  * stencils/<name>.h, unchanged) and then folds them into the state in a second pass over the same
@@ -26,9 +27,11 @@
 const iter_carry *iter_carried(stencil_t s);
 
 /* One time step on the points of block b of field set f (inputs then outputs, in the stencil's
- * order), neighbours from table nt (any storage). Only the state at b's points changes; the
- * caller sees to it that their neighbours hold the current state. */
-void iter_step(stencil_t s, precision_t p, const nbtable *nt, cpu_block b, fieldset f);
+ * order), neighbours from table nt (any storage) or, for a graph stencil, the lists ell. Only
+ * the state at b's points changes; the caller sees to it that their neighbours hold the current
+ * state. */
+void iter_step(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell, cpu_block b,
+               fieldset f);
 
 /* Points of the carried fields (all cells and levels of pb's unstructured grid) whose bits differ
  * between states a and b; the points compared go to *points when it is not NULL. */

@@ -72,7 +72,7 @@ static int build_mesh_grid(problem *pb)
         unsigned char *halo = xalloc((size_t)pb->mesh.ncells);
         mesh_graph_halo(&pb->mesh, s->halo, halo);
         ugrid_from_mesh_halo(&pb->ug, &pb->mesh, halo, s->halo, s->nz, order);
-        ell_build(&pb->ell, &pb->ug, &pb->mesh);
+        ell_build(&pb->ell, &pb->ug);
         xfree(halo);
     } else {
         ugrid_from_mesh(&pb->ug, &pb->mesh, s->halo, s->nz, order);

@@ -164,7 +164,7 @@ static void run_trapezoid(const ooc_plan *pl, const ooc_part *pt, const ooc_slab
             b.k0 = 0;
         if (b.k1 > pl->zend)
             b.k1 = pl->zend;
-        iter_step(pl->stencil, pl->prec, &pt->nt, b, loc);
+        iter_step(pl->stencil, pl->prec, &pt->nt, &pt->ell, b, loc);
     }
 }
 

@@ -44,13 +44,15 @@ typedef struct {
 
 static double now_s(void) { return now_ms() * 1e-3; }
 
-/* 32-bit words of what a part's steps read besides the fields: its table, or with K > 1 its
- * balls (tiles_bytes is a multiple of 4). */
+/* 32-bit words of what a part's steps read besides the fields: its table (a graph stencil's
+ * lists: degrees, then the columns), or with K > 1 its balls (tiles_bytes is a multiple of 4). */
 static size_t part_table_words(const ooc_plan *pl, const ooc_part *pt)
 {
     const nbtable *t = &pt->nt;
     if (pl->K > 1)
         return tiles_bytes(&pt->tl) / sizeof(int32_t);
+    if (stencil_table[pl->stencil].graph)
+        return ell_bytes(&pt->ell) / sizeof(int32_t);
     return (size_t)t->nrel * (size_t)t->ntab + (t->compressed ? (size_t)t->nxy : 0);
 }
 
@@ -114,6 +116,10 @@ static void ooc_gpu_open(ooc_gpu *o)
         int32_t *at = o->tables + o->tab_at[p];
         if (pl->K > 1) {
             tiles_pack(&pl->part[p].tl, at);
+        } else if (stencil_table[pl->stencil].graph) {
+            const ell_table *e = &pl->part[p].ell;
+            memcpy(at, e->deg, sizeof(int32_t) * (size_t)e->nxy);
+            memcpy(at + e->nxy, e->nb, sizeof(int32_t) * (size_t)e->nxy * (size_t)e->maxdeg);
         } else {
             memcpy(at, t->tab, sizeof(int32_t) * (size_t)t->nrel * (size_t)t->ntab);
             if (t->compressed)
@@ -375,6 +381,11 @@ static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
         }
         P.fold = 1;
         P.nbv = (nbview){u->tab, u->pat, pt->nt.ntab, 0};
+        if (stencil_table[pl->stencil].graph) { /* the part's lists, as ooc_gpu_open packs them */
+            P.g_deg = u->tab;
+            P.g_nb = u->tab + pt->ell.nxy;
+            P.g_stride = pt->ell.nxy;
+        }
         P.zs = pt->zstride;
         P.zend = k1 - k0;
         P.kbase = k0;

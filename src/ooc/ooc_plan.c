@@ -15,6 +15,7 @@
  * breadth-first search that stops where it finds no shorter path. */
 typedef struct {
     const ugrid *g;
+    int graph;    /* walk the neighbour lists g->adj (graph stencils), else W/E/S/N */
     int depth;
     int *dist;    /* per global cell; UNREACHED outside the ball */
     int *touched; /* the cells of the ball, in the order reached */
@@ -22,9 +23,10 @@ typedef struct {
     int *queue;
 } ball;
 
-static void ball_init(ball *b, const ugrid *g, int depth)
+static void ball_init(ball *b, const ugrid *g, stencil_t s, int depth)
 {
     b->g = g;
+    b->graph = stencil_table[s].graph;
     b->depth = depth;
     b->dist = xalloc(sizeof(int) * (size_t)g->nxy);
     b->touched = xalloc(sizeof(int) * (size_t)g->nxy);
@@ -71,8 +73,10 @@ static void ball_add(ball *b, int c)
         int u = b->queue[head++], d = b->dist[u];
         if (d >= b->depth)
             continue;
-        for (int r = 0; r < NREL1; r++) {
-            int v = g->nbr[r * g->nxy + u];
+        int w = b->graph ? g->adjw : NREL1;
+        const int *nb = b->graph ? g->adj : g->nbr;
+        for (int r = 0; r < w; r++) {
+            int v = nb[(size_t)r * g->nxy + u];
             if (v >= 0 && ball_lower(b, v, d + 1))
                 b->queue[tail++] = v;
         }
@@ -86,8 +90,8 @@ static long local_zstride(int ncells) { return ((long)ncells + 63) / 64 * 64; }
 typedef struct {
     int nf;        /* fields on the device */
     size_t es;     /* bytes per value */
-    int nrel;      /* relations in the table */
-    int compressed;
+    int nrel;      /* relations in the table (a graph stencil: columns of its lists) */
+    int compressed; /* a column more per cell (patterns; a graph stencil's degrees) */
 } chunk_shape;
 
 /* Device bytes of one buffer of a chunk of ncells cells and nlev levels: fields, a table no
@@ -100,10 +104,14 @@ static size_t chunk_bound(const chunk_shape *cs, int ncells, int nlev)
     return fields + table + 2 * sizeof(int32_t) * (size_t)ncells;
 }
 
-static chunk_shape shape_of(stencil_t s, precision_t p, int chasing, int compressed)
+static chunk_shape shape_of(const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed)
 {
     const stencil_info *si = &stencil_table[s];
     chunk_shape cs = {si->nin + si->nout, prec_size(p), chasing ? NREL1 : NREL2, compressed};
+    if (si->graph) {
+        cs.nrel = g->adjw;
+        cs.compressed = 1;
+    }
     return cs;
 }
 
@@ -297,17 +305,26 @@ static void part_build(ooc_part *pt, const ball *b, int own0, int own1, int radi
     lg->nxy = n;
     lg->nhalo = pt->first[0];
     lg->zstride = pt->zstride;
-    lg->nbr = xalloc(sizeof(int) * NREL1 * (size_t)n);
+    int w = b->graph ? g->adjw : NREL1;
+    int *lnb = xalloc(sizeof(int) * (size_t)w * (size_t)(n > 0 ? n : 1));
+    const int *gnb = b->graph ? g->adj : g->nbr;
     for (int l = 0; l < n; l++)
         loc[pt->gcell[l]] = l;
     for (int l = 0; l < n; l++)
-        for (int r = 0; r < NREL1; r++) {
-            int v = g->nbr[r * g->nxy + pt->gcell[l]];
-            lg->nbr[r * n + l] = v >= 0 ? loc[v] : -1;
+        for (int r = 0; r < w; r++) {
+            int v = gnb[(size_t)r * g->nxy + pt->gcell[l]];
+            lnb[(size_t)r * n + l] = v >= 0 ? loc[v] : -1;
         }
     for (int l = 0; l < n; l++)
         loc[pt->gcell[l]] = -1;
-    nbtable_build(&pt->nt, lg, chasing, compressed);
+    if (b->graph) {
+        lg->adjw = w;
+        lg->adj = lnb;
+        ell_build(&pt->ell, lg);
+    } else {
+        lg->nbr = lnb;
+        nbtable_build(&pt->nt, lg, chasing, compressed);
+    }
 }
 
 /* Grows parts greedily along the cell order while a chunk of nlev levels fits the budget, by
@@ -426,7 +443,9 @@ static size_t carried_list_bytes(const ooc_plan *pl, int chunk)
 /* Bytes of what a part's steps read besides the fields: its table, or with K > 1 its balls. */
 static size_t part_table_bytes(const ooc_plan *pl, const ooc_part *pt)
 {
-    return pl->K > 1 ? tiles_bytes(&pt->tl) : nbtable_bytes(&pt->nt);
+    if (pl->K > 1)
+        return tiles_bytes(&pt->tl);
+    return stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt);
 }
 
 size_t ooc_chunk_bytes(const ooc_plan *pl, int part, int slab)
@@ -487,6 +506,12 @@ static int plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, i
             perr("out-of-core: the grid has no inner cells");
         return -1;
     }
+    if (si->graph && !g->adj) {
+        if (!quiet)
+            perr("out-of-core: %s reads neighbour lists, and this grid has none (not from a mesh "
+                 "file)", si->name);
+        return -1;
+    }
     pl->stencil = s;
     pl->prec = p;
     pl->F = F;
@@ -495,10 +520,10 @@ static int plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, i
     pl->budget = budget;
     pl->nz = g->nz;
     pl->zend = stencil_zend(s, g->nz);
-    chunk_shape cs = shape_of(s, p, chasing, compressed);
+    chunk_shape cs = shape_of(g, s, p, chasing, compressed);
 
     ball b;
-    ball_init(&b, g, si->radius * F);
+    ball_init(&b, g, s, si->radius * F);
     int maxball = max_single_ball(&b);
     pl->nslabs = plan_slabs(pl, &cs, maxball, si->zradius);
     if (pl->nslabs == 0) {
@@ -542,8 +567,10 @@ int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, in
                     int compressed, int F)
 {
     memset(pl, 0, sizeof *pl);
-    if (F < 1 || g->nhalo >= g->nxy) {
-        perr("out-of-core: %s", F < 1 ? "need at least 1 step per transfer" : "the grid has no inner cells");
+    if (F < 1 || g->nhalo >= g->nxy || (stencil_table[s].graph && !g->adj)) {
+        perr("out-of-core: %s", F < 1              ? "need at least 1 step per transfer"
+                                : g->nhalo >= g->nxy ? "the grid has no inner cells"
+                                                     : "a graph stencil needs the grid's neighbour lists");
         return -1;
     }
     pl->stencil = s;
@@ -574,9 +601,16 @@ int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, in
     pt->lg.nxy = g->nxy;
     pt->lg.nhalo = g->nhalo;
     pt->lg.zstride = pt->zstride;
-    pt->lg.nbr = xalloc(sizeof(int) * NREL1 * (size_t)g->nxy);
-    memcpy(pt->lg.nbr, g->nbr, sizeof(int) * NREL1 * (size_t)g->nxy);
-    nbtable_build(&pt->nt, &pt->lg, chasing, compressed);
+    if (stencil_table[s].graph) {
+        pt->lg.adjw = g->adjw;
+        pt->lg.adj = xalloc(sizeof(int) * (size_t)g->adjw * (size_t)g->nxy);
+        memcpy(pt->lg.adj, g->adj, sizeof(int) * (size_t)g->adjw * (size_t)g->nxy);
+        ell_build(&pt->ell, &pt->lg);
+    } else {
+        pt->lg.nbr = xalloc(sizeof(int) * NREL1 * (size_t)g->nxy);
+        memcpy(pt->lg.nbr, g->nbr, sizeof(int) * NREL1 * (size_t)g->nxy);
+        nbtable_build(&pt->nt, &pt->lg, chasing, compressed);
+    }
     plan_traffic(pl);
     pl->budget = pl->max_chunk_bytes;
     return 0;
@@ -584,9 +618,9 @@ int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, in
 
 size_t ooc_min_budget(const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed, int F)
 {
-    chunk_shape cs = shape_of(s, p, chasing, compressed);
+    chunk_shape cs = shape_of(g, s, p, chasing, compressed);
     ball b;
-    ball_init(&b, g, stencil_table[s].radius * (F > 0 ? F : 1));
+    ball_init(&b, g, s, stencil_table[s].radius * (F > 0 ? F : 1));
     int maxball = max_single_ball(&b);
     ball_free(&b);
     return OOC_BUFFERS * chunk_bound(&cs, maxball, min_held(s, F, g->nz));
@@ -595,6 +629,10 @@ size_t ooc_min_budget(const ugrid *g, stencil_t s, precision_t p, int chasing, i
 int ooc_plan_tiles(ooc_plan *pl, int K, int B)
 {
     int radius = stencil_table[pl->stencil].radius;
+    if (!stencil_table[pl->stencil].ksteps) {
+        perr("out-of-core: %s has no K-step kernels", stencil_table[pl->stencil].name);
+        return -1;
+    }
     if (K > pl->F)
         K = pl->F;
     for (int p = 0; p < pl->nparts; p++) {
@@ -625,6 +663,7 @@ void ooc_plan_free(ooc_plan *pl)
         xfree(pt->gcell);
         xfree(pt->ring_order);
         nbtable_free(&pt->nt);
+        ell_free(&pt->ell);
         tiles_free(&pt->tl);
         ugrid_free(&pt->lg);
         xfree(pt->share_to);

@@ -3,7 +3,8 @@
  *
  * A chunk is a part (a run of whole Z-pillars: inner cells contiguous in the cell order; on a
  * grid in METIS order, whole METIS parts once the largest fits) times a slab (a run of levels). It travels with its halo for F steps: the cells within graph distance
- * radius·F of its own cells (through W/E/S/N), and zradius·F levels below and above its slab.
+ * radius·F of its own cells (through W/E/S/N, or for a graph stencil through the grid's neighbour
+ * lists g->adj), and zradius·F levels below and above its slab.
  * On the device it runs F steps on a shrinking region (trapezoid): step j of t computes the
  * cells within distance radius·(t - j) of its own cells and the levels within zradius·(t - j) of
  * its slab, the last step its own points only. Neighbouring chunks compute their overlap twice.
@@ -36,6 +37,7 @@
 
 #include "grids/grid.h"
 #include "stencils/stencil.h"
+#include "storage/ell.h"
 #include "storage/nbtable.h"
 #include "storage/tiles.h"
 
@@ -55,7 +57,10 @@ typedef struct {
                       * (the order in which the host gathers them: reads run along memory) */
     long zstride;    /* local level stride (ncells rounded up to 64) */
     ugrid lg;        /* the local grid: nxy = ncells, nhalo = first[0], nbr in local numbers */
-    nbtable nt;      /* its table, in the plan's storage */
+    nbtable nt;      /* its table, in the plan's storage (W/E/S/N stencils) */
+    ell_table ell;   /* graph stencils: its neighbour lists instead (lg.adj in local numbers;
+                      * cells of the outermost band keep only the neighbours the part holds,
+                      * and are never computed) */
     tiles tl;        /* with K > 1 steps per launch: its blocks' balls, which replace the table
                       * on the device (ooc_plan_tiles); else empty */
     /* sharing with part p - 1 (none for part 0): */

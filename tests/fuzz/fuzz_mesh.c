@@ -229,7 +229,7 @@ static void check_grid(const mesh *m, int radius, const int *order, const unsign
     }
     if (m->adj) { /* a general mesh: the neighbour lists of graphlap, each the mesh's row */
         ell_table t;
-        ell_build(&t, &g, m);
+        ell_build(&t, &g);
         for (int c = 0; c < n; c++) {
             const int *row = mesh_row(m, g.mesh_cell[c]);
             int j = 0;
