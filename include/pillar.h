@@ -77,8 +77,12 @@ const char *pillar_status_name(pillar_status s);
  *   order      file (default: the caller's order, halo cells first) | metis | zcurve (needs
  *              coordinates: pillar_set_coordinates or a mesh file that has them)
  *   part_cells cells per METIS part (default 32)
- *   storage    chasing (default) | nonchasing | chasing-compressed | nonchasing-compressed
- *   access     the GPU access strategy (default idxvar; the CPU ignores it)
+ *   storage    auto (default) | chasing | nonchasing | chasing-compressed |
+ *              nonchasing-compressed
+ *   access     auto (default) | the GPU access strategy (naive, idxvar, shared, shared-warp,
+ *              zloop, zloop-sliced, staged; the CPU ignores it). auto: the storage and
+ *              strategy pillar measured fastest for the stencil (docs/api.md); every choice
+ *              gives the same bits
  *   backend    auto (default: the GPU when one is usable, else the CPU) | cpu | gpu */
 pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *value);
 

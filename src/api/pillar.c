@@ -8,6 +8,7 @@
 #include "include/pillar.h"
 
 #include "src/exec/cpu_exec.h"
+#include "src/exec/fastest.h"
 #include "src/exec/field_io.h"
 #include "src/exec/iterate.h"
 #include "src/exec/run_options.h"
@@ -33,6 +34,7 @@ struct pillar_ctx {
     problem_spec spec;
     mesh_order_t order;
     access_t access;
+    int storage_auto, access_auto; /* "auto": fastest_known at setup (the defaults) */
     backend_t backend_asked;
     /* the grid before setup (taken over by the problem at setup) */
     int have_grid;
@@ -146,6 +148,7 @@ pillar_status pillar_create(pillar_ctx **out)
     ctx->spec = o.spec;
     ctx->spec.layout = LAYOUT_ROWMAJOR; /* unused on a mesh: the cell order is `order` */
     ctx->access = o.access;
+    ctx->storage_auto = ctx->access_auto = 1;
     ctx->backend_asked = BACKEND_AUTO;
     ctx->order = MESH_ORDER_FILE;
     *out = ctx;
@@ -206,6 +209,8 @@ static pillar_status bad_value(pillar_ctx *ctx, const char *key, const char *v,
                                const char *const *names, int n)
 {
     char list[512] = "";
+    if (strcmp(key, "access") == 0) /* access_name lists the strategies; auto is the library's */
+        snprintf(list, sizeof list, "auto, ");
     for (int i = 0; i < n; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
     return fail(ctx, PILLAR_ERR_UNKNOWN, "pillar_set_option: %s '%s' is unknown; one of %s", key,
@@ -244,14 +249,16 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
         ctx->spec.w = (int)w;
     } else if (strcmp(key, "storage") == 0) {
         static const char *const names[] = {"chasing", "nonchasing", "chasing-compressed",
-                                            "nonchasing-compressed"};
-        int k = pick(value, names, 4);
+                                            "nonchasing-compressed", "auto"};
+        int k = pick(value, names, 5);
         if (k < 0)
-            return bad_value(ctx, key, value, names, 4);
+            return bad_value(ctx, key, value, names, 5);
+        ctx->storage_auto = k == 4;
         ctx->spec.chasing = k % 2 == 0;
         ctx->spec.compressed = k >= 2;
     } else if (strcmp(key, "access") == 0) {
-        if (access_parse(value, &ctx->access) != 0)
+        ctx->access_auto = strcmp(value, "auto") == 0;
+        if (!ctx->access_auto && access_parse(value, &ctx->access) != 0)
             return bad_value(ctx, key, value, access_name, ACC_COUNT);
     } else if (strcmp(key, "backend") == 0) {
         static const char *const names[] = {"auto", "cpu", "gpu"};
@@ -427,6 +434,13 @@ static pillar_status setup_call(pillar_ctx *ctx)
     pillar_status st = pick_backend(ctx);
     if (st != PILLAR_OK)
         return st;
+    fastest_config fc = fastest_known(ctx->spec.stencil);
+    if (ctx->storage_auto) {
+        ctx->spec.chasing = fc.chasing;
+        ctx->spec.compressed = fc.compressed;
+    }
+    if (ctx->access_auto)
+        ctx->access = fc.access;
     /* the problem takes the mesh over (also on failure) */
     perr_capture(ctx->err, sizeof ctx->err);
     int rc = problem_make_lean_mesh(&ctx->pb, &ctx->spec, &ctx->mesh, ctx->mesh_name, ctx->order,
