@@ -11,8 +11,9 @@ int mesh_check_nodes(const mesh *m, char *err, size_t n)
     if (!m->node_coord && !m->cell_nodes && m->nnodes == 0)
         return 0;
     if (!m->node_coord || !m->cell_nodes || m->nnodes < 1) {
-        snprintf(err, n, "%s: node data needs both /node_coordinates and /cell_nodes",
-                 m->node_coord ? "/cell_nodes is missing" : "/node_coordinates is missing");
+        snprintf(err, n, "%s: node data needs both /node_coordinates (at least one node) and "
+                 "/cell_nodes", !m->cell_nodes ? "/cell_nodes is missing"
+                 : m->node_coord ? "/node_coordinates is empty" : "/node_coordinates is missing");
         return -1;
     }
     if (m->nnode_coord != 2 && m->nnode_coord != 3) {
