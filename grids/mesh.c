@@ -18,6 +18,8 @@ void mesh_free(mesh *m)
     xfree(m->coord);
     xfree(m->xy);
     xfree(m->part);
+    xfree(m->node_coord);
+    xfree(m->cell_nodes);
     memset(m, 0, sizeof *m);
 }
 
@@ -201,6 +203,8 @@ int mesh_check(const mesh *m, char *err, size_t n)
         return -1;
     }
     if (m->xy && check_patch(m, err, n) != 0)
+        return -1;
+    if (mesh_check_nodes(m, err, n) != 0)
         return -1;
     if (m->part) {
         if (m->nparts < 1 || m->nparts > m->ncells) {

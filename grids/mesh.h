@@ -10,7 +10,8 @@
 
 #include <stddef.h>
 
-#define MESH_FORMAT_VERSION 2 /* written; version 1 (quad meshes only) is still read */
+#define MESH_FORMAT_VERSION 3 /* written (netCDF-4 with named dimensions and a UGRID view);
+                                * versions 1 (quad meshes only) and 2 (HDF5) are still read */
 #define MESH_MAXDEG 16          /* most edges a cell of a general mesh may have */
 
 typedef struct {
@@ -29,6 +30,14 @@ typedef struct {
     int nparts;     /* 0 when there is no partition */
     int *part;      /* part[c] in 0..nparts-1, or NULL */
     char kind[128]; /* what made the mesh (informative) */
+    /* optional nodes (the cells' corners: /node_coordinates, /cell_nodes), for drawing the cells
+     * and for the UGRID view of written files; pillar does not compute with them */
+    int nnodes;         /* 0: the mesh has no node data (node_coord, cell_nodes NULL) */
+    int nnode_coord;    /* 2 or 3 */
+    double *node_coord; /* node_coord[nnode_coord*v + k]: the position of node v */
+    int node_width;     /* columns of cell_nodes: the most corners of a cell, 3..MESH_MAXDEG */
+    int *cell_nodes;    /* cell_nodes[node_width*c + j]: corner j of cell c (0-based, in order
+                         * around the cell), -1 in the columns past its corners */
 } mesh;
 
 void mesh_free(mesh *m);
@@ -56,6 +65,17 @@ int mesh_complete(const mesh *m, int c);
  * and the partition. Returns 0, or -1 with a message naming the dataset and the first bad cell
  * written into err. */
 int mesh_check(const mesh *m, char *err, size_t n);
+
+/* The node data, when the mesh has some (called by mesh_check): node_coord and cell_nodes come
+ * together, 2 or 3 coordinates, every corner a node index, at least 3 corners per cell, none
+ * twice, -1 only past the last one. Returns 0, or -1 with a message naming the dataset and the
+ * first bad cell in err (grids/mesh_nodes.c). */
+int mesh_check_nodes(const mesh *m, char *err, size_t n);
+
+/* Gives a regular patch (m->xy, nx x ny) its nodes: the (nx+1) x (ny+1) lattice points, node
+ * j*(nx+1) + i at (i, j), so that cell (x, y), centred at (x + 1/2, y + 1/2), has the corners
+ * (x, y), (x+1, y), (x+1, y+1), (x, y+1) counter-clockwise. Replaces node data it may have. */
+void mesh_patch_nodes(mesh *m);
 
 /* Neighbours of each cell: hist[k] counts the cells with k neighbours present (k <= 4 for a quad
  * mesh, <= maxdeg for a general one). */

@@ -132,9 +132,12 @@ int mesh_generate(mesh *m, const mesh_gen_spec *s)
     }
     gen_patch(m, s->nx, s->ny);
     m->nlevels = s->nlevels;
+    if (s->kind != MESH_SHUFFLED) /* rotating turns labels only: the cells keep their corners */
+        mesh_patch_nodes(m);
     switch (s->kind) {
     case MESH_SHUFFLED:
         shuffle_windows(m, s->window, s->seed);
+        mesh_patch_nodes(m); /* by the cells' positions after renumbering */
         snprintf(
             m->kind, sizeof m->kind,
             "shuffled: regular %dx%d patch, cell numbers permuted within windows of %d (seed %llu)",

@@ -16,6 +16,7 @@
  *                                           INPUT), holds the state T steps on the regular
  *                                           grid give, folded here, bit for bit */
 #include "check.h"
+#include "h5_put.h"
 #include "scratch.h"
 #include "src/exec/cpu_exec.h"
 #include "src/exec/field_io.h"
@@ -148,7 +149,7 @@ static void check_against_regular(const problem *pb, fieldset ref, const char *p
     const problem_spec *s = &pb->s;
     const stencil_info *si = &stencil_table[s->stencil];
     int h = s->halo, zend = stencil_zend(s->stencil, s->nz);
-    CHECK(attr_int(path, "pillar_fields_version") == 1 && attr_int(path, "nz") == s->nz &&
+    CHECK(attr_int(path, "pillar_fields_version") == FIELD_FORMAT_VERSION && attr_int(path, "nz") == s->nz &&
               attr_int(path, "ncells") == (long long)s->nx * s->ny &&
               attr_int(path, "nx") == s->nx && attr_int(path, "ny") == s->ny &&
               attr_is(path, "stencil", si->name) && attr_is(path, "precision", prec_name(s->prec)) &&
@@ -257,6 +258,11 @@ static void test_known_input(void)
             hsize_t dims[2] = {(hsize_t)nz, (hsize_t)nx * ny};
             put_dataset(tmpname("in.h5"), 1, "in", H5T_IEEE_F64LE, 2, dims, v);
             xfree(v);
+            if (p == 1) { /* a file of version 1 (plain HDF5, no dimensions) reads as well */
+                hid_t f = H5Fopen(tmpname("in.h5"), H5F_ACC_RDWR, H5P_DEFAULT);
+                put_attr(f, "pillar_fields_version", 1);
+                H5Fclose(f);
+            }
 
             problem_spec s = spec_of(ST_LAPLAP, (precision_t)p, nx, ny, nz, l);
             problem pb;
@@ -409,7 +415,7 @@ static const bad_file bad_files[] = {
     {"group.h5", "/in is not a dataset"},
     {"nan.h5", "dataset /coeff: the value at [1][5] is nan"},
     {"inf.h5", "dataset /in: the value at [2][191] is inf"},
-    {"version.h5", "pillar_fields_version = 2"},
+    {"version.h5", "pillar_fields_version = 3: this pillar reads versions 1 to 2"},
     {"text.h5", "not an HDF5 file"},
 };
 #define NBAD (sizeof bad_files / sizeof bad_files[0])
@@ -454,8 +460,8 @@ static void write_bad_file(const char *d, int which)
             hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), sp = H5Screate(H5S_SCALAR);
             hid_t a = H5Acreate2(f, "pillar_fields_version", H5T_STD_I32LE, sp, H5P_DEFAULT,
                                  H5P_DEFAULT);
-            int two = 2;
-            H5Awrite(a, H5T_NATIVE_INT, &two);
+            int unknown = FIELD_FORMAT_VERSION + 1;
+            H5Awrite(a, H5T_NATIVE_INT, &unknown);
             H5Aclose(a);
             H5Sclose(sp);
             H5Fclose(f);

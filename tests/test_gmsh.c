@@ -14,6 +14,7 @@
 #include "src/exec/runner.h"
 #include "src/exec/verify.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,8 +37,12 @@ static int refused(const char *path, const char *needle)
 
 #ifndef PILLAR_HAVE_GMSH
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--make")) {
+        printf("SKIP: pillar was built without Gmsh\n");
+        return 77;
+    }
     if (scratch_open("gmsh", NULL) != 0)
         return 1;
     char path[512];
@@ -185,6 +190,181 @@ static void check_square(int recombine)
     mesh_free(&m);
 }
 
+/* ---- files as users have them: MSH 2.2 with overlapping physical groups, partitioned with ghost
+ * cells, 3D; written by Gmsh itself ---- */
+
+/* Meshes the unit square with triangles into the current model (two physical groups over the
+ * same surface, as when a surface is both "fluid" and "all"); returns its 2D elements. */
+static long square_with_groups(void)
+{
+    int ierr;
+    gmshModelAdd("groups", &ierr);
+    double h = 0.2;
+    int p[4] = {gmshModelGeoAddPoint(0, 0, 0, h, -1, &ierr), gmshModelGeoAddPoint(1, 0, 0, h, -1, &ierr),
+                gmshModelGeoAddPoint(1, 1, 0, h, -1, &ierr), gmshModelGeoAddPoint(0, 1, 0, h, -1, &ierr)};
+    int l[4];
+    for (int i = 0; i < 4; i++)
+        l[i] = gmshModelGeoAddLine(p[i], p[(i + 1) % 4], -1, &ierr);
+    int loop = gmshModelGeoAddCurveLoop(l, 4, -1, 0, &ierr);
+    int surface = gmshModelGeoAddPlaneSurface(&loop, 1, -1, &ierr);
+    gmshModelGeoSynchronize(&ierr);
+    gmshModelAddPhysicalGroup(2, &surface, 1, 1, &ierr);
+    gmshModelAddPhysicalGroup(2, &surface, 1, 2, &ierr);
+    gmshModelMeshGenerate(2, &ierr);
+    CHECK(ierr == 0, "Gmsh could not mesh the square");
+    return count_elements(2);
+}
+
+/* Writes the sample files into dir: square.msh (MSH 4.1), groups22.msh (MSH 2.2, every element
+ * listed once per physical group), ghosts.msh (MSH 4.1, 3 partitions with ghost cells),
+ * ghosts22.msh (the same in MSH 2.2) and cube.msh (a tetrahedral volume). Returns the square's
+ * number of triangles. */
+static long write_samples(const char *dir)
+{
+    char path[600];
+    int ierr;
+    gmsh_start();
+    long cells = square_with_groups();
+    snprintf(path, sizeof path, "%s/square.msh", dir);
+    gmshWrite(path, &ierr);
+    gmshOptionSetNumber("Mesh.MshFileVersion", 2.2, &ierr);
+    snprintf(path, sizeof path, "%s/groups22.msh", dir);
+    gmshWrite(path, &ierr);
+    gmshOptionSetNumber("Mesh.PartitionCreateGhostCells", 1, &ierr);
+    gmshModelMeshPartition(3, &ierr);
+    CHECK(ierr == 0, "Gmsh could not partition the square");
+    snprintf(path, sizeof path, "%s/ghosts22.msh", dir);
+    gmshWrite(path, &ierr);
+    gmshOptionSetNumber("Mesh.MshFileVersion", 4.1, &ierr);
+    snprintf(path, sizeof path, "%s/ghosts.msh", dir);
+    gmshWrite(path, &ierr);
+    gmshModelAdd("cube", &ierr);
+    gmshOptionSetNumber("Mesh.MeshSizeMax", 0.5, &ierr);
+    gmshModelOccAddBox(0, 0, 0, 1, 1, 1, -1, &ierr);
+    gmshModelOccSynchronize(&ierr);
+    gmshModelMeshGenerate(3, &ierr);
+    CHECK(ierr == 0 && count_elements(3) > 0, "Gmsh could not mesh the cube");
+    snprintf(path, sizeof path, "%s/cube.msh", dir);
+    gmshWrite(path, &ierr);
+    CHECK(ierr == 0, "Gmsh could not write %s", path);
+    gmshFinalize(&ierr);
+    return cells;
+}
+
+/* Cell c's barycentre, rounded to 1e-9, as a sort key. */
+typedef struct {
+    long long x, y;
+    int deg;
+} cell_key;
+
+static int cell_key_cmp(const void *a, const void *b)
+{
+    const cell_key *p = a, *q = b;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    if (p->y != q->y)
+        return p->y < q->y ? -1 : 1;
+    return p->deg - q->deg;
+}
+
+/* The cells of m by position (and number of neighbours), sorted; n keys. */
+static cell_key *cell_keys(const mesh *m)
+{
+    cell_key *k = xalloc(sizeof(cell_key) * (size_t)m->ncells);
+    for (int c = 0; c < m->ncells; c++) {
+        k[c].x = llround(m->coord[3 * c] * 1e9);
+        k[c].y = llround(m->coord[3 * c + 1] * 1e9);
+        for (int j = 0; j < mesh_sides(m, c); j++)
+            k[c].deg += mesh_row(m, c)[j] >= 0;
+    }
+    qsort(k, (size_t)m->ncells, sizeof(cell_key), cell_key_cmp);
+    return k;
+}
+
+/* Each cell's corners (the kept nodes) average to its barycentre, and every node is a corner. */
+static void check_nodes(const mesh *m, const char *what)
+{
+    if (!m->cell_nodes || m->nnodes <= 0 || m->node_width != 3 || m->nnode_coord != 3) {
+        CHECK(0, "%s: no nodes, or not 3 corners of 3 coordinates", what);
+        return;
+    }
+    unsigned char *used = xalloc((size_t)m->nnodes + 1);
+    long bad = 0;
+    for (int c = 0; c < m->ncells; c++) {
+        double x = 0, y = 0;
+        for (int j = 0; j < 3; j++) {
+            int v = m->cell_nodes[3 * c + j];
+            if (v < 0 || v >= m->nnodes) {
+                bad++;
+                continue;
+            }
+            used[v] = 1;
+            x += m->node_coord[3 * v] / 3;
+            y += m->node_coord[3 * v + 1] / 3;
+        }
+        bad += fabs(x - m->coord[3 * c]) > 1e-12 || fabs(y - m->coord[3 * c + 1]) > 1e-12;
+    }
+    for (int v = 0; v < m->nnodes; v++)
+        bad += !used[v];
+    CHECK(bad == 0, "%s: %ld cells whose nodes are not their corners, or unused nodes", what, bad);
+    xfree(used);
+}
+
+/* Every sample imports as the plain square: as many cells as Gmsh made, at the same places with
+ * the same numbers of neighbours; the cube is refused as 3D. */
+static void check_samples(void)
+{
+    long cells = write_samples(dir);
+    mesh ref;
+    CHECK(mesh_import_gmsh(tmpname("square.msh"), 2, &ref) == 0, "import square.msh");
+    CHECK(ref.ncells == cells && cells > 20, "square.msh: %d cells, Gmsh made %ld", ref.ncells,
+          cells);
+    check_nodes(&ref, "square.msh");
+    cell_key *want = cell_keys(&ref);
+    static const char *const same[] = {"groups22.msh", "ghosts.msh", "ghosts22.msh"};
+    for (size_t k = 0; k < sizeof same / sizeof same[0]; k++) {
+        mesh m;
+        CHECK(mesh_import_gmsh(tmpname(same[k]), 2, &m) == 0, "import %s", same[k]);
+        if (m.ncells != ref.ncells) {
+            CHECK(0, "%s: %d cells; the square has %d", same[k], m.ncells, ref.ncells);
+        } else {
+            cell_key *got = cell_keys(&m);
+            CHECK(memcmp(got, want, sizeof(cell_key) * (size_t)m.ncells) == 0,
+                  "%s: not the square's cells and neighbour counts", same[k]);
+            xfree(got);
+            CHECK(strstr(m.kind, "listed again, counted once"), "%s: kind '%s'", same[k], m.kind);
+            check_nodes(&m, same[k]);
+        }
+        mesh_free(&m);
+    }
+    xfree(want);
+    mesh_free(&ref);
+    refused(tmpname("cube.msh"), "a 3D (volume) mesh");
+    refused(tmpname("cube.msh"), "Tetrahedron");
+}
+
+/* An edge of 3 and of 4 triangles (different corners, so not repeats): the message counts them
+ * and names every one. */
+static void check_overshared_edges(void)
+{
+    static const char head[] = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n6\n1 0 0 0\n"
+                               "2 1 0 0\n3 0 1 0\n4 0 -1 0\n5 1 1 1\n6 1 -1 1\n$EndNodes\n";
+    static const struct {
+        const char *name, *elements, *needle;
+    } cases[] = {
+        {"edge3.msh", "3\n1 2 0 1 2 3\n2 2 0 1 2 4\n3 2 0 1 2 5\n",
+         "shared by 3 elements (cells 0, 1 and 2 counted from 0)"},
+        {"edge4.msh", "4\n1 2 0 1 2 3\n2 2 0 1 2 4\n3 2 0 1 2 5\n4 2 0 1 2 6\n",
+         "shared by 4 elements (cells 0, 1, 2 and 3 counted from 0)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        FILE *f = fopen(tmpname(cases[k].name), "w");
+        fprintf(f, "%s$Elements\n%s$EndElements\n", head, cases[k].elements);
+        fclose(f);
+        refused(tmpname(cases[k].name), cases[k].needle);
+    }
+}
+
 /* Files that are not meshes, or bad ones: each refused with its message. A Gmsh script that would
  * mesh a square and run a shell command is never executed (the command would create PWNED). */
 static void bad_files(void)
@@ -230,12 +410,18 @@ static void bad_files(void)
     refused(tmpname("fifo.msh"), "a FIFO (named pipe), not a Gmsh mesh");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--make")) { /* the samples, for gmsh_cli.sh */
+        write_samples(argv[2]);
+        return check_done("test_gmsh --make");
+    }
     if (scratch_open("gmsh", NULL) != 0)
         return 1;
     check_square(0);
     check_square(1);
+    check_samples();
+    check_overshared_edges();
     refused(tmpname("none.msh"), "cannot read the Gmsh mesh");
     bad_files();
     scratch_remove();

@@ -42,6 +42,43 @@ static void check_same_mesh(const mesh *a, const mesh *b, const char *what)
     if (a->part && b->part)
         CHECK(!memcmp(a->part, b->part, sizeof(int) * n), "%s: /partition", what);
     CHECK(!strcmp(a->kind, b->kind), "%s: kind '%s' vs '%s'", what, a->kind, b->kind);
+    CHECK(a->nnodes == b->nnodes && a->nnode_coord == b->nnode_coord &&
+              a->node_width == b->node_width, "%s: nodes", what);
+    if (a->nnodes && a->nnodes == b->nnodes && a->node_width == b->node_width)
+        CHECK(!memcmp(a->node_coord, b->node_coord,
+                      sizeof(double) * (size_t)a->nnode_coord * (size_t)a->nnodes) &&
+                  !memcmp(a->cell_nodes, b->cell_nodes, sizeof(int) * (size_t)a->node_width * n),
+              "%s: /node_coordinates or /cell_nodes", what);
+}
+
+/* Files as earlier pillars wrote them (plain HDF5 without dimensions): a version 1 quad patch
+ * and a version 2 general mesh read as the meshes they hold. */
+static void test_old_versions(void)
+{
+    mesh_gen_spec quad = {.kind = MESH_REGULAR, .nx = 5, .ny = 4, .nlevels = 3},
+                  tri = {.kind = MESH_TRIANGLES, .nx = 3, .ny = 2, .nlevels = 2};
+    const mesh_gen_spec *spec[2] = {&quad, &tri};
+    for (int version = 1; version <= 2; version++) {
+        mesh a, b;
+        CHECK(mesh_generate(&a, spec[version - 1]) == 0, "generate");
+        const char *path = tmpname("old.h5");
+        hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+        put_attr(f, "pillar_mesh_version", version);
+        put_attr(f, "nlevels", a.nlevels);
+        put_data(f, mesh_nbr_name(&a), H5T_NATIVE_INT, 2, (hsize_t)a.ncells,
+                 (hsize_t)mesh_width(&a), a.adj ? a.adj : a.nbr);
+        put_data(f, "/coordinates", H5T_NATIVE_DOUBLE, 2, (hsize_t)a.ncells, (hsize_t)a.ncoord,
+                 a.coord);
+        H5Fclose(f);
+        CHECK(mesh_read(path, &b) == 0, "version %d file", version);
+        CHECK(b.ncells == a.ncells && b.nlevels == a.nlevels && mesh_width(&b) == mesh_width(&a) &&
+                  !memcmp(mesh_row(&b, 0), mesh_row(&a, 0),
+                          sizeof(int) * (size_t)a.ncells * (size_t)mesh_width(&a)) &&
+                  b.ncoord == a.ncoord && b.nnodes == 0,
+              "version %d file: not the mesh written", version);
+        mesh_free(&a);
+        mesh_free(&b);
+    }
 }
 
 static void test_round_trips(void)
@@ -528,6 +565,17 @@ static void write_bad(const char *path, int which)
         put_attr(d, "nparts", which == 12 ? 2 : 2000000000); /* more parts than cells */
         H5Dclose(d);
     }
+    if (which >= 14) { /* node data: the strip's 2 x 4 corner points */
+        double xy[8][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}};
+        int corners[3][4] = {{0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}};
+        if (which == 15)
+            corners[2][1] = 9; /* no such node */
+        if (which == 16)
+            corners[1][1] = -1; /* a corner after the end */
+        if (which != 14)
+            put_data(f, "/node_coordinates", H5T_NATIVE_DOUBLE, 2, 8, 2, xy);
+        put_data(f, "/cell_nodes", H5T_NATIVE_INT, 2, 3, 4, corners);
+    }
     H5Fclose(f);
 }
 
@@ -546,6 +594,9 @@ static const bad_file bad_files[] = {
     {"patch-twice.h5", "/patch_xy: cells 1 and 2 both lie at (1,0)"},
     {"partition.h5", "/partition: cell 1 is in part 5"},
     {"nparts.h5", "/partition: attribute nparts = 2000000000; expected 1 to the 3 cells"},
+    {"nodes-missing.h5", "/node_coordinates is missing"},
+    {"node-range.h5", "/cell_nodes: cell 2: column 1 = 9 is out of range (nodes 0..7)"},
+    {"node-past-end.h5", "/cell_nodes: cell 1: column 2 = 6 lies past the cell's last corner"},
 };
 enum { NBAD = sizeof bad_files / sizeof bad_files[0] };
 
@@ -622,6 +673,7 @@ int main(int argc, char **argv)
     if (scratch_open("mesh", NULL) != 0)
         return 1;
     test_round_trips();
+    test_old_versions();
     test_cubed_sphere();
     test_halo();
     test_patch_equals_emulate();

@@ -15,7 +15,7 @@ static const char mesh_help[] =
     "usage: pillar mesh SUBCOMMAND [flags]\n"
     "\n"
     "Mesh files: quad meshes (W/E/S/N neighbours) and general meshes (any number of neighbours\n"
-    "per cell) in HDF5 (schema: docs/mesh-format.md), run with 'pillar run --mesh'.\n"
+    "per cell) in netCDF-4/HDF5 (schema: docs/mesh-format.md), run with 'pillar run --mesh'.\n"
     "\n"
     "subcommands:\n"
     "  generate FILE   write a generated mesh: regular, cubed-sphere, shuffled, rotated,\n"
@@ -29,7 +29,7 @@ static const char mesh_help[] =
 static const help_part generate_help[] = {
     {"usage: pillar mesh generate FILE [flags]\n"
      "\n"
-     "Writes a mesh to FILE (HDF5; written to a temporary file and renamed when complete).\n"
+     "Writes a mesh to FILE (netCDF-4; written to a temporary file and renamed when complete).\n"
      "\n", 0},
     {NULL, HELP_MAIN | HELP_ALWAYS},
     {"\n"
@@ -52,7 +52,7 @@ static const help_part info_help[] = {
 static const help_part import_help[] = {
     {"usage: pillar mesh import IN OUT [--levels L]\n"
      "\n"
-     "Converts another tool's mesh into a general mesh file OUT (HDF5; written to a temporary file\n"
+     "Converts another tool's mesh into a general mesh file OUT (netCDF-4; written to a temporary file\n"
      "and renamed when complete, so a refused input leaves no OUT). IN is read by its name:\n"
      "\n"
      "  *.nc    an ICON grid file (netCDF-4 = HDF5): cells = the triangles, neighbours from\n"
@@ -60,7 +60,8 @@ static const help_part import_help[] = {
      "          from clon, clat (radians) as points on the unit sphere\n"
      "  *.msh   a Gmsh mesh (needs pillar built with Gmsh): cells = the 2D elements (triangles\n"
      "          and quadrangles), neighbours = elements sharing an edge, coordinates = the\n"
-     "          elements' barycentres\n"
+     "          elements' barycentres, nodes = their corners; an element listed again (one\n"
+     "          listing per physical group, ghost cells) counts once; a 3D mesh is refused\n"
      "\n", 0},
     {NULL, HELP_MAIN | HELP_ALWAYS},
     {"\n"

@@ -15,7 +15,7 @@ static const char usage[] =
     "           each against the regular baseline, one summary table\n"
     "  run      one stencil with one layout / storage / access strategy, timed and verified\n"
     "  info     grid, neighbour-table and compression statistics\n"
-    "  mesh     mesh files (HDF5): generate, import, info, partition (docs/mesh-format.md)\n"
+    "  mesh     mesh files (netCDF-4/HDF5): generate, import, info, partition (docs/mesh-format.md)\n"
     "  bench    the experiment matrix on the GPU: tables, CSV, JSON (plots: tools/plot)\n"
     "  help     this text\n"
     "\n"

@@ -1,4 +1,6 @@
-/* field_io.c — reading input fields from and writing results to field files with the HDF5 C API.
+/* field_io.c — reading input fields from field files with the HDF5 C API (files of every version
+ * and any HDF5 writer alike) and writing results as netCDF-4 through libnetcdf (src/io/nc_write.h),
+ * with the UGRID view of the mesh they lie on (src/io/ugrid_write.h).
  *
  * Datasets are read and written one level at a time through a hyperslab, so the memory beyond
  * the problem's own fields is one level of one field. The user's cell order is mapped onto the
@@ -7,6 +9,8 @@
 #include "field_io.h"
 
 #include "src/io/h5_util.h"
+#include "src/io/nc_write.h"
+#include "src/io/ugrid_write.h"
 
 #include <float.h>
 #include <math.h>
@@ -151,9 +155,9 @@ int field_read_inputs(problem *pb, const char *path)
     int rc = h5_read_attr_int(f, "pillar_fields_version", &version);
     if (rc < 0) {
         perr("%s: attribute /pillar_fields_version: expected one integer", path);
-    } else if (rc == 0 && version != FIELD_FORMAT_VERSION) {
-        perr("%s: attribute /pillar_fields_version = %lld: this pillar reads version %d", path,
-             version, FIELD_FORMAT_VERSION);
+    } else if (rc == 0 && (version < 1 || version > FIELD_FORMAT_VERSION)) {
+        perr("%s: attribute /pillar_fields_version = %lld: this pillar reads versions 1 to %d",
+             path, version, FIELD_FORMAT_VERSION);
         rc = -1;
     } else {
         rc = 0;
@@ -189,46 +193,65 @@ typedef struct {
     fieldset out;
     int uns;
     const field_write_opts *w;
+    const mesh *m; /* the cells the fields lie on, in the user's order; NULL if unknown */
 } write_job;
 
-static int write_attrs(hid_t f, const write_job *j)
+static int write_attrs(int nc, const write_job *j)
 {
     const problem *pb = j->pb;
-    int ok = h5_attr_int(f, "pillar_fields_version", FIELD_FORMAT_VERSION) == 0 &&
-             h5_attr_str(f, "stencil", stencil_table[pb->s.stencil].name) == 0 &&
-             h5_attr_str(f, "precision", prec_name(pb->s.prec)) == 0 &&
-             h5_attr_str(f, "flags", j->w->flags ? j->w->flags : "") == 0 &&
-             h5_attr_str(f, "commit", PILLAR_COMMIT) == 0 &&
-             h5_attr_int(f, "nz", pb->s.nz) == 0 && h5_attr_int(f, "ncells", j->u->ncells) == 0;
-    if (ok && j->w->steps)
-        ok = h5_attr_int(f, "steps", j->w->steps) == 0;
-    if (ok && pb->mesh_path)
-        ok = h5_attr_str(f, "mesh", pb->mesh_path) == 0;
-    else if (ok)
-        ok = h5_attr_int(f, "nx", pb->s.nx) == 0 && h5_attr_int(f, "ny", pb->s.ny) == 0;
-    return ok ? 0 : -1;
+    NCW_TRY(ncw_int(nc, NC_GLOBAL, "pillar_fields_version", FIELD_FORMAT_VERSION));
+    NCW_TRY(ncw_text(nc, NC_GLOBAL, "stencil", stencil_table[pb->s.stencil].name));
+    NCW_TRY(ncw_text(nc, NC_GLOBAL, "precision", prec_name(pb->s.prec)));
+    NCW_TRY(ncw_text(nc, NC_GLOBAL, "flags", j->w->flags));
+    NCW_TRY(ncw_text(nc, NC_GLOBAL, "commit", PILLAR_COMMIT));
+    NCW_TRY(ncw_int(nc, NC_GLOBAL, "nz", pb->s.nz));
+    NCW_TRY(ncw_int(nc, NC_GLOBAL, "ncells", j->u->ncells));
+    if (j->w->steps)
+        NCW_TRY(ncw_int(nc, NC_GLOBAL, "steps", j->w->steps));
+    if (pb->mesh_path) {
+        NCW_TRY(ncw_text(nc, NC_GLOBAL, "mesh", pb->mesh_path));
+    } else {
+        NCW_TRY(ncw_int(nc, NC_GLOBAL, "nx", pb->s.nx));
+        NCW_TRY(ncw_int(nc, NC_GLOBAL, "ny", pb->s.ny));
+    }
+    NCW_TRY(ncw_text(nc, NC_GLOBAL, "Conventions", "CF-1.8 UGRID-1.0"));
+    return ncw_text(nc, NC_GLOBAL, "title", "pillar field file (docs/field-format.md)");
 }
 
-/* Writes field k of src (on the unstructured grid when uns). For an output field, points the
- * stencil does not compute are written as NaN. */
-static int write_field(hid_t f, const write_job *j, fieldset src, int uns, int k)
+/* Defines field k as [nLevels][nCells] with its CF and UGRID attributes. */
+static int define_field(int nc, const write_job *j, int k, const int dims[2], int *var)
+{
+    const problem *pb = j->pb;
+    const stencil_info *si = &stencil_table[pb->s.stencil];
+    int n = j->u->ncells;
+    size_t chunk[2] = {1, (size_t)(n < CHUNK_CELLS ? n : CHUNK_CELLS)};
+    NCW_TRY(ncw_var(nc, si->field[k], pb->s.prec == PREC_FLOAT ? NC_FLOAT : NC_DOUBLE, 2, dims,
+                    chunk, 1, 1, var));
+    char text[160];
+    snprintf(text, sizeof text, "%s %s of %s%s", k < si->nin ? "input" : "output",
+             si->field[k], si->name,
+             k < si->nin ? "" : " (NaN where the stencil computes nothing: halo cells)");
+    NCW_TRY(ncw_text(nc, *var, "long_name", text));
+    if (!j->m)
+        return NC_NOERR;
+    NCW_TRY(ncw_text(nc, *var, "mesh", UGRID_TOPOLOGY));
+    NCW_TRY(ncw_text(nc, *var, "location", "face"));
+    ugrid_face_coordinates(j->m, text, sizeof text);
+    return ncw_text(nc, *var, "coordinates", text);
+}
+
+/* Writes field k of src (on the unstructured grid when uns) into var. For an output field,
+ * points the stencil does not compute are written as NaN. */
+static int write_field(int nc, int var, const write_job *j, fieldset src, int uns, int k)
 {
     const problem *pb = j->pb;
     const user_order *u = j->u;
     precision_t p = pb->s.prec;
     size_t es = prec_size(p);
     int n = u->ncells, nz = pb->s.nz, output = k >= stencil_table[pb->s.stencil].nin;
-    hsize_t dims[2] = {(hsize_t)nz, (hsize_t)n}, chunk[2] = {1, n < CHUNK_CELLS ? n : CHUNK_CELLS};
-    hsize_t mdim = (hsize_t)n;
-    hid_t fsp = H5Screate_simple(2, dims, NULL), msp = H5Screate_simple(1, &mdim, NULL);
-    hid_t pl = h5_chunked(2, chunk, 1, 1);
-    hid_t ftype = p == PREC_FLOAT ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-    hid_t mtype = p == PREC_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-    hid_t d = H5Dcreate2(f, stencil_table[pb->s.stencil].field[k], ftype, fsp, H5P_DEFAULT, pl,
-                         H5P_DEFAULT);
     char *level = xalloc(es * (size_t)n);
-    int rc = d >= 0 ? 0 : -1;
-    for (int z = 0; z < nz && rc == 0; z++) {
+    int st = NC_NOERR;
+    for (int z = 0; z < nz && st == NC_NOERR; z++) {
         for (int i = 0; i < n; i++) {
             if (output && !user_order_computed(pb, u, i, z))
                 field_set(p, level, (size_t)i, NAN);
@@ -236,33 +259,31 @@ static int write_field(hid_t f, const write_job *j, fieldset src, int uns, int k
                 memcpy(level + (size_t)i * es,
                        (const char *)src.p[k] + user_order_element(pb, u, uns, i, z) * es, es);
         }
-        select_level(fsp, z, n);
-        if (H5Dwrite(d, mtype, msp, fsp, H5P_DEFAULT, level) < 0)
-            rc = -1;
+        size_t start[2] = {(size_t)z, 0}, count[2] = {1, (size_t)n};
+        st = nc_put_vara(nc, var, start, count, level); /* in the variable's own type */
     }
     xfree(level);
-    if (d >= 0)
-        H5Dclose(d);
-    H5Pclose(pl);
-    H5Sclose(msp);
-    H5Sclose(fsp);
-    return rc;
+    return st;
 }
 
-static int write_all(hid_t f, const void *arg)
+static int write_all(int nc, const void *arg)
 {
     const write_job *j = arg;
     const stencil_info *si = &stencil_table[j->pb->s.stencil];
-    if (write_attrs(f, j) != 0)
-        return -1;
+    int dims[2];
+    NCW_TRY(write_attrs(nc, j));
+    NCW_TRY(ncw_dim(nc, "nLevels", (size_t)j->pb->s.nz, &dims[0]));
+    if (j->m)
+        NCW_TRY(ugrid_write(nc, j->m, 0));
+    NCW_TRY(ncw_dim(nc, UGRID_CELLS, (size_t)j->u->ncells, &dims[1]));
     int inputs = j->w->steps || j->w->inputs_only; /* an iterated run: its state */
     int end = inputs ? si->nin : j->pb->nf;
     for (int k = j->w->with_inputs || inputs ? 0 : si->nin; k < end; k++) {
-        int is_input = k < si->nin;
-        if (write_field(f, j, is_input ? j->pb->uf : j->out, is_input ? 1 : j->uns, k) != 0)
-            return -1;
+        int is_input = k < si->nin, var;
+        NCW_TRY(define_field(nc, j, k, dims, &var));
+        NCW_TRY(write_field(nc, var, j, is_input ? j->pb->uf : j->out, is_input ? 1 : j->uns, k));
     }
-    return 0;
+    return NC_NOERR;
 }
 
 int field_write(const problem *pb, fieldset out, int uns, const field_write_opts *w,
@@ -270,8 +291,21 @@ int field_write(const problem *pb, fieldset out, int uns, const field_write_opts
 {
     user_order u;
     user_order_make(pb, &u);
-    write_job j = {pb, &u, out, uns, w};
-    int rc = h5_write_atomic(path, "the fields", write_all, &j);
+    write_job j = {pb, &u, out, uns, w, NULL};
+    mesh patch;
+    memset(&patch, 0, sizeof patch);
+    if (pb->mesh.ncells == u.ncells) { /* a mesh file's or the API's cells, in their order */
+        j.m = &pb->mesh;
+    } else if (!pb->mesh_path && (long)pb->s.nx * pb->s.ny == u.ncells) { /* y*nx + x */
+        mesh_gen_spec g = {.kind = MESH_REGULAR, .nx = pb->s.nx, .ny = pb->s.ny, .nlevels = pb->s.nz};
+        if (mesh_generate(&patch, &g) != 0) {
+            user_order_free(&u);
+            return -1;
+        }
+        j.m = &patch;
+    }
+    int rc = ncw_create(path, "the fields", write_all, &j);
+    mesh_free(&patch);
     user_order_free(&u);
     return rc;
 }

@@ -7,7 +7,7 @@
 
 #include "problem.h"
 
-#define FIELD_FORMAT_VERSION 1
+#define FIELD_FORMAT_VERSION 2 /* written (netCDF-4, named dimensions, UGRID); 1 is still read */
 
 /* The user's cell order mapped onto pb's grids: for every user cell, its cell in the
  * unstructured grid and, when there is a regular twin, its position there. */

@@ -1,8 +1,8 @@
-/* h5_util.h — the HDF5 handling that mesh files, ICON grid files and field files share, with the
+/* h5_util.h — the HDF5 reading that mesh files, ICON grid files and field files share, with the
  * HDF5 C API: silencing HDF5's own error printing, opening a file for reading with one clear
  * message, checked reading of attributes and datasets (kind and shape checked, every failure
- * reported once, naming the file and the dataset or attribute), scalar attributes, chunked (and
- * deflated) dataset creation, and atomic writing. */
+ * reported once, naming the file and the dataset or attribute). Files are written as netCDF-4
+ * (nc_write.h). */
 #ifndef PILLAR_H5_UTIL_H
 #define PILLAR_H5_UTIL_H
 
@@ -69,23 +69,5 @@ int h5_link_local(const char *path, hid_t file, const char *name);
  * files) and virtual datasets (views of other datasets) are refused before anything is read,
  * so no byte of a file the user did not name is read or echoed. 1, or 0 after a message. */
 int h5_data_local(const char *path, const char *name, hid_t d);
-
-/* ---- writing ---- */
-
-/* Scalar attributes on obj, stored as 32-bit little-endian integers / fixed-length strings.
- * Return 0 or -1. */
-int h5_attr_int(hid_t obj, const char *name, long long v);
-int h5_attr_str(hid_t obj, const char *name, const char *s);
-
-/* A dataset-creation property list chunked as `chunk` (rank dimensions), with the shuffle filter
- * (when shuffle is set) and deflate at `level` when the library has zlib. Close with H5Pclose. */
-hid_t h5_chunked(int rank, const hsize_t *chunk, int shuffle, int level);
-
-/* Creates path atomically: writes it with write(file, arg) into an unnamed temporary file
- * (files.h) and puts it in place only when everything succeeded. `what` names the contents in
- * messages ("the mesh"). Returns 0, or -1 after a message; no file (temporary or not) is left
- * behind, also when the process is killed. `write` may print its own message and return -1. */
-int h5_write_atomic(const char *path, const char *what, int (*write)(hid_t file, const void *arg),
-                    const void *arg);
 
 #endif

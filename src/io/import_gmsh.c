@@ -3,7 +3,14 @@
  * matter); two cells are neighbours when they share an edge, i.e. two consecutive corners. An
  * edge of one cell only lies on the boundary; an edge of three or more cells is refused. A mesh
  * of quadrangles only is written as a quad mesh (W/E/S/N from each element's edge order), any
- * other as a general mesh.
+ * other as a general mesh. The corner nodes are kept (node coordinates, cell nodes).
+ *
+ * An element listed more than once counts once: MSH 2 files list an element once per physical
+ * group it belongs to (under a new number each time), and partitioned files list ghost cells
+ * (copies of a neighbouring partition's elements) besides the partition's own; any 2D elements
+ * with the same corner nodes are one cell, the first listed. A mesh with volume elements
+ * (tetrahedra, hexahedra, prisms, pyramids) is refused: it is 3D, and pillar does not cut a
+ * volume down to its boundary surface.
  *
  * A mesh file is data. Gmsh's own open chooses a reader by the file's name and first line, and
  * falls back to its script parser (whose `System` command runs shell commands) for anything it
@@ -130,6 +137,9 @@ typedef struct {
     size_t ntypes, **etags, *etags_n, etags_nn, **ntags, *ntags_n, ntags_nn;
     int *corners;  /* corners of each type: 3 or 4 */
     int *per;      /* nodes per element of each type */
+    unsigned char *repeat; /* per element, in the order listed: 1 if an earlier one has its
+                            * corners */
+    long repeats;  /* elements so marked */
 } elements;
 
 static void elements_free(elements *e)
@@ -145,6 +155,7 @@ static void elements_free(elements *e)
     gmshFree(e->ntags_n);
     xfree(e->corners);
     xfree(e->per);
+    xfree(e->repeat);
 }
 
 /* Reads the 2D elements; counts the cells, refuses element types that are not triangles or
@@ -189,6 +200,83 @@ static long read_elements(const char *path, elements *e, int *maxdeg)
     return n;
 }
 
+/* A mesh with volume elements is 3D: refused, naming what it holds. 0, or -1 after a message. */
+static int refuse_volumes(const char *path)
+{
+    elements v;
+    memset(&v, 0, sizeof v);
+    int ierr = 0;
+    gmshModelMeshGetElements(&v.types, &v.ntypes, &v.etags, &v.etags_n, &v.etags_nn, &v.ntags,
+                             &v.ntags_n, &v.ntags_nn, 3, -1, &ierr);
+    char what[256] = "";
+    long total = 0;
+    for (size_t t = 0; t < v.ntypes; t++) {
+        char *name = NULL;
+        double *local = NULL;
+        size_t nlocal = 0, used = strlen(what);
+        int dim, order, nodes, primary, err2 = 0;
+        gmshModelMeshGetElementProperties(v.types[t], &name, &dim, &order, &nodes, &local,
+                                          &nlocal, &primary, &err2);
+        snprintf(what + used, sizeof what - used, "%s%zu volume elements of type %s",
+                 t ? ", " : "", v.etags_n[t], !err2 && name ? name : "unknown");
+        total += (long)v.etags_n[t];
+        gmshFree(name);
+        gmshFree(local);
+    }
+    elements_free(&v);
+    if (ierr == 0 && total == 0)
+        return 0;
+    perr("%s: a 3D (volume) mesh: it holds %s; pillar imports 2D meshes (planar or surface "
+         "triangles and quadrangles), not volumes, and does not cut one down to its surface",
+         path, ierr ? "volume elements Gmsh could not list" : what);
+    return -1;
+}
+
+/* Corner nodes of an element, sorted: two elements with equal keys are the same cell. */
+typedef struct {
+    size_t corner[4];
+    long at; /* the element's place in the listing */
+} element_key;
+
+static int key_cmp(const void *a, const void *b)
+{
+    const element_key *x = a, *y = b;
+    for (int i = 0; i < 4; i++)
+        if (x->corner[i] != y->corner[i])
+            return x->corner[i] < y->corner[i] ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Marks e->repeat for every element (n in all) whose corners an earlier one has. */
+static void mark_repeats(elements *e, long n)
+{
+    element_key *keys = xalloc(sizeof(element_key) * (size_t)n);
+    long at = 0;
+    for (size_t t = 0; t < e->ntypes; t++)
+        for (size_t k = 0; k < e->etags_n[t]; k++, at++) {
+            element_key *key = keys + at;
+            const size_t *nt = e->ntags[t] + k * (size_t)e->per[t];
+            key->at = at;
+            for (int i = 0; i < 4; i++) /* a triangle's fourth is 0, never a node tag */
+                key->corner[i] = i < e->corners[t] ? nt[i] : 0;
+            for (int i = 1; i < 4; i++) /* insertion sort: a triangle's 0 comes first */
+                for (int j = i; j > 0 && key->corner[j - 1] > key->corner[j]; j--) {
+                    size_t x = key->corner[j];
+                    key->corner[j] = key->corner[j - 1];
+                    key->corner[j - 1] = x;
+                }
+        }
+    qsort(keys, (size_t)n, sizeof(element_key), key_cmp);
+    e->repeat = xalloc((size_t)n);
+    e->repeats = 0;
+    for (long i = 1; i < n; i++)
+        if (memcmp(keys[i].corner, keys[i - 1].corner, sizeof keys[i].corner) == 0) {
+            e->repeat[keys[i].at] = 1;
+            e->repeats++;
+        }
+    xfree(keys);
+}
+
 /* Node positions by tag: a sorted table to search. Returns 0 or -1 after a message. */
 static int read_nodes(const char *path, node **tab, size_t *count, double **xyz)
 {
@@ -208,7 +296,11 @@ static int read_nodes(const char *path, node **tab, size_t *count, double **xyz)
         (*tab)[i].at = i;
     }
     qsort(*tab, ntags, sizeof(node), node_cmp);
-    *count = ntags;
+    size_t k = 0; /* a node listed twice (partition boundaries) is one node */
+    for (size_t i = 0; i < ntags; i++)
+        if (k == 0 || (*tab)[i].tag != (*tab)[k - 1].tag)
+            (*tab)[k++] = (*tab)[i];
+    *count = k;
     gmshFree(tags);
     return 0;
 }
@@ -222,9 +314,15 @@ static int pair_edges(const char *path, mesh *m, edge *ed, size_t ne)
         while (j < ne && ed[j].lo == ed[i].lo && ed[j].hi == ed[i].hi)
             j++;
         if (j - i > 2) {
-            perr("%s: the edge between nodes %zu and %zu is shared by %zu elements (cells %d, %d "
-                 "and %d counted from 0); a mesh surface has at most 2 per edge",
-                 path, ed[i].lo, ed[i].hi, j - i, ed[i].cell, ed[i + 1].cell, ed[i + 2].cell);
+            char cells[160] = "";
+            for (size_t k = i; k < j && k < i + 8; k++) {
+                size_t used = strlen(cells);
+                snprintf(cells + used, sizeof cells - used, "%s%d", k == i ? "" : k + 1 == j ? " and " : ", ",
+                         ed[k].cell);
+            }
+            perr("%s: the edge between nodes %zu and %zu is shared by %zu elements (cells %s%s "
+                 "counted from 0); a mesh surface has at most 2 per edge",
+                 path, ed[i].lo, ed[i].hi, j - i, cells, j - i > 8 ? ", ..." : "");
             return -1;
         }
         if (j - i == 2) {
@@ -253,25 +351,35 @@ static void quads_as_quad_mesh(mesh *m)
 }
 
 /* Builds the mesh from the current Gmsh model: a quad mesh when every element is a quadrangle,
- * else a general one. Returns 0 or -1 after a message. */
-static int build(const char *path, mesh *m)
+ * else a general one; repeated elements count once; the corner nodes become the mesh's nodes,
+ * numbered in order of first use. Returns 0 or -1 after a message. */
+static int build(const char *path, mesh *m, long *repeats)
 {
     elements e;
     memset(&e, 0, sizeof e);
     node *nodes = NULL;
     double *xyz = NULL;
     edge *ed = NULL;
+    int *node_id = NULL;
     size_t nnodes = 0, ne = 0;
     int rc = -1, maxdeg;
-    long n = read_elements(path, &e, &maxdeg);
-    if (n < 0 || read_nodes(path, &nodes, &nnodes, &xyz) != 0)
+    long listed = refuse_volumes(path) == 0 ? read_elements(path, &e, &maxdeg) : -1;
+    if (listed < 0 || read_nodes(path, &nodes, &nnodes, &xyz) != 0)
         goto done;
+    mark_repeats(&e, listed);
+    *repeats = e.repeats;
+    long n = listed - e.repeats;
     m->ncells = (int)n;
     m->maxdeg = maxdeg;
     m->adj = xalloc(sizeof(int) * (size_t)maxdeg * (size_t)n);
     memset(m->adj, 0xff, sizeof(int) * (size_t)maxdeg * (size_t)n);
     m->ncoord = 3;
     m->coord = xalloc(sizeof(double) * 3 * (size_t)n);
+    m->node_width = maxdeg;
+    m->cell_nodes = xalloc(sizeof(int) * (size_t)maxdeg * (size_t)n);
+    memset(m->cell_nodes, 0xff, sizeof(int) * (size_t)maxdeg * (size_t)n);
+    node_id = xalloc(sizeof(int) * (nnodes + 1));
+    memset(node_id, 0xff, sizeof(int) * (nnodes + 1));
     int mixed = 0;
     for (size_t t = 0; t < e.ntypes; t++)
         mixed |= e.corners[t] != maxdeg;
@@ -279,8 +387,11 @@ static int build(const char *path, mesh *m)
         m->sides = xalloc(sizeof(int) * (size_t)n);
     ed = xalloc(sizeof(edge) * (size_t)maxdeg * (size_t)n);
     int c = 0;
+    long at = 0;
     for (size_t t = 0; t < e.ntypes; t++)
-        for (size_t k = 0; k < e.etags_n[t]; k++, c++) {
+        for (size_t k = 0; k < e.etags_n[t]; k++, at++) {
+            if (e.repeat[at])
+                continue;
             const size_t *nt = e.ntags[t] + k * (size_t)e.per[t];
             int nc = e.corners[t];
             if (m->sides)
@@ -292,18 +403,30 @@ static int build(const char *path, mesh *m)
                          e.etags[t][k], nt[i]);
                     goto done;
                 }
+                size_t v = (size_t)(hit - nodes);
+                if (node_id[v] < 0)
+                    node_id[v] = m->nnodes++;
+                m->cell_nodes[(size_t)maxdeg * (size_t)c + (size_t)i] = node_id[v];
                 for (int d = 0; d < 3; d++)
                     m->coord[3 * c + d] += xyz[3 * hit->at + d] / nc;
                 size_t a = nt[i], b = nt[(i + 1) % nc];
                 edge x = {a < b ? a : b, a < b ? b : a, c, i};
                 ed[ne++] = x;
             }
+            c++;
         }
+    m->nnode_coord = 3;
+    m->node_coord = xalloc(sizeof(double) * 3 * (size_t)(m->nnodes ? m->nnodes : 1));
+    for (size_t v = 0; v < nnodes; v++)
+        if (node_id[v] >= 0)
+            for (int d = 0; d < 3; d++)
+                m->node_coord[3 * (size_t)node_id[v] + (size_t)d] = xyz[3 * nodes[v].at + (size_t)d];
     rc = pair_edges(path, m, ed, ne);
     if (rc == 0 && m->maxdeg == 4 && !m->sides)
         quads_as_quad_mesh(m);
 done:
     xfree(ed);
+    xfree(node_id);
     xfree(nodes);
     gmshFree(xyz);
     elements_free(&e);
@@ -322,8 +445,9 @@ static void last_error(char *buf, size_t n)
     gmshFree(e);
 }
 
-/* Reads the header-checked file (opened as name) with Gmsh into m. 0, or -1 after a message. */
-static int read_with_gmsh(const char *path, const char *name, mesh *m)
+/* Reads the header-checked file (opened as name) with Gmsh into m; *repeats = the elements
+ * listed again that were dropped. 0, or -1 after a message. */
+static int read_with_gmsh(const char *path, const char *name, mesh *m, long *repeats)
 {
     int ierr = 0;
 #if GMSH_API_VERSION_MAJOR > 4 || (GMSH_API_VERSION_MAJOR == 4 && GMSH_API_VERSION_MINOR >= 9)
@@ -340,7 +464,7 @@ static int read_with_gmsh(const char *path, const char *name, mesh *m)
         last_error(why, sizeof why);
         perr("%s: Gmsh could not read the file as a mesh%s", path, why);
     } else {
-        rc = build(path, m);
+        rc = build(path, m, repeats);
     }
     gmshLoggerStop(&ierr);
     gmshFinalize(&ierr);
@@ -354,7 +478,8 @@ static int read_with_gmsh(const char *path, const char *name, mesh *m)
  * message here, never a crash of pillar (or of the program that called it). */
 
 typedef struct {
-    int rc, ncells, maxdeg, quad, sides, ncoord;
+    int rc, ncells, maxdeg, quad, sides, ncoord, nnodes, node_width;
+    long repeats;
     char msg[512]; /* the child's message when rc != 0 */
 } wire_head;
 
@@ -390,28 +515,32 @@ static void child(int out, const char *path, const char *name)
     wire_head h;
     memset(&h, 0, sizeof h);
     perr_capture(h.msg, sizeof h.msg); /* sent to the parent, which reports it its own way */
-    h.rc = read_with_gmsh(path, name, &m);
+    h.rc = read_with_gmsh(path, name, &m, &h.repeats);
     perr_capture(NULL, 0);
     h.ncells = m.ncells;
     h.maxdeg = m.maxdeg;
     h.quad = m.nbr != NULL;
     h.sides = m.sides != NULL;
     h.ncoord = m.ncoord;
+    h.nnodes = m.nnodes;
+    h.node_width = m.node_width;
     int ok = put_all(out, &h, sizeof h) == 0;
     if (ok && h.rc == 0) {
         size_t n = (size_t)m.ncells;
         ok = put_all(out, m.nbr ? m.nbr : m.adj, sizeof(int) * n * (size_t)mesh_width(&m)) == 0 &&
              (!m.sides || put_all(out, m.sides, sizeof(int) * n) == 0) &&
-             (!m.coord || put_all(out, m.coord, sizeof(double) * n * (size_t)m.ncoord) == 0);
+             (!m.coord || put_all(out, m.coord, sizeof(double) * n * (size_t)m.ncoord) == 0) &&
+             put_all(out, m.cell_nodes, sizeof(int) * n * (size_t)m.node_width) == 0 &&
+             put_all(out, m.node_coord, sizeof(double) * 3 * (size_t)m.nnodes) == 0;
     }
     fflush(stderr);
     _exit(ok ? 0 : 1);
 }
 
-/* The parent: the mesh from the child, sizes checked before anything is allocated. 0, 1 when
- * the child reported a failure (its message is reported here, through perr), -1 when it sent
- * nothing usable. */
-static int receive(int in, mesh *m)
+/* The parent: the mesh from the child, sizes checked before anything is allocated; *repeats =
+ * the elements dropped as repeated. 0, 1 when the child reported a failure (its message is
+ * reported here, through perr), -1 when it sent nothing usable. */
+static int receive(int in, mesh *m, long *repeats)
 {
     wire_head h;
     if (get_all(in, &h, sizeof h) != 0)
@@ -422,12 +551,19 @@ static int receive(int in, mesh *m)
         return 1;
     }
     if (h.ncells < 1 || h.ncells > (1 << 29) || (h.quad ? h.maxdeg != 0 : (h.maxdeg < 3 || h.maxdeg > 4)) ||
-        (h.ncoord != 0 && h.ncoord != 3))
+        (h.ncoord != 0 && h.ncoord != 3) || h.node_width != (h.quad ? 4 : h.maxdeg) ||
+        h.nnodes < 3 || (long)h.nnodes > 4L * h.ncells)
         return -1;
     size_t n = (size_t)h.ncells, w = h.quad ? 4 : (size_t)h.maxdeg;
+    *repeats = h.repeats;
     m->ncells = h.ncells;
     m->maxdeg = h.maxdeg;
     m->ncoord = h.ncoord;
+    m->nnodes = h.nnodes;
+    m->nnode_coord = 3;
+    m->node_width = h.node_width;
+    m->cell_nodes = xalloc(sizeof(int) * n * w);
+    m->node_coord = xalloc(sizeof(double) * 3 * (size_t)h.nnodes);
     int *tab = xalloc(sizeof(int) * n * w);
     if (h.quad)
         m->nbr = tab;
@@ -439,7 +575,9 @@ static int receive(int in, mesh *m)
         m->coord = xalloc(sizeof(double) * n * (size_t)h.ncoord);
     if (get_all(in, tab, sizeof(int) * n * w) != 0 ||
         (h.sides && get_all(in, m->sides, sizeof(int) * n) != 0) ||
-        (h.ncoord && get_all(in, m->coord, sizeof(double) * n * (size_t)h.ncoord) != 0))
+        (h.ncoord && get_all(in, m->coord, sizeof(double) * n * (size_t)h.ncoord) != 0) ||
+        get_all(in, m->cell_nodes, sizeof(int) * n * w) != 0 ||
+        get_all(in, m->node_coord, sizeof(double) * 3 * (size_t)h.nnodes) != 0)
         return -1;
     return 0;
 }
@@ -466,7 +604,8 @@ int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
         child(pfd[1], path, name[0] ? name : path);
     }
     close(pfd[1]);
-    int got = pid < 0 ? -1 : receive(pfd[0], m), status = 0;
+    long repeats = 0;
+    int got = pid < 0 ? -1 : receive(pfd[0], m, &repeats), status = 0;
     close(pfd[0]);
     close(fd);
     if (pid > 0)
@@ -481,9 +620,12 @@ int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
              WIFSIGNALED(status) ? WTERMSIG(status) : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     if (rc == 0) {
         m->nlevels = nlevels;
-        snprintf(m->kind, sizeof m->kind, "gmsh: %d %s from %.80s", m->ncells,
+        char dropped[48] = "";
+        if (repeats)
+            snprintf(dropped, sizeof dropped, " (%ld listed again, counted once)", repeats);
+        snprintf(m->kind, sizeof m->kind, "gmsh: %d %s%s from %.64s", m->ncells,
                  m->sides ? "triangles and quadrangles" : m->nbr || m->maxdeg == 4 ? "quadrangles" : "triangles",
-                 path);
+                 dropped, path);
         rc = mesh_import_check(path, "the elements' edges", m);
     }
     if (rc != 0)

@@ -1,10 +1,13 @@
-/* mesh_io.c — reading and writing mesh files with the HDF5 C API (through h5_util.c).
- * HDF5's own error printing is silenced; every failure is reported once, naming the file and the
- * dataset or attribute. */
+/* mesh_io.c — mesh files: read with the HDF5 C API (through h5_util.c), so that files of every
+ * version and of any HDF5 writer are read alike, and written as netCDF-4 through libnetcdf
+ * (nc_write.h, ugrid_write.h). HDF5's own error printing is silenced; every failure is reported
+ * once, naming the file and the dataset or attribute. */
 #include "mesh_io.h"
 
 #include "base/common.h"
 #include "h5_util.h"
+#include "nc_write.h"
+#include "ugrid_write.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -53,6 +56,31 @@ static int read_neighbours(h5_reader *rd, mesh *m, int version)
     return h5_read_int(rd, "/cell_sides", 1, &want, dims, &m->sides) < 0 ? -1 : 0;
 }
 
+/* The optional nodes: /node_coordinates [nnodes][2|3] and /cell_nodes [ncells][3..16]. */
+static int read_nodes(h5_reader *rd, mesh *m)
+{
+    long dims[2];
+    void *buf;
+    h5_shape want = {2, -1, 2, 3, "one per node"};
+    int rc = h5_read(rd, "/node_coordinates", 1, 1, &want, dims, &buf);
+    if (rc < 0)
+        return -1;
+    if (rc == 0) { /* either of the two alone is refused by mesh_check */
+        m->node_coord = buf;
+        m->nnode_coord = (int)dims[1];
+        if (dims[0] > INT_MAX / 4) {
+            perr("%s: dataset /node_coordinates has %ld rows; at most %d nodes", rd->path,
+                 dims[0], INT_MAX / 4);
+            return -1;
+        }
+        m->nnodes = (int)dims[0];
+    }
+    want = per_cell(m->ncells, 3, MESH_MAXDEG);
+    rc = h5_read_int(rd, "/cell_nodes", 1, &want, dims, &m->cell_nodes);
+    m->node_width = rc == 0 ? (int)dims[1] : 0;
+    return rc < 0 ? -1 : 0;
+}
+
 static int read_all(h5_reader *rd, mesh *m)
 {
     long long v;
@@ -89,6 +117,8 @@ static int read_all(h5_reader *rd, mesh *m)
     want = per_cell(m->ncells, 0, 0);
     rc = h5_read_int(rd, "/partition", 1, &want, dims, &m->part);
     if (rc < 0 || (rc == 0 && h5_dataset_attr(rd, "/partition", "nparts", &m->nparts) != 0))
+        return -1;
+    if (read_nodes(rd, m) != 0)
         return -1;
     if (H5Aexists(rd->file, "kind") > 0) {
         hid_t a = H5Aopen(rd->file, "kind", H5P_DEFAULT), t = H5Aget_type(a);
@@ -155,72 +185,18 @@ int mesh_read_image(const void *image, size_t size, const char *name, mesh *m)
 
 /* ---- writing ---- */
 
-/* Dataset of rows x cols (cols 0: rank 1), chunked and deflated when large. Returns its id. */
-static hid_t write_dataset(hid_t file, const char *name, hid_t ftype, hid_t mtype, long rows,
-                           int cols, const void *data)
-{
-    hsize_t dims[2] = {(hsize_t)rows, (hsize_t)(cols ? cols : 1)};
-    int rank = cols ? 2 : 1;
-    hsize_t chunk[2] = {rows < 65536 ? (hsize_t)rows : 65536, dims[1]};
-    hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t pl = rows >= 4096 ? h5_chunked(rank, chunk, 0, 4) : H5Pcreate(H5P_DATASET_CREATE);
-    hid_t d = H5Dcreate2(file, name, ftype, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
-    if (d >= 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
-        H5Dclose(d);
-        d = -1;
-    }
-    H5Pclose(pl);
-    H5Sclose(sp);
-    return d;
-}
-
-static int write_all(hid_t f, const void *arg)
+static int write_all(int nc, const void *arg)
 {
     const mesh *m = arg;
-    if (h5_attr_int(f, "pillar_mesh_version", MESH_FORMAT_VERSION) != 0 ||
-        h5_attr_int(f, "nlevels", m->nlevels) != 0)
-        return -1;
-    if (m->kind[0] && h5_attr_str(f, "kind", m->kind) != 0)
-        return -1;
-    hid_t d = write_dataset(f, mesh_nbr_name(m), H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells,
-                            mesh_width(m), m->adj ? m->adj : m->nbr);
-    if (d < 0)
-        return -1;
-    H5Dclose(d);
-    if (m->sides) {
-        d = write_dataset(f, "/cell_sides", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 0, m->sides);
-        if (d < 0)
-            return -1;
-        H5Dclose(d);
-    }
-    if (m->coord) {
-        d = write_dataset(f, "/coordinates", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, m->ncells,
-                          m->ncoord, m->coord);
-        if (d < 0)
-            return -1;
-        H5Dclose(d);
-    }
-    if (m->xy) {
-        d = write_dataset(f, "/patch_xy", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 2, m->xy);
-        int ok =
-            d >= 0 && h5_attr_int(d, "nx", m->nx) == 0 && h5_attr_int(d, "ny", m->ny) == 0;
-        if (d >= 0)
-            H5Dclose(d);
-        if (!ok)
-            return -1;
-    }
-    if (m->part) {
-        d = write_dataset(f, "/partition", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 0, m->part);
-        int ok = d >= 0 && h5_attr_int(d, "nparts", m->nparts) == 0;
-        if (d >= 0)
-            H5Dclose(d);
-        if (!ok)
-            return -1;
-    }
-    return 0;
+    NCW_TRY(ncw_int(nc, NC_GLOBAL, "pillar_mesh_version", MESH_FORMAT_VERSION));
+    NCW_TRY(ncw_int(nc, NC_GLOBAL, "nlevels", m->nlevels));
+    NCW_TRY(ncw_text(nc, NC_GLOBAL, "kind", m->kind));
+    NCW_TRY(ncw_text(nc, NC_GLOBAL, "Conventions", "CF-1.8 UGRID-1.0"));
+    NCW_TRY(ncw_text(nc, NC_GLOBAL, "title", "pillar mesh file (docs/mesh-format.md)"));
+    return ugrid_write(nc, m, 1);
 }
 
 int mesh_write(const char *path, const mesh *m)
 {
-    return h5_write_atomic(path, "the mesh", write_all, m);
+    return ncw_create(path, "the mesh", write_all, m);
 }

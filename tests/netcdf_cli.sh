@@ -1,0 +1,54 @@
+#!/bin/sh
+# pillar's netCDF-4 outputs opened with xarray (tests/check_netcdf.py): named dimensions, the
+# UGRID view and values against references computed in Python; a field file written by xarray
+# is read back as --input; tools/plot-field draws an output. Skipped (exit 77) only when no
+# Python with xarray and netCDF4 is found.
+# With uxarray (REPO_ROOT/.venv-uxarray, made by .ci/run, or the system's Python), the mesh file
+# and the field file are opened together with it too (tests/check_uxarray.py); PILLAR_UXARRAY=1
+# makes its absence a failure.
+# usage: netcdf_cli.sh PILLAR REPO_ROOT
+pillar=$1
+root=$2
+. "$(dirname "$0")/cli_lib.sh"
+
+py=
+for cand in /usr/bin/python3 python3; do
+    if "$cand" -c 'import xarray, netCDF4' >/dev/null 2>&1; then py=$cand; break; fi
+done
+[ -n "$py" ] || { echo "SKIP: no python3 with xarray and netCDF4"; exit 77; }
+
+expect_output "wrote" mesh generate "$tmp/patch.nc" --size 9x7 --levels 3
+expect_output "wrote" mesh generate "$tmp/sphere.nc" --kind cubed-sphere --n 3 --levels 2
+expect_output "output    $tmp/mesh.nc: in out [3][63] double" \
+    run --mesh "$tmp/patch.nc" --stencil laplap --backend cpu --runs 1 --output "$tmp/mesh.nc" --output-inputs
+expect_output "output    $tmp/emu.nc: in out [4][120] double" \
+    run --size 12x10x4 --stencil laplap --backend cpu --runs 1 --output "$tmp/emu.nc" --output-inputs
+"$py" "$root/tests/check_netcdf.py" "$tmp" write-input || fail=1
+expect_output "output    $tmp/again.nc: out [4][120]" \
+    run --size 12x10x4 --stencil laplap --backend cpu --runs 1 --input "$tmp/start.nc" --output "$tmp/again.nc"
+"$py" "$root/tests/check_netcdf.py" "$tmp" check || fail=1
+
+uxpy=
+for cand in "$root/.venv-uxarray/bin/python" /usr/bin/python3 python3; do
+    if "$cand" -c 'import uxarray' >/dev/null 2>&1; then uxpy=$cand; break; fi
+done
+if [ -n "$uxpy" ]; then
+    "$uxpy" "$root/tests/check_uxarray.py" "$tmp/patch.nc" "$tmp/mesh.nc" 63 80 || fail=1
+elif [ -n "${PILLAR_UXARRAY:-}" ]; then
+    echo "FAIL: PILLAR_UXARRAY is set but no Python imports uxarray"; fail=1
+else
+    echo "note: uxarray not found, its checks were not run"
+fi
+
+if "$py" -c 'import matplotlib' >/dev/null 2>&1; then
+    if "$py" "$root/tools/plot-field" "$tmp/mesh.nc" "$tmp/mesh.png" --level 1 >/dev/null &&
+       [ -s "$tmp/mesh.png" ]; then
+        echo "ok: tools/plot-field drew $tmp/mesh.png"
+    else
+        echo "FAIL: tools/plot-field drew nothing"; fail=1
+    fi
+    "$py" "$root/tools/plot-field" "$tmp/mesh.nc" "$tmp/x.png" --level 9 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] && grep -q "the file has 3 levels" "$tmp/err" ||
+        { echo "FAIL: plot-field --level 9: exit $rc, $(cat "$tmp/err")"; fail=1; }
+fi
+exit $fail
