@@ -18,6 +18,8 @@ void mesh_free(mesh *m)
     xfree(m->coord);
     xfree(m->xy);
     xfree(m->part);
+    xfree(m->node_coord);
+    xfree(m->cell_nodes);
     memset(m, 0, sizeof *m);
 }
 
@@ -178,6 +180,49 @@ static int check_symmetric(const mesh *m, char *err, size_t n)
     return 0;
 }
 
+/* The optional nodes: both datasets or neither, corners -1 (only after the last one) or a node
+ * 0..nnodes-1, at least one per cell. */
+static int check_nodes(const mesh *m, char *err, size_t n)
+{
+    if (!m->cell_nodes && !m->node_coord)
+        return 0;
+    if (!m->cell_nodes || !m->node_coord || m->nnodes < 1) {
+        snprintf(err, n, "%s: /node_coordinates and /cell_nodes go together",
+                 m->cell_nodes ? "/cell_nodes" : "/node_coordinates");
+        return -1;
+    }
+    if (m->node_ndim != 2 && m->node_ndim != 3) {
+        snprintf(err, n, "/node_coordinates: %d components per node; expected 2 or 3",
+                 m->node_ndim);
+        return -1;
+    }
+    if (m->node_width < 1 || m->node_width > MESH_MAXDEG) {
+        snprintf(err, n, "/cell_nodes: %d columns; expected 1 to %d", m->node_width, MESH_MAXDEG);
+        return -1;
+    }
+    for (int c = 0; c < m->ncells; c++) {
+        const int *row = m->cell_nodes + (size_t)m->node_width * (size_t)c;
+        for (int j = 0; j < m->node_width; j++) {
+            if (row[j] < -1 || row[j] >= m->nnodes) {
+                snprintf(err, n,
+                         "/cell_nodes: cell %d: column %d = %d is out of range (-1 or 0..%d)", c,
+                         j, row[j], m->nnodes - 1);
+                return -1;
+            }
+            if (row[j] >= 0 && j > 0 && row[j - 1] < 0) {
+                snprintf(err, n, "/cell_nodes: cell %d: column %d = %d follows a -1 (padding "
+                                 "goes after the last corner)", c, j, row[j]);
+                return -1;
+            }
+        }
+        if (row[0] < 0) {
+            snprintf(err, n, "/cell_nodes: cell %d has no corners", c);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int mesh_check(const mesh *m, char *err, size_t n)
 {
     if (m->ncells <= 0) {
@@ -201,6 +246,8 @@ int mesh_check(const mesh *m, char *err, size_t n)
         return -1;
     }
     if (m->xy && check_patch(m, err, n) != 0)
+        return -1;
+    if (check_nodes(m, err, n) != 0)
         return -1;
     if (m->part) {
         if (m->nparts < 1 || m->nparts > m->ncells) {

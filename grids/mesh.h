@@ -29,6 +29,14 @@ typedef struct {
     int nparts;     /* 0 when there is no partition */
     int *part;      /* part[c] in 0..nparts-1, or NULL */
     char kind[128]; /* what made the mesh (informative) */
+    /* optional, so that fields can be drawn on the mesh (imported meshes keep them): the mesh's
+     * nodes (cell corners) and each cell's corners in order around it */
+    int nnodes;        /* 0 when the mesh has no nodes */
+    int node_ndim;     /* 2 (x, y) or 3 (x, y, z; imports from longitude/latitude put the
+                        * points on the unit sphere) */
+    double *node_coord; /* node_coord[node_ndim*v + k] */
+    int node_width;    /* columns of cell_nodes, 1..MESH_MAXDEG */
+    int *cell_nodes;   /* cell_nodes[node_width*c + j]: corner j of cell c, -1 past its corners */
 } mesh;
 
 void mesh_free(mesh *m);
@@ -56,6 +64,15 @@ int mesh_complete(const mesh *m, int c);
  * and the partition. Returns 0, or -1 with a message naming the dataset and the first bad cell
  * written into err. */
 int mesh_check(const mesh *m, char *err, size_t n);
+
+/* Neighbours from shared edges (grids/mesh_edges.c): from m->cell_nodes (corners in order
+ * around each cell, -1 padding at the end of a row), sets m->maxdeg = m->node_width, m->adj
+ * (column j: the cell across the edge from corner j to corner j+1, the last corner joining the
+ * first) and m->sides (each cell's corners; NULL when every cell has node_width). An edge of
+ * one cell lies on the boundary. Returns 0, or -1 with a message in err (n bytes) that names
+ * `dataset` and the first cell, in file order, that has fewer than 3 corners, a corner twice in
+ * a row, or an edge shared by three or more cells. */
+int mesh_adj_from_nodes(mesh *m, const char *dataset, char *err, size_t n);
 
 /* Neighbours of each cell: hist[k] counts the cells with k neighbours present (k <= 4 for a quad
  * mesh, <= maxdeg for a general one). */

@@ -76,6 +76,12 @@ int gmsh_file_check(const char *path, int *fd_out)
     return 0;
 }
 
+int mesh_detect_gmsh(const mesh_probe *p)
+{
+    return p->nhead > 11 && !memcmp(p->head, "$MeshFormat", 11) &&
+           (p->head[11] == '\n' || p->head[11] == '\r');
+}
+
 #ifndef PILLAR_HAVE_GMSH
 
 int mesh_import_gmsh(const char *path, int nlevels, mesh *m)

@@ -53,6 +53,29 @@ static int read_neighbours(h5_reader *rd, mesh *m, int version)
     return h5_read_int(rd, "/cell_sides", 1, &want, dims, &m->sides) < 0 ? -1 : 0;
 }
 
+/* The optional nodes: /node_coordinates [nnodes, 2|3] and /cell_nodes [ncells, width]
+ * (mesh_check checks that they go together and their entries). */
+static int read_nodes(h5_reader *rd, mesh *m)
+{
+    long dims[2];
+    void *buf;
+    h5_shape want = {2, -1, 2, 3, "one per node"};
+    int rc = h5_read(rd, "/node_coordinates", 1, 1, &want, dims, &buf);
+    if (rc < 0)
+        return -1;
+    if (rc == 0) {
+        m->node_coord = buf;
+        m->nnodes = (int)dims[0];
+        m->node_ndim = (int)dims[1];
+    }
+    want = per_cell(m->ncells, 1, MESH_MAXDEG);
+    rc = h5_read_int(rd, "/cell_nodes", 1, &want, dims, &m->cell_nodes);
+    if (rc < 0)
+        return -1;
+    m->node_width = rc == 0 ? (int)dims[1] : 0;
+    return 0;
+}
+
 static int read_all(h5_reader *rd, mesh *m)
 {
     long long v;
@@ -89,6 +112,8 @@ static int read_all(h5_reader *rd, mesh *m)
     want = per_cell(m->ncells, 0, 0);
     rc = h5_read_int(rd, "/partition", 1, &want, dims, &m->part);
     if (rc < 0 || (rc == 0 && h5_dataset_attr(rd, "/partition", "nparts", &m->nparts) != 0))
+        return -1;
+    if (read_nodes(rd, m) != 0)
         return -1;
     if (H5Aexists(rd->file, "kind") > 0) {
         hid_t a = H5Aopen(rd->file, "kind", H5P_DEFAULT), t = H5Aget_type(a);
@@ -208,6 +233,18 @@ static int write_all(hid_t f, const void *arg)
             H5Dclose(d);
         if (!ok)
             return -1;
+    }
+    if (m->cell_nodes && m->node_coord) {
+        d = write_dataset(f, "/node_coordinates", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, m->nnodes,
+                          m->node_ndim, m->node_coord);
+        if (d < 0)
+            return -1;
+        H5Dclose(d);
+        d = write_dataset(f, "/cell_nodes", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells,
+                          m->node_width, m->cell_nodes);
+        if (d < 0)
+            return -1;
+        H5Dclose(d);
     }
     if (m->part) {
         d = write_dataset(f, "/partition", H5T_STD_I32LE, H5T_NATIVE_INT, m->ncells, 0, m->part);
