@@ -214,6 +214,9 @@ static int mesh_info_cmd(int argc, char **argv)
     }
     print_halo(&m, 2, 1);
     printf("coordinates %s\n", m.coord ? (m.ncoord == 3 ? "3 per cell" : "2 per cell") : "none");
+    if (m.cell_nodes)
+        printf("nodes       %d, %d coordinates each; up to %d corners per cell\n", m.nnodes,
+               m.node_ndim, m.node_width);
     if (m.xy)
         printf("patch       regular %dx%d (runs verify against the regular grid)\n", m.nx, m.ny);
     if (m.part)

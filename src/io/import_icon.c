@@ -95,13 +95,5 @@ int mesh_import_icon(const char *path, int nlevels, mesh *m)
     if (rc == 0)
         rc = read_vertices(&rd, m);
     nc_close_read(&rd);
-    if (rc == 0) {
-        m->nlevels = nlevels;
-        snprintf(m->kind, sizeof m->kind, "icon: %d triangles from %.60s (%s)", m->ncells, path,
-                 nc_kind_name[rd.kind]);
-        rc = mesh_import_check(path, "neighbor_cell_index", m);
-    }
-    if (rc != 0)
-        mesh_free(m);
-    return rc;
+    return mesh_import_finish(path, "icon", "triangles", "neighbor_cell_index", rd.kind, nlevels, rc, m);
 }

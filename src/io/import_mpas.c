@@ -174,12 +174,6 @@ int mesh_import_mpas(const char *path, int nlevels, mesh *m)
             xfree(m->sides);
             m->sides = NULL;
         }
-        m->nlevels = nlevels;
-        snprintf(m->kind, sizeof m->kind, "mpas: %d cells from %.60s (%s)", m->ncells, path,
-                 nc_kind_name[rd.kind]);
-        rc = mesh_import_check(path, "cellsOnCell", m);
     }
-    if (rc != 0)
-        mesh_free(m);
-    return rc;
+    return mesh_import_finish(path, "mpas", "cells", "cellsOnCell", rd.kind, nlevels, rc, m);
 }

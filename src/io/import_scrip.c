@@ -182,13 +182,5 @@ int mesh_import_scrip(const char *path, int nlevels, mesh *m)
         }
     }
     xfree(corner);
-    if (rc == 0) {
-        m->nlevels = nlevels;
-        snprintf(m->kind, sizeof m->kind, "scrip: %d cells from %.60s (%s)", m->ncells, path,
-                 nc_kind_name[rd.kind]);
-        rc = mesh_import_check(path, "grid_corner_lat/lon", m);
-    }
-    if (rc != 0)
-        mesh_free(m);
-    return rc;
+    return mesh_import_finish(path, "scrip", "cells", "grid_corner_lat/lon", rd.kind, nlevels, rc, m);
 }

@@ -389,16 +389,9 @@ int mesh_import_ugrid(const char *path, int nlevels, mesh *m)
         if (topo_att(&t, "face_dimension", 1, t.face_dim, sizeof t.face_dim) < 0)
             rc = -1;
     }
+    m->nlevels = nlevels; /* read_mesh checks the neighbour table it reads */
     if (rc == 0)
         rc = read_mesh(&t, m);
     nc_close_read(&rd);
-    if (rc == 0) {
-        m->nlevels = nlevels;
-        snprintf(m->kind, sizeof m->kind, "ugrid: %d faces of %.40s from %.40s (%s)", m->ncells,
-                 t.name, path, nc_kind_name[rd.kind]);
-        rc = mesh_import_check(path, "the mesh", m);
-    }
-    if (rc != 0)
-        mesh_free(m);
-    return rc;
+    return mesh_import_finish(path, "ugrid", "faces", "the mesh", rd.kind, nlevels, rc, m);
 }

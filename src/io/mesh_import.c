@@ -36,6 +36,20 @@ int mesh_import_check(const char *path, const char *what, const mesh *m)
     return -1;
 }
 
+int mesh_import_finish(const char *path, const char *format, const char *cells, const char *what,
+                       nc_kind kind, int nlevels, int rc, mesh *m)
+{
+    if (rc == 0) {
+        m->nlevels = nlevels;
+        snprintf(m->kind, sizeof m->kind, "%s: %d %s from %.60s (%s)", format, m->ncells, cells,
+                 path, nc_kind_name[kind]);
+        rc = mesh_import_check(path, what, m);
+    }
+    if (rc != 0)
+        mesh_free(m);
+    return rc == 0 ? 0 : -1;
+}
+
 /* The first importer whose name's suffix ends path, or -1. */
 static int by_suffix(const char *path)
 {

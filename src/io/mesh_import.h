@@ -66,6 +66,12 @@ int mesh_import(const char *path, int which, int nlevels, mesh *m);
  * returns -1. */
 int mesh_import_check(const char *path, const char *what, const mesh *m);
 
+/* How every netCDF importer ends: when rc is 0, sets m's levels and kind ("FORMAT: N CELLS from
+ * PATH (variant)") and checks it (mesh_import_check, naming `what`); then, on any failure,
+ * empties m. Returns 0 or -1. */
+int mesh_import_finish(const char *path, const char *format, const char *cells, const char *what,
+                       nc_kind kind, int nlevels, int rc, mesh *m);
+
 /* Longitudes and latitudes (n of each; degrees when `degrees`, else radians) into points on the
  * unit sphere, xyz[3i..3i+2]. Returns 0, or -1 after a message "path: LON[i] = v is not a
  * longitude in radians" (a value that is not finite, or a latitude beyond a pole). */
