@@ -528,6 +528,14 @@ static void write_bad(const char *path, int which)
         put_attr(d, "nparts", which == 12 ? 2 : 2000000000); /* more parts than cells */
         H5Dclose(d);
     }
+    if (which >= 14 && which <= 16) { /* the optional nodes: 2 of them */
+        double xy[4] = {0, 0, 1, 0};
+        int cn[3][2] = {{0, which == 14 ? 5 : 1}, {which == 16 ? -1 : 0, which == 16 ? 0 : 1},
+                        {0, -1}};
+        put_data(f, "/node_coordinates", H5T_NATIVE_DOUBLE, 2, 2, 2, xy);
+        if (which != 15)
+            put_data(f, "/cell_nodes", H5T_NATIVE_INT, 2, 3, 2, cn);
+    }
     H5Fclose(f);
 }
 
@@ -546,6 +554,9 @@ static const bad_file bad_files[] = {
     {"patch-twice.h5", "/patch_xy: cells 1 and 2 both lie at (1,0)"},
     {"partition.h5", "/partition: cell 1 is in part 5"},
     {"nparts.h5", "/partition: attribute nparts = 2000000000; expected 1 to the 3 cells"},
+    {"node-range.h5", "/cell_nodes: cell 0: column 1 = 5 is out of range (-1 or 0..1)"},
+    {"nodes-alone.h5", "/node_coordinates: /node_coordinates and /cell_nodes go together"},
+    {"node-after-pad.h5", "/cell_nodes: cell 1: column 1 = 0 follows a -1"},
 };
 enum { NBAD = sizeof bad_files / sizeof bad_files[0] };
 
