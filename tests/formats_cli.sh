@@ -192,6 +192,9 @@ expect_output "scrip: 2 cells" mesh import "$tmp/scrip-ok.nc" "$tmp/ok.h5"
 printf 'neither netCDF nor Gmsh\n' >"$tmp/text.nc"
 cp "$tmp/text.nc" "$tmp/text.txt"
 head -c 300 "$data/icon-classic.nc" >"$tmp/cut.nc"
+# a classic header of 16 bytes declaring 2^31 - 1 dimensions (libnetcdf 4.9 would try to
+# allocate them and crash: found by fuzz_nc)
+printf 'CDF\001\000\000\000\000\000\000\000\012\177\377\377\377' >"$tmp/dims.nc"
 rm -f "$out"
 
 # expect1 NEEDLE ARGS... : exit 1, NEEDLE in stderr, no output file
@@ -241,7 +244,8 @@ scrip-units|variable grid_corner_lat: units 'furlongs': expected degrees or radi
 scrip-lat|grid_corner_lat[3] = 95 is not a latitude in degrees
 scrip-point|grid_corner_lat/lon: cell 1 has 1 corner; a cell needs at least 3
 scrip-nolon|variable grid_center_lon is missing
-cut|libnetcdf could not open the ICON grid file (netCDF classic (CDF-1))
+cut|a netCDF classic (CDF-1) header that does not fit in the file
+dims|a netCDF classic (CDF-1) header that does not fit in the file (counts or names beyond its 16 bytes)
 text|not a netCDF file (neither classic, 64-bit offset, CDF-5 nor netCDF-4/HDF5)
 EOF
 expect1 "which format? pillar recognises none of its own in this file's content" \

@@ -42,6 +42,127 @@ nc_kind nc_sniff(const char *path)
     return k;
 }
 
+/* ---- the classic header (CDF-1, CDF-2, CDF-5), walked before libnetcdf reads it ----
+ * libnetcdf 4.9 allocates what a classic header declares before it checks it against the file
+ * (tests/fuzz: a 300-byte header declaring billions of dimensions makes it fail an allocation
+ * and crash). So pillar walks the header itself first: every count and name length must fit in
+ * the bytes that follow, which bounds what libnetcdf allocates by the file's size. */
+
+typedef struct {
+    const unsigned char *p, *end;
+    int wide; /* CDF-5: counts and lengths of 8 bytes */
+} hdr;
+
+/* A big-endian unsigned integer of n bytes; 0 when the header ends (h->p is then past end). */
+static unsigned long long take(hdr *h, int n)
+{
+    unsigned long long v = 0;
+    if (h->end - h->p < n) {
+        h->p = h->end + 1;
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        v = v << 8 | *h->p++;
+    return v;
+}
+
+/* Skips n bytes rounded up to 4; 0 when they are not there. */
+static int skip(hdr *h, unsigned long long n)
+{
+    n = (n + 3) / 4 * 4;
+    if (h->p > h->end || (unsigned long long)(h->end - h->p) < n)
+        return 0;
+    h->p += n;
+    return 1;
+}
+
+/* A count of items of at least `least` bytes each, which must fit in what is left. */
+static int count(hdr *h, unsigned long long least, unsigned long long *n)
+{
+    *n = take(h, h->wide ? 8 : 4);
+    return h->p <= h->end && *n <= (unsigned long long)(h->end - h->p) / least;
+}
+
+static int name(hdr *h)
+{
+    unsigned long long n;
+    return count(h, 1, &n) && skip(h, n);
+}
+
+/* A list: ABSENT (two zeros) or its tag and a count; items of at least `least` bytes. */
+static int list(hdr *h, unsigned tag, unsigned long long least, unsigned long long *n)
+{
+    unsigned long long t = take(h, 4);
+    if (t == 0) {
+        *n = 0;
+        return take(h, h->wide ? 8 : 4) == 0 && h->p <= h->end;
+    }
+    return t == tag && count(h, least, n);
+}
+
+static int attributes(hdr *h)
+{
+    static const int size[12] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8}; /* by nc_type 1..11 */
+    unsigned long long n, k;
+    if (!list(h, 0x0C, 12, &n))
+        return 0;
+    for (unsigned long long i = 0; i < n; i++) {
+        unsigned long long t;
+        if (!name(h) || (t = take(h, 4)) < 1 || t > 11 || !count(h, (unsigned)size[t], &k) ||
+            !skip(h, k * (unsigned)size[t]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the classic header of the file at path (size bytes, its first n in buf) fits in
+ * it. */
+static int classic_header_ok(const unsigned char *buf, size_t n, int wide)
+{
+    hdr h = {buf + 4, buf + n, wide};
+    unsigned long long ndims, nvars, k;
+    take(&h, wide ? 8 : 4); /* numrecs */
+    if (!list(&h, 0x0A, 8, &ndims))
+        return 0;
+    for (unsigned long long i = 0; i < ndims; i++)
+        if (!name(&h) || (take(&h, wide ? 8 : 4), h.p > h.end))
+            return 0;
+    if (!attributes(&h) || !list(&h, 0x0B, 16, &nvars))
+        return 0;
+    for (unsigned long long i = 0; i < nvars; i++) {
+        if (!name(&h) || !count(&h, wide ? 8 : 4, &k))
+            return 0;
+        for (unsigned long long d = 0; d < k; d++)
+            if (take(&h, wide ? 8 : 4) >= ndims || h.p > h.end)
+                return 0;
+        if (!attributes(&h))
+            return 0;
+        take(&h, 4);                        /* nc_type */
+        take(&h, wide ? 8 : 4);             /* vsize */
+        take(&h, buf[3] == 1 ? 4 : 8);      /* begin */
+        if (h.p > h.end)
+            return 0;
+    }
+    return 1;
+}
+
+/* classic_header_ok on the file at path (its first 16 MiB at most). 1, or 0 after a message. */
+static int classic_check(const char *path, nc_kind kind, long long size)
+{
+    size_t n = size < (16 << 20) ? (size_t)size : (size_t)(16 << 20);
+    unsigned char *buf = xalloc(n + 1);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ok = 0;
+    if (fd >= 0 && pread(fd, buf, n, 0) == (ssize_t)n && n >= 8)
+        ok = classic_header_ok(buf, n, kind == NC_KIND_CDF5);
+    if (fd >= 0)
+        close(fd);
+    xfree(buf);
+    if (!ok)
+        perr("%s: a %s header that does not fit in the file (counts or names beyond its %lld "
+             "bytes): not a netCDF file pillar reads", path, nc_kind_name[kind], size);
+    return ok;
+}
+
 int nc_open_read(nc_reader *rd, const char *path, const char *what)
 {
     memset(rd, 0, sizeof *rd);
@@ -58,6 +179,8 @@ int nc_open_read(nc_reader *rd, const char *path, const char *what)
     struct stat st;
     rd->size = stat(path, &st) == 0 ? (long long)st.st_size : 0;
     if (rd->kind == NC_KIND_NETCDF4 && !h5_file_local(path))
+        return -1;
+    if (rd->kind != NC_KIND_NETCDF4 && !classic_check(path, rd->kind, rd->size))
         return -1;
     /* libnetcdf takes names with a scheme ("http://...") as remote URLs: a relative path is
      * handed over as ./path, so it is always this file */
