@@ -149,9 +149,10 @@ expect_output "cells       60 per level, 4 levels" mesh info "$m/icon.h5"
 expect_output "PASS" run --mesh "$m/icon.h5" --stencil graphlap --backend cpu --runs 1
 expect_output "64 levels" mesh import "$icon/grid.nc" "$m/icon64.h5"
 expect_output "; 60 cells, 3 levels" mesh import --levels=3 "$icon/grid.nc" "$m/icon3.h5"
-expect_error "which format?" mesh import "$icon/grid.nc.txt" "$m/x.h5"
+printf 'neither netCDF nor Gmsh\n' >"$icon/grid.txt"
+expect_error "which format?" mesh import "$icon/grid.txt" "$m/x.h5"
 expect_error "IN and OUT files" mesh import "$icon/grid.nc"
-expect_error "cannot read the ICON grid file" mesh import "$tmp/none.nc" "$m/x.h5"
+expect_error "cannot read the mesh to import: no such file" mesh import "$tmp/none.nc" "$m/x.h5"
 while IFS="$(printf '\t')" read -r kind name needle; do
     if [ "$kind" = icon ]; then
         expect_error "$needle" mesh import "$icon/$name" "$m/x.h5"

@@ -1,6 +1,7 @@
 /* options.c — flag parsing. Every error names the flag and the value it did not accept. */
 #include "options.h"
 #include "src/exec/runner.h"
+#include "src/io/mesh_import.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -405,6 +406,16 @@ static int set_mesh_size(cli_args *a, const flag *f, const char *v)
     return 0;
 }
 
+/* --format of mesh import: an importer of the registry (src/io/mesh_import.h) */
+static int set_format(cli_args *a, const flag *f, const char *v)
+{
+    const char *names[MESH_IMPORTER_COUNT];
+    for (int k = 0; k < MESH_IMPORTER_COUNT; k++)
+        names[k] = mesh_importers[k].name;
+    a->m.format = choose(a, f, v, names, MESH_IMPORTER_COUNT, NULL);
+    return a->m.format < 0 ? -1 : 0;
+}
+
 /* ---- every command ---- */
 
 #define RUN (CMD_RUN)
@@ -603,6 +614,9 @@ static const flag flags[] = {
     {"--levels", "L", GEN | CMD_MESH_IMPORT, HELP_MAIN,
      "vertical levels stored in the file       (generate: 16, import: 64)",
      set_range, AT(m.gen.nlevels), 1, 100000, NULL},
+    {"--format", "NAME", CMD_MESH_IMPORT, HELP_MAIN,
+     "read IN as this format (one of those listed above) instead of\n"
+     "the one its content shows", set_format, 0, 0, 0, NULL},
     {"--window", "W", GEN, HELP_MAIN,
      "shuffled: window of cells; rotated: block edge     (8)",
      set_range, AT(m.gen.window), 1, INT_MAX, NULL},
@@ -677,6 +691,7 @@ void cli_defaults(cli_args *a, unsigned cmd)
     m->gen.seed = 42;
     m->radius = 2;
     m->part_size = 32;
+    m->format = -1;
 }
 
 int cli_backend(const options *o)

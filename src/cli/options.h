@@ -43,6 +43,7 @@ typedef struct {
     mesh_gen_spec gen;  /* generate; import takes gen.nlevels */
     int radius, part_size, parts;
     mesh_order_t order; /* info --layout */
+    int format;         /* import --format: an index of mesh_importers, or -1: from the content */
 } mesh_args;
 
 /* Everything a command line can set; cli_parse fills the part of its command. */
