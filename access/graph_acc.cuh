@@ -1,12 +1,20 @@
 /* graph_acc.cuh — defines the graph body's names (stencils/graphlap.h) from the accessor set
  * GRAPH_ACC names (access/graph_kernels.cuh). Included once per choice, so no include guard. */
 #include "../stencils/graph_undef.h"
+#undef GCELL
 #if GRAPH_ACC == GRAPH_ACC_STAGED || GRAPH_ACC == GRAPH_ACC_STAGED_LATTICE
 #define GAT(q) (q) /* a slot of the block's shared-memory copy */
 #define GOUT(q) gi /* the global index of the thread's own cell */
+/* the thread's own cell (the body asks for coefficients of no other) */
+#if GRAPH_ACC == GRAPH_ACC_STAGED
+#define GCELL(q) (P.c0 + jj)
+#else
+#define GCELL(q) (y * P.lat_w + x)
+#endif
 #else
 #define GAT(q) ((q) + lev)
 #define GOUT(q) GAT(q)
+#define GCELL(q) (q)
 #endif
 #if GRAPH_ACC == GRAPH_ACC_NAIVE
 #define GDEG(q) GN_DEG(q)

@@ -32,6 +32,8 @@ typedef struct {
     const int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
     int gt_ntab, gt_D;              /* its rows (column stride) and D, the list width */
     int lat_nx, lat_ny, lat_w;      /* the lattice twin (grids/lattice.h): extent, row width */
+    const void *geo_r, *geo_k;      /* coefficients of fluxdiff (storage/geometry.h), in T */
+    int geo_n;                      /* their cells (the column stride of geo_k) */
 } kparams;
 
 /* Where a compressed table's entries are read from on the GPU. */

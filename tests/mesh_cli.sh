@@ -137,6 +137,13 @@ expect_output "PASS: 0 of" run --mesh "$m/hex.h5" --stencil graphlap --backend c
     --out-of-core on --device-mem 60K --layout zcurve --precision float
 expect_error "graphlap has no K-step kernel" \
     run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 --fuse 2 --kernel-steps 2
+# fluxdiff: coefficients from the coordinates, every mesh kind, no iterated runs
+for f in hex trib sphere refined; do
+    expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
+        run --mesh "$m/$f.h5" --stencil fluxdiff --backend cpu --runs 1 --storage nonchasing
+done
+expect_error "fluxdiff has no iterated runs" \
+    run --mesh "$m/hex.h5" --stencil fluxdiff --backend cpu --steps 2
 for f in patch tri; do
     expect_error "graphlap has a regular twin on bounded hexagon and triangle meshes" \
         run --mesh "$m/$f.h5" --stencil graphlap --grid regular --backend cpu

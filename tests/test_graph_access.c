@@ -9,6 +9,7 @@
  * changed); lattice_inner agrees with mesh_graph_halo for radius 1 and 2; the staged strategy's
  * per-block lists (storage/gstaging.h) name each cell's neighbours and their neighbours. */
 #include "check.h"
+#include "graph_checks.h"
 #include "scratch.h"
 #include "src/exec/cpu_exec.h"
 #include "src/exec/runner.h"
@@ -73,16 +74,6 @@ static fieldset reference(const problem *pb)
     return r;
 }
 
-static void expect_exact(const problem *pb, fieldset out, int uns, fieldset ref, const char *what,
-                         const char *mesh_name)
-{
-    verify_result v = uns ? verify_compare_cells(pb, out, ref) : verify_compare(pb, out, 0, ref, 1);
-    char line[256];
-    verify_describe(pb, &v, 1, line, sizeof line);
-    CHECK(verify_ok(pb, &v, 1), "%s on %s, %s order, %s %s, %s: %s", what, mesh_name,
-          mesh_order_name[pb->mesh_order], pb->s.chasing ? "chasing" : "nonchasing",
-          pb->s.compressed ? "compressed" : "uncompressed", prec_name(pb->s.prec), line);
-}
 
 /* Every slot of the lists names the cell the grid's lists name. */
 static void check_staging(const problem *pb, int B)
@@ -151,20 +142,8 @@ static void check_meshes(void)
                     continue;
                 }
                 CHECK(pb.lattice_twin == want, "lattice twin on %s", name);
-                fieldset ref = reference(&pb), out = runner_outputs(&pb, 1);
-                cpu_run_gtable(&pb, out);
-                expect_exact(&pb, out, 1, ref, "offset tables", name);
-                runner_free_outputs(&pb, &out);
-                out = runner_outputs(&pb, 1);
-                cpu_run_unstructured(&pb, out);
-                expect_exact(&pb, out, 1, ref, "neighbour lists", name);
-                runner_free_outputs(&pb, &out);
-                if (pb.lattice_twin) {
-                    out = runner_outputs(&pb, 0);
-                    cpu_run_regular(&pb, out);
-                    expect_exact(&pb, out, 0, ref, "lattice twin", name);
-                    runner_free_outputs(&pb, &out);
-                }
+                fieldset ref = reference(&pb);
+                expect_paths(&pb, ref, name);
                 if (v == 0 && o != MESH_ORDER_ZCURVE) {
                     check_staging(&pb, 32);
                     check_staging(&pb, 96);

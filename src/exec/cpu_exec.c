@@ -52,6 +52,10 @@ FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, double)
 FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, float)
 #undef NB
 
+/* ---- graph stencils: coefficients (storage/geometry.h) of cell q, from G ---- */
+#define GAREA(q) ((const T *)G->r)[q]
+#define GKAPPA(q, j) ((const T *)G->k)[(long)(j) * G->n + (q)]
+
 /* ---- graph stencils: neighbour lists of any length (storage/ell.h); the reference ---- */
 #define GDEG(q) ev.deg[q]
 #define GNB(q, j) ev.nb[(long)(j) * ev.stride + (q)]
@@ -63,6 +67,8 @@ FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, float)
 #define GOUT(q) GAT(q)
 /* The points of block b, on whatever the body's names read. */
 #define CPU_GRAPH_POINTS(ST)                                                                      \
+    const geometry *G = b.geo;                                                                    \
+    (void)G;                                                                                      \
     _Pragma("omp parallel for collapse(2) schedule(static) if(cpu_block_points(b) > 4096)")       \
     for (int k = b.k0; k < b.k1; k++)                                                             \
         for (int p = b.c0; p < b.c1; p++) {                                                       \
@@ -117,10 +123,12 @@ FOR_EACH_GRAPH_STENCIL(CPU_GTABLE_BOTH, _)
 #define GDEG2(c, k) lattice_deg(L.kind)
 #define GNB2(c, k, j) (GNB(c, k) + lattice_off(L.kind, W, lattice_npar(L.kind, par, k), j))
 #define CPU_LATTICE(ST, TY)                                                                       \
-    static void cpu_lattice_##ST##_##TY(lattice L, int radius, int nz, long zs, fieldset F)       \
+    static void cpu_lattice_##ST##_##TY(lattice L, int radius, int nz, long zs, const geometry *G, \
+                                        fieldset F)                                               \
     {                                                                                             \
         typedef TY T;                                                                             \
         ST##_BIND(F);                                                                             \
+        (void)G;                                                                                  \
         const int W = lattice_w(L.kind, L.nx);                                                    \
         _Pragma("omp parallel for collapse(2) schedule(static)") for (int k = 0; k < nz; k++)     \
             for (int y = 0; y < L.ny; y++)                                                        \
@@ -162,7 +170,7 @@ typedef void (*gtable_fn)(const gtable *, cpu_block, fieldset);
 static const gtable_fn gtable_table[ST_COUNT - ST_QUAD_COUNT][2][4] = {
     FOR_EACH_GRAPH_STENCIL(GTABLE_ROW, _)};
 
-typedef void (*lattice_fn)(lattice, int, int, long, fieldset);
+typedef void (*lattice_fn)(lattice, int, int, long, const geometry *, fieldset);
 #define LATTICE_ROW(ST, _) {cpu_lattice_##ST##_double, cpu_lattice_##ST##_float},
 static const lattice_fn lattice_table[ST_COUNT - ST_QUAD_COUNT][2] = {
     FOR_EACH_GRAPH_STENCIL(LATTICE_ROW, _)};
@@ -170,8 +178,9 @@ static const lattice_fn lattice_table[ST_COUNT - ST_QUAD_COUNT][2] = {
 void cpu_run_gtable(const problem *pb, fieldset f)
 {
     const gtable *t = &pb->gt;
-    gtable_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec][t->chasing * 2 + t->compressed](
-        t, cpu_block_inner(pb), f);
+    cpu_block b = cpu_block_inner(pb);
+    b.geo = &pb->geo;
+    gtable_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec][t->chasing * 2 + t->compressed](t, b, f);
 }
 
 void cpu_run_regular(const problem *pb, fieldset f)
@@ -179,7 +188,7 @@ void cpu_run_regular(const problem *pb, fieldset f)
     if (stencil_table[pb->s.stencil].graph) {
         lattice_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec](
             pb->lat, stencil_table[pb->s.stencil].radius, stencil_zend(pb->s.stencil, pb->s.nz),
-            pb->rg.zstride, f);
+            pb->rg.zstride, &pb->geo_file, f);
         return;
     }
     reg_table[pb->s.stencil][pb->s.prec](&pb->rg, f);
@@ -188,7 +197,7 @@ void cpu_run_regular(const problem *pb, fieldset f)
 cpu_block cpu_block_inner(const problem *pb)
 {
     const ugrid *g = &pb->ug;
-    cpu_block b = {g->nhalo, g->nxy, 0, stencil_zend(pb->s.stencil, g->nz), 0, g->zstride};
+    cpu_block b = {g->nhalo, g->nxy, 0, stencil_zend(pb->s.stencil, g->nz), 0, g->zstride, NULL};
     return b;
 }
 
@@ -205,5 +214,7 @@ void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, const ell_tabl
 
 void cpu_run_unstructured(const problem *pb, fieldset f)
 {
-    cpu_run_block(pb->s.stencil, pb->s.prec, &pb->nt, &pb->ell, cpu_block_inner(pb), f);
+    cpu_block b = cpu_block_inner(pb);
+    b.geo = &pb->geo;
+    cpu_run_block(pb->s.stencil, pb->s.prec, &pb->nt, &pb->ell, b, f);
 }

@@ -23,6 +23,8 @@ typedef struct {
     int k0, k1;
     int kbase;
     long zs;
+    const geometry *geo; /* graph stencils that read coefficients (fluxdiff): those of the
+                          * grid's cells; NULL for the others */
 } cpu_block;
 
 static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * (b.c1 - b.c0); }

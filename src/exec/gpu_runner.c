@@ -25,6 +25,7 @@ struct gpu_ctx {
     int32_t *st_start, *st_cells, *st_loc;
     int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
     int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
+    void *geo_r, *geo_k;      /* fluxdiff: its coefficients (storage/geometry.h) */
 };
 
 int gpu_probe(char *msg, size_t n)
@@ -84,6 +85,17 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
     P->f = c->d;
     P->zend = stencil_zend(pb->s.stencil, pb->s.nz);
     P->g_radius = stencil_table[pb->s.stencil].radius;
+    if (stencil_table[pb->s.stencil].geometry) { /* the grid's cells, or the file's (twin) */
+        const geometry *g = uns ? &pb->geo : &pb->geo_file;
+        size_t es = prec_size(pb->s.prec), nr = es * (size_t)g->n, nk = nr * (size_t)g->width;
+        CK(cudaMalloc(&c->geo_r, nr));
+        CK(cudaMalloc(&c->geo_k, nk));
+        CK(cudaMemcpy(c->geo_r, g->r, nr, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(c->geo_k, g->k, nk, cudaMemcpyHostToDevice));
+        P->geo_r = c->geo_r;
+        P->geo_k = c->geo_k;
+        P->geo_n = g->n;
+    }
     if (uns && stencil_table[pb->s.stencil].graph) {
         const gtable *t = &pb->gt;
         size_t tb = sizeof(int32_t) * gtable_entries(t);
@@ -185,6 +197,10 @@ void gpu_close(gpu_ctx *c)
         CK(cudaFree(c->gt_tab));
     if (c->gt_pat)
         CK(cudaFree(c->gt_pat));
+    if (c->geo_r)
+        CK(cudaFree(c->geo_r));
+    if (c->geo_k)
+        CK(cudaFree(c->geo_k));
     CK(cudaEventDestroy(c->e0));
     CK(cudaEventDestroy(c->e1));
     xfree(c);

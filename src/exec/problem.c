@@ -96,6 +96,9 @@ static int build_unstructured(problem *pb)
     }
     if (!stencil_table[s->stencil].graph)
         nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
+    else if (stencil_table[s->stencil].geometry &&
+             geometry_build(&pb->geo, &pb->ug, &pb->mesh, s->prec, 0, pb->mesh_path) != 0)
+        return -1;
     int nin = stencil_table[s->stencil].nin;
     for (int f = 0; f < pb->nf; f++)
         if (f < nin || !pb->lean || pb->lean_outputs)
@@ -192,8 +195,11 @@ static void build_regular(problem *pb)
 
 /* The lattice twin of a graph stencil's mesh: rf holds the inputs of uf in the file's cell order
  * (a graph grid keeps every cell of the mesh, so each file cell has its grid cell). */
-static void build_lattice_twin(problem *pb)
+static int build_lattice_twin(problem *pb)
 {
+    if (stencil_table[pb->s.stencil].geometry &&
+        geometry_build(&pb->geo_file, &pb->ug, &pb->mesh, pb->s.prec, 1, pb->mesh_path) != 0)
+        return -1;
     const ugrid *g = &pb->ug;
     size_t es = prec_size(pb->s.prec);
     pb->lattice_twin = 1;
@@ -207,6 +213,7 @@ static void build_lattice_twin(problem *pb)
             for (int c = 0; c < g->nxy; c++)
                 memcpy((char *)pb->rf.p[f] + ((size_t)g->mesh_cell[c] + (size_t)z * g->zstride) * es,
                        (const char *)pb->uf.p[f] + ((size_t)c + (size_t)z * g->zstride) * es, es);
+    return 0;
 }
 
 int problem_make(problem *pb, const problem_spec *s)
@@ -235,8 +242,10 @@ static int problem_build(problem *pb, const problem_spec *s, const char *path, m
         problem_free(pb);
         return -1;
     }
-    if (pb->lat.kind && !pb->lean)
-        build_lattice_twin(pb);
+    if (pb->lat.kind && !pb->lean && build_lattice_twin(pb) != 0) {
+        problem_free(pb);
+        return -1;
+    }
     problem_poison(pb);
     return 0;
 }
@@ -271,6 +280,7 @@ int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compr
     nbtable_free(&pb->nt);
     ell_free(&pb->ell);
     gtable_free(&pb->gt);
+    geometry_free(&pb->geo);
     ugrid_free(&pb->ug);
     pb->s.layout = layout;
     pb->s.w = w;
@@ -303,6 +313,8 @@ void problem_free(problem *pb)
     nbtable_free(&pb->nt);
     ell_free(&pb->ell);
     gtable_free(&pb->gt);
+    geometry_free(&pb->geo);
+    geometry_free(&pb->geo_file);
     ugrid_free(&pb->ug);
     mesh_free(&pb->mesh);
     memset(pb, 0, sizeof *pb);

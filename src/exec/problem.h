@@ -9,6 +9,7 @@
 #include "stencils/stencil.h"
 #include "storage/ell.h"
 #include "storage/field.h"
+#include "storage/geometry.h"
 #include "storage/gtable.h"
 #include "storage/nbtable.h"
 
@@ -33,6 +34,8 @@ typedef struct {
                     * (storage/gtable.h), what the GPU strategies read */
     lattice lat;   /* graph stencils on a bounded generated hexagon or triangle mesh: the
                     * lattice that addresses it by arithmetic (grids/lattice.h), else kind 0 */
+    geometry geo;      /* graph stencils that read coefficients (fluxdiff): per cell of ug */
+    geometry geo_file; /* the same in the file's cell order, for the lattice twin */
     int lattice_twin; /* lat is set and rg/rf hold its twin: the mesh's cells in file order, at
                        * ug's level stride (rg.len, rg.zstride, rg.nz only); regular_twin is 0 */
     const char *mesh_path; /* the grid comes from this mesh file (else NULL: emulated) */
