@@ -30,6 +30,12 @@ static double whole_bytes(const problem *pb)
 
 static int flags_check(const options *o)
 {
+    if (stencil_table[o->spec.stencil].carry.n == 0) {
+        perr("run: %s has no iterated runs (its line in stencils/registry.h carries no state "
+             "from step to step); run it without --steps / --out-of-core",
+             stencil_table[o->spec.stencil].name);
+        return -1;
+    }
     if (o->kernel_steps > 1 && !tiles_supported(o->spec.stencil)) {
         perr("run: --kernel-steps %d: %s has no K-step kernel (laplap and hdiff have: one state "
              "field read across the horizontal neighbourhood); use --kernel-steps 1",

@@ -56,11 +56,13 @@ int cmd_run(int argc, char **argv)
     if (problem_make_mesh(&pb, &o.spec, o.mesh, o.mesh_order) != 0)
         return o.mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
     const problem_spec *s = &pb.s;
-    int uns = !o.regular, twin = pb.regular_twin;
+    int uns = !o.regular, twin = pb.regular_twin, lat = pb.lattice_twin;
     int graph = stencil_table[s->stencil].graph;
-    if (!uns && !twin) {
+    if (!uns && !twin && !lat) {
         if (graph)
-            perr("run: --grid regular: %s runs on the mesh's cells only", stencil_table[s->stencil].name);
+            perr("run: --grid regular: %s has a regular twin on bounded hexagon and triangle meshes "
+                 "made by pillar mesh generate only; %s is not one", stencil_table[s->stencil].name,
+                 o.mesh);
         else
             perr("run: --grid regular: the mesh %s is not a regular patch (no /patch_xy)", o.mesh);
         problem_free(&pb);
@@ -86,8 +88,9 @@ int cmd_run(int argc, char **argv)
         return 1;
     }
     int exact = backend == BACKEND_CPU;
-    verify_result vr =
-        twin ? verify_compare(&pb, out, uns, ref, 0) : verify_compare_cells(&pb, out, ref);
+    verify_result vr = twin  ? verify_compare(&pb, out, uns, ref, 0)
+                       : lat ? verify_compare(&pb, out, uns, ref, 1) /* the lattice or the mesh */
+                             : verify_compare_cells(&pb, out, ref);
     int ok = verify_ok(&pb, &vr, exact);
     char line[256];
     verify_describe(&pb, &vr, exact, line, sizeof line);
@@ -106,11 +109,15 @@ int cmd_run(int argc, char **argv)
     if (uns && !o.mesh)
         printf("unstructured %s", layout_name[s->layout]);
     if (uns && graph)
-        printf(", neighbour lists (ELL, up to %d per cell)", pb.ell.maxdeg);
+        printf(", %s %s offset table (up to %d neighbours per cell)",
+               s->chasing ? "chasing" : "nonchasing", s->compressed ? "compressed" : "uncompressed",
+               pb.gt.maxdeg);
+    else if (!uns && lat)
+        printf("its lattice addressed by arithmetic (regular twin)");
     else if (uns)
         printf(", %s %s", s->chasing ? "chasing" : "nonchasing",
                s->compressed ? "compressed" : "uncompressed");
-    else
+    else if (!lat)
         printf("regular grid");
     printf("\n  backend   %s", t.backend);
     if (backend == BACKEND_GPU)

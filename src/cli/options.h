@@ -32,6 +32,7 @@ typedef struct {
     int precs[2], nprecs;
     int sizes[32][3];
     layout_t layouts[LAYOUT_COUNT];
+    const char *mesh;  /* --mesh FILE: the graph stencils on its cells (cmd_bench.c) */
     const char *out;
     char command[1024];
 } bench_opts;

@@ -5,10 +5,15 @@
 
 #include "problem.h"
 
-/* Computes into the output fields of f (laid out as pb's regular / unstructured grid); a graph
- * stencil (graphlap) runs on the unstructured grid only, through pb->ell. */
+/* Computes into the output fields of f (laid out as pb's regular / unstructured grid). A graph
+ * stencil runs on the unstructured grid through its neighbour lists pb->ell (the reference), and
+ * "regular" means its lattice twin (pb->lattice_twin: the mesh's cells in file order, neighbours
+ * by arithmetic, grids/lattice.h). */
 void cpu_run_regular(const problem *pb, fieldset f);
 void cpu_run_unstructured(const problem *pb, fieldset f);
+/* A graph stencil on pb's unstructured grid through its offset table pb->gt (chasing or not,
+ * compressed or not): the tables the GPU strategies read. */
+void cpu_run_gtable(const problem *pb, fieldset f);
 
 /* Points of an unstructured computation: plane cells [c0, c1) at global levels [k0, k1) of arrays
  * whose level 0 is global level kbase and whose levels lie zs elements apart. Bodies see the
@@ -18,6 +23,8 @@ typedef struct {
     int k0, k1;
     int kbase;
     long zs;
+    const geometry *geo; /* graph stencils that read coefficients (fluxdiff): those of the
+                          * grid's cells; NULL for the others */
 } cpu_block;
 
 static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * (b.c1 - b.c0); }

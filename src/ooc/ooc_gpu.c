@@ -699,23 +699,29 @@ int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare
     if (!o.bx)
         gpu_default_shape(k->access, 1, &o.bx, &o.by, &o.bz);
     o.zslice = k->zslice;
-    o.column = pl->part[0].nt.chasing * 2 + pl->part[0].nt.compressed;
+    o.column = stencil_table[pl->stencil].graph ? GSTORAGE_ELL /* the ELL kernel, access/graph.cu */
+                                                : pl->part[0].nt.chasing * 2 + pl->part[0].nt.compressed;
     char why[160];
     if (pl->K > 1)
         return tiles_check(pl) != 0 ? -1 : ooc_gpu_pipeline(&o, f, spare, steps, t);
     const access_desc *d = access_get(k->access);
     if (!d)
         return -1;
-    if (!d->iterated || !gpu_supports(k->access, pl->stencil)) {
+    /* a graph stencil's steps run the ELL kernel, one thread per cell and level: idxvar's form */
+    int graph = stencil_table[pl->stencil].graph;
+#define ITERATED_OK(a) (access_table[a].iterated && gpu_supports((access_t)(a), pl->stencil) && \
+                        (!graph || (a) == ACC_IDXVAR))
+    if (!ITERATED_OK(k->access)) {
         char names[160] = "";
         for (int a = 0; a < ACC_COUNT; a++)
-            if (access_table[a].iterated && gpu_supports((access_t)a, pl->stencil))
+            if (ITERATED_OK(a))
                 snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                          names[0] ? ", " : "", access_table[a].name);
         perr("out-of-core: --access %s: not available for iterated runs of %s (use %s)", d->name,
              stencil_table[pl->stencil].name, names);
         return -1;
     }
+#undef ITERATED_OK
     if (!gpu_shape_ok(k->access, 1, o.bx, o.by, o.bz, why, sizeof why)) {
         perr("--threads: %s", why);
         return -1;
