@@ -11,7 +11,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/gf/bin" "$tmp/gf/lib"
 cp /usr/bin/x86_64-linux-gnu-gfortran-12 "$tmp/gf/bin/gfortran"
 (cd "$gcc" && cp f951 collect2 lto-wrapper liblto_plugin.so crt*.o libgcc.a libgcc_eh.a libgcc_s.so \
-    libgfortran.so libgfortran.a libgfortran.spec libquadmath.so libquadmath.a "$tmp/gf/lib/")
+    libgfortran.so libgfortran.a libgfortran.spec libquadmath.so libquadmath.a "$tmp/gf/lib/" &&
+    cp -r finclude "$tmp/gf/lib/")
 cp -L /usr/lib/x86_64-linux-gnu/libgfortran.so.5 /usr/lib/x86_64-linux-gnu/libquadmath.so.0 "$tmp/gf/lib/"
 rm -rf .devfortran && mkdir -p .devfortran
 tar cJf .devfortran/gf.tar.xz -C "$tmp" gf

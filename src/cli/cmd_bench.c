@@ -559,11 +559,12 @@ static int bench_mesh(const bench_opts *b, bench_log *L, double ceiling, progres
                     if ((b->storage >= 0 && b->storage != chasing) || (b->compress >= 0 && b->compress != comp))
                         continue;
                     pb.mesh_order = (mesh_order_t)o;
+                    runner_free_outputs(&pb, &ref); /* ref's inputs are pb's, which relayout frees */
                     if (problem_relayout(&pb, pb.s.layout, 32, chasing, comp) != 0) {
-                        runner_free_outputs(&pb, &ref);
                         problem_free(&pb);
                         return -1;
                     }
+                    ref = runner_outputs(&pb, 1);
                     cpu_run_unstructured(&pb, ref); /* the reference in this order */
                     long ui = measure(L, b, &pb, 1, 0, pr);
                     if (ui < 0 || L->nrows >= 4096)
