@@ -76,37 +76,45 @@ static int plan_only(const options *o)
     int F = o->fuse ? o->fuse : 1, inner = pb.ug.nxy - pb.ug.nhalo;
     int P = inner / 2000 > 16 ? 16 : inner / 2000 > 2 ? inner / 2000 : 2;
     double k = measured_ring_k(&pb, P, F);
-    dist_link l = dist_link_default();
-    dist_problem pr = {pb.s.stencil, pb.s.prec, MODEL_CELLS, MODEL_LEVELS, F, k};
+    dist_link l = dist_link_default(), staged = l;
+    staged.staged = 1;
+    double pts = dist_measured_pts(pb.s.stencil, pb.s.prec);
+    dist_problem pr = {pb.s.stencil, pb.s.prec, MODEL_CELLS, MODEL_LEVELS, F, k, pts};
     printf("%s %s, %d step%s between exchanges; the model of docs/distributed.md\n",
            stencil_table[pb.s.stencil].name, prec_name(pb.s.prec), F, F == 1 ? "" : "s");
     printf("  ring      k = %.2f: rings of radius %d x %d measured on %d METIS parts of this run's "
            "grid (%d cells)\n", k, stencil_table[pb.s.stencil].radius, F, P, inner);
-    printf("  rates     device %.0f GB/s x %.2f; NVLink %.0f GB/s, %.0f us within %d GPUs; "
-           "InfiniBand %.0f GB/s, %.0f us beyond; %d peers\n", l.dev_bps / 1e9, l.dev_fraction,
-           l.nvlink_bps / 1e9, l.nvlink_lat_s * 1e6, l.gpus_per_node, l.ib_bps / 1e9,
-           l.ib_lat_s * 1e6, l.peers);
-    double one = dist_model(&pr, &l, 1).step_s;
-    printf("strong scaling: %.0f cells x %d levels\n", MODEL_CELLS, MODEL_LEVELS);
-    printf("  %6s %10s %9s %9s %10s %10s %10s %8s %7s\n", "GPUs", "cells/GPU", "ring", "halo MB",
-           "exchange", "compute", "step", "hidden", "eff");
-    for (int p = 1; p <= MODEL_MAX_P; p *= 2) {
-        dist_estimate e = dist_model(&pr, &l, p);
-        printf("  %6d %10.0f %9.0f %9.3f %8.1fus %8.1fus %8.3fms %7.0f%% %6.0f%%%s\n", p, e.own,
-               e.ring, e.halo_bytes / 1e6, e.exchange_s * 1e6,
-               (e.interior_s + e.boundary_s + e.rest_s) * 1e6 / F, e.step_s * 1e3,
-               100 * e.comm_hidden, 100 * one / (p * e.step_s), e.ib ? "  IB" : "");
-    }
-    double per = MODEL_CELLS / 64;
-    printf("weak scaling: %.0f cells x %d levels per GPU\n", per, MODEL_LEVELS);
-    dist_problem w = pr;
-    w.cells = per;
-    double base = dist_model(&w, &l, 1).step_s;
-    for (int p = 1; p <= MODEL_MAX_P; p *= 2) {
-        w.cells = per * p;
-        dist_estimate e = dist_model(&w, &l, p);
-        printf("  %6d GPUs  %8.3f ms per step, efficiency %5.1f%%%s\n", p, e.step_s * 1e3,
-               100 * base / e.step_s, e.ib ? "  IB" : "");
+    if (pts > 0)
+        printf("  compute   %.1f G points/s (measured on the H100)\n", pts / 1e9);
+    else
+        printf("  compute   the fields' bytes at %.2f x %.0f GB/s (the H100's measured copy rate)\n",
+               l.dev_fraction, l.dev_bps / 1e9);
+    printf("  links     NVLink %.0f GB/s, %.0f us within %d GPUs; InfiniBand %.0f GB/s, %.0f us "
+           "beyond; %d peers; staged: + host link %.0f GB/s twice\n", l.nvlink_bps / 1e9,
+           l.nvlink_lat_s * 1e6, l.gpus_per_node, l.ib_bps / 1e9, l.ib_lat_s * 1e6, l.peers,
+           l.host_bps / 1e9);
+    for (int weak = 0; weak < 2; weak++) {
+        dist_problem w = pr;
+        double per = MODEL_CELLS / 64;
+        if (weak)
+            printf("weak scaling: %.0f cells x %d levels per GPU\n", per, MODEL_LEVELS);
+        else
+            printf("strong scaling: %.0f cells x %d levels\n", MODEL_CELLS, MODEL_LEVELS);
+        printf("  %6s %10s %8s %9s %10s %10s %10s %10s %7s %6s %6s\n", "GPUs", "cells/GPU",
+               "ring", "halo MB", "exchange", "compute", "step", "staged", "hidden", "eff",
+               "effst");
+        w.cells = weak ? per : MODEL_CELLS;
+        double one = dist_model(&w, &l, 1).step_s;
+        for (int p = 1; p <= MODEL_MAX_P; p *= 2) {
+            w.cells = weak ? per * p : MODEL_CELLS;
+            dist_estimate e = dist_model(&w, &l, p), es = dist_model(&w, &staged, p);
+            double ideal = weak ? one : one / p;
+            printf("  %6d %10.0f %8.0f %9.3f %8.1fus %8.1fus %8.3fms %8.3fms %6.0f%% %5.0f%% "
+                   "%5.0f%%%s\n", p, e.own, e.ring, e.halo_bytes / 1e6, e.exchange_s * 1e6,
+                   (e.interior_s + e.boundary_s + e.rest_s) * 1e6 / F, e.step_s * 1e3,
+                   es.step_s * 1e3, 100 * e.comm_hidden, 100 * ideal / e.step_s,
+                   100 * ideal / es.step_s, e.ib ? "  IB" : "");
+        }
     }
     problem_free(&pb);
     return 0;

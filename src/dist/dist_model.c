@@ -8,8 +8,18 @@
 
 dist_link dist_link_default(void)
 {
-    dist_link l = {2962e9, 0.75, 0.8 * 450e9, 3e-6, 0.8 * 50e9, 5e-6, 8, 6};
+    dist_link l = {2962e9, 0.75, 0.8 * 450e9, 3e-6, 0.8 * 50e9, 5e-6, 8, 6, 55e9, 4e-6, 0};
     return l;
+}
+
+double dist_measured_pts(stencil_t s, precision_t p)
+{
+    double points = 6.0 * 384 * 384 * 64, scale = p == PREC_FLOAT ? 2 : 1;
+    if (s == ST_LAPLAP)
+        return scale * points / 0.822e-3;
+    if (s == ST_HDIFF)
+        return scale * points / 0.920e-3;
+    return 0;
 }
 
 double dist_model_ring(double n, double w, double k)
@@ -23,6 +33,8 @@ dist_estimate dist_model(const dist_problem *pr, const dist_link *l, int P)
     double es = (double)prec_size(pr->prec), zend = stencil_zend(pr->stencil, pr->nz);
     double point = (si->nin + si->nout) * es;         /* bytes a step touches per point */
     double rate = l->dev_fraction * l->dev_bps;
+    if (pr->pts_per_s > 0) /* a point's bytes at the measured points per second */
+        rate = pr->pts_per_s * point;
     int R = si->radius, F = pr->F;
     dist_estimate e = {0};
     e.own = pr->cells / (P > 0 ? P : 1);
@@ -42,11 +54,15 @@ dist_estimate dist_model(const dist_problem *pr, const dist_link *l, int P)
         double bps = e.ib ? l->ib_bps : l->nvlink_bps, lat = e.ib ? l->ib_lat_s : l->nvlink_lat_s;
         int peers = l->peers < P - 1 ? l->peers : P - 1;
         e.exchange_s = peers * lat + e.halo_bytes / bps;
-        e.pack_s = 4 * e.halo_bytes / rate; /* pack: read + write; unpack: read + write */
+        if (l->staged)
+            e.exchange_s += 2 * e.halo_bytes / l->host_bps;
+        /* pack: read + write; unpack: read + write, at the device's copy rate */
+        e.pack_s = 4 * e.halo_bytes / (l->dev_fraction * l->dev_bps);
     }
     double overlap = e.exchange_s > e.interior_s ? e.exchange_s : e.interior_s;
     e.comm_hidden = e.exchange_s > 0 ? fmin(e.exchange_s, e.interior_s) / e.exchange_s : 1;
-    e.step_s = (e.pack_s + overlap + e.boundary_s + e.rest_s) / F;
+    double launches = (alone ? 1 : 4) + (F - 1);
+    e.step_s = (e.pack_s + overlap + e.boundary_s + e.rest_s + launches * l->launch_s) / F;
     return e;
 }
 
