@@ -111,7 +111,7 @@ int dist_comm_info(int comm, int *rank, int *size)
     MPI_Finalized(&off);
     if (!on || off) {
         perr("distributed run: MPI is %s", off ? "finalized" : "not initialised (call MPI_Init first)");
-        return -1;
+        return -2;
     }
     MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
     if (c == MPI_COMM_NULL) {

@@ -24,8 +24,8 @@ void dist_finalize(void);
 /* The Fortran handle of MPI_COMM_WORLD (after dist_init). */
 int dist_world(void);
 
-/* This process's rank in comm and comm's size. Returns 0, or -1 with a message (no MPI, MPI not
- * initialised, a handle that is not a communicator). */
+/* This process's rank in comm and comm's size. Returns 0, or with a message -1 (built without
+ * MPI, a handle that is not a communicator) or -2 (MPI not initialised, or finalized). */
 int dist_comm_info(int comm, int *rank, int *size);
 
 /* The smallest and largest of x over the ranks of comm (every rank gets them). */
