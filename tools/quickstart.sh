@@ -1,12 +1,13 @@
 #!/bin/sh
 # quickstart.sh — sets pillar up on a fresh Debian machine and runs its default job.
-# As root it installs the missing system packages (compilers, CMake, HDF5, METIS, Gmsh, matplotlib);
+# As root it installs the missing system packages (compilers, CMake, HDF5, METIS, Gmsh, Open MPI,
+# matplotlib);
 # then it configures and builds into build/ and runs `pillar` on its built-in 512x512x64 grid.
 #   PILLAR_NO_RUN=1   build only (CI)
 #   PILLAR_CUDA=OFF   build without the CUDA backend even where nvcc exists
 set -eu
 cd "$(dirname "$0")/.."
-pkgs="build-essential gfortran cmake pkg-config libhdf5-dev libmetis-dev libgmsh-dev python3 python3-matplotlib"
+pkgs="build-essential gfortran cmake pkg-config libhdf5-dev libmetis-dev libgmsh-dev libopenmpi-dev openmpi-bin python3 python3-matplotlib"
 missing=""
 for p in $pkgs; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
