@@ -185,10 +185,13 @@ int run_distributed(options *o, int argc, char **argv)
                backend == BACKEND_GPU ? access_name[o->access] : "");
         printf("  halo      %.3f MB per exchange over all ranks, at most %.3f MB from one rank\n",
                t.sent_bytes / 1e6, t.max_rank_sent / 1e6);
-        printf("  time      %.3f ms per step, total %.3f s (slowest rank); step 1's interior "
-               "%.3f ms per exchange while messages flew, then %.3f ms waiting\n",
-               t.total_s / steps * 1e3, t.total_s, t.interior_s / t.exchanges * 1e3,
-               t.wait_s / t.exchanges * 1e3);
+        double x = 1e3 / t.exchanges;
+        printf("  time      %.3f ms per step, total %.3f s (slowest rank)\n", t.total_s / steps * 1e3,
+               t.total_s);
+        printf("  pieces    per exchange, slowest rank%s: pack %.3f ms, step 1's interior %.3f ms "
+               "(while messages fly), waiting %.3f ms, unpack %.3f ms, the rest %.3f ms\n",
+               backend == BACKEND_GPU ? " (device time; waiting: the host)" : "", t.pack_s * x,
+               t.interior_s * x, t.wait_s * x, t.unpack_s * x, t.rest_s * x);
         iter_run_incore(&pb, ref, steps);
         long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
         printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",

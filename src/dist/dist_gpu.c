@@ -22,6 +22,8 @@ struct dist_gpu {
     char *hsend, *hrecv;  /* their pinned host copies (NULL when MPI takes device pointers) */
     size_t sbytes, rbytes;
     int in_out;           /* the state is in the output fields */
+    cudaEvent_t ev[6];    /* pack start/end, interior start/end, unpack end, rest end */
+    dist_gpu_times times;
 };
 
 /* One rank per GPU of a node: the launcher's local rank, modulo the devices (ranks beyond the
@@ -66,6 +68,8 @@ dist_gpu *dist_gpu_open(const dist_rank *d, fieldset loc, access_t a, int bx, in
     bind_device();
     g->d = d;
     CK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    for (int i = 0; i < 6; i++)
+        CK(cudaEventCreate(&g->ev[i]));
     const stencil_info *si = &stencil_table[d->stencil];
     size_t es = prec_size(d->prec), len = (size_t)pt->zstride * (size_t)d->nz;
     for (int f = 0; f < si->nin + si->nout; f++)
@@ -120,6 +124,8 @@ void dist_gpu_close(dist_gpu *g)
         CK(cudaFreeHost(g->hsend));
     if (g->hrecv)
         CK(cudaFreeHost(g->hrecv));
+    for (int i = 0; i < 6; i++)
+        CK(cudaEventDestroy(g->ev[i]));
     CK(cudaStreamDestroy(g->stream));
     xfree(g);
 }
@@ -158,13 +164,26 @@ static void messages(dist_gpu *g, char *buf, int into)
     }
 }
 
+/* Seconds between events a and b (both done). */
+static double between(const dist_gpu *g, int a, int b)
+{
+    float ms;
+    CK(cudaEventElapsedTime(&ms, g->ev[a], g->ev[b]));
+    return ms * 1e-3;
+}
+
 void dist_gpu_pack(dist_gpu *g)
 {
+    CK(cudaEventRecord(g->ev[0], g->stream));
     messages(g, g->dsend, 0);
     if (g->hsend)
         CK(cudaMemcpyAsync(g->hsend, g->dsend, g->sbytes, cudaMemcpyDeviceToHost, g->stream));
+    CK(cudaEventRecord(g->ev[1], g->stream));
     CK(cudaStreamSynchronize(g->stream));
+    g->times.pack += between(g, 0, 1);
 }
+
+dist_gpu_times dist_gpu_timing(const dist_gpu *g) { return g->times; }
 
 /* Step j of a pass of t on cells [c0, c1). */
 static void step(dist_gpu *g, int c0, int c1)
@@ -177,7 +196,9 @@ static void step(dist_gpu *g, int c0, int c1)
 void dist_gpu_first_interior(dist_gpu *g, int t)
 {
     (void)t;
+    CK(cudaEventRecord(g->ev[2], g->stream));
     step(g, g->d->inner0, g->d->pt.ncells);
+    CK(cudaEventRecord(g->ev[3], g->stream));
 }
 
 void dist_gpu_finish(dist_gpu *g, int t)
@@ -186,13 +207,18 @@ void dist_gpu_finish(dist_gpu *g, int t)
     if (g->hrecv)
         CK(cudaMemcpyAsync(g->drecv, g->hrecv, g->rbytes, cudaMemcpyHostToDevice, g->stream));
     messages(g, g->drecv, 1);
+    CK(cudaEventRecord(g->ev[4], g->stream));
     step(g, d->pt.first[t - 1], d->inner0);
     g->in_out = !g->in_out;
     for (int j = 2; j <= t; j++) {
         step(g, d->pt.first[t - j], d->pt.ncells);
         g->in_out = !g->in_out;
     }
+    CK(cudaEventRecord(g->ev[5], g->stream));
     CK(cudaStreamSynchronize(g->stream));
+    g->times.interior += between(g, 2, 3);
+    g->times.unpack += between(g, 3, 4);
+    g->times.rest += between(g, 4, 5);
 }
 
 void dist_gpu_store(dist_gpu *g, fieldset loc)

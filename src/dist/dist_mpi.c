@@ -247,15 +247,21 @@ static void part_close(rank_part *r)
         dist_fields_free(r->d, &r->loc);
 }
 
+/* Host seconds of the pieces of the passes (dist_timing's pack .. rest). */
+typedef struct {
+    double pack, interior, wait, unpack, rest;
+} pieces;
+
 /* One pass of t steps: receives posted, messages packed and sent, step 1's interior, the wait,
  * the ring unpacked, the rest of the pass. */
-static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, double *interior_s, double *wait_s)
+static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
 {
     const dist_rank *d = r->d;
     int nr = d->nrecv, ns = d->nsend;
     for (int j = 0; j < nr; j++)
         MPI_Irecv(r->rbuf + r->roff[j], (int)(r->roff[j + 1] - r->roff[j]), MPI_BYTE, d->rpeer[j],
                   0, c, &req[j]);
+    double t0 = now_ms();
 #ifdef PILLAR_HAVE_CUDA
     if (r->dev)
         dist_gpu_pack(r->dev);
@@ -266,27 +272,33 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, double *inte
     for (int j = 0; j < ns; j++)
         MPI_Isend(r->sbuf + r->soff[j], (int)(r->soff[j + 1] - r->soff[j]), MPI_BYTE, d->speer[j],
                   0, c, &req[nr + j]);
-    double t0 = now_ms();
+    double t1 = now_ms();
 #ifdef PILLAR_HAVE_CUDA
     if (r->dev)
         dist_gpu_first_interior(r->dev, t);
     else
 #endif
         dist_first_interior(d, r->loc, t);
-    double t1 = now_ms();
-    MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
     double t2 = now_ms();
-    *interior_s += (t1 - t0) * 1e-3;
-    *wait_s += (t2 - t1) * 1e-3;
+    MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
+    double t3 = now_ms();
 #ifdef PILLAR_HAVE_CUDA
     if (r->dev) {
         dist_gpu_finish(r->dev, t);
+        ps->wait += (t3 - t2) * 1e-3;
         return;
     }
 #endif
     for (int j = 0; j < nr; j++)
         dist_unpack(d, j, r->loc, r->rbuf + r->roff[j]);
+    double t4 = now_ms();
     dist_finish_steps(d, r->loc, t);
+    double t5 = now_ms();
+    ps->pack += (t1 - t0) * 1e-3;
+    ps->interior += (t2 - t1) * 1e-3;
+    ps->wait += (t3 - t2) * 1e-3;
+    ps->unpack += (t4 - t3) * 1e-3;
+    ps->rest += (t5 - t4) * 1e-3;
 }
 
 /* Every rank's own cells of the carried fields into f on rank 0 (every rank unless root_only):
@@ -377,28 +389,37 @@ int dist_mpi_run(int comm, const ugrid *g, stencil_t s, precision_t p, int chasi
         return -1;
     }
     MPI_Request *req = xalloc(sizeof(MPI_Request) * (size_t)(d.nrecv + d.nsend + 1));
-    double interior = 0, wait = 0;
+    pieces ps = {0, 0, 0, 0, 0};
     MPI_Barrier(c);
     double t0 = now_ms();
     for (int done = 0; done < steps;) {
         int k = steps - done < F ? steps - done : F;
-        pass(c, &r, k, req, &interior, &wait);
+        pass(c, &r, k, req, &ps);
         done += k;
         t->exchanges++;
     }
     double total = (now_ms() - t0) * 1e-3;
     xfree(req);
 #ifdef PILLAR_HAVE_CUDA
-    if (r.dev)
+    if (r.dev) {
+        dist_gpu_times gt = dist_gpu_timing(r.dev);
+        ps.pack = gt.pack;
+        ps.interior = gt.interior;
+        ps.unpack = gt.unpack;
+        ps.rest = gt.rest;
         dist_gpu_store(r.dev, r.loc);
+    }
 #endif
     gather(c, &d, g, r.loc, f, e->root_only);
 
     double sent = (double)r.soff[d.nsend], lo;
     t->nranks = n;
     dist_minmax(comm, total, &lo, &t->total_s);
-    dist_minmax(comm, wait, &lo, &t->wait_s);
-    dist_minmax(comm, interior, &lo, &t->interior_s);
+    dist_minmax(comm, ps.pack, &lo, &t->pack_s);
+    dist_minmax(comm, ps.interior, &lo, &t->interior_s);
+    dist_minmax(comm, ps.wait, &lo, &t->wait_s);
+    dist_minmax(comm, ps.unpack, &lo, &t->unpack_s);
+    dist_minmax(comm, ps.rest, &lo, &t->rest_s);
     dist_minmax(comm, sent, &lo, &t->max_rank_sent);
     MPI_Allreduce(&sent, &t->sent_bytes, 1, MPI_DOUBLE, MPI_SUM, c);
     double own = d.nown, ring = d.pt.first[0] - d.pt.nfixed, hi;

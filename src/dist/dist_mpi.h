@@ -42,8 +42,14 @@ typedef struct {
 typedef struct {
     int nranks;
     double total_s;       /* the passes, slowest rank (after a barrier at the start) */
-    double wait_s;        /* waiting for messages after the interior was computed, slowest rank */
-    double interior_s;    /* computing step 1's interior while the messages flew, slowest rank */
+    /* the pieces of the passes, each the slowest rank's sum over the passes; on the GPU device
+     * time (CUDA events), but waiting, which is the host's MPI_Waitall after the interior's
+     * launch */
+    double pack_s;        /* packing (on the GPU with the copy to the pinned host buffer) */
+    double interior_s;    /* step 1's interior, while the messages fly */
+    double wait_s;        /* MPI_Waitall */
+    double unpack_s;      /* unpacking (on the GPU with the copy from the host) */
+    double rest_s;        /* step 1's boundary and fold, steps 2..t */
     double sent_bytes;    /* all ranks together, per exchange */
     double max_rank_sent; /* the most one rank sends per exchange */
     int exchanges;
