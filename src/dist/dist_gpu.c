@@ -58,6 +58,7 @@ dist_gpu *dist_gpu_open(const dist_rank *d, fieldset loc, access_t a, int bx, in
 {
     const ooc_part *pt = &d->pt;
     ooc_kernel k = {a, bx, by, bz, zslice};
+    bind_device();
     dist_gpu *g = xalloc(sizeof *g);
     memset(g, 0, sizeof *g);
     if (ooc_launch_prepare(&g->launch, &k, d->stencil, d->prec, pt->nt.chasing,
@@ -65,7 +66,6 @@ dist_gpu *dist_gpu_open(const dist_rank *d, fieldset loc, access_t a, int bx, in
         xfree(g);
         return NULL;
     }
-    bind_device();
     g->d = d;
     CK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
     for (int i = 0; i < 6; i++)
