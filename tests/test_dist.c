@@ -2,11 +2,16 @@
  * (dist_sim_run) equal the in-core iteration bit for bit for every iterated stencil, P = 1, 2,
  * 3, 4, 7, layouts, storages, precisions, generated grids and mesh kinds, F = 1..3 steps between
  * exchanges; each rank's cells, ring, interior and lists are checked against the global grid
- * (ugrid_follow, the mesh's lists), not through the plan's own tables. */
+ * (ugrid_follow, the mesh's lists), not through the plan's own tables. With --gpu (built with
+ * CUDA; 77 without a device): every rank's part on the one GPU (dist_sim_steps_gpu), the same
+ * comparisons. */
 #include "check.h"
 #include "grids/mesh.h"
 #include "src/dist/dist_sim.h"
 #include "src/exec/iterate.h"
+#ifdef TEST_DIST_CUDA
+#include "src/exec/gpu.h"
+#endif
 
 #include <string.h>
 
@@ -115,6 +120,28 @@ static void test_ranks(const problem *pb, int n, int F, const char *what)
 }
 
 /* P ranks in one process == in core, bit for bit, for every P and F = 1..maxf. */
+static int use_gpu; /* --gpu: the ranks' parts on the device */
+
+/* dist_sim_run, or its passes on the device with --gpu. */
+static int sim_run(const problem *pb, int P, int F, fieldset f)
+{
+    if (!use_gpu)
+        return dist_sim_run(&pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
+                            NULL, P, F, f, STEPS);
+    dist_sim sm;
+    if (dist_sim_open(&sm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
+                      NULL, P, F) != 0)
+        return -1;
+    access_t a = ACC_IDXVAR; /* and zloop, where it has the stencil, on an even number of ranks */
+#ifdef TEST_DIST_CUDA
+    if (P % 2 == 0 && gpu_supports(ACC_ZLOOP, pb->s.stencil))
+        a = ACC_ZLOOP;
+#endif
+    int rc = dist_sim_steps_gpu(&sm, f, STEPS, a);
+    dist_sim_close(&sm);
+    return rc;
+}
+
 static int test_runs(const problem *pb, const char *what, int maxf)
 {
     fieldset ref = iter_fields_copy(pb);
@@ -125,8 +152,7 @@ static int test_runs(const problem *pb, const char *what, int maxf)
     for (int i = 0; i < NRANKS; i++)
         for (int F = 1; F <= maxf; F++) {
             fieldset f = iter_fields_copy(pb);
-            int rc = dist_sim_run(&pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing,
-                                  pb->s.compressed, NULL, ranks[i], F, f, STEPS);
+            int rc = sim_run(pb, ranks[i], F, f);
             long points = 0, bad = rc == 0 ? iter_state_differ(pb, f, ref, &points) : -1;
             CHECK(rc == 0 && bad == 0, "%s, %d ranks, F = %d: %ld of %ld points differ from in core",
                   what, ranks[i], F, bad, points);
@@ -173,9 +199,22 @@ typedef struct {
     int nst;
 } mesh_case;
 
-int main(void)
+int main(int argc, char **argv)
 {
     int runs = 0;
+    if (argc > 1 && !strcmp(argv[1], "--gpu")) {
+#ifdef TEST_DIST_CUDA
+        char msg[256];
+        if (!gpu_probe(msg, sizeof msg)) {
+            printf("test_dist --gpu: skipped: %s\n", msg);
+            return 77;
+        }
+        use_gpu = 1;
+#else
+        printf("test_dist --gpu: skipped: built without CUDA\n");
+        return 77;
+#endif
+    }
     /* generated grids: every W/E/S/N stencil, layouts, storages, precisions in turn */
     const stencil_t quad[] = {ST_LAPLAP, ST_HDIFF, ST_FASTWAVES, ST_LAP};
     const layout_t layouts[] = {LAYOUT_ZCURVE, LAYOUT_ROWMAJOR, LAYOUT_RANDOM};
@@ -194,7 +233,7 @@ int main(void)
                      prec_name(s.prec), layout_name[s.layout], s.chasing ? "chasing" : "nonchasing",
                      s.compressed ? " compressed" : "");
             runs += test_runs(&pb, what, l == 0 ? 3 : 2);
-            if (k == 0 && l == 0)
+            if (k == 0 && l == 0 && !use_gpu)
                 test_negative(&pb);
             problem_free(&pb);
         }
@@ -228,7 +267,7 @@ int main(void)
             runs += test_runs(&pb, what, 2);
             problem_free(&pb);
         }
-    printf("%d distributed runs of %d steps (P = 1, 2, 3, 4, 7) equal the in-core iteration\n",
-           runs, STEPS);
+    printf("%d distributed runs of %d steps (P = 1, 2, 3, 4, 7%s) equal the in-core iteration\n",
+           runs, STEPS, use_gpu ? ", on the GPU" : "");
     return check_done("test_dist");
 }

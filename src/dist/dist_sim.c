@@ -4,6 +4,11 @@
 #include "dist_cpu.h"
 #include "grids/mesh.h"
 
+#ifdef PILLAR_HAVE_CUDA
+#include "dist_gpu.h"
+#include "src/exec/gpu_launch.h"
+#endif
+
 #include <string.h>
 
 /* Every rank's send lists from the others' receive lists, as the MPI run exchanges them. */
@@ -124,6 +129,63 @@ void dist_sim_steps(const dist_sim *sm, fieldset f, int steps)
     xfree(loc);
     xfree(out);
     xfree(at);
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* Byte offset of message j among rank d's messages (start: sstart or rstart). */
+static size_t msg_offset(const dist_rank *d, const int *start, int j)
+{
+    return dist_msg_values(d, start[j] - start[0]) * prec_size(d->prec);
+}
+#endif
+
+int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a)
+{
+#ifdef PILLAR_HAVE_CUDA
+    int n = sm->nranks, rc = 0;
+    const dist_rank *d = sm->d;
+    fieldset *loc = xalloc(sizeof(fieldset) * (size_t)n);
+    dist_gpu **g = xalloc(sizeof(dist_gpu *) * (size_t)n);
+    for (int r = 0; r < n; r++) {
+        loc[r] = dist_fields_alloc(&d[r]);
+        dist_fields_load(&d[r], sm->g, f, loc[r]);
+        g[r] = rc == 0 ? dist_gpu_open(&d[r], loc[r], a, 0, 0, 0, 8) : NULL;
+        rc = g[r] ? rc : -1;
+    }
+    for (int done = 0; rc == 0 && done < steps;) {
+        int t = steps - done < sm->F ? steps - done : sm->F;
+        for (int r = 0; r < n; r++)
+            dist_gpu_pack(g[r]);
+        for (int r = 0; r < n; r++) {
+            dist_gpu_first_interior(g[r], t);
+            for (int j = 0; j < d[r].nrecv; j++) {
+                int q = d[r].rpeer[j], k = send_index(&d[q], r);
+                size_t bytes = msg_offset(&d[r], d[r].rstart, j + 1) - msg_offset(&d[r], d[r].rstart, j);
+                CK(cudaMemcpy((char *)dist_gpu_recv_buffer(g[r]) + msg_offset(&d[r], d[r].rstart, j),
+                              (char *)dist_gpu_send_buffer(g[q]) + msg_offset(&d[q], d[q].sstart, k),
+                              bytes, cudaMemcpyDefault));
+            }
+        }
+        for (int r = 0; r < n; r++)
+            dist_gpu_finish(g[r], t);
+        done += t;
+    }
+    for (int r = 0; r < n; r++) {
+        if (g[r] && rc == 0) {
+            dist_gpu_store(g[r], loc[r]);
+            dist_fields_store(&d[r], sm->g, loc[r], f);
+        }
+        dist_gpu_close(g[r]);
+        dist_fields_free(&d[r], &loc[r]);
+    }
+    xfree(loc);
+    xfree(g);
+    return rc;
+#else
+    (void)sm, (void)f, (void)steps, (void)a;
+    perr("distributed run: pillar was built without CUDA");
+    return -1;
+#endif
 }
 
 int dist_sim_run(const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed,

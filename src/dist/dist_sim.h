@@ -5,6 +5,7 @@
 #define PILLAR_DIST_SIM_H
 
 #include "dist_plan.h"
+#include "access/access.h"
 
 typedef struct {
     const ugrid *g;
@@ -24,6 +25,12 @@ void dist_sim_close(dist_sim *sm);
  * ring (dist_poison_ring: step 1's interior must not read it), computes that interior, unpacks
  * what its peers sent and finishes the pass; the ranks' own cells are stored back into f. */
 void dist_sim_steps(const dist_sim *sm, fieldset f, int steps);
+
+/* The same passes with every rank's part on the CUDA device (src/dist/dist_gpu.h: strategy a,
+ * its default block), the messages copied from one rank's send buffer into the other's receive
+ * buffer: the GPU path of the ranks checked without MPI (ranks sharing one device). Returns 0, or
+ * -1 with a message (a build without CUDA, a strategy without iterated kernels). */
+int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a);
 
 /* dist_sim_open, dist_sim_steps, dist_sim_close. Returns 0, or -1 with a message. */
 int dist_sim_run(const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed,
