@@ -170,6 +170,11 @@ int mesh_gen_refined(mesh *m, const mesh_gen_spec *s);
 /* ---- METIS (grids/metis_order.c) ---- */
 /* A k-way partition of the cells; returns 0 or -1 with a message. */
 int mesh_partition(const mesh *m, int nparts, int *part);
+/* A k-way partition of the inner cells of grid g (any grid: emulated or from a mesh) through
+ * their W/E/S/N neighbours, or with graph set their neighbour lists (g->adj): part gets nxy
+ * entries, -1 for the halo cells [0, nhalo), a part 0..nparts-1 for the others. Returns 0, or -1
+ * with a message (nparts not within 1 .. the inner cells; no neighbours to follow). */
+int ugrid_partition(const ugrid *g, int graph, int nparts, int *part);
 /* A locality order of the cells from a partition: parts chained so that consecutive parts are
  * neighbours where possible, cells of a part in breadth-first order. order gets ncells entries. */
 void mesh_order_from_parts(const mesh *m, const int *part, int nparts, int *order);

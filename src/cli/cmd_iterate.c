@@ -28,6 +28,16 @@ static double whole_bytes(const problem *pb)
            (double)(stencil_table[pb->s.stencil].graph ? ell_bytes(&pb->ell) : nbtable_bytes(&pb->nt));
 }
 
+const char *iterated_refuses(const options *o)
+{
+    return o->regular           ? "--grid regular"
+           : o->aos             ? "--aos"
+           : o->constant_tables ? "--constant-tables"
+           : o->packed_rows     ? "--packed-rows"
+           : o->access == ACC_STAGED ? "--access staged"
+                                     : NULL;
+}
+
 static int flags_check(const options *o)
 {
     if (stencil_table[o->spec.stencil].carry.n == 0) {
@@ -47,12 +57,7 @@ static int flags_check(const options *o)
              "than a transfer carries", o->kernel_steps, o->fuse);
         return -1;
     }
-    const char *bad = o->regular ? "--grid regular"
-                      : o->aos ? "--aos"
-                      : o->constant_tables ? "--constant-tables"
-                      : o->packed_rows ? "--packed-rows"
-                      : o->access == ACC_STAGED ? "--access staged"
-                                                : NULL;
+    const char *bad = iterated_refuses(o);
     if (bad) {
         perr("run: %s does not go with --steps / --out-of-core: iterated runs use the "
              "unstructured grid's tables in global memory and the naive, idxvar, shared, "

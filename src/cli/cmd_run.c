@@ -1,5 +1,6 @@
 /* cmd_run.c — `pillar run`: one stencil with one layout/storage/access, timed and verified. */
 #include "commands.h"
+#include "src/dist/dist_mpi.h"
 #include "src/exec/cpu_exec.h"
 #include "src/exec/field_io.h"
 #include "src/exec/runner.h"
@@ -46,6 +47,8 @@ int cmd_run(int argc, char **argv)
     options o = a.o;
     if (o.output && field_output_check(o.output) != 0)
         return 1;
+    if (o.ranks || o.plan_only || dist_launcher_ranks() > 1)
+        return run_distributed(&o, argc, argv);
     if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share)
         return run_iterated(&o, argc, argv);
     int backend = cli_backend(&o);

@@ -532,6 +532,17 @@ static const flag flags[] = {
      "previous one from that chunk's device buffer instead of the host\n"
      "(SO2DR region sharing: fewer bytes cross the link, but on the H100\n"
      "it measured 1.0-1.3x slower; off by default)", set_switch, AT(o.share), 0, 0, NULL},
+    {"--ranks", "P", RUN, HELP_ITER,
+     "distributed run: expect P MPI ranks ('mpirun -np P pillar run ...'\n"
+     "distributes any run started by mpirun over its ranks: each owns a\n"
+     "METIS part, halos of radius*F exchanged every --fuse F steps;\n"
+     "docs/distributed.md); refused when pillar is built without MPI",
+     set_range, AT(o.ranks), 1, 1 << 20, NULL},
+    {"--plan-only", NULL, RUN, HELP_ITER,
+     "print the distributed model: time per step on P = 1 .. 1024 GPUs of\n"
+     "an R2B10-sized mesh (20,971,520 cells x 90 levels), strong and weak,\n"
+     "its ring constant measured on this run's grid; nothing is run",
+     set_switch, AT(o.plan_only), 0, 0, NULL},
 
     /* bench */
     {"--quick", NULL, BENCH, HELP_MAIN,
@@ -708,13 +719,18 @@ int cli_backend(const options *o)
 void print_version(void)
 {
     printf("pillar %s (commit %s)\n", PILLAR_VERSION, PILLAR_COMMIT);
-    printf("built with: CUDA %s, Gmsh %s\n",
+    printf("built with: CUDA %s, Gmsh %s, MPI %s\n",
 #ifdef PILLAR_HAVE_CUDA
            "yes",
 #else
            "no",
 #endif
 #ifdef PILLAR_HAVE_GMSH
+           "yes",
+#else
+           "no",
+#endif
+#ifdef PILLAR_HAVE_MPI
            "yes"
 #else
            "no"

@@ -29,15 +29,22 @@ static const fold_fn fold_table[ST_COUNT][2] = {FOR_EACH_ANY_STENCIL(FOLD_ROW, _
 _Static_assert(GRAPHLAP_DAMPING == 4 * MESH_MAXDEG * MESH_MAXDEG,
                "GRAPHLAP_DAMPING must be 4 * MESH_MAXDEG^2");
 
+void iter_fold(stencil_t s, precision_t p, cpu_block b, fieldset f)
+{
+    if (b.c0 >= b.c1 || b.k0 >= b.k1)
+        return;
+    const iter_carry *c = iter_carried(s);
+    for (int j = 0; j < c->n; j++)
+        fold_table[s][p](b, f.p[c->in[j]], f.p[c->out[j]]);
+}
+
 void iter_step(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell, cpu_block b,
                fieldset f)
 {
     if (b.c0 >= b.c1 || b.k0 >= b.k1)
         return;
     cpu_run_block(s, p, nt, ell, b, f);
-    const iter_carry *c = iter_carried(s);
-    for (int j = 0; j < c->n; j++)
-        fold_table[s][p](b, f.p[c->in[j]], f.p[c->out[j]]);
+    iter_fold(s, p, b, f);
 }
 
 long iter_state_differ(const problem *pb, fieldset a, fieldset b, long *points)
