@@ -132,9 +132,11 @@ static int sim_run(const problem *pb, int P, int F, fieldset f)
     if (dist_sim_open(&sm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
                       NULL, P, F) != 0)
         return -1;
-    access_t a = ACC_IDXVAR; /* and zloop, where it has the stencil, on an even number of ranks */
+    /* idxvar, and zloop on an even number of ranks where it iterates the stencil (a graph
+     * stencil's steps run the ELL kernel, idxvar's form only: ooc_launch_prepare) */
+    access_t a = ACC_IDXVAR;
 #ifdef TEST_DIST_CUDA
-    if (P % 2 == 0 && gpu_supports(ACC_ZLOOP, pb->s.stencil))
+    if (P % 2 == 0 && gpu_supports(ACC_ZLOOP, pb->s.stencil) && !stencil_table[pb->s.stencil].graph)
         a = ACC_ZLOOP;
 #endif
     int rc = dist_sim_steps_gpu(&sm, f, STEPS, a);
