@@ -87,6 +87,14 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
     int rc = cli_parse(&a, CMD_BENCH, bench_help, argc, argv);
     if (rc != 0)
         return rc;
+    if (cli_stencil_file(&a) != 0)
+        return 3; /* a bad stencil file: exit 1 */
+    if (a.stencil_file && stencil_table[a.b.stencil].graph) {
+        perr("bench: %s is a graph stencil: the bench matrix has the W/E/S/N stencils; use "
+             "'pillar run --mesh FILE --stencil-file %s'", stencil_table[a.b.stencil].name,
+             a.stencil_file);
+        return -1;
+    }
     *b = a.b;
     snprintf(b->command, sizeof b->command, "pillar bench");
     for (int i = 0; i < argc; i++) {
@@ -276,8 +284,8 @@ static long count_configs(const bench_opts *b)
 {
     config cfg[1024];
     long per = 0;
-    for (int st = 0; st < ST_QUAD_COUNT; st++)
-        if (b->stencil < 0 || b->stencil == st) {
+    for (int st = 0; st < stencil_count(); st++)
+        if (b->stencil < 0 ? st < ST_QUAD_COUNT : b->stencil == st) {
             per += make_configs(b, 0, st, cfg);
             for (int s = 0; s < 4; s++)
                 if ((b->storage < 0 || b->storage == (s >> 1)) && (b->compress < 0 || b->compress == (s & 1)))
@@ -483,7 +491,7 @@ int cmd_bench(int argc, char **argv)
     bench_opts b;
     int rc = parse_bench(&b, argc, argv);
     if (rc != 0)
-        return CLI_EXIT(rc);
+        return rc == 3 ? 1 : CLI_EXIT(rc);
     char why[256];
     if (!gpu_available(why, sizeof why)) {
         perr("bench: needs a CUDA device, and there is none: %s", why);
@@ -503,8 +511,8 @@ int cmd_bench(int argc, char **argv)
     progress pr = {0, count_configs(&b), now_ms(), isatty(2)};
     int failures = 0;
     for (int sz = 0; sz < b.nsizes; sz++)
-        for (int st = 0; st < ST_QUAD_COUNT; st++) {
-            if (b.stencil >= 0 && st != b.stencil)
+        for (int st = 0; st < stencil_count(); st++) {
+            if (b.stencil >= 0 ? st != b.stencil : st >= ST_QUAD_COUNT)
                 continue;
             if (b.sizes[sz][2] < stencil_table[st].ztop + 1)
                 continue;

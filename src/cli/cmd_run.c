@@ -37,13 +37,26 @@ static const help_part run_help[] = {
      "         pillar run --steps 100 --input start.h5 --output state100.h5\n", 0},
     {NULL, 0}};
 
+static int run_one(const cli_args *a, int argc, char **argv);
+
 int cmd_run(int argc, char **argv)
 {
     cli_args a;
     int rc = cli_parse(&a, CMD_RUN, run_help, argc, argv);
     if (rc != 0)
         return CLI_EXIT(rc);
-    options o = a.o;
+    if (a.check_reads && !a.stencil_file) {
+        perr("run: --check-reads checks a stencil file: give --stencil-file FILE");
+        return 2;
+    }
+    if (cli_stencil_file(&a) != 0)
+        return 1;
+    return cli_check_reads(&a, run_one(&a, argc, argv));
+}
+
+static int run_one(const cli_args *a, int argc, char **argv)
+{
+    options o = a->o;
     if (o.output && field_output_check(o.output) != 0)
         return 1;
     if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share)

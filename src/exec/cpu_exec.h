@@ -3,24 +3,13 @@
 #ifndef PILLAR_CPU_EXEC_H
 #define PILLAR_CPU_EXEC_H
 
+#include "cpu_loops.h"
 #include "problem.h"
 
 /* Computes into the output fields of f (laid out as pb's regular / unstructured grid); a graph
  * stencil (graphlap) runs on the unstructured grid only, through pb->ell. */
 void cpu_run_regular(const problem *pb, fieldset f);
 void cpu_run_unstructured(const problem *pb, fieldset f);
-
-/* Points of an unstructured computation: plane cells [c0, c1) at global levels [k0, k1) of arrays
- * whose level 0 is global level kbase and whose levels lie zs elements apart. Bodies see the
- * global level (fastwaves switches at c_flat_limit). */
-typedef struct {
-    int c0, c1;
-    int k0, k1;
-    int kbase;
-    long zs;
-} cpu_block;
-
-static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * (b.c1 - b.c0); }
 
 /* The inner cells at the computed levels of pb's unstructured grid (what cpu_run_unstructured
  * computes). */

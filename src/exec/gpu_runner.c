@@ -174,9 +174,12 @@ void gpu_close(gpu_ctx *c)
 
 int gpu_supports(access_t a, stencil_t s)
 {
-    if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || s >= ST_COUNT)
+    if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || s >= stencil_count())
         return 0;
     const access_desc *d = &access_table[a];
+    if (stencil_is_user(s)) /* compiled at run time for every strategy but the staged ones */
+        return loaded_get(s) && loaded_get(s)->gpu_kernel &&
+               (stencil_table[s].graph ? d->graph : !d->staging);
     if (stencil_table[s].graph) /* one kernel, one thread per cell and level */
         return d->graph;
     return d->kernels && (*d->kernels)[s][0][0] != NULL;
@@ -198,7 +201,14 @@ static int upload_constant_rows(gpu_ctx *c, access_t a)
     for (int r = 0; r < t->nrel; r++)
         for (int row = 0; row < rows; row++)
             img[r * rows + row] = t->tab[(size_t)r * t->ntab + row];
-    CK((cudaError_t)strategy_upload(a, c->aos)(img, sizeof(int32_t) * (size_t)rows * t->nrel));
+    size_t bytes = sizeof(int32_t) * (size_t)rows * t->nrel;
+    const loaded_code *lc = loaded_get(c->pb->s.stencil);
+    if (lc) {
+        if (lc->gpu_upload(c->pb->s.stencil, a, img, bytes) != 0)
+            fault_raise(FAULT_DEVICE, "constant-memory rows of %s", stencil_table[c->pb->s.stencil].name);
+    } else {
+        CK((cudaError_t)strategy_upload(a, c->aos)(img, bytes));
+    }
     xfree(img);
     return rows;
 }
@@ -314,7 +324,20 @@ int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t
         perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
         return -1;
     }
-    if (stencil_table[s].graph)
+    l->loaded = loaded_get(s);
+    if (l->loaded && aos)
+        l->fn = NULL;
+    else if (l->loaded) {
+        if (!gpu_supports(a, s)) {
+            perr("--access %s: no kernel for %s (a stencil file is compiled for every strategy but "
+                 "staged%s)", d->name, stencil_table[s].name,
+                 stencil_table[s].graph ? "; a graph stencil has the graph kernel only" : "");
+            return -1;
+        }
+        l->fn = l->loaded->gpu_kernel(s, a, p, column);
+        if (!l->fn)
+            return -1; /* the compiler's message */
+    } else if (stencil_table[s].graph)
         l->fn = d->graph ? graph_kernels[s - ST_QUAD_COUNT][p] : NULL; /* one kernel */
     else if (aos)
         l->fn = a == ACC_IDXVAR && s == ST_FASTWAVES ? aos_kernels[p][column] : NULL;
@@ -332,6 +355,13 @@ void gpu_launch_run(const gpu_launch *l, kparams *P, void *stream)
 {
     if (l->grid.x == 0 || l->grid.z == 0)
         return; /* nothing to compute */
+    if (l->loaded) {
+        const unsigned g[3] = {l->grid.x, l->grid.y, l->grid.z};
+        const unsigned b[3] = {l->block.x, l->block.y, l->block.z};
+        if (l->loaded->gpu_launch(l->fn, g, b, l->smem, stream, P) != 0)
+            fault_raise(FAULT_DEVICE, "launch of a loaded stencil's kernel failed");
+        return;
+    }
     void *args[] = {P};
     CK(cudaLaunchKernel(l->fn, l->grid, l->block, args, l->smem, (cudaStream_t)stream));
     CK(cudaGetLastError());
@@ -381,7 +411,8 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
     if (tables != TABLES_GLOBAL) {
         const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
-        if (!c->uns || !pb->nt.compressed || !strategy_upload(a, c->aos)) {
+        if (!c->uns || !pb->nt.compressed ||
+            !(stencil_is_user(pb->s.stencil) ? access_table[a].upload != NULL : strategy_upload(a, c->aos) != NULL)) {
             perr("%s: %s", flag, !c->uns ? "applies to unstructured grids"
                                  : !pb->nt.compressed ? "needs a compressed table (--compress)"
                                                       : "this strategy reads no neighbour table");
@@ -400,7 +431,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
     l.smem = gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
-    if (l.smem > 48 * 1024)
+    if (l.smem > 48 * 1024 && !l.loaded)
         CK(cudaFuncSetAttribute(l.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem));
     double *ms = xalloc(sizeof(double) * (size_t)runs);
     for (int r = -2; r < runs; r++) {
