@@ -18,7 +18,13 @@
  * (--constant-tables: c_nbtab[r * crows + row]; each strategy file has its copy, filled by its
  * upload function), 3 compressed with each pattern's offsets packed in one row
  * (--packed-rows: tab[row * nrel + r], 16-byte aligned, read with vector loads). */
+#ifdef PILLAR_JIT /* a user stencil's module: found by name (src/jit/gpu.c) */
+extern "C" {
+__constant__ int32_t c_nbtab[PILLAR_CONST_WORDS];
+}
+#else
 static __constant__ int32_t c_nbtab[PILLAR_CONST_WORDS];
+#endif
 
 __device__ __forceinline__ int nb_row(nbview t, int compressed, int p)
 {

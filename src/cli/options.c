@@ -352,6 +352,12 @@ int cli_stencil_file(cli_args *a)
            r->cached ? "loaded" : "compiled", stencil_table[s].name,
            r->cached ? "from the cache" : "C compiler", a->check_reads ? ", checked mode" : "",
            r->seconds);
+    if (a->cmd == CMD_RUN && stencil_table[s].graph && !a->o.mesh) {
+        perr("--stencil-file %s: %s is a graph stencil and runs on the cells of a mesh file: add "
+             "--mesh FILE (e.g. from 'pillar mesh generate F --kind hexagons')", a->stencil_file,
+             stencil_table[s].name);
+        return -1;
+    }
     a->o.spec.stencil = s;
     a->o.stencil_set = 1;
     a->b.stencil = (int)s;

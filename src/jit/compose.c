@@ -158,10 +158,10 @@ void jit_compose_cpu(const jit_spec *sp, int checked, jit_text *t)
         return;
     }
     jit_text_add(t,
-                 "#define PILLAR_NB_CHECK(R) ((void)sizeof(char[(PILLAR_RDIST_##R <= PILLAR_RADIUS) ? 1 : -1]))\n"
-                 "#define NB(R) (PILLAR_NB_CHECK(R), REG_NB(R))\n"
+                 "#define READS_BEYOND_THE_DECLARED_RADIUS(R) ((void)sizeof(char[(PILLAR_RDIST_##R <= PILLAR_RADIUS) ? 1 : -1]))\n"
+                 "#define NB(R) (READS_BEYOND_THE_DECLARED_RADIUS(R), REG_NB(R))\n"
                  "CPU_REGULAR_LOOP(USER, double, user_zend)\nCPU_REGULAR_LOOP(USER, float, user_zend)\n"
-                 "#undef NB\n#define NB(R) (PILLAR_NB_CHECK(R), UNS_NB(R))\n");
+                 "#undef NB\n#define NB(R) (READS_BEYOND_THE_DECLARED_RADIUS(R), UNS_NB(R))\n");
     for (int ty = 0; ty < 2; ty++)
         for (int st = 0; st < 4; st++)
             jit_text_add(t, "CPU_UNSTRUCTURED_LOOP(USER, %s, %d, %d)\n", ty ? "float" : "double",

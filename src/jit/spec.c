@@ -16,7 +16,7 @@
 /* Names the composition uses around a body: a field may not take them. */
 static const char *const reserved[] = {
     "T", "K", "ZS", "C", "i", "p", "k", "x", "y", "b", "g", "F", "P", "nbv", "ev", "lev", "zs",
-    "ys", "o", "c", "s", "v", "base", "cell", "k0", "k1", "zend", "CHASING", "COMPRESSED",
+    "ys", "o", "c", "base", "cell", "k0", "k1", "zend", "CHASING", "COMPRESSED",
     "int", "long", "double", "float", "char", "void", "const", "return", "if", "else", "for",
     "while", "do", "static", "struct", "sizeof", NULL};
 
@@ -397,7 +397,9 @@ static int check_uses(const jit_spec *sp, const char *from, const char *to)
         args[len] = 0;
         char *a[4];
         int n = split(args, a, 3);
-        int line = line_of(sp->text, q);
+        /* (the body pragma's newline was cut: count the body's lines from its own start) */
+        int line = sp->body && q >= sp->body ? sp->body_line + line_of(sp->body, q) - 1
+                                             : line_of(sp->text, q);
         const char *rel = which == 3 ? (n >= 1 ? a[0] : "") : (n >= 2 ? a[1] : "");
         int d = rel_distance(rel);
         if (which != 2 && d >= 0 && sp->graph) {
