@@ -10,6 +10,7 @@
  *  - the cache: the same file again is the same stencil, found on disk;
  *  - the library API: pillar_set_stencil_source equals the built-in lap. */
 #include "check.h"
+#include "own_load.h"
 #include "include/pillar.h"
 #include "src/exec/cpu_exec.h"
 #include "src/exec/iterate.h"
@@ -24,19 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static char msg[8192];
+#define msg own_msg
 
-static stencil_t load(const char *rel)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", PILLAR_SOURCE_DIR, rel);
-    stencil_t s = ST_COUNT;
-    perr_capture(msg, sizeof msg);
-    int rc = jit_load_file(path, NULL, &s);
-    perr_capture(NULL, 0);
-    CHECK(rc == 0, "%s: %s", rel, msg);
-    return rc == 0 ? s : (stencil_t)-1;
-}
 
 /* Loads source text; returns the status and leaves the message in msg. */
 static int load_src(const char *name, const char *src, int checked, stencil_t *s)
@@ -62,7 +52,7 @@ static long differ(const problem *a, fieldset fa, const problem *b, fieldset fb,
 /* A built-in stencil and its body loaded from a file: same bits everywhere. */
 static void same_as_builtin(stencil_t builtin, const char *rel)
 {
-    stencil_t u = load(rel);
+    stencil_t u = own_load(rel);
     if ((int)u < 0)
         return;
     CHECK(stencil_table[u].radius == stencil_table[builtin].radius &&
@@ -119,7 +109,7 @@ static double quad(int x, int y, int z) { return (double)x * x + 3.0 * y * y + 5
 
 static void lap5_exact(void)
 {
-    stencil_t u = load("docs/examples/lap5.c");
+    stencil_t u = own_load("docs/examples/lap5.c");
     if ((int)u < 0)
         return;
     for (int prec = 0; prec < 2; prec++)
@@ -161,7 +151,7 @@ static void lap5_exact(void)
 /* upwind written out here, on the regular grid (the lattice: every frame the same) */
 static void upwind_reference(void)
 {
-    stencil_t u = load("docs/examples/upwind.c");
+    stencil_t u = own_load("docs/examples/upwind.c");
     if ((int)u < 0)
         return;
     for (int prec = 0; prec < 2; prec++) {
@@ -210,7 +200,7 @@ static void upwind_reference(void)
 /* divergence and the built-in graphlap as a file, on a hexagon mesh */
 static void graph_files(void)
 {
-    stencil_t d = load("docs/examples/divergence.c"), gl = load("tests/own/graphlap.c");
+    stencil_t d = own_load("docs/examples/divergence.c"), gl = own_load("tests/own/graphlap.c");
     if ((int)d < 0 || (int)gl < 0)
         return;
     char mpath[] = "/tmp/pillar-own-XXXXXX";

@@ -9,6 +9,7 @@
  *                            the built-in bodies as files equal the compiled-in kernels; the
  *                            graph files on a hexagon mesh likewise (idxvar, the graph kernel). */
 #include "check.h"
+#include "own_load.h"
 #include "access/launch.h"
 #include "src/exec/cpu_exec.h"
 #include "src/exec/runner.h"
@@ -29,17 +30,6 @@ static const char *const files[] = {"docs/examples/lap5.c", "docs/examples/upwin
                                     "tests/own/graphlap.c"};
 enum { NFILES = sizeof files / sizeof files[0] };
 
-static stencil_t load(const char *rel)
-{
-    char path[1024], msg[8192];
-    snprintf(path, sizeof path, "%s/%s", PILLAR_SOURCE_DIR, rel);
-    stencil_t s = ST_COUNT;
-    perr_capture(msg, sizeof msg);
-    int rc = jit_load_file(path, NULL, &s);
-    perr_capture(NULL, 0);
-    CHECK(rc == 0, "%s: %s", rel, msg);
-    return rc == 0 ? s : (stencil_t)-1;
-}
 
 static int compile_only(void)
 {
@@ -48,7 +38,7 @@ static int compile_only(void)
         return 77;
     }
     for (int i = 0; i < NFILES; i++) {
-        stencil_t s = load(files[i]);
+        stencil_t s = own_load(files[i]);
         if ((int)s < 0)
             continue;
         char msg[8192];
@@ -132,7 +122,7 @@ static int on_device(void)
     CHECK(mesh_generate(&m, &gs) == 0 && mesh_write(mpath, &m) == 0, "hexagon mesh");
     mesh_free(&m);
     for (int i = 0; i < NFILES; i++) {
-        stencil_t s = load(files[i]);
+        stencil_t s = own_load(files[i]);
         if ((int)s < 0)
             continue;
         for (int prec = 0; prec < 2; prec++)

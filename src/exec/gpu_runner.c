@@ -174,7 +174,7 @@ void gpu_close(gpu_ctx *c)
 
 int gpu_supports(access_t a, stencil_t s)
 {
-    if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || s >= stencil_count())
+    if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || (int)s >= stencil_count())
         return 0;
     const access_desc *d = &access_table[a];
     if (stencil_is_user(s)) /* compiled at run time for every strategy but the staged ones */
