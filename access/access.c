@@ -8,15 +8,19 @@
 #ifdef PILLAR_HAVE_CUDA
 #define PILLAR_ACC_KERNELS(k) &k##_kernels
 #define PILLAR_ACC_UPLOAD_1(k) k##_kernels_upload
+#define PILLAR_ACC_GKERNELS_1(k) &k##_gkernels
 #else
 #define PILLAR_ACC_KERNELS(k) NULL
 #define PILLAR_ACC_UPLOAD_1(k) NULL
+#define PILLAR_ACC_GKERNELS_1(k) NULL
 #endif
+#define PILLAR_ACC_GKERNELS_0(k) NULL
 #define PILLAR_ACC_UPLOAD_0(k) NULL
 #define PILLAR_ACC_ROW_(E, nm, k, up, lev, shape, smem, staging, graph, iterated, twin, su, sr,  \
                         summary)                                                                  \
     {nm, summary, LEVELS_##lev, SHAPE_##shape, SMEM_##smem, staging, graph, iterated, ACC_##twin, \
-     {PILLAR_LIST su}, {PILLAR_LIST sr}, PILLAR_ACC_KERNELS(k), PILLAR_ACC_UPLOAD_##up(k)},
+     {PILLAR_LIST su}, {PILLAR_LIST sr}, PILLAR_ACC_KERNELS(k), PILLAR_ACC_GKERNELS_##graph(k),     \
+     PILLAR_ACC_UPLOAD_##up(k)},
 const access_desc access_table[ACC_COUNT] = {PILLAR_ACCESS(PILLAR_ACC_ROW_)};
 
 #define PILLAR_ACC_NAME_(E, nm, ...) nm,

@@ -23,25 +23,26 @@
  *   smem      dynamic shared memory: NONE, OFFSETS (unstructured: NREL2 rows of bx·by|1
  *             offsets), STAGED (the block's cells and halo: one level of values)
  *   staging   1: per-block halo lists (storage/staging.h) replace the neighbour table
- *   graph     1: serves the graph stencils (their one kernel, access/graph.cu)
+ *   graph     1: has kernels for the graph stencils (NAME_gkernels, access/graph_kernels.cuh:
+ *             the offset tables of storage/gtable.h and the lattice twins)
  *   iterated  1: usable in iterated runs (src/ooc/ooc_gpu.c)
  *   twin      the strategy whose regular twin is the same kernel as this one's (itself if its own) */
 #define PILLAR_ACCESS(X)                                                                          \
-    X(NAIVE, "naive", naive, 1, ONE, ANY, NONE, 0, 0, 1, IDXVAR, (32, 4, 2), (32, 4, 2),          \
+    X(NAIVE, "naive", naive, 1, ONE, ANY, NONE, 0, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),          \
       "one thread per cell; every neighbour looked up at every use")                              \
     X(IDXVAR, "idxvar", idxvar, 1, ONE, ANY, NONE, 0, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),       \
       "one thread per cell; each neighbour looked up once into a register")                       \
-    X(SHARED, "shared", shared, 1, ONE, ANY, OFFSETS, 0, 0, 1, IDXVAR, (32, 4, 2), (32, 4, 2),    \
+    X(SHARED, "shared", shared, 1, ONE, ANY, OFFSETS, 0, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),    \
       "the block's lowest-z thread per plane cell shares the indices through shared memory")      \
-    X(SHARED_WARP, "shared-warp", shared_warp, 1, ONE, WARP, NONE, 0, 0, 1, IDXVAR, (16, 1, 8),   \
+    X(SHARED_WARP, "shared-warp", shared_warp, 1, ONE, WARP, NONE, 0, 1, 1, IDXVAR, (16, 1, 8),   \
       (16, 1, 8), "as shared, through warp shuffles (needs block x < 32 dividing 32, z > 1)")     \
-    X(ZLOOP, "zloop", zloop, 1, ALL, ANY, NONE, 0, 0, 1, ZLOOP, (128, 1, 1), (128, 1, 1),         \
+    X(ZLOOP, "zloop", zloop, 1, ALL, ANY, NONE, 0, 1, 1, ZLOOP, (128, 1, 1), (128, 1, 1),         \
       "one thread per pillar; indices looked up once, loop over all levels")                      \
-    X(ZLOOP_SLICED, "zloop-sliced", zloop, 1, SLICE, ANY, NONE, 0, 0, 1, ZLOOP_SLICED,            \
+    X(ZLOOP_SLICED, "zloop-sliced", zloop, 1, SLICE, ANY, NONE, 0, 1, 1, ZLOOP_SLICED,            \
       (128, 1, 1), (128, 1, 1),                                                                   \
       "one thread per slice of m levels (--zslice m, default 8); indices looked up once per "    \
       "slice")                                                                                    \
-    X(STAGED, "staged", staged, 0, SLICE, STAGED, STAGED, 1, 0, 0, STAGED, (256, 1, 1),           \
+    X(STAGED, "staged", staged, 0, SLICE, STAGED, STAGED, 1, 1, 0, STAGED, (256, 1, 1),           \
       (32, 8, 1),                                                                                 \
       "a block's cells and their halo (per-block lists built once on the host) are copied to "   \
       "shared\nmemory level by level; neighbours are local slots kept in registers (laplap, "    \
@@ -59,6 +60,12 @@ enum { STORAGE_REGULAR = 4, STORAGE_CONSTANT = 5, STORAGE_ROWS = 7, STORAGE_COUN
  * where a strategy has no kernel for a stencil) */
 typedef const void *kernel_table[ST_QUAD_COUNT][2][STORAGE_COUNT];
 
+/* Columns of a graph kernel table: the offset table (chasing*2 + compressed), then the lattice
+ * twins; GSTORAGE_ELL names the ELL kernel of iterated runs (access/graph.cu), outside it. */
+enum { GSTORAGE_HEX = 4, GSTORAGE_TRI = 5, GSTORAGE_COUNT = 6, GSTORAGE_ELL = 6 };
+/* kernel[graph stencil - ST_QUAD_COUNT][precision][column] */
+typedef const void *gkernel_table[ST_COUNT - ST_QUAD_COUNT][2][GSTORAGE_COUNT];
+
 typedef enum { LEVELS_ONE, LEVELS_SLICE, LEVELS_ALL } access_levels;
 typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED } access_shape;
 typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED } access_smem;
@@ -72,6 +79,7 @@ typedef struct {
     access_t twin;
     int shape_uns[3], shape_reg[3];   /* default block shapes */
     kernel_table *kernels;            /* NULL without the CUDA backend */
+    gkernel_table *gkernels;          /* graph stencils (graph = 1); NULL without CUDA */
     int (*upload)(const void *rows, size_t bytes); /* NULL: reads no neighbour table */
 } access_desc;
 
@@ -89,7 +97,10 @@ extern "C" {
 #endif
 #define PILLAR_ACC_UPLOAD_DECL_1(k) int k##_kernels_upload(const void *rows, size_t bytes);
 #define PILLAR_ACC_UPLOAD_DECL_0(k)
-#define PILLAR_ACC_DECL_(E, nm, k, up, ...) extern kernel_table k##_kernels; PILLAR_ACC_UPLOAD_DECL_##up(k)
+#define PILLAR_ACC_GDECL_1(k) extern gkernel_table k##_gkernels;
+#define PILLAR_ACC_GDECL_0(k)
+#define PILLAR_ACC_DECL_(E, nm, k, up, lev, shape, smem, staging, graph, ...)                     \
+    extern kernel_table k##_kernels; PILLAR_ACC_UPLOAD_DECL_##up(k) PILLAR_ACC_GDECL_##graph(k)
 PILLAR_ACCESS(PILLAR_ACC_DECL_)
 #ifdef __cplusplus
 }

@@ -1,5 +1,7 @@
-/* graph.cu — the graph stencils (graphlap) on the GPU: one thread per (cell, level), the cell's
- * neighbour lists read from the ELL table (storage/ell.h) through the read-only path. The body
+/* graph.cu — the graph stencils' kernel of iterated and out-of-core runs (src/ooc/ooc_gpu.c): one
+ * thread per (cell, level), the cell's neighbour lists read from the ELL table (storage/ell.h)
+ * through the read-only path. (Single applications run every access strategy on the offset
+ * tables of storage/gtable.h: access/graph_kernels.cuh.) The body
  * (stencils/graphlap.h) recomputes the lap of each neighbour in registers: one kernel, no
  * temporary field; in iterated runs it stores the new state (the fold fused). Consecutive
  * threads take consecutive inner cells, so the table columns and the cell's own values are read
@@ -22,7 +24,14 @@
 
 #define GDEG(q) __ldg(P.g_deg + (q))
 #define GNB(q, j) __ldg(P.g_nb + (long)(j) * P.g_stride + (q))
+#define GDEG2(c, k) GDEG(GNB(c, k))
+#define GNB2(c, k, j) GNB(GNB(c, k), j)
+#define GFOR(k, lo, d) GRAPH_FOR_PLAIN(k, lo, d)
+#define GFOR2(k, lo, d) GRAPH_FOR_PLAIN(k, lo, d)
 #define GAT(q) ((q) + lev)
+#define GOUT(q) GAT(q)
+#define GAREA(q) __ldg((const T *)P.geo_r + (q))
+#define GKAPPA(q, j) __ldg((const T *)P.geo_k + (long)(j) * P.geo_n + (q))
 
 #define GRAPH_KERNEL(ST, TY)                                                                      \
     GRAPH_LINKAGE void __launch_bounds__(PILLAR_MAX_THREADS) k_graph_##ST##_##TY(kparams P)   \

@@ -26,8 +26,14 @@ typedef struct {
     int fold;        /* iterated runs: bodies that store through FOLDED write the fold of their
                       * result into the state (registry.h; laplap: in - laplap/64), not the result */
     const int32_t *st_start, *st_cells, *st_loc; /* staged: per-block halo lists (staging.h) */
-    const int32_t *g_deg, *g_nb; /* graph stencils: the ELL table (storage/ell.h) */
+    const int32_t *g_deg, *g_nb; /* graph stencils, iterated runs: the ELL table (storage/ell.h) */
     int g_stride;                /* its column stride (cells per level) */
+    int g_radius;                /* graph stencils: the stencil's radius (lattice_inner) */
+    const int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
+    int gt_ntab, gt_D;              /* its rows (column stride) and D, the list width */
+    int lat_nx, lat_ny, lat_w;      /* the lattice twin (grids/lattice.h): extent, row width */
+    const void *geo_r, *geo_k;      /* coefficients of fluxdiff (storage/geometry.h), in T */
+    int geo_n;                      /* their cells (the column stride of geo_k) */
 } kparams;
 
 /* Where a compressed table's entries are read from on the GPU. */
@@ -39,7 +45,8 @@ typedef enum {
 
 /* kernel[precision][storage]: fastwaves with its fields as one array of structs (access/aos.cu) */
 typedef const void *aos_kernel_table[2][STORAGE_COUNT];
-/* kernel[graph stencil - ST_QUAD_COUNT][precision] (access/graph.cu) */
+/* kernel[graph stencil - ST_QUAD_COUNT][precision] (access/graph.cu: the ELL kernel of iterated
+ * and out-of-core runs) */
 typedef const void *graph_kernel_table[ST_COUNT - ST_QUAD_COUNT][2];
 
 #ifdef __cplusplus

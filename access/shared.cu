@@ -3,7 +3,7 @@
  * every thread of that cell reads them and adds its level. Dynamic shared memory: NREL2 rows of
  * (bx*by | 1) offsets. */
 #define KERNEL_BOUNDS 1024 /* see kernels.cuh */
-#include "kernels.cuh"
+#include "graph_kernels.cuh"
 
 #define STRATEGY_UNS(ST)                                                                          \
     extern __shared__ int32_t sh[];                                                               \
@@ -29,3 +29,35 @@
 INSTANTIATE_UNS()
 INSTANTIATE_REG()
 TABULATE(shared_kernels)
+
+/* graph stencils: the lowest-z thread of each plane cell puts the cell's degree, table row and
+ * ring (2 + D rows of (bx*by | 1) words) in shared memory; every thread of the cell copies them
+ * into registers */
+#define STRATEGY_GRAPH(ST)                                                                        \
+    extern __shared__ int32_t sh[];                                                               \
+    const int txy = threadIdx.y * blockDim.x + threadIdx.x;                                       \
+    const int stride = (blockDim.x * blockDim.y) | 1;                                             \
+    const int cell = UNS_CELL(), k = THREAD_Z();                                                  \
+    const int p = P.c0 + (cell < P.n ? cell : 0);                                                 \
+    GRING_DECL                                                                                    \
+    if (threadIdx.z == 0 && cell < P.n) {                                                         \
+        GRING_GATHER(p);                                                                          \
+        sh[txy] = gdeg;                                                                           \
+        sh[stride + txy] = grow;                                                                  \
+        for (int j = 0; j < gdeg; j++)                                                            \
+            sh[(2 + j) * stride + txy] = goff[j];                                                 \
+    }                                                                                             \
+    __syncthreads();                                                                              \
+    if (cell >= P.n || k >= P.zend)                                                               \
+        return;                                                                                   \
+    gdeg = sh[txy];                                                                               \
+    grow = sh[stride + txy];                                                                      \
+    _Pragma("unroll") for (int j = 0; j < MESH_MAXDEG; j++)                                       \
+        goff[j] = j < gdeg ? sh[(2 + j) * stride + txy] : 0;                                      \
+    const long lev = (long)k * P.zs;                                                              \
+    ST##_BODY(p);
+#define GRAPH_ACC GRAPH_ACC_RING
+#include "graph_acc.cuh"
+INSTANTIATE_GRAPH_UNS()
+#include "graph_twin_per_cell.cuh"
+GTABULATE(shared_gkernels)

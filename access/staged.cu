@@ -6,7 +6,7 @@
  * once and no neighbour table is read per level. Regular twin: the same with a (bx+4) x (by+4)
  * tile. Stencils whose field `in` carries the horizontal neighbourhood (registry.h: staged = 1;
  * laplap, hdiff); fastwaves reads only E and N and has no kernel here (the runner says so). */
-#include "kernels.cuh"
+#include "graph_kernels.cuh"
 
 #define STAGE_R 2 /* radius staged: at most 2 (registry.h) */
 
@@ -108,4 +108,82 @@ FOR_EACH_STAGED_STENCIL(STAGED_REG, _)
 #define STAGED_NONE(ST, _) {{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
 extern "C" {
 kernel_table staged_kernels = {FOR_EACH_STENCIL_STAGED_OR(STAGED_STENCIL, STAGED_NONE, _)};
+}
+
+/* ---- graph stencils: a block's cells and their halo within the stencil's radius (per-block
+ * lists, storage/gstaging.h) in shared memory level by level; the cell's row of slots
+ * (P.st_loc, a non-chasing row of slots) replaces the table, so every storage column runs the
+ * same kernel. Regular twin: a tile of the lattice with its halo (LAT_HX, LAT_HY cells). ---- */
+#define GS_E(e) __ldg(P.st_loc + (long)(e) * P.n + jj)
+#undef GLD
+#define GLD(f, q) sbuf[q]
+
+#define STRATEGY_GRAPH(ST)                                                                        \
+    extern __shared__ __align__(16) unsigned char smem_raw[];                                     \
+    T *sbuf = (T *)smem_raw;                                                                      \
+    const int B = blockDim.x, t = threadIdx.x, b = blockIdx.x, jj = b * B + t;                    \
+    const int own = min(B, P.n - b * B), h0 = P.st_start[b], nh = P.st_start[b + 1] - h0;         \
+    const int k0 = blockIdx.z * P.zslice, k1 = min(k0 + P.zslice, P.zend);                        \
+    for (int k = k0; k < k1; k++) {                                                               \
+        const long zo = (long)k * P.zs;                                                           \
+        for (int s = t; s < B + nh; s += B)                                                       \
+            if (s < own)                                                                          \
+                sbuf[s] = __ldg(in + P.c0 + b * B + s + zo);                                      \
+            else if (s >= B)                                                                      \
+                sbuf[s] = __ldg(in + __ldg(P.st_cells + h0 + s - B) + zo);                        \
+        __syncthreads();                                                                          \
+        if (t < own) {                                                                            \
+            const long gi = P.c0 + jj + zo;                                                       \
+            ST##_BODY(t);                                                                         \
+        }                                                                                         \
+        __syncthreads();                                                                          \
+    }
+
+#define LAT_HX (LK == LATTICE_HEXAGONS ? 2 : 3)
+#define LAT_HY (LK == LATTICE_HEXAGONS ? 2 : 1)
+#define STRATEGY_LATTICE(ST)                                                                      \
+    extern __shared__ __align__(16) unsigned char smem_raw[];                                     \
+    T *sbuf = (T *)smem_raw;                                                                      \
+    const int bx = blockDim.x, by = blockDim.y, LW = bx + 2 * LAT_HX, TH = by + 2 * LAT_HY;      \
+    const int t = threadIdx.y * bx + threadIdx.x, nt = bx * by;                                   \
+    const int gx0 = (int)(blockIdx.x * bx) - LAT_HX, gy0 = (int)(blockIdx.y * by) - LAT_HY;       \
+    const int x = gx0 + LAT_HX + threadIdx.x, y = gy0 + LAT_HY + threadIdx.y;                     \
+    const int inside = x < P.lat_w && y < P.lat_ny &&                                             \
+                       lattice_inner(LK, P.lat_nx, P.lat_ny, P.g_radius, x, y);                   \
+    const int par = lattice_par(LK, x, y);                                                        \
+    const int me = (threadIdx.x + LAT_HX) + (threadIdx.y + LAT_HY) * LW;                          \
+    const int k0 = blockIdx.z * P.zslice, k1 = min(k0 + P.zslice, P.zend);                        \
+    for (int k = k0; k < k1; k++) {                                                               \
+        const long zo = (long)k * P.zs;                                                           \
+        for (int s = t; s < LW * TH; s += nt) {                                                   \
+            const int sx = gx0 + s % LW, sy = gy0 + s / LW;                                       \
+            if (sx >= 0 && sx < P.lat_w && sy >= 0 && sy < P.lat_ny)                              \
+                sbuf[s] = __ldg(in + (long)sy * P.lat_w + sx + zo);                               \
+        }                                                                                         \
+        __syncthreads();                                                                          \
+        if (inside) {                                                                             \
+            const long gi = (long)y * P.lat_w + x + zo;                                           \
+            ST##_BODY(me);                                                                        \
+        }                                                                                         \
+        __syncthreads();                                                                          \
+    }
+
+#define GRAPH_ACC GRAPH_ACC_STAGED
+#include "graph_acc.cuh"
+/* the lists replace the table: one kernel per stencil and precision, in every storage column */
+#define GRAPH_STAGED_KERNEL(ST, TY) GRAPH_KERNEL(ST, TY, 0, 0)
+FOR_EACH_GRAPH_STENCIL(GRAPH_STAGED_KERNEL, double)
+FOR_EACH_GRAPH_STENCIL(GRAPH_STAGED_KERNEL, float)
+#undef GRAPH_ACC
+#define GRAPH_ACC GRAPH_ACC_STAGED_LATTICE
+#include "graph_acc.cuh"
+INSTANTIATE_GRAPH_LAT()
+
+#define GSTAGED_ROW(ST, TY)                                                                       \
+    {(const void *)kg_##ST##_##TY##_00, (const void *)kg_##ST##_##TY##_00,                        \
+     (const void *)kg_##ST##_##TY##_00, (const void *)kg_##ST##_##TY##_00,                        \
+     (const void *)kg_##ST##_##TY##_hex, (const void *)kg_##ST##_##TY##_tri}
+#define GSTAGED_STENCIL(ST, _) {GSTAGED_ROW(ST, double), GSTAGED_ROW(ST, float)},
+extern "C" {
+gkernel_table staged_gkernels = {FOR_EACH_GRAPH_STENCIL(GSTAGED_STENCIL, _)};
 }

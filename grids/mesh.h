@@ -77,6 +77,15 @@ int mesh_check_nodes(const mesh *m, char *err, size_t n);
  * (x, y), (x+1, y), (x+1, y+1), (x, y+1) counter-clockwise. Replaces node data it may have. */
 void mesh_patch_nodes(mesh *m);
 
+/* Neighbours from shared edges (grids/mesh_edges.c): from m->cell_nodes (corners in order
+ * around each cell, -1 padding at the end of a row), sets m->maxdeg = m->node_width, m->adj
+ * (column j: the cell across the edge from corner j to corner j+1, the last corner joining the
+ * first) and m->sides (each cell's corners; NULL when every cell has node_width). An edge of
+ * one cell lies on the boundary. Returns 0, or -1 with a message in err (n bytes) that names
+ * `dataset` and the first cell, in file order, that has fewer than 3 corners, a corner twice in
+ * a row, or an edge shared by three or more cells. */
+int mesh_adj_from_nodes(mesh *m, const char *dataset, char *err, size_t n);
+
 /* Neighbours of each cell: hist[k] counts the cells with k neighbours present (k <= 4 for a quad
  * mesh, <= maxdeg for a general one). */
 void mesh_histogram(const mesh *m, long hist[MESH_MAXDEG + 1]);
@@ -161,6 +170,11 @@ int mesh_gen_refined(mesh *m, const mesh_gen_spec *s);
 /* ---- METIS (grids/metis_order.c) ---- */
 /* A k-way partition of the cells; returns 0 or -1 with a message. */
 int mesh_partition(const mesh *m, int nparts, int *part);
+/* A k-way partition of the inner cells of grid g (any grid: emulated or from a mesh) through
+ * their W/E/S/N neighbours, or with graph set their neighbour lists (g->adj): part gets nxy
+ * entries, -1 for the halo cells [0, nhalo), a part 0..nparts-1 for the others. Returns 0, or -1
+ * with a message (nparts not within 1 .. the inner cells; no neighbours to follow). */
+int ugrid_partition(const ugrid *g, int graph, int nparts, int *part);
 /* A locality order of the cells from a partition: parts chained so that consecutive parts are
  * neighbours where possible, cells of a part in breadth-first order. order gets ncells entries. */
 void mesh_order_from_parts(const mesh *m, const int *part, int nparts, int *order);

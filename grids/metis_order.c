@@ -26,22 +26,18 @@ static void mesh_csr(const mesh *m, idx_t *xadj, idx_t *adj)
     xadj[m->ncells] = k;
 }
 
-int mesh_partition(const mesh *m, int nparts, int *part)
+/* METIS k-way partition of the graph (xadj, adj) of n vertices into nparts parts (1 <= nparts
+ * <= n, checked by the callers), seeded for reproducible parts; xadj and adj are freed. */
+static int kway(int n, idx_t *xadj, idx_t *adj, int nparts, int *part)
 {
-    int n = m->ncells;
-    if (nparts < 1 || nparts > n) {
-        perr("--parts %d: expected 1 to the number of cells (%d)", nparts, n);
-        return -1;
-    }
     if (nparts == 1) {
         memset(part, 0, sizeof(int) * (size_t)n);
+        xfree(xadj);
+        xfree(adj);
         return 0;
     }
     idx_t nv = n, ncon = 1, np = nparts, cut = 0;
-    idx_t *xadj = xalloc(sizeof(idx_t) * ((size_t)n + 1)),
-          *adj = xalloc(sizeof(idx_t) * (size_t)mesh_width(m) * (size_t)n);
-    idx_t *pt = xalloc(sizeof(idx_t) * (size_t)n);
-    mesh_csr(m, xadj, adj);
+    idx_t *pt = xalloc(sizeof(idx_t) * (size_t)(n > 0 ? n : 1));
     idx_t opt[METIS_NOPTIONS];
     METIS_SetDefaultOptions(opt);
     opt[METIS_OPTION_SEED] = 1; /* reproducible */
@@ -57,6 +53,51 @@ int mesh_partition(const mesh *m, int nparts, int *part)
     xfree(adj);
     xfree(pt);
     return rc == METIS_OK ? 0 : -1;
+}
+
+int mesh_partition(const mesh *m, int nparts, int *part)
+{
+    int n = m->ncells;
+    if (nparts < 1 || nparts > n) {
+        perr("--parts %d: expected 1 to the number of cells (%d)", nparts, n);
+        return -1;
+    }
+    idx_t *xadj = xalloc(sizeof(idx_t) * ((size_t)n + 1)),
+          *adj = xalloc(sizeof(idx_t) * (size_t)mesh_width(m) * (size_t)n);
+    mesh_csr(m, xadj, adj);
+    return kway(n, xadj, adj, nparts, part);
+}
+
+int ugrid_partition(const ugrid *g, int graph, int nparts, int *part)
+{
+    int inner = g->nxy - g->nhalo, w = graph ? g->adjw : NREL1;
+    const int *nb = graph ? g->adj : g->nbr;
+    if (nparts < 1 || nparts > inner) {
+        perr("%d parts of a grid of %d inner cells: expected 1 to %d", nparts, inner, inner);
+        return -1;
+    }
+    if (!nb) {
+        perr("the grid has no %s to partition", graph ? "neighbour lists" : "W/E/S/N neighbours");
+        return -1;
+    }
+    /* vertices: inner cells c - nhalo; edges: neighbours that are inner cells, each once */
+    idx_t *xadj = xalloc(sizeof(idx_t) * ((size_t)inner + 1)),
+          *adj = xalloc(sizeof(idx_t) * (size_t)w * (size_t)(inner > 0 ? inner : 1));
+    idx_t k = 0;
+    for (int c = g->nhalo; c < g->nxy; c++) {
+        xadj[c - g->nhalo] = k;
+        for (int r = 0; r < w; r++) {
+            int d = nb[(size_t)r * g->nxy + c], dup = 0;
+            for (int s = 0; s < r; s++)
+                dup |= nb[(size_t)s * g->nxy + c] == d;
+            if (d >= g->nhalo && d != c && !dup)
+                adj[k++] = d - g->nhalo;
+        }
+    }
+    xadj[inner] = k;
+    for (int c = 0; c < g->nhalo; c++)
+        part[c] = -1;
+    return kway(inner, xadj, adj, nparts, part + g->nhalo);
 }
 
 void mesh_order_from_parts(const mesh *m, const int *part, int nparts, int *order)

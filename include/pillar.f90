@@ -64,7 +64,7 @@ module pillar
     ! the bind(C) interfaces used under their C names
     public :: pillar_create, pillar_destroy, pillar_grid_quad, pillar_grid_general, &
               pillar_set_coordinates, pillar_setup, pillar_get_sizes, pillar_get_permutation, &
-              pillar_get_halo, pillar_field_count, pillar_apply, pillar_step
+              pillar_get_halo, pillar_field_count, pillar_apply, pillar_step, pillar_set_comm
     ! the wrappers
     public :: pillar_last_error, pillar_status_name, pillar_set_option, pillar_grid_file, &
               pillar_field_name, pillar_set_field, pillar_set_field_float, pillar_get_field, &
@@ -237,6 +237,13 @@ module pillar
             import :: c_int, c_ptr
             type(c_ptr), value :: ctx
             integer(c_int), value :: steps
+        end function
+        ! comm: the integer communicator (MPI_COMM_WORLD, or a communicator's %MPI_VAL with
+        ! mpi_f08); every rank then calls pillar_step collectively (docs/distributed.md)
+        integer(c_int) function pillar_set_comm(ctx, comm) bind(C, name='pillar_set_comm')
+            import :: c_int, c_ptr
+            type(c_ptr), value :: ctx
+            integer(c_int), value :: comm
         end function
         integer(c_int) function c_pillar_write_mesh(ctx, path) bind(C, name='pillar_write_mesh')
             import :: c_int, c_ptr, c_char

@@ -8,7 +8,7 @@
  *   pillar_grid_quad(ctx, ncells, nlevels, nbr);           or _general, or _file
  *   pillar_setup(ctx);                                     builds the engine's grid and fields
  *   pillar_set_field(ctx, "in", values, nlevels * ncells); every input, in the caller's order
- *   pillar_step(ctx, T);  or  pillar_apply(ctx);
+ *   pillar_step(ctx, T);  or  pillar_apply(ctx);           (pillar_set_comm: over MPI ranks)
  *   pillar_get_field(ctx, "in", values, nlevels * ncells); back in the caller's order
  *   pillar_destroy(ctx);
  *
@@ -164,6 +164,17 @@ pillar_status pillar_apply(pillar_ctx *ctx);
  * levels; the other inputs stay fixed. Bit for bit the result of `pillar run --steps T`. The
  * outputs are undefined afterwards (get them after pillar_apply). */
 pillar_status pillar_step(pillar_ctx *ctx, int steps);
+
+/* Distributes pillar_step over the ranks of an MPI communicator, given as its Fortran handle
+ * (an MPI_Fint: MPI_Comm_c2f(comm) in C, the integer communicator itself in Fortran), so that
+ * this header needs no mpi.h. Every rank of the communicator makes its own handle with the same
+ * options, grid and inputs and calls pillar_step collectively: each rank then advances one METIS
+ * part of the cells (with the halo of radius x F, exchanged every F steps; option "fuse", default
+ * 1) and every rank ends with the whole state, bit for bit the result without a communicator
+ * (docs/distributed.md). Any time after pillar_create; MPI must be initialised. PILLAR_ERR_STATE
+ * when it is not, PILLAR_ERR_ARG for a handle that is not a communicator, PILLAR_ERR_UNSUPPORTED
+ * in a build without MPI. */
+pillar_status pillar_set_comm(pillar_ctx *ctx, int fcomm);
 
 /* Writes the grid as a pillar mesh file (docs/mesh-format.md), its cells in the caller's order:
  * `pillar run --mesh PATH` then runs the same grid. Before or after pillar_setup. */

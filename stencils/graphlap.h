@@ -28,12 +28,22 @@
  * a damping that neither grows nor oscillates. A power of two: the division is exact. The body
  * stores through FOLDED, so the GPU kernels of iterated runs fuse the fold.
  *
- * The executor defines, besides T:
- *   GDEG(q)     number of neighbours of plane cell q
- *   GNB(q, j)   plane cell of neighbour j of q, 0 <= j < GDEG(q)
- *   GAT(q)      field index of plane cell q at the current level
- * and runs the body for inner cells only (all their neighbours and their neighbours' neighbours
- * present; every cell within distance 1 has at least one neighbour). */
+ * The executor defines, besides T (docs/stencils.md, "The graph body interface"):
+ *   GDEG(c)       number of neighbours of the cell c being computed
+ *   GNB(c, j)     cell of neighbour j of c, 0 <= j < GDEG(c)
+ *   GDEG2(c, k)   number of neighbours of c's neighbour k
+ *   GNB2(c, k, j) cell of neighbour j of c's neighbour k, in that neighbour's own row order
+ *                 (chasing storage: GNB(GNB(c, k), j); non-chasing: read from c's own row)
+ *   GFOR(k, lo, d) the loop header of k over lo..d-1 along c's ring: a plain loop, or
+ *                 unrolled to MESH_MAXDEG guarded steps where c's ring is held in registers
+ *   GFOR2(k, lo, d) the same along a neighbour's ring (GRAPH_FOR_PLAIN where the degree is
+ *                 read from a table; a plain loop where it is a constant, on a lattice)
+ *   GAT(q)        field index of cell q at the current level; GLD(f, q) reads f there
+ *   GOUT(c)       field index written for c (GAT(c) except where cells are local slots)
+ * "Cell" is whatever the executor's indices name: a plane cell of the grid, a cell of a lattice
+ * addressed by arithmetic, or a slot of a block's shared-memory copy. The body runs for inner
+ * cells only (all their neighbours and their neighbours' neighbours present; every cell within
+ * distance 1 has at least one neighbour). */
 #ifndef PILLAR_GRAPHLAP_H
 #define PILLAR_GRAPHLAP_H
 #include "body.h"
@@ -45,36 +55,47 @@
 #define GLD(f, q) ((f)[GAT(q)])
 #define GRAPH_LOOP
 #endif
+/* The loop along a neighbour's ring (never unrolled: its degree is not known at compile time). */
+#define GRAPH_FOR_PLAIN(k, lo, d) GRAPH_LOOP for (int k = (lo); k < (d); k++)
 
 /* 4·MESH_MAXDEG² (grids/mesh.h: MESH_MAXDEG = 16), the damping of an iterated step. */
 #define GRAPHLAP_DAMPING 1024
+
+/* graphlap reads no mesh geometry (stencils/fluxdiff.h does) */
+#define GRAPHLAP_GEOMETRY 0
 
 #define GRAPHLAP_BIND(F)                                                                          \
     const T *RESTRICT in = (const T *)(F).p[0];                                                   \
     T *RESTRICT out = (T *)(F).p[1]
 
-/* lap of plane cell q into the variable named res. */
-#define GRAPHLAP_LAP(res, q)                                                                      \
+/* Neighbour j of c, of c's neighbour k_ (as the two rings the body reads). */
+#define GRAPHLAP_NBC(j) GNB(c_, j)
+#define GRAPHLAP_NBN(j) GNB2(c_, k_, j)
+
+/* lap of the cell self with d neighbours NBJ(0..d-1), walked by LOOP, into the variable res. */
+#define GRAPHLAP_LAP(res, self, d, NBJ, LOOP)                                                     \
     do {                                                                                          \
-        const int q_ = (q), d_ = GDEG(q_);                                                        \
-        T s_ = GLD(in, GNB(q_, 0));                                                               \
-        GRAPH_LOOP for (int j_ = 1; j_ < d_; j_++)                                                           \
-            s_ += GLD(in, GNB(q_, j_));                                                           \
-        (res) = (T)d_ * GLD(in, q_) - s_;                                                         \
+        const int d_ = (d);                                                                       \
+        T s_ = GLD(in, NBJ(0));                                                                   \
+        LOOP(j_, 1, d_)                                                                           \
+            s_ += GLD(in, NBJ(j_));                                                               \
+        (res) = (T)d_ * GLD(in, self) - s_;                                                       \
     } while (0)
 
-/* out at plane cell c. */
+/* out at cell c. */
 #define GRAPHLAP_BODY(c)                                                                          \
     do {                                                                                          \
         const int c_ = (c), dc_ = GDEG(c_);                                                       \
-        T lap_c, lap_n, sum;                                                                      \
-        GRAPHLAP_LAP(lap_c, c_);                                                                  \
-        GRAPHLAP_LAP(sum, GNB(c_, 0));                                                            \
-        GRAPH_LOOP for (int k_ = 1; k_ < dc_; k_++) {                                                        \
-            GRAPHLAP_LAP(lap_n, GNB(c_, k_));                                                     \
-            sum += lap_n;                                                                         \
+        T lap_c, lap_n, sum = 0;                                                                  \
+        GRAPHLAP_LAP(lap_c, c_, dc_, GRAPHLAP_NBC, GFOR);                                         \
+        GFOR(k_, 0, dc_) {                                                                        \
+            GRAPHLAP_LAP(lap_n, GNB(c_, k_), GDEG2(c_, k_), GRAPHLAP_NBN, GFOR2);                 \
+            if (k_ == 0)                                                                          \
+                sum = lap_n;                                                                      \
+            else                                                                                  \
+                sum += lap_n;                                                                     \
         }                                                                                         \
-        out[GAT(c_)] = FOLDED(GRAPHLAP, GLD(in, c_), (T)dc_ * lap_c - sum);                        \
+        out[GOUT(c_)] = FOLDED(GRAPHLAP, GLD(in, c_), (T)dc_ * lap_c - sum);                      \
     } while (0)
 
 #endif

@@ -10,13 +10,16 @@
 #define INPUT(f, base, scale, dz) [f] = {1, base, scale, dz}
 #define PILLAR_RELS_QUAD(P) P##_RELS
 #define PILLAR_RELS_GRAPH(P) 0u
+#define PILLAR_GEOMETRY_QUAD(P) 0
+#define PILLAR_GEOMETRY_GRAPH(P) P##_GEOMETRY
 #define PILLAR_IS_GRAPH_QUAD 0
 #define PILLAR_IS_GRAPH_GRAPH 1
 #define PILLAR_INFO_(A, B, nm, P, kind, nin, nout, fields, radius, ztop, zradius, carry, fold,   \
                      inputs, framed, staged, ksteps, summary)                                     \
     [ST_##P] = {#nm, nin, nout, {PILLAR_LIST fields}, radius, ztop, zradius, summary,             \
                 PILLAR_IS_GRAPH_##kind, PILLAR_RELS_##kind(P), {PILLAR_LIST carry},               \
-                {[PILLAR_MAXF - 1] = {0}, PILLAR_LIST inputs}, framed, staged, ksteps},
+                {[PILLAR_MAXF - 1] = {0}, PILLAR_LIST inputs}, framed, staged, ksteps,            \
+                PILLAR_GEOMETRY_##kind(P)},
 stencil_info stencil_table[ST_COUNT + ST_USER_SLOTS] = {PILLAR_STENCILS(PILLAR_INFO_, _, _)};
 
 /* Loaded stencils: how many slots are taken, and their folds. */

@@ -46,6 +46,8 @@ typedef struct {
     int framed;                     /* moves vectors in each cell's frame: not where it turns */
     int staged;                     /* has staged kernels */
     int ksteps;                     /* has K-step kernels (--kernel-steps) */
+    int geometry;                   /* graph: reads per-cell / per-edge coefficients from the
+                                     * mesh coordinates (PREFIX_GEOMETRY; storage/geometry.h) */
 } stencil_info;
 
 /* Stencils loaded at run time (user stencil files, src/jit/) take the slots after the built-in

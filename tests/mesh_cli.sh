@@ -104,14 +104,24 @@ expect_output "edges       at most 5 per cell (per-cell counts in /cell_sides)" 
     mesh info "$m/refined.h5"
 expect_output "halo        radius 2 (graphlap): 80 halo cells, 112 inner" mesh info "$m/refined.h5"
 expect_output "1200 cells" mesh generate "$m/refined30.h5" --kind refined --size 30x30
-expect_output "zcurve order, neighbour lists (ELL, up to 5 per cell)" \
+expect_output "zcurve order, chasing uncompressed offset table (up to 5 neighbours per cell)" \
     run --mesh "$m/refined.h5" --stencil graphlap --backend cpu --runs 1 --layout zcurve
 for f in hex tri patch sphere refined refined30; do
     expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
         run --mesh "$m/$f.h5" --stencil graphlap --backend cpu --runs 2
 done
-expect_output "neighbour lists (ELL, up to 6 per cell)" \
-    run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --runs 1 --layout metis --precision float
+expect_output "nonchasing compressed offset table (up to 6 neighbours per cell)" \
+    run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --runs 1 --layout metis --precision float \
+    --storage nonchasing --compress
+# the lattice twin of a bounded generated mesh: neighbours by arithmetic, the same bits (a
+# periodic one has none)
+expect_output "wrote" mesh generate "$m/trib.h5" --kind triangles --size 9x7 --levels 3
+for f in hex trib; do
+    expect_output "its lattice addressed by arithmetic (regular twin)" \
+        run --mesh "$m/$f.h5" --stencil graphlap --backend cpu --runs 1 --grid regular
+    expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
+        run --mesh "$m/$f.h5" --stencil graphlap --backend cpu --runs 1 --grid regular
+done
 expect_error "laplap reads W/E/S/N relations, but this is a general mesh" \
     run --mesh "$m/hex.h5" --backend cpu
 expect_error "--stencil graphlap runs on the cells of a mesh file" run --stencil graphlap
@@ -127,8 +137,19 @@ expect_output "PASS: 0 of" run --mesh "$m/hex.h5" --stencil graphlap --backend c
     --out-of-core on --device-mem 60K --layout zcurve --precision float
 expect_error "graphlap has no K-step kernel" \
     run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 --fuse 2 --kernel-steps 2
-expect_error "graphlap runs on the mesh's cells only" \
-    run --mesh "$m/patch.h5" --stencil graphlap --grid regular --backend cpu
+# fluxdiff: coefficients from the coordinates, every mesh kind, no iterated runs
+for f in hex trib sphere refined; do
+    expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
+        run --mesh "$m/$f.h5" --stencil fluxdiff --backend cpu --runs 1 --storage nonchasing
+done
+expect_error "fluxdiff has no iterated runs" \
+    run --mesh "$m/hex.h5" --stencil fluxdiff --backend cpu --steps 2
+for f in patch tri; do
+    expect_error "graphlap has a regular twin on bounded hexagon and triangle meshes" \
+        run --mesh "$m/$f.h5" --stencil graphlap --grid regular --backend cpu
+done
+expect_error "--stencil laplap reads W/E/S/N relations; --mesh benches the graph stencils" \
+    bench --mesh "$m/hex.h5" --stencil laplap
 expect_error "--size 4x3: periodic hexagons need at least 3x4 cells, an even number of rows" \
     mesh generate "$m/x.h5" --kind hexagons --size 4x3 --periodic
 expect_error "--periodic goes with --kind triangles or hexagons" mesh generate "$m/x.h5" --periodic
@@ -149,9 +170,10 @@ expect_output "cells       60 per level, 4 levels" mesh info "$m/icon.h5"
 expect_output "PASS" run --mesh "$m/icon.h5" --stencil graphlap --backend cpu --runs 1
 expect_output "64 levels" mesh import "$icon/grid.nc" "$m/icon64.h5"
 expect_output "; 60 cells, 3 levels" mesh import --levels=3 "$icon/grid.nc" "$m/icon3.h5"
-expect_error "which format?" mesh import "$icon/grid.nc.txt" "$m/x.h5"
+printf 'neither netCDF nor Gmsh\n' >"$icon/grid.txt"
+expect_error "which format?" mesh import "$icon/grid.txt" "$m/x.h5"
 expect_error "IN and OUT files" mesh import "$icon/grid.nc"
-expect_error "cannot read the ICON grid file" mesh import "$tmp/none.nc" "$m/x.h5"
+expect_error "cannot read the mesh to import: no such file" mesh import "$tmp/none.nc" "$m/x.h5"
 while IFS="$(printf '\t')" read -r kind name needle; do
     if [ "$kind" = icon ]; then
         expect_error "$needle" mesh import "$icon/$name" "$m/x.h5"

@@ -192,6 +192,12 @@ static void test_errors(const char *dir)
     EXPECT(pillar_set_option(ctx, "order", "hilbert"), PILLAR_ERR_UNKNOWN, "zcurve");
     EXPECT(pillar_set_option(ctx, "part_cells", "0"), PILLAR_ERR_ARG, "part_cells");
     EXPECT(pillar_set_option(ctx, "access", "magic"), PILLAR_ERR_UNKNOWN, "idxvar");
+    EXPECT(pillar_set_option(ctx, "fuse", "65"), PILLAR_ERR_ARG, "fuse");
+#ifdef PILLAR_HAVE_MPI /* MPI is not initialised in this program (test_api_mpi runs under mpirun) */
+    EXPECT(pillar_set_comm(ctx, 0), PILLAR_ERR_STATE, "MPI_Init");
+#else
+    EXPECT(pillar_set_comm(ctx, 0), PILLAR_ERR_UNSUPPORTED, "no MPI");
+#endif
     T(pillar_set_option(ctx, "stencil", "laplap") == PILLAR_OK && !pillar_last_error(ctx)[0]);
     T(pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK);
     EXPECT(pillar_setup(ctx), PILLAR_ERR_STATE, "grid");

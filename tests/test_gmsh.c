@@ -353,9 +353,9 @@ static void check_overshared_edges(void)
         const char *name, *elements, *needle;
     } cases[] = {
         {"edge3.msh", "3\n1 2 0 1 2 3\n2 2 0 1 2 4\n3 2 0 1 2 5\n",
-         "shared by 3 elements (cells 0, 1 and 2 counted from 0)"},
+         "shared by 3 cells (0, 1 and 2)"},
         {"edge4.msh", "4\n1 2 0 1 2 3\n2 2 0 1 2 4\n3 2 0 1 2 5\n4 2 0 1 2 6\n",
-         "shared by 4 elements (cells 0, 1, 2 and 3 counted from 0)"},
+         "shared by 4 cells (0, 1, 2 and 3)"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         FILE *f = fopen(tmpname(cases[k].name), "w");

@@ -458,7 +458,7 @@ static const bad_file bad_files[] = {
     {"icon", "out-of-range.nc", "neighbor_cell_index[1][7] = 65 is out of range"},
     {"icon", "asymmetric.nc", "neighbor_cell_index: asymmetric at cell 8: column 2 = 9"},
     {"icon", "float.nc", "neighbor_cell_index has the wrong type"},
-    {"icon", "clon-rows.nc", "clon has 59 rows"},
+    {"icon", "clon-rows.nc", "clon has 59 values; expected 60"},
 };
 enum { NBAD = sizeof bad_files / sizeof bad_files[0], NBAD_MESH = 9 };
 

@@ -201,8 +201,11 @@ static void upwind_reference(void)
 static void graph_files(void)
 {
     stencil_t d = own_load("docs/examples/divergence.c"), gl = own_load("tests/own/graphlap.c");
-    if ((int)d < 0 || (int)gl < 0)
+    stencil_t fx = own_load("tests/own/fluxdiff.c");
+    if ((int)d < 0 || (int)gl < 0 || (int)fx < 0)
         return;
+    CHECK(stencil_table[fx].geometry == 1 && stencil_table[gl].geometry == 0,
+          "geometry flags of the loaded graph stencils");
     char mpath[] = "/tmp/pillar-own-XXXXXX";
     int fd = mkstemp(mpath);
     if (fd >= 0)
@@ -263,10 +266,72 @@ static void graph_files(void)
         CHECK(iter_state_differ(&a, ia, ib, NULL) == 0, "graphlap file iterated != built-in");
         iter_fields_free(&a, &ia);
         iter_fields_free(&b, &ib);
+        /* a loaded graph stencil has no lattice twin and no offset-table loops: cpu_run_gtable
+         * runs its own list loop (the built-in's twin exists on this generated mesh) */
+        CHECK(a.lattice_twin && !b.lattice_twin, "lattice twins: built-in %d, file %d",
+              a.lattice_twin, b.lattice_twin);
+        cpu_run_gtable(&b, ob);
+        CHECK(differ(&a, oa, &b, ob, 1) == 0, "graphlap file through cpu_run_gtable != built-in");
         runner_free_outputs(&a, &oa);
         runner_free_outputs(&b, &ob);
         problem_free(&a);
         problem_free(&b);
+        /* fluxdiff from its file (geometry: GAREA, GKAPPA) == the built-in, bit for bit */
+        s.stencil = ST_FLUXDIFF;
+        ok = problem_make_mesh(&a, &s, mpath, MESH_ORDER_METIS) == 0;
+        s.stencil = fx;
+        ok = ok && problem_make_mesh(&b, &s, mpath, MESH_ORDER_METIS) == 0;
+        CHECK(ok, "fluxdiff problems");
+        if (!ok)
+            continue;
+        oa = runner_outputs(&a, 1);
+        ob = runner_outputs(&b, 1);
+        cpu_run_unstructured(&a, oa);
+        cpu_run_unstructured(&b, ob);
+        CHECK(differ(&a, oa, &b, ob, 1) == 0, "fluxdiff file != built-in (%s)", prec_name(s.prec));
+        /* and not by accident: the output moved away from the input */
+        long moved = 0;
+        for (int c = a.ug.nhalo; c < a.ug.nxy; c++)
+            moved += field_get(s.prec, oa.p[1], (size_t)c) != field_get(s.prec, a.uf.p[0], (size_t)c);
+        CHECK(moved > 0, "fluxdiff changed no cell");
+        runner_free_outputs(&a, &oa);
+        runner_free_outputs(&b, &ob);
+        problem_free(&a);
+        problem_free(&b);
+    }
+    /* fluxdiff's file in checked mode: within radius 1, no violation, the same bits */
+    {
+        char *src = NULL;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/tests/own/fluxdiff.c", PILLAR_SOURCE_DIR);
+        FILE *fp = fopen(path, "rb");
+        if (fp) {
+            src = xalloc(1 << 16);
+            size_t n = fread(src, 1, (1 << 16) - 1, fp);
+            src[n] = 0;
+            fclose(fp);
+        }
+        stencil_t fc;
+        CHECK(src && load_src("fluxdiff-checked", src, 1, &fc) == 0, "fluxdiff checked: %s", msg);
+        xfree(src);
+        problem_spec s = {ST_FLUXDIFF, PREC_DOUBLE, 1, 1, 1, 1, LAYOUT_ZCURVE, 8, 4, 1, 0};
+        problem a, b;
+        int ok = problem_make_mesh(&a, &s, mpath, MESH_ORDER_FILE) == 0;
+        s.stencil = fc;
+        ok = ok && problem_make_mesh(&b, &s, mpath, MESH_ORDER_FILE) == 0;
+        CHECK(ok, "fluxdiff checked problems");
+        if (ok) {
+            fieldset oa = runner_outputs(&a, 1), ob = runner_outputs(&b, 1);
+            cpu_run_unstructured(&a, oa);
+            cpu_run_unstructured(&b, ob);
+            long n = jit_violations(fc, msg, sizeof msg);
+            CHECK(n == 0 && differ(&a, oa, &b, ob, 1) == 0,
+                  "fluxdiff checked: %ld violations (%s) or bits differ", n, msg);
+            runner_free_outputs(&a, &oa);
+            runner_free_outputs(&b, &ob);
+            problem_free(&a);
+            problem_free(&b);
+        }
     }
     /* checked mode: a radius-1 graph body reading its neighbours' neighbours */
     const char *far = "#pragma pillar stencil(far) kind(graph) in(in) out(out) radius(%d)\n"
@@ -322,6 +387,16 @@ static void refusals(void)
               strstr(msg, "built-in"), "built-in name: %s", msg);
     CHECK(load_src("typo", "#pragma pillar stencil(typo) in(in) out(out) radus(1)\n#pragma pillar body\n;\n", 0, &s) != 0 &&
               strstr(msg, "unknown clause 'radus'"), "unknown clause: %s", msg);
+    /* mesh coefficients: graph stencils without iterated runs only, and only when declared */
+    CHECK(load_src("geoq", "#pragma pillar stencil(geoq) in(in) out(out) geometry\n"
+                           "#pragma pillar body\nST(out, LD(in, C));\n", 0, &s) != 0 &&
+              strstr(msg, "kind(graph)"), "geometry on a quad stencil: %s", msg);
+    CHECK(load_src("geoc", "#pragma pillar stencil(geoc) kind(graph) in(in) out(out) geometry\n"
+                           "#pragma pillar carry(in <- out)\n#pragma pillar body\nGST(out, c, GLD(in, c));\n",
+                   0, &s) != 0 && strstr(msg, "no iterated runs"), "geometry with carry: %s", msg);
+    CHECK(load_src("geou", "#pragma pillar stencil(geou) kind(graph) in(in) out(out)\n"
+                           "#pragma pillar body\nGST(out, c, GLD(in, c) * GAREA(c));\n", 0, &s) != 0 &&
+              strstr(msg, "needs_pragma_pillar_geometry"), "GAREA undeclared: %s", msg);
     /* a compile error: the compiler names the user's file and line */
     CHECK(load_src("syntax", "/* line 1 */\n#pragma pillar stencil(syntax) in(in) out(out)\n"
                              "#pragma pillar body\nT a = LD(in, C);\n\nST(out, a +* );\n", 0, &s) != 0 &&

@@ -27,7 +27,7 @@
 static const char *const files[] = {"docs/examples/lap5.c", "docs/examples/upwind.c",
                                     "tests/own/lap.c", "tests/own/laplap.c", "tests/own/hdiff.c",
                                     "tests/own/fastwaves.c", "docs/examples/divergence.c",
-                                    "tests/own/graphlap.c"};
+                                    "tests/own/graphlap.c", "tests/own/fluxdiff.c"};
 enum { NFILES = sizeof files / sizeof files[0] };
 
 

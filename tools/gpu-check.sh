@@ -13,11 +13,14 @@
 #   GPU_CHECK_LARGE=1 tools/gpu-check.sh                  also 4096x4096x64 laplap (17 GB) in core
 #                                   one step, and out of core under 8G at F = 32, K = 2 (~5 min)
 #   PILLAR_COMMIT=abc123 tools/gpu-check.sh               commit to record where there is no .git
+# Libraries the device lacks: ../shared/device/pack-deps.sh (HDF5, METIS, netCDF, OpenMPI) into
+# .devdeps and tools/pack-fortran.sh (gfortran) into .devfortran, both sourced here when present.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
+[ -f .devfortran/env.sh ] && source .devfortran/env.sh # a Fortran compiler where the machine has none
 build="build-gpu"
 jobs=$(nproc 2>/dev/null || echo 4)
 summary=()

@@ -13,6 +13,7 @@
 #include "src/exec/iterate.h"
 #include "src/exec/run_options.h"
 #include "src/exec/runner.h"
+#include "src/dist/dist_mpi.h"
 #include "src/io/mesh_io.h"
 #include "src/jit/jit.h"
 #ifdef PILLAR_HAVE_CUDA
@@ -49,6 +50,9 @@ struct pillar_ctx {
     int input_set[PILLAR_MAXF];
     int outputs_valid;
     long steps_done; /* pillar_step's steps since the inputs were last set */
+    int comm_set;    /* pillar_set_comm: pillar_step runs over the ranks of comm */
+    int comm;        /* its Fortran handle */
+    int fuse;        /* option "fuse": steps between exchanges (0: 1) */
     int faulted;     /* a call was interrupted by a fault (PROTECTED) */
 };
 
@@ -301,6 +305,13 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
         ctx->access_auto = strcmp(value, "auto") == 0;
         if (!ctx->access_auto && access_parse(value, &ctx->access) != 0)
             return bad_value(ctx, key, value, access_name, ACC_COUNT);
+    } else if (strcmp(key, "fuse") == 0) {
+        char *end;
+        long f = strtol(value, &end, 10);
+        if (*value == 0 || *end != 0 || f < 1 || f > 64)
+            return fail(ctx, PILLAR_ERR_ARG, "pillar_set_option: fuse '%s': expected an integer "
+                        "from 1 to 64 (steps between halo exchanges)", value);
+        ctx->fuse = (int)f;
     } else if (strcmp(key, "backend") == 0) {
         static const char *const names[] = {"auto", "cpu", "gpu"};
         int k = pick(value, names, 3);
@@ -309,7 +320,7 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
         ctx->backend_asked = k == 0 ? BACKEND_AUTO : k == 1 ? BACKEND_CPU : BACKEND_GPU;
     } else {
         return fail(ctx, PILLAR_ERR_UNKNOWN, "pillar_set_option: unknown option '%s' (stencil, "
-                    "precision, order, part_cells, storage, access, backend)", key);
+                    "precision, order, part_cells, storage, access, backend, fuse)", key);
     }
     return PILLAR_OK;
 }
@@ -844,6 +855,18 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
     ctx->outputs_valid = 0;
     if (steps == 0)
         return PILLAR_OK;
+    if (ctx->comm_set) {
+        dist_exec e = {ctx->backend == BACKEND_GPU, ctx->access, 0, 0, 0, 8, 0};
+        dist_timing t;
+        perr_capture(ctx->err, sizeof ctx->err);
+        int rc = dist_mpi_run(ctx->comm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing,
+                              pb->s.compressed, ctx->fuse ? ctx->fuse : 1, pb->uf, steps, &e, &t);
+        perr_capture(NULL, 0);
+        if (rc != 0)
+            return PILLAR_ERR_BACKEND; /* the state is then undefined */
+        ctx->steps_done += steps;
+        return PILLAR_OK;
+    }
     if (ctx->backend == BACKEND_CPU) {
         iter_run_incore(pb, pb->uf, steps);
         ctx->steps_done += steps;
@@ -860,6 +883,23 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
 #else
     return fail(ctx, PILLAR_ERR_BACKEND, "pillar_step: this build has no GPU backend");
 #endif
+}
+
+static pillar_status set_comm_call(pillar_ctx *ctx, int fcomm)
+{
+    BEGIN(ctx);
+    if (!dist_mpi_built())
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "pillar_set_comm: this build has no MPI "
+                    "(configure with -DPILLAR_MPI=ON where an MPI is installed)");
+    int rank, size;
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = dist_comm_info(fcomm, &rank, &size);
+    perr_capture(NULL, 0);
+    if (rc != 0)
+        return rc == -2 ? PILLAR_ERR_STATE : PILLAR_ERR_ARG;
+    ctx->comm_set = 1;
+    ctx->comm = fcomm;
+    return PILLAR_OK;
 }
 
 static pillar_status write_fields_call(pillar_ctx *ctx, const char *path)
@@ -918,6 +958,11 @@ pillar_status pillar_apply(pillar_ctx *ctx)
 pillar_status pillar_step(pillar_ctx *ctx, int steps)
 {
     PROTECTED(ctx, step_call(ctx, steps));
+}
+
+pillar_status pillar_set_comm(pillar_ctx *ctx, int fcomm)
+{
+    PROTECTED(ctx, set_comm_call(ctx, fcomm));
 }
 
 pillar_status pillar_write_fields(pillar_ctx *ctx, const char *path)

@@ -53,6 +53,7 @@ typedef struct {
 
 typedef struct {
     int stencil, prec, nx, ny, nz, uns, layout, chasing, compressed;
+    int morder; /* a mesh file's cell order (mesh_order_t), -1 on the built-in grid */
     config c;
     double med, min, max, gbs;
 } brun;
@@ -89,10 +90,11 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
         return rc;
     if (cli_stencil_file(&a) != 0)
         return 3; /* a bad stencil file: exit 1 */
-    if (a.stencil_file && stencil_table[a.b.stencil].graph) {
-        perr("bench: %s is a graph stencil: the bench matrix has the W/E/S/N stencils; use "
-             "'pillar run --mesh FILE --stencil-file %s'", stencil_table[a.b.stencil].name,
-             a.stencil_file);
+    if (a.stencil_file && (stencil_table[a.b.stencil].graph || a.b.mesh)) {
+        perr("bench: %s: a stencil file runs in the W/E/S/N bench matrix only (bench --mesh "
+             "measures the built-in graph stencils' tables, strategies and lattice twins); for a "
+             "graph stencil file use 'pillar run --mesh FILE --stencil-file %s'",
+             stencil_table[a.b.stencil].name, a.stencil_file);
         return -1;
     }
     *b = a.b;
@@ -103,6 +105,18 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
     }
     if (b->sweep && b->nsizes) {
         perr("bench: --sweep domain and --size exclude each other");
+        return -1;
+    }
+    if (b->mesh && (b->sweep || b->nsizes || b->nlayouts)) {
+        perr("bench: --mesh fixes the cells and levels and runs its own orders (file, metis, "
+             "zcurve): no --size, --sweep or --layout");
+        return -1;
+    }
+    if (b->stencil >= 0 && !b->mesh != !stencil_table[b->stencil].graph) {
+        perr("bench: --stencil %s %s", stencil_table[b->stencil].name,
+             b->mesh ? "reads W/E/S/N relations; --mesh benches the graph stencils"
+                     : "runs on the cells of a mesh file: add --mesh FILE (e.g. from 'pillar mesh "
+                       "generate hex.h5 --kind hexagons --size 1024x1024 --levels 64')");
         return -1;
     }
     if (b->sweep) {
@@ -168,7 +182,8 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
                     int zs[4] = {8, 2, 4, 16}, nzs = pillar ? (b->quick ? 1 : 4) : 1;
                     if (a == ACC_STAGED)
                         zs[1] = 64;
-                    int nconst = uns == 2 && a != ACC_STAGED ? 3 : 1; /* uns == 2: compressed */
+                    int nconst = uns == 2 && a != ACC_STAGED && !stencil_table[stencil].graph
+                                     ? 3 : 1; /* uns == 2: compressed */
                     for (int k = 0; k < nzs; k++)
                         for (int cst = 0; cst < nconst; cst++) {
                             config c = {(access_t)a, bx, uns ? 1 : by, bz, pillar ? zs[k] : 0, cst, 0};
@@ -195,7 +210,11 @@ static void log_run(bench_log *L, const brun *r)
 static const char *storage_label(const brun *r, char *buf, size_t n)
 {
     if (!r->uns)
-        snprintf(buf, n, "regular grid%s", r->c.aos ? ", AoS" : "");
+        snprintf(buf, n, "%s%s", r->morder >= 0 ? "lattice (regular twin)" : "regular grid",
+                 r->c.aos ? ", AoS" : "");
+    else if (r->morder >= 0)
+        snprintf(buf, n, "%-8s %-10s %s", mesh_order_name[r->morder],
+                 r->chasing ? "chasing" : "nonchasing", r->compressed ? "compressed" : "uncompressed");
     else
         snprintf(buf, n, "%-8s %-10s %s%s", layout_name[r->layout], r->chasing ? "chasing" : "nonchasing",
                  r->compressed ? "compressed" : "uncompressed", r->c.aos ? ", AoS" : "");
@@ -239,7 +258,8 @@ static long measure(bench_log *L, const bench_opts *b, problem *pb, int uns, int
     for (int k = 0; k < n; k++) {
         timing t;
         brun r = {pb->s.stencil, pb->s.prec, pb->s.nx, pb->s.ny, pb->s.nz, uns, pb->s.layout,
-                  pb->s.chasing, pb->s.compressed, cfg[k], 0, 0, 0, 0};
+                  pb->s.chasing, pb->s.compressed, pb->mesh_path ? (int)pb->mesh_order : -1,
+                  cfg[k], 0, 0, 0, 0};
         if (gpu_time(c, cfg[k].a, cfg[k].bx, cfg[k].by, cfg[k].bz, cfg[k].zslice, cfg[k].tables,
                      b->runs, &t) != 0)
             continue;
@@ -268,8 +288,12 @@ static void verify_best(const problem *pb, fieldset ref, brow *row)
     timing t;
     gpu_time(c, r->c.a, r->c.bx, r->c.by, r->c.bz, r->c.zslice, r->c.tables, 1, &t);
     gpu_fetch(c, out);
-    verify_result v = verify_compare(pb, out, r->uns, ref, 0);
-    row->ok = verify_ok(pb, &v, 0);
+    /* a graph stencil's reference is the CPU's run on the mesh's cells: bit for bit */
+    int graph = stencil_table[pb->s.stencil].graph;
+    verify_result v = !graph            ? verify_compare(pb, out, r->uns, ref, 0)
+                      : pb->lattice_twin ? verify_compare(pb, out, r->uns, ref, 1)
+                                         : verify_compare_cells(pb, out, ref);
+    row->ok = verify_ok(pb, &v, graph);
     if (row->ok && v.differ == 0)
         snprintf(row->verified, sizeof row->verified, "bit-exact");
     else if (row->ok)
@@ -284,6 +308,13 @@ static long count_configs(const bench_opts *b)
 {
     config cfg[1024];
     long per = 0;
+    if (b->mesh) { /* about: the twin, 3 orders x 4 storages (bench_mesh) */
+        for (int st = ST_QUAD_COUNT; st < ST_COUNT; st++)
+            if (b->stencil < 0 || b->stencil == st)
+                per += make_configs(b, 0, st, cfg) +
+                       6 * (make_configs(b, 1, st, cfg) + make_configs(b, 2, st, cfg));
+        return per * b->nprecs;
+    }
     for (int st = 0; st < stencil_count(); st++)
         if (b->stencil < 0 ? st < ST_QUAD_COUNT : b->stencil == st) {
             per += make_configs(b, 0, st, cfg);
@@ -335,7 +366,7 @@ static void json_run(FILE *f, const brun *r)
             stencil_table[r->stencil].name, prec_name((precision_t)r->prec), r->nx, r->ny, r->nz);
     if (r->uns)
         fprintf(f, "\"grid\": \"unstructured\", \"layout\": \"%s\", \"storage\": \"%s\", \"compressed\": %s, ",
-                layout_name[r->layout], r->chasing ? "chasing" : "nonchasing", r->compressed ? "true" : "false");
+                r->morder >= 0 ? mesh_order_name[r->morder] : layout_name[r->layout], r->chasing ? "chasing" : "nonchasing", r->compressed ? "true" : "false");
     else
         fprintf(f, "\"grid\": \"regular\", \"layout\": null, \"storage\": null, \"compressed\": null, ");
     fprintf(f, "\"access\": \"%s\", \"aos\": %s, \"tables\": \"%s\", \"threads\": [%d, %d, %d], \"zslice\": %d, "
@@ -397,7 +428,8 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
         const brun *r = &L->runs[k];
         fprintf(f, "%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.2f\n",
                 stencil_table[r->stencil].name, prec_name((precision_t)r->prec), r->nx, r->ny, r->nz,
-                r->uns ? "unstructured" : "regular", r->uns ? layout_name[r->layout] : "",
+                r->uns ? "unstructured" : "regular",
+                r->uns ? (r->morder >= 0 ? mesh_order_name[r->morder] : layout_name[r->layout]) : "",
                 r->uns ? (r->chasing ? "chasing" : "nonchasing") : "",
                 r->uns ? (r->compressed ? "yes" : "no") : "", access_name[r->c.a],
                 r->c.aos ? "yes" : "no", table_name[r->c.tables], r->c.bx, r->c.by,
@@ -484,6 +516,88 @@ static void print_stats(const bench_log *L)
     }
 }
 
+/* Rows first.. of one table: their share of the copy ceiling; returns how many failed
+ * verification (and ends the progress line). */
+static int finish_rows(bench_log *L, size_t first, double ceiling, const progress *pr)
+{
+    int failures = 0;
+    for (size_t k = first; k < L->nrows; k++) {
+        L->rows[k].share = L->rows[k].r.gbs * 1e9 / ceiling;
+        failures += !L->rows[k].ok;
+    }
+    if (pr->tty)
+        fputc('\n', stderr);
+    return failures;
+}
+
+/* The graph stencils on the cells of --mesh FILE: per precision, the lattice twin (a bounded
+ * generated hexagon or triangle mesh) and, per cell order (file, metis, zcurve where the mesh
+ * has coordinates) and offset-table storage, every strategy x block shape; the fastest of each
+ * row verified bit for bit against the CPU's run on the lists (storage/ell.h) in that order.
+ * Returns the rows that failed verification, or -1 when the mesh cannot be used. */
+static int bench_mesh(const bench_opts *b, bench_log *L, double ceiling, progress *pr)
+{
+    int failures = 0;
+    for (int st = ST_QUAD_COUNT; st < ST_COUNT; st++) {
+        if (b->stencil >= 0 && st != b->stencil)
+            continue;
+        for (int pi = 0; pi < b->nprecs; pi++) {
+            problem_spec s = {(stencil_t)st, (precision_t)b->precs[pi], 0, 0, 0, 2, LAYOUT_ROWMAJOR,
+                              32, 42, 1, 0};
+            problem pb;
+            if (problem_make_mesh(&pb, &s, b->mesh, MESH_ORDER_FILE) != 0)
+                return -1;
+            size_t first = L->nrows;
+            double reg_best = 0, floor_us = problem_min_bytes(&pb) / ceiling * 1e6;
+            fieldset ref = runner_outputs(&pb, 1);
+            if (pb.lattice_twin) {
+                cpu_run_unstructured(&pb, ref);
+                long bi = measure(L, b, &pb, 0, 0, pr);
+                if (bi >= 0) {
+                    reg_best = L->runs[bi].med;
+                    brow row = {L->runs[bi], 1, 0, "", 0};
+                    verify_best(&pb, ref, &row);
+                    L->rows[L->nrows++] = row;
+                }
+            }
+            for (int o = 0; o < MESH_ORDER_COUNT; o++) {
+                if (o == MESH_ORDER_ZCURVE && !pb.mesh.coord)
+                    continue; /* a Morton curve needs coordinates */
+                for (int stor = 0; stor < 4; stor++) {
+                    int chasing = !(stor >> 1), comp = stor & 1;
+                    if ((b->storage >= 0 && b->storage != chasing) || (b->compress >= 0 && b->compress != comp))
+                        continue;
+                    pb.mesh_order = (mesh_order_t)o;
+                    runner_free_outputs(&pb, &ref); /* ref's inputs are pb's, which relayout frees */
+                    if (problem_relayout(&pb, pb.s.layout, 32, chasing, comp) != 0) {
+                        problem_free(&pb);
+                        return -1;
+                    }
+                    ref = runner_outputs(&pb, 1);
+                    cpu_run_unstructured(&pb, ref); /* the reference in this order */
+                    long ui = measure(L, b, &pb, 1, 0, pr);
+                    if (ui < 0 || L->nrows >= 4096)
+                        continue;
+                    brow row = {L->runs[ui], reg_best > 0 ? L->runs[ui].med / reg_best : 0, 0, "", 0};
+                    verify_best(&pb, ref, &row);
+                    L->rows[L->nrows++] = row;
+                }
+            }
+            failures += finish_rows(L, first, ceiling, pr);
+            printf("\n%s on %s: %d cells (%d inner) x %d levels, %s", stencil_table[st].name, b->mesh,
+                   pb.ug.nxy, pb.ug.nxy - pb.ug.nhalo, pb.s.nz, pb.mesh.kind);
+            printf("\n  memory floor %.1f us (each input value read once, each output written once, "
+                   "at the copy ceiling); slowdown against the %s\n", floor_us,
+                   pb.lattice_twin ? "lattice addressed by arithmetic" : "(no regular twin: 0)");
+            if (first < L->nrows)
+                print_table(L, first, ceiling);
+            runner_free_outputs(&pb, &ref);
+            problem_free(&pb);
+        }
+    }
+    return failures;
+}
+
 #endif /* PILLAR_HAVE_CUDA */
 
 int cmd_bench(int argc, char **argv)
@@ -510,6 +624,15 @@ int cmd_bench(int argc, char **argv)
     bench_log *L = xalloc(sizeof *L);
     progress pr = {0, count_configs(&b), now_ms(), isatty(2)};
     int failures = 0;
+    if (b.mesh) {
+        failures = bench_mesh(&b, L, ceiling, &pr);
+        if (failures < 0) {
+            xfree(L->runs);
+            xfree(L);
+            return 1;
+        }
+        b.nsizes = 0; /* the W/E/S/N matrix is not run */
+    }
     for (int sz = 0; sz < b.nsizes; sz++)
         for (int st = 0; st < stencil_count(); st++) {
             if (b.stencil >= 0 ? st != b.stencil : st >= ST_QUAD_COUNT)
@@ -554,18 +677,14 @@ int cmd_bench(int argc, char **argv)
                             L->rows[L->nrows++] = row;
                         }
                     }
-                for (size_t k = first; k < L->nrows; k++) {
-                    L->rows[k].share = L->rows[k].r.gbs * 1e9 / ceiling;
-                    failures += !L->rows[k].ok;
-                }
-                if (pr.tty)
-                    fputc('\n', stderr);
+                failures += finish_rows(L, first, ceiling, &pr);
                 print_table(L, first, ceiling);
                 runner_free_outputs(&pb, &ref);
                 problem_free(&pb);
             }
         }
-    print_stats(L);
+    if (!b.mesh)
+        print_stats(L);
     printf("\n%ld configurations in %.0f s\n", pr.done, elapsed_s(pr.t0));
     rc = write_outputs(&b, L, ceiling, &gi);
     xfree(L->runs);

@@ -28,8 +28,25 @@ static double whole_bytes(const problem *pb)
            (double)(stencil_table[pb->s.stencil].graph ? ell_bytes(&pb->ell) : nbtable_bytes(&pb->nt));
 }
 
+const char *iterated_refuses(const options *o)
+{
+    return o->regular           ? "--grid regular"
+           : o->aos             ? "--aos"
+           : o->constant_tables ? "--constant-tables"
+           : o->packed_rows     ? "--packed-rows"
+           : o->access == ACC_STAGED ? "--access staged"
+                                     : NULL;
+}
+
 static int flags_check(const options *o)
 {
+    if (stencil_table[o->spec.stencil].carry.n == 0) {
+        perr("run: %s has no iterated runs (%s carries no state from step to step); run it "
+             "without --steps / --out-of-core", stencil_table[o->spec.stencil].name,
+             stencil_is_user(o->spec.stencil) ? "its file has no '#pragma pillar carry(...)'"
+                                              : "its line in stencils/registry.h");
+        return -1;
+    }
     if (o->kernel_steps > 1 && !tiles_supported(o->spec.stencil)) {
         perr("run: --kernel-steps %d: %s has no K-step kernel (laplap and hdiff have: one state "
              "field read across the horizontal neighbourhood); use --kernel-steps 1",
@@ -41,12 +58,7 @@ static int flags_check(const options *o)
              "than a transfer carries", o->kernel_steps, o->fuse);
         return -1;
     }
-    const char *bad = o->regular ? "--grid regular"
-                      : o->aos ? "--aos"
-                      : o->constant_tables ? "--constant-tables"
-                      : o->packed_rows ? "--packed-rows"
-                      : o->access == ACC_STAGED ? "--access staged"
-                                                : NULL;
+    const char *bad = iterated_refuses(o);
     if (bad) {
         perr("run: %s does not go with --steps / --out-of-core: iterated runs use the "
              "unstructured grid's tables in global memory and the naive, idxvar, shared, "

@@ -20,7 +20,8 @@ static const char mesh_help[] =
     "subcommands:\n"
     "  generate FILE   write a generated mesh: regular, cubed-sphere, shuffled, rotated,\n"
     "                  triangles, hexagons or refined\n"
-    "  import IN OUT   convert an ICON grid file (.nc) or a Gmsh mesh (.msh) into a mesh file\n"
+    "  import IN OUT   convert an ICON, MPAS, UGRID or SCRIP netCDF file or a Gmsh mesh into a\n"
+    "                  mesh file\n"
     "  info FILE       cells, neighbour histogram, halo and neighbour-table statistics\n"
     "  partition FILE  store a METIS k-way partition in the file\n"
     "\n"
@@ -49,25 +50,42 @@ static const help_part info_help[] = {
      "example: pillar mesh info sphere.h5 --layout metis\n", 0},
     {NULL, 0}};
 
-static const help_part import_help[] = {
-    {"usage: pillar mesh import IN OUT [--levels L]\n"
+/* The import help's list of formats, from the importer registry (help_import_text). */
+static char import_formats[2048];
+
+static help_part import_help[] = {
+    {"usage: pillar mesh import IN OUT [--levels L] [--format NAME]\n"
      "\n"
      "Converts another tool's mesh into a general mesh file OUT (netCDF-4; written to a temporary file\n"
-     "and renamed when complete, so a refused input leaves no OUT). IN is read by its name:\n"
-     "\n"
-     "  *.nc    an ICON grid file (netCDF-4 = HDF5): cells = the triangles, neighbours from\n"
-     "          neighbor_cell_index [3][ncells] (1-based; <= 0: a boundary edge), coordinates\n"
-     "          from clon, clat (radians) as points on the unit sphere\n"
-     "  *.msh   a Gmsh mesh (needs pillar built with Gmsh): cells = the 2D elements (triangles\n"
-     "          and quadrangles), neighbours = elements sharing an edge, coordinates = the\n"
-     "          elements' barycentres, nodes = their corners; an element listed again (one\n"
-     "          listing per physical group, ghost cells) counts once; a 3D mesh is refused\n"
+     "and renamed when complete, so a refused input leaves no OUT). IN's format is found from its\n"
+     "content (netCDF in any variant: classic, 64-bit offset, CDF-5, netCDF-4; which variables it\n"
+     "holds; the Gmsh header), the first of these that matches (docs/mesh-formats-in.md):\n"
+     "\n", 0},
+    {import_formats, 0},
+    {"\n"
+     "Cells keep the file's order; neighbours are the cells across each edge; coordinates are\n"
+     "the cell centres (points on the unit sphere from longitude/latitude); where the file has\n"
+     "them the nodes (cell corners) are kept too (/node_coordinates, /cell_nodes). Neighbour lists\n"
+     "that disagree, an edge of three cells, a neighbour listed twice or an index out of range\n"
+     "are refused, naming the variable and the first bad cell. Gmsh: an element listed again\n"
+     "(one listing per physical group, ghost cells of a partitioned file) counts once; a 3D\n"
+     "(volume) mesh is refused.\n"
      "\n", 0},
     {NULL, HELP_MAIN | HELP_ALWAYS},
     {"\n"
      "example: pillar mesh import icon_grid_R02B04.nc icon.h5 --levels 90\n"
      "         pillar run --mesh icon.h5 --stencil graphlap\n", 0},
     {NULL, 0}};
+
+/* Fills import_formats: "  NAME   summary" per importer. */
+static void help_import_text(void)
+{
+    import_formats[0] = 0;
+    for (int k = 0; k < MESH_IMPORTER_COUNT; k++)
+        snprintf(import_formats + strlen(import_formats),
+                 sizeof import_formats - strlen(import_formats), "  %-7s %s\n",
+                 mesh_importers[k].name, mesh_importers[k].summary);
+}
 
 static const help_part partition_help[] = {
     {"usage: pillar mesh partition FILE --parts K\n"
@@ -198,6 +216,9 @@ static int mesh_info_cmd(int argc, char **argv)
     }
     print_halo(&m, 2, 1);
     printf("coordinates %s\n", m.coord ? (m.ncoord == 3 ? "3 per cell" : "2 per cell") : "none");
+    if (m.cell_nodes)
+        printf("nodes       %d, %d coordinates each; up to %d corners per cell\n", m.nnodes,
+               m.nnode_coord, m.node_width);
     if (m.xy)
         printf("patch       regular %dx%d (runs verify against the regular grid)\n", m.nx, m.ny);
     if (m.part)
@@ -244,29 +265,15 @@ static int mesh_info_cmd(int argc, char **argv)
     return 0;
 }
 
-static int ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), k = strlen(tail);
-    return n >= k && !strcmp(s + n - k, tail);
-}
-
 static int mesh_import_cmd(int argc, char **argv)
 {
     mesh_args a;
+    help_import_text();
     int rc = mesh_parse(CMD_MESH_IMPORT, import_help, argc, argv, &a);
     if (rc)
         return CLI_EXIT(rc);
-    int nlevels = a.gen.nlevels; /* 64 unless --levels */
     mesh m;
-    if (ends_with(a.file, ".nc"))
-        rc = mesh_import_icon(a.file, nlevels, &m);
-    else if (ends_with(a.file, ".msh"))
-        rc = mesh_import_gmsh(a.file, nlevels, &m);
-    else {
-        perr("mesh import: %s: which format? name an ICON grid file *.nc or a Gmsh mesh *.msh",
-             a.file);
-        return 2;
-    }
+    rc = mesh_import(a.file, a.format, a.gen.nlevels /* 64 unless --levels */, &m);
     if (rc != 0)
         return 1;
     rc = mesh_write(a.out, &m);

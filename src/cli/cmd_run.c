@@ -1,5 +1,6 @@
 /* cmd_run.c — `pillar run`: one stencil with one layout/storage/access, timed and verified. */
 #include "commands.h"
+#include "src/dist/dist_mpi.h"
 #include "src/exec/cpu_exec.h"
 #include "src/exec/field_io.h"
 #include "src/exec/runner.h"
@@ -59,6 +60,8 @@ static int run_one(const cli_args *a, int argc, char **argv)
     options o = a->o;
     if (o.output && field_output_check(o.output) != 0)
         return 1;
+    if (o.ranks || o.plan_only || dist_launcher_ranks() > 1)
+        return run_distributed(&o, argc, argv);
     if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share)
         return run_iterated(&o, argc, argv);
     int backend = cli_backend(&o);
@@ -69,11 +72,16 @@ static int run_one(const cli_args *a, int argc, char **argv)
     if (problem_make_mesh(&pb, &o.spec, o.mesh, o.mesh_order) != 0)
         return o.mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
     const problem_spec *s = &pb.s;
-    int uns = !o.regular, twin = pb.regular_twin;
+    int uns = !o.regular, twin = pb.regular_twin, lat = pb.lattice_twin;
     int graph = stencil_table[s->stencil].graph;
-    if (!uns && !twin) {
-        if (graph)
-            perr("run: --grid regular: %s runs on the mesh's cells only", stencil_table[s->stencil].name);
+    if (!uns && !twin && !lat) {
+        if (graph && stencil_is_user(s->stencil))
+            perr("run: --grid regular: %s is a graph stencil loaded from a file: it runs on the "
+                 "mesh's neighbour lists only (no lattice twin)", stencil_table[s->stencil].name);
+        else if (graph)
+            perr("run: --grid regular: %s has a regular twin on bounded hexagon and triangle meshes "
+                 "made by pillar mesh generate only; %s is not one", stencil_table[s->stencil].name,
+                 o.mesh);
         else
             perr("run: --grid regular: the mesh %s is not a regular patch (no /patch_xy)", o.mesh);
         problem_free(&pb);
@@ -99,8 +107,9 @@ static int run_one(const cli_args *a, int argc, char **argv)
         return 1;
     }
     int exact = backend == BACKEND_CPU;
-    verify_result vr =
-        twin ? verify_compare(&pb, out, uns, ref, 0) : verify_compare_cells(&pb, out, ref);
+    verify_result vr = twin  ? verify_compare(&pb, out, uns, ref, 0)
+                       : lat ? verify_compare(&pb, out, uns, ref, 1) /* the lattice or the mesh */
+                             : verify_compare_cells(&pb, out, ref);
     int ok = verify_ok(&pb, &vr, exact);
     char line[256];
     verify_describe(&pb, &vr, exact, line, sizeof line);
@@ -118,12 +127,18 @@ static int run_one(const cli_args *a, int argc, char **argv)
         printf(" (%d parts)", pb.mesh_parts);
     if (uns && !o.mesh)
         printf("unstructured %s", layout_name[s->layout]);
-    if (uns && graph)
-        printf(", neighbour lists (ELL, up to %d per cell)", pb.ell.maxdeg);
+    if (uns && graph && stencil_is_user(s->stencil))
+        printf(", its neighbour lists (a stencil file)");
+    else if (uns && graph)
+        printf(", %s %s offset table (up to %d neighbours per cell)",
+               s->chasing ? "chasing" : "nonchasing", s->compressed ? "compressed" : "uncompressed",
+               pb.gt.maxdeg);
+    else if (!uns && lat)
+        printf("its lattice addressed by arithmetic (regular twin)");
     else if (uns)
         printf(", %s %s", s->chasing ? "chasing" : "nonchasing",
                s->compressed ? "compressed" : "uncompressed");
-    else
+    else if (!lat)
         printf("regular grid");
     printf("\n  backend   %s", t.backend);
     if (backend == BACKEND_GPU)

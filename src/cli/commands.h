@@ -8,6 +8,11 @@ int cmd_run(int argc, char **argv);
 /* `pillar run` with --steps or --out-of-core on: iterated runs (cmd_iterate.c); argv is run's
  * command line, recorded in an --output file. */
 int run_iterated(options *o, int argc, char **argv);
+/* The first flag of o that iterated runs do not take ("--aos", ...), or NULL. */
+const char *iterated_refuses(const options *o);
+/* `pillar run` started by mpirun with several ranks, or with --ranks or --plan-only: a run
+ * distributed over MPI ranks, or the model of one (cmd_dist.c). */
+int run_distributed(options *o, int argc, char **argv);
 /* --output of a run whose verification passed (ok; else nothing is written, -1): the output
  * fields of out (on the unstructured grid when uns), with --output-inputs the inputs too; for
  * an iterated run of `steps` > 0 steps the state after them (pb's input fields). Returns 0 or

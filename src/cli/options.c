@@ -1,6 +1,7 @@
 /* options.c — flag parsing. Every error names the flag and the value it did not accept. */
 #include "options.h"
 #include "src/exec/runner.h"
+#include "src/io/mesh_import.h"
 #include "src/jit/jit.h"
 
 #include <errno.h>
@@ -383,13 +384,8 @@ int cli_check_reads(const cli_args *a, int rc)
 
 static int set_bench_stencil(cli_args *a, const flag *f, const char *v)
 {
-    stencil_t st;
-    if (stencil_parse(v, &st) == 0 && stencil_table[st].graph) {
-        cmd_err(a, "--stencil %s runs on the cells of a mesh file: use 'pillar run --mesh FILE'; "
-                   "the bench matrix has the W/E/S/N stencils", v);
-        return -1;
-    }
-    int k = choose_stencil(a, f, v, ST_QUAD_COUNT);
+    /* graph stencils need --mesh, W/E/S/N ones go without it: cmd_bench.c checks the pair */
+    int k = choose_stencil(a, f, v, ST_COUNT);
     a->b.stencil = k;
     return k < 0 ? -1 : 0;
 }
@@ -450,6 +446,16 @@ static int set_mesh_size(cli_args *a, const flag *f, const char *v)
         return -1;
     }
     return 0;
+}
+
+/* --format of mesh import: an importer of the registry (src/io/mesh_import.h) */
+static int set_format(cli_args *a, const flag *f, const char *v)
+{
+    const char *names[MESH_IMPORTER_COUNT];
+    for (int k = 0; k < MESH_IMPORTER_COUNT; k++)
+        names[k] = mesh_importers[k].name;
+    a->m.format = choose(a, f, v, names, MESH_IMPORTER_COUNT, NULL);
+    return a->m.format < 0 ? -1 : 0;
 }
 
 /* ---- every command ---- */
@@ -582,13 +588,25 @@ static const flag flags[] = {
      "previous one from that chunk's device buffer instead of the host\n"
      "(SO2DR region sharing: fewer bytes cross the link, but on the H100\n"
      "it measured 1.0-1.3x slower; off by default)", set_switch, AT(o.share), 0, 0, NULL},
+    {"--ranks", "P", RUN, HELP_ITER,
+     "distributed run: expect P MPI ranks ('mpirun -np P pillar run ...'\n"
+     "distributes any run started by mpirun over its ranks: each owns a\n"
+     "METIS part, halos of radius*F exchanged every --fuse F steps;\n"
+     "docs/distributed.md); refused when pillar is built without MPI",
+     set_range, AT(o.ranks), 1, 1 << 20, NULL},
+    {"--plan-only", NULL, RUN, HELP_ITER,
+     "print the distributed model: time per step on P = 1 .. 1024 GPUs of\n"
+     "an R2B10-sized mesh (20,971,520 cells x 90 levels), strong and weak,\n"
+     "its ring constant measured on this run's grid; nothing is run",
+     set_switch, AT(o.plan_only), 0, 0, NULL},
 
     /* bench */
     {"--quick", NULL, BENCH, HELP_MAIN,
      "a few block shapes, 10 runs, rowmajor and zcurve-w (about 2 minutes)",
      set_switch, AT(b.quick), 0, 0, NULL},
     {"--stencil", "S", BENCH, HELP_MAIN,
-     "only this stencil: @4   (all)",
+     "only this stencil: @   (all W/E/S/N ones;\n"
+     "graph ones with --mesh)",
      set_bench_stencil, 0, 0, 0, NULL},
     {"--stencil-file", "FILE", BENCH, HELP_MAIN,
      "only your own stencil, compiled from FILE (docs/own-stencil.md)",
@@ -616,6 +634,12 @@ static const flag flags[] = {
     {"--runs", "N", BENCH, HELP_MAIN,
      "timed runs per configuration                           (20)",
      set_range, AT(b.runs), 1, 100000, NULL},
+    {"--mesh", "FILE", BENCH, HELP_MAIN,
+     "the graph stencils (--stencil graphlap, ...) on the cells of this\n"
+     "mesh file: layouts file, metis, zcurve (with coordinates) x every\n"
+     "offset-table storage x strategy x block shape, and the lattice twin\n"
+     "of a bounded generated hexagon or triangle mesh",
+     set_text, AT(b.mesh), 0, 0, NULL},
     {"--out", "DIR", BENCH, HELP_MAIN,
      "where the CSV and JSON go                              (bench-out)",
      set_text, AT(b.out), 0, 0, NULL},
@@ -662,6 +686,9 @@ static const flag flags[] = {
     {"--levels", "L", GEN | CMD_MESH_IMPORT, HELP_MAIN,
      "vertical levels stored in the file       (generate: 16, import: 64)",
      set_range, AT(m.gen.nlevels), 1, 100000, NULL},
+    {"--format", "NAME", CMD_MESH_IMPORT, HELP_MAIN,
+     "read IN as this format (one of those listed above) instead of\n"
+     "the one its content shows", set_format, 0, 0, 0, NULL},
     {"--window", "W", GEN, HELP_MAIN,
      "shuffled: window of cells; rotated: block edge     (8)",
      set_range, AT(m.gen.window), 1, INT_MAX, NULL},
@@ -736,6 +763,7 @@ void cli_defaults(cli_args *a, unsigned cmd)
     m->gen.seed = 42;
     m->radius = 2;
     m->part_size = 32;
+    m->format = -1;
 }
 
 int cli_backend(const options *o)
@@ -750,13 +778,18 @@ int cli_backend(const options *o)
 void print_version(void)
 {
     printf("pillar %s (commit %s)\n", PILLAR_VERSION, PILLAR_COMMIT);
-    printf("built with: CUDA %s, Gmsh %s\n",
+    printf("built with: CUDA %s, Gmsh %s, MPI %s\n",
 #ifdef PILLAR_HAVE_CUDA
            "yes",
 #else
            "no",
 #endif
 #ifdef PILLAR_HAVE_GMSH
+           "yes",
+#else
+           "no",
+#endif
+#ifdef PILLAR_HAVE_MPI
            "yes"
 #else
            "no"

@@ -32,6 +32,7 @@ typedef struct {
     int precs[2], nprecs;
     int sizes[32][3];
     layout_t layouts[LAYOUT_COUNT];
+    const char *mesh;  /* --mesh FILE: the graph stencils on its cells (cmd_bench.c) */
     const char *out;
     char command[1024];
 } bench_opts;
@@ -43,6 +44,7 @@ typedef struct {
     mesh_gen_spec gen;  /* generate; import takes gen.nlevels */
     int radius, part_size, parts;
     mesh_order_t order; /* info --layout */
+    int format;         /* import --format: an index of mesh_importers, or -1: from the content */
 } mesh_args;
 
 /* Everything a command line can set; cli_parse fills the part of its command. */

@@ -6,10 +6,15 @@
 #include "cpu_loops.h"
 #include "problem.h"
 
-/* Computes into the output fields of f (laid out as pb's regular / unstructured grid); a graph
- * stencil (graphlap) runs on the unstructured grid only, through pb->ell. */
+/* Computes into the output fields of f (laid out as pb's regular / unstructured grid). A graph
+ * stencil runs on the unstructured grid through its neighbour lists pb->ell (the reference), and
+ * "regular" means its lattice twin (pb->lattice_twin: the mesh's cells in file order, neighbours
+ * by arithmetic, grids/lattice.h). */
 void cpu_run_regular(const problem *pb, fieldset f);
 void cpu_run_unstructured(const problem *pb, fieldset f);
+/* A graph stencil on pb's unstructured grid through its offset table pb->gt (chasing or not,
+ * compressed or not): the tables the GPU strategies read. */
+void cpu_run_gtable(const problem *pb, fieldset f);
 
 /* The inner cells at the computed levels of pb's unstructured grid (what cpu_run_unstructured
  * computes). */

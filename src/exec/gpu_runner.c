@@ -3,6 +3,7 @@
 #include "gpu.h"
 
 #include "gpu_launch.h"
+#include "storage/gstaging.h"
 #include "storage/staging.h"
 
 #include <stdio.h>
@@ -23,7 +24,9 @@ struct gpu_ctx {
     staging st;      /* staged: host lists for blocks of st.B cells (built on first use) */
     int32_t *st_start, *st_cells, *st_loc;
     int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
-    int32_t *ell_deg, *ell_nb; /* graph stencils: the ELL table */
+    int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
+    void *geo_r, *geo_k;      /* fluxdiff: its coefficients (storage/geometry.h) */
+    int32_t *ell;             /* a loaded graph stencil: its ELL table (deg, then nb) */
 };
 
 int gpu_probe(char *msg, size_t n)
@@ -82,19 +85,53 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
     kparams *P = &c->P;
     P->f = c->d;
     P->zend = stencil_zend(pb->s.stencil, pb->s.nz);
+    P->g_radius = stencil_table[pb->s.stencil].radius;
+    if (stencil_table[pb->s.stencil].geometry) { /* the grid's cells, or the file's (twin) */
+        const geometry *g = uns ? &pb->geo : &pb->geo_file;
+        size_t es = prec_size(pb->s.prec), nr = es * (size_t)g->n, nk = nr * (size_t)g->width;
+        CK(cudaMalloc(&c->geo_r, nr));
+        CK(cudaMalloc(&c->geo_k, nk));
+        CK(cudaMemcpy(c->geo_r, g->r, nr, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(c->geo_k, g->k, nk, cudaMemcpyHostToDevice));
+        P->geo_r = c->geo_r;
+        P->geo_k = c->geo_k;
+        P->geo_n = g->n;
+    }
     if (uns && stencil_table[pb->s.stencil].graph) {
-        const ell_table *e = &pb->ell;
-        size_t nd = sizeof(int32_t) * (size_t)e->nxy, nn = nd * (size_t)e->maxdeg;
-        CK(cudaMalloc((void **)&c->ell_deg, nd));
-        CK(cudaMalloc((void **)&c->ell_nb, nn));
-        CK(cudaMemcpy(c->ell_deg, e->deg, nd, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(c->ell_nb, e->nb, nn, cudaMemcpyHostToDevice));
-        P->g_deg = c->ell_deg;
-        P->g_nb = c->ell_nb;
-        P->g_stride = e->nxy;
+        const gtable *t = &pb->gt;
+        size_t tb = sizeof(int32_t) * gtable_entries(t);
+        CK(cudaMalloc((void **)&c->gt_tab, tb));
+        CK(cudaMemcpy(c->gt_tab, t->p.tab, tb, cudaMemcpyHostToDevice));
+        if (t->compressed) {
+            CK(cudaMalloc((void **)&c->gt_pat, sizeof(int32_t) * (size_t)t->nxy));
+            CK(cudaMemcpy(c->gt_pat, t->p.pat, sizeof(int32_t) * (size_t)t->nxy, cudaMemcpyHostToDevice));
+        }
+        P->gt_tab = c->gt_tab;
+        P->gt_pat = c->gt_pat;
+        P->gt_ntab = t->p.ntab;
+        P->gt_D = t->maxdeg;
+        if (stencil_is_user(pb->s.stencil)) { /* it runs the ELL kernel (access/graph.cu) */
+            const ell_table *e = &pb->ell;
+            size_t nd = sizeof(int32_t) * (size_t)e->nxy;
+            size_t nn = sizeof(int32_t) * (size_t)e->nxy * (size_t)e->maxdeg;
+            CK(cudaMalloc((void **)&c->ell, nd + nn));
+            CK(cudaMemcpy(c->ell, e->deg, nd, cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(c->ell + e->nxy, e->nb, nn, cudaMemcpyHostToDevice));
+            P->g_deg = c->ell;
+            P->g_nb = c->ell + e->nxy;
+            P->g_stride = e->nxy;
+        }
         P->zs = pb->ug.zstride;
         P->c0 = pb->ug.nhalo;
         P->n = pb->ug.nxy - pb->ug.nhalo;
+    } else if (stencil_table[pb->s.stencil].graph) { /* the lattice twin, file order */
+        P->zs = pb->rg.zstride;
+        P->lat_nx = pb->lat.nx;
+        P->lat_ny = pb->lat.ny;
+        P->lat_w = lattice_w(pb->lat.kind, pb->lat.nx);
+        P->x0 = 0;
+        P->nxi = P->lat_w;
+        P->nyi = P->lat_ny;
     } else if (uns) {
         const nbtable *t = &pb->nt;
         size_t tb = sizeof(int32_t) * nbtable_entries(t);
@@ -133,16 +170,21 @@ static void drop_staging(gpu_ctx *c)
     staging_free(&c->st);
 }
 
-/* Per-block halo lists for blocks of B cells (the relations the stencil reads), built once per B
- * and kept on the device. */
+/* Per-block halo lists for blocks of B cells (the relations the stencil reads; a graph stencil:
+ * the cells within its radius, storage/gstaging.h), built once per B and kept on the device. */
 static void ensure_staging(gpu_ctx *c, int B)
 {
     if (c->st.B == B)
         return;
     drop_staging(c);
-    staging_build(&c->st, &c->pb->ug, B, stencil_table[c->pb->s.stencil].rels);
+    const stencil_info *si = &stencil_table[c->pb->s.stencil];
+    if (si->graph)
+        gstaging_build(&c->st, &c->pb->ug, B, si->radius);
+    else
+        staging_build(&c->st, &c->pb->ug, B, si->rels);
     size_t nb = sizeof(int32_t) * (size_t)(c->st.nblocks + 1), nc = sizeof(int32_t) * (c->st.ncells + 1);
-    size_t nl = sizeof(int32_t) * (size_t)NREL2 * (size_t)c->st.n;
+    size_t width = si->graph ? (size_t)(1 + c->pb->ug.adjw) * (size_t)(1 + c->pb->ug.adjw) : NREL2;
+    size_t nl = sizeof(int32_t) * width * (size_t)(c->st.n > 0 ? c->st.n : 1);
     CK(cudaMalloc((void **)&c->st_start, nb));
     CK(cudaMalloc((void **)&c->st_cells, nc));
     CK(cudaMalloc((void **)&c->st_loc, nl));
@@ -163,10 +205,16 @@ void gpu_close(gpu_ctx *c)
     drop_staging(c);
     if (c->rows)
         CK(cudaFree(c->rows));
-    if (c->ell_deg)
-        CK(cudaFree(c->ell_deg));
-    if (c->ell_nb)
-        CK(cudaFree(c->ell_nb));
+    if (c->gt_tab)
+        CK(cudaFree(c->gt_tab));
+    if (c->gt_pat)
+        CK(cudaFree(c->gt_pat));
+    if (c->geo_r)
+        CK(cudaFree(c->geo_r));
+    if (c->geo_k)
+        CK(cudaFree(c->geo_k));
+    if (c->ell)
+        CK(cudaFree(c->ell));
     CK(cudaEventDestroy(c->e0));
     CK(cudaEventDestroy(c->e1));
     xfree(c);
@@ -177,11 +225,12 @@ int gpu_supports(access_t a, stencil_t s)
     if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || (int)s >= stencil_count())
         return 0;
     const access_desc *d = &access_table[a];
-    if (stencil_is_user(s)) /* compiled at run time for every strategy but the staged ones */
+    if (stencil_is_user(s)) /* compiled at run time: every strategy but the staged ones; a graph
+                             * stencil the ELL kernel (access/graph.cu), idxvar's form, only */
         return loaded_get(s) && loaded_get(s)->gpu_kernel &&
-               (stencil_table[s].graph ? d->graph : !d->staging);
-    if (stencil_table[s].graph) /* one kernel, one thread per cell and level */
-        return d->graph;
+               (stencil_table[s].graph ? a == ACC_IDXVAR : !d->staging);
+    if (stencil_table[s].graph)
+        return d->graph && d->gkernels && (*d->gkernels)[s - ST_QUAD_COUNT][0][0] != NULL;
     return d->kernels && (*d->kernels)[s][0][0] != NULL;
 }
 
@@ -274,6 +323,22 @@ size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int hm
     return 0;
 }
 
+size_t gpu_graph_smem_bytes(access_t a, int lattice_kind, precision_t p, int bx, int by, int D,
+                            int hmax)
+{
+    switch (access_table[a].smem) {
+    case SMEM_NONE: return 0;
+    case SMEM_OFFSETS: /* degree, table row and ring of each plane cell (access/shared.cu) */
+        return lattice_kind ? 0 : sizeof(int32_t) * (size_t)(2 + D) * (size_t)((bx * by) | 1);
+    case SMEM_STAGED: { /* the block's cells and halo, or a lattice tile (access/staged.cu) */
+        int hx = lattice_kind == LATTICE_HEXAGONS ? 2 : 3, hy = lattice_kind == LATTICE_HEXAGONS ? 2 : 1;
+        return lattice_kind ? prec_size(p) * (size_t)(bx + 2 * hx) * (size_t)(by + 2 * hy)
+                            : prec_size(p) * (size_t)(bx + hmax);
+    }
+    }
+    return 0;
+}
+
 static void poison_outputs(gpu_ctx *c)
 {
     int nin = stencil_table[c->pb->s.stencil].nin, is_float = c->pb->s.prec == PREC_FLOAT;
@@ -331,14 +396,19 @@ int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t
         if (!gpu_supports(a, s)) {
             perr("--access %s: no kernel for %s (a stencil file is compiled for every strategy but "
                  "staged%s)", d->name, stencil_table[s].name,
-                 stencil_table[s].graph ? "; a graph stencil has the graph kernel only" : "");
+                 stencil_table[s].graph ? "; a graph stencil file has the ELL kernel only: "
+                                          "--access idxvar" : "");
             return -1;
         }
         l->fn = l->loaded->gpu_kernel(s, a, p, column);
         if (!l->fn)
             return -1; /* the compiler's message */
-    } else if (stencil_table[s].graph)
-        l->fn = d->graph ? graph_kernels[s - ST_QUAD_COUNT][p] : NULL; /* one kernel */
+    } else if (stencil_table[s].graph && column == GSTORAGE_ELL)
+        l->fn = graph_kernels[s - ST_QUAD_COUNT][p]; /* iterated runs: the ELL kernel */
+    else if (stencil_table[s].graph)
+        l->fn = d->gkernels && column >= 0 && column < GSTORAGE_COUNT
+                    ? (*d->gkernels)[s - ST_QUAD_COUNT][p][column]
+                    : NULL;
     else if (aos)
         l->fn = a == ACC_IDXVAR && s == ST_FASTWAVES ? aos_kernels[p][column] : NULL;
     else
@@ -385,20 +455,21 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     }
     int graph = stencil_table[pb->s.stencil].graph;
     if (!gpu_supports(a, pb->s.stencil)) {
-        if (graph)
-            perr("--access %s: %s has one kernel, one thread per cell and level that looks up each "
-                 "neighbour once (--access idxvar)", access_name[a], stencil_table[pb->s.stencil].name);
-        else
-            perr("--access %s: %s has no such kernel (%s serves the stencils whose field 'in' "
-                 "carries the horizontal neighbourhood: staged in stencils/registry.h)",
-                 access_name[a], stencil_table[pb->s.stencil].name, access_name[a]);
+        perr("--access %s: %s has no such kernel (%s serves the stencils whose field 'in' "
+             "carries the horizontal neighbourhood: staged in stencils/registry.h)",
+             access_name[a], stencil_table[pb->s.stencil].name, access_name[a]);
         return -1;
     }
-    if (graph && (tables != TABLES_GLOBAL || !c->uns)) {
-        perr("%s: %s reads neighbour lists on the mesh's cells: no regular twin, no compressed "
-             "tables", !c->uns ? "--grid regular" : tables == TABLES_CONSTANT ? "--constant-tables"
-                                                                             : "--packed-rows",
+    if (graph && tables != TABLES_GLOBAL) {
+        perr("%s: %s reads its offset table from global memory only (no constant-memory or "
+             "packed-row variant for lists of any length)",
+             tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows",
              stencil_table[pb->s.stencil].name);
+        return -1;
+    }
+    if (graph && !c->uns && !pb->lattice_twin) {
+        perr("--grid regular: %s has a regular twin on bounded hexagon and triangle meshes made by "
+             "pillar mesh generate only", stencil_table[pb->s.stencil].name);
         return -1;
     }
     if (d->staging && c->uns) {
@@ -409,6 +480,10 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     }
     kparams P = c->P;
     int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
+    if (graph)
+        column = stencil_is_user(pb->s.stencil) ? GSTORAGE_ELL /* a loaded one: the ELL kernel */
+                 : c->uns ? pb->gt.chasing * 2 + pb->gt.compressed
+                          : pb->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
     if (tables != TABLES_GLOBAL) {
         const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
         if (!c->uns || !pb->nt.compressed ||
@@ -430,7 +505,10 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     gpu_launch l;
     if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
-    l.smem = gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
+    l.smem = l.loaded && graph ? 0 /* the ELL kernel */
+             : graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
+                                            c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
+                     : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
     if (l.smem > 48 * 1024 && !l.loaded)
         CK(cudaFuncSetAttribute(l.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem));
     double *ms = xalloc(sizeof(double) * (size_t)runs);

@@ -45,18 +45,25 @@ static void fold_loaded(stencil_t s, precision_t p, cpu_block b, void *state_, c
 _Static_assert(GRAPHLAP_DAMPING == 4 * MESH_MAXDEG * MESH_MAXDEG,
                "GRAPHLAP_DAMPING must be 4 * MESH_MAXDEG^2");
 
-void iter_step(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell, cpu_block b,
-               fieldset f)
+void iter_fold(stencil_t s, precision_t p, cpu_block b, fieldset f)
 {
     if (b.c0 >= b.c1 || b.k0 >= b.k1)
         return;
-    cpu_run_block(s, p, nt, ell, b, f);
     const iter_carry *c = iter_carried(s);
     for (int j = 0; j < c->n; j++)
         if (stencil_is_user(s))
             fold_loaded(s, p, b, f.p[c->in[j]], f.p[c->out[j]]);
         else
             fold_table[s][p](b, f.p[c->in[j]], f.p[c->out[j]]);
+}
+
+void iter_step(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell, cpu_block b,
+               fieldset f)
+{
+    if (b.c0 >= b.c1 || b.k0 >= b.k1)
+        return;
+    cpu_run_block(s, p, nt, ell, b, f);
+    iter_fold(s, p, b, f);
 }
 
 long iter_state_differ(const problem *pb, fieldset a, fieldset b, long *points)

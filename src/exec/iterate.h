@@ -33,6 +33,11 @@ const iter_carry *iter_carried(stencil_t s);
 void iter_step(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell, cpu_block b,
                fieldset f);
 
+/* The second half of iter_step alone: the state at b's points folded with the outputs there
+ * (which cpu_run_block computed). A step split into several blocks of the body (src/dist/: the
+ * interior while messages fly, the rest after) folds once over their union, the same bits. */
+void iter_fold(stencil_t s, precision_t p, cpu_block b, fieldset f);
+
 /* Points of the carried fields (all cells and levels of pb's unstructured grid) whose bits differ
  * between states a and b; the points compared go to *points when it is not NULL. */
 long iter_state_differ(const problem *pb, fieldset a, fieldset b, long *points);

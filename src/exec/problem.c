@@ -73,6 +73,7 @@ static int build_mesh_grid(problem *pb)
         mesh_graph_halo(&pb->mesh, s->halo, halo);
         ugrid_from_mesh_halo(&pb->ug, &pb->mesh, halo, s->halo, s->nz, order);
         ell_build(&pb->ell, &pb->ug);
+        gtable_build(&pb->gt, &pb->ug, s->chasing, s->compressed);
         xfree(halo);
     } else {
         ugrid_from_mesh(&pb->ug, &pb->mesh, s->halo, s->nz, order);
@@ -95,6 +96,9 @@ static int build_unstructured(problem *pb)
     }
     if (!stencil_table[s->stencil].graph)
         nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
+    else if (stencil_table[s->stencil].geometry &&
+             geometry_build(&pb->geo, &pb->ug, &pb->mesh, s->prec, 0, pb->mesh_path) != 0)
+        return -1;
     int nin = stencil_table[s->stencil].nin;
     for (int f = 0; f < pb->nf; f++)
         if (f < nin || !pb->lean || pb->lean_outputs)
@@ -148,6 +152,8 @@ static int load_mesh(problem *pb, mesh *given)
     s->nx = pb->mesh.xy && !si->graph ? pb->mesh.nx : pb->mesh.ncells;
     s->ny = pb->mesh.xy && !si->graph ? pb->mesh.ny : 1;
     pb->regular_twin = pb->mesh.xy != NULL && !si->graph;
+    if (si->graph && !stencil_is_user(s->stencil)) /* loaded ones have no lattice loops */
+        lattice_detect(&pb->mesh, &pb->lat);
     if ((double)pb->mesh.ncells * s->nz > 4e10) {
         perr("%s: %d cells x %d levels: too large", pb->mesh_path, pb->mesh.ncells, s->nz);
         return -1;
@@ -187,6 +193,29 @@ static void build_regular(problem *pb)
     }
 }
 
+/* The lattice twin of a graph stencil's mesh: rf holds the inputs of uf in the file's cell order
+ * (a graph grid keeps every cell of the mesh, so each file cell has its grid cell). */
+static int build_lattice_twin(problem *pb)
+{
+    if (stencil_table[pb->s.stencil].geometry &&
+        geometry_build(&pb->geo_file, &pb->ug, &pb->mesh, pb->s.prec, 1, pb->mesh_path) != 0)
+        return -1;
+    const ugrid *g = &pb->ug;
+    size_t es = prec_size(pb->s.prec);
+    pb->lattice_twin = 1;
+    pb->rg.nz = pb->s.nz;
+    pb->rg.len = g->len;
+    pb->rg.zstride = g->zstride;
+    for (int f = 0; f < pb->nf; f++)
+        pb->rf.p[f] = field_alloc(pb->s.prec, g->len);
+    for (int f = 0; f < stencil_table[pb->s.stencil].nin; f++)
+        for (int z = 0; z < pb->s.nz; z++)
+            for (int c = 0; c < g->nxy; c++)
+                memcpy((char *)pb->rf.p[f] + ((size_t)g->mesh_cell[c] + (size_t)z * g->zstride) * es,
+                       (const char *)pb->uf.p[f] + ((size_t)c + (size_t)z * g->zstride) * es, es);
+    return 0;
+}
+
 int problem_make(problem *pb, const problem_spec *s)
 {
     return problem_make_mesh(pb, s, NULL, MESH_ORDER_FILE);
@@ -210,6 +239,10 @@ static int problem_build(problem *pb, const problem_spec *s, const char *path, m
     if (pb->regular_twin)
         build_regular(pb);
     if (build_unstructured(pb) != 0) {
+        problem_free(pb);
+        return -1;
+    }
+    if (pb->lat.kind && !pb->lean && build_lattice_twin(pb) != 0) {
         problem_free(pb);
         return -1;
     }
@@ -246,6 +279,8 @@ int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compr
         xfree(pb->uf.p[f]);
     nbtable_free(&pb->nt);
     ell_free(&pb->ell);
+    gtable_free(&pb->gt);
+    geometry_free(&pb->geo);
     ugrid_free(&pb->ug);
     pb->s.layout = layout;
     pb->s.w = w;
@@ -277,6 +312,9 @@ void problem_free(problem *pb)
 
     nbtable_free(&pb->nt);
     ell_free(&pb->ell);
+    gtable_free(&pb->gt);
+    geometry_free(&pb->geo);
+    geometry_free(&pb->geo_file);
     ugrid_free(&pb->ug);
     mesh_free(&pb->mesh);
     memset(pb, 0, sizeof *pb);

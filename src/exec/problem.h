@@ -4,10 +4,13 @@
 #define PILLAR_PROBLEM_H
 
 #include "grids/grid.h"
+#include "grids/lattice.h"
 #include "grids/mesh.h"
 #include "stencils/stencil.h"
 #include "storage/ell.h"
 #include "storage/field.h"
+#include "storage/geometry.h"
+#include "storage/gtable.h"
 #include "storage/nbtable.h"
 
 typedef struct {
@@ -27,6 +30,14 @@ typedef struct {
     ugrid ug;
     nbtable nt;  /* W/E/S/N stencils: the neighbour table of ug */
     ell_table ell; /* graph stencils: the neighbour lists of ug (nt stays empty) */
+    gtable gt;     /* graph stencils: the offset table of ug in s.chasing / s.compressed
+                    * (storage/gtable.h), what the GPU strategies read */
+    lattice lat;   /* graph stencils on a bounded generated hexagon or triangle mesh: the
+                    * lattice that addresses it by arithmetic (grids/lattice.h), else kind 0 */
+    geometry geo;      /* graph stencils that read coefficients (fluxdiff): per cell of ug */
+    geometry geo_file; /* the same in the file's cell order, for the lattice twin */
+    int lattice_twin; /* lat is set and rg/rf hold its twin: the mesh's cells in file order, at
+                       * ug's level stride (rg.len, rg.zstride, rg.nz only); regular_twin is 0 */
     const char *mesh_path; /* the grid comes from this mesh file (else NULL: emulated) */
     mesh_order_t mesh_order; /* order of the mesh's cells (METIS: parts of about s.w cells) */
     int mesh_parts;   /* parts of a METIS order, 0 if none */

@@ -35,6 +35,8 @@ typedef struct {
     size_t device_mem;   /* --device-mem: device bytes an iterated run may use, 0 = free memory */
     ooc_mode ooc;        /* --out-of-core */
     int share;           /* --share: consecutive chunks share their overlap on the device */
+    int ranks;           /* --ranks P: a distributed run expects P MPI ranks (0: as started) */
+    int plan_only;       /* --plan-only: the distributed model's table, nothing run */
     const char *input;   /* --input FILE: initial values of the input fields, or NULL */
     const char *output;  /* --output FILE: where the results go, or NULL */
     int output_inputs;   /* --output-inputs: the input fields go into the output file too */

@@ -84,7 +84,9 @@ static int cpu_execute(const problem *pb, const options *o, int uns, fieldset ou
     for (int r = 0; r < o->runs; r++) {
         poison_outputs(pb, uns, out);
         double t0 = now_ms();
-        if (uns)
+        if (uns && stencil_table[pb->s.stencil].graph)
+            cpu_run_gtable(pb, out); /* the offset tables; the reference reads the lists */
+        else if (uns)
             cpu_run_unstructured(pb, out);
         else
             cpu_run_regular(pb, out);

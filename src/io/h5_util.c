@@ -176,6 +176,41 @@ int h5_link_local(const char *path, hid_t file, const char *name)
     return 1;
 }
 
+/* H5Lvisit's callback of h5_file_local: 1 (stop) at the first link or dataset that reaches
+ * outside the file, after its message. */
+static herr_t visit_local(hid_t g, const char *name, const H5L_info_t *info, void *arg)
+{
+    const char *path = arg;
+    if (info->type != H5L_TYPE_HARD && info->type != H5L_TYPE_SOFT) {
+        perr("%s: /%s is a link to another file; pillar reads only data stored inside the file",
+             path, name);
+        return 1;
+    }
+    if (info->type == H5L_TYPE_SOFT)
+        return 0; /* its target is a path inside this file, visited as itself */
+    hid_t o = H5Oopen(g, name, H5P_DEFAULT);
+    if (o < 0)
+        return 0; /* libnetcdf reports objects it cannot open */
+    int ok = H5Iget_type(o) != H5I_DATASET || h5_data_local(path, name, o);
+    H5Oclose(o);
+    return ok ? 0 : 1;
+}
+
+int h5_file_local(const char *path)
+{
+    h5_quiet();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+        perr("%s: HDF5 could not open the file", path);
+        return 0;
+    }
+    herr_t rc = H5Lvisit(f, H5_INDEX_NAME, H5_ITER_NATIVE, visit_local, (void *)path);
+    H5Fclose(f);
+    if (rc < 0)
+        perr("%s: HDF5 could not list the objects of the file", path);
+    return rc == 0 ? 1 : 0;
+}
+
 /* The memory type numbers of stored type t are read as (integers: int_memtype; numbers: double
  * from floating-point types of at most 8 bytes or integers). -1 after a message. */
 static hid_t read_memtype(h5_reader *rd, const char *name, hid_t t, int is_float)

@@ -70,4 +70,10 @@ int h5_link_local(const char *path, hid_t file, const char *name);
  * so no byte of a file the user did not name is read or echoed. 1, or 0 after a message. */
 int h5_data_local(const char *path, const char *name, hid_t d);
 
+/* Whether every object of the HDF5 file at path keeps its data inside the file, checked before
+ * another library (libnetcdf) reads it: no external or user-defined link anywhere in it (the
+ * links are visited from the root group down), no dataset with external storage or a virtual
+ * layout. 1, or 0 after a message naming path and the first such object. */
+int h5_file_local(const char *path);
+
 #endif

@@ -83,6 +83,12 @@ int gmsh_file_check(const char *path, int *fd_out)
     return 0;
 }
 
+int mesh_detect_gmsh(const mesh_probe *p)
+{
+    return p->nhead > 11 && !memcmp(p->head, "$MeshFormat", 11) &&
+           (p->head[11] == '\n' || p->head[11] == '\r');
+}
+
 #ifndef PILLAR_HAVE_GMSH
 
 int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
@@ -103,22 +109,6 @@ int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
 #include <errno.h>
 #include <gmshc.h>
 #include <sys/wait.h>
-
-/* An edge of a cell: its two corner node tags, smaller first. */
-typedef struct {
-    size_t lo, hi;
-    int cell, side;
-} edge;
-
-static int edge_cmp(const void *a, const void *b)
-{
-    const edge *x = a, *y = b;
-    if (x->lo != y->lo)
-        return x->lo < y->lo ? -1 : 1;
-    if (x->hi != y->hi)
-        return x->hi < y->hi ? -1 : 1;
-    return x->cell - y->cell;
-}
 
 /* A node: its tag and position in Gmsh's node arrays. */
 typedef struct {
@@ -305,35 +295,6 @@ static int read_nodes(const char *path, node **tab, size_t *count, double **xyz)
     return 0;
 }
 
-/* Neighbours by shared edges: sort every cell's edges by their nodes; equal neighbours pair up. */
-static int pair_edges(const char *path, mesh *m, edge *ed, size_t ne)
-{
-    qsort(ed, ne, sizeof(edge), edge_cmp);
-    for (size_t i = 0; i < ne;) {
-        size_t j = i + 1;
-        while (j < ne && ed[j].lo == ed[i].lo && ed[j].hi == ed[i].hi)
-            j++;
-        if (j - i > 2) {
-            char cells[160] = "";
-            for (size_t k = i; k < j && k < i + 8; k++) {
-                size_t used = strlen(cells);
-                snprintf(cells + used, sizeof cells - used, "%s%d", k == i ? "" : k + 1 == j ? " and " : ", ",
-                         ed[k].cell);
-            }
-            perr("%s: the edge between nodes %zu and %zu is shared by %zu elements (cells %s%s "
-                 "counted from 0); a mesh surface has at most 2 per edge",
-                 path, ed[i].lo, ed[i].hi, j - i, cells, j - i > 8 ? ", ..." : "");
-            return -1;
-        }
-        if (j - i == 2) {
-            m->adj[m->maxdeg * ed[i].cell + ed[i].side] = ed[i + 1].cell;
-            m->adj[m->maxdeg * ed[i + 1].cell + ed[i + 1].side] = ed[i].cell;
-        }
-        i = j;
-    }
-    return 0;
-}
-
 /* A mesh of quadrangles only becomes a quad mesh (docs/mesh-format.md): edge i of a Gmsh
  * quadrangle joins its corners i and i+1, counter-clockwise, so edges 0, 1, 2, 3 are the cell's
  * own S, E, N, W (E, N, W, S counter-clockwise, as pillar's generators label them). Labels turn
@@ -359,9 +320,8 @@ static int build(const char *path, mesh *m, long *repeats)
     memset(&e, 0, sizeof e);
     node *nodes = NULL;
     double *xyz = NULL;
-    edge *ed = NULL;
     int *node_id = NULL;
-    size_t nnodes = 0, ne = 0;
+    size_t nnodes = 0;
     int rc = -1, maxdeg;
     long listed = refuse_volumes(path) == 0 ? read_elements(path, &e, &maxdeg) : -1;
     if (listed < 0 || read_nodes(path, &nodes, &nnodes, &xyz) != 0)
@@ -370,9 +330,6 @@ static int build(const char *path, mesh *m, long *repeats)
     *repeats = e.repeats;
     long n = listed - e.repeats;
     m->ncells = (int)n;
-    m->maxdeg = maxdeg;
-    m->adj = xalloc(sizeof(int) * (size_t)maxdeg * (size_t)n);
-    memset(m->adj, 0xff, sizeof(int) * (size_t)maxdeg * (size_t)n);
     m->ncoord = 3;
     m->coord = xalloc(sizeof(double) * 3 * (size_t)n);
     m->node_width = maxdeg;
@@ -380,12 +337,6 @@ static int build(const char *path, mesh *m, long *repeats)
     memset(m->cell_nodes, 0xff, sizeof(int) * (size_t)maxdeg * (size_t)n);
     node_id = xalloc(sizeof(int) * (nnodes + 1));
     memset(node_id, 0xff, sizeof(int) * (nnodes + 1));
-    int mixed = 0;
-    for (size_t t = 0; t < e.ntypes; t++)
-        mixed |= e.corners[t] != maxdeg;
-    if (mixed)
-        m->sides = xalloc(sizeof(int) * (size_t)n);
-    ed = xalloc(sizeof(edge) * (size_t)maxdeg * (size_t)n);
     int c = 0;
     long at = 0;
     for (size_t t = 0; t < e.ntypes; t++)
@@ -394,8 +345,6 @@ static int build(const char *path, mesh *m, long *repeats)
                 continue;
             const size_t *nt = e.ntags[t] + k * (size_t)e.per[t];
             int nc = e.corners[t];
-            if (m->sides)
-                m->sides[c] = nc;
             for (int i = 0; i < nc; i++) {
                 node key = {nt[i], 0}, *hit = bsearch(&key, nodes, nnodes, sizeof(node), node_cmp);
                 if (!hit) {
@@ -409,9 +358,6 @@ static int build(const char *path, mesh *m, long *repeats)
                 m->cell_nodes[(size_t)maxdeg * (size_t)c + (size_t)i] = node_id[v];
                 for (int d = 0; d < 3; d++)
                     m->coord[3 * c + d] += xyz[3 * hit->at + d] / nc;
-                size_t a = nt[i], b = nt[(i + 1) % nc];
-                edge x = {a < b ? a : b, a < b ? b : a, c, i};
-                ed[ne++] = x;
             }
             c++;
         }
@@ -421,11 +367,14 @@ static int build(const char *path, mesh *m, long *repeats)
         if (node_id[v] >= 0)
             for (int d = 0; d < 3; d++)
                 m->node_coord[3 * (size_t)node_id[v] + (size_t)d] = xyz[3 * nodes[v].at + (size_t)d];
-    rc = pair_edges(path, m, ed, ne);
+    /* neighbours: the elements sharing an edge (two consecutive corners), as for every format */
+    char err[512];
+    rc = mesh_adj_from_nodes(m, "the 2D elements", err, sizeof err);
+    if (rc != 0)
+        perr("%s: %s", path, err);
     if (rc == 0 && m->maxdeg == 4 && !m->sides)
         quads_as_quad_mesh(m);
 done:
-    xfree(ed);
     xfree(node_id);
     xfree(nodes);
     gmshFree(xyz);

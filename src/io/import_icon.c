@@ -1,102 +1,99 @@
-/* import_icon.c — ICON grid files. ICON writes netCDF-4, which is HDF5: the variables are
- * datasets in the root group, netCDF dimensions (cell, nv) their extents. pillar reads
- *   neighbor_cell_index  int  [nv = 3][ncells]  1-based neighbour of each cell across edge j,
- *                                               <= 0 where the edge lies on the grid's boundary
- *   clon, clat           real [ncells]          cell centre, radians
+/* import_icon.c — ICON grid files, in any netCDF variant (classic, 64-bit offset, CDF-5,
+ * netCDF-4), through libnetcdf (nc_read.h). pillar reads
+ *   neighbor_cell_index  int  (nv = 3, cell)   1-based neighbour of each cell across edge j,
+ *                                              <= 0 where the edge lies on the grid's boundary
+ *   clon, clat           real (cell)           cell centre, radians
+ *   vertex_of_cell       int  (nv = 3, cell)   optional: 1-based corners of each triangle
+ *   vlon, vlat           real (vertex)         their positions, radians (with vertex_of_cell)
  * and ignores everything else. */
 #include "mesh_import.h"
 
 #include "base/common.h"
-#include "h5_util.h"
 
-#include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-int mesh_import_check(const char *path, const char *what, const mesh *m)
+int mesh_detect_icon(const mesh_probe *p)
 {
-    char err[512];
-    if (mesh_check(m, err, sizeof err) == 0)
-        return 0;
-    const char *msg = err, *prefix = "/cell_neighbours: ";
-    if (!strncmp(err, prefix, strlen(prefix)))
-        msg += strlen(prefix);
-    perr("%s: %s: %s (cells counted from 0)", path, what, msg);
-    return -1;
+    return p->nc.ncid >= 0 && nc_var(&p->nc, "neighbor_cell_index") >= 0;
 }
 
-/* neighbor_cell_index into m->adj; -1 after a message naming the first bad index. */
-static int read_neighbours(h5_reader *rd, mesh *m)
+/* A (3, ncells) table of 1-based indices into rows[3*c + j] (0-based); a value <= 0 becomes -1
+ * when none_ok, else it is refused like one above max. *ncells = its columns (when it is -1
+ * on entry), else they must match. -1 after a message naming the first bad index. */
+static int read_table(const nc_reader *rd, const char *name, int none_ok, int *ncells, int max,
+                      int **rows)
 {
-    long dims[2];
+    nc_shape s;
     int *idx;
-    h5_shape want = {2, 3, 1, INT_MAX / 4, "3, one per edge of a triangle (netCDF dimension nv)"};
-    if (h5_read_int(rd, "neighbor_cell_index", 0, &want, dims, &idx) != 0)
+    *rows = NULL;
+    if (nc_read_ints(rd, name, 0, 2, &s, &idx) != 0)
         return -1;
-    int n = (int)dims[1];
-    m->ncells = n;
-    m->maxdeg = 3;
-    m->adj = xalloc(sizeof(int) * 3 * (size_t)n);
+    if (s.len[0] != 3 || (*ncells >= 0 && s.len[1] != (size_t)*ncells) || s.len[1] == 0) {
+        if (s.len[0] != 3)
+            perr("%s: variable %s has %zu rows; expected 3, one per edge of a triangle (netCDF "
+                 "dimension nv)", rd->path, name, s.len[0]);
+        else if (s.len[1] == 0)
+            perr("%s: variable %s has no columns: the grid has no cells", rd->path, name);
+        else
+            perr("%s: variable %s has %zu columns; expected one per cell (%d)", rd->path, name,
+                 s.len[1], *ncells);
+        xfree(idx);
+        return -1;
+    }
+    int n = (int)s.len[1];
+    if (*ncells < 0)
+        *ncells = max = n;
+    *rows = xalloc(sizeof(int) * 3 * (size_t)n);
     for (int j = 0; j < 3; j++)
         for (int c = 0; c < n; c++) {
             int v = idx[(size_t)j * n + c];
-            if (v > n) {
-                perr("%s: neighbor_cell_index[%d][%d] = %d is out of range (1..%d, or <= 0 for "
-                     "none)", rd->path, j, c, v, n);
+            if (v > max || (v <= 0 && !none_ok)) {
+                perr("%s: %s[%d][%d] = %d is out of range (1..%d%s)", rd->path, name, j, c, v,
+                     max, none_ok ? ", or <= 0 for none" : "");
                 xfree(idx);
+                xfree(*rows);
+                *rows = NULL;
                 return -1;
             }
-            m->adj[3 * c + j] = v > 0 ? v - 1 : -1;
+            (*rows)[3 * c + j] = v > 0 ? v - 1 : -1;
         }
     xfree(idx);
     return 0;
 }
 
-/* clon, clat into points on the unit sphere. */
-static int read_centres(h5_reader *rd, mesh *m)
+/* vertex_of_cell with vlon, vlat, when the file has them. */
+static int read_vertices(const nc_reader *rd, mesh *m)
 {
-    long dims[2];
-    double *lon = NULL, *lat = NULL;
-    h5_shape want = {1, m->ncells, 0, 0, "one per cell, as neighbor_cell_index has"};
-    if (h5_read(rd, "clon", 0, 1, &want, dims, (void **)&lon) != 0 ||
-        h5_read(rd, "clat", 0, 1, &want, dims, (void **)&lat) != 0) {
-        xfree(lon);
+    if (nc_var(rd, "vertex_of_cell") < 0)
+        return 0;
+    if (mesh_read_lonlat(rd, "vlon", "vlat", 0, -1, 0, &m->node_coord, &m->nnodes) != 0)
+        return -1;
+    if (m->nnodes == 0) {
+        perr("%s: variables vlon, vlat are empty, but vertex_of_cell refers to vertices",
+             rd->path);
         return -1;
     }
-    int rc = 0;
-    m->ncoord = 3;
-    m->coord = xalloc(sizeof(double) * 3 * (size_t)m->ncells);
-    for (int c = 0; c < m->ncells && rc == 0; c++) {
-        if (!isfinite(lon[c]) || !isfinite(lat[c]) || fabs(lat[c]) > 1.5708) {
-            perr("%s: %s[%d] = %g is not a %s in radians", rd->path,
-                 isfinite(lon[c]) ? "clat" : "clon", c, isfinite(lon[c]) ? lat[c] : lon[c],
-                 isfinite(lon[c]) ? "latitude" : "longitude");
-            rc = -1;
-        }
-        m->coord[3 * c] = cos(lat[c]) * cos(lon[c]);
-        m->coord[3 * c + 1] = cos(lat[c]) * sin(lon[c]);
-        m->coord[3 * c + 2] = sin(lat[c]);
-    }
-    xfree(lon);
-    xfree(lat);
-    return rc;
+    m->nnode_coord = 3;
+    m->node_width = 3;
+    return read_table(rd, "vertex_of_cell", 0, &m->ncells, m->nnodes, &m->cell_nodes);
 }
 
 int mesh_import_icon(const char *path, int nlevels, mesh *m)
 {
     memset(m, 0, sizeof *m);
-    h5_reader rd;
-    if (h5_open(&rd, path, "ICON grid file") != 0)
+    nc_reader rd;
+    if (nc_open_read(&rd, path, "ICON grid file") != 0)
         return -1;
-    int rc = read_neighbours(&rd, m) == 0 && read_centres(&rd, m) == 0 ? 0 : -1;
-    h5_close(&rd);
+    m->ncells = -1;
+    int n, rc = read_table(&rd, "neighbor_cell_index", 1, &m->ncells, 0, &m->adj);
     if (rc == 0) {
-        m->nlevels = nlevels;
-        snprintf(m->kind, sizeof m->kind, "icon: %d triangles from %.80s", m->ncells, path);
-        rc = mesh_import_check(path, "neighbor_cell_index", m);
+        m->maxdeg = 3;
+        rc = mesh_read_lonlat(&rd, "clon", "clat", 0, m->ncells, 0, &m->coord, &n);
+        m->ncoord = 3;
     }
-    if (rc != 0)
-        mesh_free(m);
-    return rc;
+    if (rc == 0)
+        rc = read_vertices(&rd, m);
+    nc_close_read(&rd);
+    return mesh_import_finish(path, "icon", "triangles", "neighbor_cell_index", rd.kind, nlevels, rc, m);
 }

@@ -1,27 +1,93 @@
-/* mesh_import.h — general meshes from other tools' files: ICON grid files (netCDF-4, read as HDF5)
- * and Gmsh meshes (.msh, through the Gmsh C API where pillar was built with it). */
+/* mesh_import.h — meshes from other tools' files, one importer per format (docs/mesh-formats-in.md).
+ *
+ * The importers are listed once, in PILLAR_IMPORTERS below; everything else derives from it:
+ * `pillar mesh import` picks the first importer whose detect function recognises the file's
+ * content (or the one `--format NAME` names), its --help lists them, and the fuzz target covers
+ * them. Adding a format is one file src/io/import_NAME.c (defining mesh_detect_NAME and
+ * mesh_import_NAME, declared here by the list) plus one line of the list. */
 #ifndef PILLAR_MESH_IMPORT_H
 #define PILLAR_MESH_IMPORT_H
 
 #include "grids/mesh.h"
+#include "nc_read.h"
 
-/* An ICON grid file: cells = the triangles, neighbours from neighbor_cell_index [3][ncells]
- * (1-based, <= 0: none), coordinates = (clon, clat) turned into points on the unit sphere.
- * Returns 0, or -1 after a message naming the dataset and the first bad index; m is then empty. */
-int mesh_import_icon(const char *path, int nlevels, mesh *m);
+/* X(name, suffix, summary): `name` is the --format name and the functions' suffix; `suffix` a
+ * file name ending that points to the importer when no importer recognises the content (so that
+ * its own reader explains what is wrong with the file), or NULL; `summary` one line for --help.
+ * First match wins: keep the formats with the most specific content first. */
+#define PILLAR_IMPORTERS(X)                                                                       \
+    X(ugrid, NULL, "UGRID 2D mesh (netCDF): the cf_role = \"mesh_topology\" variable's faces")   \
+    X(icon, ".nc", "ICON grid file (netCDF): neighbor_cell_index, clon/clat, vertex_of_cell")    \
+    X(mpas, NULL, "MPAS mesh (netCDF): cellsOnCell, nEdgesOnCell, verticesOnCell")               \
+    X(scrip, NULL, "SCRIP grid (netCDF): cells from grid_corner_lat/lon, shared corners")        \
+    X(gmsh, ".msh", "Gmsh mesh (MSH 2 or 4): triangles and quadrangles")
 
-/* A Gmsh mesh: cells = its 2D elements (triangles and quadrangles, any order), neighbours = the
- * elements sharing an edge with them, coordinates = the barycentres of their corner nodes.
- * Returns 0, or -1 after a message (also when pillar was built without Gmsh). */
-int mesh_import_gmsh(const char *path, int nlevels, mesh *m);
+/* What the detect functions look at: the file's first bytes, and the file opened with libnetcdf
+ * when it is a netCDF file (nc.ncid < 0 otherwise). */
+typedef struct {
+    const char *path;
+    unsigned char head[256];
+    size_t nhead;
+    nc_reader nc;
+} mesh_probe;
+
+/* Each importer: detect returns 1 when the file is of its format; import reads path into m with
+ * nlevels levels and returns 0, or -1 after a message naming the file and the variable (or
+ * element) and the first bad index; m is then empty. */
+#define PILLAR_IMPORTER_DECL(name, suffix, summary)                                               \
+    int mesh_detect_##name(const mesh_probe *p);                                                  \
+    int mesh_import_##name(const char *path, int nlevels, mesh *m);
+PILLAR_IMPORTERS(PILLAR_IMPORTER_DECL)
+
+typedef struct {
+    const char *name, *suffix, *summary;
+    int (*detect)(const mesh_probe *p);
+    int (*import)(const char *path, int nlevels, mesh *m);
+} mesh_importer;
+
+#define PILLAR_IMPORTER_COUNT_(name, suffix, summary) +1
+enum { MESH_IMPORTER_COUNT = 0 PILLAR_IMPORTERS(PILLAR_IMPORTER_COUNT_) };
+extern const mesh_importer mesh_importers[MESH_IMPORTER_COUNT];
+
+/* The importer called name, or -1. */
+int mesh_importer_find(const char *name);
+
+/* The importer of the file at path from its content (-1 after a message naming the path when
+ * none recognises it, or when the file cannot be read). */
+int mesh_importer_detect(const char *path);
+
+/* Imports path with importer `which` (an index of mesh_importers), or the one found from its
+ * content when which < 0. Returns 0, or -1 after a message; m is then empty. */
+int mesh_import(const char *path, int which, int nlevels, mesh *m);
+
+/* The check every importer ends with: mesh_check (indices in range, no cell its own neighbour,
+ * no neighbour twice, symmetric lists, nodes in range). On failure prints "path: what: message
+ * (cells counted from 0)", `what` naming the file's variable the neighbours came from, and
+ * returns -1. */
+int mesh_import_check(const char *path, const char *what, const mesh *m);
+
+/* How every netCDF importer ends: when rc is 0, sets m's levels and kind ("FORMAT: N CELLS from
+ * PATH (variant)") and checks it (mesh_import_check, naming `what`); then, on any failure,
+ * empties m. Returns 0 or -1. */
+int mesh_import_finish(const char *path, const char *format, const char *cells, const char *what,
+                       nc_kind kind, int nlevels, int rc, mesh *m);
+
+/* Longitudes and latitudes (n of each; degrees when `degrees`, else radians) into points on the
+ * unit sphere, xyz[3i..3i+2]. Returns 0, or -1 after a message "path: LON[i] = v is not a
+ * longitude in radians" (a value that is not finite, or a latitude beyond a pole). */
+int mesh_lonlat_points(const char *path, const char *lon_name, const char *lat_name,
+                       const double *lon, const double *lat, size_t n, int degrees, double *xyz);
+
+/* Reads the variables lon_name and lat_name (rank 1, n values each, n < 0: any, the same for
+ * both) as points on the unit sphere into a new *xyz; *count = their number. Returns 0, 1 when
+ * lon_name is absent and optional, -1 after a message. */
+int mesh_read_lonlat(const nc_reader *rd, const char *lon_name, const char *lat_name, int optional,
+                     long n, int degrees, double **xyz, int *count);
 
 /* Whether path may be handed to Gmsh: an existing, regular file named *.msh whose first line is
  * $MeshFormat and whose second an MSH 2 or 4 version line (never a Gmsh script, which could run
  * commands). On success *fd is the file opened read-only (the caller closes it). Returns 0, or
  * -1 after a message naming path and what is wrong; *fd is then -1. */
 int gmsh_file_check(const char *path, int *fd);
-
-/* Checks an imported mesh; on failure prints "path: what: message" and returns -1. */
-int mesh_import_check(const char *path, const char *what, const mesh *m);
 
 #endif

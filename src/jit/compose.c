@@ -93,6 +93,18 @@ static void distances(jit_text *t)
     }
 }
 
+/* The fold of sp (in s, v and T) as one function per precision, headed by `head`, a format
+ * taking the type's name four times (result, name suffix, the two arguments). */
+static void folds(const jit_spec *sp, jit_text *t, const char *head)
+{
+    static const char *const ty[2] = {"double", "float"};
+    for (int i = 0; i < 2; i++) {
+        jit_text_add(t, head, ty[i], ty[i], ty[i], ty[i]);
+        jit_text_add(t, " { typedef %s T; (void)s; (void)v; (void)(T)0; return (%s); }\n", ty[i],
+                     sp->fold);
+    }
+}
+
 void jit_compose_cpu(const jit_spec *sp, int checked, jit_text *t)
 {
     const char *gen = "<pillar composition>";
@@ -134,25 +146,41 @@ void jit_compose_cpu(const jit_spec *sp, int checked, jit_text *t)
                      "    pillar_violate(2, k, c, q); return c; } return q; }\n"
                      "static inline int pillar_nb(ellview ev, int q, int j, int k) {\n"
                      "  if (j < 0 || j >= ev.deg[q]) { pillar_violate(3, k, q, j); return q; }\n"
-                     "  return ev.nb[(long)j * ev.stride + q]; }\n");
+                     "  return ev.nb[(long)j * ev.stride + q]; }\n"
+                     "static inline int pillar_edge(ellview ev, int q, int j, int k) {\n"
+                     "  if (j < 0 || j >= ev.deg[q]) { pillar_violate(3, k, q, j); return 0; }\n"
+                     "  return j; }\n");
     }
     bind(sp, t);
     user_code(sp, t, sp->path);
     line_directive(t, 1000, gen);
     /* the fold after the preamble: it may use the preamble's macros */
-    jit_text_add(t, "double pillar_fold_double(double s, double v) { typedef double T;"
-                    " (void)s; (void)v; (void)(T)0; return (%s); }\n", sp->fold);
-    jit_text_add(t, "float pillar_fold_float(float s, float v) { typedef float T;"
-                    " (void)s; (void)v; (void)(T)0; return (%s); }\n", sp->fold);
+    folds(sp, t, "%s pillar_fold_%s(%s s, %s v)");
     jit_text_add(t, "static inline int user_zend(int nz) { return nz - %d; }\n", sp->ztop);
     if (sp->graph) {
+        /* the graph body interface (stencils/graphlap.h) as cpu_exec.c defines it for the lists:
+         * chasing forms, plain loops; checked mode routes every cell through pillar_at */
         if (checked)
             jit_text_add(t, "#define GDEG(q) CPU_GDEG(pillar_at(ev, p, (q), k))\n"
                             "#define GNB(q, j) pillar_nb(ev, pillar_at(ev, p, (q), k), (j), k)\n"
-                            "#define GAT(q) (pillar_at(ev, p, (q), k) + lev)\n");
+                            "#define GAT(q) (pillar_at(ev, p, (q), k) + lev)\n"
+                            "#define PILLAR_GCELL(q) pillar_at(ev, p, (q), k)\n"
+                            "#define PILLAR_GEDGE(q, j) pillar_edge(ev, (q), (j), k)\n");
         else
             jit_text_add(t, "#define GDEG(q) CPU_GDEG(q)\n#define GNB(q, j) CPU_GNB(q, j)\n"
-                            "#define GAT(q) CPU_GAT(q)\n");
+                            "#define GAT(q) CPU_GAT(q)\n#define PILLAR_GCELL(q) (q)\n"
+                            "#define PILLAR_GEDGE(q, j) (j)\n");
+        jit_text_add(t, "#define GDEG2(c, k) CPU_GDEG2(c, k)\n#define GNB2(c, k, j) CPU_GNB2(c, k, j)\n"
+                        "#define GFOR(k, lo, d) CPU_GFOR(k, lo, d)\n"
+                        "#define GFOR2(k, lo, d) CPU_GFOR(k, lo, d)\n#define GOUT(q) CPU_GOUT(q)\n");
+        /* the mesh coefficients exist where the file declares geometry; elsewhere a use fails
+         * to compile with a name that says what is missing */
+        if (sp->geometry)
+            jit_text_add(t, "#define GAREA(q) CPU_GAREA(PILLAR_GCELL(q))\n"
+                            "#define GKAPPA(q, j) CPU_GKAPPA(PILLAR_GCELL(q), PILLAR_GEDGE(PILLAR_GCELL(q), j))\n");
+        else
+            jit_text_add(t, "#define GAREA(q) pillar_GAREA_needs_pragma_pillar_geometry\n"
+                            "#define GKAPPA(q, j) pillar_GKAPPA_needs_pragma_pillar_geometry\n");
         jit_text_add(t, "CPU_GRAPH_LOOP(USER, double)\nCPU_GRAPH_LOOP(USER, float)\n");
         return;
     }
@@ -182,9 +210,6 @@ void jit_compose_gpu(const jit_spec *sp, const char *strategy, jit_text *t)
     line_directive(t, 1000, gen);
     /* the fold (after the preamble, whose macros it may use), fused by the kernels of iterated
      * runs through FOLDED -> STENCIL_FOLD(USER, s, v) (access/kernels.cuh) */
-    jit_text_add(t, "static __device__ __forceinline__ double stencil_fold_USER(double s, double v)"
-                    " { typedef double T; (void)s; (void)v; (void)(T)0; return (%s); }\n", sp->fold);
-    jit_text_add(t, "static __device__ __forceinline__ float stencil_fold_USER(float s, float v)"
-                    " { typedef float T; (void)s; (void)v; (void)(T)0; return (%s); }\n", sp->fold);
+    folds(sp, t, "static __device__ __forceinline__ %s stencil_fold_USER%.0s(%s s, %s v)");
     jit_text_add(t, "#include \"access/%s.cu\"\n", strategy);
 }

@@ -231,6 +231,8 @@ static int clause(reader *r, const char *key, char *arg)
         return has ? bad(r, "body takes no value", "", "") : (r->have_body = 1, 0);
     if (!strcmp(key, "framed"))
         return has ? bad(r, "framed takes no value", "", "") : (sp->framed = 1, 0);
+    if (!strcmp(key, "geometry"))
+        return has ? bad(r, "geometry takes no value", "", "") : (sp->geometry = 1, 0);
     if (!has)
         return bad(r, "%s needs a value in parentheses", key, "");
     if (!strcmp(key, "stencil")) {
@@ -284,7 +286,7 @@ static int clause(reader *r, const char *key, char *arg)
         return 0;
     }
     return bad(r, "unknown clause '%s' (stencil, kind, in, out, radius, ztop, zradius, carry, "
-                  "fold, range, framed, summary, body)", key, "");
+                  "fold, range, framed, geometry, summary, body)", key, "");
 }
 
 /* Parses the clauses of one `#pragma pillar` line (line points past "pillar"). */
@@ -514,6 +516,14 @@ int jit_spec_parse(jit_spec *sp, const char *name, const char *source)
         jit_spec_free(sp);
         return -1;
     }
+    if (sp->geometry && (!sp->graph || sp->carry.n)) {
+        perr("%s: geometry: %s", name,
+             !sp->graph ? "mesh coefficients are read by graph stencils only (kind(graph))"
+                        : "a stencil reading mesh coefficients has no iterated runs (as fluxdiff): "
+                          "no carry(...)");
+        jit_spec_free(sp);
+        return -1;
+    }
     if (sp->graph && sp->zradius) {
         perr("%s: zradius(%d): a graph stencil reads its own level only", name, sp->zradius);
         jit_spec_free(sp);
@@ -595,4 +605,5 @@ void jit_spec_info(const jit_spec *sp, stencil_info *info)
     info->carry = sp->carry;
     memcpy(info->input, sp->input, sizeof info->input);
     info->framed = sp->framed;
+    info->geometry = sp->geometry;
 }

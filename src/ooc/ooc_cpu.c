@@ -159,7 +159,7 @@ static void run_trapezoid(const ooc_plan *pl, const ooc_part *pt, const ooc_slab
     int zr = stencil_table[pl->stencil].zradius;
     for (int j = 1; j <= t; j++) {
         int m = t - j; /* steps still to go after this one */
-        cpu_block b = {pt->first[m], pt->ncells, s->z0 - zr * m, s->z1 + zr * m, s->lz0, pt->zstride};
+        cpu_block b = {pt->first[m], pt->ncells, s->z0 - zr * m, s->z1 + zr * m, s->lz0, pt->zstride, NULL};
         if (b.k0 < 0)
             b.k0 = 0;
         if (b.k1 > pl->zend)

@@ -37,9 +37,8 @@ typedef struct {
     int32_t *tables;    /* pinned: every part's tab then pat, then the share list of the next
                          * part (share_from, share_to), at tab_at[p] */
     size_t *tab_at;
-    size_t smem;        /* dynamic shared memory of the strategy's kernel */
-    access_t access;
-    int bx, by, bz, column, zslice;
+    ooc_launch launch;  /* the steps' kernel */
+    int zslice;         /* levels per thread (also of the K-step kernels) */
 } ooc_gpu;
 
 static double now_s(void) { return now_ms() * 1e-3; }
@@ -48,12 +47,31 @@ static double now_s(void) { return now_ms() * 1e-3; }
  * lists: degrees, then the columns), or with K > 1 its balls (tiles_bytes is a multiple of 4). */
 static size_t part_table_words(const ooc_plan *pl, const ooc_part *pt)
 {
-    const nbtable *t = &pt->nt;
     if (pl->K > 1)
         return tiles_bytes(&pt->tl) / sizeof(int32_t);
-    if (stencil_table[pl->stencil].graph)
+    return ooc_table_words(pt, pl->stencil);
+}
+
+size_t ooc_table_words(const ooc_part *pt, stencil_t st)
+{
+    const nbtable *t = &pt->nt;
+    if (stencil_table[st].graph)
         return ell_bytes(&pt->ell) / sizeof(int32_t);
     return (size_t)t->nrel * (size_t)t->ntab + (t->compressed ? (size_t)t->nxy : 0);
+}
+
+void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at)
+{
+    const nbtable *t = &pt->nt;
+    if (stencil_table[st].graph) {
+        const ell_table *e = &pt->ell;
+        memcpy(at, e->deg, sizeof(int32_t) * (size_t)e->nxy);
+        memcpy(at + e->nxy, e->nb, sizeof(int32_t) * (size_t)e->nxy * (size_t)e->maxdeg);
+        return;
+    }
+    memcpy(at, t->tab, sizeof(int32_t) * (size_t)t->nrel * (size_t)t->ntab);
+    if (t->compressed)
+        memcpy(at + (size_t)t->nrel * (size_t)t->ntab, t->pat, sizeof(int32_t) * (size_t)t->nxy);
 }
 
 /* A part's balls in a words-long image: slots first (8-byte aligned on the device), then start,
@@ -112,20 +130,11 @@ static void ooc_gpu_open(ooc_gpu *o)
     }
     CK(cudaMallocHost((void **)&o->tables, sizeof(int32_t) * (total ? total : 1)));
     for (int p = 0; p < pl->nparts; p++) {
-        const nbtable *t = &pl->part[p].nt;
         int32_t *at = o->tables + o->tab_at[p];
-        if (pl->K > 1) {
+        if (pl->K > 1)
             tiles_pack(&pl->part[p].tl, at);
-        } else if (stencil_table[pl->stencil].graph) {
-            const ell_table *e = &pl->part[p].ell;
-            memcpy(at, e->deg, sizeof(int32_t) * (size_t)e->nxy);
-            memcpy(at + e->nxy, e->nb, sizeof(int32_t) * (size_t)e->nxy * (size_t)e->maxdeg);
-        } else {
-            memcpy(at, t->tab, sizeof(int32_t) * (size_t)t->nrel * (size_t)t->ntab);
-            if (t->compressed)
-                memcpy(at + (size_t)t->nrel * (size_t)t->ntab, t->pat,
-                       sizeof(int32_t) * (size_t)t->nxy);
-        }
+        else
+            ooc_table_pack(&pl->part[p], pl->stencil, at);
         if (part_list_words(pl, p) > 0) {
             const ooc_part *next = &pl->part[p + 1];
             int32_t *list = at + part_table_words(pl, &pl->part[p]);
@@ -361,7 +370,6 @@ static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
     const ooc_plan *pl = o->pl;
     const ooc_part *pt = &pl->part[p];
     const ooc_slab *s = &pl->slab[k];
-    const iter_carry *c = iter_carried(pl->stencil);
     int zr = stencil_table[pl->stencil].zradius, in_out = 0;
     if (steps > 1)
         copy_fixed(o, u, p, k);
@@ -369,40 +377,51 @@ static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
         int m = steps - j;
         int k0 = s->z0 - zr * m > 0 ? s->z0 - zr * m : 0;
         int k1 = s->z1 + zr * m < pl->zend ? s->z1 + zr * m : pl->zend;
-        size_t shift = (size_t)(k0 - s->lz0) * (size_t)pt->zstride * o->es;
-        kparams P;
-        memset(&P, 0, sizeof P);
-        for (int i = 0; i < o->nf; i++)
-            P.f.p[i] = (char *)u->d.p[i] + shift;
-        for (int i = 0; i < c->n && in_out; i++) { /* read the output fields, write the state */
-            void *swap = P.f.p[c->in[i]];
-            P.f.p[c->in[i]] = P.f.p[c->out[i]];
-            P.f.p[c->out[i]] = swap;
-        }
-        P.fold = 1;
-        P.nbv = (nbview){u->tab, u->pat, pt->nt.ntab, 0};
-        if (stencil_table[pl->stencil].graph) { /* the part's lists, as ooc_gpu_open packs them */
-            P.g_deg = u->tab;
-            P.g_nb = u->tab + pt->ell.nxy;
-            P.g_stride = pt->ell.nxy;
-        }
-        P.zs = pt->zstride;
-        P.zend = k1 - k0;
-        P.kbase = k0;
-        P.c0 = pt->first[m];
-        P.n = pt->ncells - pt->first[m];
-        P.zslice = o->zslice;
-        gpu_launch l;
-        if (P.n <= 0 || P.zend <= 0)
+        if (pt->ncells <= pt->first[m] || k1 <= k0)
             continue;
-        if (gpu_launch_plan(&l, o->access, 0, pl->stencil, pl->prec, o->column, 1, o->bx, o->by,
-                            o->bz, &P) != 0) /* shapes were checked before the run */
-            fault_raise(FAULT_INTERNAL, "out of core: a launch checked before the run failed");
-        l.smem = o->smem;
-        gpu_launch_run(&l, &P, u->stream);
+        ooc_step_launch(&o->launch, pl->stencil, pl->prec, pt, u->tab, u->d, s->lz0, k0, k1,
+                        pt->first[m], pt->ncells, in_out, u->stream);
         in_out = !in_out;
     }
     return in_out;
+}
+
+void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const ooc_part *pt,
+                     const int32_t *tab, fieldset d, int lz0, int k0, int k1, int c0, int c1,
+                     int in_out, void *stream)
+{
+    const iter_carry *c = iter_carried(st);
+    size_t shift = (size_t)(k0 - lz0) * (size_t)pt->zstride * prec_size(prec);
+    kparams P;
+    memset(&P, 0, sizeof P);
+    for (int i = 0; i < stencil_table[st].nin + stencil_table[st].nout; i++)
+        P.f.p[i] = (char *)d.p[i] + shift;
+    for (int i = 0; i < c->n && in_out; i++) { /* read the output fields, write the state */
+        void *swap = P.f.p[c->in[i]];
+        P.f.p[c->in[i]] = P.f.p[c->out[i]];
+        P.f.p[c->out[i]] = swap;
+    }
+    P.fold = 1;
+    const int32_t *pat = pt->nt.compressed ? tab + (size_t)pt->nt.nrel * (size_t)pt->nt.ntab : NULL;
+    P.nbv = (nbview){tab, pat, pt->nt.ntab, 0};
+    if (stencil_table[st].graph) { /* the part's lists, as ooc_gpu_open packs them */
+        P.g_deg = tab;
+        P.g_nb = tab + pt->ell.nxy;
+        P.g_stride = pt->ell.nxy;
+    }
+    P.zs = pt->zstride;
+    P.zend = k1 - k0;
+    P.kbase = k0;
+    P.c0 = c0;
+    P.n = c1 - c0;
+    P.zslice = L->zslice;
+    gpu_launch l;
+    if (P.n <= 0 || P.zend <= 0)
+        return;
+    if (gpu_launch_plan(&l, L->access, 0, st, prec, L->column, 1, L->bx, L->by, L->bz, &P) != 0)
+        fault_raise(FAULT_INTERNAL, "iterated steps: a launch checked before the run failed");
+    l.smem = L->smem;
+    gpu_launch_run(&l, &P, stream);
 }
 
 /* The state at chunk (p, k)'s own points back into the host fields dst, from the output fields
@@ -679,6 +698,46 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
     return 0;
 }
 
+int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precision_t prec,
+                       int chasing, int compressed)
+{
+    memset(L, 0, sizeof *L);
+    L->access = k->access;
+    L->bx = k->bx;
+    L->by = k->by;
+    L->bz = k->bz;
+    if (!L->bx)
+        gpu_default_shape(k->access, 1, &L->bx, &L->by, &L->bz);
+    L->zslice = k->zslice;
+    /* a graph stencil's steps run the ELL kernel (access/graph.cu), one thread per cell and
+     * level: idxvar's form, the only strategy its iterated runs take */
+    int graph = stencil_table[st].graph;
+    L->column = graph ? GSTORAGE_ELL : chasing * 2 + compressed;
+    char why[160];
+    const access_desc *d = access_get(k->access);
+    if (!d)
+        return -1;
+#define ITERATED_OK(a)                                                                            \
+    (access_table[a].iterated && gpu_supports((access_t)(a), st) && (!graph || (a) == ACC_IDXVAR))
+    if (!ITERATED_OK(k->access)) {
+        char names[160] = "";
+        for (int a = 0; a < ACC_COUNT; a++)
+            if (ITERATED_OK(a))
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         names[0] ? ", " : "", access_table[a].name);
+        perr("iterated run: --access %s: not available for iterated runs of %s (use %s)", d->name,
+             stencil_table[st].name, names);
+        return -1;
+    }
+#undef ITERATED_OK
+    if (!gpu_shape_ok(k->access, 1, L->bx, L->by, L->bz, why, sizeof why)) {
+        perr("--threads: %s", why);
+        return -1;
+    }
+    L->smem = gpu_smem_bytes(k->access, 1, prec, L->bx, L->by, 0);
+    return 0;
+}
+
 int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare, int steps,
                 const ooc_kernel *k, ooc_timing *t)
 {
@@ -692,34 +751,11 @@ int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare
     o.es = prec_size(pl->prec);
     int chunks = pl->nparts * pl->nslabs;
     o.nbuf = chunks < OOC_BUFFERS ? chunks : OOC_BUFFERS;
-    o.access = k->access;
-    o.bx = k->bx;
-    o.by = k->by;
-    o.bz = k->bz;
-    if (!o.bx)
-        gpu_default_shape(k->access, 1, &o.bx, &o.by, &o.bz);
     o.zslice = k->zslice;
-    o.column = pl->part[0].nt.chasing * 2 + pl->part[0].nt.compressed;
-    char why[160];
     if (pl->K > 1)
         return tiles_check(pl) != 0 ? -1 : ooc_gpu_pipeline(&o, f, spare, steps, t);
-    const access_desc *d = access_get(k->access);
-    if (!d)
+    if (ooc_launch_prepare(&o.launch, k, pl->stencil, pl->prec, pl->part[0].nt.chasing,
+                           pl->part[0].nt.compressed) != 0)
         return -1;
-    if (!d->iterated || !gpu_supports(k->access, pl->stencil)) {
-        char names[160] = "";
-        for (int a = 0; a < ACC_COUNT; a++)
-            if (access_table[a].iterated && gpu_supports((access_t)a, pl->stencil))
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                         names[0] ? ", " : "", access_table[a].name);
-        perr("out-of-core: --access %s: not available for iterated runs of %s (use %s)", d->name,
-             stencil_table[pl->stencil].name, names);
-        return -1;
-    }
-    if (!gpu_shape_ok(k->access, 1, o.bx, o.by, o.bz, why, sizeof why)) {
-        perr("--threads: %s", why);
-        return -1;
-    }
-    o.smem = gpu_smem_bytes(k->access, 1, pl->prec, o.bx, o.by, 0);
     return ooc_gpu_pipeline(&o, f, spare, steps, t);
 }

@@ -26,6 +26,36 @@ typedef struct {
     int zslice;     /* levels per thread of zloop-sliced */
 } ooc_kernel;
 
+/* The launch of an iterated step's kernel, checked once (ooc_launch_prepare). */
+typedef struct {
+    access_t access;
+    int bx, by, bz; /* block shape, the strategy's default filled in */
+    int column;     /* storage column: chasing * 2 + compressed */
+    int zslice;
+    size_t smem;    /* dynamic shared memory */
+} ooc_launch;
+
+/* Checks kernel k for iterated runs of stencil st in precision prec on tables (chasing,
+ * compressed) and fills L. Returns 0, or -1 with a message (a strategy without iterated
+ * kernels for st, a block shape it does not take). */
+int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precision_t prec,
+                       int chasing, int compressed);
+
+/* 32-bit words of part pt's table for stencil st (a graph stencil's lists: degrees, then the
+ * columns; else the table's entries, then its patterns when compressed), and that image written
+ * at `at`: what ooc_step_launch reads at tab. */
+size_t ooc_table_words(const ooc_part *pt, stencil_t st);
+void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at);
+
+/* One step of stencil st on the device arrays d of part pt (levels pt->zstride apart, level 0 of
+ * the arrays = global level lz0): cells [c0, c1) at global levels [k0, k1), the new state (fold
+ * fused) written into the output fields from the state fields, or with in_out the other way
+ * round; the part's table at tab (then its patterns when compressed), or a graph stencil's lists
+ * (degrees, then columns). Launched on `stream`; nothing when the region is empty. */
+void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const ooc_part *pt,
+                     const int32_t *tab, fieldset d, int lz0, int k0, int k1, int c0, int c1,
+                     int in_out, void *stream);
+
 typedef struct {
     double total_s;         /* the whole run: passes, first copy to last */
     double pass_median_s;   /* median time of a full pass (F steps), on the device, from the

@@ -261,10 +261,11 @@ static void part_ring_order(ooc_part *pt)
 }
 
 /* Numbers the ball of own cells [own0, own1) locally (fixed, ring by band, own), builds the local
- * grid and table, and what the part takes from the previous one (prevloc, see part_share). `loc`
- * is a global -> local map, all -1 on entry and on return. */
-static void part_build(ooc_part *pt, const ball *b, int own0, int own1, int radius, int F,
-                       int chasing, int compressed, int *loc, const int *prevloc)
+ * grid and table, and what the part takes from the previous one (prevloc, see part_share). With
+ * `own` set the own cells are own[0 .. own1 - own0) instead, in that order. `loc` is a global ->
+ * local map, all -1 on entry and on return. */
+static void part_build(ooc_part *pt, const ball *b, int own0, int own1, const int *own, int radius,
+                       int F, int chasing, int compressed, int *loc, const int *prevloc)
 {
     const ugrid *g = b->g;
     int n = b->count, nown = own1 - own0, nfixed = 0, nheld = 0;
@@ -291,7 +292,7 @@ static void part_build(ooc_part *pt, const ball *b, int own0, int own1, int radi
     for (int i = 0; i < nheld; i++)
         pt->gcell[i] = ring[i].cell;
     for (int i = 0; i < nown; i++)
-        pt->gcell[nheld + i] = own0 + i;
+        pt->gcell[nheld + i] = own ? own[i] : own0 + i;
     for (int m = F, i = 0; m >= 0; m--) { /* bands farthest first: first[F] = nfixed */
         while (i < nheld && ring[i].band > m)
             i++;
@@ -357,7 +358,7 @@ static void plan_parts(ooc_plan *pl, const ugrid *g, const chunk_shape *cs, ball
             cap *= 2;
         }
         ooc_part *pt = &pl->part[pl->nparts];
-        part_build(pt, b, own0, own1, radius, pl->F, chasing, compressed, loc,
+        part_build(pt, b, own0, own1, NULL, radius, pl->F, chasing, compressed, loc,
                    pl->nparts > 0 ? prevloc : NULL);
         if (pl->nparts > 0)
             for (int l = 0; l < pt[-1].ncells; l++)
@@ -626,6 +627,36 @@ size_t ooc_min_budget(const ugrid *g, stencil_t s, precision_t p, int chasing, i
     return OOC_BUFFERS * chunk_bound(&cs, maxball, min_held(s, F, g->nz));
 }
 
+int ooc_part_of_cells(ooc_part *pt, const ugrid *g, stencil_t s, int chasing, int compressed,
+                      int F, const int *own, int nown)
+{
+    memset(pt, 0, sizeof *pt);
+    if (F < 1 || nown < 1 || (stencil_table[s].graph && !g->adj)) {
+        perr("a part: %s", F < 1     ? "need at least 1 step between exchanges"
+                           : nown < 1 ? "it owns no cells"
+                                      : "a graph stencil needs the grid's neighbour lists");
+        return -1;
+    }
+    for (int i = 0; i < nown; i++)
+        if (own[i] < g->nhalo || own[i] >= g->nxy) {
+            perr("a part: cell %d is not an inner cell of the grid (%d to %d)", own[i], g->nhalo,
+                 g->nxy - 1);
+            return -1;
+        }
+    ball b;
+    ball_init(&b, g, s, stencil_table[s].radius * F);
+    for (int i = 0; i < nown; i++)
+        ball_add(&b, own[i]);
+    int *loc = xalloc(sizeof(int) * (size_t)g->nxy);
+    for (int c = 0; c < g->nxy; c++)
+        loc[c] = -1;
+    part_build(pt, &b, 0, nown, own, stencil_table[s].radius, F, chasing, compressed, loc, NULL);
+    pt->own0 = pt->own1 = -1;
+    xfree(loc);
+    ball_free(&b);
+    return 0;
+}
+
 int ooc_plan_tiles(ooc_plan *pl, int K, int B)
 {
     int radius = stencil_table[pl->stencil].radius;
@@ -655,21 +686,25 @@ int ooc_plan_fits(const ooc_plan *pl, size_t budget)
     return pl->nparts * pl->nslabs == 1 || OOC_BUFFERS * pl->max_chunk_bytes <= budget;
 }
 
+void ooc_part_free(ooc_part *pt)
+{
+    xfree(pt->first);
+    xfree(pt->gcell);
+    xfree(pt->ring_order);
+    nbtable_free(&pt->nt);
+    ell_free(&pt->ell);
+    tiles_free(&pt->tl);
+    ugrid_free(&pt->lg);
+    xfree(pt->share_to);
+    xfree(pt->share_from);
+    xfree(pt->keep);
+    memset(pt, 0, sizeof *pt);
+}
+
 void ooc_plan_free(ooc_plan *pl)
 {
-    for (int i = 0; i < pl->nparts; i++) {
-        ooc_part *pt = &pl->part[i];
-        xfree(pt->first);
-        xfree(pt->gcell);
-        xfree(pt->ring_order);
-        nbtable_free(&pt->nt);
-        ell_free(&pt->ell);
-        tiles_free(&pt->tl);
-        ugrid_free(&pt->lg);
-        xfree(pt->share_to);
-        xfree(pt->share_from);
-        xfree(pt->keep);
-    }
+    for (int i = 0; i < pl->nparts; i++)
+        ooc_part_free(&pl->part[i]);
     xfree(pl->part);
     xfree(pl->slab);
     memset(pl, 0, sizeof *pl);

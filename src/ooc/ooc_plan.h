@@ -48,7 +48,8 @@
 #define OOC_SHARE_RUN 32
 
 typedef struct {
-    int own0, own1;  /* global plane cells owned (inner, contiguous) */
+    int own0, own1;  /* global plane cells owned (inner, contiguous); -1, -1 for a part of any
+                      * cells (ooc_part_of_cells): then gcell[first[0] ..] are the owned cells */
     int ncells;      /* local plane cells */
     int nfixed;      /* leading local cells that are halo cells of the grid */
     int *first;      /* F + 1 entries: first local cell within distance radius·m, m = 0..F */
@@ -126,6 +127,15 @@ void ooc_plan_free(ooc_plan *pl);
  * fixed cells), so F = all the steps of a run go in one transfer. Its budget is its size. */
 int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
                     int compressed, int F);
+
+/* A part owning any set of inner cells of g (a rank's, src/dist/): own[0 .. nown) in the local
+ * order they are given, after the fixed and ring cells of the halo of F steps (radius·F), numbered
+ * as above; its local grid and table (or lists) built, nothing shared (nshare = 0,
+ * own0 = own1 = -1). Returns 0, or -1 with a message (no cells, a cell not inner, F < 1, a graph
+ * stencil on a grid without lists). Free with ooc_part_free. */
+int ooc_part_of_cells(ooc_part *pt, const ugrid *g, stencil_t s, int chasing, int compressed,
+                      int F, const int *own, int nown);
+void ooc_part_free(ooc_part *pt);
 
 /* Builds every part's balls for K > 1 steps per launch (at most F) in blocks of B cells
  * (storage/tiles.h); they replace the tables in the device bytes and the traffic, so a plan made

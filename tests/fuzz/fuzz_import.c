@@ -3,8 +3,10 @@
  *   fuzz_gmsh   (built with -DFUZZ_GMSH)  the input is a file named fuzz.msh, imported with
  *               mesh_import_gmsh: pillar's MSH header check, then Gmsh's MSH reader, then the
  *               edge pairing and mesh_check
- *   fuzz_icon   (otherwise)               the input is a file named fuzz.nc (an ICON grid file,
- *               netCDF-4 read as HDF5), imported with mesh_import_icon
+ *   fuzz_nc     (otherwise)               the input is a file named fuzz.nc, imported with
+ *               mesh_import and no --format: the format found from its content (the netCDF
+ *               signature, then each importer's detect), so one target covers libnetcdf in
+ *               every variant and the ICON, MPAS, UGRID and SCRIP readers
  *
  * A refused input must leave the mesh empty; an imported one must pass mesh_check. No input may
  * make Gmsh run anything: the target fails if a file named PWNED appears in its directory
@@ -25,7 +27,12 @@
 #define FUZZ_IMPORT mesh_import_gmsh
 #else
 #define FUZZ_NAME "fuzz.nc"
-#define FUZZ_IMPORT mesh_import_icon
+#define FUZZ_IMPORT import_by_content
+/* mesh_import with the format found from the content */
+static int import_by_content(const char *path, int nlevels, mesh *m)
+{
+    return mesh_import(path, -1, nlevels, m);
+}
 #endif
 
 static char dir[64], path[128], pwned[128];

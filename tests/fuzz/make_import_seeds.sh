@@ -1,10 +1,11 @@
 #!/bin/sh
 # make_import_seeds.sh TEST_HOSTILE DIR — seed inputs of the import fuzzers (fuzz_import.c):
 # DIR/gmsh/ (MSH 2.2 and 4.1 meshes, a bad one, and Gmsh scripts that would create PWNED) and
-# DIR/icon/ (test_hostile's ICON files, valid and not).
+# DIR/nc/ (test_hostile's ICON files, valid and not, and the netCDF samples of data/: ICON in
+# four variants, MPAS, UGRID, SCRIP).
 set -eu
 maker=$1; out=$2
-mkdir -p "$out/gmsh" "$out/icon" "$out/tmp"
+mkdir -p "$out/gmsh" "$out/nc" "$out/tmp"
 cat >"$out/gmsh/msh2-square.msh" <<'MSH'
 $MeshFormat
 2.2 0 8
@@ -70,6 +71,7 @@ MSH
 printf 'Point(1)={0,0,0}; System "touch PWNED";\n' >"$out/gmsh/script.msh"
 printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\nSystem "touch PWNED";\n' >"$out/gmsh/header-script.msh"
 "$maker" --make "$out/tmp"
-cp "$out/tmp"/icon-*.nc "$out/icon/"
-cp "$out/tmp/mesh-u64be.h5" "$out/icon/not-icon.nc"
+cp "$out/tmp"/icon-*.nc "$out/nc/"
+cp "$out/tmp/mesh-u64be.h5" "$out/nc/not-icon.nc"
+cp "$(dirname "$0")"/../../data/*.nc "$out/nc/"
 rm -rf "$out/tmp"

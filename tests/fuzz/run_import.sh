@@ -4,7 +4,7 @@
 # mode (a crash is saved and the campaign goes on), leaks inside libhdf5/libgmsh suppressed by
 # name (tests/sanitize/lsan.supp; full malloc stacks, so the name is found). Afterwards every
 # saved input is run again: it fails the test unless its report's first frame in a library or
-# in pillar is inside libhdf5 or libgmsh (their known bugs: tests/fuzz/README.md).
+# in pillar is inside libhdf5, libnetcdf or libgmsh (their known bugs: tests/fuzz/README.md).
 set -eu
 fuzzer=$1; maker=$2; reader=$3; src=$4
 work=$(pwd)/fuzz-import-$reader # absolute: the target changes directory
@@ -12,7 +12,7 @@ rm -rf "$work"; mkdir -p "$work/corpus" "$work/crashes"
 sh "$src/fuzz/make_import_seeds.sh" "$maker" "$work/seeds"
 cp "$work/seeds/$reader"/* "$work/corpus/"
 export LSAN_OPTIONS=suppressions=$src/sanitize/lsan.supp ASAN_OPTIONS=fast_unwind_on_malloc=0
-"$fuzzer" "$work/corpus" -max_len=16384 -timeout=20 -rss_limit_mb=4096 -close_fd_mask=3 \
+"$fuzzer" "$work/corpus" -max_len=32768 -timeout=20 -rss_limit_mb=4096 -close_fd_mask=3 \
     -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 \
     -max_total_time="${FUZZ_SECONDS:-600}" -artifact_prefix="$work/crashes/" 2>"$work/fuzz.log" || true
 grep -E "^#[0-9]+: cov|DONE" "$work/fuzz.log" | tail -n 2
@@ -20,12 +20,12 @@ ours=0; lib=0
 for f in "$work"/crashes/*; do
     [ -e "$f" ] || continue
     "$fuzzer" -rss_limit_mb=4096 "$f" >"$f.report" 2>&1 || true
-    # first frame in libhdf5/libgmsh (a module path) or in pillar's sources (file:line)
-    where=$(grep -m1 -oE "\(/[^ )]*lib(hdf5|gmsh)[^ )]*|/(src|grids|storage|access|tests)/[^ ]*\.(c|h|cu):[0-9]+" "$f.report" || true)
+    # first frame in libhdf5/libnetcdf/libgmsh (a module path) or in pillar's sources (file:line)
+    where=$(grep -m1 -oE "\(/[^ )]*lib(hdf5|netcdf|gmsh)[^ )]*|/(src|grids|storage|access|tests)/[^ ]*\.(c|h|cu):[0-9]+" "$f.report" || true)
     case $where in
-        *libhdf5*|*libgmsh*) lib=$((lib + 1)) ;;
+        *libhdf5*|*libnetcdf*|*libgmsh*) lib=$((lib + 1)) ;;
         *) ours=$((ours + 1)); echo "FINDING in pillar: $f"; grep -m1 -E "ERROR|fuzz_import:" "$f.report" || true ;;
     esac
 done
-echo "fuzz_$reader: $(grep -c . "$work/fuzz.log" >/dev/null && grep -oE "#[0-9]+" "$work/fuzz.log" | tail -n1) executions; saved inputs inside libhdf5/libgmsh: $lib; in pillar: $ours"
+echo "fuzz_$reader: $(grep -c . "$work/fuzz.log" >/dev/null && grep -oE "#[0-9]+" "$work/fuzz.log" | tail -n1) executions; saved inputs inside libhdf5/libnetcdf/libgmsh: $lib; in pillar: $ours"
 [ $ours -eq 0 ]

@@ -1,0 +1,211 @@
+/* cmd_dist.c — `mpirun -np P pillar run --steps T [--fuse F]`: an iterated run distributed over
+ * MPI ranks (src/dist/dist_mpi.h), rank 0 printing, gathering, verifying against the CPU in-core
+ * iteration and writing --output; and `pillar run --plan-only`, the model of such runs on P GPUs
+ * (src/dist/dist_model.h). */
+#include "commands.h"
+#include "src/dist/dist_model.h"
+#include "src/dist/dist_mpi.h"
+#include "src/exec/field_io.h"
+#include "src/exec/iterate.h"
+#include "src/exec/runner.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* What a distributed run does not do (yet): refused with exit 2 before anything starts. */
+static int dist_flags_check(const options *o)
+{
+    const char *bad = o->ooc == OOC_ON       ? "--out-of-core on"
+                      : o->device_mem        ? "--device-mem"
+                      : o->kernel_steps > 1  ? "--kernel-steps"
+                      : o->share             ? "--share"
+                                             : iterated_refuses(o);
+    if (bad) {
+        perr("run: %s does not go with a distributed run (each rank keeps its part in core and "
+             "runs one step per kernel; docs/distributed.md)", bad);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every rank exits with rank 0's status. */
+static int agreed(int comm, int me, int rc)
+{
+    double lo, hi;
+    dist_minmax(comm, me == 0 ? rc : 0, &lo, &hi);
+    return (int)hi;
+}
+
+/* The ring constant of this grid: its rings of F steps on a METIS partition into P parts. */
+static double measured_ring_k(const problem *pb, int P, int F)
+{
+    const ugrid *g = &pb->ug;
+    int *part = xalloc(sizeof(int) * (size_t)g->nxy);
+    long *own = xalloc(sizeof(long) * (size_t)P), *ring = xalloc(sizeof(long) * (size_t)P);
+    double k = 0;
+    if (ugrid_partition(g, stencil_table[pb->s.stencil].graph, P, part) == 0) {
+        int n = 0;
+        for (int r = 0; r < P; r++) {
+            dist_rank d;
+            if (dist_rank_make(&d, g, part, P, r, pb->s.stencil, pb->s.prec, 1, 0, F) != 0)
+                continue;
+            own[n] = d.nown;
+            ring[n++] = d.pt.first[0] - d.pt.nfixed;
+            dist_rank_free(&d);
+        }
+        k = dist_model_ring_k(own, ring, n, stencil_table[pb->s.stencil].radius * F);
+    }
+    xfree(part);
+    xfree(own);
+    xfree(ring);
+    return k;
+}
+
+/* The R2B10-sized mesh of issue 20: 20,971,520 cells (20·4·4^9, which is ICON's R2B9 count;
+ * R2B10 has 4x as many) x 90 levels. */
+#define MODEL_CELLS 20971520.0
+#define MODEL_LEVELS 90
+#define MODEL_MAX_P 1024
+
+static int plan_only(const options *o)
+{
+    problem pb;
+    if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, 0) != 0)
+        return o->mesh ? 1 : 2;
+    int F = o->fuse ? o->fuse : 1, inner = pb.ug.nxy - pb.ug.nhalo;
+    int P = inner / 2000 > 16 ? 16 : inner / 2000 > 2 ? inner / 2000 : 2;
+    double k = measured_ring_k(&pb, P, F);
+    dist_link l = dist_link_default(), staged = l;
+    staged.staged = 1;
+    double pts = dist_measured_pts(pb.s.stencil, pb.s.prec);
+    dist_problem pr = {pb.s.stencil, pb.s.prec, MODEL_CELLS, MODEL_LEVELS, F, k, pts};
+    printf("%s %s, %d step%s between exchanges; the model of docs/distributed.md\n",
+           stencil_table[pb.s.stencil].name, prec_name(pb.s.prec), F, F == 1 ? "" : "s");
+    printf("  ring      k = %.2f: rings of radius %d x %d measured on %d METIS parts of this run's "
+           "grid (%d cells)\n", k, stencil_table[pb.s.stencil].radius, F, P, inner);
+    if (pts > 0)
+        printf("  compute   %.1f G points/s (measured on the H100)\n", pts / 1e9);
+    else
+        printf("  compute   the fields' bytes at %.2f x %.0f GB/s (the H100's measured copy rate)\n",
+               l.dev_fraction, l.dev_bps / 1e9);
+    printf("  links     NVLink %.0f GB/s, %.0f us within %d GPUs; InfiniBand %.0f GB/s, %.0f us "
+           "beyond; %d peers; staged: + host link %.0f GB/s twice\n", l.nvlink_bps / 1e9,
+           l.nvlink_lat_s * 1e6, l.gpus_per_node, l.ib_bps / 1e9, l.ib_lat_s * 1e6, l.peers,
+           l.host_bps / 1e9);
+    for (int weak = 0; weak < 2; weak++) {
+        dist_problem w = pr;
+        double per = MODEL_CELLS / 64;
+        if (weak)
+            printf("weak scaling: %.0f cells x %d levels per GPU\n", per, MODEL_LEVELS);
+        else
+            printf("strong scaling: %.0f cells x %d levels\n", MODEL_CELLS, MODEL_LEVELS);
+        printf("  %6s %10s %8s %9s %10s %10s %10s %10s %7s %6s %6s\n", "GPUs", "cells/GPU",
+               "ring", "halo MB", "exchange", "compute", "step", "staged", "hidden", "eff",
+               "effst");
+        w.cells = weak ? per : MODEL_CELLS;
+        double one = dist_model(&w, &l, 1).step_s;
+        for (int p = 1; p <= MODEL_MAX_P; p *= 2) {
+            w.cells = weak ? per * p : MODEL_CELLS;
+            dist_estimate e = dist_model(&w, &l, p), es = dist_model(&w, &staged, p);
+            double ideal = weak ? one : one / p;
+            printf("  %6d %10.0f %8.0f %9.3f %8.1fus %8.1fus %8.3fms %8.3fms %6.0f%% %5.0f%% "
+                   "%5.0f%%%s\n", p, e.own, e.ring, e.halo_bytes / 1e6, e.exchange_s * 1e6,
+                   (e.interior_s + e.boundary_s + e.rest_s) * 1e6 / F, e.step_s * 1e3,
+                   es.step_s * 1e3, 100 * e.comm_hidden, 100 * ideal / e.step_s,
+                   100 * ideal / es.step_s, e.ib ? "  IB" : "");
+        }
+    }
+    problem_free(&pb);
+    return 0;
+}
+
+int run_distributed(options *o, int argc, char **argv)
+{
+    if (o->plan_only)
+        return plan_only(o);
+    if (!dist_mpi_built()) {
+        perr("run: %s, but pillar was built without MPI: configure with -DPILLAR_MPI=ON where an "
+             "MPI is installed (Debian: apt-get install libopenmpi-dev openmpi-bin)",
+             o->ranks ? "--ranks asks for a distributed run"
+                      : "started by mpirun with several ranks");
+        return 2;
+    }
+    if (dist_flags_check(o) != 0)
+        return 2;
+    if (dist_init(NULL, NULL) != 0)
+        return 1;
+    int comm = dist_world(), me = 0, n = 1;
+    if (dist_comm_info(comm, &me, &n) != 0) {
+        dist_finalize();
+        return 1;
+    }
+    if (o->ranks && o->ranks != n) {
+        if (me == 0)
+            perr("run: --ranks %d, but %d rank%s started (mpirun -np %d pillar run ...)", o->ranks,
+                 n, n == 1 ? " was" : "s were", o->ranks);
+        dist_finalize();
+        return 2;
+    }
+    char why[256];
+    int backend = me == 0 ? cli_backend(o) : runner_pick_backend(o, why, sizeof why);
+    int steps = o->steps ? o->steps : 1, F = o->fuse ? o->fuse : 1, rc = 0;
+    problem pb;
+    if (backend < 0 || problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, 1) != 0) {
+        dist_finalize();
+        return backend < 0 ? 1 : o->mesh ? 1 : 2;
+    }
+    if (o->input && field_read_inputs(&pb, o->input) != 0) {
+        problem_free(&pb);
+        dist_finalize();
+        return 1;
+    }
+    fieldset ref = {{0}};
+    if (me == 0)
+        ref = iter_fields_copy(&pb);
+    dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1};
+    dist_timing t;
+    if (dist_mpi_run(comm, &pb.ug, pb.s.stencil, pb.s.prec, pb.s.chasing, pb.s.compressed, F,
+                     pb.uf, steps, &e, &t) != 0)
+        rc = 1;
+    if (rc == 0 && me == 0) {
+        const problem_spec *s = &pb.s;
+        printf("%s %s, %d step%s on %d rank%s", stencil_table[s->stencil].name, prec_name(s->prec),
+               steps, steps == 1 ? "" : "s", n, n == 1 ? "" : "s");
+        if (o->mesh)
+            printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels\n", o->mesh,
+                   mesh_order_name[pb.mesh_order], pb.ug.nxy, pb.ug.nhalo, s->nz);
+        else
+            printf(" on %dx%dx%d unstructured %s\n", s->nx, s->ny, s->nz, layout_name[s->layout]);
+        printf("  plan      METIS k-way parts, one per rank: %ld to %ld own cells, rings of up to "
+               "%ld cells; exchange every %d step%s (%d exchanges)\n", t.own_min, t.own_max,
+               t.ring_max, F, F == 1 ? "" : "s", t.exchanges);
+        printf("  rank 0    %s\n", t.rank0);
+        printf("  backend   %s%s\n", backend == BACKEND_GPU ? "gpu, access " : "cpu",
+               backend == BACKEND_GPU ? access_name[o->access] : "");
+        printf("  halo      %.3f MB per exchange over all ranks, at most %.3f MB from one rank\n",
+               t.sent_bytes / 1e6, t.max_rank_sent / 1e6);
+        double x = 1e3 / t.exchanges;
+        printf("  time      %.3f ms per step, total %.3f s (slowest rank)\n", t.total_s / steps * 1e3,
+               t.total_s);
+        printf("  pieces    per exchange, slowest rank%s: pack %.3f ms, step 1's interior %.3f ms "
+               "(while messages fly), waiting %.3f ms, unpack %.3f ms, the rest %.3f ms\n",
+               backend == BACKEND_GPU ? " (device time; waiting: the host)" : "", t.pack_s * x,
+               t.interior_s * x, t.wait_s * x, t.unpack_s * x, t.rest_s * x);
+        iter_run_incore(&pb, ref, steps);
+        long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
+        printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
+               bad == 0 ? "PASS" : "FAIL", bad, points, bad == 0 ? " (bit-exact)" : "");
+        rc = bad == 0 ? 0 : 1;
+        if (o->input)
+            printf("  input     %s\n", o->input);
+        if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, rc == 0, argc, argv) != 0)
+            rc = 1;
+    }
+    if (me == 0)
+        iter_fields_free(&pb, &ref);
+    problem_free(&pb);
+    rc = agreed(comm, me, rc);
+    dist_finalize();
+    return rc;
+}

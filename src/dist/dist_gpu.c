@@ -1,0 +1,233 @@
+/* dist_gpu.c — a rank's part on the CUDA device (src/dist/dist_gpu.h). */
+#include "dist_gpu.h"
+
+#include "src/exec/gpu_launch.h"
+#include "src/exec/iterate.h"
+#include "src/ooc/ooc_gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int share_launch(void *to, const void *from, const int *to_cell, const int *from_cell, int n,
+                 int nlev, long to_zs, long from_zs, int is_float, void *stream); /* share.cu */
+
+struct dist_gpu {
+    const dist_rank *d;
+    ooc_launch launch;
+    cudaStream_t stream;
+    fieldset dev;         /* every input and output, pt.zstride x nz each */
+    int32_t *tab;         /* the part's table or lists */
+    int32_t *scell, *rcell, *ident; /* send and receive cells; 0, 1, 2, ... */
+    char *dsend, *drecv;  /* messages on the device */
+    char *hsend, *hrecv;  /* their pinned host copies (NULL when MPI takes device pointers) */
+    size_t sbytes, rbytes;
+    int in_out;           /* the state is in the output fields */
+    cudaEvent_t ev[6];    /* pack start/end, interior start/end, unpack end, rest end */
+    dist_gpu_times times;
+};
+
+/* One rank per GPU of a node: the launcher's local rank, modulo the devices (ranks beyond the
+ * devices share them, e.g. 2 or 4 ranks on one GPU in the tests). */
+static void bind_device(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                                       "SLURM_LOCALID", "MV2_COMM_WORLD_LOCAL_RANK",
+                                       "PMI_LOCAL_RANK"};
+    int count = 0, local = 0;
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (getenv(vars[i])) {
+            local = atoi(getenv(vars[i]));
+            break;
+        }
+    CK(cudaGetDeviceCount(&count));
+    if (count > 0)
+        CK(cudaSetDevice((local < 0 ? 0 : local) % count));
+}
+
+static void *dev_copy(const void *host, size_t bytes)
+{
+    void *p;
+    CK(cudaMalloc(&p, bytes ? bytes : 4));
+    if (bytes)
+        CK(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
+    return p;
+}
+
+dist_gpu *dist_gpu_open(const dist_rank *d, fieldset loc, access_t a, int bx, int by, int bz,
+                        int zslice)
+{
+    const ooc_part *pt = &d->pt;
+    ooc_kernel k = {a, bx, by, bz, zslice};
+    bind_device();
+    dist_gpu *g = xalloc(sizeof *g);
+    memset(g, 0, sizeof *g);
+    if (ooc_launch_prepare(&g->launch, &k, d->stencil, d->prec, pt->nt.chasing,
+                           pt->nt.compressed) != 0) {
+        xfree(g);
+        return NULL;
+    }
+    g->d = d;
+    CK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    for (int i = 0; i < 6; i++)
+        CK(cudaEventCreate(&g->ev[i]));
+    const stencil_info *si = &stencil_table[d->stencil];
+    size_t es = prec_size(d->prec), len = (size_t)pt->zstride * (size_t)d->nz;
+    for (int f = 0; f < si->nin + si->nout; f++)
+        g->dev.p[f] = dev_copy(loc.p[f], es * len);
+    /* the output fields start as a copy of the state: the grid's halo cells and the levels no
+     * step computes hold the same values in both */
+    const iter_carry *c = iter_carried(d->stencil);
+    for (int j = 0; j < c->n; j++)
+        CK(cudaMemcpy(g->dev.p[c->out[j]], g->dev.p[c->in[j]], es * len, cudaMemcpyDeviceToDevice));
+    size_t words = ooc_table_words(pt, d->stencil);
+    int32_t *image = xalloc(sizeof(int32_t) * (words ? words : 1));
+    ooc_table_pack(pt, d->stencil, image);
+    g->tab = dev_copy(image, sizeof(int32_t) * words);
+    xfree(image);
+    int nsend = d->sstart[d->nsend], nrecv = d->rstart[d->nrecv], most = 0;
+    g->scell = dev_copy(d->scell, sizeof(int32_t) * (size_t)nsend);
+    g->rcell = dev_copy(d->rcell, sizeof(int32_t) * (size_t)nrecv);
+    for (int j = 0; j < d->nsend; j++)
+        most = d->sstart[j + 1] - d->sstart[j] > most ? d->sstart[j + 1] - d->sstart[j] : most;
+    for (int j = 0; j < d->nrecv; j++)
+        most = d->rstart[j + 1] - d->rstart[j] > most ? d->rstart[j + 1] - d->rstart[j] : most;
+    int32_t *ident = xalloc(sizeof(int32_t) * (size_t)(most + 1));
+    for (int i = 0; i <= most; i++)
+        ident[i] = i;
+    g->ident = dev_copy(ident, sizeof(int32_t) * (size_t)(most + 1));
+    xfree(ident);
+    g->sbytes = dist_msg_values(d, nsend) * es;
+    g->rbytes = dist_msg_values(d, nrecv) * es;
+    CK(cudaMalloc((void **)&g->dsend, g->sbytes + 8));
+    CK(cudaMalloc((void **)&g->drecv, g->rbytes + 8));
+#ifndef PILLAR_CUDA_AWARE_MPI
+    CK(cudaMallocHost((void **)&g->hsend, g->sbytes + 8));
+    CK(cudaMallocHost((void **)&g->hrecv, g->rbytes + 8));
+#endif
+    return g;
+}
+
+void dist_gpu_close(dist_gpu *g)
+{
+    if (!g)
+        return;
+    const stencil_info *si = &stencil_table[g->d->stencil];
+    for (int f = 0; f < si->nin + si->nout; f++)
+        CK(cudaFree(g->dev.p[f]));
+    CK(cudaFree(g->tab));
+    CK(cudaFree(g->scell));
+    CK(cudaFree(g->rcell));
+    CK(cudaFree(g->ident));
+    CK(cudaFree(g->dsend));
+    CK(cudaFree(g->drecv));
+    if (g->hsend)
+        CK(cudaFreeHost(g->hsend));
+    if (g->hrecv)
+        CK(cudaFreeHost(g->hrecv));
+    for (int i = 0; i < 6; i++)
+        CK(cudaEventDestroy(g->ev[i]));
+    CK(cudaStreamDestroy(g->stream));
+    xfree(g);
+}
+
+void *dist_gpu_send_buffer(dist_gpu *g) { return g->hsend ? g->hsend : g->dsend; }
+void *dist_gpu_recv_buffer(dist_gpu *g) { return g->hrecv ? g->hrecv : g->drecv; }
+
+/* Carried field j's state array on the device. */
+static void *state(const dist_gpu *g, int j)
+{
+    const iter_carry *c = iter_carried(g->d->stencil);
+    return g->dev.p[g->in_out ? c->out[j] : c->in[j]];
+}
+
+/* Every message between the state and the device buffer `buf` (into: received -> ring), one
+ * gather or scatter per peer and carried field (share.cu's kernel, one side the identity). */
+static void messages(dist_gpu *g, char *buf, int into)
+{
+    const dist_rank *d = g->d;
+    const iter_carry *c = iter_carried(d->stencil);
+    int np = into ? d->nrecv : d->nsend, isf = d->prec == PREC_FLOAT;
+    const int *start = into ? d->rstart : d->sstart;
+    const int32_t *cells = into ? g->rcell : g->scell;
+    size_t es = prec_size(d->prec), at = 0;
+    for (int p = 0; p < np; p++) {
+        int n = start[p + 1] - start[p];
+        for (int j = 0; j < c->n; j++, at += (size_t)n * (size_t)d->zend) {
+            char *msg = buf + at * es;
+            if (into)
+                CK((cudaError_t)share_launch(state(g, j), msg, cells + start[p], g->ident, n,
+                                             d->zend, d->pt.zstride, n, isf, g->stream));
+            else
+                CK((cudaError_t)share_launch(msg, state(g, j), g->ident, cells + start[p], n,
+                                             d->zend, n, d->pt.zstride, isf, g->stream));
+        }
+    }
+}
+
+/* Seconds between events a and b (both done). */
+static double between(const dist_gpu *g, int a, int b)
+{
+    float ms;
+    CK(cudaEventElapsedTime(&ms, g->ev[a], g->ev[b]));
+    return ms * 1e-3;
+}
+
+void dist_gpu_pack(dist_gpu *g)
+{
+    CK(cudaEventRecord(g->ev[0], g->stream));
+    messages(g, g->dsend, 0);
+    if (g->hsend)
+        CK(cudaMemcpyAsync(g->hsend, g->dsend, g->sbytes, cudaMemcpyDeviceToHost, g->stream));
+    CK(cudaEventRecord(g->ev[1], g->stream));
+    CK(cudaStreamSynchronize(g->stream));
+    g->times.pack += between(g, 0, 1);
+}
+
+dist_gpu_times dist_gpu_timing(const dist_gpu *g) { return g->times; }
+
+/* Step j of a pass of t on cells [c0, c1). */
+static void step(dist_gpu *g, int c0, int c1)
+{
+    const dist_rank *d = g->d;
+    ooc_step_launch(&g->launch, d->stencil, d->prec, &d->pt, g->tab, g->dev, 0, 0, d->zend, c0, c1,
+                    g->in_out, g->stream);
+}
+
+void dist_gpu_first_interior(dist_gpu *g, int t)
+{
+    (void)t;
+    CK(cudaEventRecord(g->ev[2], g->stream));
+    step(g, g->d->inner0, g->d->pt.ncells);
+    CK(cudaEventRecord(g->ev[3], g->stream));
+}
+
+void dist_gpu_finish(dist_gpu *g, int t)
+{
+    const dist_rank *d = g->d;
+    if (g->hrecv)
+        CK(cudaMemcpyAsync(g->drecv, g->hrecv, g->rbytes, cudaMemcpyHostToDevice, g->stream));
+    messages(g, g->drecv, 1);
+    CK(cudaEventRecord(g->ev[4], g->stream));
+    step(g, d->pt.first[t - 1], d->inner0);
+    g->in_out = !g->in_out;
+    for (int j = 2; j <= t; j++) {
+        step(g, d->pt.first[t - j], d->pt.ncells);
+        g->in_out = !g->in_out;
+    }
+    CK(cudaEventRecord(g->ev[5], g->stream));
+    CK(cudaStreamSynchronize(g->stream));
+    g->times.interior += between(g, 2, 3);
+    g->times.unpack += between(g, 3, 4);
+    g->times.rest += between(g, 4, 5);
+}
+
+void dist_gpu_store(dist_gpu *g, fieldset loc)
+{
+    const dist_rank *d = g->d;
+    const iter_carry *c = iter_carried(d->stencil);
+    size_t es = prec_size(d->prec), pitch = (size_t)d->pt.zstride * es,
+           own = (size_t)d->pt.first[0] * es;
+    for (int j = 0; j < c->n; j++)
+        CK(cudaMemcpy2D((char *)loc.p[c->in[j]] + own, pitch, (const char *)state(g, j) + own,
+                        pitch, (size_t)d->nown * es, (size_t)d->nz, cudaMemcpyDeviceToHost));
+}

@@ -1,0 +1,49 @@
+/* dist_gpu.h — a rank's part of a distributed iterated run on the CUDA device (built with CUDA
+ * only; src/dist/dist_mpi.c drives it). The rank's local fields (dist_cpu.h's layout) live on
+ * the device with its table; a step is one strategy kernel that writes the new state (the fold
+ * fused) into the other of the state and output fields, as out of core (src/ooc/ooc_gpu.c).
+ *
+ * Messages: pack and unpack kernels (src/dist/halo.cu) gather the listed cells of the state into
+ * a device buffer and scatter a received one into the ring. MPI sees pinned host copies of those
+ * buffers (Debian's OpenMPI is not CUDA-aware), or with PILLAR_CUDA_AWARE_MPI the device
+ * buffers themselves. Step 1's interior kernel runs on its own stream while the messages fly. */
+#ifndef PILLAR_DIST_GPU_H
+#define PILLAR_DIST_GPU_H
+
+#include "dist_plan.h"
+#include "access/access.h"
+
+typedef struct dist_gpu dist_gpu;
+
+/* The device copy of rank d's local fields loc (every input at every local cell and level),
+ * its table, message buffers for every peer, strategy a with block bx x by x bz (0: default),
+ * zslice levels per thread of zloop-sliced. Raises FAULT_DEVICE on a CUDA failure; returns NULL
+ * with a message when the strategy's launch does not fit. */
+dist_gpu *dist_gpu_open(const dist_rank *d, fieldset loc, access_t a, int bx, int by, int bz,
+                        int zslice);
+void dist_gpu_close(dist_gpu *g);
+
+/* What MPI sends from and receives into: messages back to back in peer order (dist_cpu.h's
+ * layout), host memory (pinned) or device memory with PILLAR_CUDA_AWARE_MPI. */
+void *dist_gpu_send_buffer(dist_gpu *g);
+void *dist_gpu_recv_buffer(dist_gpu *g);
+
+/* Packs every message into the send buffer; ready for MPI on return. */
+void dist_gpu_pack(dist_gpu *g);
+/* Starts step 1's body at the interior cells of a pass of t steps (returns at once). */
+void dist_gpu_first_interior(dist_gpu *g, int t);
+/* Unpacks every received message into the ring (after MPI_Waitall), then the rest of the pass
+ * of t steps; done on return. */
+void dist_gpu_finish(dist_gpu *g, int t);
+/* Device time of the pieces of the passes so far, seconds (CUDA events): packing (kernels and
+ * the copy to the host), step 1's interior, unpacking (the copy from the host and kernels), the
+ * rest of the passes (step 1's boundary, steps 2..t). */
+typedef struct {
+    double pack, interior, unpack, rest;
+} dist_gpu_times;
+dist_gpu_times dist_gpu_timing(const dist_gpu *g);
+
+/* The carried fields at the own cells, every level, into the host's local fields loc. */
+void dist_gpu_store(dist_gpu *g, fieldset loc);
+
+#endif

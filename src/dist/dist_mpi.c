@@ -1,0 +1,438 @@
+/* dist_mpi.c — the ranks' passes over MPI (src/dist/dist_mpi.h). */
+#include "dist_mpi.h"
+
+#include "dist_cpu.h"
+#include "grids/mesh.h"
+#include "src/exec/iterate.h"
+#include "src/exec/runner.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef PILLAR_HAVE_CUDA
+#include "dist_gpu.h"
+#endif
+
+int dist_launcher_ranks(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE",
+                                       "MPI_LOCALNRANKS", "SLURM_NTASKS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) {
+            long n = strtol(v, NULL, 10);
+            if (n > 0 && n < INT_MAX)
+                return (int)n;
+        }
+    }
+    return 0;
+}
+
+#ifndef PILLAR_HAVE_MPI
+
+static int no_mpi(void)
+{
+    perr("distributed run: pillar was built without MPI (configure with -DPILLAR_MPI=ON where "
+         "an MPI is installed; Debian: apt-get install libopenmpi-dev openmpi-bin)");
+    return -1;
+}
+
+int dist_mpi_built(void) { return 0; }
+int dist_init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return no_mpi();
+}
+void dist_finalize(void) {}
+int dist_world(void) { return 0; }
+int dist_comm_info(int comm, int *rank, int *size)
+{
+    (void)comm;
+    *rank = 0;
+    *size = 1;
+    return no_mpi();
+}
+void dist_minmax(int comm, double x, double *lo, double *hi)
+{
+    (void)comm;
+    *lo = *hi = x;
+}
+int dist_mpi_run(int comm, const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed,
+                 int F, fieldset f, int steps, const dist_exec *e, dist_timing *t)
+{
+    (void)comm, (void)g, (void)s, (void)p, (void)chasing, (void)compressed, (void)F, (void)f;
+    (void)steps, (void)e, (void)t;
+    return no_mpi();
+}
+
+#else
+
+#include <mpi.h>
+
+static int started; /* dist_init called MPI_Init_thread */
+
+int dist_mpi_built(void) { return 1; }
+
+int dist_init(int *argc, char ***argv)
+{
+    int on = 0, provided = 0;
+    MPI_Initialized(&on);
+    if (on)
+        return 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        perr("distributed run: MPI_Init_thread failed");
+        return -1;
+    }
+    started = 1;
+    return 0;
+}
+
+void dist_finalize(void)
+{
+    int on = 0, off = 0;
+    MPI_Initialized(&on);
+    MPI_Finalized(&off);
+    if (started && on && !off)
+        MPI_Finalize();
+    started = 0;
+}
+
+int dist_world(void) { return (int)MPI_Comm_c2f(MPI_COMM_WORLD); }
+
+int dist_comm_info(int comm, int *rank, int *size)
+{
+    int on = 0, off = 0;
+    *rank = 0;
+    *size = 1;
+    MPI_Initialized(&on);
+    MPI_Finalized(&off);
+    if (!on || off) {
+        perr("distributed run: MPI is %s", off ? "finalized" : "not initialised (call MPI_Init first)");
+        return -2;
+    }
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    if (c == MPI_COMM_NULL) {
+        perr("distributed run: communicator handle %d is MPI_COMM_NULL or not a communicator", comm);
+        return -1;
+    }
+    MPI_Comm_rank(c, rank);
+    MPI_Comm_size(c, size);
+    return 0;
+}
+
+void dist_minmax(int comm, double x, double *lo, double *hi)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    MPI_Allreduce(&x, lo, 1, MPI_DOUBLE, MPI_MIN, c);
+    MPI_Allreduce(&x, hi, 1, MPI_DOUBLE, MPI_MAX, c);
+}
+
+/* Whether every rank's rc is 0 (collective). */
+static int all_ok(MPI_Comm c, int rc)
+{
+    int bad = rc != 0, any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, c);
+    return !any;
+}
+
+/* The owner of every cell: a METIS partition on rank 0, broadcast. */
+static int partition(MPI_Comm c, int me, int n, const ugrid *g, stencil_t s, int *part)
+{
+    int rc = me == 0 ? ugrid_partition(g, stencil_table[s].graph, n, part) : 0;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, c);
+    if (rc != 0) {
+        if (me != 0)
+            perr("distributed run: rank 0 could not partition the grid into %d parts", n);
+        return -1;
+    }
+    MPI_Bcast(part, g->nxy, MPI_INT, 0, c);
+    return 0;
+}
+
+/* The send lists: every rank tells each owner which of its cells it needs (global ids). */
+static int connect(MPI_Comm c, dist_rank *d)
+{
+    int n = d->nranks;
+    int *need = xalloc(sizeof(int) * (size_t)n), *want = xalloc(sizeof(int) * (size_t)n);
+    int *sdis = xalloc(sizeof(int) * (size_t)n), *rdis = xalloc(sizeof(int) * (size_t)n);
+    memset(need, 0, sizeof(int) * (size_t)n);
+    for (int j = 0; j < d->nrecv; j++)
+        need[d->rpeer[j]] = d->rstart[j + 1] - d->rstart[j];
+    MPI_Alltoall(need, 1, MPI_INT, want, 1, MPI_INT, c);
+    int nneed = d->rstart[d->nrecv], nwant = 0;
+    for (int q = 0, a = 0; q < n; q++) {
+        sdis[q] = a;
+        a += need[q];
+        rdis[q] = nwant;
+        nwant += want[q];
+    }
+    int *ids = xalloc(sizeof(int) * (size_t)(nneed + 1)), *asked = xalloc(sizeof(int) * (size_t)(nwant + 1));
+    dist_rank_wants(d, ids);
+    MPI_Alltoallv(ids, need, sdis, MPI_INT, asked, want, rdis, MPI_INT, c);
+    int rc = dist_rank_sends(d, want, asked);
+    xfree(need);
+    xfree(want);
+    xfree(sdis);
+    xfree(rdis);
+    xfree(ids);
+    xfree(asked);
+    return rc;
+}
+
+/* One rank's part, on the CPU or the device. */
+typedef struct {
+    const dist_rank *d;
+    fieldset loc;
+    char *sbuf, *rbuf; /* messages back to back, by peer */
+    size_t *soff, *roff; /* nsend + 1, nrecv + 1: byte offsets */
+#ifdef PILLAR_HAVE_CUDA
+    dist_gpu *dev;
+#endif
+} rank_part;
+
+static void offsets(const dist_rank *d, const int *start, int n, size_t **off)
+{
+    *off = xalloc(sizeof(size_t) * (size_t)(n + 1));
+    (*off)[0] = 0;
+    for (int j = 0; j < n; j++)
+        (*off)[j + 1] = (*off)[j] + dist_msg_values(d, start[j + 1] - start[j]) * prec_size(d->prec);
+}
+
+static int part_open(rank_part *r, const dist_rank *d, const ugrid *g, fieldset f, const dist_exec *e)
+{
+    memset(r, 0, sizeof *r);
+    r->d = d;
+    r->loc = dist_fields_alloc(d);
+    dist_fields_load(d, g, f, r->loc);
+    offsets(d, d->sstart, d->nsend, &r->soff);
+    offsets(d, d->rstart, d->nrecv, &r->roff);
+    if (r->soff[d->nsend] > INT_MAX || r->roff[d->nrecv] > INT_MAX) {
+        perr("distributed run: rank %d exchanges more than 2 GB a pass; use more ranks", d->rank);
+        return -1;
+    }
+    if (e->gpu) {
+#ifdef PILLAR_HAVE_CUDA
+        r->dev = dist_gpu_open(d, r->loc, e->access, e->bx, e->by, e->bz, e->zslice);
+        if (!r->dev)
+            return -1;
+        r->sbuf = dist_gpu_send_buffer(r->dev);
+        r->rbuf = dist_gpu_recv_buffer(r->dev);
+        return 0;
+#else
+        perr("distributed run: pillar was built without CUDA");
+        return -1;
+#endif
+    }
+    r->sbuf = xalloc(r->soff[d->nsend] + 1);
+    r->rbuf = xalloc(r->roff[d->nrecv] + 1);
+    return 0;
+}
+
+static void part_close(rank_part *r)
+{
+#ifdef PILLAR_HAVE_CUDA
+    if (r->dev) {
+        dist_gpu_close(r->dev);
+        r->sbuf = r->rbuf = NULL;
+    }
+#endif
+    xfree(r->sbuf);
+    xfree(r->rbuf);
+    xfree(r->soff);
+    xfree(r->roff);
+    if (r->loc.p[0])
+        dist_fields_free(r->d, &r->loc);
+}
+
+/* Host seconds of the pieces of the passes (dist_timing's pack .. rest). */
+typedef struct {
+    double pack, interior, wait, unpack, rest;
+} pieces;
+
+/* One pass of t steps: receives posted, messages packed and sent, step 1's interior, the wait,
+ * the ring unpacked, the rest of the pass. */
+static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
+{
+    const dist_rank *d = r->d;
+    int nr = d->nrecv, ns = d->nsend;
+    for (int j = 0; j < nr; j++)
+        MPI_Irecv(r->rbuf + r->roff[j], (int)(r->roff[j + 1] - r->roff[j]), MPI_BYTE, d->rpeer[j],
+                  0, c, &req[j]);
+    double t0 = now_ms();
+#ifdef PILLAR_HAVE_CUDA
+    if (r->dev)
+        dist_gpu_pack(r->dev);
+    else
+#endif
+        for (int j = 0; j < ns; j++)
+            dist_pack(d, j, r->loc, r->sbuf + r->soff[j]);
+    for (int j = 0; j < ns; j++)
+        MPI_Isend(r->sbuf + r->soff[j], (int)(r->soff[j + 1] - r->soff[j]), MPI_BYTE, d->speer[j],
+                  0, c, &req[nr + j]);
+    double t1 = now_ms();
+#ifdef PILLAR_HAVE_CUDA
+    if (r->dev)
+        dist_gpu_first_interior(r->dev, t);
+    else
+#endif
+        dist_first_interior(d, r->loc, t);
+    double t2 = now_ms();
+    MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
+    double t3 = now_ms();
+#ifdef PILLAR_HAVE_CUDA
+    if (r->dev) {
+        dist_gpu_finish(r->dev, t);
+        ps->wait += (t3 - t2) * 1e-3;
+        return;
+    }
+#endif
+    for (int j = 0; j < nr; j++)
+        dist_unpack(d, j, r->loc, r->rbuf + r->roff[j]);
+    double t4 = now_ms();
+    dist_finish_steps(d, r->loc, t);
+    double t5 = now_ms();
+    ps->pack += (t1 - t0) * 1e-3;
+    ps->interior += (t2 - t1) * 1e-3;
+    ps->wait += (t3 - t2) * 1e-3;
+    ps->unpack += (t4 - t3) * 1e-3;
+    ps->rest += (t5 - t4) * 1e-3;
+}
+
+/* Every rank's own cells of the carried fields into f on rank 0 (every rank unless root_only):
+ * the cells' global ids, then the values level by level. */
+static void gather(MPI_Comm c, const dist_rank *d, const ugrid *g, fieldset loc, fieldset f, int root_only)
+{
+    int me = d->rank, n = d->nranks, nown = d->nown;
+    const iter_carry *ca = iter_carried(d->stencil);
+    size_t es = prec_size(d->prec);
+    int *counts = xalloc(sizeof(int) * (size_t)n), *dis = xalloc(sizeof(int) * (size_t)n);
+    int get = !root_only || me == 0;
+    if (root_only)
+        MPI_Gather(&nown, 1, MPI_INT, counts, 1, MPI_INT, 0, c);
+    else
+        MPI_Allgather(&nown, 1, MPI_INT, counts, 1, MPI_INT, c);
+    int total = 0;
+    for (int q = 0; q < n; q++) {
+        dis[q] = total;
+        total += get ? counts[q] : 0;
+    }
+    int *cells = xalloc(sizeof(int) * (size_t)(total + 1));
+    const int *mine = d->pt.gcell + d->pt.first[0];
+    if (root_only)
+        MPI_Gatherv(mine, nown, MPI_INT, cells, counts, dis, MPI_INT, 0, c);
+    else
+        MPI_Allgatherv(mine, nown, MPI_INT, cells, counts, dis, MPI_INT, c);
+    MPI_Datatype ty = d->prec == PREC_FLOAT ? MPI_FLOAT : MPI_DOUBLE;
+    char *send = xalloc(es * (size_t)(nown + 1)), *recv = xalloc(es * (size_t)(total + 1));
+    for (int j = 0; j < ca->n; j++)
+        for (int z = 0; z < d->nz; z++) {
+            const char *lz = (const char *)loc.p[ca->in[j]] +
+                             ((size_t)z * (size_t)d->pt.zstride + (size_t)d->pt.first[0]) * es;
+            memcpy(send, lz, es * (size_t)nown);
+            if (root_only)
+                MPI_Gatherv(send, nown, ty, recv, counts, dis, ty, 0, c);
+            else
+                MPI_Allgatherv(send, nown, ty, recv, counts, dis, ty, c);
+            if (!get)
+                continue;
+            char *gz = (char *)f.p[ca->in[j]] + (size_t)z * (size_t)g->zstride * es;
+            for (int i = 0; i < total; i++)
+                memcpy(gz + (size_t)cells[i] * es, recv + (size_t)i * es, es);
+        }
+    xfree(counts);
+    xfree(dis);
+    xfree(cells);
+    xfree(send);
+    xfree(recv);
+}
+
+int dist_mpi_run(int comm, const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed,
+                 int F, fieldset f, int steps, const dist_exec *e, dist_timing *t)
+{
+    int me, n;
+    memset(t, 0, sizeof *t);
+    if (dist_comm_info(comm, &me, &n) != 0)
+        return -1;
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    if (F < 1 || steps < 1) {
+        perr("distributed run: %d steps, %d between exchanges: need at least 1 of each", steps, F);
+        return -1;
+    }
+    int *part = xalloc(sizeof(int) * (size_t)g->nxy);
+    if (partition(c, me, n, g, s, part) != 0) {
+        xfree(part);
+        return -1;
+    }
+    dist_rank d;
+    int rc = dist_rank_make(&d, g, part, n, me, s, p, chasing, compressed, F);
+    xfree(part);
+    if (!all_ok(c, rc)) {
+        if (rc == 0) {
+            perr("distributed run: another rank could not make its part");
+            dist_rank_free(&d);
+        }
+        return -1;
+    }
+    rc = connect(c, &d);
+    rank_part r;
+    memset(&r, 0, sizeof r);
+    if (rc == 0)
+        rc = part_open(&r, &d, g, f, e);
+    if (!all_ok(c, rc)) {
+        if (rc == 0)
+            perr("distributed run: another rank could not set its part up");
+        part_close(&r);
+        dist_rank_free(&d);
+        return -1;
+    }
+    MPI_Request *req = xalloc(sizeof(MPI_Request) * (size_t)(d.nrecv + d.nsend + 1));
+    pieces ps = {0, 0, 0, 0, 0};
+    MPI_Barrier(c);
+    double t0 = now_ms();
+    for (int done = 0; done < steps;) {
+        int k = steps - done < F ? steps - done : F;
+        pass(c, &r, k, req, &ps);
+        done += k;
+        t->exchanges++;
+    }
+    double total = (now_ms() - t0) * 1e-3;
+    xfree(req);
+#ifdef PILLAR_HAVE_CUDA
+    if (r.dev) {
+        dist_gpu_times gt = dist_gpu_timing(r.dev);
+        ps.pack = gt.pack;
+        ps.interior = gt.interior;
+        ps.unpack = gt.unpack;
+        ps.rest = gt.rest;
+        dist_gpu_store(r.dev, r.loc);
+    }
+#endif
+    gather(c, &d, g, r.loc, f, e->root_only);
+
+    double sent = (double)r.soff[d.nsend], lo;
+    t->nranks = n;
+    dist_minmax(comm, total, &lo, &t->total_s);
+    dist_minmax(comm, ps.pack, &lo, &t->pack_s);
+    dist_minmax(comm, ps.interior, &lo, &t->interior_s);
+    dist_minmax(comm, ps.wait, &lo, &t->wait_s);
+    dist_minmax(comm, ps.unpack, &lo, &t->unpack_s);
+    dist_minmax(comm, ps.rest, &lo, &t->rest_s);
+    dist_minmax(comm, sent, &lo, &t->max_rank_sent);
+    MPI_Allreduce(&sent, &t->sent_bytes, 1, MPI_DOUBLE, MPI_SUM, c);
+    double own = d.nown, ring = d.pt.first[0] - d.pt.nfixed, hi;
+    dist_minmax(comm, own, &lo, &hi);
+    t->own_min = (long)lo;
+    t->own_max = (long)hi;
+    dist_minmax(comm, ring, &lo, &hi);
+    t->ring_max = (long)hi;
+    if (me == 0)
+        dist_rank_describe(&d, t->rank0, sizeof t->rank0);
+    part_close(&r);
+    dist_rank_free(&d);
+    return 0;
+}
+
+#endif

@@ -1,0 +1,73 @@
+/* dist_mpi.h — distributed iterated runs over MPI ranks (docs/distributed.md). No header of
+ * pillar includes mpi.h: a communicator crosses this interface as its Fortran handle (an int,
+ * MPI_Comm_c2f / MPI_Comm_f2c inside), which C and Fortran callers both have. Built without MPI
+ * (PILLAR_MPI OFF or no MPI found), every function that would need it says so and fails. */
+#ifndef PILLAR_DIST_MPI_H
+#define PILLAR_DIST_MPI_H
+
+#include "dist_plan.h"
+#include "access/access.h"
+
+/* Whether pillar was built with MPI. */
+int dist_mpi_built(void);
+
+/* The ranks an MPI launcher (mpirun, srun) says this process is one of, from its environment
+ * (OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_SIZE... none: 0); readable without MPI, so that a build
+ * without MPI can tell it was started by mpirun. */
+int dist_launcher_ranks(void);
+
+/* MPI_Init_thread(FUNNELED) unless MPI is initialised already; dist_finalize ends it only if
+ * dist_init started it. Return 0, or -1 with a message (built without MPI, MPI failed). */
+int dist_init(int *argc, char ***argv);
+void dist_finalize(void);
+
+/* The Fortran handle of MPI_COMM_WORLD (after dist_init). */
+int dist_world(void);
+
+/* This process's rank in comm and comm's size. Returns 0, or with a message -1 (built without
+ * MPI, a handle that is not a communicator) or -2 (MPI not initialised, or finalized). */
+int dist_comm_info(int comm, int *rank, int *size);
+
+/* The smallest and largest of x over the ranks of comm (every rank gets them). */
+void dist_minmax(int comm, double x, double *lo, double *hi);
+
+/* How a rank runs its part. */
+typedef struct {
+    int gpu;         /* 1: on the CUDA device (dist_gpu.h), 0: on the CPU */
+    access_t access; /* GPU: the strategy and block shape of the steps' kernels */
+    int bx, by, bz, zslice;
+    int root_only;   /* 1: only rank 0 gets the gathered result */
+} dist_exec;
+
+typedef struct {
+    int nranks;
+    double total_s;       /* the passes, slowest rank (after a barrier at the start) */
+    /* the pieces of the passes, each the slowest rank's sum over the passes; on the GPU device
+     * time (CUDA events), but waiting, which is the host's MPI_Waitall after the interior's
+     * launch */
+    double pack_s;        /* packing (on the GPU with the copy to the pinned host buffer) */
+    double interior_s;    /* step 1's interior, while the messages fly */
+    double wait_s;        /* MPI_Waitall */
+    double unpack_s;      /* unpacking (on the GPU with the copy from the host) */
+    double rest_s;        /* step 1's boundary and fold, steps 2..t */
+    double sent_bytes;    /* all ranks together, per exchange */
+    double max_rank_sent; /* the most one rank sends per exchange */
+    int exchanges;
+    long own_min, own_max; /* own cells per rank */
+    long ring_max;         /* the largest ring */
+    char rank0[320];       /* rank 0's dist_rank_describe */
+} dist_timing;
+
+/* Advances state f (on grid g; every rank passes the same grid and the same initial state) by
+ * `steps` steps over the ranks of comm: the inner cells cut into as many parts as ranks by a
+ * METIS k-way partition (ugrid_partition, on rank 0, broadcast), F steps between exchanges; each
+ * rank computes its part (src/dist/dist_cpu.h, or dist_gpu.h with e->gpu), the ring exchanged
+ * with MPI_Irecv / MPI_Isend while step 1's interior is computed. The result is gathered into f
+ * on rank 0 (on every rank unless e->root_only); it equals iter_run_incore's bit for bit.
+ * Collective: every rank of comm calls it with the same arguments and gets the same status.
+ * Returns 0, or -1 with a message (on the rank that failed; the others report that some rank
+ * failed). */
+int dist_mpi_run(int comm, const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed,
+                 int F, fieldset f, int steps, const dist_exec *e, dist_timing *t);
+
+#endif

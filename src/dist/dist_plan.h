@@ -1,0 +1,70 @@
+/* dist_plan.h — one rank's share of a distributed iterated run (docs/distributed.md).
+ *
+ * The inner cells of the horizontal grid are cut into P parts (a METIS k-way partition,
+ * ugrid_partition in grids/mesh.h); rank r owns part r at every level. It holds its own cells
+ * plus the ring of every cell within radius·F of them (F steps between exchanges) and the grid's
+ * halo cells it reaches, numbered as an out-of-core part (src/ooc/ooc_plan.h, ooc_part_of_cells):
+ *
+ *   [0, nfixed)          halo cells of the grid: read, never computed, never exchanged
+ *   [nfixed, first[0])   ring cells by band, farthest first: owned by other ranks, received
+ *   [first[0], inner0)   own cells whose stencil reads a ring cell (the boundary)
+ *   [inner0, ncells)     own cells whose stencil reads own and fixed cells only (the interior)
+ *
+ * A pass of t <= F steps: the ring is received (the state of the carried fields at levels
+ * [0, zend)), then step j computes the suffix [first[t - j], ncells) as an out-of-core chunk does
+ * (trapezoids: ring cells are computed redundantly, with fewer steps each band). The first step's
+ * interior needs nothing received, so it is computed while the messages fly.
+ *
+ * Lists are built once from global cell ids: a rank lists the ring cells it needs by owner
+ * (recv, each owner's in ascending global cell); each owner gets those global ids and turns them
+ * into its local cells (dist_rank_sends), in the same order, so a message is the values of the
+ * listed cells, carried field by carried field, level by level [0, zend). */
+#ifndef PILLAR_DIST_PLAN_H
+#define PILLAR_DIST_PLAN_H
+
+#include "src/ooc/ooc_plan.h"
+
+typedef struct {
+    int rank, nranks;
+    stencil_t stencil;
+    precision_t prec;
+    int F;            /* steps between exchanges */
+    int nz, zend;     /* levels; computed levels */
+    ooc_part pt;      /* the local cells, grid and table (pt.own0 = pt.own1 = -1) */
+    int nown;         /* own cells: [pt.first[0], pt.ncells) */
+    int inner0;       /* first interior own cell */
+    /* receiving: ring cells by owner */
+    int nrecv;        /* ranks it receives from */
+    int *rpeer;       /* nrecv ranks, ascending */
+    int *rstart;      /* nrecv + 1: ring cells from rpeer[j] are rcell[rstart[j] .. rstart[j+1]) */
+    int *rcell;       /* local ring cells, every ring cell once */
+    /* sending: own cells by the rank that needs them (dist_rank_sends) */
+    int nsend;
+    int *speer, *sstart, *scell;
+} dist_rank;
+
+/* Rank `rank`'s share of grid g for stencil s in precision p, table storage (chasing,
+ * compressed) and F >= 1 steps between exchanges, part[c] (nxy entries, -1 for halo cells) the
+ * owner of each inner cell among nranks ranks. Send lists are empty until dist_rank_sends.
+ * Returns 0, or -1 with a message (a rank that owns no cell, an owner out of range, F < 1). */
+int dist_rank_make(dist_rank *d, const ugrid *g, const int *part, int nranks, int rank,
+                   stencil_t s, precision_t p, int chasing, int compressed, int F);
+
+/* The send lists from what every rank wants: want[q] cells for rank q (nranks entries, want[rank]
+ * = 0), their global ids concatenated in rank order in gcells, each q's in the order it
+ * receives them. Returns 0, or -1 with a message naming a cell this rank does not own. */
+int dist_rank_sends(dist_rank *d, const int *want, const int *gcells);
+
+/* The global ids of the ring cells rank d receives, by owner as rcell lists them (rstart[nrecv]
+ * entries into gcells). */
+void dist_rank_wants(const dist_rank *d, int *gcells);
+
+/* Values in one message of n cells: every carried field at every computed level. */
+size_t dist_msg_values(const dist_rank *d, int n);
+
+void dist_rank_free(dist_rank *d);
+
+/* One line: cells owned, ring, interior share, peers, values sent per exchange. */
+void dist_rank_describe(const dist_rank *d, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,179 @@
+/* import_mpas.c — MPAS meshes (MPAS-Atmosphere, -Ocean, E3SM; usually CDF-5), through
+ * libnetcdf (nc_read.h). pillar reads
+ *   nEdgesOnCell    int  (nCells)             edges of each cell, 1..maxEdges
+ *   cellsOnCell     int  (nCells, maxEdges)   1-based cell across each edge, 0 where the edge
+ *                                             lies on the boundary (a coastline, a regional
+ *                                             mesh's border); columns past nEdgesOnCell ignored
+ *   lonCell, latCell  real (nCells)           cell centres, radians (a sphere); or, when
+ *   xCell, yCell[, zCell]                     lonCell is absent or the global attribute
+ *                                             on_a_sphere is "NO", the Cartesian centres (x, y
+ *                                             only on a plane)
+ *   verticesOnCell  int  (nCells, maxEdges)   optional: 1-based corners of each cell, with
+ *   lonVertex, latVertex / xVertex, yVertex[, zVertex]   their positions, likewise
+ * and ignores everything else. */
+#include "mesh_import.h"
+
+#include "base/common.h"
+
+#include <netcdf.h>
+#include <stdio.h>
+#include <string.h>
+
+int mesh_detect_mpas(const mesh_probe *p)
+{
+    return p->nc.ncid >= 0 && nc_var(&p->nc, "cellsOnCell") >= 0 &&
+           nc_var(&p->nc, "nEdgesOnCell") >= 0;
+}
+
+/* A (nCells, maxEdges) table of 1-based indices into rows (0-based, -1 past each cell's edges
+ * and, when none_ok, for 0). -1 after a message naming the first bad entry. */
+static int read_table(const nc_reader *rd, const char *name, const mesh *m, int max, int none_ok,
+                      int **rows)
+{
+    nc_shape s;
+    int *idx;
+    *rows = NULL;
+    if (nc_read_ints(rd, name, 0, 2, &s, &idx) != 0)
+        return -1;
+    if (s.len[0] != (size_t)m->ncells || s.len[1] != (size_t)m->maxdeg) {
+        perr("%s: variable %s is %zu x %zu; expected nCells x maxEdges (%d x %d), as "
+             "cellsOnCell", rd->path, name, s.len[0], s.len[1], m->ncells, m->maxdeg);
+        xfree(idx);
+        return -1;
+    }
+    size_t w = (size_t)m->maxdeg;
+    *rows = xalloc(sizeof(int) * w * (size_t)m->ncells);
+    for (int c = 0; c < m->ncells; c++)
+        for (int j = 0; j < m->maxdeg; j++) {
+            int v = idx[w * c + j];
+            if (j >= m->sides[c]) {
+                (*rows)[w * c + j] = -1;
+                continue;
+            }
+            if (v < 0 || v > max || (v == 0 && !none_ok)) {
+                perr("%s: %s[%d][%d] = %d is out of range (1..%d%s)", rd->path, name, c, j, v,
+                     max, none_ok ? ", or 0 for none" : "");
+                xfree(idx);
+                xfree(*rows);
+                *rows = NULL;
+                return -1;
+            }
+            (*rows)[w * c + j] = v - 1;
+        }
+    xfree(idx);
+    return 0;
+}
+
+/* Positions of cells or vertices (what = "Cell" or "Vertex") of n points (n < 0: any) into a
+ * new *xyz with *ndim components; *count = the points. -1 after a message. */
+static int read_points(const nc_reader *rd, const char *what, int planar, long n, double **xyz,
+                       int *ndim, int *count)
+{
+    char lon[32], lat[32], xyzname[3][32];
+    snprintf(lon, sizeof lon, "lon%s", what);
+    snprintf(lat, sizeof lat, "lat%s", what);
+    for (int k = 0; k < 3; k++)
+        snprintf(xyzname[k], sizeof xyzname[k], "%c%s", "xyz"[k], what);
+    if (!planar) {
+        int rc = mesh_read_lonlat(rd, lon, lat, 1, n, 0, xyz, count);
+        if (rc <= 0) {
+            *ndim = 3;
+            return rc;
+        }
+    }
+    *ndim = planar ? 2 : 3;
+    double *v[3] = {NULL, NULL, NULL};
+    nc_shape s;
+    int rc = 0;
+    for (int k = 0; k < *ndim && rc == 0; k++) {
+        rc = nc_read_var(rd, xyzname[k], 0, 1, 1, &s, (void **)&v[k]);
+        if (rc == 0 && (k == 0 ? (n >= 0 && s.len[0] != (size_t)n) : s.len[0] != (size_t)n)) {
+            perr("%s: variable %s has %zu values; expected %ld", rd->path, xyzname[k], s.len[0],
+                 n);
+            rc = -1;
+        }
+        if (rc == 0 && k == 0)
+            n = (long)s.len[0];
+    }
+    if (rc != 0) {
+        if (!planar && nc_var(rd, lon) < 0)
+            perr("%s: (the mesh has neither %s/%s nor %s/%s/%s)", rd->path, lon, lat,
+                 xyzname[0], xyzname[1], xyzname[2]);
+        for (int k = 0; k < 3; k++)
+            xfree(v[k]);
+        return -1;
+    }
+    *count = (int)n;
+    *xyz = xalloc(sizeof(double) * (size_t)*ndim * (size_t)(n ? n : 1));
+    for (long i = 0; i < n; i++)
+        for (int k = 0; k < *ndim; k++)
+            (*xyz)[*ndim * i + k] = v[k][i];
+    for (int k = 0; k < 3; k++)
+        xfree(v[k]);
+    return 0;
+}
+
+/* nEdgesOnCell and cellsOnCell into m (ncells, maxdeg, sides, adj). */
+static int read_cells(const nc_reader *rd, mesh *m)
+{
+    nc_shape s;
+    if (nc_var_shape(rd, "cellsOnCell", 0, &s) != 0)
+        return -1;
+    if (s.rank != 2 || s.len[0] == 0 || s.len[1] < 1 || s.len[1] > MESH_MAXDEG) {
+        perr("%s: variable cellsOnCell must be (nCells, maxEdges) with 1 <= maxEdges <= %d and "
+             "at least one cell", rd->path, MESH_MAXDEG);
+        return -1;
+    }
+    m->ncells = (int)s.len[0];
+    m->maxdeg = (int)s.len[1];
+    if (nc_read_ints(rd, "nEdgesOnCell", 0, 1, &s, &m->sides) != 0)
+        return -1;
+    if (s.len[0] != (size_t)m->ncells) {
+        perr("%s: variable nEdgesOnCell has %zu values; expected nCells (%d)", rd->path,
+             s.len[0], m->ncells);
+        return -1;
+    }
+    for (int c = 0; c < m->ncells; c++)
+        if (m->sides[c] < 1 || m->sides[c] > m->maxdeg) {
+            perr("%s: nEdgesOnCell[%d] = %d is out of range (1..maxEdges = %d)", rd->path, c,
+                 m->sides[c], m->maxdeg);
+            return -1;
+        }
+    return read_table(rd, "cellsOnCell", m, m->ncells, 1, &m->adj);
+}
+
+int mesh_import_mpas(const char *path, int nlevels, mesh *m)
+{
+    memset(m, 0, sizeof *m);
+    nc_reader rd;
+    if (nc_open_read(&rd, path, "MPAS mesh") != 0)
+        return -1;
+    char sphere[16];
+    int planar = nc_att_text(&rd, NC_GLOBAL, "on_a_sphere", sphere, sizeof sphere) == 0 &&
+                 (!strcmp(sphere, "NO") || !strcmp(sphere, "no"));
+    int n, rc = read_cells(&rd, m);
+    if (rc == 0)
+        rc = read_points(&rd, "Cell", planar, m->ncells, &m->coord, &m->ncoord, &n);
+    if (rc == 0 && nc_var(&rd, "verticesOnCell") >= 0) {
+        rc = read_points(&rd, "Vertex", planar, -1, &m->node_coord, &m->nnode_coord, &m->nnodes);
+        if (rc == 0 && m->nnodes == 0) {
+            perr("%s: the mesh has no vertices, but verticesOnCell refers to them", path);
+            rc = -1;
+        }
+        if (rc == 0) {
+            m->node_width = m->maxdeg;
+            rc = read_table(&rd, "verticesOnCell", m, m->nnodes, 0, &m->cell_nodes);
+        }
+    }
+    nc_close_read(&rd);
+    if (rc == 0) {
+        int all = 1;
+        for (int c = 0; c < m->ncells; c++)
+            all &= m->sides[c] == m->maxdeg;
+        if (all) { /* every cell has maxEdges edges: no per-cell counts needed */
+            xfree(m->sides);
+            m->sides = NULL;
+        }
+    }
+    return mesh_import_finish(path, "mpas", "cells", "cellsOnCell", rd.kind, nlevels, rc, m);
+}

@@ -1,0 +1,100 @@
+#!/bin/sh
+# dist_cli.sh — `mpirun -np P pillar run --steps T --fuse F`: the state gathered from P ranks
+# equals the CPU in-core iteration bit for bit (each run's verify line) for every iterated
+# stencil, P = 1, 2, 3, 4, 7, layouts, generated grids and mesh kinds; its --output equals the
+# --output of a single-process `pillar run --steps T` (test_field_io --same), a run continued
+# from a distributed run's output on another number of ranks too; bad combinations exit 2.
+# Built without MPI: `pillar run --ranks 2` must say so (exit 2), then the test is skipped (77).
+# usage: dist_cli.sh PILLAR TEST_FIELD_IO [cpu|gpu]   (gpu: 2 and 4 ranks sharing one GPU)
+set -u
+pillar=$1
+fio=$2
+backend=${3:-cpu}
+tmp=$(mktemp -d /tmp/pillar-dist-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+if ! "$pillar" --version | grep -q "MPI yes"; then
+    "$pillar" run --ranks 2 --steps 2 >"$tmp/log" 2>&1
+    rc=$?
+    if [ $rc -ne 2 ] || ! grep -q "built without MPI" "$tmp/log"; then
+        echo "FAIL: built without MPI, 'pillar run --ranks 2' gave exit $rc:"; cat "$tmp/log"; exit 1
+    fi
+    echo "skip: pillar built without MPI (and says so)"; exit 77
+fi
+command -v mpirun >/dev/null || { echo "skip: no mpirun"; exit 77; }
+if [ "$backend" = gpu ] && ! "$pillar" run --backend gpu --size 8x8x2 --steps 1 >"$tmp/log" 2>&1; then
+    echo "skip: no GPU: $(tail -1 "$tmp/log")"; exit 77
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+mpi() { # mpi P ARGS...: pillar run on P ranks
+    np=$1; shift
+    mpirun --oversubscribe -np "$np" "$pillar" run --ranks "$np" --backend "$backend" "$@"
+}
+# run P ARGS...: a distributed run whose verify line must say PASS
+run() {
+    if mpi "$@" >"$tmp/out" 2>&1 && grep -q "verify    PASS" "$tmp/out"; then
+        echo "ok   $*"
+    else
+        echo "FAIL $*"; cat "$tmp/out"; fail=1
+    fi
+}
+
+# generated grids: every W/E/S/N stencil, layouts, storages, P = 1, 2, 3, 4, 7, F = 1..3
+ranks="1 2 3 4 7"
+[ "$backend" = gpu ] && ranks="2 4"
+i=0
+for st in laplap hdiff fastwaves lap; do
+    for P in $ranks; do
+        i=$((i + 1))
+        case $((i % 3)) in
+            0) lay="--layout zcurve --storage chasing";;
+            1) lay="--layout rowmajor --storage nonchasing --compress";;
+            2) lay="--layout random --precision float";;
+        esac
+        run "$P" --stencil $st --size 30x26x6 $lay --steps 5 --fuse $((i % 3 + 1))
+    done
+done
+
+# meshes: a cubed sphere (seams), hexagons and triangles (graphlap), a refined patch; orders
+"$pillar" mesh generate "$tmp/sphere.h5" --kind cubed-sphere --n 8 --levels 5 >/dev/null
+"$pillar" mesh generate "$tmp/hex.h5" --kind hexagons --size 20x18 --levels 5 --periodic >/dev/null
+"$pillar" mesh generate "$tmp/tri.h5" --kind triangles --size 16x14 --levels 4 >/dev/null
+"$pillar" mesh generate "$tmp/ref.h5" --kind refined --size 18x18 --refine 6 --levels 4 >/dev/null
+for P in $ranks; do
+    run "$P" --mesh "$tmp/sphere.h5" --stencil hdiff --layout metis --steps 4 --fuse 2
+    run "$P" --mesh "$tmp/hex.h5" --stencil graphlap --steps 4 --fuse $((P % 3 + 1))
+done
+run 3 --mesh "$tmp/sphere.h5" --stencil laplap --layout zcurve --steps 3
+run 2 --mesh "$tmp/tri.h5" --stencil graphlap --layout zcurve --steps 4 --fuse 2
+run 4 --mesh "$tmp/ref.h5" --stencil graphlap --layout metis --steps 3 --precision float
+
+# --output equals a single-process run's; a continued run on another number of ranks too
+same() { # same A B FIELDS...: what test_field_io --same says
+    if "$fio" --same "$@" >"$tmp/log" 2>&1; then echo "ok   same $1 $2"
+    else echo "FAIL same $*"; cat "$tmp/log"; fail=1; fi
+}
+"$pillar" run --backend cpu --mesh "$tmp/hex.h5" --stencil graphlap --steps 5 --output "$tmp/one.h5" >/dev/null
+run 4 --mesh "$tmp/hex.h5" --stencil graphlap --steps 5 --fuse 2 --output "$tmp/four.h5"
+same "$tmp/one.h5" "$tmp/four.h5" in
+"$pillar" run --backend cpu --stencil fastwaves --size 26x22x5 --steps 5 --output "$tmp/fw1.h5" >/dev/null
+run 2 --stencil fastwaves --size 26x22x5 --steps 3 --output "$tmp/fw3.h5"
+run 4 --stencil fastwaves --size 26x22x5 --steps 2 --fuse 2 --input "$tmp/fw3.h5" --output "$tmp/fw5.h5"
+same "$tmp/fw1.h5" "$tmp/fw5.h5" u_pos v_pos
+
+# refused: a rank count that is not mpirun's, flags a distributed run does not take
+refused() { # refused P ARGS...: exit 2
+    mpi "$@" >"$tmp/out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ]; then echo "ok   refused: $*"
+    else echo "FAIL exit $rc, not 2: $*"; cat "$tmp/out"; fail=1; fi
+}
+if [ "$backend" = cpu ]; then
+    if mpirun --oversubscribe -np 2 "$pillar" run --ranks 3 --steps 2 >"$tmp/out" 2>&1; then
+        echo "FAIL --ranks 3 on 2 ranks ran"; fail=1
+    elif grep -q "but 2 ranks were started" "$tmp/out"; then echo "ok   refused: --ranks 3 on 2"
+    else echo "FAIL --ranks 3 on 2 ranks:"; cat "$tmp/out"; fail=1; fi
+    refused 2 --steps 2 --out-of-core on --device-mem 1M
+    refused 2 --steps 2 --kernel-steps 2 --fuse 2
+fi
+exit $fail

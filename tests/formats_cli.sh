@@ -1,0 +1,263 @@
+#!/bin/sh
+# formats_cli.sh PILLAR SRCDIR — `pillar mesh import` of other tools' netCDF meshes (ICON, MPAS,
+# UGRID, SCRIP; docs/mesh-formats-in.md):
+#  1. the committed samples in data/ are what tools/make-samples.py makes (compared as ncdump
+#     text, so the check does not depend on the library's bytes);
+#  2. each sample imports, found from its content, with the cell count, the degree histogram and
+#     the nodes its construction gives (make-samples.py's docstring), and graphlap runs and
+#     verifies on it; the four netCDF variants of the ICON grid give the same mesh, and so does
+#     the same grid written as UGRID;
+#  3. bad files, written here from CDL text with ncgen, are refused with exit 1 and a message
+#     naming the variable and the first bad cell, leaving no output.
+# Skipped (77) where ncgen or python3 is missing.
+pillar=$1
+src=$2
+. "$(dirname "$0")/cli_lib.sh"
+command -v ncgen >/dev/null && command -v ncdump >/dev/null && command -v python3 >/dev/null ||
+    { echo "SKIP: ncgen, ncdump (Debian netcdf-bin) or python3 missing"; exit 77; }
+data=$src/data
+out=$tmp/out.h5
+
+# ---- 1. the samples are reproducible ----
+python3 "$src/tools/make-samples.py" "$tmp/gen" >"$tmp/gen.log" || { echo "FAIL: make-samples.py"; cat "$tmp/gen.log"; fail=1; }
+for f in "$data"/*.nc; do
+    b=$(basename "$f")
+    if ! [ -e "$tmp/gen/$b" ]; then
+        echo "FAIL: make-samples.py does not make $b"; fail=1
+    elif ncdump "$f" | sed 1d >"$tmp/a.cdl" && ncdump "$tmp/gen/$b" | sed 1d >"$tmp/b.cdl" &&
+         cmp -s "$tmp/a.cdl" "$tmp/b.cdl"; then
+        echo "ok: data/$b is what make-samples.py makes"
+    else
+        echo "FAIL: data/$b differs from what make-samples.py makes"; fail=1
+    fi
+done
+for b in icon-classic icon-64bit icon-cdf5 icon-netcdf4 mpas-sphere mpas-coast ugrid-mixed \
+         ugrid-sphere scrip-latlon; do
+    [ -e "$data/$b.nc" ] || { echo "FAIL: data/$b.nc is missing"; fail=1; }
+done
+
+# ---- 2. round trips: import (format from the content), mesh info, graphlap ----
+# sample | what the import prints | mesh info lines (;-separated)
+while IFS='|' read -r name wrote info; do
+    case $name in ''|\#*) continue ;; esac
+    m=$tmp/$name.h5
+    expect_output "$wrote" mesh import "$data/$name.nc" "$m" --levels 3
+    old_ifs=$IFS; IFS=';'
+    for line in $info; do IFS=$old_ifs; expect_output "$line" mesh info "$m"; done
+    IFS=$old_ifs
+    expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
+        run --mesh "$m" --stencil graphlap --backend cpu --runs 1
+done <<EOF
+icon-classic|icon: 80 triangles from $data/icon-classic.nc (netCDF classic (CDF-1))|neighbours  3: 80 cells;nodes       42, 3 coordinates each; up to 3 corners per cell;0 halo cells, 80 inner
+icon-64bit|icon: 80 triangles from $data/icon-64bit.nc (netCDF 64-bit offset (CDF-2))|neighbours  3: 80 cells;nodes       42, 3 coordinates
+icon-cdf5|icon: 80 triangles from $data/icon-cdf5.nc (netCDF CDF-5)|neighbours  3: 80 cells;nodes       42, 3 coordinates
+icon-netcdf4|icon: 80 triangles from $data/icon-netcdf4.nc (netCDF-4 (HDF5))|neighbours  3: 80 cells;nodes       42, 3 coordinates
+# the icosahedron cut 3x3, dual: 12 pentagons, closed; 180 triangles = MPAS vertices
+mpas-sphere|mpas: 92 cells|neighbours  6: 80, 5: 12 cells;nodes       180, 3 coordinates each; up to 7 corners per cell;0 halo cells, 92 inner;coordinates 3 per cell
+# 11 cells removed: a coastline (make-samples.py prints these counts from its own tables)
+mpas-coast|mpas: 81 cells|neighbours  6: 59, 5: 14, 4: 6, 3: 2 cells;nodes       169, 3 coordinates;halo        radius 2 (graphlap): 29 halo cells, 52 inner
+# 8x6 squares, 16 of them cut in 2: 64 faces on 9x7 nodes
+ugrid-mixed|ugrid: 64 faces from $data/ugrid-mixed.nc (netCDF classic (CDF-1))|neighbours  4: 16, 3: 36, 2: 12 cells;nodes       63, 2 coordinates each; up to 4 corners per cell;coordinates 2 per cell;(per-cell counts in /cell_sides)
+ugrid-sphere|ugrid: 80 faces from $data/ugrid-sphere.nc (netCDF-4 (HDF5))|neighbours  3: 80 cells;nodes       42, 3 coordinates each
+# 12x6 cells of 30 degrees: the 24 at the poles are triangles; 12*5 + 2 nodes
+scrip-latlon|scrip: 72 cells from $data/scrip-latlon.nc (netCDF 64-bit offset (CDF-2))|neighbours  4: 48, 3: 24 cells;nodes       62, 3 coordinates each; up to 4 corners per cell;0 halo cells, 72 inner
+EOF
+
+# the same grid in four netCDF variants, and as UGRID: the same tables (h5dump, when installed)
+if command -v h5dump >/dev/null; then
+    # (netCDF-4's dimension lists hold object addresses, which differ between files: left out)
+    tables() { h5dump -d /cell_neighbours -d /cell_nodes -d "$2" "$1" | sed 1d |
+        grep -v 'DATASET [0-9]* "/'; }
+    tables "$tmp/icon-classic.h5" /node_coordinates >"$tmp/ref.txt"
+    for v in 64bit cdf5 netcdf4; do
+        tables "$tmp/icon-$v.h5" /node_coordinates | cmp -s - "$tmp/ref.txt" &&
+            echo "ok: icon-$v.nc gives the mesh icon-classic.nc gives" ||
+            { echo "FAIL: icon-$v.nc and icon-classic.nc give different meshes"; fail=1; }
+    done
+    tables "$tmp/icon-classic.h5" /cell_sides >"$tmp/ref.txt" 2>/dev/null
+    tables "$tmp/ugrid-sphere.h5" /cell_sides 2>/dev/null | cmp -s - "$tmp/ref.txt" &&
+        echo "ok: ugrid-sphere.nc gives the neighbours and corners icon-classic.nc gives" ||
+        { echo "FAIL: ugrid-sphere.nc and icon-classic.nc differ in neighbours or corners"; fail=1; }
+fi
+# --format forces a reader
+expect_output "icon: 80 triangles" mesh import "$data/icon-cdf5.nc" "$tmp/f.h5" --format icon
+expect_output "ugrid: 80 faces" mesh import "$data/ugrid-sphere.nc" "$tmp/f.h5" --format=ugrid
+
+# ---- 3. bad files ----
+# mk NAME KIND: CDL on stdin -> $tmp/NAME.nc (KIND: 1 classic, 2 64-bit offset, 5 CDF-5, 3
+# netCDF-4)
+mk() { cat >"$tmp/$1.cdl" && ncgen -k "$2" -o "$tmp/$1.nc" "$tmp/$1.cdl" ||
+       { echo "FAIL: ncgen $1"; fail=1; }; }
+
+# ICON: 2 triangles sharing an edge. icon NAME NEIGHBOURS VERTICES [TYPE] [CLAT]
+icon() {
+    mk "$1" 1 <<CDL
+netcdf icon { dimensions: cell = 2 ; vertex = 4 ; nv = 3 ;
+variables: double clon(cell) ; ${5-double clat(cell) ;} double vlon(vertex) ; double vlat(vertex) ;
+  int vertex_of_cell(nv, cell) ; ${4:-int} neighbor_cell_index(nv, cell) ;
+data: clon = 0.1, 0.2 ; ${5-clat = 0.1, 0.2 ;} vlon = 0, 0.3, 0.3, 0 ; vlat = 0, 0, 0.3, 0.3 ;
+  vertex_of_cell = $3 ; neighbor_cell_index = $2 ; }
+CDL
+}
+icon icon-ok "2, 1, 0, 0, 0, 0" "1, 1, 2, 3, 3, 4"
+icon icon-asym "2, 0, 0, 0, 0, 0" "1, 1, 2, 3, 3, 4"
+icon icon-range "3, 1, 0, 0, 0, 0" "1, 1, 2, 3, 3, 4"
+icon icon-twice "2, 1, 2, 0, 0, 0" "1, 1, 2, 3, 3, 4"
+icon icon-self "1, 1, 0, 0, 0, 0" "1, 1, 2, 3, 3, 4"
+icon icon-vrange "2, 1, 0, 0, 0, 0" "1, 1, 2, 9, 3, 4"
+icon icon-type "2, 1, 0, 0, 0, 0" "1, 1, 2, 3, 3, 4" double
+icon icon-noclat "2, 1, 0, 0, 0, 0" "1, 1, 2, 3, 3, 4" int ""
+expect_output "icon: 2 triangles" mesh import "$tmp/icon-ok.nc" "$tmp/ok.h5"
+
+# MPAS: 2 triangles. mpas NAME CELLSONCELL NEDGES [TYPE] [LONLAT]
+mpas() {
+    mk "$1" 5 <<CDL
+netcdf mpas { dimensions: nCells = 2 ; nVertices = 4 ; maxEdges = 3 ;
+variables: int nEdgesOnCell(nCells) ; ${4:-int} cellsOnCell(nCells, maxEdges) ;
+  int verticesOnCell(nCells, maxEdges) ; ${5-double lonCell(nCells) ; double latCell(nCells) ;}
+  double lonVertex(nVertices) ; double latVertex(nVertices) ;
+data: nEdgesOnCell = $3 ; cellsOnCell = $2 ; verticesOnCell = 1, 2, 3, 2, 4, 3 ;
+  ${5-lonCell = 0.1, 0.2 ; latCell = 0.1, 0.2 ;} lonVertex = 0, 0.3, 0.3, 0 ; latVertex = 0, 0, 0.3, 0.3 ; }
+CDL
+}
+mpas mpas-ok "2, 0, 0, 1, 0, 0" "3, 3"
+mpas mpas-asym "2, 0, 0, 0, 0, 0" "3, 3"
+mpas mpas-range "3, 0, 0, 1, 0, 0" "3, 3"
+mpas mpas-twice "2, 2, 0, 1, 0, 0" "3, 3"
+mpas mpas-nedges "2, 0, 0, 1, 0, 0" "3, 4"
+mpas mpas-type "2, 0, 0, 1, 0, 0" "3, 3" double
+mpas mpas-nocoord "2, 0, 0, 1, 0, 0" "3, 3" int ""
+expect_output "mpas: 2 cells" mesh import "$tmp/mpas-ok.nc" "$tmp/ok.h5"
+
+# UGRID: nodes (0,0) (1,0) (1,1) (0,1) (2,0.5) (3,0) (3,1). ugrid NAME FACES NODES [ATTRS]
+# [TYPE] [START] [FACE_DIM] [EXTRA VARIABLES] [EXTRA DATA]
+ugrid() {
+    fn_att=${5:-"mesh:face_node_connectivity = \"fn\" ;"}
+    mk "$1" 1 <<CDL
+netcdf ugrid { dimensions: node = 7 ; face = $2 ; nmax = 4 ;
+variables: int mesh ; mesh:cf_role = "mesh_topology" ; mesh:topology_dimension = ${4:-2} ;
+  mesh:node_coordinates = "x y" ; $fn_att
+  mesh:face_dimension = "${8:-face}" ; $9
+  ${6:-int} fn(face, nmax) ; fn:start_index = ${7:-1} ; fn:_FillValue = -999 ;
+  double x(node) ; double y(node) ; ${10}
+data: mesh = 0 ; fn = $3 ; x = 0, 1, 1, 0, 2, 3, 3 ; y = 0, 0, 1, 1, 0.5, 0, 1 ; ${11} }
+CDL
+}
+ugrid ugrid-ok 2 "1, 2, 3, 4, 2, 5, 3, _"
+ugrid ugrid-three 3 "1, 2, 3, _, 2, 1, 4, _, 1, 2, 5, _"
+ugrid ugrid-fillmid 2 "1, 2, 3, 4, 2, _, 5, 3"
+ugrid ugrid-range 2 "1, 2, 3, 4, 2, 8, 3, _"
+ugrid ugrid-twice 2 "1, 2, 3, _, 1, 2, 3, _"
+ugrid ugrid-start 2 "1, 2, 3, 4, 2, 5, 3, _" 2 "" int 2
+ugrid ugrid-facedim 2 "1, 2, 3, 4, 2, 5, 3, _" 2 "" int 1 nmesh_edge
+ugrid ugrid-nofn 2 "1, 2, 3, 4, 2, 5, 3, _" 2 " "
+ugrid ugrid-type 2 "1, 2, 3, 4, 2, 5, 3, _" 2 "" double
+ugrid ugrid-1d 2 "1, 2, 3, 4, 2, 5, 3, _" 1
+ff='mesh:face_face_connectivity = "ff" ;'
+ffv='int ff(face, nmax) ; ff:start_index = 1 ; ff:_FillValue = -999 ;'
+ugrid ugrid-ffok 3 "1, 2, 3, 4, 2, 5, 3, _, 2, 6, 5, _" 2 "" int 1 face "$ff" "$ffv" \
+    "ff = 2, _, _, _, 1, 3, _, _, 2, _, _, _ ;"
+ugrid ugrid-ffasym 3 "1, 2, 3, 4, 2, 5, 3, _, 2, 6, 5, _" 2 "" int 1 face "$ff" "$ffv" \
+    "ff = 2, _, _, _, 3, _, _, _, 2, _, _, _ ;"
+ugrid ugrid-ffnoedge 3 "1, 2, 3, 4, 2, 5, 3, _, 2, 6, 5, _" 2 "" int 1 face "$ff" "$ffv" \
+    "ff = 2, 3, _, _, 1, 3, _, _, 2, 1, _, _ ;"
+expect_output "ugrid: 2 faces" mesh import "$tmp/ugrid-ok.nc" "$tmp/ok.h5"
+expect_output "ugrid: 3 faces" mesh import "$tmp/ugrid-ffok.nc" "$tmp/ok.h5"
+
+# SCRIP: cells of 10 degrees. scrip NAME CELLS CORNER_LAT CORNER_LON CENTRE_LAT CENTRE_LON
+# [UNITS] [CENTRE_LON_VARIABLE]
+scrip() {
+    u=${7:-degrees}
+    lon_var="double grid_center_lon(grid_size) ; grid_center_lon:units = \"$u\" ;"
+    lon_data="grid_center_lon = $6 ;"
+    [ $# -lt 8 ] || { lon_var=""; lon_data=""; }
+    mk "$1" 2 <<CDL
+netcdf scrip { dimensions: grid_size = $2 ; grid_corners = 4 ;
+variables: double grid_corner_lat(grid_size, grid_corners) ; grid_corner_lat:units = "$u" ;
+  double grid_corner_lon(grid_size, grid_corners) ; grid_corner_lon:units = "$u" ;
+  double grid_center_lat(grid_size) ; grid_center_lat:units = "$u" ; $lon_var
+data: grid_corner_lat = $3 ; grid_corner_lon = $4 ; grid_center_lat = $5 ; $lon_data }
+CDL
+}
+lat2="0, 0, 10, 10, 0, 0, 10, 10"
+lon2="0, 10, 10, 0, 10, 20, 20, 10"
+scrip scrip-ok 2 "$lat2" "$lon2" "5, 5" "5, 15"
+# a third cell, a triangle (its last corner repeated), on the edge the two share
+scrip scrip-three 3 "$lat2, 0, 10, 5, 5" "$lon2, 10, 10, 5, 5" "5, 5, 5" "5, 15, 8"
+scrip scrip-units 2 "$lat2" "$lon2" "5, 5" "5, 15" furlongs
+scrip scrip-lat 2 "0, 0, 10, 95, 0, 0, 10, 10" "$lon2" "5, 5" "5, 15"
+scrip scrip-point 2 "0, 0, 10, 10, 0, 0, 0, 0" "0, 10, 10, 0, 10, 10, 10, 10" "5, 0" "5, 10"
+scrip scrip-nolon 2 "$lat2" "$lon2" "5, 5" "5, 15" degrees ""
+expect_output "scrip: 2 cells" mesh import "$tmp/scrip-ok.nc" "$tmp/ok.h5"
+
+# not a mesh of any format; a netCDF file cut short
+printf 'neither netCDF nor Gmsh\n' >"$tmp/text.nc"
+cp "$tmp/text.nc" "$tmp/text.txt"
+head -c 300 "$data/icon-classic.nc" >"$tmp/cut.nc"
+# a classic header of 16 bytes declaring 2^31 - 1 dimensions (libnetcdf 4.9 would try to
+# allocate them and crash: found by fuzz_nc)
+printf 'CDF\001\000\000\000\000\000\000\000\012\177\377\377\377' >"$tmp/dims.nc"
+rm -f "$out"
+
+# expect1 NEEDLE ARGS... : exit 1, NEEDLE in stderr, no output file
+expect1() {
+    needle=$1; shift
+    "$pillar" "$@" >"$tmp/stdout" 2>"$tmp/stderr"; rc=$?
+    if [ $rc -ne 1 ]; then
+        echo "FAIL: pillar $* exited $rc (want 1)"; cat "$tmp/stderr"; fail=1
+    elif ! grep -qF -- "$needle" "$tmp/stderr"; then
+        echo "FAIL: pillar $*: message does not name '$needle':"; cat "$tmp/stderr"; fail=1
+    else
+        echo "ok: pillar $* -> $(head -n1 "$tmp/stderr")"
+    fi
+    no_file "$out"
+}
+t=$tmp
+while IFS='|' read -r name needle; do
+    case $name in ''|\#*) continue ;; esac
+    expect1 "$needle" mesh import "$t/$name.nc" "$out"
+done <<EOF
+icon-asym|neighbor_cell_index: asymmetric at cell 0: column 0 = 1, but cell 1 does not list 0
+icon-range|neighbor_cell_index[0][0] = 3 is out of range (1..2, or <= 0 for none)
+icon-twice|neighbor_cell_index: cell 0 lists cell 1 twice (columns 0 and 1)
+icon-self|neighbor_cell_index: cell 0 is its own neighbour
+icon-vrange|vertex_of_cell[1][1] = 9 is out of range (1..4)
+icon-type|variable neighbor_cell_index has the wrong type; expected integers
+icon-noclat|variable clat is missing
+mpas-asym|cellsOnCell: asymmetric at cell 0: column 0 = 1, but cell 1 does not list 0
+mpas-range|cellsOnCell[0][0] = 3 is out of range (1..2, or 0 for none)
+mpas-twice|cellsOnCell: cell 0 lists cell 1 twice (columns 0 and 1)
+mpas-nedges|nEdgesOnCell[1] = 4 is out of range (1..maxEdges = 3)
+mpas-type|variable cellsOnCell has the wrong type; expected integers
+mpas-nocoord|variable xCell is missing
+ugrid-three|fn: cell 0: its edge between nodes 0 and 1 is shared by 3 cells (0, 1 and 2)
+ugrid-fillmid|variable fn: face 1, entry 2 = 5 follows a _FillValue
+ugrid-range|variable fn: face 1, entry 1 = 8 is out of range (1..7 with start_index 1, or the _FillValue -999)
+ugrid-twice|fn: cell 0 lists cell 1 twice (columns 0 and 1)
+ugrid-start|variable fn: attribute start_index must be the integer 0 or 1
+ugrid-facedim|variable fn has dimensions (face, nmax), neither of them the faces' nmesh_edge
+ugrid-nofn|mesh topology mesh has no attribute face_node_connectivity
+ugrid-type|variable fn has the wrong type; expected integers
+ugrid-1d|no UGRID 2D mesh: no variable has cf_role = "mesh_topology" and topology_dimension = 2 (the file's meshes are not 2D)
+ugrid-ffasym|ff: asymmetric at cell 0: column 0 = 1, but cell 1 does not list 0
+ugrid-ffnoedge|ff: face 0 lists face 2, but they share no edge in the face-node connectivity
+scrip-three|grid_corner_lat/lon: cell 0: its edge between nodes 1 and 2 is shared by 3 cells (0, 1 and 2)
+scrip-units|variable grid_corner_lat: units 'furlongs': expected degrees or radians
+scrip-lat|grid_corner_lat[3] = 95 is not a latitude in degrees
+scrip-point|grid_corner_lat/lon: cell 1 has 1 corner; a cell needs at least 3
+scrip-nolon|variable grid_center_lon is missing
+cut|a netCDF classic (CDF-1) header that does not fit in the file
+dims|a netCDF classic (CDF-1) header that does not fit in the file (counts or names beyond its 16 bytes)
+text|not a netCDF file (neither classic, 64-bit offset, CDF-5 nor netCDF-4/HDF5)
+EOF
+expect1 "which format? pillar recognises none of its own in this file's content" \
+    mesh import "$tmp/text.txt" "$out"
+# a forced format that is not the file's: its reader names what is missing
+expect1 "variable cellsOnCell is missing" mesh import "$data/icon-classic.nc" "$out" --format mpas
+expect1 "no UGRID 2D mesh" mesh import "$data/scrip-latlon.nc" "$out" --format ugrid
+expect1 "variable grid_corner_lat is missing" mesh import "$data/mpas-sphere.nc" "$out" --format scrip
+expect1 "variable neighbor_cell_index is missing" mesh import "$data/ugrid-mixed.nc" "$out" --format icon
+expect_error "--format 'netcdf': choose ugrid, icon, mpas, scrip or gmsh" \
+    mesh import "$data/icon-classic.nc" "$out" --format netcdf
+no_file "$out"
+exit $fail

@@ -1,0 +1,273 @@
+/* test_dist.c — distributed iterated runs without MPI (src/dist/): P ranks in one process
+ * (dist_sim_run) equal the in-core iteration bit for bit for every iterated stencil, P = 1, 2,
+ * 3, 4, 7, layouts, storages, precisions, generated grids and mesh kinds, F = 1..3 steps between
+ * exchanges; each rank's cells, ring, interior and lists are checked against the global grid
+ * (ugrid_follow, the mesh's lists), not through the plan's own tables. With --gpu (built with
+ * CUDA; 77 without a device): every rank's part on the one GPU (dist_sim_steps_gpu), the same
+ * comparisons. */
+#include "check.h"
+#include "grids/mesh.h"
+#include "src/dist/dist_sim.h"
+#include "src/exec/iterate.h"
+#ifdef TEST_DIST_CUDA
+#include "src/exec/gpu.h"
+#endif
+
+#include <string.h>
+
+#define STEPS 5
+
+static const int ranks[] = {1, 2, 3, 4, 7};
+#define NRANKS ((int)(sizeof ranks / sizeof ranks[0]))
+
+/* Whether the body at global cell c reads only cells of rank `me` or the grid's halo: every
+ * relation it reads followed on the global grid (W/E/S/N), or its neighbours and theirs (graph). */
+static int reads_own_only(const ugrid *g, stencil_t s, const int *part, int me, int c)
+{
+    const stencil_info *si = &stencil_table[s];
+    if (!si->graph) {
+        for (int r = 0; r < NREL2; r++) {
+            if (!(si->rels & (1u << r)))
+                continue;
+            int v = ugrid_follow(g, c, r);
+            if (v >= g->nhalo && part[v] != me)
+                return 0;
+        }
+        return 1;
+    }
+    for (int i = 0; i < g->adjw; i++) {
+        int a = g->adj[(size_t)i * g->nxy + c];
+        if (a < 0)
+            continue;
+        if (a >= g->nhalo && part[a] != me)
+            return 0;
+        for (int k = 0; k < g->adjw; k++) {
+            int b = g->adj[(size_t)k * g->nxy + a];
+            if (b >= g->nhalo && part[b] != me)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Each rank of a partition: its own cells are exactly its part, its interior reads nothing of
+ * another rank and its boundary does, every ring cell comes from its owner, and what each rank
+ * sends another is, cell for cell, what that one receives. */
+static void test_ranks(const problem *pb, int n, int F, const char *what)
+{
+    const ugrid *g = &pb->ug;
+    stencil_t s = pb->s.stencil;
+    int *part = xalloc(sizeof(int) * (size_t)g->nxy);
+    if (ugrid_partition(g, stencil_table[s].graph, n, part) != 0) {
+        CHECK(0, "%s: partition into %d", what, n);
+        xfree(part);
+        return;
+    }
+    dist_rank *d = xalloc(sizeof(dist_rank) * (size_t)n);
+    long owned = 0, bad_own = 0, bad_inner = 0, bad_edge = 0, bad_ring = 0;
+    for (int r = 0; r < n; r++) {
+        CHECK(dist_rank_make(&d[r], g, part, n, r, s, pb->s.prec, pb->s.chasing,
+                             pb->s.compressed, F) == 0, "%s: rank %d", what, r);
+        const ooc_part *pt = &d[r].pt;
+        owned += d[r].nown;
+        for (int l = pt->first[0]; l < pt->ncells; l++) {
+            int c = pt->gcell[l];
+            bad_own += part[c] != r;
+            if (l >= d[r].inner0)
+                bad_inner += !reads_own_only(g, s, part, r, c);
+            else
+                bad_edge += reads_own_only(g, s, part, r, c);
+        }
+        for (int j = 0; j < d[r].nrecv; j++)
+            for (int i = d[r].rstart[j]; i < d[r].rstart[j + 1]; i++)
+                bad_ring += part[pt->gcell[d[r].rcell[i]]] != d[r].rpeer[j] ||
+                            d[r].rcell[i] < pt->nfixed || d[r].rcell[i] >= pt->first[0];
+        bad_ring += d[r].rstart[d[r].nrecv] != pt->first[0] - pt->nfixed;
+    }
+    CHECK(owned == g->nxy - g->nhalo, "%s, %d ranks: %ld cells owned of %d", what, n, owned,
+          g->nxy - g->nhalo);
+    CHECK(bad_own == 0 && bad_inner == 0 && bad_edge == 0 && bad_ring == 0,
+          "%s, %d ranks: %ld own cells of another part, %ld interior cells reading another rank, "
+          "%ld boundary cells that do not, %ld ring cells misfiled", what, n, bad_own, bad_inner,
+          bad_edge, bad_ring);
+    /* the lists, built as the MPI run builds them: receiver's wants -> sender's sends */
+    for (int r = 0; r < n; r++) {
+        int *want = xalloc(sizeof(int) * (size_t)n), total = 0;
+        memset(want, 0, sizeof(int) * (size_t)n);
+        for (int q = 0; q < n; q++)
+            for (int j = 0; j < d[q].nrecv; j++)
+                if (d[q].rpeer[j] == r)
+                    total += want[q] = d[q].rstart[j + 1] - d[q].rstart[j];
+        int *ids = xalloc(sizeof(int) * (size_t)(total + 1)), at = 0;
+        for (int q = 0; q < n; q++)
+            for (int j = 0; j < d[q].nrecv; j++)
+                if (d[q].rpeer[j] == r)
+                    for (int i = d[q].rstart[j]; i < d[q].rstart[j + 1]; i++)
+                        ids[at++] = d[q].pt.gcell[d[q].rcell[i]];
+        CHECK(dist_rank_sends(&d[r], want, ids) == 0, "%s: sends of rank %d", what, r);
+        long bad = 0;
+        for (int j = 0, k = 0; j < d[r].nsend; j++)
+            for (int i = d[r].sstart[j]; i < d[r].sstart[j + 1]; i++, k++)
+                bad += d[r].pt.gcell[d[r].scell[i]] != ids[k];
+        CHECK(bad == 0, "%s: rank %d sends %ld cells other than those asked", what, r, bad);
+        xfree(want);
+        xfree(ids);
+    }
+    for (int r = 0; r < n; r++)
+        dist_rank_free(&d[r]);
+    xfree(d);
+    xfree(part);
+}
+
+/* P ranks in one process == in core, bit for bit, for every P and F = 1..maxf. */
+static int use_gpu; /* --gpu: the ranks' parts on the device */
+
+/* dist_sim_run, or its passes on the device with --gpu. */
+static int sim_run(const problem *pb, int P, int F, fieldset f)
+{
+    if (!use_gpu)
+        return dist_sim_run(&pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
+                            NULL, P, F, f, STEPS);
+    dist_sim sm;
+    if (dist_sim_open(&sm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
+                      NULL, P, F) != 0)
+        return -1;
+    access_t a = ACC_IDXVAR; /* and zloop, where it has the stencil, on an even number of ranks */
+#ifdef TEST_DIST_CUDA
+    if (P % 2 == 0 && gpu_supports(ACC_ZLOOP, pb->s.stencil))
+        a = ACC_ZLOOP;
+#endif
+    int rc = dist_sim_steps_gpu(&sm, f, STEPS, a);
+    dist_sim_close(&sm);
+    return rc;
+}
+
+static int test_runs(const problem *pb, const char *what, int maxf)
+{
+    fieldset ref = iter_fields_copy(pb);
+    iter_run_incore(pb, ref, STEPS);
+    long changed = iter_state_differ(pb, ref, pb->uf, NULL);
+    CHECK(changed > 0, "%s: %d steps changed nothing", what, STEPS);
+    int runs = 0;
+    for (int i = 0; i < NRANKS; i++)
+        for (int F = 1; F <= maxf; F++) {
+            fieldset f = iter_fields_copy(pb);
+            int rc = sim_run(pb, ranks[i], F, f);
+            long points = 0, bad = rc == 0 ? iter_state_differ(pb, f, ref, &points) : -1;
+            CHECK(rc == 0 && bad == 0, "%s, %d ranks, F = %d: %ld of %ld points differ from in core",
+                  what, ranks[i], F, bad, points);
+            iter_fields_free(pb, &f);
+            runs++;
+        }
+    test_ranks(pb, 4, 2, what);
+    iter_fields_free(pb, &ref);
+    return runs;
+}
+
+/* Breaks the interior on purpose (every own cell taken for interior, computed before the ring
+ * arrives, which dist_sim_steps poisons first): the run must then differ. The test can fail. */
+static void test_negative(const problem *pb)
+{
+    fieldset ref = iter_fields_copy(pb);
+    iter_run_incore(pb, ref, STEPS);
+    for (int broken = 0; broken < 2; broken++) {
+        dist_sim sm;
+        if (dist_sim_open(&sm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
+                          NULL, 3, 2) != 0) {
+            CHECK(0, "negative: open");
+            continue;
+        }
+        for (int r = 0; broken && r < sm.nranks; r++)
+            sm.d[r].inner0 = sm.d[r].pt.first[0];
+        fieldset f = iter_fields_copy(pb);
+        dist_sim_steps(&sm, f, STEPS);
+        long bad = iter_state_differ(pb, f, ref, NULL);
+        if (broken)
+            CHECK(bad > 0, "an interior that reads the ring before it arrives went unnoticed");
+        else
+            CHECK(bad == 0, "negative control: the unbroken run differs (%ld points)", bad);
+        iter_fields_free(pb, &f);
+        dist_sim_close(&sm);
+    }
+    iter_fields_free(pb, &ref);
+}
+
+typedef struct {
+    const char *name;
+    mesh_gen_spec spec;
+    stencil_t stencils[3];
+    int nst;
+} mesh_case;
+
+int main(int argc, char **argv)
+{
+    int runs = 0;
+    if (argc > 1 && !strcmp(argv[1], "--gpu")) {
+#ifdef TEST_DIST_CUDA
+        char msg[256];
+        if (!gpu_probe(msg, sizeof msg)) {
+            printf("test_dist --gpu: skipped: %s\n", msg);
+            return 77;
+        }
+        use_gpu = 1;
+#else
+        printf("test_dist --gpu: skipped: built without CUDA\n");
+        return 77;
+#endif
+    }
+    /* generated grids: every W/E/S/N stencil, layouts, storages, precisions in turn */
+    const stencil_t quad[] = {ST_LAPLAP, ST_HDIFF, ST_FASTWAVES, ST_LAP};
+    const layout_t layouts[] = {LAYOUT_ZCURVE, LAYOUT_ROWMAJOR, LAYOUT_RANDOM};
+    for (int k = 0; k < 4; k++)
+        for (int l = 0; l < 3; l++) {
+            int v = k * 3 + l;
+            problem_spec s = {quad[k], v % 2 ? PREC_FLOAT : PREC_DOUBLE, 23, 19, 5, 2, layouts[l],
+                              32, 42 + (uint64_t)v, v % 3 != 1, v % 4 == 0};
+            problem pb;
+            if (problem_make_lean(&pb, &s, NULL, MESH_ORDER_FILE, 1) != 0) {
+                CHECK(0, "problem %d", v);
+                continue;
+            }
+            char what[128];
+            snprintf(what, sizeof what, "%s %s %s %s%s", stencil_table[s.stencil].name,
+                     prec_name(s.prec), layout_name[s.layout], s.chasing ? "chasing" : "nonchasing",
+                     s.compressed ? " compressed" : "");
+            runs += test_runs(&pb, what, l == 0 ? 3 : 2);
+            if (k == 0 && l == 0 && !use_gpu)
+                test_negative(&pb);
+            problem_free(&pb);
+        }
+
+    /* meshes: quads whose labels turn (cubed sphere, rotated), general meshes with graphlap */
+    const mesh_case cases[] = {
+        {"cubed sphere", {MESH_CUBED_SPHERE, 0, 0, 6, 4, 0, 1, 0, 0}, {ST_LAPLAP, ST_HDIFF, ST_LAP}, 3},
+        {"rotated", {MESH_ROTATED, 16, 14, 0, 4, 6, 1, 0, 0}, {ST_LAPLAP, ST_GRAPHLAP}, 2},
+        {"periodic hexagons", {MESH_HEXAGONS, 12, 10, 0, 4, 0, 1, 1, 0}, {ST_GRAPHLAP}, 1},
+        {"triangles", {MESH_TRIANGLES, 10, 8, 0, 4, 0, 1, 0, 0}, {ST_GRAPHLAP}, 1},
+        {"refined patch", {MESH_REFINED, 15, 15, 0, 4, 0, 1, 0, 5}, {ST_GRAPHLAP}, 1},
+    };
+    for (size_t m = 0; m < sizeof cases / sizeof cases[0]; m++)
+        for (int i = 0; i < cases[m].nst; i++) {
+            mesh_order_t order = (mesh_order_t)((m + (size_t)i) % MESH_ORDER_COUNT);
+            mesh me;
+            if (mesh_generate(&me, &cases[m].spec) != 0) {
+                CHECK(0, "%s: generate", cases[m].name);
+                continue;
+            }
+            problem_spec s = {cases[m].stencils[i], i % 2 ? PREC_FLOAT : PREC_DOUBLE, 0, 0, 0, 0,
+                              LAYOUT_ROWMAJOR, 16, 7, 1, (int)m % 2};
+            problem pb;
+            if (problem_make_lean_mesh(&pb, &s, &me, cases[m].name, order, 1) != 0) {
+                CHECK(0, "%s: problem", cases[m].name);
+                continue;
+            }
+            char what[128];
+            snprintf(what, sizeof what, "%s %s on %s (%s order)", stencil_table[s.stencil].name,
+                     prec_name(s.prec), cases[m].name, mesh_order_name[order]);
+            runs += test_runs(&pb, what, 2);
+            problem_free(&pb);
+        }
+    printf("%d distributed runs of %d steps (P = 1, 2, 3, 4, 7%s) equal the in-core iteration\n",
+           runs, STEPS, use_gpu ? ", on the GPU" : "");
+    return check_done("test_dist");
+}
