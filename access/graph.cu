@@ -15,6 +15,13 @@
 #undef FOLDED
 #define FOLDED(PREFIX, state, v) (P.fold ? STENCIL_FOLD(PREFIX, state, v) : (v))
 
+/* extern "C" in a user stencil's module (src/jit/), so that it is found by name */
+#ifdef PILLAR_JIT
+#define GRAPH_LINKAGE extern "C" __global__
+#else
+#define GRAPH_LINKAGE static __global__
+#endif
+
 #define GDEG(q) __ldg(P.g_deg + (q))
 #define GNB(q, j) __ldg(P.g_nb + (long)(j) * P.g_stride + (q))
 #define GDEG2(c, k) GDEG(GNB(c, k))
@@ -27,7 +34,7 @@
 #define GKAPPA(q, j) __ldg((const T *)P.geo_k + (long)(j) * P.geo_n + (q))
 
 #define GRAPH_KERNEL(ST, TY)                                                                      \
-    static __global__ void __launch_bounds__(PILLAR_MAX_THREADS) k_graph_##ST##_##TY(kparams P)   \
+    GRAPH_LINKAGE void __launch_bounds__(PILLAR_MAX_THREADS) k_graph_##ST##_##TY(kparams P)   \
     {                                                                                             \
         typedef TY T;                                                                             \
         ST##_BIND(P.f);                                                                           \
@@ -40,9 +47,13 @@
         ST##_BODY(P.c0 + cell);                                                                   \
     }
 #define GRAPH_KERNELS(ST, _) GRAPH_KERNEL(ST, double) GRAPH_KERNEL(ST, float)
+#ifdef PILLAR_JIT /* a user stencil file composed at run time (src/jit/): its kernels only */
+GRAPH_KERNELS(USER, _)
+#else
 FOR_EACH_GRAPH_STENCIL(GRAPH_KERNELS, _)
 
 #define GRAPH_ROW(ST, _) {(const void *)k_graph_##ST##_double, (const void *)k_graph_##ST##_float},
 extern "C" {
 graph_kernel_table graph_kernels = {FOR_EACH_GRAPH_STENCIL(GRAPH_ROW, _)};
 }
+#endif

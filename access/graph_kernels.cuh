@@ -114,19 +114,28 @@
     }
 #define LATTICE_KERNELS(ST, TY)                                                                   \
     LATTICE_KERNEL(ST, TY, LATTICE_HEXAGONS, hex) LATTICE_KERNEL(ST, TY, LATTICE_TRIANGLES, tri)
+#ifdef PILLAR_JIT /* a W/E/S/N stencil file's module (src/jit/): no graph kernels, no table */
+#define INSTANTIATE_GRAPH_UNS()
+#define INSTANTIATE_GRAPH_LAT()
+#else
 #define INSTANTIATE_GRAPH_UNS()                                                                   \
     FOR_EACH_GRAPH_STENCIL(GRAPH_KERNELS, double) FOR_EACH_GRAPH_STENCIL(GRAPH_KERNELS, float)
 #define INSTANTIATE_GRAPH_LAT()                                                                   \
     FOR_EACH_GRAPH_STENCIL(LATTICE_KERNELS, double) FOR_EACH_GRAPH_STENCIL(LATTICE_KERNELS, float)
+#endif
 
 #define GKERNEL_ROW(ST, TY)                                                                       \
     {(const void *)kg_##ST##_##TY##_00, (const void *)kg_##ST##_##TY##_01,                        \
      (const void *)kg_##ST##_##TY##_10, (const void *)kg_##ST##_##TY##_11,                        \
      (const void *)kg_##ST##_##TY##_hex, (const void *)kg_##ST##_##TY##_tri}
 #define GKERNEL_STENCIL(ST, _) {GKERNEL_ROW(ST, double), GKERNEL_ROW(ST, float)},
+#ifdef PILLAR_JIT
+#define GTABULATE(name)
+#else
 #define GTABULATE(name)                                                                           \
     extern "C" {                                                                                  \
     gkernel_table name = {FOR_EACH_GRAPH_STENCIL(GKERNEL_STENCIL, _)};                            \
     }
+#endif
 
 #endif

@@ -18,7 +18,13 @@
  * (--constant-tables: c_nbtab[r * crows + row]; each strategy file has its copy, filled by its
  * upload function), 3 compressed with each pattern's offsets packed in one row
  * (--packed-rows: tab[row * nrel + r], 16-byte aligned, read with vector loads). */
+#ifdef PILLAR_JIT /* a user stencil's module: found by name (src/jit/gpu.c) */
+extern "C" {
+__constant__ int32_t c_nbtab[PILLAR_CONST_WORDS];
+}
+#else
 static __constant__ int32_t c_nbtab[PILLAR_CONST_WORDS];
+#endif
 
 __device__ __forceinline__ int nb_row(nbview t, int compressed, int p)
 {
@@ -129,11 +135,20 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
 #undef FOLDED
 #define FOLDED(PREFIX, state, v) (P.fold ? STENCIL_FOLD(PREFIX, state, v) : (v))
 
+/* A kernel's linkage: static in the built-in strategy files; in the source pillar composes at
+ * run time for a user stencil file (src/jit/, PILLAR_JIT) extern "C", so that the loaded module
+ * names its kernels k_USER_TY_CHCM and k_USER_TY_reg. */
+#ifdef PILLAR_JIT
+#define PILLAR_KERNEL extern "C" __global__
+#else
+#define PILLAR_KERNEL static __global__
+#endif
+
 /* Instantiation: a strategy file defines NB for the unstructured kernels and expands
  * UNS_KERNELS for each stencil and type, redefines NB for the regular twins and expands
  * REG_KERNEL, then TABULATE(name) builds its kernel table. */
 #define UNS_KERNEL(ST, TY, CH, CM)                                                                \
-    static __global__ void __launch_bounds__(KERNEL_BOUNDS) k_##ST##_##TY##_##CH##CM(kparams P)            \
+    PILLAR_KERNEL void __launch_bounds__(KERNEL_BOUNDS) k_##ST##_##TY##_##CH##CM(kparams P)            \
     {                                                                                             \
         typedef TY T;                                                                             \
         enum { CHASING = CH, COMPRESSED = CM };                                                   \
@@ -145,16 +160,21 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
     UNS_KERNEL(ST, TY, 0, 0) UNS_KERNEL(ST, TY, 0, 1) UNS_KERNEL(ST, TY, 1, 0) UNS_KERNEL(ST, TY, 1, 1) \
     UNS_KERNEL(ST, TY, 0, 2) UNS_KERNEL(ST, TY, 1, 2) UNS_KERNEL(ST, TY, 0, 3) UNS_KERNEL(ST, TY, 1, 3)
 #define REG_KERNEL(ST, TY)                                                                        \
-    static __global__ void __launch_bounds__(KERNEL_BOUNDS) k_##ST##_##TY##_reg(kparams P)                 \
+    PILLAR_KERNEL void __launch_bounds__(KERNEL_BOUNDS) k_##ST##_##TY##_reg(kparams P)                 \
     {                                                                                             \
         typedef TY T;                                                                             \
         ST##_BIND(P.f);                                                                           \
         STRATEGY_REG(ST)                                                                          \
     }
+#ifdef PILLAR_JIT /* the user stencil (prefix USER) only, no kernel table */
+#define INSTANTIATE_UNS() UNS_KERNELS(USER, double) UNS_KERNELS(USER, float)
+#define INSTANTIATE_REG() REG_KERNEL(USER, double) REG_KERNEL(USER, float)
+#else
 #define INSTANTIATE_UNS()                                                                         \
     FOR_EACH_STENCIL(UNS_KERNELS, double) FOR_EACH_STENCIL(UNS_KERNELS, float)
 #define INSTANTIATE_REG()                                                                         \
     FOR_EACH_STENCIL(REG_KERNEL, double) FOR_EACH_STENCIL(REG_KERNEL, float)
+#endif
 
 #define KERNEL_ROW(ST, TY)                                                                        \
     {(const void *)k_##ST##_##TY##_00, (const void *)k_##ST##_##TY##_01,                          \
@@ -163,6 +183,9 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
      (const void *)k_##ST##_##TY##_12, (const void *)k_##ST##_##TY##_03,                          \
      (const void *)k_##ST##_##TY##_13}
 #define KERNEL_STENCIL(ST, _) {KERNEL_ROW(ST, double), KERNEL_ROW(ST, float)},
+#ifdef PILLAR_JIT
+#define TABULATE(name)
+#else
 #define TABULATE(name)                                                                            \
     extern "C" {                                                                                  \
     kernel_table name = {FOR_EACH_STENCIL(KERNEL_STENCIL, _)};                                    \
@@ -171,6 +194,7 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
         return (int)cudaMemcpyToSymbol(c_nbtab, rows, bytes);                                     \
     }                                                                                             \
     }
+#endif
 
 /* The regular twin of every thread-per-cell strategy: arithmetic needs no shared look-up. */
 #define REG_PER_CELL(ST)                                                                          \

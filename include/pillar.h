@@ -86,6 +86,18 @@ const char *pillar_status_name(pillar_status s);
  *   backend    auto (default: the GPU when one is usable, else the CPU) | cpu | gpu */
 pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *value);
 
+/* Your own stencil instead of a built-in one (docs/own-stencil.md): a stencil file in the body
+ * contract, compiled at run time by the system C compiler (and for the GPU by NVRTC when pillar
+ * was built with it), cached on disk ($PILLAR_CACHE_DIR, $XDG_CACHE_HOME/pillar or
+ * ~/.cache/pillar). Replaces option "stencil"; its fields are set and read by the names of its
+ * in(...) and out(...) clauses. A file that is not a valid stencil, reads outside its declared
+ * radius or does not compile: PILLAR_ERR_ARG with the file, line and compiler message in
+ * pillar_last_error; no C compiler: PILLAR_ERR_UNSUPPORTED. Compiled stencils stay loaded for
+ * the life of the process (at most 32 distinct ones), shared by every handle. */
+pillar_status pillar_set_stencil_file(pillar_ctx *ctx, const char *path);
+/* The same from the text of a stencil file; name stands for it in messages. */
+pillar_status pillar_set_stencil_source(pillar_ctx *ctx, const char *name, const char *source);
+
 /* The grid, from the caller's arrays (copied; the caller keeps them):
  *   quad:    nbr[4*c + r], r = 0 W, 1 E, 2 S, 3 N: the neighbour cell or -1 (none). Symmetric:
  *            if d is a neighbour of c, c is a neighbour of d.

@@ -1,6 +1,9 @@
 /* stencil.c — the stencil table of stencils/registry.h and the stencils' input data. */
 #include "stencil.h"
 
+#include "../base/common.h"
+
+#include <pthread.h>
 #include <string.h>
 
 /* (the last field, always an output, leads the ranges so that an empty list is valid C) */
@@ -17,7 +20,36 @@
                 PILLAR_IS_GRAPH_##kind, PILLAR_RELS_##kind(P), {PILLAR_LIST carry},               \
                 {[PILLAR_MAXF - 1] = {0}, PILLAR_LIST inputs}, framed, staged, ksteps,            \
                 PILLAR_GEOMETRY_##kind(P)},
-const stencil_info stencil_table[ST_COUNT] = {PILLAR_STENCILS(PILLAR_INFO_, _, _)};
+stencil_info stencil_table[ST_COUNT + ST_USER_SLOTS] = {PILLAR_STENCILS(PILLAR_INFO_, _, _)};
+
+/* Loaded stencils: how many slots are taken, and their folds. */
+static int user_count;
+static stencil_fold_d user_fold_d[ST_USER_SLOTS];
+static stencil_fold_f user_fold_f[ST_USER_SLOTS];
+static pthread_mutex_t user_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int stencil_user_add(const stencil_info *info, stencil_fold_d fd, stencil_fold_f ff,
+                     stencil_t *out)
+{
+    pthread_mutex_lock(&user_lock);
+    int k = user_count;
+    if (k < ST_USER_SLOTS) {
+        stencil_table[ST_COUNT + k] = *info;
+        user_fold_d[k] = fd;
+        user_fold_f[k] = ff;
+        __atomic_store_n(&user_count, k + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&user_lock);
+    if (k >= ST_USER_SLOTS) {
+        perr("%s: no room for another loaded stencil (%d at most per process)", info->name,
+             ST_USER_SLOTS);
+        return -1;
+    }
+    *out = (stencil_t)(ST_COUNT + k);
+    return 0;
+}
+
+int stencil_count(void) { return ST_COUNT + __atomic_load_n(&user_count, __ATOMIC_ACQUIRE); }
 
 #define PILLAR_FOLD_CASE_(P, TY)                                                                  \
     case ST_##P: return stencil_fold_##P##_##TY(u, o);
@@ -25,7 +57,10 @@ double stencil_fold_double(stencil_t s, double u, double o)
 {
     switch (s) {
         FOR_EACH_ANY_STENCIL(PILLAR_FOLD_CASE_, double)
-    default: return o;
+    default: {
+        stencil_fold_d f = stencil_is_user(s) ? user_fold_d[s - ST_COUNT] : NULL;
+        return f ? f(u, o) : o;
+    }
     }
 }
 
@@ -33,13 +68,16 @@ float stencil_fold_float(stencil_t s, float u, float o)
 {
     switch (s) {
         FOR_EACH_ANY_STENCIL(PILLAR_FOLD_CASE_, float)
-    default: return o;
+    default: {
+        stencil_fold_f f = stencil_is_user(s) ? user_fold_f[s - ST_COUNT] : NULL;
+        return f ? f(u, o) : o;
+    }
     }
 }
 
 int stencil_parse(const char *s, stencil_t *out)
 {
-    for (int i = 0; i < ST_COUNT; i++)
+    for (int i = 0, n = stencil_count(); i < n; i++)
         if (strcmp(s, stencil_table[i].name) == 0) {
             *out = (stencil_t)i;
             return 0;

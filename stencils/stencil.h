@@ -50,8 +50,27 @@ typedef struct {
                                      * mesh coordinates (PREFIX_GEOMETRY; storage/geometry.h) */
 } stencil_info;
 
-extern const stencil_info stencil_table[ST_COUNT];
-int stencil_parse(const char *s, stencil_t *out); /* 0 on success */
+/* Stencils loaded at run time (user stencil files, src/jit/) take the slots after the built-in
+ * ones: ids ST_COUNT .. ST_COUNT + ST_USER_SLOTS - 1, filled by stencil_user_add and never
+ * changed afterwards. Loops over the built-in stencils (ST_QUAD_COUNT, ST_COUNT) do not see
+ * them; stencil_count() counts both. */
+#define ST_USER_SLOTS 32
+extern stencil_info stencil_table[ST_COUNT + ST_USER_SLOTS];
+int stencil_parse(const char *s, stencil_t *out); /* 0 on success; loaded stencils too */
+
+/* The fold of a loaded stencil in each precision (the new state from state s and output v). */
+typedef double (*stencil_fold_d)(double s, double v);
+typedef float (*stencil_fold_f)(float s, float v);
+
+/* Takes the next free slot for a loaded stencil described by *info (copied; its strings must
+ * live as long as the process) with folds fd, ff (NULL: the state is the output). Returns 0 and
+ * its id in *out, or -1 with a message when every slot is taken. Thread-safe. */
+int stencil_user_add(const stencil_info *info, stencil_fold_d fd, stencil_fold_f ff,
+                     stencil_t *out);
+/* 1 for a stencil loaded at run time. */
+static inline int stencil_is_user(stencil_t s) { return (int)s >= ST_COUNT; }
+/* Built-in stencils plus those loaded so far (ids 0 .. stencil_count() - 1). */
+int stencil_count(void);
 
 /* Levels [0, nz - ztop) are computed. */
 static inline int stencil_zend(stencil_t s, int nz) { return nz - stencil_table[s].ztop; }

@@ -15,6 +15,7 @@
 #include "src/exec/runner.h"
 #include "src/dist/dist_mpi.h"
 #include "src/io/mesh_io.h"
+#include "src/jit/jit.h"
 #ifdef PILLAR_HAVE_CUDA
 #include "src/exec/gpu.h"
 #include "src/ooc/ooc_gpu.h"
@@ -219,6 +220,46 @@ static pillar_status bad_value(pillar_ctx *ctx, const char *key, const char *v,
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
     return fail(ctx, PILLAR_ERR_UNKNOWN, "pillar_set_option: %s '%s' is unknown; one of %s", key,
                 v, list);
+}
+
+/* Loads a stencil file (path) or text (source) and makes it the handle's stencil. */
+static pillar_status load_stencil(pillar_ctx *ctx, const char *path, const char *name,
+                                  const char *source)
+{
+    stencil_t s;
+    jit_options o = {0, 1};
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = path ? jit_load_file(path, &o, &s) : jit_load_source(name, source, &o, &s);
+    perr_capture(NULL, 0);
+    if (rc != 0)
+        return strstr(ctx->err, "no C compiler") ? PILLAR_ERR_UNSUPPORTED : PILLAR_ERR_ARG;
+    ctx->spec.stencil = s;
+    return PILLAR_OK;
+}
+
+static pillar_status set_stencil_file_body(pillar_ctx *ctx, const char *path)
+{
+    ENTER(ctx, before_setup(ctx, "pillar_set_stencil_file"));
+    NEED(ctx, path);
+    return load_stencil(ctx, path, NULL, NULL);
+}
+
+pillar_status pillar_set_stencil_file(pillar_ctx *ctx, const char *path)
+{
+    PROTECTED(ctx, set_stencil_file_body(ctx, path));
+}
+
+static pillar_status set_stencil_source_body(pillar_ctx *ctx, const char *name, const char *source)
+{
+    ENTER(ctx, before_setup(ctx, "pillar_set_stencil_source"));
+    NEED(ctx, name);
+    NEED(ctx, source);
+    return load_stencil(ctx, NULL, name, source);
+}
+
+pillar_status pillar_set_stencil_source(pillar_ctx *ctx, const char *name, const char *source)
+{
+    PROTECTED(ctx, set_stencil_source_body(ctx, name, source));
 }
 
 pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *value)

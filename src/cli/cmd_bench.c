@@ -88,6 +88,15 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
     int rc = cli_parse(&a, CMD_BENCH, bench_help, argc, argv);
     if (rc != 0)
         return rc;
+    if (cli_stencil_file(&a) != 0)
+        return 3; /* a bad stencil file: exit 1 */
+    if (a.stencil_file && (stencil_table[a.b.stencil].graph || a.b.mesh)) {
+        perr("bench: %s: a stencil file runs in the W/E/S/N bench matrix only (bench --mesh "
+             "measures the built-in graph stencils' tables, strategies and lattice twins); for a "
+             "graph stencil file use 'pillar run --mesh FILE --stencil-file %s'",
+             stencil_table[a.b.stencil].name, a.stencil_file);
+        return -1;
+    }
     *b = a.b;
     snprintf(b->command, sizeof b->command, "pillar bench");
     for (int i = 0; i < argc; i++) {
@@ -306,8 +315,8 @@ static long count_configs(const bench_opts *b)
                        6 * (make_configs(b, 1, st, cfg) + make_configs(b, 2, st, cfg));
         return per * b->nprecs;
     }
-    for (int st = 0; st < ST_QUAD_COUNT; st++)
-        if (b->stencil < 0 || b->stencil == st) {
+    for (int st = 0; st < stencil_count(); st++)
+        if (b->stencil < 0 ? st < ST_QUAD_COUNT : b->stencil == st) {
             per += make_configs(b, 0, st, cfg);
             for (int s = 0; s < 4; s++)
                 if ((b->storage < 0 || b->storage == (s >> 1)) && (b->compress < 0 || b->compress == (s & 1)))
@@ -596,7 +605,7 @@ int cmd_bench(int argc, char **argv)
     bench_opts b;
     int rc = parse_bench(&b, argc, argv);
     if (rc != 0)
-        return CLI_EXIT(rc);
+        return rc == 3 ? 1 : CLI_EXIT(rc);
     char why[256];
     if (!gpu_available(why, sizeof why)) {
         perr("bench: needs a CUDA device, and there is none: %s", why);
@@ -625,8 +634,8 @@ int cmd_bench(int argc, char **argv)
         b.nsizes = 0; /* the W/E/S/N matrix is not run */
     }
     for (int sz = 0; sz < b.nsizes; sz++)
-        for (int st = 0; st < ST_QUAD_COUNT; st++) {
-            if (b.stencil >= 0 && st != b.stencil)
+        for (int st = 0; st < stencil_count(); st++) {
+            if (b.stencil >= 0 ? st != b.stencil : st >= ST_QUAD_COUNT)
                 continue;
             if (b.sizes[sz][2] < stencil_table[st].ztop + 1)
                 continue;

@@ -41,9 +41,10 @@ const char *iterated_refuses(const options *o)
 static int flags_check(const options *o)
 {
     if (stencil_table[o->spec.stencil].carry.n == 0) {
-        perr("run: %s has no iterated runs (its line in stencils/registry.h carries no state "
-             "from step to step); run it without --steps / --out-of-core",
-             stencil_table[o->spec.stencil].name);
+        perr("run: %s has no iterated runs (%s carries no state from step to step); run it "
+             "without --steps / --out-of-core", stencil_table[o->spec.stencil].name,
+             stencil_is_user(o->spec.stencil) ? "its file has no '#pragma pillar carry(...)'"
+                                              : "its line in stencils/registry.h");
         return -1;
     }
     if (o->kernel_steps > 1 && !tiles_supported(o->spec.stencil)) {

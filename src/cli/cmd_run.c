@@ -38,13 +38,26 @@ static const help_part run_help[] = {
      "         pillar run --steps 100 --input start.h5 --output state100.h5\n", 0},
     {NULL, 0}};
 
+static int run_one(const cli_args *a, int argc, char **argv);
+
 int cmd_run(int argc, char **argv)
 {
     cli_args a;
     int rc = cli_parse(&a, CMD_RUN, run_help, argc, argv);
     if (rc != 0)
         return CLI_EXIT(rc);
-    options o = a.o;
+    if (a.check_reads && !a.stencil_file) {
+        perr("run: --check-reads checks a stencil file: give --stencil-file FILE");
+        return 2;
+    }
+    if (cli_stencil_file(&a) != 0)
+        return 1;
+    return cli_check_reads(&a, run_one(&a, argc, argv));
+}
+
+static int run_one(const cli_args *a, int argc, char **argv)
+{
+    options o = a->o;
     if (o.output && field_output_check(o.output) != 0)
         return 1;
     if (o.ranks || o.plan_only || dist_launcher_ranks() > 1)
@@ -62,7 +75,10 @@ int cmd_run(int argc, char **argv)
     int uns = !o.regular, twin = pb.regular_twin, lat = pb.lattice_twin;
     int graph = stencil_table[s->stencil].graph;
     if (!uns && !twin && !lat) {
-        if (graph)
+        if (graph && stencil_is_user(s->stencil))
+            perr("run: --grid regular: %s is a graph stencil loaded from a file: it runs on the "
+                 "mesh's neighbour lists only (no lattice twin)", stencil_table[s->stencil].name);
+        else if (graph)
             perr("run: --grid regular: %s has a regular twin on bounded hexagon and triangle meshes "
                  "made by pillar mesh generate only; %s is not one", stencil_table[s->stencil].name,
                  o.mesh);
@@ -111,7 +127,9 @@ int cmd_run(int argc, char **argv)
         printf(" (%d parts)", pb.mesh_parts);
     if (uns && !o.mesh)
         printf("unstructured %s", layout_name[s->layout]);
-    if (uns && graph)
+    if (uns && graph && stencil_is_user(s->stencil))
+        printf(", its neighbour lists (a stencil file)");
+    else if (uns && graph)
         printf(", %s %s offset table (up to %d neighbours per cell)",
                s->chasing ? "chasing" : "nonchasing", s->compressed ? "compressed" : "uncompressed",
                pb.gt.maxdeg);

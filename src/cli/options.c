@@ -2,6 +2,7 @@
 #include "options.h"
 #include "src/exec/runner.h"
 #include "src/io/mesh_import.h"
+#include "src/jit/jit.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -333,6 +334,52 @@ static int set_device_mem(cli_args *a, const flag *f, const char *v)
     return 0;
 }
 
+/* ---- stencil files ---- */
+
+int cli_stencil_file(cli_args *a)
+{
+    if (!a->stencil_file)
+        return 0;
+    if (a->o.stencil_set || (a->cmd == CMD_BENCH && a->b.stencil >= 0)) {
+        perr("--stencil-file: give either --stencil or --stencil-file");
+        return -1;
+    }
+    jit_options jo = {a->check_reads, 0};
+    stencil_t s;
+    if (jit_load_file(a->stencil_file, &jo, &s) != 0)
+        return -1;
+    const jit_report *r = jit_last();
+    printf("stencil file %s: %s '%s' (%s%s) in %.3f s\n", a->stencil_file,
+           r->cached ? "loaded" : "compiled", stencil_table[s].name,
+           r->cached ? "from the cache" : "C compiler", a->check_reads ? ", checked mode" : "",
+           r->seconds);
+    if (a->cmd == CMD_RUN && stencil_table[s].graph && !a->o.mesh) {
+        perr("--stencil-file %s: %s is a graph stencil and runs on the cells of a mesh file: add "
+             "--mesh FILE (e.g. from 'pillar mesh generate F --kind hexagons')", a->stencil_file,
+             stencil_table[s].name);
+        return -1;
+    }
+    a->o.spec.stencil = s;
+    a->o.stencil_set = 1;
+    a->b.stencil = (int)s;
+    return 0;
+}
+
+int cli_check_reads(const cli_args *a, int rc)
+{
+    if (!a->stencil_file || !a->check_reads)
+        return rc;
+    char msg[512];
+    long n = jit_violations(a->o.spec.stencil, msg, sizeof msg);
+    if (n) {
+        fprintf(stderr, "pillar: --check-reads: %ld reads outside the declared extent; the first: %s\n",
+                n, msg);
+        return 1;
+    }
+    printf("  checked   every read within the declared radius and levels\n");
+    return rc;
+}
+
 /* ---- bench ---- */
 
 static int set_bench_stencil(cli_args *a, const flag *f, const char *v)
@@ -432,6 +479,15 @@ static const flag flags[] = {
      "of neighbours per cell) run on mesh files only, quad or general;\n"
      "the others need W/E/S/N relations (a quad mesh or the built-in\n"
      "grid); docs/stencils.md defines each", set_stencil, 0, 0, 0, NULL},
+    {"--stencil-file", "FILE", RUN, HELP_MAIN,
+     "your own stencil: a body file compiled at run time for the CPU\n"
+     "(and the GPU with NVRTC), cached; docs/own-stencil.md",
+     set_text, AT(stencil_file), 0, 0, NULL},
+    {"--check-reads", NULL, RUN, HELP_MAIN,
+     "with --stencil-file: the checked mode (CPU): every level offset,\n"
+     "and a graph stencil's every neighbour, checked against the\n"
+     "declared extent; a read outside it fails the run",
+     set_switch, AT(check_reads), 0, 0, NULL},
     {"--size", "NXxNYxNZ", RID, HELP_MAIN,
      "grid cells, the halo of 2 on each side included    (64x64x16)", set_size, 0, 0, 0, NULL},
     {"--precision", "P", RID, HELP_MAIN,
@@ -552,6 +608,9 @@ static const flag flags[] = {
      "only this stencil: @   (all W/E/S/N ones;\n"
      "graph ones with --mesh)",
      set_bench_stencil, 0, 0, 0, NULL},
+    {"--stencil-file", "FILE", BENCH, HELP_MAIN,
+     "only your own stencil, compiled from FILE (docs/own-stencil.md)",
+     set_text, AT(stencil_file), 0, 0, NULL},
     {"--precision", "P", BENCH, HELP_MAIN,
      "double | float | both                                  (double)",
      set_bench_precision, 0, 0, 0, NULL},

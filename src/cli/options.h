@@ -55,7 +55,18 @@ typedef struct {
     bench_opts b;     /* bench */
     mesh_args m;      /* mesh subcommands */
     int help, version;
+    const char *stencil_file; /* run, bench: --stencil-file FILE (docs/own-stencil.md) */
+    int check_reads;          /* run: --check-reads, the checked mode of a stencil file */
 } cli_args;
+
+/* Loads a->stencil_file (when given) and makes it the stencil of the run or the bench, with a
+ * line on stdout saying whether it was compiled or found in the cache and how long that took.
+ * 0, or -1 after a message (the caller exits 1: a bad input file). */
+int cli_stencil_file(cli_args *a);
+
+/* After a run of a stencil file in checked mode: rc, or 1 with a message when the run read
+ * outside the stencil's declared extent. */
+int cli_check_reads(const cli_args *a, int rc);
 
 /* Defaults of every field of command `cmd`. */
 void cli_defaults(cli_args *a, unsigned cmd);

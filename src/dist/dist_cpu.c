@@ -100,7 +100,7 @@ void dist_poison_ring(const dist_rank *d, fieldset loc)
 /* The points of step j of a pass of t: cells [first[t - j], ncells), levels [0, zend). */
 static cpu_block step_block(const dist_rank *d, int t, int j)
 {
-    cpu_block b = {d->pt.first[t - j], d->pt.ncells, 0, d->zend, 0, d->pt.zstride};
+    cpu_block b = {d->pt.first[t - j], d->pt.ncells, 0, d->zend, 0, d->pt.zstride, NULL};
     return b;
 }
 

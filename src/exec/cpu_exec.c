@@ -1,88 +1,47 @@
 /* cpu_exec.c — CPU executors, composed from the stencil bodies and the index macros. */
 #include "cpu_exec.h"
 
-#include "access/index.h"
+#include "cpu_loops.h"
+#include "loaded.h"
 
 #define ZS zs
 #define K k
 
+/* stencil_zend_ST(nz): the levels stencil ST computes (stencils/stencil.h). */
+#define ZEND_FN(ST, _)                                                                            \
+    static inline int stencil_zend_##ST(int nz) { return stencil_zend(ST_##ST, nz); }
+FOR_EACH_STENCIL(ZEND_FN, _)
+
 /* ---- regular grid: neighbours by arithmetic ---- */
 #define NB(R) REG_NB(R)
-#define CPU_REGULAR(ST, TY)                                                                       \
-    static void cpu_reg_##ST##_##TY(const rgrid *g, fieldset F)                                   \
-    {                                                                                             \
-        typedef TY T;                                                                             \
-        ST##_BIND(F);                                                                             \
-        const long ys = g->ystride, zs = g->zstride;                                              \
-        const int zend = stencil_zend(ST_##ST, g->nz), y0 = g->halo, y1 = g->ny - g->halo;        \
-        const int x0 = g->halo, x1 = g->nx - g->halo;                                             \
-        (void)zs;                                                                                 \
-        _Pragma("omp parallel for collapse(2) schedule(static)") for (int k = 0; k < zend; k++)   \
-            for (int y = y0; y < y1; y++)                                                         \
-                for (int x = x0; x < x1; x++) {                                                   \
-                    const long i = rgrid_index(g, x, y, k);                                       \
-                    ST##_BODY();                                                                  \
-                }                                                                                 \
-    }
+#define CPU_REGULAR(ST, TY) static CPU_REGULAR_LOOP(ST, TY, stencil_zend_##ST)
 FOR_EACH_STENCIL(CPU_REGULAR, double)
 FOR_EACH_STENCIL(CPU_REGULAR, float)
 #undef NB
 
 /* ---- unstructured grid: neighbours through the tables (CH: chasing, CM: compressed) ---- */
 #define NB(R) UNS_NB(R)
-#define CPU_UNSTRUCTURED(ST, TY, CH, CM)                                                          \
-    static void cpu_uns_##ST##_##TY##_##CH##CM(nbview nbv, cpu_block b, fieldset F)               \
-    {                                                                                             \
-        typedef TY T;                                                                             \
-        enum { CHASING = CH, COMPRESSED = CM };                                                   \
-        ST##_BIND(F);                                                                             \
-        const long zs = b.zs;                                                                     \
-        (void)zs;                                                                                 \
-        _Pragma("omp parallel for collapse(2) schedule(static) if(cpu_block_points(b) > 4096)")   \
-        for (int k = b.k0; k < b.k1; k++)                                                         \
-            for (int p = b.c0; p < b.c1; p++) {                                                   \
-                const long i = p + (k - b.kbase) * zs;                                            \
-                ST##_BODY();                                                                      \
-            }                                                                                     \
-    }
 #define CPU_UNSTRUCTURED_ALL(ST, TY)                                                              \
-    CPU_UNSTRUCTURED(ST, TY, 0, 0)                                                                \
-    CPU_UNSTRUCTURED(ST, TY, 0, 1) CPU_UNSTRUCTURED(ST, TY, 1, 0) CPU_UNSTRUCTURED(ST, TY, 1, 1)
+    static CPU_UNSTRUCTURED_LOOP(ST, TY, 0, 0) static CPU_UNSTRUCTURED_LOOP(ST, TY, 0, 1)         \
+    static CPU_UNSTRUCTURED_LOOP(ST, TY, 1, 0) static CPU_UNSTRUCTURED_LOOP(ST, TY, 1, 1)
 FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, double)
 FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, float)
 #undef NB
 
 /* ---- graph stencils: coefficients (storage/geometry.h) of cell q, from G ---- */
-#define GAREA(q) ((const T *)G->r)[q]
-#define GKAPPA(q, j) ((const T *)G->k)[(long)(j) * G->n + (q)]
+#define GAREA(q) CPU_GAREA(q)
+#define GKAPPA(q, j) CPU_GKAPPA(q, j)
 
 /* ---- graph stencils: neighbour lists of any length (storage/ell.h); the reference ---- */
-#define GDEG(q) ev.deg[q]
-#define GNB(q, j) ev.nb[(long)(j) * ev.stride + (q)]
-#define GDEG2(c, k) GDEG(GNB(c, k))
-#define GNB2(c, k, j) GNB(GNB(c, k), j)
-#define GFOR(k, lo, d) for (int k = (lo); k < (d); k++)
-#define GFOR2(k, lo, d) GFOR(k, lo, d)
-#define GAT(q) ((q) + lev)
-#define GOUT(q) GAT(q)
-/* The points of block b, on whatever the body's names read. */
-#define CPU_GRAPH_POINTS(ST)                                                                      \
-    const geometry *G = b.geo;                                                                    \
-    (void)G;                                                                                      \
-    _Pragma("omp parallel for collapse(2) schedule(static) if(cpu_block_points(b) > 4096)")       \
-    for (int k = b.k0; k < b.k1; k++)                                                             \
-        for (int p = b.c0; p < b.c1; p++) {                                                       \
-            const long lev = (k - b.kbase) * b.zs;                                                \
-            ST##_BODY(p);                                                                         \
-        }
-#define CPU_GRAPH(ST, TY)                                                                         \
-    static void cpu_graph_##ST##_##TY(ellview ev, cpu_block b, fieldset F)                        \
-    {                                                                                             \
-        typedef TY T;                                                                             \
-        ST##_BIND(F);                                                                             \
-        CPU_GRAPH_POINTS(ST)                                                                      \
-    }
-#define CPU_GRAPH_BOTH(ST, _) CPU_GRAPH(ST, double) CPU_GRAPH(ST, float)
+#define GDEG(q) CPU_GDEG(q)
+#define GNB(q, j) CPU_GNB(q, j)
+#define GDEG2(c, k) CPU_GDEG2(c, k)
+#define GNB2(c, k, j) CPU_GNB2(c, k, j)
+#define GFOR(k, lo, d) CPU_GFOR(k, lo, d)
+#define GFOR2(k, lo, d) CPU_GFOR(k, lo, d)
+#define GAT(q) CPU_GAT(q)
+#define GOUT(q) CPU_GOUT(q)
+#define CPU_GRAPH_BOTH(ST, _) static CPU_GRAPH_LOOP(ST, double) static CPU_GRAPH_LOOP(ST, float)
 FOR_EACH_GRAPH_STENCIL(CPU_GRAPH_BOTH, _)
 #undef GDEG
 #undef GNB
@@ -177,6 +136,10 @@ static const lattice_fn lattice_table[ST_COUNT - ST_QUAD_COUNT][2] = {
 
 void cpu_run_gtable(const problem *pb, fieldset f)
 {
+    if (stencil_is_user(pb->s.stencil)) { /* no offset-table loops: its own list loop */
+        cpu_run_unstructured(pb, f);
+        return;
+    }
     const gtable *t = &pb->gt;
     cpu_block b = cpu_block_inner(pb);
     b.geo = &pb->geo;
@@ -185,7 +148,15 @@ void cpu_run_gtable(const problem *pb, fieldset f)
 
 void cpu_run_regular(const problem *pb, fieldset f)
 {
+    const loaded_code *lc = loaded_get(pb->s.stencil);
+    if (lc && !stencil_table[pb->s.stencil].graph) {
+        lc->reg[pb->s.prec](&pb->rg, f);
+        return;
+    }
     if (stencil_table[pb->s.stencil].graph) {
+        /* a loaded graph stencil has no lattice twin: problem_make refuses --grid regular */
+        if (stencil_is_user(pb->s.stencil))
+            return;
         lattice_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec](
             pb->lat, stencil_table[pb->s.stencil].radius, stencil_zend(pb->s.stencil, pb->s.nz),
             pb->rg.zstride, &pb->geo_file, f);
@@ -204,11 +175,20 @@ cpu_block cpu_block_inner(const problem *pb)
 void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell,
                    cpu_block b, fieldset f)
 {
+    const loaded_code *lc = loaded_get(s);
+    int storage = nt ? nt->chasing * 2 + nt->compressed : 0;
+    if (lc && stencil_table[s].graph) {
+        lc->graph[p](ell_view(ell), b, f);
+        return;
+    }
+    if (lc) {
+        lc->uns[p][storage](nbtable_view(nt), b, f);
+        return;
+    }
     if (stencil_table[s].graph) {
         graph_table[s - ST_QUAD_COUNT][p](ell_view(ell), b, f);
         return;
     }
-    int storage = nt->chasing * 2 + nt->compressed;
     uns_table[s][p][storage](nbtable_view(nt), b, f);
 }
 

@@ -3,6 +3,7 @@
 #ifndef PILLAR_CPU_EXEC_H
 #define PILLAR_CPU_EXEC_H
 
+#include "cpu_loops.h"
 #include "problem.h"
 
 /* Computes into the output fields of f (laid out as pb's regular / unstructured grid). A graph
@@ -14,20 +15,6 @@ void cpu_run_unstructured(const problem *pb, fieldset f);
 /* A graph stencil on pb's unstructured grid through its offset table pb->gt (chasing or not,
  * compressed or not): the tables the GPU strategies read. */
 void cpu_run_gtable(const problem *pb, fieldset f);
-
-/* Points of an unstructured computation: plane cells [c0, c1) at global levels [k0, k1) of arrays
- * whose level 0 is global level kbase and whose levels lie zs elements apart. Bodies see the
- * global level (fastwaves switches at c_flat_limit). */
-typedef struct {
-    int c0, c1;
-    int k0, k1;
-    int kbase;
-    long zs;
-    const geometry *geo; /* graph stencils that read coefficients (fluxdiff): those of the
-                          * grid's cells; NULL for the others */
-} cpu_block;
-
-static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * (b.c1 - b.c0); }
 
 /* The inner cells at the computed levels of pb's unstructured grid (what cpu_run_unstructured
  * computes). */

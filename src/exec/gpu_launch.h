@@ -5,6 +5,7 @@
 
 #include "access/launch.h"
 #include "gpu.h"
+#include "loaded.h"
 
 #include <cuda_runtime_api.h>
 
@@ -19,7 +20,8 @@
     } while (0)
 
 typedef struct {
-    const void *fn; /* host stub of the kernel */
+    const void *fn; /* host stub of the kernel; for a loaded stencil the driver's function */
+    const loaded_code *loaded; /* a loaded stencil (loaded.h): launched through its code */
     dim3 grid, block;
     size_t smem;    /* dynamic shared memory */
 } gpu_launch;

@@ -26,6 +26,7 @@ struct gpu_ctx {
     int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
     int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
     void *geo_r, *geo_k;      /* fluxdiff: its coefficients (storage/geometry.h) */
+    int32_t *ell;             /* a loaded graph stencil: its ELL table (deg, then nb) */
 };
 
 int gpu_probe(char *msg, size_t n)
@@ -109,6 +110,17 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
         P->gt_pat = c->gt_pat;
         P->gt_ntab = t->p.ntab;
         P->gt_D = t->maxdeg;
+        if (stencil_is_user(pb->s.stencil)) { /* it runs the ELL kernel (access/graph.cu) */
+            const ell_table *e = &pb->ell;
+            size_t nd = sizeof(int32_t) * (size_t)e->nxy;
+            size_t nn = sizeof(int32_t) * (size_t)e->nxy * (size_t)e->maxdeg;
+            CK(cudaMalloc((void **)&c->ell, nd + nn));
+            CK(cudaMemcpy(c->ell, e->deg, nd, cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(c->ell + e->nxy, e->nb, nn, cudaMemcpyHostToDevice));
+            P->g_deg = c->ell;
+            P->g_nb = c->ell + e->nxy;
+            P->g_stride = e->nxy;
+        }
         P->zs = pb->ug.zstride;
         P->c0 = pb->ug.nhalo;
         P->n = pb->ug.nxy - pb->ug.nhalo;
@@ -201,6 +213,8 @@ void gpu_close(gpu_ctx *c)
         CK(cudaFree(c->geo_r));
     if (c->geo_k)
         CK(cudaFree(c->geo_k));
+    if (c->ell)
+        CK(cudaFree(c->ell));
     CK(cudaEventDestroy(c->e0));
     CK(cudaEventDestroy(c->e1));
     xfree(c);
@@ -208,9 +222,13 @@ void gpu_close(gpu_ctx *c)
 
 int gpu_supports(access_t a, stencil_t s)
 {
-    if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || s >= ST_COUNT)
+    if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || (int)s >= stencil_count())
         return 0;
     const access_desc *d = &access_table[a];
+    if (stencil_is_user(s)) /* compiled at run time: every strategy but the staged ones; a graph
+                             * stencil the ELL kernel (access/graph.cu), idxvar's form, only */
+        return loaded_get(s) && loaded_get(s)->gpu_kernel &&
+               (stencil_table[s].graph ? a == ACC_IDXVAR : !d->staging);
     if (stencil_table[s].graph)
         return d->graph && d->gkernels && (*d->gkernels)[s - ST_QUAD_COUNT][0][0] != NULL;
     return d->kernels && (*d->kernels)[s][0][0] != NULL;
@@ -232,7 +250,14 @@ static int upload_constant_rows(gpu_ctx *c, access_t a)
     for (int r = 0; r < t->nrel; r++)
         for (int row = 0; row < rows; row++)
             img[r * rows + row] = t->tab[(size_t)r * t->ntab + row];
-    CK((cudaError_t)strategy_upload(a, c->aos)(img, sizeof(int32_t) * (size_t)rows * t->nrel));
+    size_t bytes = sizeof(int32_t) * (size_t)rows * t->nrel;
+    const loaded_code *lc = loaded_get(c->pb->s.stencil);
+    if (lc) {
+        if (lc->gpu_upload(c->pb->s.stencil, a, img, bytes) != 0)
+            fault_raise(FAULT_DEVICE, "constant-memory rows of %s", stencil_table[c->pb->s.stencil].name);
+    } else {
+        CK((cudaError_t)strategy_upload(a, c->aos)(img, bytes));
+    }
     xfree(img);
     return rows;
 }
@@ -364,7 +389,21 @@ int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t
         perr("--threads %dx%dx%d: the grid of blocks is too large; use larger blocks", bx, by, bz);
         return -1;
     }
-    if (stencil_table[s].graph && column == GSTORAGE_ELL)
+    l->loaded = loaded_get(s);
+    if (l->loaded && aos)
+        l->fn = NULL;
+    else if (l->loaded) {
+        if (!gpu_supports(a, s)) {
+            perr("--access %s: no kernel for %s (a stencil file is compiled for every strategy but "
+                 "staged%s)", d->name, stencil_table[s].name,
+                 stencil_table[s].graph ? "; a graph stencil file has the ELL kernel only: "
+                                          "--access idxvar" : "");
+            return -1;
+        }
+        l->fn = l->loaded->gpu_kernel(s, a, p, column);
+        if (!l->fn)
+            return -1; /* the compiler's message */
+    } else if (stencil_table[s].graph && column == GSTORAGE_ELL)
         l->fn = graph_kernels[s - ST_QUAD_COUNT][p]; /* iterated runs: the ELL kernel */
     else if (stencil_table[s].graph)
         l->fn = d->gkernels && column >= 0 && column < GSTORAGE_COUNT
@@ -386,6 +425,13 @@ void gpu_launch_run(const gpu_launch *l, kparams *P, void *stream)
 {
     if (l->grid.x == 0 || l->grid.z == 0)
         return; /* nothing to compute */
+    if (l->loaded) {
+        const unsigned g[3] = {l->grid.x, l->grid.y, l->grid.z};
+        const unsigned b[3] = {l->block.x, l->block.y, l->block.z};
+        if (l->loaded->gpu_launch(l->fn, g, b, l->smem, stream, P) != 0)
+            fault_raise(FAULT_DEVICE, "launch of a loaded stencil's kernel failed");
+        return;
+    }
     void *args[] = {P};
     CK(cudaLaunchKernel(l->fn, l->grid, l->block, args, l->smem, (cudaStream_t)stream));
     CK(cudaGetLastError());
@@ -435,11 +481,13 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     kparams P = c->P;
     int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
     if (graph)
-        column = c->uns ? pb->gt.chasing * 2 + pb->gt.compressed
-                        : pb->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
+        column = stencil_is_user(pb->s.stencil) ? GSTORAGE_ELL /* a loaded one: the ELL kernel */
+                 : c->uns ? pb->gt.chasing * 2 + pb->gt.compressed
+                          : pb->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
     if (tables != TABLES_GLOBAL) {
         const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
-        if (!c->uns || !pb->nt.compressed || !strategy_upload(a, c->aos)) {
+        if (!c->uns || !pb->nt.compressed ||
+            !(stencil_is_user(pb->s.stencil) ? access_table[a].upload != NULL : strategy_upload(a, c->aos) != NULL)) {
             perr("%s: %s", flag, !c->uns ? "applies to unstructured grids"
                                  : !pb->nt.compressed ? "needs a compressed table (--compress)"
                                                       : "this strategy reads no neighbour table");
@@ -457,10 +505,11 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     gpu_launch l;
     if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
-    l.smem = graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
-                                          c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
-                   : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
-    if (l.smem > 48 * 1024)
+    l.smem = l.loaded && graph ? 0 /* the ELL kernel */
+             : graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
+                                            c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
+                     : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
+    if (l.smem > 48 * 1024 && !l.loaded)
         CK(cudaFuncSetAttribute(l.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem));
     double *ms = xalloc(sizeof(double) * (size_t)runs);
     for (int r = -2; r < runs; r++) {

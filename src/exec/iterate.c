@@ -25,6 +25,22 @@ typedef void (*fold_fn)(cpu_block, void *, const void *);
 #define FOLD_ROW(ST, _) {fold_##ST##_double, fold_##ST##_float},
 static const fold_fn fold_table[ST_COUNT][2] = {FOR_EACH_ANY_STENCIL(FOLD_ROW, _)};
 
+/* The same for a stencil loaded at run time: its fold through stencil_fold_double/float, which
+ * call the function compiled from its file (stencils/stencil.h). */
+static void fold_loaded(stencil_t s, precision_t p, cpu_block b, void *state_, const void *out_)
+{
+    _Pragma("omp parallel for schedule(static) if(cpu_block_points(b) > 4096)")
+    for (int k = b.k0; k < b.k1; k++) {
+        long l = (long)(k - b.kbase) * b.zs;
+        for (long i = l + b.c0; i < l + b.c1; i++) {
+            if (p == PREC_FLOAT)
+                ((float *)state_)[i] = stencil_fold_float(s, ((float *)state_)[i], ((const float *)out_)[i]);
+            else
+                ((double *)state_)[i] = stencil_fold_double(s, ((double *)state_)[i], ((const double *)out_)[i]);
+        }
+    }
+}
+
 /* graphlap's damping bounds L² on every mesh pillar reads (stencils/graphlap.h). */
 _Static_assert(GRAPHLAP_DAMPING == 4 * MESH_MAXDEG * MESH_MAXDEG,
                "GRAPHLAP_DAMPING must be 4 * MESH_MAXDEG^2");
@@ -35,7 +51,10 @@ void iter_fold(stencil_t s, precision_t p, cpu_block b, fieldset f)
         return;
     const iter_carry *c = iter_carried(s);
     for (int j = 0; j < c->n; j++)
-        fold_table[s][p](b, f.p[c->in[j]], f.p[c->out[j]]);
+        if (stencil_is_user(s))
+            fold_loaded(s, p, b, f.p[c->in[j]], f.p[c->out[j]]);
+        else
+            fold_table[s][p](b, f.p[c->in[j]], f.p[c->out[j]]);
 }
 
 void iter_step(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell, cpu_block b,

@@ -1,0 +1,101 @@
+/* cpu_loops.h — the CPU executor's loops around a stencil body: the regular grid (neighbours by
+ * arithmetic), the unstructured grid (through the neighbour tables, any storage) and the graph
+ * stencils (neighbour lists). cpu_exec.c expands them for every built-in stencil; the shared
+ * objects of stencils loaded at run time (src/jit/) expand the same macros for theirs, so a body
+ * runs in exactly the same loop either way. Expanding a loop needs NB defined (REG_NB or UNS_NB,
+ * access/index.h; graph: the names of the graph body interface, stencils/graphlap.h, e.g. as the
+ * CPU_G* forms below), ZS as zs and K as k (the level stride and level the loops keep), and the
+ * body's PREFIX_BIND and PREFIX_BODY. */
+#ifndef PILLAR_CPU_LOOPS_H
+#define PILLAR_CPU_LOOPS_H
+
+#include "access/index.h"
+#include "storage/ell.h"
+#include "storage/geometry.h"
+
+/* Points of an unstructured computation: plane cells [c0, c1) at global levels [k0, k1) of arrays
+ * whose level 0 is global level kbase and whose levels lie zs elements apart. Bodies see the
+ * global level (fastwaves switches at c_flat_limit). */
+typedef struct {
+    int c0, c1;
+    int k0, k1;
+    int kbase;
+    long zs;
+    const geometry *geo; /* graph stencils that read coefficients (fluxdiff): those of the
+                          * grid's cells; NULL for the others */
+} cpu_block;
+
+static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * (b.c1 - b.c0); }
+
+/* cpu_reg_ST_TY(g, F): every inner point of the computed levels [0, zend) of regular grid g. */
+#define CPU_REGULAR_LOOP(ST, TY, zend_of)                                                         \
+    void cpu_reg_##ST##_##TY(const rgrid *g, fieldset F)                                          \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        ST##_BIND(F);                                                                             \
+        const long ys = g->ystride, zs = g->zstride;                                              \
+        const int zend = zend_of(g->nz), y0 = g->halo, y1 = g->ny - g->halo;                      \
+        const int x0 = g->halo, x1 = g->nx - g->halo;                                             \
+        (void)zs;                                                                                 \
+        (void)ys;                                                                                 \
+        _Pragma("omp parallel for collapse(2) schedule(static)") for (int k = 0; k < zend; k++)   \
+            for (int y = y0; y < y1; y++)                                                         \
+                for (int x = x0; x < x1; x++) {                                                   \
+                    const long i = rgrid_index(g, x, y, k);                                       \
+                    ST##_BODY();                                                                  \
+                }                                                                                 \
+    }
+
+/* cpu_uns_ST_TY_CHCM(nbv, b, F): the points of block b through table view nbv (CH: chasing,
+ * CM: compressed). */
+#define CPU_UNSTRUCTURED_LOOP(ST, TY, CH, CM)                                                     \
+    void cpu_uns_##ST##_##TY##_##CH##CM(nbview nbv, cpu_block b, fieldset F)                      \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        enum { CHASING = CH, COMPRESSED = CM };                                                   \
+        ST##_BIND(F);                                                                             \
+        const long zs = b.zs;                                                                     \
+        (void)zs;                                                                                 \
+        _Pragma("omp parallel for collapse(2) schedule(static) if(cpu_block_points(b) > 4096)")   \
+        for (int k = b.k0; k < b.k1; k++)                                                         \
+            for (int p = b.c0; p < b.c1; p++) {                                                   \
+                const long i = p + (k - b.kbase) * zs;                                            \
+                ST##_BODY();                                                                      \
+            }                                                                                     \
+    }
+
+/* The graph stencils' neighbour lists (storage/ell.h: ev) and coefficients (storage/geometry.h:
+ * G, of cell q), as the graph body interface names them (stencils/graphlap.h): the chasing
+ * forms, plain loops. An expander defines GDEG as CPU_GDEG and so on, or its own forms. */
+#define CPU_GDEG(q) ev.deg[q]
+#define CPU_GNB(q, j) ev.nb[(long)(j) * ev.stride + (q)]
+#define CPU_GDEG2(c, k) GDEG(GNB(c, k))
+#define CPU_GNB2(c, k, j) GNB(GNB(c, k), j)
+#define CPU_GFOR(k, lo, d) for (int k = (lo); k < (d); k++)
+#define CPU_GAT(q) ((q) + lev)
+#define CPU_GOUT(q) GAT(q)
+#define CPU_GAREA(q) ((const T *)G->r)[q]
+#define CPU_GKAPPA(q, j) ((const T *)G->k)[(long)(j) * G->n + (q)]
+
+/* The points of block b (plane cell p at level k, lev the level's offset; G = b.geo), on
+ * whatever the body's names read: the lists, the offset tables or anything else. */
+#define CPU_GRAPH_POINTS(ST)                                                                      \
+    const geometry *G = b.geo;                                                                    \
+    (void)G;                                                                                      \
+    _Pragma("omp parallel for collapse(2) schedule(static) if(cpu_block_points(b) > 4096)")       \
+    for (int k = b.k0; k < b.k1; k++)                                                             \
+        for (int p = b.c0; p < b.c1; p++) {                                                       \
+            const long lev = (k - b.kbase) * b.zs;                                                \
+            ST##_BODY(p);                                                                         \
+        }
+
+/* cpu_graph_ST_TY(ev, b, F): the points of block b through neighbour lists ev. */
+#define CPU_GRAPH_LOOP(ST, TY)                                                                    \
+    void cpu_graph_##ST##_##TY(ellview ev, cpu_block b, fieldset F)                               \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        ST##_BIND(F);                                                                             \
+        CPU_GRAPH_POINTS(ST)                                                                      \
+    }
+
+#endif

