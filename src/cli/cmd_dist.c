@@ -20,6 +20,7 @@ static int dist_flags_check(const options *o)
                       : o->device_mem        ? "--device-mem"
                       : o->kernel_steps > 1  ? "--kernel-steps"
                       : o->share             ? "--share"
+                      : o->persistent == PERSIST_ON ? "--persistent on"
                                              : iterated_refuses(o);
     if (bad) {
         perr("run: %s does not go with a distributed run (each rank keeps its part in core and "

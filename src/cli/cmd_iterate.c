@@ -6,11 +6,13 @@
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
 #include "src/ooc/ooc_cpu.h"
+#include "src/ooc/persist_plan.h"
 #include "access/tiles_run.h"
 
 #ifdef PILLAR_HAVE_CUDA
 #include "src/exec/gpu.h"
 #include "src/ooc/ooc_gpu.h"
+#include "src/ooc/persist_gpu.h"
 #endif
 
 #include <stdio.h>
@@ -63,6 +65,36 @@ static int flags_check(const options *o)
         perr("run: %s does not go with --steps / --out-of-core: iterated runs use the "
              "unstructured grid's tables in global memory and the naive, idxvar, shared, "
              "shared-warp, zloop or zloop-sliced strategy", bad);
+        return -1;
+    }
+    return 0;
+}
+
+/* --persistent on: what it does not go with (exit 2). ooc: the run was planned out of core. */
+static int persistent_check(const options *o, int backend, int ooc)
+{
+    char why[200];
+    if (backend != BACKEND_GPU) {
+        perr("run: --persistent on runs on the GPU; this run is on the CPU backend");
+        return -1;
+    }
+    if (!persist_supported(o->spec.stencil, why, sizeof why)) {
+        perr("run: --persistent on: %s", why);
+        return -1;
+    }
+    const char *bad = ooc                   ? "an out-of-core run (--out-of-core on, or a grid "
+                                              "larger than --device-mem)"
+                      : o->fuse             ? "--fuse"
+                      : o->kernel_steps > 1 ? "--kernel-steps"
+                      : o->share            ? "--share"
+                                            : NULL;
+    if (bad) {
+        perr("run: --persistent on is in core, one step per barrier; it does not go with %s", bad);
+        return -1;
+    }
+    if ((o->by && o->by != 1) || (o->bz && o->bz != 1) || o->bx > PERSIST_MAX_THREADS) {
+        perr("run: --persistent on: --threads BXx1x1 with BX at most %d (threads per block, "
+             "one cell each)", PERSIST_MAX_THREADS);
         return -1;
     }
     return 0;
@@ -214,6 +246,11 @@ int run_iterated(options *o, int argc, char **argv)
         problem_free(&pb);
         return 2;
     }
+    int persistent = o->persistent == PERSIST_ON;
+    if (persistent && persistent_check(o, backend, ooc) != 0) {
+        problem_free(&pb);
+        return 2;
+    }
     ooc_plan pl;
     if (make_plan(&pl, &pb, o, backend, ooc, budget, steps, linkp, dev) != 0) {
         problem_free(&pb);
@@ -223,6 +260,10 @@ int run_iterated(options *o, int argc, char **argv)
     char line[512];
     ooc_plan_describe(&pl, line, sizeof line);
     printf("  plan      %s\n", line);
+    if (backend == BACKEND_GPU && !ooc && !persistent)
+        printf("  persistent off%s\n", o->persistent == PERSIST_AUTO
+                                            ? " (--persistent auto: off until a model chooses it)"
+                                            : "");
 
     /* the CPU reference of the whole run, when it fits */
     double es = (double)prec_size(pb.s.prec);
@@ -254,7 +295,24 @@ int run_iterated(options *o, int argc, char **argv)
         printf("  backend   cpu\n");
     }
 #ifdef PILLAR_HAVE_CUDA
-    else {
+    else if (persistent) {
+        persist_request rq = {o->bx, 0};
+        persist_timing pt;
+        rc = persist_gpu_run(&pb, pb.uf, steps, &rq, &pt);
+        if (rc == 0) {
+            char dev_name[128], shape[256];
+            gpu_probe(dev_name, sizeof dev_name);
+            persist_shape_describe(&pt.shape, shape, sizeof shape);
+            total_s = pt.total_s;
+            t_step = pt.kernel_s / steps;
+            printf("  backend   %s, persistent: one cooperative launch on %d SMs\n", dev_name,
+                   pt.sms);
+            printf("  persistent %s\n", shape);
+            printf("  time      %.3f ms per step (the launch: %.3f ms for %d step%s, %d grid "
+                   "barrier%s), total %.3f s with the copies\n", t_step * 1e3, pt.kernel_s * 1e3,
+                   steps, steps == 1 ? "" : "s", steps - 1, steps == 2 ? "" : "s", total_s);
+        }
+    } else {
         for (int j = 0; j < c->n; j++)
             spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
         ooc_kernel k = {o->access, o->bx, o->by, o->bz, o->zslice};

@@ -62,7 +62,8 @@ static int run_one(const cli_args *a, int argc, char **argv)
         return 1;
     if (o.ranks || o.plan_only || dist_launcher_ranks() > 1)
         return run_distributed(&o, argc, argv);
-    if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share)
+    if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share ||
+        o.persistent == PERSIST_ON)
         return run_iterated(&o, argc, argv);
     int backend = cli_backend(&o);
     if (backend < 0)

@@ -583,6 +583,13 @@ static const flag flags[] = {
      "memory and advances them K steps there (SO2DR's on-chip reuse);\n"
      "at most --fuse; without --fuse, F starts from K               (1)",
      set_range, AT(o.kernel_steps), 1, 16, NULL},
+    {"--persistent", "M", RUN, HELP_ITER,
+     "auto | on | off: GPU, in core, laplap, hdiff, lap: one cooperative\n"
+     "launch runs all the steps, a grid barrier between two; each block\n"
+     "owns a fixed range of cells (--threads BX per block; --access does\n"
+     "not apply; docs/persistent.md). auto is off: no model chooses it yet\n"
+     "                                                    (auto)",
+     set_choice, AT(o.persistent), 0, 3, on_off_auto},
     {"--share", NULL, RUN, HELP_ITER,
      "out of core: a chunk takes what it holds in common with the\n"
      "previous one from that chunk's device buffer instead of the host\n"

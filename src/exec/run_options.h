@@ -11,6 +11,9 @@ typedef enum { BACKEND_AUTO, BACKEND_CPU, BACKEND_GPU } backend_t;
 
 typedef enum { OOC_AUTO, OOC_ON, OOC_OFF } ooc_mode;
 
+/* --persistent: auto is off until a model chooses (docs/persistent.md) */
+typedef enum { PERSIST_AUTO, PERSIST_ON, PERSIST_OFF } persist_mode;
+
 typedef struct {
     problem_spec spec;
     int stencil_set;
@@ -35,6 +38,7 @@ typedef struct {
     size_t device_mem;   /* --device-mem: device bytes an iterated run may use, 0 = free memory */
     ooc_mode ooc;        /* --out-of-core */
     int share;           /* --share: consecutive chunks share their overlap on the device */
+    persist_mode persistent; /* --persistent: in core, all steps in one cooperative launch */
     int ranks;           /* --ranks P: a distributed run expects P MPI ranks (0: as started) */
     int plan_only;       /* --plan-only: the distributed model's table, nothing run */
     const char *input;   /* --input FILE: initial values of the input fields, or NULL */

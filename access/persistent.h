@@ -1,0 +1,62 @@
+/* persistent.h — the persistent kernels of in-core iterated runs (docs/persistent.md): one
+ * cooperative launch runs every step of a run, a grid-wide barrier between two steps. Each block
+ * owns one contiguous range of inner cells (persist_range) for the whole run and computes all
+ * levels of them every step, reading one array of the state and writing the other with the fold
+ * fused (stencils/registry.h), so the state equals the CPU iteration's bit for bit. Kernels for
+ * the stencils with staged kernels (registry.h: laplap, hdiff, lap): one state field `in` and
+ * fixed inputs read at the cell only. Launched by src/ooc/persist_gpu.c. */
+#ifndef PILLAR_PERSISTENT_H
+#define PILLAR_PERSISTENT_H
+
+#include "launch.h"
+
+/* Threads per block at most (the kernels' launch bounds). */
+#define PERSIST_MAX_THREADS 512
+
+/* Where a block keeps the neighbour offsets of its cells for the whole run. */
+typedef enum {
+    PERSIST_OFFSETS_REGISTERS = 0, /* one cell per thread: gathered once into registers */
+    PERSIST_OFFSETS_SHARED = 1,    /* several per thread: gathered once into shared memory,
+                                    * relation-major (entry j of local cell l at j * cells + l) */
+    PERSIST_OFFSETS_GLOBAL = 2     /* neither fits: looked up in the table every step */
+} persist_offsets;
+
+/* What a persistent kernel is given: P as for a one-step kernel (fields, table, zs, zend, c0,
+ * n, fold = 1); the state is P.f.p[fin] and P.f.p[fout] the other array of it, swapped after
+ * every step (step t reads the first at even t); both hold the initial state at the points no
+ * step writes (halo cells). */
+typedef struct {
+    kparams P;
+    int steps;
+    int fin, fout;
+    int where; /* persist_offsets */
+} persist_params;
+
+/* kernel[stencil][precision][chasing * 2 + compressed]: host stubs for
+ * cudaLaunchCooperativeKernel(args = {&persist_params}); NULL for stencils without one. */
+typedef const void *persist_kernel_table[ST_QUAD_COUNT][2][4];
+
+#ifdef __CUDACC__
+#define PERSIST_FN __host__ __device__ __forceinline__
+#else
+#define PERSIST_FN static inline
+#endif
+
+/* The cells [lo, hi) of block b of nblocks over n cells (0-based, relative to the first inner
+ * cell): floor(b·n / nblocks) to floor((b+1)·n / nblocks), so sizes differ by one at most. The
+ * host's plan and the kernels use this one formula. */
+PERSIST_FN void persist_range(long n, int nblocks, int b, long *lo, long *hi)
+{
+    *lo = (long)b * n / nblocks;
+    *hi = (long)(b + 1) * n / nblocks;
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern persist_kernel_table persist_kernels; /* access/persistent.cu (CUDA backend) */
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,128 @@
+/* persist_gpu.c — the persistent executor (src/ooc/persist_gpu.h). */
+#include "persist_gpu.h"
+
+#include "src/exec/gpu_launch.h"
+#include "src/exec/iterate.h"
+#include "src/exec/runner.h"
+
+#include <string.h>
+
+typedef struct {
+    const void *fn;
+    int threads;
+} occ_ctx;
+
+/* persist_occupancy_fn of the kernel fn with ctx's threads. */
+static int occupancy(size_t smem, void *ctx_)
+{
+    const occ_ctx *c = ctx_;
+    int n = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, c->fn, c->threads, smem) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+static int device_attr(enum cudaDeviceAttr a)
+{
+    int dev = 0, v = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&v, a, dev));
+    return v;
+}
+
+int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_request *r,
+                    persist_timing *t)
+{
+    const problem_spec *s = &pb->s;
+    const stencil_info *si = &stencil_table[s->stencil];
+    const ugrid *g = &pb->ug;
+    const nbtable *nt = &pb->nt;
+    char why[200];
+    memset(t, 0, sizeof *t);
+    if (!persist_supported(s->stencil, why, sizeof why)) {
+        perr("--persistent: %s", why);
+        return -1;
+    }
+    if (steps < 1) {
+        perr("--persistent: %d steps: a run has one at least", steps);
+        return -1;
+    }
+    if (!device_attr(cudaDevAttrCooperativeLaunch)) {
+        perr("--persistent: this device has no cooperative launches (a grid barrier needs them)");
+        return -1;
+    }
+    occ_ctx oc = {persist_kernels[s->stencil][s->prec][nt->chasing * 2 + nt->compressed],
+                  r->threads ? r->threads : PERSIST_THREADS};
+    if (!oc.fn)
+        fault_raise(FAULT_INTERNAL, "persistent run: no kernel for a supported stencil");
+    int smem_max = device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    t->sms = device_attr(cudaDevAttrMultiProcessorCount);
+    CK(cudaFuncSetAttribute(oc.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+    if (persist_shape_make(&t->shape, (long)g->nxy - g->nhalo, oc.threads, t->sms,
+                           persist_words(s->stencil), (size_t)smem_max, r->blocks, occupancy,
+                           &oc) != 0)
+        return -1;
+
+    double t0 = now_ms();
+    const iter_carry *c = iter_carried(s->stencil);
+    int fin = c->in[0], fout = c->out[0];
+    size_t bytes = prec_size(s->prec) * g->len;
+    persist_params A;
+    memset(&A, 0, sizeof A);
+    for (int i = 0; i < pb->nf; i++) {
+        CK(cudaMalloc(&A.P.f.p[i], bytes));
+        if (i < si->nin)
+            CK(cudaMemcpy(A.P.f.p[i], f.p[i], bytes, cudaMemcpyHostToDevice));
+    }
+    /* the output array holds the state too: the points no step writes read the same from both */
+    CK(cudaMemcpy(A.P.f.p[fout], A.P.f.p[fin], bytes, cudaMemcpyDeviceToDevice));
+    size_t tab = (size_t)nt->nrel * (size_t)nt->ntab, pat = nt->compressed ? (size_t)nt->nxy : 0;
+    int32_t *dtab;
+    CK(cudaMalloc((void **)&dtab, sizeof(int32_t) * (tab + pat)));
+    CK(cudaMemcpy(dtab, nt->tab, sizeof(int32_t) * tab, cudaMemcpyHostToDevice));
+    if (pat)
+        CK(cudaMemcpy(dtab + tab, nt->pat, sizeof(int32_t) * pat, cudaMemcpyHostToDevice));
+    A.P.nbv = (nbview){dtab, pat ? dtab + tab : NULL, nt->ntab, 0};
+    A.P.zs = g->zstride;
+    A.P.zend = stencil_zend(s->stencil, g->nz);
+    A.P.c0 = g->nhalo;
+    A.P.n = g->nxy - g->nhalo;
+    A.P.fold = 1;
+    A.steps = steps;
+    A.fin = fin;
+    A.fout = fout;
+    A.where = t->shape.where;
+
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    void *args[] = {&A};
+    CK(cudaEventRecord(e0, 0));
+    cudaError_t e = cudaLaunchCooperativeKernel(oc.fn, (dim3){(unsigned)t->shape.nblocks, 1, 1},
+                                                (dim3){(unsigned)oc.threads, 1, 1},
+                                                args, t->shape.smem, 0);
+    CK(cudaEventRecord(e1, 0));
+    int rc = 0;
+    if (e != cudaSuccess) { /* refused before it ran (a shape that cannot be resident) */
+        cudaGetLastError();
+        perr("--persistent: the cooperative launch of %d blocks x %d threads was refused: %s",
+             t->shape.nblocks, oc.threads, cudaGetErrorString(e));
+        rc = -1;
+    }
+    CK(cudaEventSynchronize(e1));
+    CK(cudaGetLastError());
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    t->kernel_s = ms * 1e-3;
+    if (rc == 0) /* after an odd number of steps the state is in the output array */
+        CK(cudaMemcpy(f.p[fin], A.P.f.p[steps % 2 ? fout : fin], bytes, cudaMemcpyDeviceToHost));
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    CK(cudaFree(dtab));
+    for (int i = 0; i < pb->nf; i++)
+        CK(cudaFree(A.P.f.p[i]));
+    t->total_s = (now_ms() - t0) * 1e-3;
+    return rc;
+}

@@ -1,0 +1,95 @@
+/* persist_plan.c — the shape of a persistent run (src/ooc/persist_plan.h). */
+#include "persist_plan.h"
+
+#include <stdio.h>
+
+int persist_supported(stencil_t s, char *why, size_t n)
+{
+#define PERSIST_IS_(ST, _) || s == ST_##ST
+    int yes = (int)s >= 0 && (int)s < (int)ST_QUAD_COUNT && !stencil_is_user(s) &&
+              (0 FOR_EACH_STAGED_STENCIL(PERSIST_IS_, _));
+#undef PERSIST_IS_
+    if (!yes)
+        snprintf(why, n, "%s has no persistent kernel (laplap, hdiff and lap have: one state "
+                 "field, other inputs read at the cell only)", stencil_table[s].name);
+    return yes;
+}
+
+int persist_words(stencil_t s)
+{
+#define PERSIST_MASK_(ST, _) ST##_RELS,
+    static const unsigned mask[ST_QUAD_COUNT] = {FOR_EACH_STENCIL(PERSIST_MASK_, _)};
+#undef PERSIST_MASK_
+    int w = 0;
+    if ((int)s < 0 || (int)s >= (int)ST_QUAD_COUNT)
+        return 0;
+    for (unsigned m = mask[s]; m; m >>= 1)
+        w += (int)(m & 1u);
+    return w;
+}
+
+int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int words,
+                       size_t smem_max, int blocks, persist_occupancy_fn occ, void *ctx)
+{
+    s->cells = cells;
+    s->threads = threads;
+    if (threads < 1 || threads > PERSIST_MAX_THREADS) {
+        perr("persistent run: blocks of %d threads: the kernels take 1 to %d", threads,
+             PERSIST_MAX_THREADS);
+        return -1;
+    }
+    if (cells < 1 || sms < 1) {
+        perr("persistent run: %ld inner cells on %d SMs: nothing to run", cells, sms);
+        return -1;
+    }
+    int per0 = occ(0, ctx);
+    if (per0 < 1) {
+        perr("persistent run: a block of %d threads does not fit an SM (registers); give fewer "
+             "--threads", threads);
+        return -1;
+    }
+    long most = (long)per0 * sms;
+    if (blocks > most) {
+        perr("persistent run: %d blocks cannot all be resident at once: at most %ld (%d per SM x "
+             "%d SMs); the grid barrier between steps needs every block resident", blocks, most,
+             per0, sms);
+        return -1;
+    }
+    if (blocks > 0) {
+        s->nblocks = blocks;
+    } else {
+        long need = (cells + threads - 1) / threads;
+        s->nblocks = (int)(need < most ? need : most);
+    }
+    s->max_cells = (cells + s->nblocks - 1) / s->nblocks;
+    s->per_sm = per0;
+    s->smem = 0;
+    s->where = PERSIST_OFFSETS_GLOBAL;
+    if (s->max_cells <= threads) {
+        s->where = PERSIST_OFFSETS_REGISTERS;
+        return 0;
+    }
+    size_t smem = (size_t)s->max_cells * (size_t)words * sizeof(int32_t);
+    if (words > 0 && smem <= smem_max) {
+        int per = occ(smem, ctx);
+        if ((long)per * sms >= s->nblocks) {
+            s->where = PERSIST_OFFSETS_SHARED;
+            s->smem = smem;
+            s->per_sm = per;
+        }
+    }
+    return 0;
+}
+
+void persist_shape_describe(const persist_shape *s, char *buf, size_t n)
+{
+    char w[96];
+    if (s->where == PERSIST_OFFSETS_REGISTERS)
+        snprintf(w, sizeof w, "registers");
+    else if (s->where == PERSIST_OFFSETS_SHARED)
+        snprintf(w, sizeof w, "shared memory (%zu bytes per block)", s->smem);
+    else
+        snprintf(w, sizeof w, "the table, looked up every step");
+    snprintf(buf, n, "%d blocks x %d threads (%d per SM at most), <= %ld of %ld cells per block, "
+             "offsets in %s", s->nblocks, s->threads, s->per_sm, s->max_cells, s->cells, w);
+}

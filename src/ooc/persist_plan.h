@@ -1,0 +1,50 @@
+/* persist_plan.h — the shape of a persistent run (docs/persistent.md, access/persistent.h): how
+ * many blocks one cooperative launch has, how many cells each owns, and where a block keeps its
+ * cells' neighbour offsets. Pure arithmetic (the CUDA occupancy query comes in as a function),
+ * so that it is tested without a device. */
+#ifndef PILLAR_PERSIST_PLAN_H
+#define PILLAR_PERSIST_PLAN_H
+
+#include "access/persistent.h"
+
+#include <stddef.h>
+
+/* Threads per block when --threads is not given. */
+#define PERSIST_THREADS 256
+
+/* Blocks of the launch's kernel with `threads` threads and smem bytes of dynamic shared memory
+ * that one SM holds at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor); 0: none. */
+typedef int (*persist_occupancy_fn)(size_t smem, void *ctx);
+
+typedef struct {
+    int nblocks, threads;
+    int per_sm;          /* co-resident blocks per SM at smem */
+    long cells;          /* inner cells of the grid */
+    long max_cells;      /* the most any block owns: ceil(cells / nblocks) */
+    persist_offsets where;
+    size_t smem;         /* dynamic shared memory per block (the offsets, where SHARED) */
+} persist_shape;
+
+/* 1 if stencil s has persistent kernels (laplap, hdiff, lap: the stencils with staged kernels;
+ * not a stencil file), else 0 with the reason in why. */
+int persist_supported(stencil_t s, char *why, size_t n);
+
+/* 32-bit offsets a cell keeps: the relations stencil s's body reads (its RELS mask). */
+int persist_words(stencil_t s);
+
+/* Plans a launch over `cells` inner cells with blocks of `threads` threads on `sms` SMs, whose
+ * kernel keeps `words` offsets per cell and may have smem_max bytes of shared memory per block.
+ * blocks: 0 for as many as the SMs hold at once (occ(0) per SM), but no more than one per
+ * `threads` cells; else exactly that many. Offsets go into registers when no block owns more
+ * cells than threads, else into shared memory when they fit smem_max and the SMs still hold
+ * every block with that much (occ(smem) · sms >= nblocks), else they stay in the table. Returns
+ * 0, or -1 with a message: threads outside 1..PERSIST_MAX_THREADS, no block fits an SM, more
+ * blocks asked for than can be resident at once (a grid barrier needs them all resident). */
+int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int words,
+                       size_t smem_max, int blocks, persist_occupancy_fn occ, void *ctx);
+
+/* "1056 blocks x 256 threads (8 per SM x 132 SMs), <= 245 cells per block, offsets in
+ * registers" into buf. */
+void persist_shape_describe(const persist_shape *s, char *buf, size_t n);
+
+#endif
