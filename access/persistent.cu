@@ -45,6 +45,18 @@ __device__ __forceinline__ void persist_load(unsigned mask, int32_t o[1 + NREL2]
         o[1 + r] = ((mask >> r) & 1u) ? s[(long)(j++) * n + l] : 0;
 }
 
+/* The fields of step t: the state field reads `state` at even t, `other` at odd t, and the
+ * output field the other one (every index unrolled: no copy in local memory). */
+__device__ __forceinline__ fieldset persist_fields(const persist_params &A, int t)
+{
+    fieldset F = A.P.f;
+    void *const rd = (t & 1) ? A.other : A.state, *const wr = (t & 1) ? A.state : A.other;
+#pragma unroll
+    for (int q = 0; q < PILLAR_MAXF; q++)
+        F.p[q] = q == A.fin ? rd : q == A.fout ? wr : F.p[q];
+    return F;
+}
+
 #define NB(R) GATHERED_NB(R)
 
 /* One kernel: offsets first (registers or shared memory, A.where), then the steps. */
@@ -71,13 +83,9 @@ __device__ __forceinline__ void persist_load(unsigned mask, int32_t o[1 + NREL2]
             __syncthreads();                                                                      \
         }                                                                                         \
         for (int t = 0; t < A.steps; t++) {                                                       \
-            kparams P = A.P;                                                                      \
-            if (t & 1) { /* odd steps read the output array, write the state array */             \
-                void *s_ = P.f.p[A.fin];                                                          \
-                P.f.p[A.fin] = P.f.p[A.fout];                                                     \
-                P.f.p[A.fout] = s_;                                                               \
-            }                                                                                     \
-            ST##_BIND(P.f);                                                                       \
+            const kparams &P = A.P; /* ZS, K of the bodies */                                    \
+            const fieldset F_ = persist_fields(A, t);                                             \
+            ST##_BIND(F_);                                                                        \
             for (int l = threadIdx.x; l < mine; l += blockDim.x) {                                \
                 const int p = first + l;                                                          \
                 if (A.where == PERSIST_OFFSETS_SHARED)                                            \

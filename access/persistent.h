@@ -22,11 +22,13 @@ typedef enum {
 } persist_offsets;
 
 /* What a persistent kernel is given: P as for a one-step kernel (fields, table, zs, zend, c0,
- * n, fold = 1); the state is P.f.p[fin] and P.f.p[fout] the other array of it, swapped after
- * every step (step t reads the first at even t); both hold the initial state at the points no
- * step writes (halo cells). */
+ * n, fold = 1); the state field fin and the output field fout are the arrays `state` and
+ * `other` at even steps, the other way round at odd ones (step t reads `state` at even t, so
+ * after an odd number of steps the result is in `other`); both hold the initial state at the
+ * points no step writes (halo cells). */
 typedef struct {
     kparams P;
+    void *state, *other;
     int steps;
     int fin, fout;
     int where; /* persist_offsets */

@@ -44,6 +44,12 @@ expect_error "needs --device-mem" run --steps 2 --out-of-core on --backend cpu
 expect_error "too small" run --size 32x32x8 --steps 2 --out-of-core on --device-mem 1K --backend cpu
 expect_error "--aos does not go with --steps" run --steps 2 --aos --backend cpu
 expect_output "this is the CPU in-core reference" run --size 32x32x8 --steps 3 --backend cpu
+# --persistent (issue 19): a GPU executor; the flag parses, off runs as before, on refuses the CPU
+expect_error "--persistent on runs on the GPU" run --size 32x32x8 --steps 3 --persistent on \
+    --backend cpu
+expect_error "maybe" run --steps 3 --persistent maybe
+expect_output "this is the CPU in-core reference" run --size 32x32x8 --steps 3 --persistent off \
+    --backend cpu
 for st in laplap hdiff fastwaves; do
     expect_output "PASS: 0 of" run --stencil $st --size 40x36x12 --steps 4 --fuse 2 \
         --out-of-core on --device-mem 200K --storage nonchasing --compress --backend cpu

@@ -6,10 +6,14 @@
 #   GPU_CHECK_BENCH="--stencil hdiff" tools/gpu-check.sh   other bench flags instead of --quick
 #   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
 #   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only (all but
-#                                   gpu_full: the engine, out of core, the C API and the examples)
+#                                   gpu_full and persistent: the engine, out of core, persistent
+#                                   kernels on small grids, the C API and the examples)
 #   GPU_CHECK_OOC=0 tools/gpu-check.sh                    skip the out-of-core runs
+#   GPU_CHECK_PERSISTENT=0 tools/gpu-check.sh             skip the persistent runs (laplap, hdiff,
+#                                   lap 512x512x64, 100 steps, --persistent off and on)
 #   GPU_CHECK_SANITIZE=0 tools/gpu-check.sh               skip compute-sanitizer (memcheck of the
-#                                   small GPU test: every strategy, storage and quad mesh)
+#                                   small GPU test: every strategy, storage and quad mesh; memcheck
+#                                   and racecheck of the persistent kernels on small grids)
 #   GPU_CHECK_LARGE=1 tools/gpu-check.sh                  also 4096x4096x64 laplap (17 GB) in core
 #                                   one step, and out of core under 8G at F = 32, K = 2 (~5 min)
 #   PILLAR_COMMIT=abc123 tools/gpu-check.sh               commit to record where there is no .git
@@ -39,7 +43,7 @@ step configure configure.log cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release || 
 step build build.log cmake --build $build -j "$jobs" || { grep -E "error" "$out/build.log" | head -n 30; exit 1; }
 if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
     sel=(-L gpu)
-    [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-L gpu -E gpu_full)
+    [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-L gpu -E '^(gpu_full|persistent)$')
     step "ctest ${sel[*]}" ctest-gpu.log ctest --test-dir $build "${sel[@]}" --output-on-failure -V
     step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
 fi
@@ -48,7 +52,23 @@ if [ "${GPU_CHECK_SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/nul
         ./$build/tests/test_gpu --small
     step "memcheck test_api --gpu" memcheck-api.log compute-sanitizer --tool memcheck \
         --error-exitcode 9 ./$build/tests/test_api --gpu
+    # persistent kernels: out-of-bounds accesses, and races on the offsets in shared memory
+    step "memcheck test_persistent" memcheck-persistent.log compute-sanitizer --tool memcheck \
+        --error-exitcode 9 ./$build/tests/test_persistent --small
+    step "racecheck test_persistent" racecheck-persistent.log compute-sanitizer --tool racecheck \
+        --racecheck-report all --error-exitcode 9 ./$build/tests/test_persistent --small
 fi
+# persistent kernels (issue 19): all steps in one cooperative launch against one launch per step,
+# in core, each verified bit for bit against the CPU iteration
+persistent_runs() {
+    local P=./$build/pillar s m
+    for s in laplap hdiff lap; do
+        for m in off on; do
+            $P run --stencil $s --size 512x512x64 --steps 100 --persistent $m --backend gpu || return 1
+        done
+    done
+}
+[ "${GPU_CHECK_PERSISTENT:-1}" != 0 ] && step "persistent runs" persistent.log persistent_runs
 # out of core: one stencil step per transfer on grids 2-3x a 2 GB budget, 4 fused steps, and 16
 # fused steps run 2 per kernel launch
 ooc_runs() {
@@ -88,5 +108,9 @@ if [ -f "$out/large.log" ]; then
     echo "== 4096x4096x64: in core one step, out of core under 8 GB (F = 32, K = 2)"
     grep -E "^[a-z]+ (double|float)|^  time|^  kernels|verify" "$out/large.log" | cut -c1-140
 fi
-[ -f "$out/memcheck.log" ] && { echo "== compute-sanitizer"; grep -H -E "ERROR SUMMARY" "$out"/memcheck*.log; }
+if [ -f "$out/persistent.log" ]; then
+    echo "== persistent (in core, 100 steps, 512x512x64: --persistent off, then on)"
+    grep -E "steps? on|^  persistent|^  time|verify" "$out/persistent.log" | cut -c1-140
+fi
+[ -f "$out/memcheck.log" ] && { echo "== compute-sanitizer"; grep -H -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out"/memcheck*.log "$out"/racecheck*.log 2>/dev/null; }
 echo "== steps"; printf '%s\n' "${summary[@]}"

@@ -91,6 +91,8 @@ int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_requ
     A.P.n = g->nxy - g->nhalo;
     A.P.fold = 1;
     A.steps = steps;
+    A.state = A.P.f.p[fin];
+    A.other = A.P.f.p[fout];
     A.fin = fin;
     A.fout = fout;
     A.where = t->shape.where;
