@@ -83,7 +83,11 @@ const char *pillar_status_name(pillar_status s);
  *              zloop, zloop-sliced, staged; the CPU ignores it). auto: the storage and
  *              strategy pillar measured fastest for the stencil (docs/api.md); every choice
  *              gives the same bits
- *   backend    auto (default: the GPU when one is usable, else the CPU) | cpu | gpu */
+ *   backend    auto (default: the GPU when one is usable, else the CPU) | cpu | gpu
+ *   persistent auto (default, off for now) | on | off: on the GPU, pillar_step runs all its
+ *              steps in one cooperative launch (laplap, hdiff, lap, in core: docs/persistent.md;
+ *              another stencil, or a grid larger than the device, fails with PILLAR_ERR_BACKEND
+ *              and the state unchanged); the CPU ignores it */
 pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *value);
 
 /* Your own stencil instead of a built-in one (docs/own-stencil.md): a stencil file in the body

@@ -8,6 +8,7 @@
  *     status with a message, and the handle still works afterwards;
  *   - nothing is printed on stdout or stderr by any of it;
  *   - with --gpu (a CUDA build, exit 77 without a device): lap applied and iterated on the GPU
+ *     (also with option persistent on: one cooperative launch per pillar_step)
  *     with the fields handed over and read back as device arrays equals the same reference, bit
  *     for bit; host arrays given as device arrays and device arrays on a CPU handle are refused.
  * Leaks: every handle is destroyed; the sanitizer build (.ci/run) checks that nothing is left. */
@@ -193,6 +194,8 @@ static void test_errors(const char *dir)
     EXPECT(pillar_set_option(ctx, "part_cells", "0"), PILLAR_ERR_ARG, "part_cells");
     EXPECT(pillar_set_option(ctx, "access", "magic"), PILLAR_ERR_UNKNOWN, "idxvar");
     EXPECT(pillar_set_option(ctx, "fuse", "65"), PILLAR_ERR_ARG, "fuse");
+    EXPECT(pillar_set_option(ctx, "persistent", "maybe"), PILLAR_ERR_UNKNOWN, "auto");
+    T(pillar_set_option(ctx, "persistent", "off") == PILLAR_OK);
 #ifdef PILLAR_HAVE_MPI /* MPI is not initialised in this program (test_api_mpi runs under mpirun) */
     EXPECT(pillar_set_comm(ctx, 0), PILLAR_ERR_STATE, "MPI_Init");
 #else
@@ -331,6 +334,19 @@ static int test_device(void)
     T(pillar_step(ctx, 2) == PILLAR_OK && pillar_step(ctx, 3) == PILLAR_OK);
     T(pillar_get_field_device(ctx, "in", d_out, M) == PILLAR_OK);
     T(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    T(same_bits(got, ref, M));
+    pillar_destroy(ctx);
+
+    /* the same 5 steps, each call one persistent launch (option persistent on) */
+    T(pillar_create(&ctx) == PILLAR_OK);
+    T(pillar_set_option(ctx, "stencil", "lap") == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", "gpu") == PILLAR_OK);
+    T(pillar_set_option(ctx, "persistent", "on") == PILLAR_OK);
+    T(pillar_grid_quad(ctx, N, NZ, &nbr[0][0]) == PILLAR_OK);
+    T(pillar_setup(ctx) == PILLAR_OK);
+    T(pillar_set_field(ctx, "in", in, M) == PILLAR_OK);
+    T(pillar_step(ctx, 2) == PILLAR_OK && pillar_step(ctx, 3) == PILLAR_OK);
+    T(pillar_get_field(ctx, "in", got, M) == PILLAR_OK);
     T(same_bits(got, ref, M));
     pillar_destroy(ctx);
 

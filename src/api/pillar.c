@@ -19,6 +19,7 @@
 #ifdef PILLAR_HAVE_CUDA
 #include "src/exec/gpu.h"
 #include "src/ooc/ooc_gpu.h"
+#include "src/ooc/persist_gpu.h"
 #endif
 
 #include <float.h>
@@ -53,6 +54,7 @@ struct pillar_ctx {
     int comm_set;    /* pillar_set_comm: pillar_step runs over the ranks of comm */
     int comm;        /* its Fortran handle */
     int fuse;        /* option "fuse": steps between exchanges (0: 1) */
+    persist_mode persistent; /* option "persistent": GPU in-core steps in one launch */
     int faulted;     /* a call was interrupted by a fault (PROTECTED) */
 };
 
@@ -312,6 +314,12 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
             return fail(ctx, PILLAR_ERR_ARG, "pillar_set_option: fuse '%s': expected an integer "
                         "from 1 to 64 (steps between halo exchanges)", value);
         ctx->fuse = (int)f;
+    } else if (strcmp(key, "persistent") == 0) {
+        static const char *const names[] = {"auto", "on", "off"};
+        int k = pick(value, names, 3);
+        if (k < 0)
+            return bad_value(ctx, key, value, names, 3);
+        ctx->persistent = (persist_mode)k; /* the order of persist_mode */
     } else if (strcmp(key, "backend") == 0) {
         static const char *const names[] = {"auto", "cpu", "gpu"};
         int k = pick(value, names, 3);
@@ -320,7 +328,7 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
         ctx->backend_asked = k == 0 ? BACKEND_AUTO : k == 1 ? BACKEND_CPU : BACKEND_GPU;
     } else {
         return fail(ctx, PILLAR_ERR_UNKNOWN, "pillar_set_option: unknown option '%s' (stencil, "
-                    "precision, order, part_cells, storage, access, backend, fuse)", key);
+                    "precision, order, part_cells, storage, access, backend, fuse, persistent)", key);
     }
     return PILLAR_OK;
 }
@@ -820,6 +828,15 @@ static int gpu_steps(pillar_ctx *ctx, int steps)
     double whole = (double)pb->nf * (double)prec_size(s->prec) * (double)pb->ug.len +
                    (double)(stencil_table[s->stencil].graph ? ell_bytes(&pb->ell)
                                                             : nbtable_bytes(&pb->nt));
+    if (ctx->persistent == PERSIST_ON) { /* one cooperative launch (docs/persistent.md) */
+        persist_timing pt;
+        if (whole > (double)budget) {
+            perr("pillar_step: option persistent on: the grid needs %.3f GB on the device, more "
+                 "than its free memory (persistent runs are in core)", whole / 1e9);
+            return -1;
+        }
+        return persist_gpu_run(pb, pb->uf, steps, &(persist_request){0, 0}, &pt);
+    }
     ooc_plan pl;
     int rc = whole <= (double)budget
                  ? ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,

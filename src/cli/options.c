@@ -587,8 +587,8 @@ static const flag flags[] = {
      "auto | on | off: GPU, in core, laplap, hdiff, lap: one cooperative\n"
      "launch runs all the steps, a grid barrier between two; each block\n"
      "owns a fixed range of cells (--threads BX per block; --access does\n"
-     "not apply; docs/persistent.md). auto is off: no model chooses it yet\n"
-     "                                                    (auto)",
+     "not apply; docs/persistent.md); auto is off: no model chooses it\n"
+     "yet                                                  (auto)",
      set_choice, AT(o.persistent), 0, 3, on_off_auto},
     {"--share", NULL, RUN, HELP_ITER,
      "out of core: a chunk takes what it holds in common with the\n"
