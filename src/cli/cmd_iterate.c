@@ -298,6 +298,10 @@ int run_iterated(options *o, int argc, char **argv)
     else if (persistent) {
         persist_request rq = {o->bx, 0};
         persist_timing pt;
+        for (int j = 0; j < c->n; j++) { /* the initial state, for the sampled check below */
+            spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
+            memcpy(spare.p[c->in[j]], pb.uf.p[c->in[j]], prec_size(pb.s.prec) * pb.ug.len);
+        }
         rc = persist_gpu_run(&pb, pb.uf, steps, &rq, &pt);
         if (rc == 0) {
             char dev_name[128], shape[256];
