@@ -26,10 +26,97 @@ static void mesh_csr(const mesh *m, idx_t *xadj, idx_t *adj)
     xadj[m->ncells] = k;
 }
 
+/* At most this many parts per METIS call: asked for tens of thousands of parts of a few dozen
+ * cells (e.g. 32,761 parts of a 724x724 triangle mesh), METIS 5.1's initial partitioning prints
+ * "Cannot bisect a graph with 0 vertices" on stdout, and the library never prints. More parts are
+ * made in two levels (kway_two_level). Up to 16,384 parts of 32 cells were seen quiet. */
+#define KWAY_MAX_PARTS 4096
+
+static int kway(int n, idx_t *xadj, idx_t *adj, int nparts, int *part);
+
+/* nparts > KWAY_MAX_PARTS: k1 coarse parts of the whole graph, then each coarse part (its induced
+ * subgraph) into its share of the nparts, proportional to its cells (at least 1, at most its
+ * cells), numbered after the parts of the coarse parts before it. xadj and adj are freed. */
+static int kway_two_level(int n, idx_t *xadj, idx_t *adj, int nparts, int *part)
+{
+    int k1 = (nparts + KWAY_MAX_PARTS - 1) / KWAY_MAX_PARTS;
+    int *coarse = xalloc(sizeof(int) * (size_t)n);
+    idx_t *cx = xalloc(sizeof(idx_t) * ((size_t)n + 1)), *ca = xalloc(sizeof(idx_t) * (size_t)(xadj[n] > 0 ? xadj[n] : 1));
+    memcpy(cx, xadj, sizeof(idx_t) * ((size_t)n + 1));
+    memcpy(ca, adj, sizeof(idx_t) * (size_t)xadj[n]);
+    int rc = kway(n, cx, ca, k1, coarse); /* frees cx, ca */
+    int *count = xalloc(sizeof(int) * (size_t)k1), *share = xalloc(sizeof(int) * (size_t)k1);
+    int *local = xalloc(sizeof(int) * (size_t)n);
+    memset(count, 0, sizeof(int) * (size_t)k1);
+    for (int v = 0; rc == 0 && v < n; v++)
+        local[v] = count[coarse[v]]++;
+    /* shares: floor of the proportional share, at least 1; the rest one by one to the coarse
+     * parts with the most cells per share that can still take one */
+    int given = 0;
+    for (int i = 0; rc == 0 && i < k1; i++) {
+        long long q = (long long)nparts * count[i] / n;
+        share[i] = q < 1 ? 1 : (int)q;
+        if (share[i] > count[i])
+            share[i] = count[i];
+        given += share[i];
+    }
+    while (rc == 0 && given != nparts) {
+        int best = -1;
+        for (int i = 0; i < k1; i++) {
+            int ok = given < nparts ? share[i] < count[i] : share[i] > 1;
+            if (ok && (best < 0 || (given < nparts
+                                        ? (long long)count[i] * share[best] > (long long)count[best] * share[i]
+                                        : (long long)count[i] * share[best] < (long long)count[best] * share[i])))
+                best = i;
+        }
+        if (best < 0) {
+            perr("METIS: %d parts of %d cells could not be shared among %d coarse parts", nparts,
+                 n, k1);
+            rc = -1;
+            break;
+        }
+        share[best] += given < nparts ? 1 : -1;
+        given += given < nparts ? 1 : -1;
+    }
+    int *verts = xalloc(sizeof(int) * (size_t)n), *sub = xalloc(sizeof(int) * (size_t)n);
+    int first = 0;
+    for (int i = 0; rc == 0 && i < k1; i++) {
+        int m = 0;
+        for (int v = 0; v < n; v++)
+            if (coarse[v] == i)
+                verts[m++] = v;
+        idx_t *sx = xalloc(sizeof(idx_t) * ((size_t)m + 1));
+        idx_t *sa = xalloc(sizeof(idx_t) * (size_t)(xadj[n] > 0 ? xadj[n] : 1));
+        idx_t e = 0;
+        for (int j = 0; j < m; j++) {
+            sx[j] = e;
+            for (idx_t a = xadj[verts[j]]; a < xadj[verts[j] + 1]; a++)
+                if (coarse[adj[a]] == i)
+                    sa[e++] = local[adj[a]];
+        }
+        sx[m] = e;
+        rc = kway(m, sx, sa, share[i], sub); /* frees sx, sa */
+        for (int j = 0; rc == 0 && j < m; j++)
+            part[verts[j]] = first + sub[j];
+        first += share[i];
+    }
+    xfree(verts);
+    xfree(sub);
+    xfree(local);
+    xfree(count);
+    xfree(share);
+    xfree(coarse);
+    xfree(xadj);
+    xfree(adj);
+    return rc;
+}
+
 /* METIS k-way partition of the graph (xadj, adj) of n vertices into nparts parts (1 <= nparts
  * <= n, checked by the callers), seeded for reproducible parts; xadj and adj are freed. */
 static int kway(int n, idx_t *xadj, idx_t *adj, int nparts, int *part)
 {
+    if (nparts > KWAY_MAX_PARTS)
+        return kway_two_level(n, xadj, adj, nparts, part);
     if (nparts == 1) {
         memset(part, 0, sizeof(int) * (size_t)n);
         xfree(xadj);

@@ -70,14 +70,15 @@ module pillar
               pillar_field_name, pillar_set_field, pillar_set_field_float, pillar_get_field, &
               pillar_get_field_float, pillar_write_mesh, pillar_write_fields, &
               pillar_set_field_device, pillar_set_field_device_float, pillar_get_field_device, &
-              pillar_get_field_device_float
+              pillar_get_field_device_float, pillar_set_stencil_file, pillar_set_stencil_source
     ! the bind(C) interfaces behind the wrappers
     public :: c_pillar_last_error, c_pillar_status_name, c_pillar_set_option, c_pillar_grid_file, &
               c_pillar_field_name, c_pillar_set_field, c_pillar_set_field_float, &
               c_pillar_get_field, c_pillar_get_field_float, c_pillar_write_mesh, &
               c_pillar_write_fields, c_pillar_set_field_device, &
               c_pillar_set_field_device_float, c_pillar_get_field_device, &
-              c_pillar_get_field_device_float
+              c_pillar_get_field_device_float, c_pillar_set_stencil_file, &
+              c_pillar_set_stencil_source
 
     interface
         integer(c_int) function pillar_create(ctx) bind(C, name='pillar_create')
@@ -115,6 +116,18 @@ module pillar
             type(c_ptr), value :: ctx
             integer(c_int), value :: ncells, nlevels, maxdeg
             integer(c_int), intent(in) :: adj(*)
+        end function
+        integer(c_int) function c_pillar_set_stencil_file(ctx, path) &
+            bind(C, name='pillar_set_stencil_file')
+            import :: c_int, c_ptr, c_char
+            type(c_ptr), value :: ctx
+            character(kind=c_char), intent(in) :: path(*)
+        end function
+        integer(c_int) function c_pillar_set_stencil_source(ctx, name, source) &
+            bind(C, name='pillar_set_stencil_source')
+            import :: c_int, c_ptr, c_char
+            type(c_ptr), value :: ctx
+            character(kind=c_char), intent(in) :: name(*), source(*)
         end function
         integer(c_int) function c_pillar_grid_file(ctx, path) bind(C, name='pillar_grid_file')
             import :: c_int, c_ptr, c_char
@@ -322,6 +335,19 @@ contains
         type(c_ptr), intent(in) :: ctx
         character(*), intent(in) :: key, value
         pillar_set_option = c_pillar_set_option(ctx, c_string(key), c_string(value))
+    end function
+
+    ! a stencil file (docs/own-stencil.md), or its text (lines joined with new_line('a'))
+    integer(c_int) function pillar_set_stencil_file(ctx, path)
+        type(c_ptr), intent(in) :: ctx
+        character(*), intent(in) :: path
+        pillar_set_stencil_file = c_pillar_set_stencil_file(ctx, c_string(path))
+    end function
+    integer(c_int) function pillar_set_stencil_source(ctx, name, source)
+        type(c_ptr), intent(in) :: ctx
+        character(*), intent(in) :: name, source
+        pillar_set_stencil_source = c_pillar_set_stencil_source(ctx, c_string(name), &
+                                                                c_string(source))
     end function
 
     integer(c_int) function pillar_grid_file(ctx, path)

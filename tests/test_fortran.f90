@@ -61,6 +61,21 @@ program test_fortran
     s = pillar_field_name(ctx, 2, name)
     call expect(s == PILLAR_ERR_ARG .and. name == 'out', 'field 2 is refused, name left as it was')
 
+    ! stencil files: the path and the name reach the library as given
+    block
+        type(c_ptr) :: other
+        call expect(pillar_create(other) == PILLAR_OK, 'a second handle')
+        call expect(pillar_set_stencil_file(other, '/no/such/dir/mine.c') /= PILLAR_OK, &
+                    'a missing stencil file is refused')
+        msg = pillar_last_error(other)
+        call expect(index(msg, 'mine.c') > 0, 'its message names the file: ' // msg)
+        call expect(pillar_set_stencil_source(other, 'inline-text', 'not a stencil') /= PILLAR_OK, &
+                    'a text that is no stencil is refused')
+        msg = pillar_last_error(other)
+        call expect(index(msg, 'inline-text') > 0, 'its message names the text: ' // msg)
+        call pillar_destroy(other)
+    end block
+
     ! a 4x4 lattice: 0-based cell numbers, -1 beyond the edge; halo = the border ring
     do y = 0, N - 1
         do x = 0, N - 1

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 
@@ -376,6 +377,44 @@ static void test_metis(void)
     xfree(part);
     xfree(order);
     xfree(seen);
+    xfree(size);
+    mesh_free(&m);
+
+    /* more parts than one METIS call makes (grids/metis_order.c, KWAY_MAX_PARTS = 4096): two
+     * levels. On this mesh, in one call, METIS 5.1 printed "Cannot bisect a graph with 0
+     * vertices" on stdout: every part used, sizes balanced, and nothing printed */
+    mesh_gen_spec gs = {MESH_TRIANGLES, 724, 724, 0, 1, 0, 0, 0, 0};
+    CHECK(mesh_generate(&m, &gs) == 0, "triangles");
+    n = m.ncells;
+    k = n / 32; /* 32761 parts */
+    part = xalloc(sizeof(int) * (size_t)n);
+    size = xalloc(sizeof(int) * (size_t)k);
+    memset(size, 0, sizeof(int) * (size_t)k);
+    FILE *out = tmpfile();
+    fflush(stdout);
+    int saved = dup(1);
+    CHECK(out && saved >= 0 && dup2(fileno(out), 1) >= 0, "stdout to a file");
+    CHECK(mesh_partition(&m, k, part) == 0, "two-level partition");
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    struct stat st;
+    CHECK(out && fstat(fileno(out), &st) == 0 && st.st_size == 0,
+          "METIS printed %lld bytes while partitioning", out ? (long long)st.st_size : -1LL);
+    if (out)
+        fclose(out);
+    for (int c = 0; c < n; c++)
+        if (part[c] >= 0 && part[c] < k)
+            size[part[c]]++;
+        else
+            CHECK(0, "cell %d in part %d of %d", c, part[c], k);
+    int lo = n, hi = 0;
+    for (int p = 0; p < k; p++) {
+        lo = size[p] < lo ? size[p] : lo;
+        hi = size[p] > hi ? size[p] : hi;
+    }
+    CHECK(lo >= 16 && hi <= 48, "two-level parts of 32 cells hold %d to %d", lo, hi);
+    xfree(part);
     xfree(size);
     mesh_free(&m);
 }

@@ -16,6 +16,9 @@
 #                                   and racecheck of the persistent kernels on small grids)
 #   GPU_CHECK_LARGE=1 tools/gpu-check.sh                  also 4096x4096x64 laplap (17 GB) in core
 #                                   one step, and out of core under 8G at F = 32, K = 2 (~5 min)
+#   GPU_CHECK_GRAPH=1 tools/gpu-check.sh                  also graphlap on 1M hexagons and 1M triangles
+#                                   x 64 levels, double: bench --mesh --quick (issue 18's targets;
+#                                   about 4 minutes each, so with GPU_CHECK_TESTS=0 in its own call)
 #   PILLAR_COMMIT=abc123 tools/gpu-check.sh               commit to record where there is no .git
 # Libraries the device lacks: ../shared/device/pack-deps.sh (HDF5, METIS, netCDF, OpenMPI) into
 # .devdeps and tools/pack-fortran.sh (gfortran) into .devfortran, both sourced here when present.
@@ -89,6 +92,18 @@ large_runs() {
         --fuse 32 --kernel-steps 2 --out-of-core on --device-mem 8G
 }
 [ "${GPU_CHECK_LARGE:-0}" != 0 ] && step "4096^2 in/out of core" large.log large_runs
+# general meshes: the strategy x storage x order matrix of graphlap against the lattice twin
+graph_runs() {
+    local P=./$build/pillar
+    $P mesh generate "$out/hex.nc" --kind hexagons --size 1024x1024 --levels 64 &&
+    $P bench --mesh "$out/hex.nc" --stencil graphlap --precision double --quick --out "$out" &&
+    $P mesh generate "$out/tri.nc" --kind triangles --size 724x724 --levels 64 &&
+    $P bench --mesh "$out/tri.nc" --stencil graphlap --precision double --quick --out "$out"
+    local rc=$?
+    rm -f "$out/hex.nc" "$out/tri.nc"
+    return $rc
+}
+[ "${GPU_CHECK_GRAPH:-0}" != 0 ] && step "graphlap bench --mesh" graph.log graph_runs
 bench_flags=${GPU_CHECK_BENCH:---quick}
 # shellcheck disable=SC2086
 step "pillar bench" bench.log ./$build/pillar bench $bench_flags --out "$out" "$@"
@@ -103,6 +118,10 @@ grep -E "^[a-z]+ (double|float) [0-9]+x|regular grid|^  (rowmajor|zcurve|zcurve-
 grep -E "^device copy ceiling|configurations in" "$out/bench.log"
 if [ -f "$out/ooc.log" ]; then
     echo "== out of core (2 GB budget)"; grep -E "steps? on|  time|link use|verify" "$out/ooc.log" | cut -c1-140
+fi
+if [ -f "$out/graph.log" ]; then
+    echo "== graphlap on 1M hexagons / triangles x 64 (bench --mesh --quick)"
+    grep -vE "^\[" "$out/graph.log" | grep -E "graphlap on|memory floor|^  (lattice|file|metis|zcurve)" | cut -c1-140
 fi
 if [ -f "$out/large.log" ]; then
     echo "== 4096x4096x64: in core one step, out of core under 8 GB (F = 32, K = 2)"
