@@ -541,8 +541,8 @@ static const flag flags[] = {
      "curve of the cells' /coordinates; on a sphere face by face of the\n"
      "cube around it). Halo cells first in each. Verified against the\n"
      "regular grid when the mesh is a regular patch (/patch_xy), else\n"
-     "against the CPU unstructured executor on the same cells (always\n"
-     "so for graphlap, whose GPU kernel is one thread per cell and level)",
+     "against the CPU unstructured executor on the same cells (graph\n"
+     "stencils: against their lists; --grid regular: the lattice twin)",
      set_text, AT(o.mesh), 0, 0, NULL},
     {"--input", "FILE", RUN, HELP_MAIN,
      "initial values of the stencil's input fields from a field file\n"

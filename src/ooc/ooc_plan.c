@@ -491,6 +491,19 @@ void ooc_plan_share(ooc_plan *pl, int on)
     plan_traffic(pl);
 }
 
+/* What every plan records first: the stencil, precision, F steps per transfer (one per launch,
+ * sharing allowed) and the grid's levels. */
+static void plan_head(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int F)
+{
+    pl->stencil = s;
+    pl->prec = p;
+    pl->F = F;
+    pl->K = 1;
+    pl->share = 1;
+    pl->nz = g->nz;
+    pl->zend = stencil_zend(s, g->nz);
+}
+
 /* ooc_plan_make, with its messages unless quiet. */
 static int plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
                      int compressed, size_t budget, int F, int quiet)
@@ -513,14 +526,8 @@ static int plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, i
                  "file)", si->name);
         return -1;
     }
-    pl->stencil = s;
-    pl->prec = p;
-    pl->F = F;
-    pl->K = 1;
-    pl->share = 1;
+    plan_head(pl, g, s, p, F);
     pl->budget = budget;
-    pl->nz = g->nz;
-    pl->zend = stencil_zend(s, g->nz);
     chunk_shape cs = shape_of(g, s, p, chasing, compressed);
 
     ball b;
@@ -574,13 +581,7 @@ int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, in
                                                      : "a graph stencil needs the grid's neighbour lists");
         return -1;
     }
-    pl->stencil = s;
-    pl->prec = p;
-    pl->F = F;
-    pl->K = 1;
-    pl->share = 1;
-    pl->nz = g->nz;
-    pl->zend = stencil_zend(s, g->nz);
+    plan_head(pl, g, s, p, F);
     pl->nparts = pl->nslabs = 1;
     pl->slab = xalloc(sizeof(ooc_slab));
     pl->slab[0] = (ooc_slab){0, pl->zend, 0, g->nz};
