@@ -4,6 +4,7 @@
 # ./gpu-check-out); a short table is printed last. Extra arguments go to `pillar bench`.
 #   tools/gpu-check.sh                 tests + pillar bench --quick
 #   GPU_CHECK_BENCH="--stencil hdiff" tools/gpu-check.sh   other bench flags instead of --quick
+#   GPU_CHECK_BENCH=0 tools/gpu-check.sh                  no benchmark
 #   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
 #   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only (all but
 #                                   gpu_full and persistent: the engine, out of core, persistent
@@ -106,16 +107,16 @@ graph_runs() {
 [ "${GPU_CHECK_GRAPH:-0}" != 0 ] && step "graphlap bench --mesh" graph.log graph_runs
 bench_flags=${GPU_CHECK_BENCH:---quick}
 # shellcheck disable=SC2086
-step "pillar bench" bench.log ./$build/pillar bench $bench_flags --out "$out" "$@"
+[ "$bench_flags" != 0 ] && step "pillar bench" bench.log ./$build/pillar bench $bench_flags --out "$out" "$@"
 
 echo "== device"; cat "$out/device.txt"
 if [ -f "$out/ctest-gpu.log" ]; then
     echo "== GPU tests"; grep -E "tests passed|Passed|Failed|SKIP|FAILED" "$out/ctest-gpu.log" | tail -n 8
     grep -A 6 ": stencil " "$out/ctest-gpu.log" | cut -c1-80
 fi
-echo "== benchmark (Table 6.2 rows)"
-grep -E "^[a-z]+ (double|float) [0-9]+x|regular grid|^  (rowmajor|zcurve|zcurve-w|random) " "$out/bench.log" | cut -c1-140
-grep -E "^device copy ceiling|configurations in" "$out/bench.log"
+[ -f "$out/bench.log" ] && echo "== benchmark (Table 6.2 rows)"
+[ -f "$out/bench.log" ] && grep -E "^[a-z]+ (double|float) [0-9]+x|regular grid|^  (rowmajor|zcurve|zcurve-w|random) " "$out/bench.log" | cut -c1-140
+[ -f "$out/bench.log" ] && grep -E "^device copy ceiling|configurations in" "$out/bench.log"
 if [ -f "$out/ooc.log" ]; then
     echo "== out of core (2 GB budget)"; grep -E "steps? on|  time|link use|verify" "$out/ooc.log" | cut -c1-140
 fi
