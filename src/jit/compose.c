@@ -105,6 +105,35 @@ static void folds(const jit_spec *sp, jit_text *t, const char *head)
     }
 }
 
+/* After the list loops of a graph stencil: the same body on the offset tables (storage/gtable.h,
+ * every storage; not in the checked mode, which checks on the lists: cpu_run_gtable runs those
+ * when these are missing) and on the lattice twin (grids/lattice.h). The lattice's GNB(q, j)
+ * takes q's own parity (the built-in bodies' form assumes the computed cell's), folded to the
+ * computed cell's `par` where q is c, so nested GNB reach the right cells. */
+static void graph_tables_and_lattice(jit_text *t, int checked)
+{
+    static const char *const names = "#undef GDEG\n#undef GNB\n#undef GDEG2\n#undef GNB2\n"
+                                     "#undef GAT\n#undef PILLAR_GCELL\n#undef PILLAR_GEDGE\n"
+                                     "#define GAT(q) CPU_GAT(q)\n#define PILLAR_GCELL(q) (q)\n"
+                                     "#define PILLAR_GEDGE(q, j) (j)\n";
+    if (!checked) {
+        jit_text_add(t, "%s#define GDEG(q) CPU_GT_DEG(q)\n#define GNB(q, j) CPU_GT_NB(q, j)\n"
+                        "#define GDEG2(c, k) CPU_GT_DEG2(c, k)\n#define GNB2(c, k, j) CPU_GT_NB2(c, k, j)\n",
+                     names);
+        for (int ty = 0; ty < 2; ty++)
+            for (int st = 0; st < 4; st++)
+                jit_text_add(t, "CPU_GTABLE_LOOP(USER, %s, %d, %d)\n", ty ? "float" : "double",
+                             st >> 1, st & 1);
+    }
+    jit_text_add(t, "%s#define PILLAR_LPAR(q) ((q) == c ? par : lattice_cell_par(LK, LW, (q)))\n"
+                    "#define GDEG(q) CPU_LAT_DEG(q)\n"
+                    "#define GNB(q, j) ((q) + lattice_off(LK, LW, PILLAR_LPAR(q), (j)))\n"
+                    "#define GDEG2(q, k) CPU_LAT_DEG(q)\n"
+                    "#define GNB2(q, k, j) (GNB(q, k) + lattice_off(LK, LW, lattice_npar(LK, PILLAR_LPAR(q), (k)), (j)))\n"
+                    "CPU_LATTICE_LOOP(USER, double)\nCPU_LATTICE_LOOP(USER, float)\n",
+                 names);
+}
+
 void jit_compose_cpu(const jit_spec *sp, int checked, jit_text *t)
 {
     const char *gen = "<pillar composition>";
@@ -182,6 +211,7 @@ void jit_compose_cpu(const jit_spec *sp, int checked, jit_text *t)
             jit_text_add(t, "#define GAREA(q) pillar_GAREA_needs_pragma_pillar_geometry\n"
                             "#define GKAPPA(q, j) pillar_GKAPPA_needs_pragma_pillar_geometry\n");
         jit_text_add(t, "CPU_GRAPH_LOOP(USER, double)\nCPU_GRAPH_LOOP(USER, float)\n");
+        graph_tables_and_lattice(t, checked);
         return;
     }
     jit_text_add(t,
