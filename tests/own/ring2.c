@@ -1,3 +1,6 @@
+/* ring2.c — a radius-2 graph body that walks its neighbours' rings through nested GNB (and GNB2)
+ * with weights that depend on the position in the ring: the offset tables of every storage and
+ * the lattice twin must name the same cells as the lists (tests/test_own.c, test_own_gpu.c). */
 #pragma pillar stencil(ring2) kind(graph) in(in) out(out) radius(2)
 #pragma pillar body
 T s = (T)0;
