@@ -465,7 +465,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
     if (graph)
         column = c->uns ? pb->gt.chasing * 2 + pb->gt.compressed
-                          : pb->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
+                 : pb->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
     if (tables != TABLES_GLOBAL) {
         const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
         if (!c->uns || !pb->nt.compressed ||
@@ -488,8 +488,8 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
     l.smem = graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
-                                            c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
-                     : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
+                                          c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
+                   : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
     if (l.smem > 48 * 1024 && !l.loaded)
         CK(cudaFuncSetAttribute(l.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem));
     double *ms = xalloc(sizeof(double) * (size_t)runs);
