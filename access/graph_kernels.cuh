@@ -52,8 +52,14 @@
 /* Lattice: offsets by arithmetic from the cell's parity `par` and the row width `LW` in scope
  * (grids/lattice.h); degrees are constants, so the compiler unrolls both loops. */
 #define GL_DEG(q) lattice_deg(LK)
-#define GL_NB(q, j) ((q) + lattice_off(LK, LW, par, j))
-#define GL_NB2(c, k, j) (GL_NB(c, k) + lattice_off(LK, LW, lattice_npar(LK, par, k), j))
+#ifdef PILLAR_JIT_GRAPH /* a stencil file's GNB may name any cell's neighbour (src/jit/compose.c):
+                         * q's own parity, the computed cell's where q is c */
+#define GL_PAR(q) ((q) == c ? par : lattice_cell_par(LK, LW, (q)))
+#else /* the built-in bodies name neighbours of the computed cell (GNB) or of its ring (GNB2) */
+#define GL_PAR(q) par
+#endif
+#define GL_NB(q, j) ((q) + lattice_off(LK, LW, GL_PAR(q), j))
+#define GL_NB2(c, k, j) (GL_NB(c, k) + lattice_off(LK, LW, lattice_npar(LK, GL_PAR(c), k), j))
 #define GFOR_CONST(k, lo, d) for (int k = (lo); k < (d); k++)
 
 /* Cell, level and field index of the thread-per-cell lattice kernels; returns outside. */
@@ -94,7 +100,7 @@
  * (hexagons, triangles); launch bounds without an occupancy floor, so the nested neighbour
  * loops keep their registers (as access/graph.cu) ---- */
 #define GRAPH_KERNEL(ST, TY, CH, CM)                                                              \
-    static __global__ void __launch_bounds__(PILLAR_MAX_THREADS) kg_##ST##_##TY##_##CH##CM(kparams P) \
+    PILLAR_KERNEL void __launch_bounds__(PILLAR_MAX_THREADS) kg_##ST##_##TY##_##CH##CM(kparams P) \
     {                                                                                             \
         typedef TY T;                                                                             \
         enum { CHASING = CH, COMPRESSED = CM };                                                   \
@@ -105,7 +111,7 @@
     GRAPH_KERNEL(ST, TY, 0, 0) GRAPH_KERNEL(ST, TY, 0, 1) GRAPH_KERNEL(ST, TY, 1, 0)             \
     GRAPH_KERNEL(ST, TY, 1, 1)
 #define LATTICE_KERNEL(ST, TY, KIND, tag)                                                         \
-    static __global__ void __launch_bounds__(PILLAR_MAX_THREADS) kg_##ST##_##TY##_##tag(kparams P) \
+    PILLAR_KERNEL void __launch_bounds__(PILLAR_MAX_THREADS) kg_##ST##_##TY##_##tag(kparams P) \
     {                                                                                             \
         typedef TY T;                                                                             \
         enum { LK = KIND };                                                                       \
@@ -114,7 +120,10 @@
     }
 #define LATTICE_KERNELS(ST, TY)                                                                   \
     LATTICE_KERNEL(ST, TY, LATTICE_HEXAGONS, hex) LATTICE_KERNEL(ST, TY, LATTICE_TRIANGLES, tri)
-#ifdef PILLAR_JIT /* a W/E/S/N stencil file's module (src/jit/): no graph kernels, no table */
+#ifdef PILLAR_JIT_GRAPH /* a graph stencil file's module (src/jit/): its kernels, no table */
+#define INSTANTIATE_GRAPH_UNS() GRAPH_KERNELS(USER, double) GRAPH_KERNELS(USER, float)
+#define INSTANTIATE_GRAPH_LAT() LATTICE_KERNELS(USER, double) LATTICE_KERNELS(USER, float)
+#elif defined(PILLAR_JIT) /* a W/E/S/N stencil file's module: no graph kernels, no table */
 #define INSTANTIATE_GRAPH_UNS()
 #define INSTANTIATE_GRAPH_LAT()
 #else

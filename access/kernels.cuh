@@ -166,7 +166,10 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
         ST##_BIND(P.f);                                                                           \
         STRATEGY_REG(ST)                                                                          \
     }
-#ifdef PILLAR_JIT /* the user stencil (prefix USER) only, no kernel table */
+#ifdef PILLAR_JIT_GRAPH /* a graph stencil file's module: its graph kernels only */
+#define INSTANTIATE_UNS()
+#define INSTANTIATE_REG()
+#elif defined(PILLAR_JIT) /* the user stencil (prefix USER) only, no kernel table */
 #define INSTANTIATE_UNS() UNS_KERNELS(USER, double) UNS_KERNELS(USER, float)
 #define INSTANTIATE_REG() REG_KERNEL(USER, double) REG_KERNEL(USER, float)
 #else

@@ -32,6 +32,13 @@ PILLAR_HD int lattice_deg(int kind) { return kind == LATTICE_HEXAGONS ? 6 : 3; }
 /* Parity of the cell at column x (0..W-1) of row y. */
 PILLAR_HD int lattice_par(int kind, int x, int y) { return kind == LATTICE_HEXAGONS ? (y & 1) : (x & 1); }
 
+/* Parity of the cell with index q (y·W + x) in rows W cells apart: what lattice_par gives for
+ * its column and row (W is even for triangles, so x & 1 == q & 1). */
+PILLAR_HD int lattice_cell_par(int kind, int W, int q)
+{
+    return kind == LATTICE_HEXAGONS ? (q / W) & 1 : q & 1;
+}
+
 /* Offset of neighbour j of a cell of parity par, rows W cells apart. */
 PILLAR_HD int lattice_off(int kind, int W, int par, int j)
 {

@@ -6,6 +6,8 @@
  *    every layout, storage and precision, one application and iterated;
  *  - refusals: a read beyond the radius (seen in the file, or only after macro expansion),
  *    stores into inputs, missing clauses, compile errors with the user's line, no compiler;
+ *  - graph files over every offset-table storage and on the lattice twin (hexagons, triangles):
+ *    == the compiled-in executors, == their own lists, twin == unstructured;
  *  - the checked mode catches reads outside the extent that no static check sees;
  *  - the cache: the same file again is the same stencil, found on disk;
  *  - the library API: pillar_set_stencil_source equals the built-in lap. */
@@ -266,12 +268,9 @@ static void graph_files(void)
         CHECK(iter_state_differ(&a, ia, ib, NULL) == 0, "graphlap file iterated != built-in");
         iter_fields_free(&a, &ia);
         iter_fields_free(&b, &ib);
-        /* a loaded graph stencil has no lattice twin and no offset-table loops: cpu_run_gtable
-         * runs its own list loop (the built-in's twin exists on this generated mesh) */
-        CHECK(a.lattice_twin && !b.lattice_twin, "lattice twins: built-in %d, file %d",
+        /* both have the lattice twin of this generated mesh (graph_storages_twins runs it) */
+        CHECK(a.lattice_twin && b.lattice_twin, "lattice twins: built-in %d, file %d",
               a.lattice_twin, b.lattice_twin);
-        cpu_run_gtable(&b, ob);
-        CHECK(differ(&a, oa, &b, ob, 1) == 0, "graphlap file through cpu_run_gtable != built-in");
         runner_free_outputs(&a, &oa);
         runner_free_outputs(&b, &ob);
         problem_free(&a);
@@ -360,6 +359,105 @@ static void graph_files(void)
         problem_free(&pb);
     }
     unlink(mpath);
+}
+
+/* ring2 (tests/own/ring2.c: nested GNB, radius 2) written out on the lists of pb in double:
+ * the independent reference of its output at index i of plane cell c. */
+static double ring2_at(const problem *pb, int c, int z)
+{
+    const ell_table *e = &pb->ell;
+    size_t lev = (size_t)z * pb->ug.zstride;
+#define IN(q) field_get(PREC_DOUBLE, pb->uf.p[0], (size_t)(q) + lev)
+#define NBR(q, j) e->nb[(size_t)(j) * e->nxy + (size_t)(q)]
+    double s = 0;
+    for (int k = 0; k < e->deg[c]; k++) {
+        int n = NBR(c, k);
+        for (int j = 0; j < e->deg[n]; j++)
+            s += IN(NBR(n, j)) * (double)(j + 1) - IN(NBR(n, j));
+        s = s * 0.5 + IN(n);
+    }
+#undef IN
+#undef NBR
+    return s;
+}
+
+/* Graph stencil files over every storage and on the lattice twin, hexagons and triangles:
+ * graphlap's and fluxdiff's files equal the compiled-in executors (lists, each offset-table
+ * storage, the twin) bit for bit; divergence and ring2 (nested GNB, which the lattice must
+ * address from each cell's own parity) give the same bits on every storage as on their lists,
+ * and their twin equals the unstructured run; ring2's lists equal its formula written out. */
+static void graph_storages_twins(void)
+{
+    static const char *const rel[] = {"tests/own/graphlap.c", "tests/own/fluxdiff.c",
+                                      "docs/examples/divergence.c", "tests/own/ring2.c"};
+    const stencil_t builtin[] = {ST_GRAPHLAP, ST_FLUXDIFF, (stencil_t)-1, (stencil_t)-1};
+    stencil_t u[4];
+    for (int i = 0; i < 4; i++)
+        if ((int)(u[i] = own_load(rel[i])) < 0)
+            return;
+    for (int kind = 0; kind < 2; kind++) {
+        char mpath[] = "/tmp/pillar-own-twin-XXXXXX";
+        int fd = mkstemp(mpath);
+        if (fd >= 0)
+            close(fd);
+        mesh_gen_spec gs = {0};
+        gs.kind = kind ? MESH_TRIANGLES : MESH_HEXAGONS;
+        gs.nx = kind ? 9 : 13;
+        gs.ny = kind ? 8 : 11;
+        gs.nlevels = 3;
+        gs.seed = 5;
+        mesh m;
+        CHECK(mesh_generate(&m, &gs) == 0 && mesh_write(mpath, &m) == 0, "mesh %d", kind);
+        mesh_free(&m);
+        for (int i = 0; i < 4; i++)
+            for (int prec = 0; prec < 2; prec++)
+                for (int st = 0; st < 4; st++) {
+                    problem_spec s = {u[i], (precision_t)prec, 1, 1, 1, 1, LAYOUT_ZCURVE, 8, 4,
+                                      st >> 1, st & 1};
+                    problem pb, pr;
+                    int ok = problem_make_mesh(&pb, &s, mpath, MESH_ORDER_METIS) == 0;
+                    s.stencil = (int)builtin[i] >= 0 ? builtin[i] : u[i];
+                    ok = ok && problem_make_mesh(&pr, &s, mpath, MESH_ORDER_METIS) == 0;
+                    CHECK(ok && pb.lattice_twin, "%s on mesh %d: problem or twin", rel[i], kind);
+                    if (!ok)
+                        continue;
+                    const char *name = stencil_table[u[i]].name;
+                    /* the reference: the built-in's lists, or the file's own */
+                    fieldset ref = runner_outputs(&pr, 1), tab = runner_outputs(&pb, 1);
+                    cpu_run_unstructured(&pr, ref);
+                    cpu_run_gtable(&pb, tab);
+                    CHECK(differ(&pr, ref, &pb, tab, 1) == 0, "%s %s storage %d%d mesh %d: "
+                          "offset tables != %s", name, prec_name(s.prec), st >> 1, st & 1, kind,
+                          (int)builtin[i] >= 0 ? "built-in" : "its lists");
+                    if (i == 3 && prec == 0 && st == 0) {
+                        long bad = 0;
+                        for (int z = 0; z < pb.ug.nz; z++)
+                            for (int c = pb.ug.nhalo; c < pb.ug.nxy; c++)
+                                bad += field_get(PREC_DOUBLE, ref.p[1],
+                                                 (size_t)c + (size_t)z * pb.ug.zstride) != ring2_at(&pb, c, z);
+                        CHECK(bad == 0, "ring2 mesh %d: %ld points differ from the formula", kind, bad);
+                    }
+                    if (st == 0 && pb.lattice_twin) { /* the twin: once per precision */
+                        fieldset tw = runner_outputs(&pb, 0), twr = runner_outputs(&pr, 0);
+                        cpu_run_regular(&pb, tw);
+                        verify_result vr = verify_compare(&pb, tw, 0, ref, 1);
+                        CHECK(verify_ok(&pb, &vr, 1), "%s %s mesh %d: lattice twin != unstructured",
+                              name, prec_name(s.prec), kind);
+                        if ((int)builtin[i] >= 0) {
+                            cpu_run_regular(&pr, twr);
+                            CHECK(differ(&pr, twr, &pb, tw, 0) == 0, "%s %s mesh %d: twin != "
+                                  "the built-in's twin", name, prec_name(s.prec), kind);
+                        }
+                        runner_free_outputs(&pb, &tw);
+                        runner_free_outputs(&pr, &twr);
+                    }
+                    runner_free_outputs(&pr, &ref);
+                    runner_free_outputs(&pb, &tab);
+                    problem_free(&pb);
+                    problem_free(&pr);
+                }
+        unlink(mpath);
+    }
 }
 
 static void refusals(void)
@@ -499,6 +597,7 @@ int main(void)
     same_as_builtin(ST_HDIFF, "tests/own/hdiff.c");
     same_as_builtin(ST_FASTWAVES, "tests/own/fastwaves.c");
     graph_files();
+    graph_storages_twins();
     refusals();
     cache_and_api();
     return check_done("own");

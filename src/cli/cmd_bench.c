@@ -90,13 +90,6 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
         return rc;
     if (cli_stencil_file(&a) != 0)
         return 3; /* a bad stencil file: exit 1 */
-    if (a.stencil_file && (stencil_table[a.b.stencil].graph || a.b.mesh)) {
-        perr("bench: %s: a stencil file runs in the W/E/S/N bench matrix only (bench --mesh "
-             "measures the built-in graph stencils' tables, strategies and lattice twins); for a "
-             "graph stencil file use 'pillar run --mesh FILE --stencil-file %s'",
-             stencil_table[a.b.stencil].name, a.stencil_file);
-        return -1;
-    }
     *b = a.b;
     snprintf(b->command, sizeof b->command, "pillar bench");
     for (int i = 0; i < argc; i++) {
@@ -538,8 +531,8 @@ static int finish_rows(bench_log *L, size_t first, double ceiling, const progres
 static int bench_mesh(const bench_opts *b, bench_log *L, double ceiling, progress *pr)
 {
     int failures = 0;
-    for (int st = ST_QUAD_COUNT; st < ST_COUNT; st++) {
-        if (b->stencil >= 0 && st != b->stencil)
+    for (int st = ST_QUAD_COUNT; st < stencil_count(); st++) { /* built-in, or the file's */
+        if (b->stencil >= 0 ? st != b->stencil : st >= ST_COUNT || !stencil_table[st].graph)
             continue;
         for (int pi = 0; pi < b->nprecs; pi++) {
             problem_spec s = {(stencil_t)st, (precision_t)b->precs[pi], 0, 0, 0, 2, LAYOUT_ROWMAJOR,

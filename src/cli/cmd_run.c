@@ -76,9 +76,10 @@ static int run_one(const cli_args *a, int argc, char **argv)
     int uns = !o.regular, twin = pb.regular_twin, lat = pb.lattice_twin;
     int graph = stencil_table[s->stencil].graph;
     if (!uns && !twin && !lat) {
-        if (graph && stencil_is_user(s->stencil))
-            perr("run: --grid regular: %s is a graph stencil loaded from a file: it runs on the "
-                 "mesh's neighbour lists only (no lattice twin)", stencil_table[s->stencil].name);
+        if (graph && (stencil_table[s->stencil].radius < 1 || stencil_table[s->stencil].radius > 2))
+            perr("run: --grid regular: %s has radius(%d); lattice twins are made for radius 1 and "
+                 "2 (the inner cells of a lattice are known for those)",
+                 stencil_table[s->stencil].name, stencil_table[s->stencil].radius);
         else if (graph)
             perr("run: --grid regular: %s has a regular twin on bounded hexagon and triangle meshes "
                  "made by pillar mesh generate only; %s is not one", stencil_table[s->stencil].name,
@@ -128,9 +129,7 @@ static int run_one(const cli_args *a, int argc, char **argv)
         printf(" (%d parts)", pb.mesh_parts);
     if (uns && !o.mesh)
         printf("unstructured %s", layout_name[s->layout]);
-    if (uns && graph && stencil_is_user(s->stencil))
-        printf(", its neighbour lists (a stencil file)");
-    else if (uns && graph)
+    if (uns && graph)
         printf(", %s %s offset table (up to %d neighbours per cell)",
                s->chasing ? "chasing" : "nonchasing", s->compressed ? "compressed" : "uncompressed",
                pb.gt.maxdeg);

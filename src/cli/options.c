@@ -616,7 +616,8 @@ static const flag flags[] = {
      "graph ones with --mesh)",
      set_bench_stencil, 0, 0, 0, NULL},
     {"--stencil-file", "FILE", BENCH, HELP_MAIN,
-     "only your own stencil, compiled from FILE (docs/own-stencil.md)",
+     "only your own stencil, compiled from FILE (docs/own-stencil.md);\n"
+     "a graph stencil file with --mesh",
      set_text, AT(stencil_file), 0, 0, NULL},
     {"--precision", "P", BENCH, HELP_MAIN,
      "double | float | both                                  (double)",
@@ -642,8 +643,9 @@ static const flag flags[] = {
      "timed runs per configuration                           (20)",
      set_range, AT(b.runs), 1, 100000, NULL},
     {"--mesh", "FILE", BENCH, HELP_MAIN,
-     "the graph stencils (--stencil graphlap, ...) on the cells of this\n"
-     "mesh file: layouts file, metis, zcurve (with coordinates) x every\n"
+     "the graph stencils (--stencil graphlap, ..., or --stencil-file) on\n"
+     "the cells of this mesh file: layouts file, metis, zcurve (with\n"
+     "coordinates) x every\n"
      "offset-table storage x strategy x block shape, and the lattice twin\n"
      "of a bounded generated hexagon or triangle mesh",
      set_text, AT(b.mesh), 0, 0, NULL},

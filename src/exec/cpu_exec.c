@@ -50,26 +50,15 @@ FOR_EACH_GRAPH_STENCIL(CPU_GRAPH_BOTH, _)
 
 /* ---- graph stencils through the offset tables (storage/gtable.h; CH chasing, CM compressed):
  * what the GPU strategies read, checked against the lists above ---- */
-#define GROW(q) (COMPRESSED ? t->p.pat[q] : (q))
-#define GE(e, q) t->p.tab[(long)(e) * t->p.ntab + GROW(q)]
-#define GDEG(q) GE(0, q)
-#define GNB(q, j) ((q) + GE(1 + (j), q))
-#define GDEG2(c, k) (CHASING ? GDEG(GNB(c, k)) : GE((1 + (k)) * (1 + t->maxdeg), c))
-#define GNB2(c, k, j) (CHASING ? GNB(GNB(c, k), j) : (c) + GE((1 + (k)) * (1 + t->maxdeg) + 1 + (j), c))
-#define CPU_GTABLE(ST, TY, CH, CM)                                                                \
-    static void cpu_gtable_##ST##_##TY##_##CH##CM(const gtable *t, cpu_block b, fieldset F)       \
-    {                                                                                             \
-        typedef TY T;                                                                             \
-        enum { CHASING = CH, COMPRESSED = CM };                                                   \
-        ST##_BIND(F);                                                                             \
-        CPU_GRAPH_POINTS(ST)                                                                      \
-    }
+#define GDEG(q) CPU_GT_DEG(q)
+#define GNB(q, j) CPU_GT_NB(q, j)
+#define GDEG2(c, k) CPU_GT_DEG2(c, k)
+#define GNB2(c, k, j) CPU_GT_NB2(c, k, j)
 #define CPU_GTABLE_ALL(ST, TY)                                                                    \
-    CPU_GTABLE(ST, TY, 0, 0) CPU_GTABLE(ST, TY, 0, 1) CPU_GTABLE(ST, TY, 1, 0) CPU_GTABLE(ST, TY, 1, 1)
+    static CPU_GTABLE_LOOP(ST, TY, 0, 0) static CPU_GTABLE_LOOP(ST, TY, 0, 1)                     \
+    static CPU_GTABLE_LOOP(ST, TY, 1, 0) static CPU_GTABLE_LOOP(ST, TY, 1, 1)
 #define CPU_GTABLE_BOTH(ST, _) CPU_GTABLE_ALL(ST, double) CPU_GTABLE_ALL(ST, float)
 FOR_EACH_GRAPH_STENCIL(CPU_GTABLE_BOTH, _)
-#undef GROW
-#undef GE
 #undef GDEG
 #undef GNB
 #undef GDEG2
@@ -77,29 +66,11 @@ FOR_EACH_GRAPH_STENCIL(CPU_GTABLE_BOTH, _)
 
 /* ---- graph stencils on a lattice addressed by arithmetic (grids/lattice.h): the regular twin;
  * par is the parity of the cell being computed ---- */
-#define GDEG(q) lattice_deg(L.kind)
-#define GNB(q, j) ((q) + lattice_off(L.kind, W, par, j))
-#define GDEG2(c, k) lattice_deg(L.kind)
-#define GNB2(c, k, j) (GNB(c, k) + lattice_off(L.kind, W, lattice_npar(L.kind, par, k), j))
-#define CPU_LATTICE(ST, TY)                                                                       \
-    static void cpu_lattice_##ST##_##TY(lattice L, int radius, int nz, long zs, const geometry *G, \
-                                        fieldset F)                                               \
-    {                                                                                             \
-        typedef TY T;                                                                             \
-        ST##_BIND(F);                                                                             \
-        (void)G;                                                                                  \
-        const int W = lattice_w(L.kind, L.nx);                                                    \
-        _Pragma("omp parallel for collapse(2) schedule(static)") for (int k = 0; k < nz; k++)     \
-            for (int y = 0; y < L.ny; y++)                                                        \
-                for (int x = 0; x < W; x++) {                                                     \
-                    if (!lattice_inner(L.kind, L.nx, L.ny, radius, x, y))                          \
-                        continue;                                                                 \
-                    const long lev = k * zs;                                                      \
-                    const int par = lattice_par(L.kind, x, y);                                    \
-                    ST##_BODY(y * W + x);                                                         \
-                }                                                                                 \
-    }
-#define CPU_LATTICE_BOTH(ST, _) CPU_LATTICE(ST, double) CPU_LATTICE(ST, float)
+#define GDEG(q) CPU_LAT_DEG(q)
+#define GNB(q, j) CPU_LAT_NB(q, j)
+#define GDEG2(c, k) CPU_LAT_DEG(c)
+#define GNB2(c, k, j) CPU_LAT_NB2(c, k, j)
+#define CPU_LATTICE_BOTH(ST, _) static CPU_LATTICE_LOOP(ST, double) static CPU_LATTICE_LOOP(ST, float)
 FOR_EACH_GRAPH_STENCIL(CPU_LATTICE_BOTH, _)
 #include "stencils/graph_undef.h"
 
@@ -136,30 +107,33 @@ static const lattice_fn lattice_table[ST_COUNT - ST_QUAD_COUNT][2] = {
 
 void cpu_run_gtable(const problem *pb, fieldset f)
 {
-    if (stencil_is_user(pb->s.stencil)) { /* no offset-table loops: its own list loop */
+    const loaded_code *lc = loaded_get(pb->s.stencil);
+    const gtable *t = &pb->gt;
+    int storage = t->chasing * 2 + t->compressed;
+    if (lc && !lc->gtable[pb->s.prec][storage]) { /* the checked mode: it checks on the lists */
         cpu_run_unstructured(pb, f);
         return;
     }
-    const gtable *t = &pb->gt;
     cpu_block b = cpu_block_inner(pb);
     b.geo = &pb->geo;
-    gtable_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec][t->chasing * 2 + t->compressed](t, b, f);
+    if (lc)
+        lc->gtable[pb->s.prec][storage](t, b, f);
+    else
+        gtable_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec][storage](t, b, f);
 }
 
 void cpu_run_regular(const problem *pb, fieldset f)
 {
     const loaded_code *lc = loaded_get(pb->s.stencil);
-    if (lc && !stencil_table[pb->s.stencil].graph) {
-        lc->reg[pb->s.prec](&pb->rg, f);
+    if (stencil_table[pb->s.stencil].graph) { /* the lattice twin (problem_make made one) */
+        lattice_fn fn = lc ? lc->lattice[pb->s.prec]
+                           : lattice_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec];
+        fn(pb->lat, stencil_table[pb->s.stencil].radius, stencil_zend(pb->s.stencil, pb->s.nz),
+           pb->rg.zstride, &pb->geo_file, f);
         return;
     }
-    if (stencil_table[pb->s.stencil].graph) {
-        /* a loaded graph stencil has no lattice twin: problem_make refuses --grid regular */
-        if (stencil_is_user(pb->s.stencil))
-            return;
-        lattice_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec](
-            pb->lat, stencil_table[pb->s.stencil].radius, stencil_zend(pb->s.stencil, pb->s.nz),
-            pb->rg.zstride, &pb->geo_file, f);
+    if (lc) {
+        lc->reg[pb->s.prec](&pb->rg, f);
         return;
     }
     reg_table[pb->s.stencil][pb->s.prec](&pb->rg, f);

@@ -13,7 +13,8 @@
 void cpu_run_regular(const problem *pb, fieldset f);
 void cpu_run_unstructured(const problem *pb, fieldset f);
 /* A graph stencil on pb's unstructured grid through its offset table pb->gt (chasing or not,
- * compressed or not): the tables the GPU strategies read. */
+ * compressed or not): the tables the GPU strategies read. A stencil file loaded in the checked
+ * mode runs its lists instead (the checks are made on those). */
 void cpu_run_gtable(const problem *pb, fieldset f);
 
 /* The inner cells at the computed levels of pb's unstructured grid (what cpu_run_unstructured

@@ -11,7 +11,9 @@
 
 #include "access/index.h"
 #include "storage/ell.h"
+#include "grids/lattice.h"
 #include "storage/geometry.h"
+#include "storage/gtable.h"
 
 /* Points of an unstructured computation: plane cells [c0, c1) at global levels [k0, k1) of arrays
  * whose level 0 is global level kbase and whose levels lie zs elements apart. Bodies see the
@@ -96,6 +98,58 @@ static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * 
         typedef TY T;                                                                             \
         ST##_BIND(F);                                                                             \
         CPU_GRAPH_POINTS(ST)                                                                      \
+    }
+
+/* The graph offset tables (storage/gtable.h, t; CHASING and COMPRESSED constants in the loop)
+ * as the graph body's names: what the GPU strategies read, checked against the lists. */
+#define CPU_GT_ROW(q) (COMPRESSED ? t->p.pat[q] : (q))
+#define CPU_GT_E(e, q) t->p.tab[(long)(e) * t->p.ntab + CPU_GT_ROW(q)]
+#define CPU_GT_DEG(q) CPU_GT_E(0, q)
+#define CPU_GT_NB(q, j) ((q) + CPU_GT_E(1 + (j), q))
+#define CPU_GT_DEG2(c, k)                                                                         \
+    (CHASING ? CPU_GT_DEG(CPU_GT_NB(c, k)) : CPU_GT_E((1 + (k)) * (1 + t->maxdeg), c))
+#define CPU_GT_NB2(c, k, j)                                                                       \
+    (CHASING ? CPU_GT_NB(CPU_GT_NB(c, k), j)                                                      \
+             : (c) + CPU_GT_E((1 + (k)) * (1 + t->maxdeg) + 1 + (j), c))
+
+/* cpu_gtable_ST_TY_CHCM(t, b, F): the points of block b through offset table t (CH chasing, CM
+ * compressed; the body's names as the CPU_GT_* forms, or an expander's own). */
+#define CPU_GTABLE_LOOP(ST, TY, CH, CM)                                                           \
+    void cpu_gtable_##ST##_##TY##_##CH##CM(const gtable *t, cpu_block b, fieldset F)              \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        enum { CHASING = CH, COMPRESSED = CM };                                                   \
+        ST##_BIND(F);                                                                             \
+        CPU_GRAPH_POINTS(ST)                                                                      \
+    }
+
+/* The lattice twin (grids/lattice.h): LK the lattice kind, LW the row width, par the parity of
+ * the cell being computed. CPU_LAT_NB is the built-in bodies' form (their GNB names a neighbour
+ * of the computed cell only); stencil files get the general form (src/jit/compose.c). */
+#define CPU_LAT_DEG(q) lattice_deg(LK)
+#define CPU_LAT_NB(q, j) ((q) + lattice_off(LK, LW, par, j))
+#define CPU_LAT_NB2(c, k, j) (CPU_LAT_NB(c, k) + lattice_off(LK, LW, lattice_npar(LK, par, k), j))
+
+/* cpu_lattice_ST_TY(L, radius, nz, zs, G, F): every inner cell of lattice L (the regular twin of
+ * a graph stencil: the mesh's cells in file order) at levels [0, nz). */
+#define CPU_LATTICE_LOOP(ST, TY)                                                                  \
+    void cpu_lattice_##ST##_##TY(lattice L, int radius, int nz, long zs, const geometry *G,       \
+                                 fieldset F)                                                      \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        ST##_BIND(F);                                                                             \
+        (void)G;                                                                                  \
+        const int LK = L.kind, LW = lattice_w(L.kind, L.nx);                                      \
+        _Pragma("omp parallel for collapse(2) schedule(static)") for (int k = 0; k < nz; k++)     \
+            for (int y = 0; y < L.ny; y++)                                                        \
+                for (int x = 0; x < LW; x++) {                                                    \
+                    if (!lattice_inner(LK, L.nx, L.ny, radius, x, y))                             \
+                        continue;                                                                 \
+                    const long lev = k * zs;                                                      \
+                    const int par = lattice_par(LK, x, y);                                        \
+                    (void)par;                                                                    \
+                    ST##_BODY(y * LW + x);                                                        \
+                }                                                                                 \
     }
 
 #endif

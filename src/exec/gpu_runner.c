@@ -26,7 +26,6 @@ struct gpu_ctx {
     int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
     int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
     void *geo_r, *geo_k;      /* fluxdiff: its coefficients (storage/geometry.h) */
-    int32_t *ell;             /* a loaded graph stencil: its ELL table (deg, then nb) */
 };
 
 int gpu_probe(char *msg, size_t n)
@@ -110,17 +109,6 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
         P->gt_pat = c->gt_pat;
         P->gt_ntab = t->p.ntab;
         P->gt_D = t->maxdeg;
-        if (stencil_is_user(pb->s.stencil)) { /* it runs the ELL kernel (access/graph.cu) */
-            const ell_table *e = &pb->ell;
-            size_t nd = sizeof(int32_t) * (size_t)e->nxy;
-            size_t nn = sizeof(int32_t) * (size_t)e->nxy * (size_t)e->maxdeg;
-            CK(cudaMalloc((void **)&c->ell, nd + nn));
-            CK(cudaMemcpy(c->ell, e->deg, nd, cudaMemcpyHostToDevice));
-            CK(cudaMemcpy(c->ell + e->nxy, e->nb, nn, cudaMemcpyHostToDevice));
-            P->g_deg = c->ell;
-            P->g_nb = c->ell + e->nxy;
-            P->g_stride = e->nxy;
-        }
         P->zs = pb->ug.zstride;
         P->c0 = pb->ug.nhalo;
         P->n = pb->ug.nxy - pb->ug.nhalo;
@@ -213,8 +201,6 @@ void gpu_close(gpu_ctx *c)
         CK(cudaFree(c->geo_r));
     if (c->geo_k)
         CK(cudaFree(c->geo_k));
-    if (c->ell)
-        CK(cudaFree(c->ell));
     CK(cudaEventDestroy(c->e0));
     CK(cudaEventDestroy(c->e1));
     xfree(c);
@@ -225,10 +211,9 @@ int gpu_supports(access_t a, stencil_t s)
     if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || (int)s >= stencil_count())
         return 0;
     const access_desc *d = &access_table[a];
-    if (stencil_is_user(s)) /* compiled at run time: every strategy but the staged ones; a graph
-                             * stencil the ELL kernel (access/graph.cu), idxvar's form, only */
-        return loaded_get(s) && loaded_get(s)->gpu_kernel &&
-               (stencil_table[s].graph ? a == ACC_IDXVAR : !d->staging);
+    if (stencil_is_user(s)) /* compiled at run time: every strategy but the staged ones */
+        return loaded_get(s) && loaded_get(s)->gpu_kernel && !d->staging &&
+               (!stencil_table[s].graph || d->graph);
     if (stencil_table[s].graph)
         return d->graph && d->gkernels && (*d->gkernels)[s - ST_QUAD_COUNT][0][0] != NULL;
     return d->kernels && (*d->kernels)[s][0][0] != NULL;
@@ -395,9 +380,7 @@ int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t
     else if (l->loaded) {
         if (!gpu_supports(a, s)) {
             perr("--access %s: no kernel for %s (a stencil file is compiled for every strategy but "
-                 "staged%s)", d->name, stencil_table[s].name,
-                 stencil_table[s].graph ? "; a graph stencil file has the ELL kernel only: "
-                                          "--access idxvar" : "");
+                 "staged)", d->name, stencil_table[s].name);
             return -1;
         }
         l->fn = l->loaded->gpu_kernel(s, a, p, column);
@@ -481,9 +464,8 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     kparams P = c->P;
     int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
     if (graph)
-        column = stencil_is_user(pb->s.stencil) ? GSTORAGE_ELL /* a loaded one: the ELL kernel */
-                 : c->uns ? pb->gt.chasing * 2 + pb->gt.compressed
-                          : pb->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
+        column = c->uns ? pb->gt.chasing * 2 + pb->gt.compressed
+                 : pb->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
     if (tables != TABLES_GLOBAL) {
         const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
         if (!c->uns || !pb->nt.compressed ||
@@ -505,10 +487,9 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     gpu_launch l;
     if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
-    l.smem = l.loaded && graph ? 0 /* the ELL kernel */
-             : graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
-                                            c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
-                     : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
+    l.smem = graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
+                                          c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
+                   : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
     if (l.smem > 48 * 1024 && !l.loaded)
         CK(cudaFuncSetAttribute(l.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem));
     double *ms = xalloc(sizeof(double) * (size_t)runs);

@@ -14,11 +14,18 @@
 typedef void (*loaded_reg_fn)(const rgrid *g, fieldset f);
 typedef void (*loaded_uns_fn)(nbview nbv, cpu_block b, fieldset f);
 typedef void (*loaded_graph_fn)(ellview ev, cpu_block b, fieldset f);
+typedef void (*loaded_gtable_fn)(const gtable *t, cpu_block b, fieldset f);
+typedef void (*loaded_lattice_fn)(lattice L, int radius, int nz, long zs, const geometry *G,
+                                  fieldset f);
 
 typedef struct {
     loaded_reg_fn reg[2];     /* W/E/S/N stencils: the regular twin */
     loaded_uns_fn uns[2][4];  /* W/E/S/N stencils: unstructured, each storage */
-    loaded_graph_fn graph[2]; /* graph stencils */
+    loaded_graph_fn graph[2]; /* graph stencils: the neighbour lists (the reference) */
+    /* graph stencils: the offset tables [precision][chasing*2+compressed] (NULL in the checked
+     * mode, which checks on the lists: cpu_run_gtable runs those) and the lattice twin */
+    loaded_gtable_fn gtable[2][4];
+    loaded_lattice_fn lattice[2];
     /* GPU (NULL without NVRTC): the kernel of strategy a, precision p, kernel-table column
      * `column` (access/access.h: STORAGE_*), compiled on first use; NULL with a message when
      * it cannot be had. The handle is the driver's function, launched by launch(). */

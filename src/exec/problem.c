@@ -152,7 +152,8 @@ static int load_mesh(problem *pb, mesh *given)
     s->nx = pb->mesh.xy && !si->graph ? pb->mesh.nx : pb->mesh.ncells;
     s->ny = pb->mesh.xy && !si->graph ? pb->mesh.ny : 1;
     pb->regular_twin = pb->mesh.xy != NULL && !si->graph;
-    if (si->graph && !stencil_is_user(s->stencil)) /* loaded ones have no lattice loops */
+    /* the lattice twin: lattice_inner knows the inner cells of radius 1 and 2 */
+    if (si->graph && si->radius >= 1 && si->radius <= 2)
         lattice_detect(&pb->mesh, &pb->lat);
     if ((double)pb->mesh.ncells * s->nz > 4e10) {
         perr("%s: %d cells x %d levels: too large", pb->mesh_path, pb->mesh.ncells, s->nz);

@@ -20,7 +20,8 @@ void jit_text_add(jit_text *t, const char *fmt, ...);
 void jit_compose_cpu(const jit_spec *sp, int checked, jit_text *out);
 
 /* The CUDA source of the kernels of strategy file `strategy` ("idxvar", "graph", ...): extern
- * "C" kernels k_USER_TY_CHCM / k_USER_TY_reg (graph: k_graph_USER_TY). */
+ * "C" kernels k_USER_TY_CHCM / k_USER_TY_reg; graph stencils kg_USER_TY_CHCM (the offset tables),
+ * kg_USER_TY_hex / _tri (the lattice twins), or in "graph" k_graph_USER_TY (the lists). */
 void jit_compose_gpu(const jit_spec *sp, const char *strategy, jit_text *out);
 
 #endif

@@ -133,6 +133,14 @@ int jit_cpu_load(const jit_spec *sp, int checked, jit_cpu *out, loaded_code *lc)
             snprintf(name, sizeof name, "cpu_graph_USER_%s", ty[p]);
             *(void **)&lc->graph[p] = dlsym(h, name);
             missing |= !lc->graph[p];
+            snprintf(name, sizeof name, "cpu_lattice_USER_%s", ty[p]);
+            *(void **)&lc->lattice[p] = dlsym(h, name);
+            missing |= !lc->lattice[p];
+            for (int s = 0; s < 4 && !checked; s++) { /* the checked mode runs the lists */
+                snprintf(name, sizeof name, "cpu_gtable_USER_%s_%d%d", ty[p], s >> 1, s & 1);
+                *(void **)&lc->gtable[p][s] = dlsym(h, name);
+                missing |= !lc->gtable[p][s];
+            }
             continue;
         }
         snprintf(name, sizeof name, "cpu_reg_USER_%s", ty[p]);

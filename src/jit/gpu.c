@@ -83,13 +83,11 @@ static void strategy_file(access_t a, char *out, size_t n)
 int jit_gpu_strategies(const jit_spec *sp, const char *names[], int max)
 {
     static char files[ACC_COUNT][32];
-    if (sp->graph) {
-        names[0] = "graph";
-        return 1;
-    }
     int n = 0;
+    if (sp->graph && n < max)
+        names[n++] = "graph"; /* the lists: iterated and out-of-core runs */
     for (int a = 0; a < ACC_COUNT && n < max; a++) {
-        if (access_table[a].staging)
+        if (access_table[a].staging || (sp->graph && !access_table[a].graph))
             continue;
         strategy_file((access_t)a, files[a], sizeof files[a]);
         int seen = 0;
@@ -188,17 +186,20 @@ int jit_gpu_compile(const jit_spec *sp, const char *strategy, const char *arch, 
 
 typedef struct {
     const jit_spec *sp;
-    CUmodule mod[ACC_COUNT]; /* by strategy; NULL until first use */
+    CUmodule mod[ACC_COUNT + 1]; /* by strategy, then a graph stencil's list kernel (graph.cu);
+                                  * NULL until first use */
     int arch;                /* 10 * major + minor it was loaded for */
 } gpu_slot;
 static gpu_slot gslots[ST_USER_SLOTS];
 
-/* The module of strategy a for slot s, compiled and loaded on first use. */
-static CUmodule module_of(stencil_t s, access_t a)
+/* The module of strategy a for slot s (lists: a graph stencil's list kernel of access/graph.cu
+ * instead), compiled and loaded on first use. */
+static CUmodule module_of(stencil_t s, access_t a, int lists)
 {
     gpu_slot *g = &gslots[s - ST_COUNT];
-    if (g->mod[a])
-        return g->mod[a];
+    int m_at = lists ? ACC_COUNT : (int)a;
+    if (g->mod[m_at])
+        return g->mod[m_at];
     if (driver_open() != 0)
         return NULL;
     int dev = 0, major = 0, minor = 0;
@@ -210,7 +211,7 @@ static CUmodule module_of(stencil_t s, access_t a)
     }
     char arch[32], file[32], path[1200];
     snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
-    if (g->sp->graph)
+    if (lists)
         snprintf(file, sizeof file, "graph");
     else
         strategy_file(a, file, sizeof file);
@@ -224,7 +225,7 @@ static CUmodule module_of(stencil_t s, access_t a)
         perr("%s: loading its %s kernels: %s", stencil_table[s].name, file, drv_error(r));
         return NULL;
     }
-    g->mod[a] = m;
+    g->mod[m_at] = m;
     g->arch = 10 * major + minor;
     return m;
 }
@@ -233,14 +234,19 @@ static const void *gpu_kernel(stencil_t s, access_t a, precision_t p, int column
 {
     static const char *const suffix[STORAGE_COUNT] = {"00", "01", "10", "11", "reg",
                                                       "02", "12", "03", "13"};
+    static const char *const gsuffix[GSTORAGE_COUNT] = {"00", "01", "10", "11", "hex", "tri"};
+    int graph = stencil_table[s].graph, lists = graph && column == GSTORAGE_ELL;
     pthread_mutex_lock(&lock);
-    CUmodule m = module_of(s, a);
+    CUmodule m = module_of(s, a, lists);
     CUfunction f = NULL;
     if (m) {
         char name[64];
         const char *ty = p == PREC_FLOAT ? "float" : "double";
-        if (stencil_table[s].graph)
+        if (lists)
             snprintf(name, sizeof name, "k_graph_USER_%s", ty);
+        else if (graph)
+            snprintf(name, sizeof name, "kg_USER_%s_%s", ty,
+                     column >= 0 && column < GSTORAGE_COUNT ? gsuffix[column] : "?");
         else
             snprintf(name, sizeof name, "k_USER_%s_%s", ty,
                      column >= 0 && column < STORAGE_COUNT ? suffix[column] : "?");
@@ -270,7 +276,7 @@ static int gpu_launch(const void *fn, const unsigned grid[3], const unsigned blo
 static int gpu_upload(stencil_t s, access_t a, const void *rows, size_t bytes)
 {
     pthread_mutex_lock(&lock);
-    CUmodule m = module_of(s, a);
+    CUmodule m = module_of(s, a, 0);
     int rc = -1;
     if (m) {
         CUdeviceptr d;

@@ -19,7 +19,8 @@ int jit_gpu_compile(const jit_spec *sp, const char *strategy, const char *arch, 
                     size_t n);
 
 /* The strategy files (access/<name>.cu) that serve sp: W/E/S/N stencils every one with kernel
- * tables but staged; graph stencils "graph". Returns how many names went into names. */
+ * tables but staged; graph stencils "graph" (the lists) and every one with graph kernels but
+ * staged. Returns how many names went into names. */
 int jit_gpu_strategies(const jit_spec *sp, const char *names[], int max);
 
 #endif
