@@ -97,4 +97,12 @@ if [ "$backend" = cpu ]; then
     refused 2 --steps 2 --out-of-core on --device-mem 1M
     refused 2 --steps 2 --kernel-steps 2 --fuse 2
 fi
+# the model fed by the pieces measured on this GPU (no MPI: 2 parts one after the other)
+if [ "$backend" = gpu ]; then
+    if "$pillar" run --plan-only --backend gpu --size 130x98x8 --steps 4 >"$tmp/out" 2>&1 &&
+        grep -q "^  measured  on this GPU" "$tmp/out" && grep -qE "pack [0-9.]+ ms \([0-9.]+ GB/s" "$tmp/out" &&
+        grep -q "measured above" "$tmp/out" && grep -qE "^ +1024 " "$tmp/out"; then
+        echo "ok   --plan-only --backend gpu"
+    else echo "FAIL --plan-only --backend gpu:"; cat "$tmp/out"; fail=1; fi
+fi
 exit $fail

@@ -139,7 +139,7 @@ static int sim_run(const problem *pb, int P, int F, fieldset f)
     if (P % 2 == 0 && gpu_supports(ACC_ZLOOP, pb->s.stencil) && !stencil_table[pb->s.stencil].graph)
         a = ACC_ZLOOP;
 #endif
-    int rc = dist_sim_steps_gpu(&sm, f, STEPS, a);
+    int rc = dist_sim_steps_gpu(&sm, f, STEPS, a, NULL);
     dist_sim_close(&sm);
     return rc;
 }

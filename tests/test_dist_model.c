@@ -35,6 +35,15 @@ int main(void)
     st.staged = 1;
     CHECK(near(dist_model(&pr, &st, 4).step_s, 3.8416312483375275e-05), "staged step %.9g",
           dist_model(&pr, &st, 4).step_s);
+    /* measured packing rates replace the copy rate: 320640 / 1e9 + 320640 / 0.5e9 = 961.92 us */
+    dist_link ms = l;
+    ms.pack_bps = 1e9;
+    ms.unpack_bps = 0.5e9;
+    CHECK(near(dist_model(&pr, &ms, 4).pack_s, 320640 / 1e9 + 320640 / 0.5e9), "measured pack %.9g",
+          dist_model(&pr, &ms, 4).pack_s);
+    CHECK(near(dist_model(&pr, &ms, 4).step_s - dist_model(&pr, &l, 4).step_s,
+               320640 / 1e9 + 320640 / 0.5e9 - 4 * 320640 / (0.75 * 2962e9)),
+          "measured pack: the step changes by the packing's difference");
     /* 16 GPUs (InfiniBand, 6 peers), F = 2: (pack + max + boundary + step 2 + 5 launches) / 2 */
     pr.F = 2;
     e = dist_model(&pr, &l, 16);

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "src/dist/dist_model.h"
 #include "src/dist/dist_mpi.h"
+#include "src/dist/dist_sim.h"
 #include "src/exec/field_io.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
@@ -69,6 +70,50 @@ static double measured_ring_k(const problem *pb, int P, int F)
 #define MODEL_LEVELS 90
 #define MODEL_MAX_P 1024
 
+/* The pieces measured on this run's grid and GPU, fed into the model's link l and compute rate
+ * *pts: 2 METIS parts of the grid run one after the other on the device (dist_sim: no MPI, no
+ * rank sharing the device with another), a warm-up pass, then `steps` steps (--steps, else 10
+ * passes of F) timed piece by piece with CUDA events. Returns 0, or -1 with a message. */
+static int measure_pieces(problem *pb, const options *o, int F, dist_link *l, double *pts)
+{
+    dist_sim sm;
+    if (dist_sim_open(&sm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
+                      NULL, 2, F) != 0)
+        return -1;
+    int steps = o->steps ? o->steps : 10 * F;
+    dist_pieces m;
+    int rc = dist_sim_steps_gpu(&sm, pb->uf, F, o->access, NULL);
+    if (rc == 0)
+        rc = dist_sim_steps_gpu(&sm, pb->uf, steps, o->access, &m);
+    dist_sim_close(&sm);
+    if (rc != 0)
+        return -1;
+    if (m.pack <= 0 || m.unpack <= 0 || m.interior <= 0) {
+        perr("run: --plan-only --backend gpu: the grid is too small for two parts with a ring");
+        return -1;
+    }
+    double per = 1e3 / m.passes; /* ms per pass and rank */
+    printf("  measured  on this GPU: 2 METIS parts of this grid, one after the other, %d steps "
+           "(%s, access %s), per pass and part:\n", steps, prec_name(pb->s.prec),
+           access_name[o->access]);
+    printf("            pack %.3f ms (%.1f GB/s of messages), unpack %.3f ms (%.1f GB/s)",
+           m.pack * per, m.sent / m.pack / 1e9, m.unpack * per, m.received / m.unpack / 1e9);
+    if (m.d2h > 0 && m.h2d > 0)
+        printf(", to the host %.3f ms (%.1f GB/s), from the host %.3f ms (%.1f GB/s)", m.d2h * per,
+               m.sent / m.d2h / 1e9, m.h2d * per, m.received / m.h2d / 1e9);
+    printf("\n            step 1's interior %.3f ms (%.1f G points/s), boundary %.3f ms, steps "
+           "2..F %.3f ms\n", m.interior * per, m.interior_pts / m.interior / 1e9,
+           m.boundary * per, m.rest * per);
+    l->pack_bps = m.sent / m.pack;
+    l->unpack_bps = m.received / m.unpack;
+    if (m.d2h > 0 && m.h2d > 0) { /* the staged exchange crosses the host link both ways */
+        double d2h = m.sent / m.d2h, h2d = m.received / m.h2d;
+        l->host_bps = d2h < h2d ? d2h : h2d;
+    }
+    *pts = m.interior_pts / m.interior;
+    return 0;
+}
+
 static int plan_only(const options *o)
 {
     problem pb;
@@ -77,15 +122,33 @@ static int plan_only(const options *o)
     int F = o->fuse ? o->fuse : 1, inner = pb.ug.nxy - pb.ug.nhalo;
     int P = inner / 2000 > 16 ? 16 : inner / 2000 > 2 ? inner / 2000 : 2;
     double k = measured_ring_k(&pb, P, F);
-    dist_link l = dist_link_default(), staged = l;
-    staged.staged = 1;
+    dist_link l = dist_link_default();
     double pts = dist_measured_pts(pb.s.stencil, pb.s.prec);
+    int measured = o->backend == BACKEND_GPU;
+    char why[256];
+    if (measured && runner_pick_backend(o, why, sizeof why) != BACKEND_GPU) {
+        problem_free(&pb);
+        return 1;
+    }
+    if (measured) {
+        printf("%s %s on %d cells x %d levels: the single-GPU pieces of a distributed run\n",
+               stencil_table[pb.s.stencil].name, prec_name(pb.s.prec), inner, pb.s.nz);
+        if (measure_pieces(&pb, o, F, &l, &pts) != 0) {
+            problem_free(&pb);
+            return 1;
+        }
+    }
+    dist_link staged = l;
+    staged.staged = 1;
     dist_problem pr = {pb.s.stencil, pb.s.prec, MODEL_CELLS, MODEL_LEVELS, F, k, pts};
     printf("%s %s, %d step%s between exchanges; the model of docs/distributed.md\n",
            stencil_table[pb.s.stencil].name, prec_name(pb.s.prec), F, F == 1 ? "" : "s");
     printf("  ring      k = %.2f: rings of radius %d x %d measured on %d METIS parts of this run's "
            "grid (%d cells)\n", k, stencil_table[pb.s.stencil].radius, F, P, inner);
-    if (pts > 0)
+    if (measured)
+        printf("  compute   %.1f G points/s (step 1's interior, measured above); packing and the "
+               "host link as measured above\n", pts / 1e9);
+    else if (pts > 0)
         printf("  compute   %.1f G points/s (measured on the H100)\n", pts / 1e9);
     else
         printf("  compute   the fields' bytes at %.2f x %.0f GB/s (the H100's measured copy rate)\n",

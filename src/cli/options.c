@@ -604,7 +604,10 @@ static const flag flags[] = {
     {"--plan-only", NULL, RUN, HELP_ITER,
      "print the distributed model: time per step on P = 1 .. 1024 GPUs of\n"
      "an R2B10-sized mesh (20,971,520 cells x 90 levels), strong and weak,\n"
-     "its ring constant measured on this run's grid; nothing is run",
+     "its ring constant measured on this run's grid; nothing is run.\n"
+     "With --backend gpu: first measures the pieces (pack, unpack, host\n"
+     "copies, interior) of 2 parts of this run's grid on this GPU and\n"
+     "feeds them into the model",
      set_switch, AT(o.plan_only), 0, 0, NULL},
 
     /* bench */

@@ -11,6 +11,15 @@
 int share_launch(void *to, const void *from, const int *to_cell, const int *from_cell, int n,
                  int nlev, long to_zs, long from_zs, int is_float, void *stream); /* share.cu */
 
+/* The events that bound a pass's pieces, in the order they are recorded on the stream. */
+enum {
+    EV_PACK0, EV_PACK1, EV_D2H1,     /* packing kernels, then the copy to the pinned host buffer */
+    EV_INNER0, EV_INNER1,            /* step 1's interior */
+    EV_UNPACK0, EV_H2D1, EV_UNPACK1, /* the copy from the host (after MPI_Waitall), unpacking */
+    EV_BOUND1, EV_REST1,             /* step 1's boundary; steps 2..t */
+    NEV
+};
+
 struct dist_gpu {
     const dist_rank *d;
     ooc_launch launch;
@@ -22,8 +31,8 @@ struct dist_gpu {
     char *hsend, *hrecv;  /* their pinned host copies (NULL when MPI takes device pointers) */
     size_t sbytes, rbytes;
     int in_out;           /* the state is in the output fields */
-    cudaEvent_t ev[6];    /* pack start/end, interior start/end, unpack end, rest end */
-    dist_gpu_times times;
+    cudaEvent_t ev[NEV];  /* the pieces' bounds (enum below) */
+    dist_pieces times;
 };
 
 /* One rank per GPU of a node: the launcher's local rank, modulo the devices (ranks beyond the
@@ -68,7 +77,7 @@ dist_gpu *dist_gpu_open(const dist_rank *d, fieldset loc, access_t a, int bx, in
     }
     g->d = d;
     CK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < NEV; i++)
         CK(cudaEventCreate(&g->ev[i]));
     const stencil_info *si = &stencil_table[d->stencil];
     size_t es = prec_size(d->prec), len = (size_t)pt->zstride * (size_t)d->nz;
@@ -124,7 +133,7 @@ void dist_gpu_close(dist_gpu *g)
         CK(cudaFreeHost(g->hsend));
     if (g->hrecv)
         CK(cudaFreeHost(g->hrecv));
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < NEV; i++)
         CK(cudaEventDestroy(g->ev[i]));
     CK(cudaStreamDestroy(g->stream));
     xfree(g);
@@ -174,16 +183,20 @@ static double between(const dist_gpu *g, int a, int b)
 
 void dist_gpu_pack(dist_gpu *g)
 {
-    CK(cudaEventRecord(g->ev[0], g->stream));
+    CK(cudaEventRecord(g->ev[EV_PACK0], g->stream));
     messages(g, g->dsend, 0);
+    CK(cudaEventRecord(g->ev[EV_PACK1], g->stream));
     if (g->hsend)
         CK(cudaMemcpyAsync(g->hsend, g->dsend, g->sbytes, cudaMemcpyDeviceToHost, g->stream));
-    CK(cudaEventRecord(g->ev[1], g->stream));
+    CK(cudaEventRecord(g->ev[EV_D2H1], g->stream));
     CK(cudaStreamSynchronize(g->stream));
-    g->times.pack += between(g, 0, 1);
+    g->times.pack += between(g, EV_PACK0, EV_PACK1);
+    g->times.d2h += between(g, EV_PACK1, EV_D2H1);
+    g->times.sent += (double)g->sbytes;
+    g->times.passes++;
 }
 
-dist_gpu_times dist_gpu_timing(const dist_gpu *g) { return g->times; }
+dist_pieces dist_gpu_timing(const dist_gpu *g) { return g->times; }
 
 /* Step j of a pass of t on cells [c0, c1). */
 static void step(dist_gpu *g, int c0, int c1)
@@ -196,29 +209,36 @@ static void step(dist_gpu *g, int c0, int c1)
 void dist_gpu_first_interior(dist_gpu *g, int t)
 {
     (void)t;
-    CK(cudaEventRecord(g->ev[2], g->stream));
+    CK(cudaEventRecord(g->ev[EV_INNER0], g->stream));
     step(g, g->d->inner0, g->d->pt.ncells);
-    CK(cudaEventRecord(g->ev[3], g->stream));
+    CK(cudaEventRecord(g->ev[EV_INNER1], g->stream));
+    g->times.interior_pts += (double)(g->d->pt.ncells - g->d->inner0) * g->d->zend;
 }
 
 void dist_gpu_finish(dist_gpu *g, int t)
 {
     const dist_rank *d = g->d;
+    CK(cudaEventRecord(g->ev[EV_UNPACK0], g->stream));
     if (g->hrecv)
         CK(cudaMemcpyAsync(g->drecv, g->hrecv, g->rbytes, cudaMemcpyHostToDevice, g->stream));
+    CK(cudaEventRecord(g->ev[EV_H2D1], g->stream));
     messages(g, g->drecv, 1);
-    CK(cudaEventRecord(g->ev[4], g->stream));
+    CK(cudaEventRecord(g->ev[EV_UNPACK1], g->stream));
     step(g, d->pt.first[t - 1], d->inner0);
+    CK(cudaEventRecord(g->ev[EV_BOUND1], g->stream));
     g->in_out = !g->in_out;
     for (int j = 2; j <= t; j++) {
         step(g, d->pt.first[t - j], d->pt.ncells);
         g->in_out = !g->in_out;
     }
-    CK(cudaEventRecord(g->ev[5], g->stream));
+    CK(cudaEventRecord(g->ev[EV_REST1], g->stream));
     CK(cudaStreamSynchronize(g->stream));
-    g->times.interior += between(g, 2, 3);
-    g->times.unpack += between(g, 3, 4);
-    g->times.rest += between(g, 4, 5);
+    g->times.interior += between(g, EV_INNER0, EV_INNER1);
+    g->times.h2d += between(g, EV_UNPACK0, EV_H2D1);
+    g->times.unpack += between(g, EV_H2D1, EV_UNPACK1);
+    g->times.boundary += between(g, EV_UNPACK1, EV_BOUND1);
+    g->times.rest += between(g, EV_BOUND1, EV_REST1);
+    g->times.received += (double)g->rbytes;
 }
 
 void dist_gpu_store(dist_gpu *g, fieldset loc)

@@ -10,6 +10,7 @@
 #ifndef PILLAR_DIST_GPU_H
 #define PILLAR_DIST_GPU_H
 
+#include "dist_pieces.h"
 #include "dist_plan.h"
 #include "access/access.h"
 
@@ -35,13 +36,8 @@ void dist_gpu_first_interior(dist_gpu *g, int t);
 /* Unpacks every received message into the ring (after MPI_Waitall), then the rest of the pass
  * of t steps; done on return. */
 void dist_gpu_finish(dist_gpu *g, int t);
-/* Device time of the pieces of the passes so far, seconds (CUDA events): packing (kernels and
- * the copy to the host), step 1's interior, unpacking (the copy from the host and kernels), the
- * rest of the passes (step 1's boundary, steps 2..t). */
-typedef struct {
-    double pack, interior, unpack, rest;
-} dist_gpu_times;
-dist_gpu_times dist_gpu_timing(const dist_gpu *g);
+/* The pieces of the passes so far (dist_pieces.h). */
+dist_pieces dist_gpu_timing(const dist_gpu *g);
 
 /* The carried fields at the own cells, every level, into the host's local fields loc. */
 void dist_gpu_store(dist_gpu *g, fieldset loc);

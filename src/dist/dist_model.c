@@ -8,7 +8,7 @@
 
 dist_link dist_link_default(void)
 {
-    dist_link l = {2962e9, 0.75, 0.8 * 450e9, 3e-6, 0.8 * 50e9, 5e-6, 8, 6, 55e9, 4e-6, 0};
+    dist_link l = {2962e9, 0.75, 0.8 * 450e9, 3e-6, 0.8 * 50e9, 5e-6, 8, 6, 55e9, 4e-6, 0, 0, 0};
     return l;
 }
 
@@ -56,8 +56,12 @@ dist_estimate dist_model(const dist_problem *pr, const dist_link *l, int P)
         e.exchange_s = peers * lat + e.halo_bytes / bps;
         if (l->staged)
             e.exchange_s += 2 * e.halo_bytes / l->host_bps;
-        /* pack: read + write; unpack: read + write, at the device's copy rate */
-        e.pack_s = 4 * e.halo_bytes / (l->dev_fraction * l->dev_bps);
+        /* pack and unpack: at their measured rates, else each a read and a write at the device's
+         * copy rate */
+        if (l->pack_bps > 0 && l->unpack_bps > 0)
+            e.pack_s = e.halo_bytes / l->pack_bps + e.halo_bytes / l->unpack_bps;
+        else
+            e.pack_s = 4 * e.halo_bytes / (l->dev_fraction * l->dev_bps);
     }
     double overlap = e.exchange_s > e.interior_s ? e.exchange_s : e.interior_s;
     e.comm_hidden = e.exchange_s > 0 ? fmin(e.exchange_s, e.interior_s) / e.exchange_s : 1;

@@ -34,13 +34,18 @@ typedef struct {
     double host_bps;      /* pinned host link per direction (staged exchanges) */
     double launch_s;      /* per kernel launch: pack, interior, boundary, unpack, steps 2..F */
     int staged;           /* 1: halos staged through pinned host buffers; 0: CUDA-aware MPI */
+    /* measured message bytes per second of the packing and unpacking kernels (dist_pieces.h:
+     * their launches included, at the measured halo size); 0: each byte read and written once
+     * at dev_fraction of dev_bps */
+    double pack_bps, unpack_bps;
 } dist_link;
 
 /* The rates docs/distributed.md states: the H100's measured copy rate (2,962 GB/s), NVLink 4 at
  * 450 GB/s per direction (H100 SXM, 18 links) derated to 80%, InfiniBand NDR 400 Gb/s (50 GB/s)
  * per GPU derated to 80%, latencies 3 us (NVLink) and 5 us (InfiniBand), 8 GPUs per node, 6
  * peers, the H100's pinned host link with both directions running (measured 55 GB/s), device
- * buffers handed to a CUDA-aware MPI (staged = 0), 4 us per kernel launch. */
+ * buffers handed to a CUDA-aware MPI (staged = 0), 4 us per kernel launch; packing from the
+ * copy rate (pack_bps = unpack_bps = 0). */
 dist_link dist_link_default(void);
 
 typedef struct {

@@ -402,11 +402,11 @@ int dist_mpi_run(int comm, const ugrid *g, stencil_t s, precision_t p, int chasi
     xfree(req);
 #ifdef PILLAR_HAVE_CUDA
     if (r.dev) {
-        dist_gpu_times gt = dist_gpu_timing(r.dev);
-        ps.pack = gt.pack;
+        dist_pieces gt = dist_gpu_timing(r.dev);
+        ps.pack = gt.pack + gt.d2h;
         ps.interior = gt.interior;
-        ps.unpack = gt.unpack;
-        ps.rest = gt.rest;
+        ps.unpack = gt.h2d + gt.unpack;
+        ps.rest = gt.boundary + gt.rest;
         dist_gpu_store(r.dev, r.loc);
     }
 #endif

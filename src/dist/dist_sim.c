@@ -139,7 +139,7 @@ static size_t msg_offset(const dist_rank *d, const int *start, int j)
 }
 #endif
 
-int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a)
+int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a, dist_pieces *times)
 {
 #ifdef PILLAR_HAVE_CUDA
     int n = sm->nranks, rc = 0;
@@ -170,8 +170,14 @@ int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a)
             dist_gpu_finish(g[r], t);
         done += t;
     }
+    if (times)
+        memset(times, 0, sizeof *times);
     for (int r = 0; r < n; r++) {
         if (g[r] && rc == 0) {
+            if (times) {
+                dist_pieces t = dist_gpu_timing(g[r]);
+                dist_pieces_add(times, &t);
+            }
             dist_gpu_store(g[r], loc[r]);
             dist_fields_store(&d[r], sm->g, loc[r], f);
         }
@@ -182,7 +188,7 @@ int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a)
     xfree(g);
     return rc;
 #else
-    (void)sm, (void)f, (void)steps, (void)a;
+    (void)sm, (void)f, (void)steps, (void)a, (void)times;
     perr("distributed run: pillar was built without CUDA");
     return -1;
 #endif
@@ -197,4 +203,19 @@ int dist_sim_run(const ugrid *g, stencil_t s, precision_t p, int chasing, int co
     dist_sim_steps(&sm, f, steps);
     dist_sim_close(&sm);
     return 0;
+}
+
+void dist_pieces_add(dist_pieces *a, const dist_pieces *b)
+{
+    a->pack += b->pack;
+    a->d2h += b->d2h;
+    a->interior += b->interior;
+    a->h2d += b->h2d;
+    a->unpack += b->unpack;
+    a->boundary += b->boundary;
+    a->rest += b->rest;
+    a->sent += b->sent;
+    a->received += b->received;
+    a->interior_pts += b->interior_pts;
+    a->passes += b->passes;
 }

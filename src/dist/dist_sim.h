@@ -4,6 +4,7 @@
 #ifndef PILLAR_DIST_SIM_H
 #define PILLAR_DIST_SIM_H
 
+#include "dist_pieces.h"
 #include "dist_plan.h"
 #include "access/access.h"
 
@@ -29,8 +30,10 @@ void dist_sim_steps(const dist_sim *sm, fieldset f, int steps);
 /* The same passes with every rank's part on the CUDA device (src/dist/dist_gpu.h: strategy a,
  * its default block), the messages copied from one rank's send buffer into the other's receive
  * buffer: the GPU path of the ranks checked without MPI (ranks sharing one device). Returns 0, or
- * -1 with a message (a build without CUDA, a strategy without iterated kernels). */
-int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a);
+ * -1 with a message (a build without CUDA, a strategy without iterated kernels). With times
+ * non-NULL, the ranks' pieces (dist_pieces.h: seconds and bytes) summed over the ranks are
+ * stored there: the ranks run one after the other, so each piece is timed alone on the device. */
+int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a, dist_pieces *times);
 
 /* dist_sim_open, dist_sim_steps, dist_sim_close. Returns 0, or -1 with a message. */
 int dist_sim_run(const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed,

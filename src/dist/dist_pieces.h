@@ -1,0 +1,25 @@
+/* dist_pieces.h — what the pieces of a distributed run's passes took on the device and moved:
+ * measured by src/dist/dist_gpu.c, printed by `mpirun ... pillar run` and fed into the model by
+ * `pillar run --plan-only --backend gpu` (docs/distributed.md). Plain data, no CUDA. */
+#ifndef PILLAR_DIST_PIECES_H
+#define PILLAR_DIST_PIECES_H
+
+/* Device seconds between CUDA events on a rank's stream (the interior's from its start, the unpacking's from when the host queued it, after
+ * MPI_Waitall: no idle time of the stream is counted), and what they moved. */
+typedef struct {
+    double pack;         /* packing kernels */
+    double d2h;          /* the packed messages to the pinned host buffer (0: CUDA-aware MPI) */
+    double interior;     /* step 1's interior */
+    double h2d;          /* the received messages from the host buffer */
+    double unpack;       /* unpacking kernels */
+    double boundary;     /* step 1's boundary (the fold fused) */
+    double rest;         /* steps 2..t of the passes */
+    double sent, received; /* message bytes packed and unpacked */
+    double interior_pts; /* points (cells x levels) of step 1's interiors */
+    int passes;
+} dist_pieces;
+
+/* a += b, field by field. */
+void dist_pieces_add(dist_pieces *a, const dist_pieces *b);
+
+#endif
