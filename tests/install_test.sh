@@ -49,7 +49,7 @@ if [ -n "$fc" ]; then
         step "Fortran, find_package(pillar), PILLAR_USE_STATIC=$static: run" \
             "$tmp/exf$static/timeloop_f" --steps 3 --backend cpu
     done
-    step "Fortran, the installed pillar.mod: build" "$fc" -I"$p/include" \
+    step "Fortran, the installed pillar.mod: build" "$fc" ${FFLAGS:-} -I"$p/include" \
         "$src/examples/fortran/timeloop.f90" -L"$libdir" -lpillar_fortran -lpillar -Wl,-rpath,"$libdir" -o "$tmp/fmod"
     step "Fortran, the installed pillar.mod: run" "$tmp/fmod" --steps 3 --backend cpu
 else
