@@ -30,22 +30,28 @@
 /* Gathered: the cell's degree, table row and first ring held in registers (gdeg, grow,
  * goff[MESH_MAXDEG]: the loop along c's ring is unrolled with a guard, so every goff index is a
  * constant); the second ring is read where used (each entry once): from c's own row
- * (non-chasing) or from the neighbour's row (chasing). */
+ * (non-chasing) or from the neighbour's row (chasing). A body may name the lists of another
+ * cell than the gathered one (a stencil file's nested GNB(GNB(c, k), j)): those read the table
+ * as naive does. The test against gcell costs nothing where the body names the gathered cell
+ * itself (the built-in bodies): the compiler sees the same value on both sides. */
 #define GRING_DECL                                                                                \
-    int gdeg = 0, grow = 0;                                                                       \
+    int gdeg = 0, grow = 0, gcell = -1;                                                           \
     int32_t goff[MESH_MAXDEG];
 #define GRING_GATHER(c)                                                                           \
     do {                                                                                          \
+        gcell = (c);                                                                              \
         grow = GT_ROW(c);                                                                         \
         gdeg = GT_E(0, grow);                                                                     \
         _Pragma("unroll") for (int j_ = 0; j_ < MESH_MAXDEG; j_++)                                \
             goff[j_] = j_ < gdeg ? GT_E(1 + j_, grow) : 0;                                        \
     } while (0)
-#define GG_DEG(q) gdeg
-#define GG_NB(q, j) ((q) + goff[j])
-#define GG_DEG2(c, k) (CHASING ? GN_DEG(GG_NB(c, k)) : GT_E((1 + (k)) * GT_W1, grow))
+#define GG_DEG(q) ((q) == gcell ? gdeg : GN_DEG(q))
+#define GG_NB(q, j) ((q) == gcell ? (q) + goff[j] : GN_NB(q, j))
+#define GG_DEG2(c, k)                                                                             \
+    ((c) == gcell ? (CHASING ? GN_DEG(GG_NB(c, k)) : GT_E((1 + (k)) * GT_W1, grow)) : GN_DEG2(c, k))
 #define GG_NB2(c, k, j)                                                                           \
-    (CHASING ? GN_NB(GG_NB(c, k), j) : (c) + GT_E((1 + (k)) * GT_W1 + 1 + (j), grow))
+    ((c) == gcell ? (CHASING ? GN_NB(GG_NB(c, k), j) : (c) + GT_E((1 + (k)) * GT_W1 + 1 + (j), grow)) \
+                  : GN_NB2(c, k, j))
 #define GFOR_UNROLLED(k, lo, d)                                                                   \
     _Pragma("unroll") for (int k = (lo); k < MESH_MAXDEG; k++) if (k < (d))
 

@@ -54,6 +54,7 @@ TABULATE(shared_kernels)
     grow = sh[stride + txy];                                                                      \
     _Pragma("unroll") for (int j = 0; j < MESH_MAXDEG; j++)                                       \
         goff[j] = j < gdeg ? sh[(2 + j) * stride + txy] : 0;                                      \
+    gcell = p; /* the ring above is p's */                                                        \
     const long lev = (long)k * P.zs;                                                              \
     ST##_BODY(p);
 #define GRAPH_ACC GRAPH_ACC_RING

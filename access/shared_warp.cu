@@ -42,6 +42,7 @@ TABULATE(shared_warp_kernels)
         goff[j] = __shfl_sync(0xffffffffu, goff[j], src);                                         \
     if (cell >= P.n || k >= P.zend)                                                               \
         return;                                                                                   \
+    gcell = p; /* the ring above is p's */                                                        \
     const long lev = (long)k * P.zs;                                                              \
     ST##_BODY(p);
 #define GRAPH_ACC GRAPH_ACC_RING
