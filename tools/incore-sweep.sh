@@ -7,6 +7,7 @@
 # profiles the best twopass and idxvar laplap kernels with ncu.
 #   tools/incore-sweep.sh            in the repository root of a machine with an NVIDIA GPU
 #   SWEEP_BUDGET=420                 seconds after which the optional parts are left out
+#   SWEEP_BUILD=0 PILLAR=path        no build: time that binary
 # Uses build-gpu/ (like tools/gpu-check.sh) and sources .devdeps/env.sh when present. What it
 # writes goes to $OUT (or ./incore-sweep-out): summary.txt (the table), ncu.txt (the profiles)
 # and sweep.tar.gz (the bench CSV/JSON and every log), three files.
@@ -18,7 +19,7 @@ mkdir -p "$out"
 budget=${SWEEP_BUDGET:-420}
 work=$(mktemp -d /tmp/incore-sweep.XXXXXX)
 build=build-gpu
-P=./$build/pillar
+P=${PILLAR:-./$build/pillar}
 summary=$out/summary.txt
 : >"$summary"
 say() { echo "$*" | tee -a "$summary"; }
@@ -31,16 +32,18 @@ late() { [ "$SECONDS" -gt "$budget" ] && { say "(left out after ${SECONDS}s: $*)
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader >"$work/device.txt" 2>&1
 say "device: $(head -n 1 "$work/device.txt"); commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" 2>&1 &&
-    cmake --build $build -j "$(nproc)" --target pillar >"$work/build.log" 2>&1 ||
-    { say "build failed:"; grep -E "error" "$work/build.log" | head -n 20 | tee -a "$summary"; finish 1; }
-say "built in ${SECONDS}s"
+if [ "${SWEEP_BUILD:-1}" != 0 ]; then
+    cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" 2>&1 &&
+        cmake --build $build -j "$(nproc)" --target pillar >"$work/build.log" 2>&1 ||
+        { say "build failed:"; grep -E "error" "$work/build.log" | head -n 20 | tee -a "$summary"; finish 1; }
+    say "built in ${SECONDS}s"
+fi
 
 # 1. the bench matrix, one stencil, precision and strategy per call (every shape, zslice, table
 # variant, and the strategy's regular twin), so that a slow call loses only its own rows
-bench() { # bench STENCIL PRECISION ACCESS
-    local tag=$1-$2-$3
-    timeout 100 "$P" bench --stencil "$1" --precision "$2" --access "$3" --layout zcurve-w \
+bench() { # bench STENCIL PRECISION ACCESS [LAYOUT]
+    local lay=${4:-zcurve-w} tag=$1-$2-$3${4:+-$4}
+    timeout 100 "$P" bench --stencil "$1" --precision "$2" --access "$3" --layout "$lay" \
         --storage nonchasing --compress yes --runs 20 --out "$work/bench-$tag" >"$work/bench-$tag.log" 2>&1 ||
         say "bench $tag: rc $? (see bench-$tag.log)"
 }
@@ -48,30 +51,35 @@ for acc in twopass idxvar zloop-sliced zloop; do bench laplap double $acc; done
 for acc in twopass idxvar zloop-sliced; do bench hdiff double $acc; done
 late "laplap float" || for acc in twopass idxvar zloop-sliced; do bench laplap float $acc; done
 late "fastwaves" || for acc in idxvar zloop-sliced; do bench fastwaves double $acc; done
+late "twopass on z-curve blocks" || bench laplap double twopass zcurve
 say "benches done at ${SECONDS}s"
 
 # 2. one line per strategy and grid: its best configuration, and twopass against the others
-python3 - "$work" >>"$summary" <<'EOF'
+python3 - "$work" <<'EOF' | tee -a "$summary"
 import csv, glob, sys
 rows = []
 for f in glob.glob(sys.argv[1] + "/bench-*/bench-*.csv"):
     rows += list(csv.DictReader(open(f)))
+if not rows:
+    print("no bench rows (see the bench logs in sweep.tar.gz)")
 best = {}
 for r in rows:
-    k = (r["stencil"], r["precision"], r["grid"], r["access"])
+    k = (r["stencil"], r["precision"], r["grid"], r["access"] + ("" if r["layout"] in ("", "zcurve-w") else " " + r["layout"]))
     if k not in best or float(r["median_us"]) < float(best[k]["median_us"]):
         best[k] = r
-print("\n%-9s %-6s %-5s %-13s %9s  %-9s %3s %-8s %6s" % ("stencil", "type", "grid", "access",
+print("\n%-9s %-6s %-5s %-15s %9s  %-9s %3s %-8s %6s" % ("stencil", "type", "grid", "access",
       "median µs", "threads", "zs", "tables", "GB/s"))
 for k in sorted(best):
     r = best[k]
-    print("%-9s %-6s %-5s %-13s %9.1f  %-9s %3s %-8s %6.0f" % (k[0], k[1], k[2][:5], k[3],
+    print("%-9s %-6s %-5s %-15s %9.1f  %-9s %3s %-8s %6.0f" % (k[0], k[1], k[2][:5], k[3],
           float(r["median_us"]), "%sx%sx%s" % (r["bx"], r["by"], r["bz"]), r["zslice"],
           r["tables"], float(r["gbs"])))
 print("\nbest unstructured / best regular (any strategy), and twopass / its own twin:")
 for st, ty in sorted({(k[0], k[1]) for k in best}):
     u = [float(r["median_us"]) for k, r in best.items() if k[:3] == (st, ty, "unstructured")]
     g = [float(r["median_us"]) for k, r in best.items() if k[:3] == (st, ty, "regular")]
+    if not u or not g:
+        continue
     line = "  %-9s %-6s unstructured %.1f / regular %.1f = %.3f" % (st, ty, min(u), min(g), min(u) / min(g))
     tu, tg = best.get((st, ty, "unstructured", "twopass")), best.get((st, ty, "regular", "twopass"))
     if tu and tg:
@@ -94,8 +102,11 @@ runline() { # runline LABEL FLAGS...: one `pillar run`, its time and verdict on 
     local label=$1; shift
     local r; r=$(timeout 60 "$P" run --runs 20 --backend gpu "$@" 2>&1)
     echo "$r" >>"$work/runs.log"
-    printf '  %-44s %s | %s\n' "$label" "$(echo "$r" | grep -E '^  time' | sed -E 's/ +/ /g; s/ of 20 runs.*//')" \
-        "$(echo "$r" | grep -E '^  verify' | cut -c13-60)" | tee -a "$summary"
+    local t v
+    t=$(echo "$r" | grep -E '^  time' | sed -E 's/ +/ /g; s/ of 20 runs.*//')
+    v=$(echo "$r" | grep -E '^  verify' | cut -c13-60)
+    [ -n "$t" ] || t=$(echo "$r" | grep -m 1 -iE 'pillar|error|fail' | cut -c1-90)
+    printf '  %-44s %s | %s\n' "$label" "$t" "$v" | tee -a "$summary"
 }
 if ! late "twopass on other orders"; then
     say ""
