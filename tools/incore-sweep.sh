@@ -100,7 +100,8 @@ grep -h -i "ceiling" "$work"/bench-laplap-double-twopass.log 2>/dev/null | head 
 # 3. twopass on other orders and storages, and on a cubed sphere (every run verified)
 runline() { # runline LABEL FLAGS...: one `pillar run`, its time and verdict on one line
     local label=$1; shift
-    local r; r=$(timeout 60 "$P" run --runs 20 --backend gpu "$@" 2>&1)
+    late "$label" && return
+    local r; r=$(timeout 40 "$P" run --runs 20 --backend gpu "$@" 2>&1)
     echo "$r" >>"$work/runs.log"
     local t v
     t=$(echo "$r" | grep -E '^  time' | sed -E 's/ +/ /g; s/ of 20 runs.*//')
