@@ -19,10 +19,13 @@
  *   levels    what a thread walks: ONE point, a SLICE of --zslice levels (default 8), ALL levels
  *   shape     block-shape rule: ANY, WARP (unstructured: bx·by divides 32 or is a multiple of 32,
  *             whole warps), STAGED (Bx1x1 unstructured, BXxBYx1 with at most 4 tile loads per
- *             thread regular)
+ *             thread regular), TILE (Bx1xL unstructured, BXxBYxL regular with the tile and its
+ *             ring of one cell at most 4 entries per thread)
  *   smem      dynamic shared memory: NONE, OFFSETS (unstructured: NREL2 rows of bx·by|1
- *             offsets), STAGED (the block's cells and halo: one level of values)
- *   staging   1: per-block halo lists (storage/staging.h) replace the neighbour table
+ *             offsets), STAGED (the block's cells and halo: one level of values), LAPS (two
+ *             buffers of bz levels of one value per cell of the block and its ring)
+ *   staging   1: per-block halo lists (storage/staging.h) of the stencil's relations replace the
+ *             neighbour table; 2: lists of the W/E/S/N ring only, next to the table
  *   graph     1: has kernels for the graph stencils (NAME_gkernels, access/graph_kernels.cuh:
  *             the offset tables of storage/gtable.h and the lattice twins)
  *   iterated  1: usable in iterated runs (src/ooc/ooc_gpu.c)
@@ -46,7 +49,12 @@
       (32, 8, 1),                                                                                 \
       "a block's cells and their halo (per-block lists built once on the host) are copied to "   \
       "shared\nmemory level by level; neighbours are local slots kept in registers (laplap, "    \
-      "hdiff, lap)")
+      "hdiff, lap)")                                                                           \
+    X(TWOPASS, "twopass", twopass, 1, SLICE, TILE, LAPS, 2, 0, 0, TWOPASS, (128, 1, 4),           \
+      (32, 4, 4),                                                                                 \
+      "a block of cells x levels computes the Laplacian of its cells and their ring once into "  \
+      "shared\nmemory, then the outputs from there (laplap, hdiff, lap); --zslice level groups "  \
+      "per block")
 
 #define PILLAR_ACC_ENUM_(E, ...) ACC_##E,
 typedef enum { PILLAR_ACCESS(PILLAR_ACC_ENUM_) ACC_COUNT } access_t;
@@ -67,8 +75,8 @@ enum { GSTORAGE_HEX = 4, GSTORAGE_TRI = 5, GSTORAGE_COUNT = 6, GSTORAGE_ELL = 6 
 typedef const void *gkernel_table[ST_COUNT - ST_QUAD_COUNT][2][GSTORAGE_COUNT];
 
 typedef enum { LEVELS_ONE, LEVELS_SLICE, LEVELS_ALL } access_levels;
-typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED } access_shape;
-typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED } access_smem;
+typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED, SHAPE_TILE } access_shape;
+typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED, SMEM_LAPS } access_smem;
 
 typedef struct {
     const char *name, *summary;

@@ -80,7 +80,7 @@ const char *pillar_status_name(pillar_status s);
  *   storage    auto (default) | chasing | nonchasing | chasing-compressed |
  *              nonchasing-compressed
  *   access     auto (default) | the GPU access strategy (naive, idxvar, shared, shared-warp,
- *              zloop, zloop-sliced, staged; the CPU ignores it). auto: the storage and
+ *              zloop, zloop-sliced, staged, twopass; the CPU ignores it). auto: the storage and
  *              strategy pillar measured fastest for the stencil (docs/api.md); every choice
  *              gives the same bits
  *   backend    auto (default: the GPU when one is usable, else the CPU) | cpu | gpu

@@ -16,8 +16,12 @@
 /* 4·c − (w + e + s + n): how both Laplacians combine their five values, in this order */
 #define LAPLAP_COMBINE(c, w, e, s, n) ((T)4 * (c) - ((w) + (e) + (s) + (n)))
 
-#define LAPLAP_LAP(x, w, e, s, n)                                                                 \
+/* The Laplacian at relation x from its five input values. The bodies name it LAPLAP_LAP; a
+ * strategy that computes each Laplacian once elsewhere (access/twopass.cu) redefines LAPLAP_LAP
+ * to fetch it and computes it with LAPLAP_LAP_FROM_IN. */
+#define LAPLAP_LAP_FROM_IN(x, w, e, s, n)                                                         \
     LAPLAP_COMBINE(LD(in, x), LD(in, w), LD(in, e), LD(in, s), LD(in, n))
+#define LAPLAP_LAP(x, w, e, s, n) LAPLAP_LAP_FROM_IN(x, w, e, s, n)
 
 /* Declares lap_c and lap_w, lap_e, lap_s, lap_n: the Laplacian at c and at each of its
  * neighbours, each from that cell's own row of neighbours (shared by laplap and hdiff). */

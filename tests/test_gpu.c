@@ -70,6 +70,11 @@ static void run_all(problem *pb, fieldset ref, int uns, int big)
                 alt[0][0] = uns ? 96 : 16; alt[0][1] = uns ? 1 : 16; alt[0][2] = 1;
                 alt[1][0] = uns ? 32 : 64; alt[1][1] = uns ? 1 : 2; alt[1][2] = 1;
             }
+            if (a == ACC_TWOPASS && uns) { /* partial blocks, level groups that do not divide
+                                            * the levels, rings beyond the registers (32 cells) */
+                alt[0][0] = 96; alt[0][1] = 1; alt[0][2] = 3;
+                alt[1][0] = 32; alt[1][1] = 1; alt[1][2] = 8;
+            }
             for (int k = 0; k < 2; k++) {
                 char why[160];
                 if (gpu_shape_ok((access_t)a, uns, alt[k][0], alt[k][1], alt[k][2], why, sizeof why))

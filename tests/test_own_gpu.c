@@ -3,7 +3,7 @@
  *                            built-in bodies as files, for sm_90, without a device (label cpu;
  *                            77 when pillar was built without NVRTC)
  *   test_own_gpu             on a device (label gpu; 77 without one): each stencil file x every
- *                            access strategy but staged x precision x {regular; chasing /
+ *                            access strategy but staged and twopass x precision x {regular; chasing /
  *                            non-chasing x uncompressed / compressed, and compressed with
  *                            --constant-tables and --packed-rows} equals the CPU bit for bit;
  *                            the built-in bodies as files equal the compiled-in kernels; the

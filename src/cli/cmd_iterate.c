@@ -32,12 +32,14 @@ static double whole_bytes(const problem *pb)
 
 const char *iterated_refuses(const options *o)
 {
-    return o->regular           ? "--grid regular"
-           : o->aos             ? "--aos"
-           : o->constant_tables ? "--constant-tables"
-           : o->packed_rows     ? "--packed-rows"
-           : o->access == ACC_STAGED ? "--access staged"
-                                     : NULL;
+    static char strategy[64]; /* a strategy without iterated kernels (access.h) */
+    snprintf(strategy, sizeof strategy, "--access %s", access_name[o->access]);
+    return o->regular                          ? "--grid regular"
+           : o->aos                            ? "--aos"
+           : o->constant_tables                ? "--constant-tables"
+           : o->packed_rows                    ? "--packed-rows"
+           : !access_table[o->access].iterated ? strategy
+                                               : NULL;
 }
 
 static int flags_check(const options *o)

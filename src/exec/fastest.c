@@ -16,6 +16,12 @@ static const struct {
     {"lap", {1, 1, ACC_ZLOOP}},              /* 105.5 */
     {"hdiff", {0, 1, ACC_IDXVAR}},           /* 195.2 (row-major 189.9; chasing 203.6) */
     {"fastwaves", {1, 1, ACC_ZLOOP_SLICED}}, /* 570.2 */
+    /* Candidates (issue 21), not measured: if tools/incore-sweep.sh shows twopass fastest, these
+     * lines replace the ones above, with the figures of that run. Before that, twopass needs
+     * iterated runs (access.h: iterated 0), since the library's steps take this table too.
+     *   {"laplap", {0, 1, ACC_TWOPASS}},    (µs: from the sweep, z-curve-w, 128x1x4)
+     *   {"lap", {0, 1, ACC_TWOPASS}},
+     *   {"hdiff", {0, 1, ACC_TWOPASS}}, */
 };
 
 fastest_config fastest_known(stencil_t s)

@@ -24,7 +24,7 @@ int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t 
 
 /* Dynamic shared memory of a launch of strategy a with blocks of bx x by (x bz) threads;
  * hmax: the largest per-block halo list of a staging strategy (storage/staging.h). */
-size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int hmax);
+size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int bz, int hmax);
 /* The same for a graph stencil: on its offset table with lists of width D (lattice_kind 0) or
  * on its lattice twin (grids/lattice.h kind); hmax as above (storage/gstaging.h). */
 size_t gpu_graph_smem_bytes(access_t a, int lattice_kind, precision_t p, int bx, int by, int D,

@@ -21,7 +21,8 @@ struct gpu_ctx {
     int32_t *tab, *pat;
     kparams P;
     cudaEvent_t e0, e1;
-    staging st;      /* staged: host lists for blocks of st.B cells (built on first use) */
+    staging st;      /* staged, twopass: host lists for blocks of st.B cells (built on first use) */
+    unsigned st_mask; /* the relations st was built for */
     int32_t *st_start, *st_cells, *st_loc;
     int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
     int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
@@ -158,18 +159,19 @@ static void drop_staging(gpu_ctx *c)
     staging_free(&c->st);
 }
 
-/* Per-block halo lists for blocks of B cells (the relations the stencil reads; a graph stencil:
- * the cells within its radius, storage/gstaging.h), built once per B and kept on the device. */
-static void ensure_staging(gpu_ctx *c, int B)
+/* Per-block halo lists for blocks of B cells (the relations in mask; a graph stencil: the cells
+ * within its radius, storage/gstaging.h), built once per B and mask and kept on the device. */
+static void ensure_staging(gpu_ctx *c, int B, unsigned mask)
 {
-    if (c->st.B == B)
+    if (c->st.B == B && c->st_mask == mask)
         return;
     drop_staging(c);
     const stencil_info *si = &stencil_table[c->pb->s.stencil];
     if (si->graph)
         gstaging_build(&c->st, &c->pb->ug, B, si->radius);
     else
-        staging_build(&c->st, &c->pb->ug, B, si->rels);
+        staging_build(&c->st, &c->pb->ug, B, mask);
+    c->st_mask = mask;
     size_t nb = sizeof(int32_t) * (size_t)(c->st.nblocks + 1), nc = sizeof(int32_t) * (c->st.ncells + 1);
     size_t width = si->graph ? (size_t)(1 + c->pb->ug.adjw) * (size_t)(1 + c->pb->ug.adjw) : NREL2;
     size_t nl = sizeof(int32_t) * width * (size_t)(c->st.n > 0 ? c->st.n : 1);
@@ -280,26 +282,34 @@ int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t 
             }
         }
         return 1;
-    case SHAPE_STAGED:
-        if (bz != 1 || (uns && by != 1)) {
-            snprintf(why, n, "%s takes blocks of Bx1x1 cells (unstructured) or BXxBYx1 (regular); "
-                     "levels per block come from --zslice", d->name);
+    case SHAPE_TILE:     /* a tile and its ring of one cell, L levels a group */
+    case SHAPE_STAGED: { /* a tile and its halo of two cells, one level */
+        const int staged = d->shape == SHAPE_STAGED, ring = staged ? 2 : 1;
+        if ((staged && bz != 1) || (uns && by != 1)) {
+            snprintf(why, n, "%s takes blocks of %s cells (unstructured) or %s (regular); %s",
+                     d->name, staged ? "Bx1x1" : "Bx1xL", staged ? "BXxBYx1" : "BXxBYxL",
+                     staged ? "levels per block come from --zslice"
+                            : "L levels a group, --zslice groups per block");
             return 0;
         }
-        if (!uns && (bx + 4) * (by + 4) > 4 * bx * by) {
-            snprintf(why, n, "%s: a %dx%d tile with its halo needs more than 4 loads per thread",
-                     d->name, bx, by);
+        if (!uns && (bx + 2 * ring) * (by + 2 * ring) > 4 * bx * by) {
+            snprintf(why, n, "%s: a %dx%d tile with its %s needs more than 4 %s per thread",
+                     d->name, bx, by, staged ? "halo" : "ring", staged ? "loads" : "entries");
             return 0;
         }
         return 1;
+    }
     }
     snprintf(why, n, "%s: unknown block-shape rule %d", d->name, (int)d->shape);
     return 0;
 }
 
-size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int hmax)
+size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int bz, int hmax)
 {
     switch (access_table[a].smem) {
+    case SMEM_LAPS: /* two buffers of bz levels of the tile and its ring (access/twopass.cu) */
+        return 2 * (size_t)bz * prec_size(p) *
+               (uns ? (size_t)(bx + hmax) : (size_t)(bx + 2) * (size_t)(by + 2));
     case SMEM_NONE: return 0;
     case SMEM_OFFSETS: return uns ? sizeof(int32_t) * NREL2 * (size_t)((bx * by) | 1) : 0;
     case SMEM_STAGED:
@@ -312,7 +322,8 @@ size_t gpu_graph_smem_bytes(access_t a, int lattice_kind, precision_t p, int bx,
                             int hmax)
 {
     switch (access_table[a].smem) {
-    case SMEM_NONE: return 0;
+    case SMEM_NONE:
+    case SMEM_LAPS: return 0; /* no graph kernels */
     case SMEM_OFFSETS: /* degree, table row and ring of each plane cell (access/shared.cu) */
         return lattice_kind ? 0 : sizeof(int32_t) * (size_t)(2 + D) * (size_t)((bx * by) | 1);
     case SMEM_STAGED: { /* the block's cells and halo, or a lattice tile (access/staged.cu) */
@@ -456,7 +467,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
         return -1;
     }
     if (d->staging && c->uns) {
-        ensure_staging(c, bx);
+        ensure_staging(c, bx, d->staging == 2 ? 0xfu : stencil_table[pb->s.stencil].rels);
         c->P.st_start = c->st_start;
         c->P.st_cells = c->st_cells;
         c->P.st_loc = c->st_loc;
@@ -489,7 +500,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
         return -1;
     l.smem = graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
                                           c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
-                   : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
+                   : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, bz, c->st.hmax);
     if (l.smem > 48 * 1024 && !l.loaded)
         CK(cudaFuncSetAttribute(l.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem));
     double *ms = xalloc(sizeof(double) * (size_t)runs);

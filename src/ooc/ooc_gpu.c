@@ -734,7 +734,7 @@ int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precisi
         perr("--threads: %s", why);
         return -1;
     }
-    L->smem = gpu_smem_bytes(k->access, 1, prec, L->bx, L->by, 0);
+    L->smem = gpu_smem_bytes(k->access, 1, prec, L->bx, L->by, L->bz, 0);
     return 0;
 }
 
