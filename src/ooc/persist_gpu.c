@@ -34,6 +34,22 @@ static int device_attr(enum cudaDeviceAttr a)
     return v;
 }
 
+/* Bytes per second the device's memory moves at its peak (double data rate x bus width), from
+ * attributes some CUDA versions no longer give; PERSIST_DRAM_FALLBACK where they are missing. */
+#define PERSIST_DRAM_FALLBACK 3.0e12
+static double peak_dram(void)
+{
+    int dev = 0, khz = 0, bits = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess ||
+        khz <= 0 || bits <= 0) {
+        cudaGetLastError();
+        return PERSIST_DRAM_FALLBACK;
+    }
+    return khz * 1e3 * 2.0 * bits / 8.0;
+}
+
 /* The kernel of pb's stencil, precision and storage; ctx for its occupancy. */
 static occ_ctx kernel_of(const problem *pb, const persist_request *r)
 {
@@ -63,10 +79,14 @@ int persist_gpu_plan(const problem *pb, const persist_request *r, persist_cache 
     d.sms = device_attr(cudaDevAttrMultiProcessorCount);
     d.smem_sm = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
     d.smem_block = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
-    d.clock_hz = device_attr(cudaDevAttrClockRate) * 1e3;
-    d.dram_bps = r->dram_bps > 0 ? r->dram_bps
-                                 : device_attr(cudaDevAttrMemoryClockRate) * 1e3 * 2.0 *
-                                       device_attr(cudaDevAttrGlobalMemoryBusWidth) / 8.0;
+    int khz = 0, dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) != cudaSuccess || khz <= 0) {
+        cudaGetLastError();
+        khz = 1755000; /* the H100 SXM's boost clock where the attribute is missing */
+    }
+    d.clock_hz = khz * 1e3;
+    d.dram_bps = r->dram_bps > 0 ? r->dram_bps : peak_dram();
     CK(cudaFuncSetAttribute(oc.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)d.smem_block));
     persist_work w = {(long)g->nxy - g->nhalo, stencil_zend(s->stencil, g->nz),
                       (int)prec_size(s->prec), persist_words(s->stencil),
