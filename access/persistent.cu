@@ -2,9 +2,10 @@
  * docs/persistent.md): every step of a run in one cooperative launch, a grid-wide barrier
  * (cooperative_groups::this_grid().sync()) between two steps. A block owns cells
  * persist_range(...) of the inner cells for the whole run; its threads take them one after the
- * other (thread j: cells j, j + blockDim, ...) and walk up all the levels of each, as zloop's
- * threads do. The body is the stencil's, unchanged, with the fold fused (FOLDED, kernels.cuh),
- * so a step computes what a one-step kernel computes, bit for bit. */
+ * other (thread j: cells j, j + blockDim, ...) and walk up the levels of each, as zloop's
+ * threads do: the cached levels (A.levels, the lowest) from shared memory, the others from
+ * global memory. The body is the stencil's, unchanged, with the fold fused (FOLDED,
+ * kernels.cuh), so a step computes what a one-step kernel computes, bit for bit. */
 #include "kernels.cuh"
 #include "persistent.h"
 
@@ -57,48 +58,190 @@ __device__ __forceinline__ fieldset persist_fields(const persist_params &A, int 
     return F;
 }
 
-#define NB(R) GATHERED_NB(R)
+/* The slots of inner cell j (local cell l) from the lists in global memory (persist_lists.h):
+ * sl[0] = l (the cell itself), sl[1 + r] relation r, xf the export flag. */
+__device__ __forceinline__ void slots_gather(unsigned mask, const int32_t *g, long n, long j,
+                                             int l, int32_t sl[1 + NREL2], int &xf)
+{
+    xf = __ldg(g + j);
+    sl[0] = l;
+#pragma unroll
+    for (int r = 0; r < NREL2; r++)
+        sl[1 + r] = ((mask >> r) & 1u) ? __ldg(g + (long)(1 + r) * n + j) : 0;
+}
 
-/* One kernel: offsets first (registers or shared memory, A.where), then the steps. */
+/* The same into / out of shared memory at local cell l of a block of n cells: the flag, then the
+ * relations in mask, relation-major. */
+__device__ __forceinline__ void slots_store(unsigned mask, const int32_t sl[1 + NREL2], int xf,
+                                            int32_t *s, int l, int n)
+{
+    s[l] = xf;
+    int j = 1;
+#pragma unroll
+    for (int r = 0; r < NREL2; r++)
+        if ((mask >> r) & 1u)
+            s[(long)(j++) * n + l] = sl[1 + r];
+}
+
+__device__ __forceinline__ void slots_load(unsigned mask, int32_t sl[1 + NREL2], int &xf,
+                                           const int32_t *s, int l, int n)
+{
+    xf = s[l];
+    sl[0] = l;
+    int j = 1;
+#pragma unroll
+    for (int r = 0; r < NREL2; r++)
+        sl[1 + r] = ((mask >> r) & 1u) ? s[(long)(j++) * n + l] : 0;
+}
+
+/* ---- streamed levels: levels k0..k1-1 of plane cell p, read and written in global memory,
+ * through the offsets o ---- */
+#define NB(R) GATHERED_NB(R)
+#define PERSIST_STREAMED_FN(ST, TY)                                                               \
+    static __device__ __forceinline__ void pg_##ST##_##TY(const persist_params &A,                \
+                                                          const fieldset &F_,                     \
+                                                          const int32_t (&o)[1 + NREL2], int p,   \
+                                                          int k0, int k1)                         \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        const kparams &P = A.P; /* ZS, K, FOLDED of the bodies */                                 \
+        ST##_BIND(F_);                                                                            \
+        for (int k = k0; k < k1; k++) {                                                           \
+            const long i = p + (long)k * P.zs;                                                    \
+            ST##_BODY();                                                                          \
+        }                                                                                         \
+    }
+#define PERSIST_STREAMED_FNS(ST, _) PERSIST_STREAMED_FN(ST, double) PERSIST_STREAMED_FN(ST, float)
+FOR_EACH_STAGED_STENCIL(PERSIST_STREAMED_FNS, _)
+#undef NB
+#undef LD
+#undef ST
+
+/* ---- cached levels: the state of levels 0..A.levels-1 of local cell l (plane cell p) read
+ * from the block's regions in shared memory S (own cells at cur, the halo at M), the new value
+ * stored into the other half (nw) and, for an export cell (xf), into the output array in
+ * global memory. Other inputs (hdiff's coeff) are read at the cell from global memory. ---- */
+#pragma nv_diag_suppress 550 /* the bodies bind `in`; the cached levels read it from S */
+#define LD(f, R) PC_LD_##f(R)
+#define PC_LD_in(R) Sk[PC_AT(sl[RIDX_##R + 1])]
+#define PC_LD_coeff(R) coeff[NB(R)]
+#define PC_AT(s) ((s) < M ? (s) + cur : (s))
+#define NB(R) NB_##R
+#define NB_C i
+#define ST(f, v)                                                                                  \
+    do {                                                                                          \
+        const T v_ = (v);                                                                         \
+        Sk[nw + l] = v_;                                                                          \
+        if (xf)                                                                                   \
+            (f)[NB(C)] = v_;                                                                      \
+    } while (0)
+#define PERSIST_CACHED_FN(ST, TY)                                                                 \
+    static __device__ __forceinline__ void pc_##ST##_##TY(const persist_params &A,                \
+                                                          const fieldset &F_, TY *S,              \
+                                                          const int32_t (&sl)[1 + NREL2], int xf, \
+                                                          int p, int l, int cur)                  \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        const kparams &P = A.P;                                                                   \
+        ST##_BIND(F_);                                                                            \
+        (void)in; /* read from S instead */                                                       \
+        const int M = A.M, RS = 2 * A.M + A.H, nw = A.M + A.H - cur;                              \
+        for (int kk = 0; kk < A.levels; kk++) {                                                   \
+            T *const Sk = S + (long)kk * RS;                                                      \
+            const long i = p + (long)kk * P.zs;                                                   \
+            ST##_BODY();                                                                          \
+        }                                                                                         \
+    }
+#define PERSIST_CACHED_FNS(ST, _) PERSIST_CACHED_FN(ST, double) PERSIST_CACHED_FN(ST, float)
+FOR_EACH_STAGED_STENCIL(PERSIST_CACHED_FNS, _)
+
+/* One kernel: offsets (registers or shared memory, A.where) where levels are streamed, slots
+ * and the initial cached state where levels are cached, then the steps: the halo of the cached
+ * levels into shared memory, every own cell's cached and streamed levels, a grid barrier; at
+ * the end the cached levels go to the array that holds the result. */
 #define PERSIST_KERNEL(ST, TY, CH, CM)                                                            \
     static __global__ void __launch_bounds__(PERSIST_MAX_THREADS)                                 \
         kp_##ST##_##TY##_##CH##CM(persist_params A)                                               \
     {                                                                                             \
         typedef TY T;                                                                             \
-        extern __shared__ int32_t persist_offs[];                                                 \
+        extern __shared__ __align__(16) unsigned char persist_smem[];                             \
+        T *const S = (T *)persist_smem;                                                           \
+        int32_t *const soffs = (int32_t *)(persist_smem + A.offs_at);                             \
+        int32_t *const sslots = (int32_t *)(persist_smem + A.slots_at);                           \
         const nbview nbv = A.P.nbv;                                                               \
         cg::grid_group grid = cg::this_grid();                                                    \
         long lo_, hi_;                                                                            \
         persist_range(A.P.n, (int)gridDim.x, (int)blockIdx.x, &lo_, &hi_);                        \
         const int first = A.P.c0 + (int)lo_, mine = (int)(hi_ - lo_);                            \
-        int32_t o[1 + NREL2];                                                                     \
-        if (A.where == PERSIST_OFFSETS_REGISTERS) {                                               \
-            if ((int)threadIdx.x < mine)                                                          \
-                nb_gather(nbv, CH, CM, ST##_RELS, first + (int)threadIdx.x, o);                   \
-        } else if (A.where == PERSIST_OFFSETS_SHARED) {                                           \
-            for (int l = threadIdx.x; l < mine; l += blockDim.x) {                                \
+        const int zend = A.P.zend, RS = 2 * A.M + A.H, streamed = A.levels < zend;                \
+        const int tid = (int)threadIdx.x, nt = (int)blockDim.x;                                   \
+        int32_t o[1 + NREL2], sl[1 + NREL2];                                                      \
+        int xf = 0;                                                                               \
+        if (streamed && A.where == PERSIST_OFFSETS_REGISTERS) {                                   \
+            if (tid < mine)                                                                       \
+                nb_gather(nbv, CH, CM, ST##_RELS, first + tid, o);                                \
+        } else if (streamed && A.where == PERSIST_OFFSETS_SHARED) {                               \
+            for (int l = tid; l < mine; l += nt) {                                                \
                 nb_gather(nbv, CH, CM, ST##_RELS, first + l, o);                                  \
-                persist_store(ST##_RELS, o, persist_offs, l, mine);                               \
+                persist_store(ST##_RELS, o, soffs, l, mine);                                      \
             }                                                                                     \
-            __syncthreads();                                                                      \
         }                                                                                         \
+        int h0 = 0, nh = 0;                                                                       \
+        if (A.levels > 0) {                                                                       \
+            h0 = __ldg(A.hstart + blockIdx.x);                                                    \
+            nh = __ldg(A.hstart + blockIdx.x + 1) - h0;                                           \
+            if (!A.slots_shared) {                                                                \
+                if (tid < mine)                                                                   \
+                    slots_gather(ST##_RELS, A.slots, A.P.n, lo_ + tid, tid, sl, xf);              \
+            } else {                                                                              \
+                for (int l = tid; l < mine; l += nt) {                                            \
+                    slots_gather(ST##_RELS, A.slots, A.P.n, lo_ + l, l, sl, xf);                  \
+                    slots_store(ST##_RELS, sl, xf, sslots, l, mine);                              \
+                }                                                                                 \
+            }                                                                                     \
+            const T *const st0 = (const T *)A.state;                                              \
+            for (int l = tid; l < mine; l += nt)                                                  \
+                for (int kk = 0; kk < A.levels; kk++)                                             \
+                    S[(long)kk * RS + l] = st0[first + l + (long)kk * A.P.zs];                    \
+        }                                                                                         \
+        __syncthreads();                                                                          \
         for (int t = 0; t < A.steps; t++) {                                                       \
-            const kparams &P = A.P; /* ZS, K of the bodies */                                    \
             const fieldset F_ = persist_fields(A, t);                                             \
-            ST##_BIND(F_);                                                                        \
-            for (int l = threadIdx.x; l < mine; l += blockDim.x) {                                \
+            const int cur = (t & 1) ? A.M + A.H : 0;                                              \
+            if (A.levels > 0) {                                                                   \
+                const T *const rd = (const T *)((t & 1) ? A.other : A.state);                     \
+                for (int s = tid; s < nh; s += nt) {                                              \
+                    const long d = __ldg(A.halo + h0 + s);                                        \
+                    for (int kk = 0; kk < A.levels; kk++)                                         \
+                        S[(long)kk * RS + A.M + s] = rd[d + (long)kk * A.P.zs];                   \
+                }                                                                                 \
+                __syncthreads();                                                                  \
+            }                                                                                     \
+            for (int l = tid; l < mine; l += nt) {                                                \
                 const int p = first + l;                                                          \
-                if (A.where == PERSIST_OFFSETS_SHARED)                                            \
-                    persist_load(ST##_RELS, o, persist_offs, l, mine);                            \
-                else if (A.where == PERSIST_OFFSETS_GLOBAL)                                       \
-                    nb_gather(nbv, CH, CM, ST##_RELS, p, o);                                      \
-                for (int k = 0; k < P.zend; k++) {                                                \
-                    const long i = p + (long)k * P.zs;                                            \
-                    ST##_BODY();                                                                  \
+                if (A.levels > 0) {                                                               \
+                    if (A.slots_shared)                                                           \
+                        slots_load(ST##_RELS, sl, xf, sslots, l, mine);                           \
+                    pc_##ST##_##TY(A, F_, S, sl, xf, p, l, cur);                                  \
+                }                                                                                 \
+                if (streamed) {                                                                   \
+                    if (A.where == PERSIST_OFFSETS_SHARED)                                        \
+                        persist_load(ST##_RELS, o, soffs, l, mine);                               \
+                    else if (A.where == PERSIST_OFFSETS_GLOBAL)                                   \
+                        nb_gather(nbv, CH, CM, ST##_RELS, p, o);                                  \
+                    pg_##ST##_##TY(A, F_, o, p, A.levels, zend);                                  \
                 }                                                                                 \
             }                                                                                     \
             if (t + 1 < A.steps)                                                                  \
                 grid.sync();                                                                      \
+        }                                                                                         \
+        if (A.levels > 0) { /* the cached state, whole, into the array of the result */          \
+            __syncthreads();                                                                      \
+            const int cur = (A.steps & 1) ? A.M + A.H : 0;                                        \
+            T *const res = (T *)((A.steps & 1) ? A.other : A.state);                              \
+            for (int l = tid; l < mine; l += nt)                                                  \
+                for (int kk = 0; kk < A.levels; kk++)                                             \
+                    res[first + l + (long)kk * A.P.zs] = S[(long)kk * RS + cur + l];              \
         }                                                                                         \
     }
 

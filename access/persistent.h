@@ -32,6 +32,21 @@ typedef struct {
     int steps;
     int fin, fout;
     int where; /* persist_offsets */
+    /* State caching (docs/persistent.md): levels 0..levels-1 of the block's own cells stay in
+     * shared memory across the steps (levels = 0: none). Per cached level a region of 2M + H
+     * values at state_at: own cells at [0, M) at even steps and [M + H, 2M + H) at odd ones (the
+     * other half takes the new values), the halo at [M, M + H), loaded from the state array
+     * every step. slots (persist_lists.h, relation-major over the inner cells: entry 0 the
+     * export flag, 1 + r the local slot of relation r) are kept in registers, or in shared memory
+     * at slots_at when slots_shared (words + 1 entries per cell, relation-major over the
+     * block's cells); the offsets (where = SHARED) are at offs_at. A cell's new value is
+     * written to global memory only where it is an export cell; at the end the cached levels
+     * of every own cell are written to the array that holds the result. */
+    int levels;
+    int M, H;
+    int slots_shared;
+    unsigned offs_at, slots_at;
+    const int32_t *hstart, *halo, *slots;
 } persist_params;
 
 /* kernel[stencil][precision][chasing * 2 + compressed]: host stubs for

@@ -50,6 +50,9 @@ expect_error "--persistent on runs on the GPU" run --size 32x32x8 --steps 3 --pe
 expect_error "maybe" run --steps 3 --persistent maybe
 expect_output "this is the CPU in-core reference" run --size 32x32x8 --steps 3 --persistent off \
     --backend cpu
+expect_error "--persistent-levels goes with --persistent on or auto" run --size 32x32x8 --steps 3 \
+    --persistent off --persistent-levels 2 --backend cpu
+expect_error "--persistent-levels" run --steps 3 --persistent-levels -1
 for st in laplap hdiff fastwaves; do
     expect_output "PASS: 0 of" run --stencil $st --size 40x36x12 --steps 4 --fuse 2 \
         --out-of-core on --device-mem 200K --storage nonchasing --compress --backend cpu

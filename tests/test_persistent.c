@@ -5,8 +5,13 @@
  * storages, the four layouts, small odd grids, T = 1, 2 and 7 steps; blocks of 32 to 512
  * threads; the three places of the offsets (registers, shared memory, the table: checked that
  * each was used); quad meshes whose labels turn (tests/quad_meshes.h); then 512x512x16 (not with
- * --small). A launch that cannot be resident (more blocks than the SMs hold at once, blocks of
- * more threads than the kernels take) is refused with a message, the state left as it was.
+ * --small). State caching (levels kept in shared memory across the steps): none, one level
+ * (the smallest cache: blocks exchange their rings every step), half, and every level (the
+ * whole state on chip), with the cells' slots in registers (one cell per thread) and in shared
+ * memory (several), each stencil, double and float, odd sizes, every storage and layout; on
+ * 512x512x16 one level and the model's choice. A launch that cannot be resident (more blocks
+ * than the SMs hold at once, blocks of more threads than the kernels take) or cached levels the
+ * device cannot hold are refused with a message, the state left as it was.
  * Exits 77 (skipped) without a device. */
 #include "check.h"
 #include "quad_meshes.h"
@@ -75,6 +80,18 @@ static int make_case(problem *pb, const problem_spec *s, const char *mesh, char 
     return 0;
 }
 
+/* The emulated grid of size sz for stencil stencils[si] in precision prec, storage 0..3 and
+ * case number v (layout v % LAYOUT_COUNT, seed from v); 0, or -1 after a failed check. */
+static int grid_case(problem *pb, int si, int prec, int storage, const int sz[3], int v,
+                     char *what, size_t n)
+{
+    stencil_t st = stencils[si];
+    problem_spec s = {st, (precision_t)prec, sz[0], sz[1], sz[2], stencil_table[st].radius,
+                      (layout_t)(v % LAYOUT_COUNT), 8, (uint64_t)(5 + v), storage >> 1,
+                      storage & 1};
+    return make_case(pb, &s, NULL, what, n);
+}
+
 static void small_cases(void)
 {
     static const int sizes[][3] = {{37, 29, 14}, {23, 41, 3}, {9, 11, 2}};
@@ -83,23 +100,103 @@ static void small_cases(void)
         for (int prec = 0; prec < 2; prec++)
             for (int storage = 0; storage < 4; storage++)
                 for (int z = 0; z < 3; z++, v++) {
-                    stencil_t st = stencils[si];
-                    problem_spec s = {st, (precision_t)prec, sizes[z][0], sizes[z][1], sizes[z][2],
-                                      stencil_table[st].radius, (layout_t)(v % LAYOUT_COUNT), 8,
-                                      (uint64_t)(5 + v), storage >> 1, storage & 1};
                     problem pb;
                     char what[160];
-                    if (make_case(&pb, &s, NULL, what, sizeof what) != 0)
+                    if (grid_case(&pb, si, prec, storage, sizes[z], v, what, sizeof what) != 0)
                         continue;
                     long cells = (long)pb.ug.nxy - pb.ug.nhalo;
                     /* default: one cell per thread (registers); 32 threads in 2 blocks: several
                      * cells per thread in shared memory; 3 blocks of 64, 512 threads */
-                    persist_request r[] = {{0, 0}, {32, 2}, {64, 3}, {512, 0}};
+                    persist_request r[] = {{0, 0, 0, 0}, {32, 2, 0, 0}, {64, 3, 0, 0}, {512, 0, 0, 0}};
                     int want[] = {PERSIST_OFFSETS_REGISTERS, cells > 64 ? PERSIST_OFFSETS_SHARED : -1,
                                   -1, PERSIST_OFFSETS_REGISTERS};
                     runs_of(&pb, r, want, 4, what);
                     problem_free(&pb);
                 }
+}
+
+/* A run of 2 steps with request r must be refused with a message naming `needle`, the state
+ * left as it was. */
+static void expect_refused(const problem *pb, persist_request r, const char *needle,
+                           const char *what)
+{
+    fieldset st = iter_fields_copy(pb), before = iter_fields_copy(pb);
+    persist_timing t;
+    char msg[256] = "";
+    perr_capture(msg, sizeof msg);
+    int rc = persist_gpu_run(pb, st, 2, &r, &t);
+    perr_capture(NULL, 0);
+    CHECK(rc == -1 && strstr(msg, needle), "%s (%d blocks x %d threads, %d levels): rc %d, "
+          "message '%s'", what, r.blocks, r.threads, r.levels, rc, msg);
+    CHECK(iter_state_differ(pb, st, before, NULL) == 0, "%s: a refused run changed the state",
+          what);
+    iter_fields_free(pb, &st);
+    iter_fields_free(pb, &before);
+}
+
+static long cached_runs, whole_runs, slots_in[2]; /* runs with levels cached, all of them;
+                                                   * slots in registers, shared memory */
+
+/* One run with `levels` forced (PERSIST_LEVELS_NONE or N) against ref: the state and the
+ * levels cached must be as asked. */
+static void run_cached(const problem *pb, fieldset ref, int steps, persist_request r,
+                       const char *what)
+{
+    fieldset st = iter_fields_copy(pb);
+    persist_timing t;
+    int rc = persist_gpu_run(pb, st, steps, &r, &t);
+    int want = r.levels > 0 ? r.levels : 0;
+    CHECK(rc == 0, "%s T=%d levels %d: persistent run failed", what, steps, r.levels);
+    if (rc == 0) {
+        long d = iter_state_differ(pb, st, ref, NULL);
+        CHECK(d == 0, "%s T=%d (%d blocks x %d threads, %d levels cached, slots shared %d, "
+              "offsets where=%d): %ld points differ from the CPU in-core iteration", what, steps,
+              t.shape.nblocks, t.shape.threads, t.cache.levels, t.cache.slots_shared,
+              (int)t.shape.where, d);
+        CHECK(t.cache.levels == want, "%s: %d levels cached, asked for %d", what, t.cache.levels,
+              want);
+        if (t.cache.levels > 0) {
+            cached_runs++;
+            whole_runs += t.cache.levels == stencil_zend(pb->s.stencil, pb->ug.nz);
+            slots_in[t.cache.slots_shared]++;
+        }
+        runs++;
+    }
+    iter_fields_free(pb, &st);
+}
+
+/* Caching forced: none, 1, half and all levels, slots in registers and in shared memory. */
+static void cache_cases(void)
+{
+    static const int sizes[][3] = {{37, 29, 14}, {23, 41, 3}, {17, 13, 5}};
+    int v = 0;
+    for (int si = 0; si < NSTENCILS; si++)
+        for (int prec = 0; prec < 2; prec++)
+            for (int z = 0; z < 3; z++, v++) {
+                problem pb;
+                char what[160];
+                if (grid_case(&pb, si, prec, v % 4, sizes[z], v + 6, what, sizeof what) != 0)
+                    continue;
+                int zend = stencil_zend(stencils[si], pb.ug.nz);
+                persist_request r[] = {
+                    {64, 3, PERSIST_LEVELS_NONE, 0}, /* nothing cached */
+                    {0, 0, 1, 0},                    /* one cell per thread: slots in registers */
+                    {32, 7, 1, 0},                   /* several a thread: slots in shared memory */
+                    {128, 5, (zend + 1) / 2, 0},     /* half the levels */
+                    {0, 0, zend, 0},                 /* the whole state on chip */
+                    {32, 2, zend, 0},                /* the whole state, 2 blocks */
+                };
+                for (size_t j = 0; j < sizeof step_counts / sizeof step_counts[0]; j++) {
+                    fieldset ref = iter_fields_copy(&pb);
+                    iter_run_incore(&pb, ref, step_counts[j]);
+                    for (size_t q = 0; q < sizeof r / sizeof r[0]; q++)
+                        run_cached(&pb, ref, step_counts[j], r[q], what);
+                    iter_fields_free(&pb, &ref);
+                }
+                /* more levels than the stencil computes: refused, the state unchanged */
+                expect_refused(&pb, (persist_request){0, 0, zend + 1, 0}, "cached levels", what);
+                problem_free(&pb);
+            }
 }
 
 /* laplap, hdiff and lap on the quad meshes whose labels turn, METIS order, each written to the
@@ -119,7 +216,7 @@ static void quad_mesh_cases(const char *path)
             char what[160];
             if (make_case(&pb, &s, path, what, sizeof what) != 0)
                 continue;
-            persist_request r[] = {{0, 0}, {32, 2}};
+            persist_request r[] = {{0, 0, 0, 0}, {32, 2, 0, 0}};
             int want[] = {PERSIST_OFFSETS_REGISTERS, -1};
             runs_of(&pb, r, want, 2, what);
             problem_free(&pb);
@@ -145,9 +242,12 @@ static void big_cases(void)
                 continue;
             fieldset ref = iter_fields_copy(&pb);
             iter_run_incore(&pb, ref, 7);
-            run_one(&pb, ref, 7, (persist_request){0, 0}, -1, what);
-            run_one(&pb, ref, 7, (persist_request){64, 2}, PERSIST_OFFSETS_GLOBAL, what);
+            run_one(&pb, ref, 7, (persist_request){0, 0, 0, 0}, -1, what);
+            run_one(&pb, ref, 7, (persist_request){64, 2, 0, 0}, PERSIST_OFFSETS_GLOBAL, what);
+            run_cached(&pb, ref, 7, (persist_request){0, 0, 1, 0}, what);
             iter_fields_free(&pb, &ref);
+            if (si == 0 && prec == 0) /* 16 levels of 512x512 laplap in double do not fit */
+                expect_refused(&pb, (persist_request){0, 0, 16, 0}, "do not fit", what);
             problem_free(&pb);
         }
 }
@@ -165,33 +265,16 @@ static void refusals(void)
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     /* no SM holds more than 2048 threads, so 2048 / 32 + 1 blocks of 32 per SM are too many */
-    persist_request bad[] = {{32, sms * (2048 / 32) + 1}, {PERSIST_MAX_THREADS + 1, 0}, {1024, 0}};
+    persist_request bad[] = {{32, sms * (2048 / 32) + 1, 0, 0}, {PERSIST_MAX_THREADS + 1, 0, 0, 0},
+                             {1024, 0, 0, 0}};
     const char *expect[] = {"cannot all be resident", "threads", "threads"};
-    for (int b = 0; b < 3; b++) {
-        fieldset st = iter_fields_copy(&pb), before = iter_fields_copy(&pb);
-        persist_timing t;
-        char msg[256] = "";
-        perr_capture(msg, sizeof msg);
-        int rc = persist_gpu_run(&pb, st, 3, &bad[b], &t);
-        perr_capture(NULL, 0);
-        CHECK(rc == -1 && strstr(msg, expect[b]), "%d blocks of %d threads: rc %d, message '%s'",
-              bad[b].blocks, bad[b].threads, rc, msg);
-        CHECK(iter_state_differ(&pb, st, before, NULL) == 0, "refused run changed the state");
-        iter_fields_free(&pb, &st);
-        iter_fields_free(&pb, &before);
-    }
+    for (int b = 0; b < 3; b++)
+        expect_refused(&pb, bad[b], expect[b], "a launch that cannot be resident");
     /* a stencil without persistent kernels */
     problem_spec f = {ST_FASTWAVES, PREC_DOUBLE, 20, 20, 6, 1, LAYOUT_ZCURVE, 8, 3, 1, 0};
     problem pf;
     if (problem_make(&pf, &f) == 0) {
-        fieldset st = iter_fields_copy(&pf);
-        persist_timing t;
-        char msg[256] = "";
-        perr_capture(msg, sizeof msg);
-        int rc = persist_gpu_run(&pf, st, 2, &(persist_request){0, 0}, &t);
-        perr_capture(NULL, 0);
-        CHECK(rc == -1 && strstr(msg, "fastwaves"), "fastwaves: rc %d '%s'", rc, msg);
-        iter_fields_free(&pf, &st);
+        expect_refused(&pf, (persist_request){0, 0, 0, 0}, "fastwaves", "fastwaves");
         problem_free(&pf);
     }
     problem_free(&pb);
@@ -209,6 +292,13 @@ int main(int argc, char **argv)
     refusals();
     small_cases();
     printf("small grids: %ld runs, %.1f s\n", runs, (now_ms() - t0) * 1e-3);
+    cache_cases();
+    printf("cached levels: %ld runs with levels on chip (%ld the whole state; slots in "
+           "registers %ld, in shared memory %ld), %.1f s\n", cached_runs, whole_runs, slots_in[0],
+           slots_in[1], (now_ms() - t0) * 1e-3);
+    CHECK(whole_runs > 0 && slots_in[0] > 0 && slots_in[1] > 0,
+          "caching cases not all reached: whole %ld, slots in registers %ld, shared %ld",
+          whole_runs, slots_in[0], slots_in[1]);
     char dir[] = "/tmp/pillar-test-persistent-XXXXXX", path[80];
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     snprintf(path, sizeof path, "%s/q.h5", dir);

@@ -11,7 +11,8 @@
 #                                   kernels on small grids, the C API and the examples)
 #   GPU_CHECK_OOC=0 tools/gpu-check.sh                    skip the out-of-core runs
 #   GPU_CHECK_PERSISTENT=0 tools/gpu-check.sh             skip the persistent runs (laplap, hdiff,
-#                                   lap 512x512x64, 100 steps, --persistent off and on)
+#                                   lap 512x512x64 and x16, 200 steps, --persistent off, on, auto,
+#                                   on with 0 and 1 cached levels)
 #   GPU_CHECK_SANITIZE=0 tools/gpu-check.sh               skip compute-sanitizer (memcheck of the
 #                                   small GPU test: every strategy, storage and quad mesh; memcheck
 #                                   and racecheck of the persistent kernels on small grids)
@@ -65,10 +66,15 @@ fi
 # persistent kernels (issue 19): all steps in one cooperative launch against one launch per step,
 # in core, each verified bit for bit against the CPU iteration
 persistent_runs() {
-    local P=./$build/pillar s m
+    local P=./$build/pillar s m z
     for s in laplap hdiff lap; do
-        for m in off on; do
-            $P run --stencil $s --size 512x512x64 --steps 100 --persistent $m --backend gpu || return 1
+        for z in 64 16; do
+            for m in off on auto; do
+                $P run --stencil $s --size 512x512x$z --steps 200 --persistent $m --backend gpu || return 1
+            done
+            # caching forced: none, and one level (the smallest cache: rings exchanged every step)
+            $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --persistent-levels 0 --backend gpu || return 1
+            $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --persistent-levels 1 --backend gpu || return 1
         done
     done
 }
@@ -129,8 +135,8 @@ if [ -f "$out/large.log" ]; then
     grep -E "^[a-z]+ (double|float)|^  time|^  kernels|verify" "$out/large.log" | cut -c1-140
 fi
 if [ -f "$out/persistent.log" ]; then
-    echo "== persistent (in core, 100 steps, 512x512x64: --persistent off, then on)"
-    grep -E "steps? on|^  persistent|^  time|verify" "$out/persistent.log" | cut -c1-140
+    echo "== persistent (in core, 200 steps, 512x512x64 and x16: --persistent off, on, auto, on with 0 and 1 levels cached)"
+    grep -E "steps? on|^  persistent|^  cache|^  time|verify" "$out/persistent.log" | cut -c1-160
 fi
 [ -f "$out/memcheck.log" ] && { echo "== compute-sanitizer"; grep -H -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out"/memcheck*.log "$out"/racecheck*.log 2>/dev/null; }
 echo "== steps"; printf '%s\n' "${summary[@]}"

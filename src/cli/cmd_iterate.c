@@ -72,15 +72,14 @@ static int flags_check(const options *o)
     return 0;
 }
 
-/* --persistent on: what it does not go with (exit 2). ooc: the run was planned out of core. */
-static int persistent_check(const options *o, int backend, int ooc)
+/* persistent_check's refusals, each with its message. */
+static int persistent_refuses(const options *o, int backend, int ooc, char *why, size_t nwhy)
 {
-    char why[200];
     if (backend != BACKEND_GPU) {
         perr("run: --persistent on runs on the GPU; this run is on the CPU backend");
         return -1;
     }
-    if (!persist_supported(o->spec.stencil, why, sizeof why)) {
+    if (!persist_supported(o->spec.stencil, why, nwhy)) {
         perr("run: --persistent on: %s", why);
         return -1;
     }
@@ -102,6 +101,18 @@ static int persistent_check(const options *o, int backend, int ooc)
     return 0;
 }
 
+/* --persistent on: what it does not go with (exit 2). ooc: the run was planned out of core.
+ * quiet: say nothing (auto asks whether the persistent launch may run at all). */
+static int persistent_check(const options *o, int backend, int ooc, int quiet)
+{
+    char why[200], msg[8];
+    if (quiet)
+        perr_capture(msg, sizeof msg);
+    int rc = persistent_refuses(o, backend, ooc, why, sizeof why);
+    if (quiet)
+        perr_capture(NULL, 0);
+    return rc;
+}
 #ifdef PILLAR_HAVE_CUDA
 /* Bytes that must cross the link per step: every input once in, the state once out. */
 static void must_cross(const problem *pb, double *in, double *out)
@@ -248,8 +259,13 @@ int run_iterated(options *o, int argc, char **argv)
         problem_free(&pb);
         return 2;
     }
+    if (o->persist_levels >= 0 && o->persistent == PERSIST_OFF) {
+        perr("run: --persistent-levels goes with --persistent on or auto, not off");
+        problem_free(&pb);
+        return 2;
+    }
     int persistent = o->persistent == PERSIST_ON;
-    if (persistent && persistent_check(o, backend, ooc) != 0) {
+    if (persistent && persistent_check(o, backend, ooc, 0) != 0) {
         problem_free(&pb);
         return 2;
     }
@@ -262,10 +278,33 @@ int run_iterated(options *o, int argc, char **argv)
     char line[512];
     ooc_plan_describe(&pl, line, sizeof line);
     printf("  plan      %s\n", line);
-    if (backend == BACKEND_GPU && !ooc && !persistent)
-        printf("  persistent off%s\n", o->persistent == PERSIST_AUTO
-                                            ? " (--persistent auto: off until a model chooses it)"
-                                            : "");
+#ifdef PILLAR_HAVE_CUDA
+    persist_request prq = {o->bx, 0,
+                           o->persist_levels < 0    ? PERSIST_LEVELS_MODEL
+                           : o->persist_levels == 0 ? PERSIST_LEVELS_NONE
+                                                    : o->persist_levels,
+                           dev};
+    if (backend == BACKEND_GPU && !ooc && o->persistent == PERSIST_AUTO) {
+        /* auto: the model's prediction decides (docs/persistent.md) */
+        persist_cache pc;
+        char msg[256] = "", pred[320];
+        int prc = persistent_check(o, backend, ooc, 1);
+        if (prc == 0) {
+            perr_capture(msg, sizeof msg);
+            prc = persist_gpu_plan(&pb, &prq, &pc);
+            perr_capture(NULL, 0);
+        }
+        if (prc != 0) {
+            printf("  persistent off (auto: %s)\n", msg[0] ? msg : "not for this run");
+        } else {
+            persistent = pc.host_s / pc.persist_s >= PERSIST_AUTO_GAIN;
+            persist_cache_describe(&pc, pred, sizeof pred);
+            printf("  persistent %s (auto, the model: %s)\n", persistent ? "on" : "off", pred);
+        }
+    } else if (backend == BACKEND_GPU && !ooc && !persistent) {
+        printf("  persistent off\n");
+    }
+#endif
 
     /* the CPU reference of the whole run, when it fits */
     double es = (double)prec_size(pb.s.prec);
@@ -298,15 +337,14 @@ int run_iterated(options *o, int argc, char **argv)
     }
 #ifdef PILLAR_HAVE_CUDA
     else if (persistent) {
-        persist_request rq = {o->bx, 0};
         persist_timing pt;
         for (int j = 0; j < c->n; j++) { /* the initial state, for the sampled check below */
             spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
             memcpy(spare.p[c->in[j]], pb.uf.p[c->in[j]], prec_size(pb.s.prec) * pb.ug.len);
         }
-        rc = persist_gpu_run(&pb, pb.uf, steps, &rq, &pt);
+        rc = persist_gpu_run(&pb, pb.uf, steps, &prq, &pt);
         if (rc == 0) {
-            char dev_name[128], shape[256];
+            char dev_name[128], shape[400];
             gpu_probe(dev_name, sizeof dev_name);
             persist_shape_describe(&pt.shape, shape, sizeof shape);
             total_s = pt.total_s;
@@ -314,6 +352,8 @@ int run_iterated(options *o, int argc, char **argv)
             printf("  backend   %s, persistent: one cooperative launch on %d SMs\n", dev_name,
                    pt.sms);
             printf("  persistent %s\n", shape);
+            persist_cache_describe(&pt.cache, shape, sizeof shape);
+            printf("  cache     %s\n", shape);
             printf("  time      %.3f ms per step (the launch: %.3f ms for %d step%s, %d grid "
                    "barrier%s), total %.3f s with the copies\n", t_step * 1e3, pt.kernel_s * 1e3,
                    steps, steps == 1 ? "" : "s", steps - 1, steps == 2 ? "" : "s", total_s);

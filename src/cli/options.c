@@ -588,9 +588,13 @@ static const flag flags[] = {
      "auto | on | off: GPU, in core, laplap, hdiff, lap: one cooperative\n"
      "launch runs all the steps, a grid barrier between two; each block\n"
      "owns a fixed range of cells (--threads BX per block; --access does\n"
-     "not apply; docs/persistent.md); auto is off: no model chooses it\n"
-     "yet                                                  (auto)",
+     "not apply) and keeps the state of its lowest levels on chip; auto:\n"
+     "on where the model predicts a gain of 5% (docs/persistent.md) (auto)",
      set_choice, AT(o.persistent), 0, 3, on_off_auto},
+    {"--persistent-levels", "N", RUN, HELP_ITER,
+     "persistent runs: keep exactly N levels of the state on chip (0:\n"
+     "none, every level streamed; default: the model's choice)",
+     set_range, AT(o.persist_levels), 0, 100000, NULL},
     {"--share", NULL, RUN, HELP_ITER,
      "out of core: a chunk takes what it holds in common with the\n"
      "previous one from that chunk's device buffer instead of the host\n"

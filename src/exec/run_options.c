@@ -21,4 +21,5 @@ void options_defaults(options *o)
     o->runs = 10;
     o->zslice = 8;
     o->backend = BACKEND_AUTO;
+    o->persist_levels = -1;
 }

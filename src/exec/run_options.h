@@ -11,7 +11,8 @@ typedef enum { BACKEND_AUTO, BACKEND_CPU, BACKEND_GPU } backend_t;
 
 typedef enum { OOC_AUTO, OOC_ON, OOC_OFF } ooc_mode;
 
-/* --persistent: auto is off until a model chooses (docs/persistent.md) */
+/* --persistent: auto runs the persistent launch where its model predicts a gain
+ * (docs/persistent.md) */
 typedef enum { PERSIST_AUTO, PERSIST_ON, PERSIST_OFF } persist_mode;
 
 typedef struct {
@@ -39,6 +40,8 @@ typedef struct {
     ooc_mode ooc;        /* --out-of-core */
     int share;           /* --share: consecutive chunks share their overlap on the device */
     persist_mode persistent; /* --persistent: in core, all steps in one cooperative launch */
+    int persist_levels;  /* --persistent-levels N: levels kept on chip; -1 (default): the
+                          * model's choice; 0: none */
     int ranks;           /* --ranks P: a distributed run expects P MPI ranks (0: as started) */
     int plan_only;       /* --plan-only: the distributed model's table, nothing run */
     const char *input;   /* --input FILE: initial values of the input fields, or NULL */

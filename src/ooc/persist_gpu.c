@@ -1,6 +1,8 @@
 /* persist_gpu.c — the persistent executor (src/ooc/persist_gpu.h). */
 #include "persist_gpu.h"
 
+#include "persist_lists.h"
+
 #include "src/exec/gpu_launch.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
@@ -32,6 +34,67 @@ static int device_attr(enum cudaDeviceAttr a)
     return v;
 }
 
+/* Bytes per second the device's memory moves at its peak (double data rate x bus width), from
+ * attributes some CUDA versions no longer give; PERSIST_DRAM_FALLBACK where they are missing. */
+#define PERSIST_DRAM_FALLBACK 3.0e12
+static double peak_dram(void)
+{
+    int dev = 0, khz = 0, bits = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess ||
+        khz <= 0 || bits <= 0) {
+        cudaGetLastError();
+        return PERSIST_DRAM_FALLBACK;
+    }
+    return khz * 1e3 * 2.0 * bits / 8.0;
+}
+
+/* The kernel of pb's stencil, precision and storage; ctx for its occupancy. */
+static occ_ctx kernel_of(const problem *pb, const persist_request *r)
+{
+    const nbtable *nt = &pb->nt;
+    occ_ctx oc = {persist_kernels[pb->s.stencil][pb->s.prec][nt->chasing * 2 + nt->compressed],
+                  r->threads ? r->threads : PERSIST_THREADS};
+    if (!oc.fn)
+        fault_raise(FAULT_INTERNAL, "persistent run: no kernel for a supported stencil");
+    return oc;
+}
+
+int persist_gpu_plan(const problem *pb, const persist_request *r, persist_cache *c)
+{
+    const problem_spec *s = &pb->s;
+    const ugrid *g = &pb->ug;
+    char why[200];
+    if (!persist_supported(s->stencil, why, sizeof why)) {
+        perr("--persistent: %s", why);
+        return -1;
+    }
+    if (!device_attr(cudaDevAttrCooperativeLaunch)) {
+        perr("--persistent: this device has no cooperative launches (a grid barrier needs them)");
+        return -1;
+    }
+    occ_ctx oc = kernel_of(pb, r);
+    persist_device d;
+    d.sms = device_attr(cudaDevAttrMultiProcessorCount);
+    d.smem_sm = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+    d.smem_block = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    int khz = 0, dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) != cudaSuccess || khz <= 0) {
+        cudaGetLastError();
+        khz = 1755000; /* the H100 SXM's boost clock where the attribute is missing */
+    }
+    d.clock_hz = khz * 1e3;
+    d.dram_bps = r->dram_bps > 0 ? r->dram_bps : peak_dram();
+    CK(cudaFuncSetAttribute(oc.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)d.smem_block));
+    persist_work w = {(long)g->nxy - g->nhalo, stencil_zend(s->stencil, g->nz),
+                      (int)prec_size(s->prec), persist_words(s->stencil),
+                      stencil_table[s->stencil].nin - 1};
+    return persist_model_plan(c, g, persist_mask(s->stencil), &w, &d, oc.threads, r->blocks,
+                              r->levels, occupancy, &oc);
+}
+
 int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_request *r,
                     persist_timing *t)
 {
@@ -39,31 +102,26 @@ int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_requ
     const stencil_info *si = &stencil_table[s->stencil];
     const ugrid *g = &pb->ug;
     const nbtable *nt = &pb->nt;
-    char why[200];
     memset(t, 0, sizeof *t);
-    if (!persist_supported(s->stencil, why, sizeof why)) {
-        perr("--persistent: %s", why);
-        return -1;
-    }
     if (steps < 1) {
         perr("--persistent: %d steps: a run has one at least", steps);
         return -1;
     }
-    if (!device_attr(cudaDevAttrCooperativeLaunch)) {
-        perr("--persistent: this device has no cooperative launches (a grid barrier needs them)");
+    if (persist_gpu_plan(pb, r, &t->cache) != 0)
         return -1;
-    }
-    occ_ctx oc = {persist_kernels[s->stencil][s->prec][nt->chasing * 2 + nt->compressed],
-                  r->threads ? r->threads : PERSIST_THREADS};
-    if (!oc.fn)
-        fault_raise(FAULT_INTERNAL, "persistent run: no kernel for a supported stencil");
-    int smem_max = device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    t->shape = t->cache.shape;
     t->sms = device_attr(cudaDevAttrMultiProcessorCount);
-    CK(cudaFuncSetAttribute(oc.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
-    if (persist_shape_make(&t->shape, (long)g->nxy - g->nhalo, oc.threads, t->sms,
-                           persist_words(s->stencil), (size_t)smem_max, r->blocks, occupancy,
-                           &oc) != 0)
-        return -1;
+    occ_ctx oc = kernel_of(pb, r);
+    persist_lists L;
+    memset(&L, 0, sizeof L);
+    if (t->cache.levels > 0) {
+        if (persist_lists_build(&L, g, t->shape.nblocks, persist_mask(s->stencil)) != 0)
+            return -1;
+        if (L.hmax != t->cache.hmax || L.M != t->shape.max_cells)
+            fault_raise(FAULT_INTERNAL, "persistent run: the lists (halo %d, %d cells) differ "
+                        "from the plan's (%d, %ld)", L.hmax, L.M, t->cache.hmax,
+                        t->shape.max_cells);
+    }
 
     double t0 = now_ms();
     const iter_carry *c = iter_carried(s->stencil);
@@ -96,6 +154,25 @@ int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_requ
     A.fin = fin;
     A.fout = fout;
     A.where = t->shape.where;
+    int32_t *dlists = NULL;
+    if (t->cache.levels > 0) { /* hstart, halo, slots in one allocation */
+        size_t nh = (size_t)t->shape.nblocks + 1, nhalo = (size_t)L.nhalo_all,
+               nsl = (size_t)(1 + NREL2) * (size_t)L.n;
+        CK(cudaMalloc((void **)&dlists, sizeof(int32_t) * (nh + nhalo + nsl)));
+        CK(cudaMemcpy(dlists, L.hstart, sizeof(int32_t) * nh, cudaMemcpyHostToDevice));
+        if (nhalo)
+            CK(cudaMemcpy(dlists + nh, L.halo, sizeof(int32_t) * nhalo, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dlists + nh + nhalo, L.slots, sizeof(int32_t) * nsl, cudaMemcpyHostToDevice));
+        A.levels = t->cache.levels;
+        A.M = L.M;
+        A.H = L.hmax;
+        A.slots_shared = t->cache.slots_shared;
+        A.hstart = dlists;
+        A.halo = dlists + nh;
+        A.slots = dlists + nh + nhalo;
+    }
+    A.offs_at = (unsigned)t->cache.offs_at;
+    A.slots_at = (unsigned)t->cache.slots_at;
 
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
@@ -123,6 +200,9 @@ int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_requ
     CK(cudaEventDestroy(e0));
     CK(cudaEventDestroy(e1));
     CK(cudaFree(dtab));
+    if (dlists)
+        CK(cudaFree(dlists));
+    persist_lists_free(&L);
     for (int i = 0; i < pb->nf; i++)
         CK(cudaFree(A.P.f.p[i]));
     t->total_s = (now_ms() - t0) * 1e-3;

@@ -5,26 +5,37 @@
 #ifndef PILLAR_PERSIST_GPU_H
 #define PILLAR_PERSIST_GPU_H
 
-#include "persist_plan.h"
+#include "persist_model.h"
 #include "src/exec/problem.h"
 
 typedef struct {
-    int threads; /* per block; 0: PERSIST_THREADS */
-    int blocks;  /* 0: as many as can be resident (persist_shape_make); else exactly these */
+    int threads;     /* per block; 0: PERSIST_THREADS */
+    int blocks;      /* 0: the model's choice among resident shapes (persist_model_plan); else
+                      * exactly these */
+    int levels;      /* cached levels: PERSIST_LEVELS_MODEL (0), PERSIST_LEVELS_NONE, or N */
+    double dram_bps; /* the device's memory rate for the model (bytes read + written per
+                      * second, e.g. gpu_copy_bandwidth); 0: the peak its attributes give */
 } persist_request;
 
 typedef struct {
     persist_shape shape;
+    persist_cache cache; /* the model's plan: cached levels, prediction (shape = cache.shape) */
     int sms;          /* SMs of the device */
     double kernel_s;  /* the launch, timed with events */
     double total_s;   /* fields and table in, the launch, the state back */
 } persist_timing;
 
+/* The plan of a persistent run of pb on the current device without running it: the shape, the
+ * cached levels and the model's prediction (persist_model_plan) into c. Returns 0, or -1 with a
+ * message (a stencil without persistent kernels, a device without cooperative launches, a shape
+ * or cached levels the device cannot hold). */
+int persist_gpu_plan(const problem *pb, const persist_request *r, persist_cache *c);
+
 /* Advances the state of f (host fields of pb's unstructured grid, inputs first; the output
  * fields are not used) by `steps` >= 1 steps of pb's stencil in one cooperative launch, on the
- * current device. Returns 0 with t filled, or -1 with a message, nothing changed: a stencil
- * without persistent kernels, a device without cooperative launches, a shape that cannot be
- * resident (persist_shape_make). A failed CUDA call raises FAULT_DEVICE. */
+ * current device, planned by persist_gpu_plan. Returns 0 with t filled, or -1 with a message,
+ * nothing changed: persist_gpu_plan's refusals, steps < 1. A failed CUDA call raises
+ * FAULT_DEVICE. */
 int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_request *r,
                     persist_timing *t);
 

@@ -15,15 +15,18 @@ int persist_supported(stencil_t s, char *why, size_t n)
     return yes;
 }
 
-int persist_words(stencil_t s)
+unsigned persist_mask(stencil_t s)
 {
 #define PERSIST_MASK_(ST, _) ST##_RELS,
     static const unsigned mask[ST_QUAD_COUNT] = {FOR_EACH_STENCIL(PERSIST_MASK_, _)};
 #undef PERSIST_MASK_
+    return (int)s < 0 || (int)s >= (int)ST_QUAD_COUNT ? 0u : mask[s];
+}
+
+int persist_words(stencil_t s)
+{
     int w = 0;
-    if ((int)s < 0 || (int)s >= (int)ST_QUAD_COUNT)
-        return 0;
-    for (unsigned m = mask[s]; m; m >>= 1)
+    for (unsigned m = persist_mask(s); m; m >>= 1)
         w += (int)(m & 1u);
     return w;
 }
@@ -87,9 +90,10 @@ void persist_shape_describe(const persist_shape *s, char *buf, size_t n)
     if (s->where == PERSIST_OFFSETS_REGISTERS)
         snprintf(w, sizeof w, "registers");
     else if (s->where == PERSIST_OFFSETS_SHARED)
-        snprintf(w, sizeof w, "shared memory (%zu bytes per block)", s->smem);
+        snprintf(w, sizeof w, "shared memory");
     else
         snprintf(w, sizeof w, "the table, looked up every step");
     snprintf(buf, n, "%d blocks x %d threads (%d per SM at most), <= %ld of %ld cells per block, "
-             "offsets in %s", s->nblocks, s->threads, s->per_sm, s->max_cells, s->cells, w);
+             "offsets in %s, %zu bytes of shared memory per block", s->nblocks, s->threads,
+             s->per_sm, s->max_cells, s->cells, w, s->smem);
 }

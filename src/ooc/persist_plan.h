@@ -29,6 +29,9 @@ typedef struct {
  * not a stencil file), else 0 with the reason in why. */
 int persist_supported(stencil_t s, char *why, size_t n);
 
+/* The relations stencil s's body reads (its RELS mask; bit r = relation r), 0 for none. */
+unsigned persist_mask(stencil_t s);
+
 /* 32-bit offsets a cell keeps: the relations stencil s's body reads (its RELS mask). */
 int persist_words(stencil_t s);
 
@@ -43,8 +46,9 @@ int persist_words(stencil_t s);
 int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int words,
                        size_t smem_max, int blocks, persist_occupancy_fn occ, void *ctx);
 
-/* "1056 blocks x 256 threads (8 per SM x 132 SMs), <= 245 cells per block, offsets in
- * registers" into buf. */
+/* "1009 blocks x 256 threads (8 per SM at most), <= 256 of 258064 cells per block, offsets in
+ * registers, 0 bytes of shared memory per block" into buf (smem: all the block's dynamic shared
+ * memory, the cached levels included where a plan put them there). */
 void persist_shape_describe(const persist_shape *s, char *buf, size_t n);
 
 #endif

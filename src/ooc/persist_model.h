@@ -1,0 +1,93 @@
+/* persist_model.h — the model of a persistent run with its state cached on chip
+ * (docs/persistent.md, "The model"): how many levels each block keeps on chip and how many blocks
+ * the launch has, from the device's resources (SMs, shared memory per SM and per block, the
+ * occupancy its registers allow, clock, DRAM rate), as PERKS sizes its caches; and the predicted
+ * time per step of the host loop and of the persistent launch, from which --persistent auto
+ * decides. Plain C (the occupancy comes in as a function), tested without a device. */
+#ifndef PILLAR_PERSIST_MODEL_H
+#define PILLAR_PERSIST_MODEL_H
+
+#include "persist_plan.h"
+
+#include "grids/grid.h"
+
+/* Measurable inputs, guessed from PERKS's figures and the H100's documentation; TO BE MEASURED on
+ * the device (NOTES.md): a grid barrier of some 500-1000 resident blocks (a persistent launch of
+ * empty steps), a kernel boundary of the host loop (the host loop of empty kernels). */
+#define PERSIST_T_BARRIER_S 3.0e-6
+#define PERSIST_T_LAUNCH_S 4.0e-6
+/* Bytes the L1 / shared-memory pipe of an SM serves per clock (one 128-byte wavefront; sm_80 and
+ * sm_90): a warp's load of doubles takes two, of floats one. The one-step laplap kernels are
+ * bound by this pipe on the H100 (README: ncu 95% L1), so values on chip are read no faster. */
+#define PERSIST_LSU_BYTES_PER_CLK 128.0
+/* --persistent auto runs the persistent launch from this predicted speed-up on. */
+#define PERSIST_AUTO_GAIN 1.05
+
+/* The device as the model sees it. */
+typedef struct {
+    int sms;
+    size_t smem_sm;    /* shared memory per SM (bytes) */
+    size_t smem_block; /* the most one block may have (opt-in) */
+    double clock_hz;   /* SM clock */
+    double dram_bps;   /* device memory rate, bytes read + written per second */
+} persist_device;
+
+/* What a step computes. */
+typedef struct {
+    long cells;   /* inner cells of a level */
+    int levels;   /* levels computed per step (stencil_zend) */
+    int elem;     /* bytes of a value */
+    int words;    /* offsets (relations) per cell: persist_words */
+    int extra_in; /* inputs read at the cell only besides the state (hdiff: coeff) */
+} persist_work;
+
+/* The model's choice: a shape and the cached levels, with its prediction. */
+typedef struct {
+    persist_shape shape;
+    int levels;       /* levels 0..levels-1 on chip */
+    int slots_shared; /* the cells' local slots in shared memory (else registers) */
+    int hmax;         /* the largest halo of a block */
+    long nhalo_all;   /* halo entries of all blocks (read per cached level and step) */
+    long nexport;     /* export cells (written per cached level and step) */
+    size_t smem;      /* dynamic shared memory per block: cached levels, offsets, slots */
+    size_t state_at, offs_at, slots_at; /* where each part starts in it (bytes) */
+    double host_s;    /* predicted time per step, host loop */
+    double persist_s; /* predicted time per step, persistent launch */
+    double saved;     /* DRAM bytes per step the caching saves */
+} persist_cache;
+
+/* Ways to ask for cached levels (persist_model_plan's levels): the model's choice, none, or
+ * exactly N > 0. */
+#define PERSIST_LEVELS_MODEL 0
+#define PERSIST_LEVELS_NONE (-1)
+
+/* Fills c->smem and where its parts start for shape c->shape, c->levels cached levels and
+ * c->hmax, for work w: the cached levels first (2M + hmax values each), then the offsets (where
+ * the shape keeps them in shared memory and levels are streamed), then the slots (in shared
+ * memory when levels are cached and a block owns more cells than it has threads: sets
+ * c->slots_shared). */
+void persist_cache_layout(persist_cache *c, const persist_work *w);
+
+/* Predicted seconds per step of the host loop and of the persistent launch of c (shape, levels,
+ * hmax, nhalo_all, nexport) for work w on device d, into c->host_s, c->persist_s, c->saved:
+ * each is the larger of its DRAM time and its L1/shared-memory time (the loads of the body,
+ * words + 1 + extra_in per point), plus a launch boundary (host loop) or a barrier, the
+ * persistent one scaled by the blocks' imbalance. */
+void persist_predict(persist_cache *c, const persist_work *w, const persist_device *d);
+
+/* Plans a persistent launch of blocks of `threads` threads on grid g (the stencil's relations
+ * in mask) for work w on device d; occ: the kernel's occupancy. blocks > 0: exactly these
+ * blocks, else the model tries as many as the SMs hold and fewer (halving the blocks per SM:
+ * larger blocks, smaller halos, more levels on chip). levels: PERSIST_LEVELS_MODEL (the
+ * fastest predicted), PERSIST_LEVELS_NONE, or exactly N (1..w->levels). Returns 0 with c
+ * filled, or -1 with a message: persist_shape_make's refusals, N levels outside 1..w->levels or
+ * more than fit the device (the bytes needed and given in the message). */
+int persist_model_plan(persist_cache *c, const ugrid *g, unsigned mask, const persist_work *w,
+                       const persist_device *d, int threads, int blocks, int levels,
+                       persist_occupancy_fn occ, void *ctx);
+
+/* "12 of 64 levels cached (the lowest; slots in shared memory), 1.2 GB less DRAM traffic a
+ * step; predicted 95.0 us a step against 112.0 us for the host loop (1.18x)" into buf. */
+void persist_cache_describe(const persist_cache *c, char *buf, size_t n);
+
+#endif
