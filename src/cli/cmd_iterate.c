@@ -100,6 +100,14 @@ static int persistent_check(const options *o, int backend, int ooc)
     return 0;
 }
 
+int persistent_auto_picks(const problem *pb, int backend, int ooc)
+{
+    (void)pb;
+    (void)backend;
+    (void)ooc;
+    return 0; /* no model yet: auto is the host loop */
+}
+
 #ifdef PILLAR_HAVE_CUDA
 /* Bytes that must cross the link per step: every input once in, the state once out. */
 static void must_cross(const problem *pb, double *in, double *out)
@@ -246,7 +254,8 @@ int run_iterated(options *o, int argc, char **argv)
         problem_free(&pb);
         return 2;
     }
-    int persistent = o->persistent == PERSIST_ON;
+    int persistent = o->persistent == PERSIST_ON ||
+                     (o->persistent == PERSIST_AUTO && persistent_auto_picks(&pb, backend, ooc));
     if (persistent && persistent_check(o, backend, ooc) != 0) {
         problem_free(&pb);
         return 2;
