@@ -144,7 +144,7 @@ static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int ba
     if (!ooc)
         return ooc_plan_incore(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
                                o->fuse ? o->fuse : steps);
-    int K = o->kernel_steps > 1 ? o->kernel_steps : 1;
+    int K = ooc_kernel_steps(o->kernel_steps);
     if (o->fuse || backend == BACKEND_CPU)
         return plan_out_of_core(pl, pb, o, budget, o->fuse ? o->fuse : K);
 #ifdef PILLAR_HAVE_CUDA
@@ -169,7 +169,7 @@ static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int ba
 static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
                      size_t budget, int steps, const void *link, double dev)
 {
-    int K = o->kernel_steps > 1 ? o->kernel_steps : 1, B = o->bx ? o->bx : TILE_THREADS;
+    int K = ooc_kernel_steps(o->kernel_steps), B = o->bx ? o->bx : TILE_THREADS;
     size_t target = budget;
     for (int tries = 0; tries < 8; tries++, target = target / 20 * 19) {
         if (make_plan_f(pl, pb, o, backend, ooc, target, steps, link, dev) != 0)
@@ -269,6 +269,9 @@ int run_iterated(options *o, int argc, char **argv)
     char line[512];
     ooc_plan_describe(&pl, line, sizeof line);
     printf("  plan      %s\n", line);
+    if (backend == BACKEND_GPU && !ooc && pl.K > 1)
+        printf("  note      in core, %d steps per launch measured slower than one (docs/"
+               "out-of-core.md); it runs because --kernel-steps asked for it\n", pl.K);
     if (backend == BACKEND_GPU && !ooc && !persistent)
         printf("  persistent off%s\n", o->persistent == PERSIST_AUTO
                                             ? " (--persistent auto: off until a model chooses it)"
