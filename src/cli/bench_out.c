@@ -19,6 +19,14 @@ FILE *bench_open(const char *path, file_out *o)
     return f;
 }
 
+FILE *bench_open_in(const char *dir, const char *kind, const char *stamp, const char *ext,
+                    file_out *o)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s-%s.%s", dir, kind, stamp, ext);
+    return bench_open(path, o);
+}
+
 int bench_close(FILE *f, file_out *o)
 {
     int bad = ferror(f) | (fclose(f) != 0);

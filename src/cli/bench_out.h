@@ -11,6 +11,10 @@
 /* Opens a temporary file that becomes `path` at bench_close; NULL after a message. */
 FILE *bench_open(const char *path, file_out *o);
 
+/* bench_open of DIR/KIND-STAMP.EXT ("bench-20261122-101500.csv"). */
+FILE *bench_open_in(const char *dir, const char *kind, const char *stamp, const char *ext,
+                    file_out *o);
+
 /* Closes f and gives it its name ("wrote PATH" on stdout), or removes it after a message when
  * writing failed. Returns 0 or -1. */
 int bench_close(FILE *f, file_out *o);

@@ -378,12 +378,11 @@ static void json_run(FILE *f, const brun *r)
 
 static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling, const void *gi_)
 {
-    char stamp[32], iso[32], path[1024];
+    char stamp[32], iso[32];
     file_out tmp;
     if (bench_stamp(b->out, stamp, iso) != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/bench-%s.csv", b->out, stamp);
-    FILE *f = bench_open(path, &tmp);
+    FILE *f = bench_open_in(b->out, "bench", stamp, "csv", &tmp);
     if (!f)
         return -1;
     fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,aos,tables,bx,by,"
@@ -402,8 +401,7 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
     if (bench_close(f, &tmp) != 0)
         return -1;
 
-    snprintf(path, sizeof path, "%s/bench-%s.json", b->out, stamp);
-    if (!(f = bench_open(path, &tmp)))
+    if (!(f = bench_open_in(b->out, "bench", stamp, "json", &tmp)))
         return -1;
     fprintf(f, "{\n  ");
     bench_json_build(f, iso, b->command);

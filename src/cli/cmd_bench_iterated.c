@@ -358,13 +358,12 @@ static void print_rows(const ibench *x, int first, int st, int prec)
 
 static int write_files(const ibench *x, const char *device_json)
 {
-    char stamp[32], iso[32], path[1024];
+    char stamp[32], iso[32];
     file_out tmp;
     const bench_opts *b = x->b;
     if (bench_stamp(b->out, stamp, iso) != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/iterated-%s.csv", b->out, stamp);
-    FILE *f = bench_open(path, &tmp);
+    FILE *f = bench_open_in(b->out, "iterated", stamp, "csv", &tmp);
     if (!f)
         return -1;
     fprintf(f, "stencil,precision,nx,ny,nz,variant,runs_as,steps_per_launch,threads,steps,runs,"
@@ -388,8 +387,7 @@ static int write_files(const ibench *x, const char *device_json)
     }
     if (bench_close(f, &tmp) != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/iterated-%s.json", b->out, stamp);
-    if (!(f = bench_open(path, &tmp)))
+    if (!(f = bench_open_in(b->out, "iterated", stamp, "json", &tmp)))
         return -1;
     fprintf(f, "{\n  ");
     bench_json_build(f, iso, b->command);
