@@ -426,8 +426,6 @@ static int complete(bench_opts *b)
              stencil_table[b->stencil].name);
         return -1;
     }
-    if (b->nlayouts > 1) /* --layout sets one; more only by the default of the matrix */
-        b->nlayouts = 0;
     if (!b->steps)
         b->steps = DEFAULT_STEPS;
     if (b->runs < 0)
