@@ -85,6 +85,31 @@ static int test_model(const problem *pb)
     return F;
 }
 
+/* The steps per launch nothing asks for: ooc_kernel_steps gives 1 unless K > 1 is requested, and
+ * the plans made without ooc_plan_tiles, in core and by the model (F from 1 and from 4, fast and
+ * slow links), all launch one step at a time. */
+static void test_kernel_steps_policy(const problem *pb)
+{
+    const problem_spec *s = &pb->s;
+    CHECK(ooc_kernel_steps(0) == 1 && ooc_kernel_steps(1) == 1 && ooc_kernel_steps(3) == 3,
+          "ooc_kernel_steps: %d %d %d, want 1 1 3", ooc_kernel_steps(0), ooc_kernel_steps(1),
+          ooc_kernel_steps(3));
+    ooc_plan pl;
+    CHECK(ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, 8) == 0 &&
+              pl.K == 1, "in-core plan: K = %d, want 1", pl.K);
+    ooc_plan_free(&pl);
+    size_t budget = (size_t)pb->nf * prec_size(s->prec) * pb->ug.len;
+    ooc_rates links[2] = {{1e15, 1e15, 1e9}, {1e6, 1e6, 1e15}};
+    for (int l = 0; l < 2; l++)
+        for (int minf = 1; minf <= 4; minf *= 4) {
+            if (ooc_plan_choose(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
+                                budget, 0, minf, MAXF, &links[l]) != 0)
+                continue; /* F = 4 may not fit: test_model checks the plans */
+            CHECK(pl.K == 1, "model plan (F >= %d, link %d): K = %d, want 1", minf, l, pl.K);
+            ooc_plan_free(&pl);
+        }
+}
+
 /* A run whose share list loses its last cell (a cell computed from the first step on: its inputs
  * stay poisoned) differs from in core: the bit-exact checks above see a cell not shared. */
 static void test_lost_share(const problem *pb, fieldset ref)
@@ -248,6 +273,7 @@ int main(void)
                 if (li == 0 && prec == 0) {
                     test_threads(&pb, ref, what);
                     test_too_small(&pb);
+                    test_kernel_steps_policy(&pb);
                     test_lost_share(&pb, ref);
                     int f = test_model(&pb);
                     most_f = f > most_f ? f : most_f;

@@ -21,6 +21,10 @@
 #   GPU_CHECK_GRAPH=1 tools/gpu-check.sh                  also graphlap on 1M hexagons and 1M triangles
 #                                   x 64 levels, double: bench --mesh --quick (issue 18's targets;
 #                                   about 4 minutes each, so with GPU_CHECK_TESTS=0 in its own call)
+#   GPU_CHECK_ITERATED=1 tools/gpu-check.sh              also pillar bench --iterated (issue 19): laplap,
+#                                   hdiff, fastwaves, lap, graphlap at 512x512 x 16, 64, 128 levels,
+#                                   double: host loop, K = 2, 3, persistent, auto; 200 steps, median of
+#                                   5 (about 6 minutes); CSV, JSON and tools/plot-iterated's PNG in $OUT
 #   PILLAR_COMMIT=abc123 tools/gpu-check.sh               commit to record where there is no .git
 # Libraries the device lacks: ../shared/device/pack-deps.sh (HDF5, METIS, netCDF, OpenMPI) into
 # .devdeps and tools/pack-fortran.sh (gfortran) into .devfortran, both sourced here when present.
@@ -111,6 +115,18 @@ graph_runs() {
     return $rc
 }
 [ "${GPU_CHECK_GRAPH:-0}" != 0 ] && step "graphlap bench --mesh" graph.log graph_runs
+# in-core iterated runs: host loop against K steps per launch and the persistent launch
+iterated_runs() {
+    ./$build/pillar bench --iterated --backend gpu --out "$out" || return 1
+    local csv
+    csv=$(ls -t "$out"/iterated-*.csv | head -n 1)
+    if python3 -c 'import matplotlib' 2>/dev/null; then
+        python3 tools/plot-iterated "$csv" --out "$out"
+    else
+        echo "no matplotlib: tools/plot-iterated $csv not drawn"
+    fi
+}
+[ "${GPU_CHECK_ITERATED:-0}" != 0 ] && step "bench --iterated" iterated.log iterated_runs
 bench_flags=${GPU_CHECK_BENCH:---quick}
 # shellcheck disable=SC2086
 [ "$bench_flags" != 0 ] && step "pillar bench" bench.log ./$build/pillar bench $bench_flags --out "$out" "$@"
@@ -137,6 +153,11 @@ fi
 if [ -f "$out/persistent.log" ]; then
     echo "== persistent (in core, 200 steps, 512x512x64 and x16: --persistent off, on, auto, on with 0 and 1 levels cached)"
     grep -E "steps? on|^  persistent|^  cache|^  time|verify" "$out/persistent.log" | cut -c1-160
+fi
+if [ -f "$out/iterated.log" ]; then
+    echo "== bench --iterated (in core, kernels only, us per step; speed-up over the host loop)"
+    grep -E "^  (stencil|laplap|hdiff|fastwaves|lap|graphlap) |^[a-z]+ (double|float) on|rows in|^wrote|\.png$" \
+        "$out/iterated.log" | cut -c1-140
 fi
 [ -f "$out/memcheck.log" ] && { echo "== compute-sanitizer"; grep -H -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out"/memcheck*.log "$out"/racecheck*.log 2>/dev/null; }
 echo "== steps"; printf '%s\n' "${summary[@]}"

@@ -4,6 +4,7 @@
  * verifies it against the CPU reference and prints thesis-style tables; every run goes to CSV and
  * JSON with the metadata needed to trust it. */
 #include "commands.h"
+#include "bench_out.h"
 #include "src/exec/cpu_exec.h"
 #include "src/exec/runner.h"
 #include "src/exec/verify.h"
@@ -88,6 +89,15 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
     int rc = cli_parse(&a, CMD_BENCH, bench_help, argc, argv);
     if (rc != 0)
         return rc;
+    if (a.b.iterated && a.stencil_file) {
+        perr("bench: --iterated times the built-in stencils; for a stencil file use 'pillar run "
+             "--stencil-file %s --steps T'", a.stencil_file);
+        return -1;
+    }
+    if (!a.b.iterated && (a.b.steps || a.b.nlevels || a.b.backend)) {
+        perr("bench: --steps, --levels and --backend go with --iterated");
+        return -1;
+    }
     if (cli_stencil_file(&a) != 0)
         return 3; /* a bad stencil file: exit 1 */
     *b = a.b;
@@ -96,6 +106,8 @@ static int parse_bench(bench_opts *b, int argc, char **argv)
         strncat(b->command, " ", sizeof b->command - strlen(b->command) - 1);
         strncat(b->command, argv[i], sizeof b->command - strlen(b->command) - 1);
     }
+    if (b->iterated)
+        return 0; /* bench_iterated completes the rest */
     if (b->sweep && b->nsizes) {
         perr("bench: --sweep domain and --size exclude each other");
         return -1;
@@ -342,17 +354,6 @@ static void print_table(const bench_log *L, size_t first, double ceiling)
     }
 }
 
-static void json_str(FILE *f, const char *k, const char *v, int comma)
-{
-    fprintf(f, "\"%s\": \"", k);
-    for (const char *p = v; *p; p++)
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if ((unsigned char)*p >= 32)
-            fputc(*p, f);
-    fprintf(f, "\"%s", comma ? ", " : "");
-}
-
 static void json_run(FILE *f, const brun *r)
 {
     fprintf(f, "{\"stencil\": \"%s\", \"precision\": \"%s\", \"nx\": %d, \"ny\": %d, \"nz\": %d, ",
@@ -368,51 +369,13 @@ static void json_run(FILE *f, const brun *r)
             r->c.zslice, r->med, r->min, r->max, r->gbs);
 }
 
-/* Writes path through an unnamed temporary file (files.h): a failure or a kill leaves nothing. */
-static FILE *open_tmp(const char *path, file_out *o)
-{
-    if (file_out_begin(o, path) != 0)
-        return NULL;
-    FILE *f = fopen(o->tmp, "w");
-    if (!f) {
-        perr("bench: cannot write %s: %s", path, strerror(errno));
-        file_out_abort(o);
-    }
-    return f;
-}
-
-static int close_tmp(FILE *f, file_out *o)
-{
-    int bad = ferror(f) | (fclose(f) != 0);
-    if (bad) {
-        perr("bench: cannot write %s (disk full?); nothing was written", o->path);
-        file_out_abort(o);
-        return -1;
-    }
-    char *path = xalloc(strlen(o->path) + 1);
-    strcpy(path, o->path);
-    int rc = file_out_commit(o);
-    if (rc == 0)
-        printf("wrote %s\n", path);
-    xfree(path);
-    return rc;
-}
-
 static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling, const void *gi_)
 {
-    char stamp[32], iso[32], path[1024];
+    char stamp[32], iso[32];
     file_out tmp;
-    time_t now = time(NULL);
-    struct tm tmv;
-    gmtime_r(&now, &tmv);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
-    strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-    if (mkdir(b->out, 0777) != 0 && errno != EEXIST) {
-        perr("bench: cannot create %s: %s", b->out, strerror(errno));
+    if (bench_stamp(b->out, stamp, iso) != 0)
         return -1;
-    }
-    snprintf(path, sizeof path, "%s/bench-%s.csv", b->out, stamp);
-    FILE *f = open_tmp(path, &tmp);
+    FILE *f = bench_open_in(b->out, "bench", stamp, "csv", &tmp);
     if (!f)
         return -1;
     fprintf(f, "stencil,precision,nx,ny,nz,grid,layout,storage,compressed,access,aos,tables,bx,by,"
@@ -428,25 +391,16 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
                 r->c.aos ? "yes" : "no", table_name[r->c.tables], r->c.bx, r->c.by,
                 r->c.bz, r->c.zslice, r->med, r->min, r->max, r->gbs);
     }
-    if (close_tmp(f, &tmp) != 0)
+    if (bench_close(f, &tmp) != 0)
         return -1;
 
-    snprintf(path, sizeof path, "%s/bench-%s.json", b->out, stamp);
-    if (!(f = open_tmp(path, &tmp)))
+    if (!(f = bench_open_in(b->out, "bench", stamp, "json", &tmp)))
         return -1;
-    fprintf(f, "{\n  \"pillar\": {");
-    json_str(f, "version", PILLAR_VERSION, 1);
-    json_str(f, "commit", PILLAR_COMMIT, 1);
-    json_str(f, "date", iso, 1);
-    json_str(f, "command", b->command, 0);
-    fprintf(f, "},\n  \"device\": {");
-    const gpu_info *gi = gi_;
-    json_str(f, "name", gi->name, 1);
-    fprintf(f, "\"cc\": \"%d.%d\", \"sms\": %d, \"l2_bytes\": %zu, \"memory_bytes\": %zu, \"driver\": %d, "
-               "\"runtime\": %d, \"sm_clock_mhz\": %d, \"mem_clock_mhz\": %d, \"bus_bits\": %d",
-            gi->cc_major, gi->cc_minor, gi->sms, gi->l2_bytes, gi->memory_bytes, gi->driver, gi->runtime,
-            gi->sm_clock_mhz, gi->mem_clock_mhz, gi->bus_bits);
-    fprintf(f, "},\n  \"copy_ceiling_gbs\": %.1f,\n  \"runs_per_config\": %d,\n  \"runs\": [\n", ceiling / 1e9, b->runs);
+    fprintf(f, "{\n  ");
+    bench_json_build(f, iso, b->command);
+    fprintf(f, ",\n  ");
+    bench_json_device(f, (const gpu_info *)gi_);
+    fprintf(f, ",\n  \"copy_ceiling_gbs\": %.1f,\n  \"runs_per_config\": %d,\n  \"runs\": [\n", ceiling / 1e9, b->runs);
     for (size_t k = 0; k < L->nruns; k++) {
         fprintf(f, "    ");
         json_run(f, &L->runs[k]);
@@ -457,7 +411,7 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
         fprintf(f, "    ");
         json_run(f, &L->rows[k].r);
         fprintf(f, ", \"slowdown\": %.4f, \"ceiling_share\": %.4f, ", L->rows[k].slowdown, L->rows[k].share);
-        json_str(f, "verified", L->rows[k].verified, 0);
+        bench_json_str(f, "verified", L->rows[k].verified, 0);
         fprintf(f, "}%s\n", k + 1 < L->nrows ? "," : "");
     }
     fprintf(f, "  ],\n  \"compression\": [\n");
@@ -470,7 +424,7 @@ static int write_outputs(const bench_opts *b, const bench_log *L, double ceiling
                 k + 1 < L->nstats ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
-    return close_tmp(f, &tmp);
+    return bench_close(f, &tmp);
 }
 
 static void compression_stats(bench_log *L, const bench_opts *b, int nx, int ny)
@@ -599,6 +553,8 @@ int cmd_bench(int argc, char **argv)
     int rc = parse_bench(&b, argc, argv);
     if (rc != 0)
         return rc == 3 ? 1 : CLI_EXIT(rc);
+    if (b.iterated)
+        return bench_iterated(&b);
     char why[256];
     if (!gpu_available(why, sizeof why)) {
         perr("bench: needs a CUDA device, and there is none: %s", why);

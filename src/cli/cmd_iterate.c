@@ -113,6 +113,36 @@ static int persistent_check(const options *o, int backend, int ooc, int quiet)
         perr_capture(NULL, 0);
     return rc;
 }
+
+int persistent_auto_picks(const problem *pb, int backend, int ooc, const void *request, char *pred,
+                          size_t n)
+{
+    if (pred && n)
+        pred[0] = 0;
+#ifdef PILLAR_HAVE_CUDA
+    persist_request dflt = {0, 0, PERSIST_LEVELS_MODEL, 0};
+    const persist_request *rq = request ? (const persist_request *)request : &dflt;
+    if (backend != BACKEND_GPU || ooc)
+        return 0;
+    persist_cache pc;
+    char msg[256] = "";
+    perr_capture(msg, sizeof msg);
+    int rc = persist_gpu_plan(pb, rq, &pc);
+    perr_capture(NULL, 0);
+    if (rc != 0) {
+        if (pred && n)
+            snprintf(pred, n, "%s", msg[0] ? msg : "not for this run");
+        return 0;
+    }
+    if (pred && n)
+        persist_cache_describe(&pc, pred, n);
+    return pc.host_s / pc.persist_s >= PERSIST_AUTO_GAIN;
+#else
+    (void)pb, (void)backend, (void)ooc, (void)request;
+    return 0;
+#endif
+}
+
 #ifdef PILLAR_HAVE_CUDA
 /* Bytes that must cross the link per step: every input once in, the state once out. */
 static void must_cross(const problem *pb, double *in, double *out)
@@ -149,7 +179,7 @@ static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int ba
     if (!ooc)
         return ooc_plan_incore(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
                                o->fuse ? o->fuse : steps);
-    int K = o->kernel_steps > 1 ? o->kernel_steps : 1;
+    int K = ooc_kernel_steps(o->kernel_steps);
     if (o->fuse || backend == BACKEND_CPU)
         return plan_out_of_core(pl, pb, o, budget, o->fuse ? o->fuse : K);
 #ifdef PILLAR_HAVE_CUDA
@@ -174,7 +204,7 @@ static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int ba
 static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
                      size_t budget, int steps, const void *link, double dev)
 {
-    int K = o->kernel_steps > 1 ? o->kernel_steps : 1, B = o->bx ? o->bx : TILE_THREADS;
+    int K = ooc_kernel_steps(o->kernel_steps), B = o->bx ? o->bx : TILE_THREADS;
     size_t target = budget;
     for (int tries = 0; tries < 8; tries++, target = target / 20 * 19) {
         if (make_plan_f(pl, pb, o, backend, ooc, target, steps, link, dev) != 0)
@@ -286,25 +316,21 @@ int run_iterated(options *o, int argc, char **argv)
                            dev};
     if (backend == BACKEND_GPU && !ooc && o->persistent == PERSIST_AUTO) {
         /* auto: the model's prediction decides (docs/persistent.md) */
-        persist_cache pc;
-        char msg[256] = "", pred[320];
-        int prc = persistent_check(o, backend, ooc, 1);
-        if (prc == 0) {
-            perr_capture(msg, sizeof msg);
-            prc = persist_gpu_plan(&pb, &prq, &pc);
-            perr_capture(NULL, 0);
-        }
-        if (prc != 0) {
-            printf("  persistent off (auto: %s)\n", msg[0] ? msg : "not for this run");
+        char pred[320];
+        if (persistent_check(o, backend, ooc, 1) != 0) {
+            printf("  persistent off (auto: not for this run)\n");
         } else {
-            persistent = pc.host_s / pc.persist_s >= PERSIST_AUTO_GAIN;
-            persist_cache_describe(&pc, pred, sizeof pred);
+            persistent = persistent_auto_picks(&pb, backend, ooc, &prq, pred, sizeof pred);
             printf("  persistent %s (auto, the model: %s)\n", persistent ? "on" : "off", pred);
         }
     } else if (backend == BACKEND_GPU && !ooc && !persistent) {
         printf("  persistent off\n");
     }
 #endif
+    if (backend == BACKEND_GPU && !ooc && pl.K > 1)
+        printf("  note      in core, K = 2 steps per launch measured 3.6x slower than one at 512x512 "
+               "on the H100 (docs/out-of-core.md); nothing picks K = %d, it runs because "
+               "--kernel-steps asked\n", pl.K);
 
     /* the CPU reference of the whole run, when it fits */
     double es = (double)prec_size(pb.s.prec);

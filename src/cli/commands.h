@@ -22,6 +22,17 @@ int run_write_output(const problem *pb, const options *o, fieldset out, int uns,
 int cmd_info(int argc, char **argv);
 int cmd_default(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* `pillar bench --iterated` (cmd_bench_iterated.c), b as cmd_bench parsed it: completes its
+ * defaults, refuses the flags it does not take (2), times and verifies (1 when a variant failed
+ * verification or a file could not be written), else 0. */
+int bench_iterated(bench_opts *b);
+/* Whether `--persistent auto` runs an in-core iterated run of pb on the backend as one persistent
+ * launch (cmd_iterate.c; bench --iterated reports it): on the GPU in core, where the model of
+ * docs/persistent.md predicts at least PERSIST_AUTO_GAIN over the host loop. request: a
+ * persist_request (NULL: the model's shape and levels); the model's line (or why not) into
+ * pred (n bytes) when pred is not NULL. */
+int persistent_auto_picks(const problem *pb, int backend, int ooc, const void *request, char *pred,
+                          size_t n);
 int cmd_mesh(int argc, char **argv);
 
 #endif

@@ -434,6 +434,32 @@ static int set_sweep(cli_args *a, const flag *f, const char *v)
     return choose(a, f, v, sweeps, 1, NULL) < 0 ? -1 : 0;
 }
 
+/* --levels L,L,... of bench --iterated: up to 8 level counts from 1 to 100000 */
+static int set_bench_levels(cli_args *a, const flag *f, const char *v)
+{
+    char buf[128];
+    bench_opts *b = &a->b;
+    if (strlen(v) >= sizeof buf)
+        goto bad;
+    strcpy(buf, v);
+    b->nlevels = 0;
+    for (char *p = buf, *comma; p; p = comma ? comma + 1 : NULL) {
+        long n;
+        comma = strchr(p, ',');
+        if (comma)
+            *comma = 0;
+        if (b->nlevels == 8 || parse_long(p, 1, 100000, &n) != 0)
+            goto bad;
+        b->levels[b->nlevels++] = (int)n;
+    }
+    return 0;
+bad:
+    cmd_err(a, "%s '%s': expected up to 8 level counts from 1 to 100000, separated by commas "
+               "(e.g. 16,64,128)", f->name, v);
+    b->nlevels = 0;
+    return -1;
+}
+
 /* ---- mesh ---- */
 
 static int set_mesh_size(cli_args *a, const flag *f, const char *v)
@@ -657,6 +683,24 @@ static const flag flags[] = {
      "offset-table storage x strategy x block shape, and the lattice twin\n"
      "of a bounded generated hexagon or triangle mesh",
      set_text, AT(b.mesh), 0, 0, NULL},
+    {"--iterated", NULL, BENCH, HELP_MAIN,
+     "in-core iterated runs instead of the matrix: per stencil with\n"
+     "iterated runs and level count, the host loop (one launch a step),\n"
+     "K = 2 and 3 steps per launch, the persistent launch and what\n"
+     "--persistent auto picks; kernels only, verified bit for bit\n"
+     "(default 512x512 x 16, 64, 128 levels, 200 steps, 5 runs)",
+     set_switch, AT(b.iterated), 0, 0, NULL},
+    {"--steps", "T", BENCH, HELP_MAIN,
+     "--iterated: time steps of each timed run               (200)",
+     set_range, AT(b.steps), 1, 1000000, NULL},
+    {"--levels", "L,L,...", BENCH, HELP_MAIN,
+     "--iterated: level counts of the grids (NX, NY from --size)\n"
+     "                                                       (16,64,128)",
+     set_bench_levels, 0, 0, 0, NULL},
+    {"--backend", "B", BENCH, HELP_MAIN,
+     "--iterated: auto | cpu | gpu (the CPU backend times the chunked\n"
+     "CPU iteration and its K-step twin)                     (auto)",
+     set_choice, AT(b.backend), 0, 3, backends},
     {"--out", "DIR", BENCH, HELP_MAIN,
      "where the CSV and JSON go                              (bench-out)",
      set_text, AT(b.out), 0, 0, NULL},

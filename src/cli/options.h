@@ -33,6 +33,11 @@ typedef struct {
     int sizes[32][3];
     layout_t layouts[LAYOUT_COUNT];
     const char *mesh;  /* --mesh FILE: the graph stencils on its cells (cmd_bench.c) */
+    int iterated;      /* --iterated: host loop, K-step kernels and persistent launches of
+                        * in-core iterated runs (cmd_bench_iterated.c) */
+    int steps;         /* --iterated: time steps per timed run (0: the mode's default) */
+    int levels[8], nlevels; /* --iterated --levels L,L,...: level counts of the grids */
+    int backend;       /* --iterated --backend: backend_t (auto: the GPU when there is one) */
     const char *out;
     char command[1024];
 } bench_opts;

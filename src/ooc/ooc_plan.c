@@ -571,6 +571,11 @@ int ooc_plan_make(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int 
     return plan_make(pl, g, s, p, chasing, compressed, budget, F, 0);
 }
 
+int ooc_kernel_steps(int requested)
+{
+    return requested > 1 ? requested : 1;
+}
+
 int ooc_plan_incore(ooc_plan *pl, const ugrid *g, stencil_t s, precision_t p, int chasing,
                     int compressed, int F)
 {

@@ -137,6 +137,14 @@ int ooc_part_of_cells(ooc_part *pt, const ugrid *g, stencil_t s, int chasing, in
                       int F, const int *own, int nown);
 void ooc_part_free(ooc_part *pt);
 
+/* Steps per kernel launch of an iterated run whose caller asked for `requested` (--kernel-steps;
+ * 0 when not given): the request, else 1. Nothing picks K > 1 by itself: in core, K = 2 ran 3.6x
+ * slower than one step per launch at 512x512 on the H100 (issue 19; docs/out-of-core.md), and out
+ * of core K > 1 pays only where the kernels dominate a pass, which no measured model predicts yet.
+ * A model that picks K must be measured first (pillar bench --iterated) and enter here. Plans are
+ * made with K = 1 (ooc_plan_make, ooc_plan_incore, ooc_plan_choose); only ooc_plan_tiles sets K. */
+int ooc_kernel_steps(int requested);
+
 /* Builds every part's balls for K > 1 steps per launch (at most F) in blocks of B cells
  * (storage/tiles.h); they replace the tables in the device bytes and the traffic, so a plan made
  * to fill a budget may exceed it afterwards (ooc_plan_fits). Returns 0, or -1 with a message. */
