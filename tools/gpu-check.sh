@@ -5,6 +5,7 @@
 #   tools/gpu-check.sh                 tests + pillar bench --quick
 #   GPU_CHECK_BENCH="--stencil hdiff" tools/gpu-check.sh   other bench flags instead of --quick
 #   GPU_CHECK_BENCH=0 tools/gpu-check.sh                  no benchmark
+#   GPU_CHECK_CPU=0 tools/gpu-check.sh                    no CPU tests (CI runs them)
 #   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
 #   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only (all but
 #                                   gpu_full and persistent: the engine, out of core, persistent
@@ -54,7 +55,8 @@ if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
     sel=(-L gpu)
     [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-L gpu -E '^(gpu_full|persistent)$')
     step "ctest ${sel[*]}" ctest-gpu.log ctest --test-dir $build "${sel[@]}" --output-on-failure -V
-    step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
+    [ "${GPU_CHECK_CPU:-1}" != 0 ] &&
+        step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
 fi
 if [ "${GPU_CHECK_SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
     step "memcheck test_gpu --small" memcheck.log compute-sanitizer --tool memcheck --error-exitcode 9 \
