@@ -19,10 +19,13 @@
  *   levels    what a thread walks: ONE point, a SLICE of --zslice levels (default 8), ALL levels
  *   shape     block-shape rule: ANY, WARP (unstructured: bx·by divides 32 or is a multiple of 32,
  *             whole warps), STAGED (Bx1x1 unstructured, BXxBYx1 with at most 4 tile loads per
- *             thread regular)
+ *             thread regular), GTILE (Bx1x1 with B >= 32 unstructured; BXxBYx1 with BX even and
+ *             the tile with its ring of (BX+4)x(BY+2) at most 3 entries per thread regular)
  *   smem      dynamic shared memory: NONE, OFFSETS (unstructured: NREL2 rows of bx·by|1
- *             offsets), STAGED (the block's cells and halo: one level of values)
- *   staging   1: per-block halo lists (storage/staging.h) replace the neighbour table
+ *             offsets), STAGED (the block's cells and halo: one level of values), GLAPS (two
+ *             halves of GTP_G levels of one Laplacian per entry: access/graph_twopass.cu)
+ *   staging   1: per-block halo lists (storage/staging.h) replace the neighbour table; 3: the
+ *             graph two-pass lists (storage/gtwopass.h) replace it
  *   graph     1: has kernels for the graph stencils (NAME_gkernels, access/graph_kernels.cuh:
  *             the offset tables of storage/gtable.h and the lattice twins)
  *   iterated  1: usable in iterated runs (src/ooc/ooc_gpu.c)
@@ -46,7 +49,12 @@
       (32, 8, 1),                                                                                 \
       "a block's cells and their halo (per-block lists built once on the host) are copied to "   \
       "shared\nmemory level by level; neighbours are local slots kept in registers (laplap, "    \
-      "hdiff, lap)")
+      "hdiff, lap)")                                                                           \
+    X(GRAPH_TWOPASS, "graph-twopass", graph_twopass, 0, SLICE, GTILE, GLAPS, 3, 1, 0,            \
+      GRAPH_TWOPASS, (256, 1, 1), (32, 4, 1),                                                     \
+      "graph stencils: a block computes the inner Laplacian of its run of cells and their "      \
+      "ring once per\nlevel into shared memory, then its outputs from there (per-block lists "  \
+      "built once on the host)")
 
 #define PILLAR_ACC_ENUM_(E, ...) ACC_##E,
 typedef enum { PILLAR_ACCESS(PILLAR_ACC_ENUM_) ACC_COUNT } access_t;
@@ -67,8 +75,8 @@ enum { GSTORAGE_HEX = 4, GSTORAGE_TRI = 5, GSTORAGE_COUNT = 6, GSTORAGE_ELL = 6 
 typedef const void *gkernel_table[ST_COUNT - ST_QUAD_COUNT][2][GSTORAGE_COUNT];
 
 typedef enum { LEVELS_ONE, LEVELS_SLICE, LEVELS_ALL } access_levels;
-typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED } access_shape;
-typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED } access_smem;
+typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED, SHAPE_GTILE } access_shape;
+typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED, SMEM_GLAPS } access_smem;
 
 typedef struct {
     const char *name, *summary;
