@@ -17,6 +17,22 @@
  * arithmetic (grids/lattice.h). Graph stencils only: no W/E/S/N kernels. */
 #include "graph_kernels.cuh"
 
+/* Values are read through a pointer to the level (in_at = in + lev) plus the cell, a 32-bit
+ * unsigned index: one IMAD.WIDE.U32 per load. The empty asm keeps the compiler from folding
+ * the level back into a 64-bit index per neighbour (IMAD.WIDE + IMAD + LEA + LEA.HI.X: four
+ * instructions a load, counted in the SASS of sm_90). */
+__device__ __forceinline__ const void *gtp_opaque(const void *p)
+{
+    asm("" : "+l"(p));
+    return p;
+}
+#undef GLD
+#define GLD(f, q) __ldg(f##_at + (unsigned)(q))
+#define GTP_LEVEL(k)                                                                              \
+    const long lev = (long)(k) * P.zs;                                                            \
+    const T *in_at = (const T *)gtp_opaque(in + lev);                                             \
+    (void)in_at;
+
 /* GTP_G (levels between two barriers) and GTP_EMAX (lattice twin: tile entries per thread at
  * most) are in launch.h: the runner sizes shared memory and block shapes by them. */
 
@@ -80,14 +96,14 @@
 
 #define GTP_UNS_PASS1(ST, g_)                                                                     \
     {                                                                                             \
-        const long lev = (long)(kg + (g_)) * P.zs;                                                \
+        GTP_LEVEL(kg + (g_))                                                                      \
         T v_;                                                                                     \
         ST##_INNER(v_, ecell);                                                                    \
         lbuf[(g_) * nt + t] = v_;                                                                 \
     }
 #define GTP_UNS_PASS2(ST, g_)                                                                     \
     {                                                                                             \
-        const long lev = (long)(kg + (g_)) * P.zs;                                                \
+        GTP_LEVEL(kg + (g_))                                                                      \
         ST##_OUTER(ecell);                                                                        \
     }
 
@@ -102,7 +118,7 @@
     const int k0 = blockIdx.z * P.zslice, k1 = min(k0 + P.zslice, P.zend);                        \
     if (t < own)                                                                                  \
         for (int k = k0; k < k1; k++) {                                                           \
-            const long lev = (long)k * P.zs;                                                      \
+            GTP_LEVEL(k)                                                                          \
             ST##_BODY(ecell);                                                                     \
         }
 
@@ -118,8 +134,13 @@
 #define GLNB(c, k) ((int)((gsl[(k) >> 1] >> (((k)&1) * 16)) & 0xffffu))
 #define GSELF(c) t
 
+/* Blocks of 512 threads an SM at least: a split stencil in double 2 (64 registers; graphlap's
+ * kernel otherwise took 40 registers and spilled, or 102, one block), else 1 (at 64 registers
+ * graphlap in float and fluxdiff spilled). */
+#define GTP_MINB_double 2
+#define GTP_MINB_float 1
 #define GTP_UNS_KERNEL(ST, TY, DBV)                                                               \
-    PILLAR_KERNEL void __launch_bounds__(PILLAR_MAX_THREADS) kg_##ST##_##TY##_d##DBV(kparams P)   \
+    PILLAR_KERNEL void __launch_bounds__(PILLAR_MAX_THREADS, GTP_PICK(ST##_SPLIT, GTP_MINB_##TY, 1)) kg_##ST##_##TY##_d##DBV(kparams P)   \
     {                                                                                             \
         typedef TY T;                                                                             \
         enum { DB = DBV };                                                                        \
@@ -158,7 +179,7 @@ FOR_EACH_GRAPH_STENCIL(GTP_UNS_KERNELS, float)
 
 #define GTP_LAT_PASS1(ST, g_)                                                                     \
     {                                                                                             \
-        const long lev = (long)(kg + (g_)) * P.zs;                                                \
+        GTP_LEVEL(kg + (g_))                                                                      \
         _Pragma("unroll") for (int i = 0; i < GTP_EMAX; i++) if (ecl[i] >= 0) {                   \
             const int epar = epr[i];                                                              \
             T v_;                                                                                 \
@@ -168,7 +189,7 @@ FOR_EACH_GRAPH_STENCIL(GTP_UNS_KERNELS, float)
     }
 #define GTP_LAT_PASS2(ST, g_)                                                                     \
     {                                                                                             \
-        const long lev = (long)(kg + (g_)) * P.zs;                                                \
+        GTP_LEVEL(kg + (g_))                                                                      \
         ST##_OUTER(y * LW + x);                                                                   \
     }
 
@@ -183,7 +204,7 @@ FOR_EACH_GRAPH_STENCIL(GTP_UNS_KERNELS, float)
     const int epar = par, k0 = blockIdx.z * P.zslice, k1 = min(k0 + P.zslice, P.zend);           \
     if (inside)                                                                                   \
         for (int k = k0; k < k1; k++) {                                                           \
-            const long lev = (long)k * P.zs;                                                      \
+            GTP_LEVEL(k)                                                                          \
             ST##_BODY(y * LW + x);                                                                \
         }
 
