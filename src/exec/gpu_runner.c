@@ -551,6 +551,8 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     gpu_launch l;
     if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
+    if (d->staging == 3 && c->uns) /* graph-twopass: one block per run of its lists */
+        l.grid.x = (unsigned)c->gp.nblocks;
     l.smem = graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
                                           c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
                    : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, c->st.hmax);
