@@ -4,7 +4,7 @@
 # x 64 levels, times `pillar run` (double, median of 20 kernel runs, each verified bit for bit
 # against the CPU) for the candidate configurations: the old best (naive, file order, chasing
 # compressed), staged with its rows of slots in shared memory, graph-twopass (file, z-curve and
-# METIS order; blocks of 256 and 512; 32 and 64 levels per block) and the lattice twins (the old
+# METIS order; blocks of 128 to 512; 32 and 64 levels per block) and the lattice twins (the old
 # best zloop-sliced and idxvar, and graph-twopass's own twin), then profiles the best
 # graph-twopass run and the best twin of each mesh with ncu (DRAM bytes read and written, SM and
 # L1 throughput, cycles per issued instruction), and prints one compact table.
@@ -64,22 +64,21 @@ for m in hex tri; do
     run $m "twin zloop-sliced 32x4x1 z8" --grid regular --access zloop-sliced --threads 32x4x1 --zslice 8
     run $m "twin zloop-sliced 64x2x1 z8" --grid regular --access zloop-sliced --threads 64x2x1 --zslice 8
     run $m "twin idxvar 32x4x1" --grid regular --access idxvar --threads 32x4x1
-    for t in 32x4x1 64x2x1 32x8x1; do
-        for z in 32 64; do
-            run $m "twin graph-twopass $t z$z" --grid regular --access graph-twopass --threads $t --zslice $z
-        done
+    for tz in 32x4x1:32 32x4x1:64 64x2x1:32 32x8x1:32; do
+        run $m "twin graph-twopass ${tz%:*} z${tz#*:}" --grid regular --access graph-twopass \
+            --threads ${tz%:*} --zslice ${tz#*:}
     done
     # the old best and staged with its slot rows in shared memory
     run $m "naive file chasing-c 128" --layout file --storage chasing --compress --access naive --threads 128x1x1
     run $m "staged zcurve 256 z64" --layout zcurve --storage chasing --compress --access staged --threads 256x1x1 --zslice 64
-    # graph-twopass: orders x block sizes x levels per block
-    for o in zcurve metis file; do
-        for t in 256 512; do
-            for z in 32 64; do
-                late "graph-twopass $m $o $t z$z" ||
-                    run $m "graph-twopass $o $t z$z" --layout $o --storage chasing --compress --access graph-twopass --threads ${t}x1x1 --zslice $z
-            done
-        done
+    # graph-twopass: z-curve order x block sizes x levels per block; METIS (slower to order) and
+    # file order (thin runs along the rows) at fewer points
+    for otz in zcurve:256:32 zcurve:256:64 zcurve:512:32 zcurve:512:64 zcurve:128:32 \
+        metis:256:32 metis:512:32 file:256:32; do
+        IFS=: read -r o t z <<<"$otz"
+        late "graph-twopass $m $o $t z$z" ||
+            run $m "graph-twopass $o $t z$z" --layout $o --storage chasing --compress \
+                --access graph-twopass --threads ${t}x1x1 --zslice $z
     done
 done
 say "runs done at ${SECONDS}s"
