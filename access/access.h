@@ -20,12 +20,16 @@
  *   shape     block-shape rule: ANY, WARP (unstructured: bx·by divides 32 or is a multiple of 32,
  *             whole warps), STAGED (Bx1x1 unstructured, BXxBYx1 with at most 4 tile loads per
  *             thread regular), TILE (Bx1xL unstructured, BXxBYxL regular with the tile and its
- *             ring of one cell at most 4 entries per thread)
+ *             ring of one cell at most 4 entries per thread), GTILE (Bx1x1 with B >= 32
+ *             unstructured; BXxBYx1 with BX even and the tile with its ring of (BX+4)x(BY+2) at
+ *             most 3 entries per thread regular)
  *   smem      dynamic shared memory: NONE, OFFSETS (unstructured: NREL2 rows of bx·by|1
  *             offsets), STAGED (the block's cells and halo: one level of values), LAPS (two
- *             buffers of bz levels of one value per cell of the block and its ring)
+ *             buffers of bz levels of one value per cell of the block and its ring), GLAPS (two
+ *             halves of GTP_G levels of one Laplacian per entry: access/graph_twopass.cu)
  *   staging   1: per-block halo lists (storage/staging.h) of the stencil's relations replace the
- *             neighbour table; 2: lists of the W/E/S/N ring only, next to the table
+ *             neighbour table; 2: lists of the W/E/S/N ring only, next to the table; 3: the
+ *             graph two-pass lists (storage/gtwopass.h) replace it
  *   graph     1: has kernels for the graph stencils (NAME_gkernels, access/graph_kernels.cuh:
  *             the offset tables of storage/gtable.h and the lattice twins)
  *   iterated  1: usable in iterated runs (src/ooc/ooc_gpu.c)
@@ -54,7 +58,12 @@
       (32, 4, 4),                                                                                 \
       "a block of cells x levels computes the Laplacian of its cells and their ring once into "  \
       "shared\nmemory, then the outputs from there (laplap, hdiff, lap); --zslice level groups "  \
-      "per block")
+      "per block")                                                                              \
+    X(GRAPH_TWOPASS, "graph-twopass", graph_twopass, 0, SLICE, GTILE, GLAPS, 3, 1, 0,            \
+      GRAPH_TWOPASS, (256, 1, 1), (32, 4, 1),                                                     \
+      "graph stencils: a block computes the inner Laplacian of its run of cells and their "      \
+      "ring once per\nlevel into shared memory, then its outputs from there (per-block lists "  \
+      "built once on the host)")
 
 #define PILLAR_ACC_ENUM_(E, ...) ACC_##E,
 typedef enum { PILLAR_ACCESS(PILLAR_ACC_ENUM_) ACC_COUNT } access_t;
@@ -75,8 +84,8 @@ enum { GSTORAGE_HEX = 4, GSTORAGE_TRI = 5, GSTORAGE_COUNT = 6, GSTORAGE_ELL = 6 
 typedef const void *gkernel_table[ST_COUNT - ST_QUAD_COUNT][2][GSTORAGE_COUNT];
 
 typedef enum { LEVELS_ONE, LEVELS_SLICE, LEVELS_ALL } access_levels;
-typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED, SHAPE_TILE } access_shape;
-typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED, SMEM_LAPS } access_smem;
+typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED, SHAPE_TILE, SHAPE_GTILE } access_shape;
+typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED, SMEM_LAPS, SMEM_GLAPS } access_smem;
 
 typedef struct {
     const char *name, *summary;

@@ -12,6 +12,11 @@
 /* Threads per block at most; kernels are compiled for two such blocks per SM (64 registers). */
 #define PILLAR_MAX_THREADS 512
 
+/* graph-twopass (access/graph_twopass.cu): levels between two barriers, and tile entries per
+ * thread at most of its lattice twin (the runner's shape rule and shared memory follow). */
+#define GTP_G 4
+#define GTP_EMAX 3
+
 typedef struct {
     fieldset f;      /* device fields: inputs, then outputs */
     nbview nbv;      /* device neighbour table */
@@ -34,6 +39,10 @@ typedef struct {
     int lat_nx, lat_ny, lat_w;      /* the lattice twin (grids/lattice.h): extent, row width */
     const void *geo_r, *geo_k;      /* coefficients of fluxdiff (storage/geometry.h), in T */
     int geo_n;                      /* their cells (the column stride of geo_k) */
+    const int32_t *gp_blk, *gp_ent, *gp_slot; /* graph-twopass: the per-block lists of
+                                               * storage/gtwopass.h (blk, ent, slot) */
+    long gp_nent;                   /* their entries (the row stride of gp_ent) */
+    int gp_nblk;                    /* their blocks */
 } kparams;
 
 /* Where a compressed table's entries are read from on the GPU. */

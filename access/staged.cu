@@ -114,15 +114,33 @@ kernel_table staged_kernels = {FOR_EACH_STENCIL_STAGED_OR(STAGED_STENCIL, STAGED
  * lists, storage/gstaging.h) in shared memory level by level; the cell's row of slots
  * (P.st_loc, a non-chasing row of slots) replaces the table, so every storage column runs the
  * same kernel. Regular twin: a tile of the lattice with its halo (LAT_HX, LAT_HY cells). ---- */
-#define GS_E(e) __ldg(P.st_loc + (long)(e) * P.n + jj)
+/* The thread's row of slots, copied once into shared memory as 16-bit entries (rows: the first
+ * gstaged_rows_bytes(B, D) bytes; the values follow): read at every level from global memory,
+ * (1 + D)² words per cell and level, it made staged's DRAM traffic several times the values'. */
+#define GS_E(e) ((int)srow[(e) * B + t])
 #undef GLD
 #define GLD(f, q) sbuf[q]
 
 #define STRATEGY_GRAPH(ST)                                                                        \
     extern __shared__ __align__(16) unsigned char smem_raw[];                                     \
-    T *sbuf = (T *)smem_raw;                                                                      \
     const int B = blockDim.x, t = threadIdx.x, b = blockIdx.x, jj = b * B + t;                    \
+    const int W = (1 + P.gt_D) * (1 + P.gt_D);                                                    \
+    unsigned short *srow = (unsigned short *)smem_raw;                                            \
+    T *sbuf = (T *)(smem_raw + ((size_t)2 * W * B + 15) / 16 * 16);                               \
     const int own = min(B, P.n - b * B), h0 = P.st_start[b], nh = P.st_start[b + 1] - h0;         \
+    if (t < own) {                                                                                \
+        const int d_ = __ldg(P.st_loc + jj);                                                      \
+        srow[t] = (unsigned short)d_;                                                             \
+        for (int k_ = 0; k_ < d_; k_++) {                                                         \
+            const int e1 = 1 + k_, e2 = (1 + k_) * (1 + P.gt_D);                                  \
+            srow[e1 * B + t] = (unsigned short)__ldg(P.st_loc + (long)e1 * P.n + jj);             \
+            const int d2 = __ldg(P.st_loc + (long)e2 * P.n + jj);                                 \
+            srow[e2 * B + t] = (unsigned short)d2;                                                \
+            for (int i_ = 0; i_ < d2; i_++)                                                       \
+                srow[(e2 + 1 + i_) * B + t] =                                                     \
+                    (unsigned short)__ldg(P.st_loc + (long)(e2 + 1 + i_) * P.n + jj);             \
+        }                                                                                         \
+    }                                                                                             \
     const int k0 = blockIdx.z * P.zslice, k1 = min(k0 + P.zslice, P.zend);                        \
     for (int k = k0; k < k1; k++) {                                                               \
         const long zo = (long)k * P.zs;                                                           \

@@ -93,6 +93,16 @@ typedef struct {
                            * from nhalo to nxy; NULL when nparts = 0 */
 } ugrid;
 
+/* Grids from a mesh file (adj): neighbour j of plane cell c (-1 past its degree), its degree. */
+static inline int ugrid_nb(const ugrid *g, int c, int j) { return g->adj[(size_t)j * g->nxy + c]; }
+static inline int ugrid_deg(const ugrid *g, int c)
+{
+    int d = 0;
+    while (d < g->adjw && ugrid_nb(g, c, d) >= 0)
+        d++;
+    return d;
+}
+
 /* Builds the unstructured twin of an nx x ny x nz regular grid with the given halo width.
  * Returns 0, or -1 with a message if the layout parameters are invalid. */
 int ugrid_emulate(ugrid *g, int nx, int ny, int nz, int halo, layout_t layout, int w, uint64_t seed);

@@ -22,6 +22,9 @@
 /* fluxdiff reads the per-cell and per-edge coefficients of storage/geometry.h */
 #define FLUXDIFF_GEOMETRY 1
 
+/* radius 1: no two-pass split (stencils/graphlap.h); two-pass executors run the body */
+#define FLUXDIFF_SPLIT 0
+
 #define FLUXDIFF_BIND(F)                                                                          \
     const T *RESTRICT in = (const T *)(F).p[0];                                                   \
     T *RESTRICT out = (T *)(F).p[1]

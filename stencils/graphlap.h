@@ -98,4 +98,33 @@
         out[GOUT(c_)] = FOLDED(GRAPHLAP, GLD(in, c_), (T)dc_ * lap_c - sum);                      \
     } while (0)
 
+/* ---- the split of two-pass executors (access/graph_twopass.cu): the body above as its inner
+ * Laplacian and its outer combination, the same operations in the same order, so the two passes
+ * equal GRAPHLAP_BODY bit for bit. A stencil with PREFIX_SPLIT 1 defines both; one with
+ * PREFIX_SPLIT 0 (radius 1: stencils/fluxdiff.h) runs PREFIX_BODY in a two-pass executor's first
+ * pass. Besides the body's names the executor defines
+ *   GLAP(s)        the Laplacian that pass 1 stored at slot s
+ *   GLNB(c, k)     slot of the Laplacian of neighbour k of the computed cell c (k < GDEG(c))
+ *   GSELF(c)       slot of c's own Laplacian ---- */
+#define GRAPHLAP_SPLIT 1
+
+/* Pass 1: the Laplacian of the cell e (any cell within distance 1 of an inner cell) into res,
+ * from its own row: GDEG(e) neighbours GNB(e, j), walked by GFOR. */
+#define GRAPHLAP_NBE(j) GNB(e_, j)
+#define GRAPHLAP_INNER(res, e)                                                                    \
+    do {                                                                                          \
+        const int e_ = (e);                                                                       \
+        GRAPHLAP_LAP(res, e_, GDEG(e_), GRAPHLAP_NBE, GFOR);                                      \
+    } while (0)
+
+/* Pass 2: out at the inner cell c from the Laplacians pass 1 stored. */
+#define GRAPHLAP_OUTER(c)                                                                         \
+    do {                                                                                          \
+        const int c_ = (c), dc_ = GDEG(c_);                                                       \
+        T sum = GLAP(GLNB(c_, 0));                                                                \
+        GFOR(k_, 1, dc_)                                                                          \
+            sum += GLAP(GLNB(c_, k_));                                                            \
+        out[GOUT(c_)] = FOLDED(GRAPHLAP, GLD(in, c_), (T)dc_ * GLAP(GSELF(c_)) - sum);            \
+    } while (0)
+
 #endif

@@ -12,16 +12,6 @@ static int cmp_int32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int nb_of(const ugrid *g, int c, int j) { return g->adj[(size_t)j * g->nxy + c]; }
-
-static int deg_of(const ugrid *g, int c)
-{
-    int d = 0;
-    while (d < g->adjw && nb_of(g, c, d) >= 0)
-        d++;
-    return d;
-}
-
 /* Adds cell q to the block's halo unless it is already there or one of its own cells. */
 static void add_halo(int q, int c0, int c1, int32_t *slot, int32_t *list, int *nh)
 {
@@ -50,11 +40,11 @@ void gstaging_build(staging *s, const ugrid *g, int B, int radius)
         const int c0 = g->nhalo + b * B, c1 = c0 + B < g->nxy ? c0 + B : g->nxy;
         int nh = 0;
         for (int c = c0; c < c1; c++)
-            for (int k = 0, d = deg_of(g, c); k < d; k++) {
-                int q = nb_of(g, c, k);
+            for (int k = 0, d = ugrid_deg(g, c); k < d; k++) {
+                int q = ugrid_nb(g, c, k);
                 add_halo(q, c0, c1, slot, list, &nh);
-                for (int i = 0, dq = radius >= 2 ? deg_of(g, q) : 0; i < dq; i++)
-                    add_halo(nb_of(g, q, i), c0, c1, slot, list, &nh);
+                for (int i = 0, dq = radius >= 2 ? ugrid_deg(g, q) : 0; i < dq; i++)
+                    add_halo(ugrid_nb(g, q, i), c0, c1, slot, list, &nh);
             }
         qsort(list, (size_t)nh, sizeof(int32_t), cmp_int32);
         for (int h = 0; h < nh; h++)
@@ -62,20 +52,20 @@ void gstaging_build(staging *s, const ugrid *g, int B, int radius)
         for (int c = c0; c < c1; c++)
             slot[c] = c - c0;
         for (int c = c0; c < c1; c++) {
-            const int j = c - g->nhalo, d = deg_of(g, c);
+            const int j = c - g->nhalo, d = ugrid_deg(g, c);
             int32_t *row = s->loc;
             for (int e = 0; e < w; e++)
                 row[(size_t)e * n + j] = 0;
             row[j] = d;
             for (int k = 0; k < d; k++) {
-                int q = nb_of(g, c, k);
+                int q = ugrid_nb(g, c, k);
                 row[(size_t)(1 + k) * n + j] = slot[q];
                 if (radius < 2)
                     continue;
-                int dq = deg_of(g, q), e0 = (1 + k) * (1 + D);
+                int dq = ugrid_deg(g, q), e0 = (1 + k) * (1 + D);
                 row[(size_t)e0 * n + j] = dq;
                 for (int i = 0; i < dq; i++)
-                    row[(size_t)(e0 + 1 + i) * n + j] = slot[nb_of(g, q, i)];
+                    row[(size_t)(e0 + 1 + i) * n + j] = slot[ugrid_nb(g, q, i)];
             }
         }
         if (nh > s->hmax)

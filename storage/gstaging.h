@@ -16,4 +16,13 @@
 
 void gstaging_build(staging *s, const ugrid *g, int B, int radius);
 
+/* Shared memory that a block of B cells of the staged graph kernel gives its rows of slots
+ * (access/staged.cu: (1 + D)² 16-bit entries per cell, copied once per block and slice of
+ * levels, not read from global memory at every level), rounded up to 16 bytes; the values of
+ * the block and its halo follow. */
+static inline size_t gstaged_rows_bytes(int B, int D)
+{
+    return ((size_t)2 * (size_t)(1 + D) * (size_t)(1 + D) * (size_t)B + 15) / 16 * 16;
+}
+
 #endif

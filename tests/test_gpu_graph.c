@@ -1,9 +1,11 @@
-/* GPU graph stencils (docs/access.md, "Graph stencils"): every access strategy x offset-table
+/* GPU graph stencils (docs/access.md, "Graph stencils"): every access strategy (graph-twopass
+ * included, with its smallest blocks and odd block sizes: many partial runs) x offset-table
  * storage (chasing / non-chasing x uncompressed / compressed) x precision, with the default and
  * two other block shapes, on bounded hexagons and triangles, periodic triangles and the refined
  * patch, in file and METIS order, equals the CPU's run on the neighbour lists bit for bit; on the
  * bounded lattices every strategy's regular twin (addressed by arithmetic) does too. Outputs are
- * poisoned on the device before each run. Exits 77 (skipped) without a CUDA device. */
+ * poisoned on the device before each run. `--access NAME` runs that strategy alone (the
+ * sanitizer runs of tools/gpu-check.sh). Exits 77 (skipped) without a CUDA device. */
 #include "check.h"
 #include "scratch.h"
 #include "access/launch.h"
@@ -16,12 +18,20 @@
 #include <unistd.h>
 
 static long runs, exact;
+static int only = -1; /* --access NAME: that strategy alone (tools/gpu-check.sh's sanitizer runs) */
 
 static void run_strategies(problem *pb, fieldset ref, int uns, const char *name)
 {
     gpu_ctx *c = gpu_open(pb, uns, 0);
     fieldset out = runner_outputs(pb, uns);
     for (int a = 0; a < ACC_COUNT; a++) {
+        if (only >= 0 && a != only)
+            continue;
+        if (!access_table[a].graph) { /* a W/E/S/N-only strategy (twopass) refuses graph stencils */
+            CHECK(!gpu_supports((access_t)a, pb->s.stencil), "%s claims graph kernels it has not",
+                  access_name[a]);
+            continue;
+        }
         CHECK(gpu_supports((access_t)a, pb->s.stencil), "%s has no graph kernels", access_name[a]);
         int shapes[3][3], ns = 1;
         gpu_default_shape((access_t)a, uns, &shapes[0][0], &shapes[0][1], &shapes[0][2]);
@@ -29,6 +39,10 @@ static void run_strategies(problem *pb, fieldset ref, int uns, const char *name)
         if (a == ACC_STAGED) { /* partial blocks, halo lists of other lengths, lattice tiles */
             int st[2][3] = {{uns ? 96 : 16, uns ? 1 : 16, 1}, {uns ? 32 : 64, uns ? 1 : 2, 1}};
             memcpy(alt, st, sizeof alt);
+        }
+        if (a == ACC_GRAPH_TWOPASS) { /* blocks of the fewest threads, odd sizes, lattice tiles */
+            int tp[2][3] = {{uns ? 32 : 16, uns ? 1 : 8, 1}, {uns ? 97 : 64, uns ? 1 : 2, 1}};
+            memcpy(alt, tp, sizeof alt);
         }
         for (int k = 0; k < 2; k++) {
             char why[160];
@@ -63,9 +77,20 @@ static void run_strategies(problem *pb, fieldset ref, int uns, const char *name)
     gpu_close(c);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     char why[256];
+    if (argc == 3 && strcmp(argv[1], "--access") == 0) {
+        access_t a;
+        if (access_parse(argv[2], &a) != 0) {
+            fprintf(stderr, "test_gpu_graph: no access strategy %s\n", argv[2]);
+            return 2;
+        }
+        only = (int)a;
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: test_gpu_graph [--access NAME]\n");
+        return 2;
+    }
     if (!gpu_probe(why, sizeof why)) {
         printf("test_gpu_graph: skipped: %s\n", why);
         return 77;

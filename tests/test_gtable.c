@@ -6,6 +6,7 @@
  * Compression keeps the row count (patterns) of the uncompressed table and, on the lattices in
  * file order, stores at most half its entries (a few percent on large lattices: mesh info). */
 #include "check.h"
+#include "mesh_grid.h"
 #include "storage/gtable.h"
 #include "grids/mesh.h"
 
@@ -57,15 +58,9 @@ int main(void)
             continue;
         }
         for (int o = 0; o < MESH_ORDER_COUNT; o++) {
-            int *order, parts;
-            if (mesh_order_make(&m, (mesh_order_t)o, 16, "mesh", &order, &parts, NULL) != 0) {
-                CHECK(0, "order %d", o);
-                continue;
-            }
-            unsigned char *halo = xalloc((size_t)m.ncells);
-            mesh_graph_halo(&m, 2, halo);
             ugrid g;
-            ugrid_from_mesh_halo(&g, &m, halo, 2, m.nlevels, order);
+            if (mesh_grid_in_order(&m, o, &g) != 0)
+                continue;
             int npat[2] = {0, 0};
             for (int st = 0; st < 4; st++) {
                 gtable t;
@@ -96,8 +91,6 @@ int main(void)
                 gtable_free(&t);
             }
             ugrid_free(&g);
-            xfree(halo);
-            xfree(order);
         }
         mesh_free(&m);
     }

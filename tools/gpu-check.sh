@@ -16,7 +16,8 @@
 #                                   on with 0 and 1 cached levels)
 #   GPU_CHECK_SANITIZE=0 tools/gpu-check.sh               skip compute-sanitizer (memcheck of the
 #                                   small GPU test: every strategy, storage and quad mesh; memcheck
-#                                   and racecheck of the persistent kernels on small grids)
+#                                   and racecheck of the persistent kernels on small grids, and
+#                                   of graph-twopass on the graph test's meshes)
 #   GPU_CHECK_LARGE=1 tools/gpu-check.sh                  also 4096x4096x64 laplap (17 GB) in core
 #                                   one step, and out of core under 8G at F = 32, K = 2 (~5 min)
 #   GPU_CHECK_GRAPH=1 tools/gpu-check.sh                  also graphlap on 1M hexagons and 1M triangles
@@ -68,6 +69,12 @@ if [ "${GPU_CHECK_SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/nul
         --error-exitcode 9 ./$build/tests/test_persistent --small
     step "racecheck test_persistent" racecheck-persistent.log compute-sanitizer --tool racecheck \
         --racecheck-report all --error-exitcode 9 ./$build/tests/test_persistent --small
+    # the graph two-pass strategy: its lists, and the two halves of shared memory taking turns
+    step "memcheck test_gpu_graph graph-twopass" memcheck-gtwopass.log compute-sanitizer \
+        --tool memcheck --error-exitcode 9 ./$build/tests/test_gpu_graph --access graph-twopass
+    step "racecheck test_gpu_graph graph-twopass" racecheck-gtwopass.log compute-sanitizer \
+        --tool racecheck --racecheck-report all --error-exitcode 9 \
+        ./$build/tests/test_gpu_graph --access graph-twopass
 fi
 # persistent kernels (issue 19): all steps in one cooperative launch against one launch per step,
 # in core, each verified bit for bit against the CPU iteration

@@ -162,7 +162,7 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
             continue;
         if (!gpu_supports((access_t)a, (stencil_t)stencil))
             continue;
-        int pillar = access_table[a].levels == LEVELS_SLICE; /* zloop-sliced, staged, twopass */
+        int pillar = access_table[a].levels == LEVELS_SLICE; /* zloop-sliced, staged, twopass, graph-twopass */
         int xmin = (a == ACC_SHARED_WARP && uns) ? 8 : 32;
         for (int t = 32; t <= 512; t *= 2)
             for (int bx = xmin; bx <= t; bx *= 2)
@@ -187,6 +187,10 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
                     int zs[4] = {8, 2, 4, 16}, nzs = pillar ? (b->quick ? 1 : 4) : 1;
                     if (a == ACC_STAGED)
                         zs[1] = 64;
+                    if (a == ACC_GRAPH_TWOPASS) { /* its lists are read once per slice */
+                        zs[0] = 32;
+                        zs[1] = 64;
+                    }
                     int nconst = uns == 2 && a != ACC_STAGED && !stencil_table[stencil].graph
                                      ? 3 : 1; /* uns == 2: compressed */
                     for (int k = 0; k < nzs; k++)

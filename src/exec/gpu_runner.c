@@ -4,6 +4,7 @@
 
 #include "gpu_launch.h"
 #include "storage/gstaging.h"
+#include "storage/gtwopass.h"
 #include "storage/staging.h"
 
 #include <stdio.h>
@@ -24,6 +25,8 @@ struct gpu_ctx {
     staging st;      /* staged, twopass: host lists for blocks of st.B cells (built on first use) */
     unsigned st_mask; /* the relations st was built for */
     int32_t *st_start, *st_cells, *st_loc;
+    gtwopass gp;     /* graph-twopass: host lists for blocks of gp.nt threads (first use) */
+    int32_t *gp_blk, *gp_ent, *gp_slot;
     int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
     int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
     void *geo_r, *geo_k;      /* fluxdiff: its coefficients (storage/geometry.h) */
@@ -183,6 +186,39 @@ static void ensure_staging(gpu_ctx *c, int B, unsigned mask)
     CK(cudaMemcpy(c->st_loc, c->st.loc, nl, cudaMemcpyHostToDevice));
 }
 
+static void drop_gtwopass(gpu_ctx *c)
+{
+    if (!c->gp.nt)
+        return;
+    CK(cudaFree(c->gp_blk));
+    CK(cudaFree(c->gp_ent));
+    CK(cudaFree(c->gp_slot));
+    gtwopass_free(&c->gp);
+}
+
+/* The graph two-pass lists (storage/gtwopass.h) for blocks of nt threads, built once per nt and
+ * kept on the device; -1 with a message when a block cannot hold a cell and its ring. */
+static int ensure_gtwopass(gpu_ctx *c, int nt)
+{
+    if (c->gp.nt == nt)
+        return 0;
+    drop_gtwopass(c);
+    const ugrid *g = &c->pb->ug;
+    if (gtwopass_build(&c->gp, g, nt, stencil_table[c->pb->s.stencil].radius) != 0)
+        return -1;
+    const gtwopass *t = &c->gp;
+    size_t nb = sizeof(int32_t) * (3 * (size_t)t->nblocks + 1);
+    size_t ne = sizeof(int32_t) * (size_t)(2 + t->D) * (t->nent > 0 ? t->nent : 1);
+    size_t ns = sizeof(int32_t) * (size_t)gtwopass_slot_rows(t->D) * (size_t)(t->n > 0 ? t->n : 1);
+    CK(cudaMalloc((void **)&c->gp_blk, nb));
+    CK(cudaMalloc((void **)&c->gp_ent, ne));
+    CK(cudaMalloc((void **)&c->gp_slot, ns));
+    CK(cudaMemcpy(c->gp_blk, t->blk, nb, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(c->gp_ent, t->ent, ne, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(c->gp_slot, t->slot, ns, cudaMemcpyHostToDevice));
+    return 0;
+}
+
 void gpu_close(gpu_ctx *c)
 {
     for (int f = 0; f < c->pb->nf; f++)
@@ -193,6 +229,7 @@ void gpu_close(gpu_ctx *c)
     if (c->pat)
         CK(cudaFree(c->pat));
     drop_staging(c);
+    drop_gtwopass(c);
     if (c->rows)
         CK(cudaFree(c->rows));
     if (c->gt_tab)
@@ -299,6 +336,18 @@ int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t 
         }
         return 1;
     }
+    case SHAPE_GTILE: /* access/graph_twopass.cu */
+        if (bz != 1 || (uns && (by != 1 || bx < 32))) {
+            snprintf(why, n, "%s takes blocks of Bx1x1 cells with B >= 32 (unstructured) or "
+                     "BXxBYx1 (regular); levels per block come from --zslice", d->name);
+            return 0;
+        }
+        if (!uns && (bx % 2 != 0 || (bx + 4) * (by + 2) > GTP_EMAX * bx * by)) {
+            snprintf(why, n, "%s: a %dx%d tile needs an even width and its ring at most %d "
+                     "entries per thread", d->name, bx, by, GTP_EMAX);
+            return 0;
+        }
+        return 1;
     }
     snprintf(why, n, "%s: unknown block-shape rule %d", d->name, (int)d->shape);
     return 0;
@@ -310,7 +359,8 @@ size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int bz
     case SMEM_LAPS: /* two buffers of bz levels of the tile and its ring (access/twopass.cu) */
         return 2 * (size_t)bz * prec_size(p) *
                (uns ? (size_t)(bx + hmax) : (size_t)(bx + 2) * (size_t)(by + 2));
-    case SMEM_NONE: return 0;
+    case SMEM_NONE:
+    case SMEM_GLAPS: return 0; /* graph kernels only */
     case SMEM_OFFSETS: return uns ? sizeof(int32_t) * NREL2 * (size_t)((bx * by) | 1) : 0;
     case SMEM_STAGED:
         return uns ? prec_size(p) * (size_t)(bx + hmax) : prec_size(p) * (size_t)(bx + 4) * (size_t)(by + 4);
@@ -324,12 +374,16 @@ size_t gpu_graph_smem_bytes(access_t a, int lattice_kind, precision_t p, int bx,
     switch (access_table[a].smem) {
     case SMEM_NONE:
     case SMEM_LAPS: return 0; /* no graph kernels */
+    case SMEM_GLAPS: /* two halves of GTP_G levels of a Laplacian per entry (graph_twopass.cu) */
+        return 2 * GTP_G * prec_size(p) *
+               (lattice_kind ? (size_t)(bx + (lattice_kind == LATTICE_HEXAGONS ? 2 : 4)) * (size_t)(by + 2)
+                             : (size_t)bx);
     case SMEM_OFFSETS: /* degree, table row and ring of each plane cell (access/shared.cu) */
         return lattice_kind ? 0 : sizeof(int32_t) * (size_t)(2 + D) * (size_t)((bx * by) | 1);
     case SMEM_STAGED: { /* the block's cells and halo, or a lattice tile (access/staged.cu) */
         int hx = lattice_kind == LATTICE_HEXAGONS ? 2 : 3, hy = lattice_kind == LATTICE_HEXAGONS ? 2 : 1;
         return lattice_kind ? prec_size(p) * (size_t)(bx + 2 * hx) * (size_t)(by + 2 * hy)
-                            : prec_size(p) * (size_t)(bx + hmax);
+                            : prec_size(p) * (size_t)(bx + hmax) + gstaged_rows_bytes(bx, D);
     }
     }
     return 0;
@@ -466,7 +520,15 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
              "pillar mesh generate only", stencil_table[pb->s.stencil].name);
         return -1;
     }
-    if (d->staging && c->uns) {
+    if (d->staging == 3 && c->uns) { /* graph-twopass: its lists replace the table */
+        if (ensure_gtwopass(c, bx) != 0)
+            return -1;
+        c->P.gp_blk = c->gp_blk;
+        c->P.gp_ent = c->gp_ent;
+        c->P.gp_slot = c->gp_slot;
+        c->P.gp_nent = (long)(c->gp.nent > 0 ? c->gp.nent : 1);
+        c->P.gp_nblk = c->gp.nblocks;
+    } else if (d->staging && c->uns) {
         ensure_staging(c, bx, d->staging == 2 ? 0xfu : stencil_table[pb->s.stencil].rels);
         c->P.st_start = c->st_start;
         c->P.st_cells = c->st_cells;
@@ -477,6 +539,8 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     if (graph)
         column = c->uns ? pb->gt.chasing * 2 + pb->gt.compressed
                  : pb->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
+    if (graph && c->uns && d->staging == 3) /* graph-twopass: columns by degree bound 4, 8, 16 */
+        column = c->gp.D <= 4 ? 0 : c->gp.D <= 8 ? 1 : 2;
     if (tables != TABLES_GLOBAL) {
         const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
         if (!c->uns || !pb->nt.compressed ||
@@ -498,9 +562,23 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     gpu_launch l;
     if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
+    if (d->staging == 3 && c->uns) /* graph-twopass: one block per run of its lists */
+        l.grid.x = (unsigned)c->gp.nblocks;
     l.smem = graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
                                           c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
                    : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, bz, c->st.hmax);
+    if (graph && c->uns && a == ACC_STAGED && bx + c->st.hmax > 65535) {
+        perr("--access staged: blocks of %d cells reach %d halo cells; their slots must stay "
+             "below 65536: use smaller blocks", bx, c->st.hmax);
+        return -1;
+    }
+    int optin = 0;
+    CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    if (l.smem > (size_t)optin) {
+        perr("--access %s: blocks of %dx%dx%d need %zu bytes of shared memory, the device has %d "
+             "a block: use smaller blocks", d->name, bx, by, bz, l.smem, optin);
+        return -1;
+    }
     if (l.smem > 48 * 1024 && !l.loaded)
         CK(cudaFuncSetAttribute(l.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)l.smem));
     double *ms = xalloc(sizeof(double) * (size_t)runs);
