@@ -3,11 +3,15 @@
 from `pillar run --plan-only`, as one PNG and the tables it was drawn from.
 
 usage: tools/dist-scaling.py PILLAR OUTDIR
+       tools/dist-scaling.py --from FILE OUTDIR
 
 Runs the model for laplap and hdiff (ring constant measured on a 400x400 lattice, F = 1 and 4)
 and graphlap (on generated periodic hexagons, F = 1), parses the tables pillar prints and writes
-OUTDIR/model-*.txt and OUTDIR/scaling.png. Exits 77 when matplotlib is missing."""
+OUTDIR/model-*.txt and OUTDIR/scaling.png. With --from, draws instead the --plan-only outputs
+saved in FILE (one or more, e.g. of `pillar run --plan-only --backend gpu`, whose model takes the
+pieces measured on the GPU). Exits 77 when matplotlib is missing."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -35,12 +39,45 @@ def tables(text):
     return out
 
 
+HEAD = re.compile(r"^(\w+) (double|float), (\d+) steps? between exchanges")
+
+
+def saved(path):
+    """[(label, tables)] of the --plan-only outputs in the file at path, one per model header."""
+    blocks, cur = [], None
+    with open(path) as f:
+        for line in f.read().splitlines():
+            m = HEAD.match(line)
+            if m:
+                cur = ["%s, F=%s" % (m.group(1), m.group(3)), []]
+                blocks.append(cur)
+            if cur:
+                cur[1].append(line)
+    curves = []
+    for label, lines in blocks:
+        text = "\n".join(lines)
+        if "measured above" in text:
+            label += " (pieces measured)"
+        t = tables(text)
+        if "strong" in t and "weak" in t:
+            curves.append((label, t))
+    return curves
+
+
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 3 and not (len(sys.argv) == 4 and sys.argv[1] == "--from"):
         print(__doc__)
         return 2
-    pillar, outdir = sys.argv[1], sys.argv[2]
+    outdir = sys.argv[-1]
     os.makedirs(outdir, exist_ok=True)
+    if sys.argv[1] == "--from":
+        curves = saved(sys.argv[2])
+        if not curves:
+            print("%s: no --plan-only output in it" % sys.argv[2])
+            return 1
+        return draw(curves, outdir, "pieces measured on the H100 (pack, unpack, host copies, "
+                    "interior), NVLink 360 GB/s, InfiniBand 40 GB/s per GPU")
+    pillar = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
         hexes = os.path.join(tmp, "hex.h5")
         subprocess.run([pillar, "mesh", "generate", hexes, "--kind", "hexagons", "--size",
@@ -58,7 +95,11 @@ def main():
                 f.write("$ pillar run --plan-only --fuse %d %s\n%s" % (
                     F, " ".join(a if a != hexes else "hex.h5" for a in args), text))
             curves.append(("%s, F=%d" % (name, F), tables(text)))
+    return draw(curves, outdir, "H100 rates, NVLink 360 GB/s, InfiniBand 40 GB/s per GPU")
 
+
+def draw(curves, outdir, rates):
+    """scaling.png in outdir: strong scaling times and weak scaling efficiency of curves."""
     fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.8))
     for label, t in curves:
         p = [r[0] for r in t["strong"]]
@@ -85,8 +126,7 @@ def main():
     b.set_ylabel("efficiency %")
     b.set_title("weak: 327,680 cells x 90 levels per GPU (dashed: staged)")
     b.legend(fontsize=7)
-    fig.suptitle("pillar distributed model (docs/distributed.md): H100 rates, NVLink 360 GB/s, "
-                 "InfiniBand 40 GB/s per GPU", fontsize=10)
+    fig.suptitle("pillar distributed model (docs/distributed.md): " + rates, fontsize=10)
     fig.tight_layout()
     fig.savefig(os.path.join(outdir, "scaling.png"), dpi=110)
     print("wrote", os.path.join(outdir, "scaling.png"))

@@ -28,7 +28,8 @@ int cmd_bench(int argc, char **argv);
 int bench_iterated(bench_opts *b);
 /* Whether `--persistent auto` runs an in-core iterated run of pb on the backend as one persistent
  * launch (cmd_iterate.c; bench --iterated reports it): on the GPU in core, where the model of
- * docs/persistent.md predicts at least PERSIST_AUTO_GAIN over the host loop. request: a
+ * docs/persistent.md predicts at least PERSIST_AUTO_GAIN over the host loop and the model is
+ * trusted (PERSIST_AUTO_TRUSTED: not yet, so never). request: a
  * persist_request (NULL: the model's shape and levels); the model's line (or why not) into
  * pred (n bytes) when pred is not NULL. */
 int persistent_auto_picks(const problem *pb, int backend, int ooc, const void *request, char *pred,

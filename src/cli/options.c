@@ -614,8 +614,9 @@ static const flag flags[] = {
      "auto | on | off: GPU, in core, laplap, hdiff, lap: one cooperative\n"
      "launch runs all the steps, a grid barrier between two; each block\n"
      "owns a fixed range of cells (--threads BX per block; --access does\n"
-     "not apply) and keeps the state of its lowest levels on chip; auto:\n"
-     "on where the model predicts a gain of 5% (docs/persistent.md) (auto)",
+     "not apply) and keeps the state of its lowest levels on chip. On the\n"
+     "H100 it measured 1.2-6x slower than one launch a step, so auto is\n"
+     "off and prints the model's prediction (docs/persistent.md)   (auto)",
      set_choice, AT(o.persistent), 0, 3, on_off_auto},
     {"--persistent-levels", "N", RUN, HELP_ITER,
      "persistent runs: keep exactly N levels of the state on chip (0:\n"

@@ -158,6 +158,8 @@ int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a, di
             dist_gpu_pack(g[r]);
         for (int r = 0; r < n; r++) {
             dist_gpu_first_interior(g[r], t);
+            if (times) /* timed: each rank's interior alone on the device, not beside the next's */
+                CK(cudaDeviceSynchronize());
             for (int j = 0; j < d[r].nrecv; j++) {
                 int q = d[r].rpeer[j], k = send_index(&d[q], r);
                 size_t bytes = msg_offset(&d[r], d[r].rstart, j + 1) - msg_offset(&d[r], d[r].rstart, j);

@@ -32,7 +32,8 @@ void dist_sim_steps(const dist_sim *sm, fieldset f, int steps);
  * buffer: the GPU path of the ranks checked without MPI (ranks sharing one device). Returns 0, or
  * -1 with a message (a build without CUDA, a strategy without iterated kernels). With times
  * non-NULL, the ranks' pieces (dist_pieces.h: seconds and bytes) summed over the ranks are
- * stored there: the ranks run one after the other, so each piece is timed alone on the device. */
+ * stored there: the ranks run one after the other (each rank's interior waited for before the
+ * next rank's starts), so each piece is timed alone on the device. */
 int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a, dist_pieces *times);
 
 /* dist_sim_open, dist_sim_steps, dist_sim_close. Returns 0, or -1 with a message. */

@@ -20,8 +20,14 @@
  * sm_90): a warp's load of doubles takes two, of floats one. The one-step laplap kernels are
  * bound by this pipe on the H100 (README: ncu 95% L1), so values on chip are read no faster. */
 #define PERSIST_LSU_BYTES_PER_CLK 128.0
-/* --persistent auto runs the persistent launch from this predicted speed-up on. */
+/* --persistent auto runs the persistent launch from this predicted speed-up on, and only once
+ * the model is trusted. It is not: on the H100 (bench/results/2026-11-23-h100-iterated) the launch
+ * ran 1.2-6x slower than the host loop for laplap, hdiff and lap at 512x512 x 16 and x 64, with
+ * levels cached or not, where this model predicted 1.01-1.37x gains. What it leaves out bounds
+ * the launch: 1-2 resident blocks of 256 threads an SM (8-16 warps, against up to 64 in the host
+ * loop's kernels) leave the loads' latency uncovered (docs/persistent.md). */
 #define PERSIST_AUTO_GAIN 1.05
+#define PERSIST_AUTO_TRUSTED 0
 
 /* The device as the model sees it. */
 typedef struct {
