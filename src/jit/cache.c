@@ -189,3 +189,15 @@ char *jit_slurp(const char *path, size_t max)
     }
     return s;
 }
+
+void jit_first_error(char *log, size_t size)
+{
+    char *first = strstr(log, "error:");
+    char *cut = first ? strstr(first + 6, "error:") : NULL;
+    if (!cut)
+        return;
+    while (cut > log && cut[-1] != '\n') /* back to the start of that line */
+        cut--;
+    snprintf(cut, size - (size_t)(cut - log), "(further errors left out: the body is compiled "
+             "into every loop and precision, so the same error repeats)\n");
+}

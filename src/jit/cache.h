@@ -26,6 +26,10 @@ int jit_spawn(char *const argv[], const char *log);
 /* The first `max` bytes of file path into a new string (xalloc). */
 char *jit_slurp(const char *path, size_t max);
 
+/* Cuts a compiler's log (size bytes of room) in place before its second "error:" line and says
+ * so: the body is compiled once per loop and precision, so the same error repeats. */
+void jit_first_error(char *log, size_t size);
+
 /* Writes text to path whole (src/io/files.h). 0 or -1 with a message. */
 int jit_write(const char *path, const char *text);
 

@@ -98,6 +98,7 @@ int jit_cpu_load(const jit_spec *sp, int checked, jit_cpu *out, loaded_code *lc)
         int rc = jit_spawn(argv, log);
         if (rc != 0) {
             char *msg = jit_slurp(log, 6000);
+            jit_first_error(msg, 6000 + 1);
             if (rc < 0)
                 perr("%s: could not run the C compiler %s: %s", sp->path, ccpath, strerror(errno));
             else
