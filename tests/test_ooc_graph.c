@@ -7,6 +7,8 @@
  *    double and float, F = 1..3, budgets from the minimum (many parts and slabs) to unlimited,
  *    with region sharing; every computed cell's list and its neighbours' lists in a chunk are
  *    the whole grid's; in METIS order some plans are made of whole METIS parts;
+ *  - the parts' graph-twopass lists (ooc_plan_gtwopass) give, for every shrinking region of a
+ *    pass, a suffix of blocks that owns exactly it, with the whole grid's lists;
  *  - the damping is stable: on closed meshes (no halo) the mean is kept and the l2 norm of the
  *    state never grows over hundreds of steps, where a step 64 times larger than the bound allows
  *    (u - L²u/16) makes it grow. */
@@ -115,6 +117,63 @@ static void test_metis_parts(const problem *pb, fieldset ref, const char *what, 
     }
     CHECK(whole > 0, "%s: no plan of several whole METIS parts", what);
     printf("%s: %d plans of several whole METIS parts, bit-exact\n", what, whole);
+}
+
+/* ---- graph-twopass lists of the parts (ooc_plan_gtwopass) ---- */
+
+/* F = 1..3 at twice the minimum budget and in core, blocks of 32 and 64 threads: every part's
+ * lists cover [first[F-1], ncells); for every m < F the blocks from gtwopass_block_of(first[m])
+ * own exactly the runs of [first[m], ncells), one after the other; every entry's degree and
+ * neighbours are those of its global cell in the whole grid (no list of the outermost band, which
+ * keeps only the neighbours the part holds); the lists count in the plan's table bytes. */
+static void test_gtwopass_lists(const problem *pb, const char *what)
+{
+    const problem_spec *s = &pb->s;
+    const ugrid *g = &pb->ug;
+    long bad = 0, checked = 0;
+    for (int F = 1; F <= MAXF; F++)
+        for (int incore = 0; incore < 2; incore++)
+            for (int nt = 32; nt <= 64; nt *= 2) {
+                ooc_plan pl;
+                size_t min = ooc_min_budget(g, s->stencil, s->prec, 0, 0, F);
+                int rc = incore ? ooc_plan_incore(&pl, g, s->stencil, s->prec, 0, 0, F)
+                                : ooc_plan_make(&pl, g, s->stencil, s->prec, 0, 0, 2 * min, F);
+                if (rc != 0) {
+                    CHECK(0, "%s F=%d: no plan", what, F);
+                    continue;
+                }
+                double before = pl.h2d_table_bytes, lists = 0;
+                CHECK(ooc_plan_gtwopass(&pl, nt) == 0 && pl.gtp == nt, "%s: no lists", what);
+                for (int p = 0; p < pl.nparts && pl.gtp; p++) {
+                    const ooc_part *pt = &pl.part[p];
+                    const gtwopass *gp = &pt->gp;
+                    const int nb = gp->nblocks;
+                    const size_t ne = gp->nent > 0 ? gp->nent : 1;
+                    lists += (double)sizeof(int32_t) * (double)gtwopass_words(gp) * pl.nslabs;
+                    bad += gp->n != pt->ncells - pt->first[F - 1];
+                    for (int m = 0; m < F; m++) {
+                        int next = pt->first[m];
+                        for (int b = gtwopass_block_of(gp, pt->first[m]); b < nb; b++) {
+                            bad += gp->blk[2 * nb + 1 + b] != next;
+                            next += gp->blk[nb + 1 + b];
+                        }
+                        bad += next != pt->ncells;
+                    }
+                    for (size_t e = 0; e < gp->nent; e++) {
+                        int q = gp->ent[e], d = gp->ent[ne + e], gq = pt->gcell[q];
+                        bad += d != ugrid_deg(g, gq);
+                        for (int j = 0; j < d && j < g->adjw; j++)
+                            bad += pt->gcell[q + gp->ent[(size_t)(2 + j) * ne + e]] != ugrid_nb(g, gq, j);
+                        checked++;
+                    }
+                }
+                CHECK(pl.h2d_table_bytes == lists && (pl.nparts == 0 || lists != before),
+                      "%s F=%d: the plan counts %.0f table bytes, the lists are %.0f", what, F,
+                      pl.h2d_table_bytes, lists);
+                ooc_plan_free(&pl);
+            }
+    CHECK(bad == 0, "%s: %ld mismatches in the parts' graph-twopass lists", what, bad);
+    CHECK(checked > 0, "%s: no list entries checked", what);
 }
 
 /* ---- stability ---- */
@@ -235,6 +294,7 @@ int main(void)
                 iter_run_incore(&pb, ref, STEPS);
                 test_reference(&pb, ref, what);
                 test_chunked(&pb, ref, what, &ty);
+                test_gtwopass_lists(&pb, what);
                 if (order == MESH_ORDER_METIS)
                     test_metis_parts(&pb, ref, what, &ty);
                 iter_fields_free(&pb, &ref);

@@ -262,6 +262,13 @@ static int plan_variant(const ibench *x, ivar *w, variant_t v)
         ooc_plan_free(&w->pl);
         return -1;
     }
+    /* graph-twopass: its lists replace the neighbour lists (blocks of the launch's threads) */
+    if (K == 1 && v != V_PERSIST && x->backend != BACKEND_CPU && x->b->access == ACC_GRAPH_TWOPASS &&
+        stencil_table[s->stencil].graph &&
+        ooc_plan_gtwopass(&w->pl, v == V_HOST ? HOST_THREADS : TILE_THREADS) != 0) {
+        ooc_plan_free(&w->pl);
+        return -1;
+    }
     return 0;
 }
 
