@@ -9,7 +9,7 @@
  * scrambled patch: tests/quad_meshes.h) in chunks and K = 2 per launch; graphlap on hexagons,
  * triangles and the refined patch in file, METIS and z-curve order (graph_mesh_cases), with the
  * ELL kernel and with graph-twopass (in core with blocks of 256 and 32, out of core F = 1, 3;
- * refused without its lists); then
+ * refused without its lists) and with K = 2, 3 steps per launch (access/gtiles.cu); then
  * 512x512x64 runs of each stencil at a third of its size (and with K = 2 in core), and graphlap
  * on 512x512 hexagons x 64 levels in METIS order (also graph-twopass in core). Exits 77 (skipped) without a device. */
 #include "check.h"
@@ -339,6 +339,35 @@ static void graph_twopass_cases(const problem *pb, fieldset ref, const char *wha
     }
 }
 
+/* graphlap with K = 2, 3 steps per launch (access/gtiles.cu: balls through the neighbour
+ * lists): in core (F = K + 1) and out of core (F = K, K + 1 at 8x the minimum budget), blocks of
+ * 32, 64 and 256 cells, against ref (STEPS steps) bit for bit. */
+static void graph_ksteps_cases(const problem *pb, fieldset ref, const char *what, long *runs,
+                               long *chunked)
+{
+    static const int blocks[] = {32, 64, 256};
+    const problem_spec *s = &pb->s;
+    int bi = 0;
+    for (int K = 2; K <= 3; K++) {
+        ooc_plan pl;
+        CHECK(ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, 0, 0, K + 1) == 0,
+              "%s: no in-core plan", what);
+        *runs += run_tiles(pb, &pl, ref, K, blocks[bi++ % 3], STEPS, what) > 0;
+        ooc_plan_free(&pl);
+        for (int F = K; F <= K + 1; F++) {
+            size_t min = ooc_min_budget(&pb->ug, s->stencil, s->prec, 0, 0, F);
+            if (ooc_plan_make(&pl, &pb->ug, s->stencil, s->prec, 0, 0, 8 * min, F) != 0) {
+                CHECK(0, "%s F=%d: no plan", what, F);
+                continue;
+            }
+            int n = run_tiles(pb, &pl, ref, K, blocks[bi++ % 3], STEPS, what);
+            *runs += n > 0;
+            *chunked += n > 1;
+            ooc_plan_free(&pl);
+        }
+    }
+}
+
 /* graphlap on general meshes (bounded hexagons, periodic triangles, the refined patch with its
  * 5-neighbour cells) in file, METIS and z-curve order, double and float: the in-core plan and
  * F = 1..3 at budgets 2x and 5x the minimum (also without sharing), against the CPU in-core
@@ -393,6 +422,7 @@ static void graph_mesh_cases(long *runs, long *chunked)
                         run_budget(&pb, ref, ACC_IDXVAR, F, b * min, b == 5, what, runs, chunked);
                 }
                 graph_twopass_cases(&pb, ref, what, runs, chunked);
+                graph_ksteps_cases(&pb, ref, what, runs, chunked);
                 iter_fields_free(&pb, &ref);
                 problem_free(&pb);
             }

@@ -52,8 +52,8 @@ static int flags_check(const options *o)
         return -1;
     }
     if (o->kernel_steps > 1 && !tiles_supported(o->spec.stencil)) {
-        perr("run: --kernel-steps %d: %s has no K-step kernel (laplap and hdiff have: one state "
-             "field read across the horizontal neighbourhood); use --kernel-steps 1",
+        perr("run: --kernel-steps %d: %s has no K-step kernel (laplap, hdiff and graphlap have: "
+             "one state field read across the horizontal neighbourhood); use --kernel-steps 1",
              o->kernel_steps, stencil_table[o->spec.stencil].name);
         return -1;
     }

@@ -90,9 +90,9 @@ void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at)
  * layer and cell. */
 static void tiles_pack(const tiles *t, int32_t *at)
 {
-    size_t n = t->nentries, nb = (size_t)t->nblocks;
-    memcpy(at, t->nb, sizeof(uint16_t) * 4 * n);
-    at += 2 * n;
+    size_t n = t->nentries, nb = (size_t)t->nblocks, w = (size_t)t->width; /* w is even */
+    memcpy(at, t->nb, sizeof(uint16_t) * w * n);
+    at += w / 2 * n;
     memcpy(at, t->start, sizeof(int32_t) * (nb + 1));
     at += nb + 1;
     memcpy(at, t->layer, sizeof(int32_t) * nb * (size_t)(t->depth + 1));
@@ -105,7 +105,7 @@ static tiles_view tiles_unpack(const tiles *t, const int32_t *at)
     size_t n = t->nentries, nb = (size_t)t->nblocks;
     tiles_view v;
     v.nb = (const uint16_t *)at;
-    v.start = at + 2 * n;
+    v.start = at + (size_t)t->width / 2 * n;
     v.layer = v.start + nb + 1;
     v.cell = v.layer + nb * (size_t)(t->depth + 1);
     return v;
@@ -558,8 +558,8 @@ static int tiles_check(const ooc_plan *pl)
         return -1;
     }
     for (int p = 0; p < pl->nparts; p++)
-        if (tiles_smem(pl->part[p].tl.maxball, pl->prec) > need)
-            need = tiles_smem(pl->part[p].tl.maxball, pl->prec);
+        if (tiles_smem(pl->part[p].tl.maxball, pl->part[p].tl.width, pl->prec) > need)
+            need = tiles_smem(pl->part[p].tl.maxball, pl->part[p].tl.width, pl->prec);
     if (need > 227 * 1024) {
         perr("--kernel-steps %d: a block's ball needs %zu bytes of shared memory, more than the "
              "227 KB a block may have; use fewer --kernel-steps or --threads", pl->K, need);

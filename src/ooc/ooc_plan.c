@@ -679,8 +679,9 @@ int ooc_plan_tiles(ooc_plan *pl, int K, int B)
         ooc_part *pt = &pl->part[p];
         /* no launch writes below first[F - K] (the first launch of a full pass: its valid
          * region), so blocks start there */
-        if (tiles_build(&pt->tl, &pt->lg, pt->nfixed, pt->first[pl->F - K], B, K, radius,
-                        pt->gcell) != 0)
+        int (*make)(tiles *, const ugrid *, int, int, int, int, int, const int *) =
+            stencil_table[pl->stencil].graph ? tiles_build_lists : tiles_build;
+        if (make(&pt->tl, &pt->lg, pt->nfixed, pt->first[pl->F - K], B, K, radius, pt->gcell) != 0)
             return -1;
     }
     pl->K = K;
