@@ -59,7 +59,7 @@
       "a block of cells x levels computes the Laplacian of its cells and their ring once into "  \
       "shared\nmemory, then the outputs from there (laplap, hdiff, lap); --zslice level groups "  \
       "per block")                                                                              \
-    X(GRAPH_TWOPASS, "graph-twopass", graph_twopass, 0, SLICE, GTILE, GLAPS, 3, 1, 0,            \
+    X(GRAPH_TWOPASS, "graph-twopass", graph_twopass, 0, SLICE, GTILE, GLAPS, 3, 1, 1,            \
       GRAPH_TWOPASS, (256, 1, 1), (32, 4, 1),                                                     \
       "graph stencils: a block computes the inner Laplacian of its run of cells and their "      \
       "ring once per\nlevel into shared memory, then its outputs from there (per-block lists "  \

@@ -74,7 +74,7 @@ __device__ __forceinline__ const void *gtp_opaque(const void *p)
 
 /* Entry t of block b into registers: ecell, edeg, eoff[DB]. */
 #define GTP_UNS_GATHER()                                                                          \
-    const int t = threadIdx.x, nt = blockDim.x, b = blockIdx.x, NB = P.gp_nblk;                   \
+    const int t = threadIdx.x, nt = blockDim.x, b = blockIdx.x + P.gp_b0, NB = P.gp_nblk;                   \
     const int e0 = __ldg(P.gp_blk + b), ne = __ldg(P.gp_blk + b + 1) - e0;                        \
     const int own = __ldg(P.gp_blk + NB + 1 + b);                                                 \
     int ecell = 0, edeg = 0;                                                                      \

@@ -73,4 +73,31 @@ typedef struct {
         sa[e] = STENCIL_FOLD(LAPLAP, sa[e], res_);                                                \
     } while (0)
 
+/* ---- graph stencils (ksteps 2 in stencils/registry.h): balls grown through the neighbour
+ * lists, each entry a row of width W_ slots (storage/tiles.h: its degree, then the slots of its
+ * neighbours in its own list order). The includer defines T, sa, sb as above, nbw (the block's
+ * rows, uint16_t) and W_ (the row width). The body of stencils/<name>.h, unchanged, reads the
+ * ball: a neighbour's lists are its own row, so its Laplacian is computed from its own list
+ * order, as in core; the body's result goes to res_ and the fold follows, as in TILE_UPDATE. ---- */
+#undef GLD
+#define GLD(f, q) ((f)[GAT(q)])
+#define GDEG(q) ((int)nbw[(long)(q) * W_])
+#define GNB(q, j) ((int)nbw[(long)(q) * W_ + 1 + (j)])
+#define GDEG2(c, k) GDEG(GNB(c, k))
+#define GNB2(c, k, j) GNB(GNB(c, k), j)
+#define GFOR(k, lo, d) for (int k = (lo); k < (d); k++)
+#define GFOR2(k, lo, d) for (int k = (lo); k < (d); k++)
+#define GAT(q) (q)
+#define GOUT(q) 0
+
+/* sb[e] <- the state at entry e after one step of graph stencil ST from sa. */
+#define GTILE_UPDATE(ST, e)                                                                       \
+    do {                                                                                          \
+        T res_;                                                                                   \
+        T *const out = &res_;                                                                     \
+        const T *const in = sa;                                                                   \
+        ST##_BODY(e);                                                                             \
+        sb[e] = STENCIL_FOLD(ST, sa[e], res_);                                                    \
+    } while (0)
+
 #endif

@@ -16,12 +16,14 @@
     {                                                                                             \
         typedef TY T;                                                                             \
         const int32_t *cell = t->cell + t->start[b];                                              \
-        const tile_nb4 *nb4 = (const tile_nb4 *)(t->nb + 4 * (size_t)t->start[b]);                \
+        const uint16_t *nbw = t->nb + (size_t)t->width * (size_t)t->start[b];                    \
+        const tile_nb4 *nb4 = (const tile_nb4 *)nbw; /* W/E/S/N: width 4 */                     \
+        const int W_ = t->width;                                                                  \
         const int32_t *layer = t->layer + (size_t)b * (size_t)(t->depth + 1);                     \
         const TY *src = (const TY *)a->src + zo;                                                  \
         const TY *coeff = a->coeff ? (const TY *)a->coeff + zo : NULL;                            \
         const int n = t->start[b + 1] - t->start[b], radius = t->depth / t->K;                    \
-        (void)coeff;                                                                              \
+        (void)coeff, (void)nb4, (void)nbw, (void)W_;                                              \
         for (int e = 0; e < n; e++)                                                               \
             sa[e] = sb[e] = src[cell[e]];                                                         \
         if (tiles_two_pass(t, a->stencil)) {                                                      \
@@ -33,12 +35,13 @@
                     if (cell[e] >= t->base)                                                       \
                         TILE_LAPLAP_FROM_LAP(e);                                                  \
             }                                                                                     \
-        } else                                                                                    \
+        } else /* one pass a step: TILE_UPDATE, or GTILE_UPDATE on rows of list slots */        \
             for (int i = 1; i <= a->k; i++) {                                                     \
                 for (int e = 0; e < layer[radius * (a->k - i)]; e++)                              \
                     if (cell[e] >= t->base)                                                       \
                         switch (a->stencil) {                                                     \
                             FOR_EACH_KSTEPS_STENCIL(TILE_CASE, e)                                 \
+                            FOR_EACH_GRAPH_KSTEPS_STENCIL(GTILE_CASE, e)                          \
                         default: break;                                                           \
                         }                                                                         \
                 TY *swap = sa;                                                                    \
@@ -52,6 +55,8 @@
     }
 #define TILE_CASE(ST, e)                                                                          \
     case ST_##ST: TILE_UPDATE(ST, e); break;
+#define GTILE_CASE(ST, e)                                                                         \
+    case ST_##ST: GTILE_UPDATE(ST, e); break;
 #define TILE_COEFF(e) coeff[cell[e]]
 TILES_BLOCK(double)
 TILES_BLOCK(float)

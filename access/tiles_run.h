@@ -10,8 +10,9 @@
 #include "../stencils/stencil.h"
 #include "../storage/tiles.h"
 
-/* Whether stencil s has a K-step kernel (stencils/registry.h: ksteps). */
-static inline int tiles_supported(stencil_t s) { return stencil_table[s].ksteps; }
+/* Whether stencil s has a K-step kernel (stencils/registry.h: ksteps; 2: a graph stencil's, on
+ * balls built through the neighbour lists, tiles_build_lists). */
+static inline int tiles_supported(stencil_t s) { return stencil_table[s].ksteps != 0; }
 
 /* The input a K-step launch reads besides the state (input 0) in field set f: input 1 (hdiff's
  * coeff) where the stencil has one, else NULL. */
@@ -49,12 +50,17 @@ static inline int tiles_two_pass(const tiles *t, stencil_t s)
     return s == ST_LAPLAP && t->lattice;
 }
 
-/* Shared memory a block needs for balls of up to maxball cells: per entry its slots, its cell
+/* Shared memory a block needs for balls of up to maxball cells with rows of `width` slots
+ * (tiles.width): the rows (rounded up to 16 bytes: tiles_rows_bytes), then per entry its cell
  * and two values: the state before and after a step, or (two passes) the state and its
  * Laplacian. */
-static inline size_t tiles_smem(int maxball, precision_t p)
+PILLAR_HD size_t tiles_rows_bytes(int maxball, int width)
 {
-    return (size_t)maxball * (4 * sizeof(uint16_t) + sizeof(int32_t) + 2 * prec_size(p));
+    return ((size_t)maxball * (size_t)width * sizeof(uint16_t) + 15) / 16 * 16;
+}
+static inline size_t tiles_smem(int maxball, int width, precision_t p)
+{
+    return tiles_rows_bytes(maxball, width) + (size_t)maxball * (sizeof(int32_t) + 2 * prec_size(p));
 }
 
 /* The launch on the GPU, on a stream (NULL: the default one), `zslice` levels per block

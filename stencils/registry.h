@@ -29,6 +29,9 @@
  *   staged    1: has kernels of the staged strategy and (ksteps) K steps per launch: its state is
  *             input 0 `in`, read across radius <= 2; any other input (`coeff`) only at the cell.
  *             ksteps further needs radius 2 (the balls' second-order slots, storage/tiles.h)
+ *   ksteps    1: K steps per launch of a W/E/S/N body (access/tiles.cu); 2: of a graph body
+ *             (one state field `in`, radius 2) on balls grown through the neighbour lists
+ *             (access/gtiles.cu); 0: none
  *
  * Keep the W/E/S/N stencils' lines in any order: the enum puts the QUAD ones first. */
 #ifndef PILLAR_REGISTRY_H
@@ -57,7 +60,7 @@
     X(A, B, lap, LAP, QUAD, 1, 1, ("in", "out"), 1, 0, 0, (1, {0}, {1}), s - v / (T)8, (), 0, 1, 0, \
       "5-point Laplacian once, 1 field in, radius 1")                                             \
     X(A, B, graphlap, GRAPHLAP, GRAPH, 1, 1, ("in", "out"), 2, 0, 0, (1, {0}, {1}),              \
-      s - v / (T)GRAPHLAP_DAMPING, (), 0, 0, 0,                                                   \
+      s - v / (T)GRAPHLAP_DAMPING, (), 0, 0, 2,                                                   \
       "graph Laplacian applied twice, cells with any number of neighbours (mesh files), radius 2") \
     X(A, B, fluxdiff, FLUXDIFF, GRAPH, 1, 1, ("in", "out"), 1, 0, 0, (0, {0}, {0}), v, (), 0, 0, 0, \
       "flux-form diffusion step, edge and cell coefficients from the mesh coordinates, radius 1")
@@ -70,6 +73,10 @@
 #define PILLAR_UNLESS_GRAPH(M, args) M args
 #define PILLAR_IF_1(M, args) M args
 #define PILLAR_IF_0(M, args)
+#define PILLAR_IF_2(M, args)
+#define PILLAR_IF2_0(M, args)
+#define PILLAR_IF2_1(M, args)
+#define PILLAR_IF2_2(M, args) M args
 #define PILLAR_SELECT_1(M1, M0) M1
 #define PILLAR_SELECT_0(M1, M0) M0
 
@@ -83,6 +90,9 @@
 #define PILLAR_KSTEPS_(M, A, name, PREFIX, kind, nin, nout, fields, radius, ztop, zradius, carry, \
                        fold, inputs, framed, staged, ksteps, summary)                             \
     PILLAR_IF_##ksteps(M, (PREFIX, A))
+#define PILLAR_GKSTEPS_(M, A, name, PREFIX, kind, nin, nout, fields, radius, ztop, zradius,     \
+                        carry, fold, inputs, framed, staged, ksteps, summary)                     \
+    PILLAR_IF2_##ksteps(M, (PREFIX, A))
 /* For the W/E/S/N stencils: M1(PREFIX, A) where staged is 1, M0(PREFIX, A) where it is 0. */
 #define PILLAR_STAGED_OR_(M, A, name, PREFIX, kind, nin, nout, fields, radius, ztop, zradius,    \
                           carry, fold, inputs, framed, staged, ...)                               \
@@ -94,6 +104,8 @@
 #define FOR_EACH_ANY_STENCIL(M, A) FOR_EACH_STENCIL(M, A) FOR_EACH_GRAPH_STENCIL(M, A)
 #define FOR_EACH_STAGED_STENCIL(M, A) PILLAR_STENCILS(PILLAR_STAGED_, M, A)
 #define FOR_EACH_KSTEPS_STENCIL(M, A) PILLAR_STENCILS(PILLAR_KSTEPS_, M, A)
+/* The graph stencils with K-step kernels (ksteps 2). */
+#define FOR_EACH_GRAPH_KSTEPS_STENCIL(M, A) PILLAR_STENCILS(PILLAR_GKSTEPS_, M, A)
 #define FOR_EACH_STENCIL_STAGED_OR(M1, M0, A) PILLAR_STENCILS(PILLAR_STAGED_OR_, (M1, M0), A)
 
 /* The fold as functions of each type: stencil_fold_PREFIX_double(s, v), ..._float. */

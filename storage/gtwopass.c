@@ -70,6 +70,12 @@ static void close_block(gtwopass *s, const ugrid *g, int c0, int c1, ilist *ents
 
 int gtwopass_build(gtwopass *s, const ugrid *g, int nt, int radius)
 {
+    return gtwopass_build_cut(s, g, nt, radius, NULL, 0);
+}
+
+int gtwopass_build_cut(gtwopass *s, const ugrid *g, int nt, int radius, const int *cuts,
+                       int ncuts)
+{
     memset(s, 0, sizeof *s);
     if (nt < 32 || nt > 65535) {
         perr("graph-twopass: blocks of %d threads; it takes 32 to 65535", nt);
@@ -87,13 +93,15 @@ int gtwopass_build(gtwopass *s, const ugrid *g, int nt, int radius)
     for (int c = 0; c < g->nxy; c++)
         where[c] = -1;
     ilist ents = {0}, starts = {0}, owns = {0}, firsts = {0};
-    int c0 = g->nhalo, held = 0, run = 1;
+    int c0 = g->nhalo, held = 0, run = 1, cut = 0;
     for (int c = g->nhalo; c < g->nxy; c++) {
-        int add = stamp[c] != run;
+        int add = stamp[c] != run, at_cut = 0;
+        while (cut < ncuts && cuts[cut] <= c)
+            at_cut |= cuts[cut++] == c;
         if (s->radius >= 2)
             for (int k = 0, d = ugrid_deg(g, c); k < d; k++)
                 add += stamp[ugrid_nb(g, c, k)] != run;
-        if (held + add > nt && c > c0) { /* close the run [c0, c) and start one at c */
+        if ((held + add > nt || at_cut) && c > c0) { /* close the run [c0, c), start one at c */
             ilist_push(&starts, (int32_t)ents.n);
             ilist_push(&owns, c - c0);
             ilist_push(&firsts, c0);
@@ -159,6 +167,26 @@ void gtwopass_free(gtwopass *s)
     xfree(s->ent);
     xfree(s->slot);
     memset(s, 0, sizeof *s);
+}
+
+size_t gtwopass_words(const gtwopass *s)
+{
+    return 3 * (size_t)s->nblocks + 1 + (size_t)(2 + s->D) * (s->nent > 0 ? s->nent : 1) +
+           (size_t)gtwopass_slot_rows(s->D) * (size_t)(s->n > 0 ? s->n : 1);
+}
+
+int gtwopass_block_of(const gtwopass *s, int c)
+{
+    const int32_t *cell0 = s->blk + 2 * (size_t)s->nblocks + 1;
+    int lo = 0, hi = s->nblocks; /* the first block whose first cell is >= c */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (cell0[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 double gtwopass_ratio(const gtwopass *s) { return s->n > 0 ? (double)s->nent / s->n : 0; }

@@ -45,7 +45,20 @@ typedef struct {
  * nt <= 65535) and a stencil of the given radius (1 or 2). Returns 0, or -1 with a message when
  * nt cannot hold one cell with its ring. */
 int gtwopass_build(gtwopass *s, const ugrid *g, int nt, int radius);
+/* The same with blocks also cut at the cells cuts[0 .. ncuts) (ascending; those outside the
+ * inner cells are ignored): no run straddles a cut, so the blocks whose cells are >= a cut form
+ * a suffix of the blocks (gtwopass_block_of). An iterated out-of-core part cuts at the first
+ * cell of each shrinking region (src/ooc/ooc_plan.h). */
+int gtwopass_build_cut(gtwopass *s, const ugrid *g, int nt, int radius, const int *cuts,
+                       int ncuts);
 void gtwopass_free(gtwopass *s);
+
+/* 32-bit words of the lists as a device image: blk, then ent ((2 + D) rows of nent, at least
+ * one), then slot (slot rows of n, at least one). */
+size_t gtwopass_words(const gtwopass *s);
+
+/* The first block whose own cells start at or after cell c (nblocks when none does). */
+int gtwopass_block_of(const gtwopass *s, int c);
 
 /* Rows of slot: two neighbour slots per word. */
 static inline int gtwopass_slot_rows(int D) { return (D + 1) / 2; }

@@ -12,12 +12,12 @@ typedef struct {
     size_t n, cap;
 } entries;
 
-static void entries_push(entries *e, int32_t c)
+static void entries_push(entries *e, int32_t c, int width)
 {
     if (e->n == e->cap) {
-        size_t cap = e->cap ? e->cap * 2 : 4096;
+        size_t cap = e->cap ? e->cap * 2 : 4096, w = (size_t)width;
         e->cell = xgrow(e->cell, sizeof(int32_t) * e->n, sizeof(int32_t) * cap);
-        e->nb = xgrow(e->nb, sizeof(uint16_t) * 4 * e->n, sizeof(uint16_t) * 4 * cap);
+        e->nb = xgrow(e->nb, sizeof(uint16_t) * w * e->n, sizeof(uint16_t) * w * cap);
         e->cap = cap;
     }
     e->cell[e->n++] = c;
@@ -25,36 +25,54 @@ static void entries_push(entries *e, int32_t c)
 
 /* The ball of a block of n cells own[], appended to e: own cells, then layer by layer; slot_of
  * is -1 everywhere on entry and on return. Returns the ball's size, or -1 if it is too large. */
+/* Neighbour r of cell c: relation r (W, E, S, N), or with t->graph entry r of the grid's list
+ * (g->adj); -1 for none. Neighbours per cell: nbr_count. */
+static int nbr_at(const tiles *t, const ugrid *g, int c, int r)
+{
+    const int *a = t->graph ? g->adj : g->nbr;
+    return a[(size_t)r * (size_t)g->nxy + (size_t)c];
+}
+static int nbr_count(const tiles *t, const ugrid *g) { return t->graph ? g->adjw : NREL1; }
+
 static int ball_of_block(const tiles *t, const ugrid *g, const int *own, int n, entries *e,
                          int *slot_of, int32_t *layer)
 {
-    size_t e0 = e->n;
+    size_t e0 = e->n, w = (size_t)t->width;
+    const int nr = nbr_count(t, g);
     for (int j = 0; j < n; j++) {
         slot_of[own[j]] = (int)(e->n - e0);
-        entries_push(e, own[j]);
+        entries_push(e, own[j], t->width);
     }
     layer[0] = n;
     size_t from = e0;
     for (int d = 1; d <= t->depth; d++) {
         size_t to = e->n;
         for (size_t i = from; i < to; i++)
-            for (int r = 0; r < NREL1; r++) {
-                int v = g->nbr[(size_t)r * (size_t)g->nxy + (size_t)e->cell[i]];
+            for (int r = 0; r < nr; r++) {
+                int v = nbr_at(t, g, e->cell[i], r);
                 if (v >= 0 && slot_of[v] < 0) {
                     slot_of[v] = (int)(e->n - e0);
-                    entries_push(e, v);
+                    entries_push(e, v, t->width);
                 }
             }
         from = to;
         layer[d] = (int32_t)(e->n - e0);
     }
     int size = (int)(e->n - e0);
-    for (size_t i = e0; i < e->n; i++)
-        for (int r = 0; r < NREL1; r++) {
-            int v = g->nbr[(size_t)r * (size_t)g->nxy + (size_t)e->cell[i]];
+    for (size_t i = e0; i < e->n; i++) {
+        uint16_t *row = e->nb + w * i;
+        int deg = 0;
+        for (int r = 0; r < nr; r++) {
+            int v = nbr_at(t, g, e->cell[i], r);
             int s = v >= 0 ? slot_of[v] : -1;
-            e->nb[4 * i + (size_t)r] = (uint16_t)(s >= 0 ? s : (int)(i - e0));
+            deg += v >= 0 && deg == r; /* the list's length: up to its first gap (ugrid_deg) */
+            row[t->graph + r] = (uint16_t)(s >= 0 ? s : (int)(i - e0));
         }
+        for (int r = t->graph + nr; r < t->width; r++) /* padding */
+            row[r] = (uint16_t)(i - e0);
+        if (t->graph)
+            row[0] = (uint16_t)deg;
+    }
     for (size_t i = e0; i < e->n; i++)
         slot_of[e->cell[i]] = -1;
     return size > TILES_MAX_BALL ? -1 : size;
@@ -133,8 +151,9 @@ static block_span *cut_blocks(const tiles *t, const int *key, int **own)
     return span;
 }
 
-int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius,
-                const int *key)
+/* tiles_build and tiles_build_lists: through W/E/S/N, or (graph) through the lists. */
+static int build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius,
+                 const int *key, int graph)
 {
     memset(t, 0, sizeof *t);
     t->B = B;
@@ -144,6 +163,8 @@ int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int 
     t->from = from;
     t->ncells = g->nxy;
     t->nblocks = (g->nxy - from + B - 1) / B;
+    t->graph = graph;
+    t->width = t->graph ? (1 + g->adjw + 1) / 2 * 2 : 4; /* even: whole 32-bit words */
     t->start = xalloc(sizeof(int32_t) * (size_t)(t->nblocks + 1));
     t->layer = xalloc(sizeof(int32_t) * (size_t)t->nblocks * (size_t)(t->depth + 1));
     t->bmax = xalloc(sizeof(int32_t) * (size_t)(t->nblocks > 0 ? t->nblocks : 1));
@@ -183,11 +204,29 @@ int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int 
     t->cell = e.cell;
     t->nb = e.nb;
     t->nentries = e.n;
+    t->lattice = !t->graph;
     for (int b = 0; b < t->nblocks && rc == 0 && t->lattice; b++)
         t->lattice = ball_is_lattice(t, g, b);
     if (rc != 0)
         tiles_free(t);
     return rc;
+}
+
+int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius,
+                const int *key)
+{
+    return build(t, g, base, from, B, K, radius, key, 0);
+}
+
+int tiles_build_lists(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius,
+                      const int *key)
+{
+    if (!g->adj) {
+        memset(t, 0, sizeof *t);
+        perr("kernel steps: a graph stencil's balls need the grid's neighbour lists");
+        return -1;
+    }
+    return build(t, g, base, from, B, K, radius, key, 1);
 }
 
 void tiles_free(tiles *t)
@@ -204,5 +243,5 @@ size_t tiles_bytes(const tiles *t)
 {
     return sizeof(int32_t) * ((size_t)t->nblocks + 1 + (size_t)t->nblocks * (size_t)(t->depth + 1) +
                               t->nentries) +
-           sizeof(uint16_t) * 4 * t->nentries;
+           sizeof(uint16_t) * (size_t)t->width * t->nentries;
 }

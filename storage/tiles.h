@@ -19,6 +19,11 @@
  * relation r (W, E, S, N) of entry e, or e itself where that neighbour is not in the ball, so
  * that every read stays inside the ball.
  *
+ * On a grid with neighbour lists (g->adj: graph stencils) the balls grow through the lists and
+ * each entry has a row of `width` slots (1 + the list width, rounded up to even): nb[width*e] is
+ * its degree (its list's length), nb[width*e + 1 + j] the slot of its neighbour j in its own
+ * list order (e itself outside the ball), then padding (e). Such balls are never lattice-like.
+ *
  * The balls are "lattice-like" when around every entry that a step may update (a cell >= base
  * within layer radius·(K-1)) the grid's relations compose as on a square lattice: going one way
  * and back returns (E(W e) = W(E e) = N(S e) = S(N e) = e) and the diagonal neighbours do not
@@ -48,12 +53,14 @@ typedef struct {
     int nblocks;
     int maxball;    /* the largest ball */
     int lattice;    /* 1: every ball is lattice-like (above) */
+    int graph;      /* 1: built from neighbour lists (g->adj): rows of degree and slots */
+    int width;      /* slots per entry: 4 (W/E/S/N), or the even 1 + list width (graph) */
     size_t nentries;
     int32_t *start; /* nblocks + 1: block b's ball is entries start[b] .. start[b+1]) */
     int32_t *bmax;  /* nblocks: the largest cell of each block, ascending */
     int32_t *layer; /* nblocks * (depth + 1): entries of block b within distance d, at b*(depth+1)+d */
     int32_t *cell;  /* nentries: the cell of each entry */
-    uint16_t *nb;   /* 4 * nentries: W/E/S/N slots within the ball */
+    uint16_t *nb;   /* width * nentries: W/E/S/N slots, or degree and list slots (above) */
 } tiles;
 
 /* Builds the balls of blocks of B cells over the cells [from, nxy) of g (g->nbr gives the
@@ -62,6 +69,10 @@ typedef struct {
  * with a message when a ball exceeds TILES_MAX_BALL cells. */
 int tiles_build(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius,
                 const int *key);
+/* The same through the grid's neighbour lists g->adj (graph stencils: rows of degree and
+ * slots, above). Returns 0, or -1 with a message (also for a grid without lists). */
+int tiles_build_lists(tiles *t, const ugrid *g, int base, int from, int B, int K, int radius,
+                      const int *key);
 void tiles_free(tiles *t);
 
 /* Bytes of the arrays a device needs (start, layer, cell, nb). */

@@ -135,8 +135,20 @@ for f in hex tri refined; do
 done
 expect_output "PASS: 0 of" run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 \
     --out-of-core on --device-mem 60K --layout zcurve --precision float
-expect_error "graphlap has no K-step kernel" \
-    run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 --fuse 2 --kernel-steps 2
+# K steps per launch on balls grown through the neighbour lists (access/gtiles.cu's CPU twin)
+for f in hex tri refined; do
+    expect_output "PASS: 0 of" run --mesh "$m/$f.h5" --stencil graphlap --backend cpu --steps 5 \
+        --fuse 3 --kernel-steps 2 --out-of-core on --device-mem 80K --layout metis
+done
+expect_output "PASS: 0 of" run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 \
+    --kernel-steps 3
+expect_error "fluxdiff has no iterated runs" \
+    run --mesh "$m/hex.h5" --stencil fluxdiff --backend cpu --steps 4 --kernel-steps 2
+expect_error "--access graph-twopass runs graph stencils" \
+    run --size 32x32x4 --stencil laplap --backend cpu --steps 2 --access graph-twopass
+expect_error "--access graph-twopass runs one step per launch" \
+    run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 --access graph-twopass \
+    --kernel-steps 2
 # fluxdiff: coefficients from the coordinates, every mesh kind, no iterated runs
 for f in hex trib sphere refined; do
     expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \

@@ -125,16 +125,8 @@ static void two_passes(const gtwopass *s, int nhalo, int nz, long zs, const doub
     typedef double T;
     const int nb = s->nblocks;
     const size_t ne = s->nent > 0 ? s->nent : 1;
-#include "stencils/graph_undef.h"
-#define GAT(q) ((q) + lev)
-#define GOUT(q) GAT(q)
-#define GDEG(q) edeg
-#define GNB(q, j) ((q) + s->ent[(size_t)(2 + (j)) * ne + i])
-#define GFOR(k, lo, d) for (int k = (lo); k < (d); k++)
-#define GLAP(q) buf[q]
-#define GLNB(c, k) ((int)(((k) & 1) ? slot_(k) >> 16 : slot_(k) & 0xffffu))
-#define slot_(k) ((uint32_t)s->slot[(size_t)((k) / 2) * s->n + (ecell - nhalo)])
-#define GSELF(c) e
+#define GTP_BASE nhalo
+#include "gtp_lists.h"
     for (int b = 0; b < nb; b++) {
         const int e0 = s->blk[b], nent = s->blk[b + 1] - e0, own = s->blk[nb + 1 + b];
         for (int z = 0; z < nz; z++) {

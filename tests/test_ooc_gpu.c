@@ -7,9 +7,11 @@
  * steps per launch (access/tiles.cu) for laplap and hdiff, in core and in chunks, blocks of 32
  * to 256 cells; laplap and hdiff on quad meshes whose labels turn (cubed spheres, rotated, a
  * scrambled patch: tests/quad_meshes.h) in chunks and K = 2 per launch; graphlap on hexagons,
- * triangles and the refined patch in file, METIS and z-curve order (graph_mesh_cases); then
+ * triangles and the refined patch in file, METIS and z-curve order (graph_mesh_cases), with the
+ * ELL kernel and with graph-twopass (in core with blocks of 256 and 32, out of core F = 1, 3;
+ * refused without its lists) and with K = 2, 3 steps per launch (access/gtiles.cu); then
  * 512x512x64 runs of each stencil at a third of its size (and with K = 2 in core), and graphlap
- * on 512x512 hexagons x 64 levels in METIS order. Exits 77 (skipped) without a device. */
+ * on 512x512 hexagons x 64 levels in METIS order (also graph-twopass in core). Exits 77 (skipped) without a device. */
 #include "check.h"
 #include "access/tiles_run.h"
 #include "quad_meshes.h"
@@ -271,6 +273,101 @@ static void run_thirds(const problem *pb, fieldset ref, const char *what, long *
     }
 }
 
+/* graph-twopass (access/graph_twopass.cu) as the step kernel of plan pl: its lists built for
+ * blocks of nt threads (ooc_plan_gtwopass), then run against ref. Returns the number of chunks
+ * (0: no lists). */
+static int run_gtwopass(const problem *pb, ooc_plan *pl, fieldset ref, int nt, int steps,
+                        const char *what)
+{
+    CHECK(ooc_plan_gtwopass(pl, nt) == 0, "%s: no graph-twopass lists for blocks of %d", what, nt);
+    if (pl->gtp != nt)
+        return 0;
+    fieldset st = iter_fields_copy(pb), spare = {{0}};
+    spare.p[0] = field_alloc(pb->s.prec, pb->ug.len);
+    ooc_kernel k = {ACC_GRAPH_TWOPASS, nt, 1, 1, 4};
+    ooc_timing t;
+    CHECK(ooc_gpu_run(pl, &pb->ug, &st, &spare, steps, &k, &t) == 0, "%s: twopass run failed", what);
+    long d = iter_state_differ(pb, st, ref, NULL);
+    CHECK(d == 0, "%s graph-twopass blocks of %d (%d x %d chunks, F=%d): %ld points differ from "
+          "the CPU in core", what, nt, pl->nparts, pl->nslabs, pl->F, d);
+    double pass = pl->h2d_field_bytes + pl->h2d_table_bytes + pl->list_bytes;
+    CHECK(t.h2d_bytes == t.passes * pass, "%s: graph-twopass: %.0f bytes host->device in %d "
+          "passes, the plan counts %.0f a pass", what, t.h2d_bytes, t.passes, pass);
+    xfree(spare.p[0]);
+    iter_fields_free(pb, &st);
+    return pl->nparts * pl->nslabs;
+}
+
+/* graph-twopass on pb: in core (blocks of 256 and 32 threads) and out of core with F = 1, 3 at
+ * twice the minimum budget (blocks of 32 and 96), against ref (STEPS steps) bit for bit; a plan
+ * without its lists is refused. */
+static void graph_twopass_cases(const problem *pb, fieldset ref, const char *what, long *runs,
+                                long *chunked)
+{
+    const problem_spec *s = &pb->s;
+    static const int nts[] = {256, 32};
+    for (int i = 0; i < 2; i++) {
+        ooc_plan pl;
+        CHECK(ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, 0, 0, STEPS) == 0,
+              "%s: no in-core plan", what);
+        if (i == 0) { /* without lists: refused */
+            ooc_kernel k = {ACC_GRAPH_TWOPASS, 0, 0, 0, 4};
+            ooc_timing t;
+            fieldset st = iter_fields_copy(pb), spare = {{0}};
+            spare.p[0] = field_alloc(s->prec, pb->ug.len);
+            fprintf(stderr, "(expected) ");
+            CHECK(ooc_gpu_run(&pl, &pb->ug, &st, &spare, STEPS, &k, &t) == -1,
+                  "%s: graph-twopass without lists accepted", what);
+            xfree(spare.p[0]);
+            iter_fields_free(pb, &st);
+        }
+        *runs += run_gtwopass(pb, &pl, ref, nts[i], STEPS, what) > 0;
+        ooc_plan_free(&pl);
+    }
+    static const int Fs[] = {1, 3}, onts[] = {32, 96};
+    for (int i = 0; i < 2; i++) {
+        size_t min = ooc_min_budget(&pb->ug, s->stencil, s->prec, 0, 0, Fs[i]);
+        ooc_plan pl;
+        if (ooc_plan_make(&pl, &pb->ug, s->stencil, s->prec, 0, 0, 2 * min, Fs[i]) != 0) {
+            CHECK(0, "%s F=%d: no plan", what, Fs[i]);
+            continue;
+        }
+        int n = run_gtwopass(pb, &pl, ref, onts[i], STEPS, what);
+        *runs += n > 0;
+        *chunked += n > 1;
+        ooc_plan_free(&pl);
+    }
+}
+
+/* graphlap with K = 2, 3 steps per launch (access/gtiles.cu: balls through the neighbour
+ * lists): in core (F = K + 1) and out of core (F = K, K + 1 at 8x the minimum budget), blocks of
+ * 32, 64 and 256 cells, against ref (STEPS steps) bit for bit. */
+static void graph_ksteps_cases(const problem *pb, fieldset ref, const char *what, long *runs,
+                               long *chunked)
+{
+    static const int blocks[] = {32, 64, 256};
+    const problem_spec *s = &pb->s;
+    int bi = 0;
+    for (int K = 2; K <= 3; K++) {
+        ooc_plan pl;
+        CHECK(ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, 0, 0, K + 1) == 0,
+              "%s: no in-core plan", what);
+        *runs += run_tiles(pb, &pl, ref, K, blocks[bi++ % 3], STEPS, what) > 0;
+        ooc_plan_free(&pl);
+        for (int F = K; F <= K + 1; F++) {
+            size_t min = ooc_min_budget(&pb->ug, s->stencil, s->prec, 0, 0, F);
+            if (ooc_plan_make(&pl, &pb->ug, s->stencil, s->prec, 0, 0, 8 * min, F) != 0) {
+                CHECK(0, "%s F=%d: no plan", what, F);
+                continue;
+            }
+            int n = run_tiles(pb, &pl, ref, K, blocks[bi++ % 3], STEPS, what);
+            *runs += n > 0;
+            *chunked += n > 1;
+            ooc_plan_free(&pl);
+        }
+    }
+}
+
 /* graphlap on general meshes (bounded hexagons, periodic triangles, the refined patch with its
  * 5-neighbour cells) in file, METIS and z-curve order, double and float: the in-core plan and
  * F = 1..3 at budgets 2x and 5x the minimum (also without sharing), against the CPU in-core
@@ -324,6 +421,8 @@ static void graph_mesh_cases(long *runs, long *chunked)
                     for (int b = 2; b <= 5; b += 3)
                         run_budget(&pb, ref, ACC_IDXVAR, F, b * min, b == 5, what, runs, chunked);
                 }
+                graph_twopass_cases(&pb, ref, what, runs, chunked);
+                graph_ksteps_cases(&pb, ref, what, runs, chunked);
                 iter_fields_free(&pb, &ref);
                 problem_free(&pb);
             }
@@ -349,6 +448,10 @@ static void big_graph_case(long *runs)
         fieldset ref = iter_fields_copy(&pb);
         iter_run_incore(&pb, ref, 2);
         run_thirds(&pb, ref, "graphlap hexagons 512x512x64 (METIS order)", runs);
+        ooc_plan pl; /* graph-twopass in core */
+        CHECK(ooc_plan_incore(&pl, &pb.ug, s.stencil, s.prec, 0, 0, 2) == 0, "no in-core plan");
+        *runs += run_gtwopass(&pb, &pl, ref, 256, 2, "graphlap hexagons 512x512x64 (METIS order)") > 0;
+        ooc_plan_free(&pl);
         iter_fields_free(&pb, &ref);
         problem_free(&pb);
     } else {

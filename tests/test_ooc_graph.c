@@ -7,6 +7,10 @@
  *    double and float, F = 1..3, budgets from the minimum (many parts and slabs) to unlimited,
  *    with region sharing; every computed cell's list and its neighbours' lists in a chunk are
  *    the whole grid's; in METIS order some plans are made of whole METIS parts;
+ *  - the parts' graph-twopass lists (ooc_plan_gtwopass) give, for every shrinking region of a
+ *    pass, a suffix of blocks that owns exactly it, with the whole grid's lists; the GPU's
+ *    graph-twopass steps, emulated on those lists (suffix of blocks, slots from the lists' first
+ *    cell, fold, two arrays taking turns), equal the in-core iteration bit for bit;
  *  - the damping is stable: on closed meshes (no halo) the mean is kept and the l2 norm of the
  *    state never grows over hundreds of steps, where a step 64 times larger than the bound allows
  *    (u - L²u/16) makes it grow. */
@@ -115,6 +119,167 @@ static void test_metis_parts(const problem *pb, fieldset ref, const char *what, 
     }
     CHECK(whole > 0, "%s: no plan of several whole METIS parts", what);
     printf("%s: %d plans of several whole METIS parts, bit-exact\n", what, whole);
+}
+
+/* ---- graph-twopass lists of the parts (ooc_plan_gtwopass) ---- */
+
+/* F = 1..3 at twice the minimum budget and in core, blocks of 32 and 64 threads: every part's
+ * lists cover [first[F-1], ncells); for every m < F the blocks from gtwopass_block_of(first[m])
+ * own exactly the runs of [first[m], ncells), one after the other; every entry's degree and
+ * neighbours are those of its global cell in the whole grid (no list of the outermost band, which
+ * keeps only the neighbours the part holds); the lists count in the plan's table bytes. */
+static void test_gtwopass_lists(const problem *pb, const char *what)
+{
+    const problem_spec *s = &pb->s;
+    const ugrid *g = &pb->ug;
+    long bad = 0, checked = 0;
+    for (int F = 1; F <= MAXF; F++)
+        for (int incore = 0; incore < 2; incore++)
+            for (int nt = 32; nt <= 64; nt *= 2) {
+                ooc_plan pl;
+                size_t min = ooc_min_budget(g, s->stencil, s->prec, 0, 0, F);
+                int rc = incore ? ooc_plan_incore(&pl, g, s->stencil, s->prec, 0, 0, F)
+                                : ooc_plan_make(&pl, g, s->stencil, s->prec, 0, 0, 2 * min, F);
+                if (rc != 0) {
+                    CHECK(0, "%s F=%d: no plan", what, F);
+                    continue;
+                }
+                double before = pl.h2d_table_bytes, lists = 0;
+                CHECK(ooc_plan_gtwopass(&pl, nt) == 0 && pl.gtp == nt, "%s: no lists", what);
+                for (int p = 0; p < pl.nparts && pl.gtp; p++) {
+                    const ooc_part *pt = &pl.part[p];
+                    const gtwopass *gp = &pt->gp;
+                    const int nb = gp->nblocks;
+                    const size_t ne = gp->nent > 0 ? gp->nent : 1;
+                    lists += (double)sizeof(int32_t) * (double)gtwopass_words(gp) * pl.nslabs;
+                    bad += gp->n != pt->ncells - pt->first[F - 1];
+                    for (int m = 0; m < F; m++) {
+                        int next = pt->first[m];
+                        for (int b = gtwopass_block_of(gp, pt->first[m]); b < nb; b++) {
+                            bad += gp->blk[2 * nb + 1 + b] != next;
+                            next += gp->blk[nb + 1 + b];
+                        }
+                        bad += next != pt->ncells;
+                    }
+                    for (size_t e = 0; e < gp->nent; e++) {
+                        int q = gp->ent[e], d = gp->ent[ne + e], gq = pt->gcell[q];
+                        bad += d != ugrid_deg(g, gq);
+                        for (int j = 0; j < d && j < g->adjw; j++)
+                            bad += pt->gcell[q + gp->ent[(size_t)(2 + j) * ne + e]] != ugrid_nb(g, gq, j);
+                        checked++;
+                    }
+                }
+                CHECK(pl.h2d_table_bytes == lists && (pl.nparts == 0 || lists != before),
+                      "%s F=%d: the plan counts %.0f table bytes, the lists are %.0f", what, F,
+                      pl.h2d_table_bytes, lists);
+                ooc_plan_free(&pl);
+            }
+    CHECK(bad == 0, "%s: %ld mismatches in the parts' graph-twopass lists", what, bad);
+    CHECK(checked > 0, "%s: no list entries checked", what);
+}
+
+/* ---- graph-twopass steps on the parts' lists, emulated on the CPU ---- */
+
+/* What the GPU pipeline does with --access graph-twopass (src/ooc/ooc_gpu.c, ooc_step_launch,
+ * access/graph_twopass.cu), written here from the lists: per pass of up to F steps and per part
+ * (every level at once: graphlap reads no other level), the part's cells gathered from the state
+ * into two local arrays; the step with m steps to go runs the blocks from
+ * gtwopass_block_of(first[m]), pass 1 the Laplacian of every entry into the block's buffer, pass
+ * 2 each own cell's output through its slots (indexed from the lists' first cell, ncells - n, as
+ * kparams.c0 is) with the fold; the arrays take turns; the own cells back into the next state. */
+#define EMULATE_GTP(TY)                                                                           \
+    static void emulate_gtp_##TY(const ooc_plan *pl, const ugrid *g, TY *state, int steps)       \
+    {                                                                                             \
+        typedef TY T;                                                                             \
+        const size_t zs = (size_t)g->zstride, len = zs * (size_t)g->nz;                           \
+        T *next = xalloc(sizeof(T) * len);                                                        \
+        memcpy(next, state, sizeof(T) * len);                                                     \
+        for (int done = 0; done < steps; done += pl->F) {                                         \
+            const int todo = steps - done < pl->F ? steps - done : pl->F;                         \
+            for (int p = 0; p < pl->nparts; p++) {                                                \
+                const ooc_part *pt = &pl->part[p];                                                \
+                const gtwopass *s = &pt->gp;                                                      \
+                const int n = pt->ncells, nb = s->nblocks, base = n - s->n;                       \
+                const size_t ne = s->nent > 0 ? s->nent : 1;                                      \
+                T *a = xalloc(sizeof(T) * (size_t)n * (size_t)g->nz), *b = xalloc(sizeof(T) * (size_t)n * (size_t)g->nz); \
+                T *buf = xalloc(sizeof(T) * (size_t)s->nt);                                       \
+                for (int z = 0; z < g->nz; z++)                                                   \
+                    for (int l = 0; l < n; l++)                                                   \
+                        a[(size_t)z * n + l] = b[(size_t)z * n + l] =                             \
+                            state[(size_t)z * zs + (size_t)pt->gcell[l]];                         \
+                for (int j = 1; j <= todo; j++) {                                                 \
+                    const T *in = a;                                                              \
+                    T *out = b;                                                                   \
+                    for (int bl = gtwopass_block_of(s, pt->first[todo - j]); bl < nb; bl++) {     \
+                        const int e0 = s->blk[bl], nent = s->blk[bl + 1] - e0;                    \
+                        const int own = s->blk[nb + 1 + bl];                                      \
+                        for (int z = 0; z < pl->zend; z++) {                                      \
+                            const long lev = (long)z * n;                                         \
+                            for (int e = 0; e < nent; e++) {                                      \
+                                const size_t i = (size_t)e0 + (size_t)e;                          \
+                                const int ecell = s->ent[i], edeg = s->ent[ne + i];               \
+                                GRAPHLAP_INNER(buf[e], ecell);                                    \
+                            }                                                                     \
+                            for (int e = 0; e < own; e++) {                                       \
+                                const size_t i = (size_t)e0 + (size_t)e;                          \
+                                const int ecell = s->ent[i], edeg = s->ent[ne + i];               \
+                                GRAPHLAP_OUTER(ecell);                                            \
+                            }                                                                     \
+                        }                                                                         \
+                    }                                                                             \
+                    T *swap = a;                                                                  \
+                    a = b;                                                                        \
+                    b = swap;                                                                     \
+                }                                                                                 \
+                for (int z = 0; z < pl->zend; z++)                                                \
+                    for (int l = pt->first[0]; l < n; l++)                                        \
+                        next[(size_t)z * zs + (size_t)pt->gcell[l]] = a[(size_t)z * n + l];       \
+                xfree(a);                                                                         \
+                xfree(b);                                                                         \
+                xfree(buf);                                                                       \
+            }                                                                                     \
+            memcpy(state, next, sizeof(T) * len);                                                 \
+        }                                                                                         \
+        xfree(next);                                                                              \
+    }
+#undef FOLDED
+#define FOLDED(PREFIX, st, v) STENCIL_FOLD(PREFIX, st, v)
+#define GTP_BASE base
+#include "gtp_lists.h"
+EMULATE_GTP(double)
+EMULATE_GTP(float)
+
+/* The emulated graph-twopass runs (F = 1..3 at twice the minimum budget, and in core with F =
+ * STEPS; blocks of 32 and 96 threads) against the in-core iteration ref, bit for bit. */
+static void test_gtwopass_steps(const problem *pb, fieldset ref, const char *what)
+{
+    const problem_spec *s = &pb->s;
+    const ugrid *g = &pb->ug;
+    int runs = 0;
+    for (int F = 1; F <= MAXF + 1; F++) {
+        ooc_plan pl;
+        size_t min = ooc_min_budget(g, s->stencil, s->prec, 0, 0, F);
+        int rc = F > MAXF ? ooc_plan_incore(&pl, g, s->stencil, s->prec, 0, 0, STEPS)
+                          : ooc_plan_make(&pl, g, s->stencil, s->prec, 0, 0, 2 * min, F);
+        if (rc != 0 || ooc_plan_gtwopass(&pl, F % 2 ? 32 : 96) != 0) {
+            CHECK(0, "%s F=%d: no plan with lists", what, F);
+            if (rc == 0)
+                ooc_plan_free(&pl);
+            continue;
+        }
+        fieldset st = iter_fields_copy(pb);
+        if (s->prec == PREC_FLOAT)
+            emulate_gtp_float(&pl, g, st.p[0], STEPS);
+        else
+            emulate_gtp_double(&pl, g, st.p[0], STEPS);
+        long d = iter_state_differ(pb, st, ref, NULL);
+        CHECK(d == 0, "%s F=%d (%d parts): graph-twopass emulated on the lists: %ld points differ "
+              "from in core", what, pl.F, pl.nparts, d);
+        runs += d == 0;
+        iter_fields_free(pb, &st);
+        ooc_plan_free(&pl);
+    }
+    CHECK(runs == MAXF + 1, "%s: graph-twopass emulation ran %d of %d plans", what, runs, MAXF + 1);
 }
 
 /* ---- stability ---- */
@@ -235,6 +400,8 @@ int main(void)
                 iter_run_incore(&pb, ref, STEPS);
                 test_reference(&pb, ref, what);
                 test_chunked(&pb, ref, what, &ty);
+                test_gtwopass_lists(&pb, what);
+                test_gtwopass_steps(&pb, ref, what);
                 if (order == MESH_ORDER_METIS)
                     test_metis_parts(&pb, ref, what, &ty);
                 iter_fields_free(&pb, &ref);

@@ -11,7 +11,10 @@
  *    cut many parts, blocks of 8, 32 and 256 cells), equal the in-core iteration bit for bit
  *    (launches of fewer than K steps where a pass of F steps is no multiple of K);
  *  - all of it for laplap and hdiff, double and float, layouts rowmajor / zcurve-w / random, and
- *    on the cubed sphere. */
+ *    on the cubed sphere;
+ *  - and for graphlap (balls grown through the neighbour lists, rows of degree and list slots,
+ *    tiles_build_lists, never lattice-like) on bounded hexagons and triangles, periodic
+ *    triangles and the refined patch, double in file order and float in METIS order. */
 #include "check.h"
 #include "access/tiles_run.h"
 #include "scratch.h"
@@ -23,6 +26,14 @@
 
 enum { NX = 30, NY = 26, NZ = 7, STEPS = 7 };
 static const layout_t layouts[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE_W, LAYOUT_RANDOM};
+
+/* Neighbour r of cell c as t's balls see it: relation r (W/E/S/N), or entry r of g's lists for
+ * balls built through them (t->graph); -1 for none. Neighbours per cell: nbr_n. */
+static int nbr_r(const ugrid *g, const tiles *t, int c, int r)
+{
+    return t->graph ? g->adj[(size_t)r * g->nxy + c] : g->nbr[(size_t)r * g->nxy + c];
+}
+static int nbr_n(const ugrid *g, const tiles *t) { return t->graph ? g->adjw : NREL1; }
 
 /* Distances from block b's cells through g (breadth-first), -1 beyond depth. */
 static void block_distances(const ugrid *g, const tiles *t, int b, int *dist, int *queue)
@@ -39,8 +50,8 @@ static void block_distances(const ugrid *g, const tiles *t, int b, int *dist, in
         int u = queue[head++];
         if (dist[u] == t->depth)
             continue;
-        for (int r = 0; r < NREL1; r++) {
-            int v = g->nbr[r * g->nxy + u];
+        for (int r = 0; r < nbr_n(g, t); r++) {
+            int v = nbr_r(g, t, u, r);
             if (v >= 0 && dist[v] < 0) {
                 dist[v] = dist[u] + 1;
                 queue[tail++] = v;
@@ -59,7 +70,7 @@ static void check_balls(const ugrid *g, const tiles *t, const char *what)
         owner[c] = 0;
     for (int b = 0; b < t->nblocks; b++) {
         const int32_t *cell = t->cell + t->start[b], *layer = t->layer + (size_t)b * (t->depth + 1);
-        const uint16_t *nb = t->nb + 4 * (size_t)t->start[b];
+        const uint16_t *nb = t->nb + (size_t)t->width * (size_t)t->start[b];
         int n = t->start[b + 1] - t->start[b], within = 0;
         block_distances(g, t, b, dist, queue);
         for (int c = 0; c < g->nxy; c++)
@@ -74,10 +85,14 @@ static void check_balls(const ugrid *g, const tiles *t, const char *what)
                 bad += cell[e] < t->from || owner[cell[e]]++ || cell[e] > t->bmax[b];
                 bad += layer[0] > t->B || (b > 0 && t->bmax[b] < t->bmax[b - 1]);
             }
-            for (int r = 0; r < NREL1; r++) {
-                int v = g->nbr[r * g->nxy + cell[e]], s = nb[4 * e + r];
+            const uint16_t *row = nb + (size_t)t->width * (size_t)e; /* [degree,] slots */
+            for (int r = 0; r < nbr_n(g, t); r++) {
+                int v = nbr_r(g, t, cell[e], r), s = row[t->graph + r];
                 bad += s >= n || (v >= 0 && dist[v] >= 0 ? cell[s] != v : s != e);
             }
+            bad += t->graph && row[0] != ugrid_deg(g, cell[e]);
+            for (int r = t->graph + nbr_n(g, t); r < t->width; r++) /* padding */
+                bad += row[r] != e;
         }
     }
     for (int c = t->from; c < g->nxy; c++)
@@ -144,8 +159,9 @@ static void test_launches(const problem *pb, fieldset ref[4], int B, int lattice
     size_t es = prec_size(pb->s.prec);
     for (int K = 1; K <= 3; K++) {
         tiles t;
-        if (tiles_build(&t, g, g->nhalo, g->nhalo, B, K, stencil_table[pb->s.stencil].radius,
-                        NULL) != 0) {
+        int (*make)(tiles *, const ugrid *, int, int, int, int, int, const int *) =
+            stencil_table[pb->s.stencil].graph ? tiles_build_lists : tiles_build;
+        if (make(&t, g, g->nhalo, g->nhalo, B, K, stencil_table[pb->s.stencil].radius, NULL) != 0) {
             CHECK(0, "%s K=%d: no balls", what, K);
             continue;
         }
@@ -201,8 +217,11 @@ static void test_problem(const problem *pb, int index, int lattice, const char *
                 *multipart += n > 1;
             }
         }
-    CHECK(lattice || (parts[0] > 0 && parts[1] > 0),
-          "%s: %d parts with lattice-like balls, %d without", what, parts[1], parts[0]);
+    if (stencil_table[s->stencil].graph) /* balls through neighbour lists: never lattice-like */
+        CHECK(parts[1] == 0 && parts[0] > 0, "%s: %d parts with lattice-like balls", what, parts[1]);
+    else
+        CHECK(lattice || (parts[0] > 0 && parts[1] > 0),
+              "%s: %d parts with lattice-like balls, %d without", what, parts[1], parts[0]);
     printf("%s: K = 1..3 single launches, K = 2..4 runs bit-exact (%d parts with lattice-like "
            "balls, %d without)\n", what, parts[1], parts[0]);
     iter_fields_free(pb, &full);
@@ -239,9 +258,44 @@ int main(void)
                 test_problem(&pb, li, li < 3, what, &runs, &multipart);
                 problem_free(&pb);
             }
+    /* graphlap (ksteps 2): balls through the neighbour lists, general meshes */
+    const mesh_gen_spec gspecs[] = {{MESH_HEXAGONS, 20, 17, 0, NZ, 0, 1, 0, 0},
+                                    {MESH_TRIANGLES, 16, 14, 0, NZ, 0, 1, 0, 0},
+                                    {MESH_TRIANGLES, 14, 12, 0, NZ, 0, 1, 1, 0},
+                                    {MESH_REFINED, 19, 19, 0, NZ, 0, 1, 0, 7}};
+    const char *gnames[] = {"hexagons", "triangles", "periodic triangles", "refined patch"};
+    int graph_runs = 0;
+    for (size_t m = 0; m < sizeof gspecs / sizeof gspecs[0]; m++) {
+        mesh me;
+        char file[32];
+        snprintf(file, sizeof file, "g%zu.h5", m);
+        if (mesh_generate(&me, &gspecs[m]) != 0 || mesh_write(tmpname(file), &me) != 0) {
+            CHECK(0, "%s: generate and write", gnames[m]);
+            continue;
+        }
+        mesh_free(&me);
+        for (int prec = 0; prec < 2; prec++) {
+            mesh_order_t order = prec ? MESH_ORDER_METIS : MESH_ORDER_FILE;
+            problem_spec s = {ST_GRAPHLAP, (precision_t)prec, 0, 0, 0, 0, LAYOUT_ROWMAJOR, 12, 7,
+                              0, 0};
+            problem pb;
+            if (problem_make_mesh(&pb, &s, tmpname(file), order) != 0) {
+                CHECK(0, "%s: problem", gnames[m]);
+                continue;
+            }
+            char what[128];
+            snprintf(what, sizeof what, "graphlap %s %s (%s order)", prec_name(s.prec), gnames[m],
+                     mesh_order_name[order]);
+            int before = runs;
+            test_problem(&pb, (int)m + prec, 0, what, &runs, &multipart);
+            graph_runs += runs - before;
+            problem_free(&pb);
+        }
+    }
+    CHECK(graph_runs >= 50, "too few graphlap runs with K steps per launch (%d)", graph_runs);
     scratch_remove();
     printf("%d runs with K steps per launch compared bit for bit with in core (%d with several "
-           "parts)\n", runs, multipart);
+           "parts; %d of graphlap)\n", runs, multipart, graph_runs);
     CHECK(runs >= 100 && multipart >= 50, "too few runs (%d) or too few cut into parts (%d)", runs,
           multipart);
     return check_done("test_tiles");

@@ -845,6 +845,11 @@ static int gpu_steps(pillar_ctx *ctx, int steps)
                                  budget, 1);
     if (rc != 0)
         return -1;
+    if (ctx->access == ACC_GRAPH_TWOPASS && stencil_table[s->stencil].graph &&
+        ooc_plan_gtwopass(&pl, access_table[ACC_GRAPH_TWOPASS].shape_uns[0]) != 0) {
+        ooc_plan_free(&pl); /* its lists replace the neighbour lists */
+        return -1;
+    }
     const iter_carry *c = iter_carried(s->stencil);
     fieldset spare = {{0}};
     for (int j = 0; j < c->n; j++)

@@ -1,8 +1,8 @@
 /* cmd_bench_iterated.c — `pillar bench --iterated`: in-core iterated runs of every stencil that
  * has them, timed the ways pillar can run them (docs/benchmark.md#iterated-runs): the host loop
- * (one kernel launch a step), K = 2 and 3 steps per launch (laplap, hdiff), the persistent launch
- * (laplap, hdiff, lap) and what --persistent auto picks. Kernels only, a warm-up run that is
- * verified bit for bit against the CPU in-core iteration, then the median of --runs runs; a table
+ * (one kernel launch a step), K = 2 and 3 steps per launch (laplap, hdiff, graphlap), the
+ * persistent launch (laplap, hdiff, lap) and what --persistent auto picks. Kernels only, a
+ * warm-up run that is verified bit for bit against the CPU in-core iteration, then the median of --runs runs; a table
  * on stdout, CSV and JSON into --out. On the CPU backend the host loop is the chunked CPU
  * iteration of one in-core chunk and the K-step variants its CPU twin, so that CI runs the command. */
 #include "commands.h"
@@ -259,6 +259,13 @@ static int plan_variant(const ibench *x, ivar *w, variant_t v)
         return -1;
     int K = v == V_K2 ? 2 : v == V_K3 ? 3 : 1;
     if (K > 1 && ooc_plan_tiles(&w->pl, K, TILE_THREADS) != 0) {
+        ooc_plan_free(&w->pl);
+        return -1;
+    }
+    /* graph-twopass: its lists replace the neighbour lists (blocks of the launch's threads) */
+    if (K == 1 && v != V_PERSIST && x->backend != BACKEND_CPU && x->b->access == ACC_GRAPH_TWOPASS &&
+        stencil_table[s->stencil].graph &&
+        ooc_plan_gtwopass(&w->pl, v == V_HOST ? HOST_THREADS : TILE_THREADS) != 0) {
         ooc_plan_free(&w->pl);
         return -1;
     }

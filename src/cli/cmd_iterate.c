@@ -52,8 +52,8 @@ static int flags_check(const options *o)
         return -1;
     }
     if (o->kernel_steps > 1 && !tiles_supported(o->spec.stencil)) {
-        perr("run: --kernel-steps %d: %s has no K-step kernel (laplap and hdiff have: one state "
-             "field read across the horizontal neighbourhood); use --kernel-steps 1",
+        perr("run: --kernel-steps %d: %s has no K-step kernel (laplap, hdiff and graphlap have: "
+             "one state field read across the horizontal neighbourhood); use --kernel-steps 1",
              o->kernel_steps, stencil_table[o->spec.stencil].name);
         return -1;
     }
@@ -66,7 +66,18 @@ static int flags_check(const options *o)
     if (bad) {
         perr("run: %s does not go with --steps / --out-of-core: iterated runs use the "
              "unstructured grid's tables in global memory and the naive, idxvar, shared, "
-             "shared-warp, zloop or zloop-sliced strategy", bad);
+             "shared-warp, zloop or zloop-sliced strategy (graph stencils: idxvar or "
+             "graph-twopass)", bad);
+        return -1;
+    }
+    if (o->access == ACC_GRAPH_TWOPASS && !stencil_table[o->spec.stencil].graph) {
+        perr("run: --access graph-twopass runs graph stencils (graphlap); %s takes naive, idxvar, "
+             "shared, shared-warp, zloop or zloop-sliced", stencil_table[o->spec.stencil].name);
+        return -1;
+    }
+    if (o->access == ACC_GRAPH_TWOPASS && o->kernel_steps > 1) {
+        perr("run: --access graph-twopass runs one step per launch; it does not go with "
+             "--kernel-steps %d", o->kernel_steps);
         return -1;
     }
     return 0;
@@ -211,13 +222,17 @@ static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int back
                      size_t budget, int steps, const void *link, double dev)
 {
     int K = ooc_kernel_steps(o->kernel_steps), B = o->bx ? o->bx : TILE_THREADS;
+    /* graph-twopass on the GPU: its lists replace the neighbour lists (blocks of its threads) */
+    int gtp = backend == BACKEND_GPU && o->access == ACC_GRAPH_TWOPASS
+                  ? (o->bx ? o->bx : access_table[ACC_GRAPH_TWOPASS].shape_uns[0])
+                  : 0;
     size_t target = budget;
     for (int tries = 0; tries < 8; tries++, target = target / 20 * 19) {
         if (make_plan_f(pl, pb, o, backend, ooc, target, steps, link, dev) != 0)
             return -1;
-        if (K == 1)
+        if (K == 1 && !gtp)
             return 0;
-        if (ooc_plan_tiles(pl, K, B) != 0) {
+        if (gtp ? ooc_plan_gtwopass(pl, gtp) != 0 : ooc_plan_tiles(pl, K, B) != 0) {
             ooc_plan_free(pl);
             return -1;
         }
@@ -228,8 +243,12 @@ static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int back
         }
         ooc_plan_free(pl);
     }
-    perr("run: --kernel-steps %d: the chunks' balls do not fit the budget; give more "
-         "--device-mem or fewer --kernel-steps", K);
+    if (gtp)
+        perr("run: --access graph-twopass: the chunks with their lists do not fit the budget; "
+             "give more --device-mem");
+    else
+        perr("run: --kernel-steps %d: the chunks' balls do not fit the budget; give more "
+             "--device-mem or fewer --kernel-steps", K);
     return -1;
 }
 

@@ -605,9 +605,10 @@ static const flag flags[] = {
      "bandwidth and memory doubles F from 1 (or K) while the time per step it\n"
      "predicts falls by 5%, up to 32; in core: all steps)", set_range, AT(o.fuse), 1, 64, NULL},
     {"--kernel-steps", "K", RUN, HELP_ITER,
-     "laplap, hdiff: K of those steps per kernel launch; each block of\n"
-     "--threads cells stages them with their halo of radius*K in shared\n"
-     "memory and advances them K steps there (SO2DR's on-chip reuse);\n"
+     "laplap, hdiff, graphlap: K of those steps per kernel launch; each\n"
+     "block of --threads cells stages them with their halo of radius*K in\n"
+     "shared memory (graphlap: grown through the neighbour lists) and\n"
+     "advances them K steps there (SO2DR's on-chip reuse);\n"
      "at most --fuse; without --fuse, F starts from K               (1)",
      set_range, AT(o.kernel_steps), 1, 16, NULL},
     {"--persistent", "M", RUN, HELP_ITER,

@@ -67,6 +67,10 @@ dist_gpu *dist_gpu_open(const dist_rank *d, fieldset loc, access_t a, int bx, in
 {
     const ooc_part *pt = &d->pt;
     ooc_kernel k = {a, bx, by, bz, zslice};
+    if (a == ACC_GRAPH_TWOPASS) { /* a rank's part carries the ELL lists only */
+        perr("distributed run: --access graph-twopass is not available across ranks; use idxvar");
+        return NULL;
+    }
     bind_device();
     dist_gpu *g = xalloc(sizeof *g);
     memset(g, 0, sizeof *g);

@@ -49,7 +49,19 @@ static size_t part_table_words(const ooc_plan *pl, const ooc_part *pt)
 {
     if (pl->K > 1)
         return tiles_bytes(&pt->tl) / sizeof(int32_t);
+    if (pl->gtp > 0)
+        return gtwopass_words(&pt->gp);
     return ooc_table_words(pt, pl->stencil);
+}
+
+/* A part's graph-twopass lists in a gtwopass_words-long image: blk, ent, slot. */
+static void gtwopass_pack(const gtwopass *s, int32_t *at)
+{
+    size_t nb = 3 * (size_t)s->nblocks + 1, ne = (size_t)(2 + s->D) * (s->nent > 0 ? s->nent : 1);
+    memcpy(at, s->blk, sizeof(int32_t) * nb);
+    memcpy(at + nb, s->ent, sizeof(int32_t) * ne);
+    memcpy(at + nb + ne, s->slot,
+           sizeof(int32_t) * (size_t)gtwopass_slot_rows(s->D) * (size_t)(s->n > 0 ? s->n : 1));
 }
 
 size_t ooc_table_words(const ooc_part *pt, stencil_t st)
@@ -78,9 +90,9 @@ void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at)
  * layer and cell. */
 static void tiles_pack(const tiles *t, int32_t *at)
 {
-    size_t n = t->nentries, nb = (size_t)t->nblocks;
-    memcpy(at, t->nb, sizeof(uint16_t) * 4 * n);
-    at += 2 * n;
+    size_t n = t->nentries, nb = (size_t)t->nblocks, w = (size_t)t->width; /* w is even */
+    memcpy(at, t->nb, sizeof(uint16_t) * w * n);
+    at += w / 2 * n;
     memcpy(at, t->start, sizeof(int32_t) * (nb + 1));
     at += nb + 1;
     memcpy(at, t->layer, sizeof(int32_t) * nb * (size_t)(t->depth + 1));
@@ -93,7 +105,7 @@ static tiles_view tiles_unpack(const tiles *t, const int32_t *at)
     size_t n = t->nentries, nb = (size_t)t->nblocks;
     tiles_view v;
     v.nb = (const uint16_t *)at;
-    v.start = at + 2 * n;
+    v.start = at + (size_t)t->width / 2 * n;
     v.layer = v.start + nb + 1;
     v.cell = v.layer + nb * (size_t)(t->depth + 1);
     return v;
@@ -133,6 +145,8 @@ static void ooc_gpu_open(ooc_gpu *o)
         int32_t *at = o->tables + o->tab_at[p];
         if (pl->K > 1)
             tiles_pack(&pl->part[p].tl, at);
+        else if (pl->gtp > 0)
+            gtwopass_pack(&pl->part[p].gp, at);
         else
             ooc_table_pack(&pl->part[p], pl->stencil, at);
         if (part_list_words(pl, p) > 0) {
@@ -418,8 +432,28 @@ void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const 
     gpu_launch l;
     if (P.n <= 0 || P.zend <= 0)
         return;
-    if (gpu_launch_plan(&l, L->access, 0, st, prec, L->column, 1, L->bx, L->by, L->bz, &P) != 0)
+    int column = L->column, b0 = 0;
+    const gtwopass *gp = &pt->gp;
+    if (L->access == ACC_GRAPH_TWOPASS) { /* the part's lists, as ooc_gpu_open packs them */
+        if (gp->nblocks == 0 || c1 != pt->ncells)
+            fault_raise(FAULT_INTERNAL, "iterated steps: graph-twopass without the part's lists");
+        size_t nb = 3 * (size_t)gp->nblocks + 1, ne = (size_t)(2 + gp->D) * (gp->nent ? gp->nent : 1);
+        P.gp_blk = tab;
+        P.gp_ent = tab + nb;
+        P.gp_slot = tab + nb + ne;
+        P.gp_nent = (long)(gp->nent ? gp->nent : 1);
+        P.gp_nblk = gp->nblocks;
+        /* slots are indexed from the lists' first cell; the blocks of [c0, c1) are a suffix */
+        P.c0 = pt->ncells - gp->n;
+        P.n = gp->n;
+        b0 = gtwopass_block_of(gp, c0);
+        P.gp_b0 = b0;
+        column = gp->D <= 4 ? 0 : gp->D <= 8 ? 1 : 2; /* degree bounds 4, 8, 16 */
+    }
+    if (gpu_launch_plan(&l, L->access, 0, st, prec, column, 1, L->bx, L->by, L->bz, &P) != 0)
         fault_raise(FAULT_INTERNAL, "iterated steps: a launch checked before the run failed");
+    if (L->access == ACC_GRAPH_TWOPASS)
+        l.grid.x = (unsigned)(gp->nblocks - b0);
     l.smem = L->smem;
     gpu_launch_run(&l, &P, stream);
 }
@@ -524,8 +558,8 @@ static int tiles_check(const ooc_plan *pl)
         return -1;
     }
     for (int p = 0; p < pl->nparts; p++)
-        if (tiles_smem(pl->part[p].tl.maxball, pl->prec) > need)
-            need = tiles_smem(pl->part[p].tl.maxball, pl->prec);
+        if (tiles_smem(pl->part[p].tl.maxball, pl->part[p].tl.width, pl->prec) > need)
+            need = tiles_smem(pl->part[p].tl.maxball, pl->part[p].tl.width, pl->prec);
     if (need > 227 * 1024) {
         perr("--kernel-steps %d: a block's ball needs %zu bytes of shared memory, more than the "
              "227 KB a block may have; use fewer --kernel-steps or --threads", pl->K, need);
@@ -710,7 +744,8 @@ int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precisi
         gpu_default_shape(k->access, 1, &L->bx, &L->by, &L->bz);
     L->zslice = k->zslice;
     /* a graph stencil's steps run the ELL kernel (access/graph.cu), one thread per cell and
-     * level: idxvar's form, the only strategy its iterated runs take */
+     * level, under idxvar's name, or graph-twopass on the parts' lists (ooc_plan_gtwopass; the
+     * column by the lists' degree bound is picked at each launch) */
     int graph = stencil_table[st].graph;
     L->column = graph ? GSTORAGE_ELL : chasing * 2 + compressed;
     char why[160];
@@ -718,7 +753,8 @@ int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precisi
     if (!d)
         return -1;
 #define ITERATED_OK(a)                                                                            \
-    (access_table[a].iterated && gpu_supports((access_t)(a), st) && (!graph || (a) == ACC_IDXVAR))
+    (access_table[a].iterated && gpu_supports((access_t)(a), st) &&                              \
+     (!graph || (a) == ACC_IDXVAR || (a) == ACC_GRAPH_TWOPASS))
     if (!ITERATED_OK(k->access)) {
         char names[160] = "";
         for (int a = 0; a < ACC_COUNT; a++)
@@ -734,7 +770,8 @@ int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precisi
         perr("--threads: %s", why);
         return -1;
     }
-    L->smem = gpu_smem_bytes(k->access, 1, prec, L->bx, L->by, L->bz, 0);
+    L->smem = graph ? gpu_graph_smem_bytes(k->access, 0, prec, L->bx, L->by, 0, 0)
+                    : gpu_smem_bytes(k->access, 1, prec, L->bx, L->by, L->bz, 0);
     return 0;
 }
 
@@ -757,5 +794,12 @@ int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare
     if (ooc_launch_prepare(&o.launch, k, pl->stencil, pl->prec, pl->part[0].nt.chasing,
                            pl->part[0].nt.compressed) != 0)
         return -1;
+    if ((k->access == ACC_GRAPH_TWOPASS) != (pl->gtp > 0) ||
+        (pl->gtp > 0 && pl->gtp != o.launch.bx)) {
+        perr("iterated run: --access %s: the plan %s graph-twopass lists%s (ooc_plan_gtwopass)",
+             access_name[k->access], pl->gtp > 0 ? "has" : "has no",
+             pl->gtp > 0 && k->access == ACC_GRAPH_TWOPASS ? " for other blocks" : "");
+        return -1;
+    }
     return ooc_gpu_pipeline(&o, f, spare, steps, t);
 }

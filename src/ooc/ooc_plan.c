@@ -441,11 +441,14 @@ static size_t carried_list_bytes(const ooc_plan *pl, int chunk)
 
 /* ---- the plan ---- */
 
-/* Bytes of what a part's steps read besides the fields: its table, or with K > 1 its balls. */
+/* Bytes of what a part's steps read besides the fields: its table, or with K > 1 its balls, or
+ * its graph-twopass lists. */
 static size_t part_table_bytes(const ooc_plan *pl, const ooc_part *pt)
 {
     if (pl->K > 1)
         return tiles_bytes(&pt->tl);
+    if (pl->gtp > 0)
+        return sizeof(int32_t) * gtwopass_words(&pt->gp);
     return stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt);
 }
 
@@ -676,11 +679,41 @@ int ooc_plan_tiles(ooc_plan *pl, int K, int B)
         ooc_part *pt = &pl->part[p];
         /* no launch writes below first[F - K] (the first launch of a full pass: its valid
          * region), so blocks start there */
-        if (tiles_build(&pt->tl, &pt->lg, pt->nfixed, pt->first[pl->F - K], B, K, radius,
-                        pt->gcell) != 0)
+        int (*make)(tiles *, const ugrid *, int, int, int, int, int, const int *) =
+            stencil_table[pl->stencil].graph ? tiles_build_lists : tiles_build;
+        if (make(&pt->tl, &pt->lg, pt->nfixed, pt->first[pl->F - K], B, K, radius, pt->gcell) != 0)
             return -1;
     }
     pl->K = K;
+    plan_traffic(pl);
+    if (pl->nparts * pl->nslabs == 1 && pl->max_chunk_bytes > pl->budget)
+        pl->budget = pl->max_chunk_bytes;
+    return 0;
+}
+
+int ooc_plan_gtwopass(ooc_plan *pl, int nt)
+{
+    if (!stencil_table[pl->stencil].graph || pl->K > 1) {
+        perr("out-of-core: graph-twopass lists are for a graph stencil's single steps (%s%s)",
+             stencil_table[pl->stencil].name, pl->K > 1 ? ", K > 1 steps per launch" : "");
+        return -1;
+    }
+    int radius = stencil_table[pl->stencil].radius, F = pl->F;
+    int *cuts = xalloc(sizeof(int) * (size_t)F);
+    for (int p = 0; p < pl->nparts; p++) {
+        ooc_part *pt = &pl->part[p];
+        ugrid view = pt->lg; /* the same lists, the computed cells from first[F-1] on */
+        view.nhalo = pt->first[F - 1];
+        for (int m = F - 2, n = 0; m >= 0; m--) /* ascending: first[m] falls as m grows */
+            cuts[n++] = pt->first[m];
+        gtwopass_free(&pt->gp);
+        if (gtwopass_build_cut(&pt->gp, &view, nt, radius, cuts, F - 1) != 0) {
+            xfree(cuts);
+            return -1;
+        }
+    }
+    xfree(cuts);
+    pl->gtp = nt;
     plan_traffic(pl);
     if (pl->nparts * pl->nslabs == 1 && pl->max_chunk_bytes > pl->budget)
         pl->budget = pl->max_chunk_bytes;
@@ -700,6 +733,7 @@ void ooc_part_free(ooc_part *pt)
     nbtable_free(&pt->nt);
     ell_free(&pt->ell);
     tiles_free(&pt->tl);
+    gtwopass_free(&pt->gp);
     ugrid_free(&pt->lg);
     xfree(pt->share_to);
     xfree(pt->share_from);
@@ -788,6 +822,11 @@ void ooc_plan_describe(const ooc_plan *pl, char *buf, size_t n)
     size_t len = strlen(buf);
     if (pl->units > 0 && len < n) {
         snprintf(buf + len, n - len, "; parts of whole METIS parts (%d in all)", pl->units);
+        len = strlen(buf);
+    }
+    if (pl->gtp > 0 && len < n) {
+        snprintf(buf + len, n - len, "; graph-twopass lists of blocks of %d threads replace the "
+                 "neighbour lists", pl->gtp);
         len = strlen(buf);
     }
     if (pl->K > 1 && len < n) {

@@ -38,6 +38,7 @@
 #include "grids/grid.h"
 #include "stencils/stencil.h"
 #include "storage/ell.h"
+#include "storage/gtwopass.h"
 #include "storage/nbtable.h"
 #include "storage/tiles.h"
 
@@ -64,6 +65,9 @@ typedef struct {
                       * and are never computed) */
     tiles tl;        /* with K > 1 steps per launch: its blocks' balls, which replace the table
                       * on the device (ooc_plan_tiles); else empty */
+    gtwopass gp;     /* graph stencils run by graph-twopass: its per-block lists over the cells
+                      * [first[F-1], ncells), cut at every first[m] (ooc_plan_gtwopass); they
+                      * replace the ELL lists on the device; else empty */
     /* sharing with part p - 1 (none for part 0): */
     int nshare;      /* local cells taken from it */
     int *share_to;   /* nshare: those cells here, ascending */
@@ -82,6 +86,8 @@ typedef struct {
     precision_t prec;
     int F;                /* steps per transfer */
     int K;                /* steps per kernel launch (1, or more after ooc_plan_tiles) */
+    int gtp;              /* threads per block of the parts' graph-twopass lists (0: none;
+                           * ooc_plan_gtwopass) */
     size_t budget;        /* device bytes */
     int nz, zend;         /* levels, computed levels */
     int nparts, nslabs;   /* chunks: nparts x nslabs */
@@ -149,6 +155,16 @@ int ooc_kernel_steps(int requested);
  * (storage/tiles.h); they replace the tables in the device bytes and the traffic, so a plan made
  * to fill a budget may exceed it afterwards (ooc_plan_fits). Returns 0, or -1 with a message. */
 int ooc_plan_tiles(ooc_plan *pl, int K, int B);
+
+/* Builds every part's graph-twopass lists (storage/gtwopass.h) for blocks of nt threads, for a
+ * graph stencil's steps run by --access graph-twopass (src/ooc/ooc_gpu.c): over the cells a
+ * pass's first step computes, [first[F-1], ncells) (the part's local lists g->adj), with the
+ * blocks cut at every first[m], so that the step with m steps to go launches the suffix of
+ * blocks from gtwopass_block_of(first[m]) and computes exactly [first[m], ncells). The lists
+ * replace the ELL lists in the device bytes and the traffic (ooc_plan_fits, as for
+ * ooc_plan_tiles). Returns 0, or -1 with a message (not a graph stencil, K > 1, a cell whose
+ * ring does not fit nt). */
+int ooc_plan_gtwopass(ooc_plan *pl, int nt);
 
 /* Whether the plan's chunks fit `budget` in their OOC_BUFFERS buffers (one chunk always does:
  * the in-core plan, or a grid that fits whole). */
