@@ -126,7 +126,7 @@ FOR_EACH_STAGED_STENCIL(PERSIST_STREAMED_FNS, _)
  * read at the cell from global memory. ---- */
 #pragma nv_diag_suppress 550 /* the bodies bind `in`; the cached levels read it from S */
 #define LD(f, R) PC_LD_##f(R)
-#define PC_LD_in(R) Sk[PC_AT(RIDX_##R < 0 ? l : ss[persist_row(ST_RELS_, RIDX_##R) * ns])]
+#define PC_LD_in(R) Sk[PC_AT(RIDX_##R < 0 ? l : (int)ss[persist_row(ST_RELS_, RIDX_##R) * ns])]
 #define PC_LD_coeff(R) coeff[NB(R)]
 #define PC_AT(s) ((s) < M ? (s) + cur : (s))
 #define NB(R) NB_##R

@@ -79,12 +79,14 @@ int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int w
     s->smem = (size_t)s->max_cells * (size_t)words * sizeof(int32_t);
     if (s->smem == 0)
         return 0;
+    /* fewer blocks an SM would not help: the SMs' shared memory holds the same offsets in all */
     int per = s->smem <= smem_max ? occ(s->smem, ctx) : 0;
     if ((long)per * sms < s->nblocks) {
         perr("persistent run: the offsets of %ld cells a block (%zu bytes of shared memory) leave "
              "room for %d of %d blocks at once (%d per SM x %d SMs, at most %zu bytes a block); "
-             "give more blocks", s->max_cells, s->smem, per * sms, s->nblocks, per, sms,
-             smem_max);
+             "give more blocks (the lean kernels keep every offset in shared memory: the grid's "
+             "cells x %d offsets must fit the SMs' shared memory)", s->max_cells, s->smem,
+             per * sms, s->nblocks, per, sms, smem_max, words);
         return -1;
     }
     s->per_sm = per;
