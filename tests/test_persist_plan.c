@@ -423,6 +423,8 @@ static void measured(void)
               cases[q].name, cases[q].levels, n.persist_s * 1e6, c.persist_s * 1e6);
         char msg[400];
         persist_cache_describe(&n, msg, sizeof msg);
+        CHECK(strstr(msg, "32 warps an SM"), "%s x%d lean: '%s'", cases[q].name, cases[q].levels,
+              msg);
         printf("%s 512x512x%d double, host loop measured %.1f us; kernel measured (%d blocks an "
                "SM): predicted %.1f us (%.2fx), measured %.1f us; lean: %s\n", cases[q].name,
                cases[q].levels, cases[q].host_us, cases[q].old_per, c.persist_s * 1e6,

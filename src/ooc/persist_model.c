@@ -168,7 +168,8 @@ void persist_cache_describe(const persist_cache *c, char *buf, size_t n)
     else
         snprintf(what, sizeof what, "%d level%s cached (the lowest), %.3f GB less DRAM traffic a "
                  "step", c->levels, c->levels == 1 ? "" : "s", c->saved / 1e9);
-    snprintf(buf, n, "%s; predicted %.1f us a step (warps cover %.1f us of waits) against %.1f us "
-             "for the host loop (%.2fx)", what, c->persist_s * 1e6, c->cover_s * 1e6,
-             c->host_s * 1e6, c->host_s / c->persist_s);
+    snprintf(buf, n, "%s; predicted %.1f us a step (%d warps an SM cover %.1f us of waits) against "
+             "%.1f us for the host loop (%.2fx)", what, c->persist_s * 1e6,
+             persist_warps(&c->shape), c->cover_s * 1e6, c->host_s * 1e6,
+             c->host_s / c->persist_s);
 }

@@ -109,8 +109,9 @@ int persist_model_plan(persist_cache *c, const ugrid *g, unsigned mask, const pe
                        const persist_device *d, int threads, int blocks, int levels,
                        persist_occupancy_fn occ, void *ctx);
 
-/* "12 of 64 levels cached (the lowest), 1.2 GB less DRAM traffic a step; predicted 95.0 us a
- * step (warps cover 80.0 us of waits) against 112.0 us for the host loop (1.18x)" into buf. */
+/* "12 levels cached (the lowest), 1.2 GB less DRAM traffic a step; predicted 95.0 us a step
+ * (32 warps an SM cover 80.0 us of waits) against 112.0 us for the host loop (1.18x)" into
+ * buf. */
 void persist_cache_describe(const persist_cache *c, char *buf, size_t n);
 
 #endif
