@@ -10,16 +10,12 @@
 
 #include "launch.h"
 
-/* Threads per block at most (the kernels' launch bounds). */
+/* Threads per block at most, and the blocks of that many an SM must hold (the kernels' launch
+ * bounds): 65536 registers / (2 x 512) = 64 registers a thread at most, so four blocks of 256
+ * or eight of 128 fit an SM as far as registers go (the kernel of 128 registers held two of 256:
+ * too few warps to cover the loads' latency, docs/persistent.md). */
 #define PERSIST_MAX_THREADS 512
-
-/* Where a block keeps the neighbour offsets of its cells for the whole run. */
-typedef enum {
-    PERSIST_OFFSETS_REGISTERS = 0, /* one cell per thread: gathered once into registers */
-    PERSIST_OFFSETS_SHARED = 1,    /* several per thread: gathered once into shared memory,
-                                    * relation-major (entry j of local cell l at j * cells + l) */
-    PERSIST_OFFSETS_GLOBAL = 2     /* neither fits: looked up in the table every step */
-} persist_offsets;
+#define PERSIST_MIN_BLOCKS 2
 
 /* What a persistent kernel is given: P as for a one-step kernel (fields, table, zs, zend, c0,
  * n, fold = 1); the state field fin and the output field fout are the arrays `state` and
@@ -31,20 +27,19 @@ typedef struct {
     void *state, *other;
     int steps;
     int fin, fout;
-    int where; /* persist_offsets */
     /* State caching (docs/persistent.md): levels 0..levels-1 of the block's own cells stay in
      * shared memory across the steps (levels = 0: none). Per cached level a region of 2M + H
      * values at state_at: own cells at [0, M) at even steps and [M + H, 2M + H) at odd ones (the
      * other half takes the new values), the halo at [M, M + H), loaded from the state array
      * every step. slots (persist_lists.h, relation-major over the inner cells: entry 0 the
-     * export flag, 1 + r the local slot of relation r) are kept in registers, or in shared memory
-     * at slots_at when slots_shared (words + 1 entries per cell, relation-major over the
-     * block's cells); the offsets (where = SHARED) are at offs_at. A cell's new value is
-     * written to global memory only where it is an export cell; at the end the cached levels
-     * of every own cell are written to the array that holds the result. */
+     * export flag, 1 + r the local slot of relation r) are copied into shared memory at slots_at
+     * (words + 1 entries per cell, relation-major over the block's cells); the offsets (where
+     * levels are streamed) at offs_at, relation-major (entry j of local cell l at j * m + l, m
+     * the block's own cells), gathered from the table once before the first step. A cell's new
+     * value is written to global memory only where it is an export cell; at the end the cached
+     * levels of every own cell are written to the array that holds the result. */
     int levels;
     int M, H;
-    int slots_shared;
     unsigned offs_at, slots_at;
     const int32_t *hstart, *halo, *slots;
 } persist_params;

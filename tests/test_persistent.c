@@ -3,15 +3,18 @@
  * (iter_run_incore, a separate code path: the CPU body then a fold pass) bit for bit, at every
  * cell and level, halo included. laplap, hdiff and lap, double and float, the four table
  * storages, the four layouts, small odd grids, T = 1, 2 and 7 steps; blocks of 32 to 512
- * threads; the three places of the offsets (registers, shared memory, the table: checked that
- * each was used); quad meshes whose labels turn (tests/quad_meshes.h); then 512x512x16 (not with
- * --small). State caching (levels kept in shared memory across the steps): none, one level
- * (the smallest cache: blocks exchange their rings every step), half, and every level (the
- * whole state on chip), with the cells' slots in registers (one cell per thread) and in shared
- * memory (several), each stencil, double and float, odd sizes, every storage and layout; on
- * 512x512x16 one level and the model's choice. A launch that cannot be resident (more blocks
- * than the SMs hold at once, blocks of more threads than the kernels take) or cached levels the
- * device cannot hold are refused with a message, the state left as it was.
+ * threads, one cell a thread and several; quad meshes whose labels turn (tests/quad_meshes.h);
+ * then 512x512x16 (not with --small). The lean kernels: every kernel of the table has at most 64
+ * registers a thread and no local memory (cudaFuncGetAttributes: no spills), the SM holds 4 of
+ * its blocks of 256 threads and 8 of 128 (the occupancy query), and the default shape at
+ * 512x512 has 4 blocks of 256 an SM (32 warps). State caching (levels kept in shared memory
+ * across the steps): none, one level (the smallest cache: blocks exchange their rings every
+ * step), half, and every level (the whole state on chip), one cell a thread and several, each
+ * stencil, double and float, odd sizes, every storage and layout; on 512x512x16 (lap: laplap's
+ * offsets and slots leave no room) one level. A launch that cannot be resident (more blocks
+ * than the SMs hold at once, blocks of more threads than the kernels take, offsets that do not
+ * fit shared memory) or cached levels the device cannot hold are refused with a message, the
+ * state left as it was.
  * Exits 77 (skipped) without a device. */
 #include "check.h"
 #include "quad_meshes.h"
@@ -29,11 +32,10 @@ static const stencil_t stencils[] = {ST_LAPLAP, ST_HDIFF, ST_LAP};
 enum { NSTENCILS = sizeof stencils / sizeof stencils[0] };
 static const int step_counts[] = {1, 2, 7};
 
-static long runs, used[3]; /* runs compared, and by where the offsets were */
+static long runs, several; /* runs compared; of them with several cells a thread */
 
-/* One persistent run of `steps` steps with request r against the CPU iteration's state ref;
- * want >= 0: the offsets must be there. */
-static void run_one(const problem *pb, fieldset ref, int steps, persist_request r, int want,
+/* One persistent run of `steps` steps with request r against the CPU iteration's state ref. */
+static void run_one(const problem *pb, fieldset ref, int steps, persist_request r,
                     const char *what)
 {
     fieldset st = iter_fields_copy(pb);
@@ -42,26 +44,23 @@ static void run_one(const problem *pb, fieldset ref, int steps, persist_request 
     CHECK(rc == 0, "%s T=%d: persistent run failed", what, steps);
     if (rc == 0) {
         long d = iter_state_differ(pb, st, ref, NULL);
-        CHECK(d == 0, "%s T=%d (%d blocks x %d threads, offsets where=%d): %ld points differ from "
-              "the CPU in-core iteration", what, steps, t.shape.nblocks, t.shape.threads,
-              (int)t.shape.where, d);
-        CHECK(want < 0 || (int)t.shape.where == want, "%s: offsets where=%d, wanted %d", what,
-              (int)t.shape.where, want);
-        used[t.shape.where]++;
+        CHECK(d == 0, "%s T=%d (%d blocks x %d threads, %ld cells a block): %ld points differ "
+              "from the CPU in-core iteration", what, steps, t.shape.nblocks, t.shape.threads,
+              t.shape.max_cells, d);
+        several += t.shape.max_cells > t.shape.threads;
         runs++;
     }
     iter_fields_free(pb, &st);
 }
 
 /* For each of T = 1, 2, 7: the CPU reference, then the runs of the requests given. */
-static void runs_of(const problem *pb, const persist_request *r, const int *want, int nr,
-                    const char *what)
+static void runs_of(const problem *pb, const persist_request *r, int nr, const char *what)
 {
     for (size_t j = 0; j < sizeof step_counts / sizeof step_counts[0]; j++) {
         fieldset ref = iter_fields_copy(pb);
         iter_run_incore(pb, ref, step_counts[j]);
         for (int q = 0; q < nr; q++)
-            run_one(pb, ref, step_counts[j], r[q], want[q], what);
+            run_one(pb, ref, step_counts[j], r[q], what);
         iter_fields_free(pb, &ref);
     }
 }
@@ -104,13 +103,10 @@ static void small_cases(void)
                     char what[160];
                     if (grid_case(&pb, si, prec, storage, sizes[z], v, what, sizeof what) != 0)
                         continue;
-                    long cells = (long)pb.ug.nxy - pb.ug.nhalo;
-                    /* default: one cell per thread (registers); 32 threads in 2 blocks: several
-                     * cells per thread in shared memory; 3 blocks of 64, 512 threads */
+                    /* default: one cell per thread; 32 threads in 2 blocks: several cells per
+                     * thread; 3 blocks of 64, 512 threads */
                     persist_request r[] = {{0, 0, 0, 0}, {32, 2, 0, 0}, {64, 3, 0, 0}, {512, 0, 0, 0}};
-                    int want[] = {PERSIST_OFFSETS_REGISTERS, cells > 64 ? PERSIST_OFFSETS_SHARED : -1,
-                                  -1, PERSIST_OFFSETS_REGISTERS};
-                    runs_of(&pb, r, want, 4, what);
+                    runs_of(&pb, r, 4, what);
                     problem_free(&pb);
                 }
 }
@@ -134,8 +130,8 @@ static void expect_refused(const problem *pb, persist_request r, const char *nee
     iter_fields_free(pb, &before);
 }
 
-static long cached_runs, whole_runs, slots_in[2]; /* runs with levels cached, all of them;
-                                                   * slots in registers, shared memory */
+static long cached_runs, whole_runs, cached_several; /* runs with levels cached, all of them;
+                                                      * several cells a thread */
 
 /* One run with `levels` forced (PERSIST_LEVELS_NONE or N) against ref: the state and the
  * levels cached must be as asked. */
@@ -149,23 +145,22 @@ static void run_cached(const problem *pb, fieldset ref, int steps, persist_reque
     CHECK(rc == 0, "%s T=%d levels %d: persistent run failed", what, steps, r.levels);
     if (rc == 0) {
         long d = iter_state_differ(pb, st, ref, NULL);
-        CHECK(d == 0, "%s T=%d (%d blocks x %d threads, %d levels cached, slots shared %d, "
-              "offsets where=%d): %ld points differ from the CPU in-core iteration", what, steps,
-              t.shape.nblocks, t.shape.threads, t.cache.levels, t.cache.slots_shared,
-              (int)t.shape.where, d);
+        CHECK(d == 0, "%s T=%d (%d blocks x %d threads, %ld cells a block, %d levels cached): "
+              "%ld points differ from the CPU in-core iteration", what, steps, t.shape.nblocks,
+              t.shape.threads, t.shape.max_cells, t.cache.levels, d);
         CHECK(t.cache.levels == want, "%s: %d levels cached, asked for %d", what, t.cache.levels,
               want);
         if (t.cache.levels > 0) {
             cached_runs++;
             whole_runs += t.cache.levels == stencil_zend(pb->s.stencil, pb->ug.nz);
-            slots_in[t.cache.slots_shared]++;
+            cached_several += t.shape.max_cells > t.shape.threads;
         }
         runs++;
     }
     iter_fields_free(pb, &st);
 }
 
-/* Caching forced: none, 1, half and all levels, slots in registers and in shared memory. */
+/* Caching forced: none, 1, half and all levels, one cell a thread and several. */
 static void cache_cases(void)
 {
     static const int sizes[][3] = {{37, 29, 14}, {23, 41, 3}, {17, 13, 5}};
@@ -180,8 +175,8 @@ static void cache_cases(void)
                 int zend = stencil_zend(stencils[si], pb.ug.nz);
                 persist_request r[] = {
                     {64, 3, PERSIST_LEVELS_NONE, 0}, /* nothing cached */
-                    {0, 0, 1, 0},                    /* one cell per thread: slots in registers */
-                    {32, 7, 1, 0},                   /* several a thread: slots in shared memory */
+                    {0, 0, 1, 0},                    /* one cell per thread */
+                    {32, 7, 1, 0},                   /* several a thread */
                     {128, 5, (zend + 1) / 2, 0},     /* half the levels */
                     {0, 0, zend, 0},                 /* the whole state on chip */
                     {32, 2, zend, 0},                /* the whole state, 2 blocks */
@@ -217,17 +212,17 @@ static void quad_mesh_cases(const char *path)
             if (make_case(&pb, &s, path, what, sizeof what) != 0)
                 continue;
             persist_request r[] = {{0, 0, 0, 0}, {32, 2, 0, 0}};
-            int want[] = {PERSIST_OFFSETS_REGISTERS, -1};
-            runs_of(&pb, r, want, 2, what);
+            runs_of(&pb, r, 2, what);
             problem_free(&pb);
         }
     }
     unlink(path);
 }
 
-/* 512x512x16, T = 7: the default shape (registers or shared memory, as the kernel's occupancy
- * allows), and 2 blocks of 64 threads, whose ~130000 cells' offsets do not fit shared memory
- * (the table every step). */
+/* 512x512x16, T = 7: the default shape (4 blocks of 256 an SM on the lean kernels: 32 warps,
+ * about 489 cells a block), one level cached where it fits (lap; laplap's and hdiff's offsets
+ * and slots leave no room: refused), and 2 blocks of 64 threads, whose ~130000 cells' offsets
+ * do not fit shared memory (refused). */
 static void big_cases(void)
 {
     for (int si = 0; si < NSTENCILS; si++)
@@ -242,14 +237,51 @@ static void big_cases(void)
                 continue;
             fieldset ref = iter_fields_copy(&pb);
             iter_run_incore(&pb, ref, 7);
-            run_one(&pb, ref, 7, (persist_request){0, 0, 0, 0}, -1, what);
-            run_one(&pb, ref, 7, (persist_request){64, 2, 0, 0}, PERSIST_OFFSETS_GLOBAL, what);
-            run_cached(&pb, ref, 7, (persist_request){0, 0, 1, 0}, what);
+            run_one(&pb, ref, 7, (persist_request){0, 0, 0, 0}, what);
+            persist_cache pc;
+            CHECK(persist_gpu_plan(&pb, &(persist_request){0, 0, PERSIST_LEVELS_NONE, 0}, &pc) == 0 &&
+                      pc.shape.per_sm >= 4 && persist_warps(&pc.shape) >= 32,
+                  "%s: the default shape holds %d blocks (%d warps) an SM, not 4 (32)", what,
+                  pc.shape.per_sm, persist_warps(&pc.shape));
+            if (stencils[si] == ST_LAP)
+                run_cached(&pb, ref, 7, (persist_request){0, 0, 1, 0}, what);
+            else
+                expect_refused(&pb, (persist_request){0, 0, 1, 0}, "at most 0 do", what);
+            expect_refused(&pb, (persist_request){64, 2, 0, 0}, "give more blocks", what);
             iter_fields_free(&pb, &ref);
             if (si == 0 && prec == 0) /* 16 levels of 512x512 laplap in double do not fit */
                 expect_refused(&pb, (persist_request){0, 0, 16, 0}, "do not fit", what);
             problem_free(&pb);
         }
+}
+
+/* The lean kernels as compiled: at most 64 registers a thread, no local memory (no spills), and
+ * an SM holds 4 blocks of 256 threads and 8 of 128 of each (without shared memory). */
+static void lean_kernels(void)
+{
+    int n = 0;
+    for (int st = 0; st < ST_QUAD_COUNT; st++)
+        for (int prec = 0; prec < 2; prec++)
+            for (int v = 0; v < 4; v++) {
+                const void *fn = persist_kernels[st][prec][v];
+                if (!fn)
+                    continue;
+                struct cudaFuncAttributes fa;
+                int b256 = 0, b128 = 0;
+                CHECK(cudaFuncGetAttributes(&fa, fn) == cudaSuccess &&
+                          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b256, fn, 256, 0) ==
+                              cudaSuccess &&
+                          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b128, fn, 128, 0) ==
+                              cudaSuccess, "%s: attributes", stencil_table[st].name);
+                CHECK(fa.numRegs <= 64 && fa.localSizeBytes == 0 && b256 >= 4 && b128 >= 8,
+                      "%s %s storage %d: %d registers, %zu bytes of local memory, %d blocks of "
+                      "256 / %d of 128 an SM", stencil_table[st].name, prec ? "float" : "double",
+                      v, fa.numRegs, fa.localSizeBytes, b256, b128);
+                n++;
+            }
+    CHECK(n == 24, "%d persistent kernels, expected 24 (laplap, hdiff, lap x 2 x 4)", n);
+    printf("lean kernels: %d checked (<= 64 registers, no local memory, 4 x 256 / 8 x 128 an SM)\n",
+           n);
 }
 
 /* Requests that cannot be resident: refused with a message, the state unchanged. */
@@ -289,16 +321,17 @@ int main(int argc, char **argv)
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     double t0 = now_ms();
+    lean_kernels();
     refusals();
     small_cases();
     printf("small grids: %ld runs, %.1f s\n", runs, (now_ms() - t0) * 1e-3);
     cache_cases();
-    printf("cached levels: %ld runs with levels on chip (%ld the whole state; slots in "
-           "registers %ld, in shared memory %ld), %.1f s\n", cached_runs, whole_runs, slots_in[0],
-           slots_in[1], (now_ms() - t0) * 1e-3);
-    CHECK(whole_runs > 0 && slots_in[0] > 0 && slots_in[1] > 0,
-          "caching cases not all reached: whole %ld, slots in registers %ld, shared %ld",
-          whole_runs, slots_in[0], slots_in[1]);
+    printf("cached levels: %ld runs with levels on chip (%ld the whole state, %ld with several "
+           "cells a thread), %.1f s\n", cached_runs, whole_runs, cached_several,
+           (now_ms() - t0) * 1e-3);
+    CHECK(whole_runs > 0 && cached_several > 0 && cached_several < cached_runs,
+          "caching cases not all reached: whole %ld, several cells a thread %ld of %ld",
+          whole_runs, cached_several, cached_runs);
     char dir[] = "/tmp/pillar-test-persistent-XXXXXX", path[80];
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     snprintf(path, sizeof path, "%s/q.h5", dir);
@@ -307,10 +340,8 @@ int main(int argc, char **argv)
     printf("quad meshes: %ld runs in all\n", runs);
     if (!(argc > 1 && !strcmp(argv[1], "--small")))
         big_cases();
-    printf("%ld persistent runs (offsets in registers %ld, shared memory %ld, the table %ld) "
-           "compared bit for bit with the CPU in-core iteration\n", runs, used[0], used[1], used[2]);
-    CHECK(used[PERSIST_OFFSETS_REGISTERS] > 0 && used[PERSIST_OFFSETS_SHARED] > 0,
-          "offsets in registers and in shared memory were not both used");
-    CHECK(argc > 1 || used[PERSIST_OFFSETS_GLOBAL] > 0, "offsets in the table were not used");
+    printf("%ld persistent runs (%ld with several cells a thread) compared bit for bit with the "
+           "CPU in-core iteration\n", runs, several);
+    CHECK(several > 0 && several < runs, "one cell a thread and several were not both run");
     return check_done("test_persistent");
 }

@@ -77,7 +77,8 @@ if [ "${GPU_CHECK_SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/nul
         ./$build/tests/test_gpu_graph --access graph-twopass
 fi
 # persistent kernels (issue 19): all steps in one cooperative launch against one launch per step,
-# in core, each verified bit for bit against the CPU iteration
+# in core, each verified bit for bit against the CPU iteration; the lean kernels (64 registers:
+# 4 blocks of 256 an SM, the warps printed on the persistent line)
 persistent_runs() {
     local P=./$build/pillar s m z rc=0
     for s in laplap hdiff lap; do
@@ -89,6 +90,8 @@ persistent_runs() {
             # refused with a message where one level does not fit)
             $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --persistent-levels 0 --backend gpu || rc=1
             $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --persistent-levels 1 --backend gpu
+            # the lean kernels' other shape: 8 blocks of 128 threads an SM (the same 32 warps)
+            $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --threads 128 --backend gpu || rc=1
         done
     done
     return $rc

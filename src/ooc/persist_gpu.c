@@ -77,6 +77,7 @@ int persist_gpu_plan(const problem *pb, const persist_request *r, persist_cache 
     occ_ctx oc = kernel_of(pb, r);
     persist_device d;
     d.sms = device_attr(cudaDevAttrMultiProcessorCount);
+    d.warps_sm = device_attr(cudaDevAttrMaxThreadsPerMultiProcessor) / 32;
     d.smem_sm = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
     d.smem_block = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
     int khz = 0, dev = 0;
@@ -90,7 +91,7 @@ int persist_gpu_plan(const problem *pb, const persist_request *r, persist_cache 
     CK(cudaFuncSetAttribute(oc.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)d.smem_block));
     persist_work w = {(long)g->nxy - g->nhalo, stencil_zend(s->stencil, g->nz),
                       (int)prec_size(s->prec), persist_words(s->stencil),
-                      stencil_table[s->stencil].nin - 1};
+                      stencil_table[s->stencil].nin - 1, 0};
     return persist_model_plan(c, g, persist_mask(s->stencil), &w, &d, oc.threads, r->blocks,
                               r->levels, occupancy, &oc);
 }
@@ -153,7 +154,6 @@ int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_requ
     A.other = A.P.f.p[fout];
     A.fin = fin;
     A.fout = fout;
-    A.where = t->shape.where;
     int32_t *dlists = NULL;
     if (t->cache.levels > 0) { /* hstart, halo, slots in one allocation */
         size_t nh = (size_t)t->shape.nblocks + 1, nhalo = (size_t)L.nhalo_all,
@@ -166,7 +166,6 @@ int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_requ
         A.levels = t->cache.levels;
         A.M = L.M;
         A.H = L.hmax;
-        A.slots_shared = t->cache.slots_shared;
         A.hstart = dlists;
         A.halo = dlists + nh;
         A.slots = dlists + nh + nhalo;

@@ -13,37 +13,49 @@ void persist_cache_layout(persist_cache *c, const persist_work *w)
     const int words = w->words, elem = w->elem;
     const persist_shape *s = &c->shape;
     size_t M = (size_t)s->max_cells;
-    c->slots_shared = c->levels > 0 && s->max_cells > s->threads;
     c->state_at = 0;
     c->offs_at = align16((size_t)c->levels * (2 * M + (size_t)c->hmax) * (size_t)elem);
     /* offsets only where levels are streamed */
-    size_t offs = s->where == PERSIST_OFFSETS_SHARED && c->levels < w->levels
-                      ? (size_t)words * M * sizeof(int32_t) : 0;
+    size_t offs = c->levels < w->levels ? (size_t)words * M * sizeof(int32_t) : 0;
     c->slots_at = align16(c->offs_at + offs);
-    size_t slots = c->slots_shared ? (size_t)(words + 1) * M * sizeof(int32_t) : 0;
+    size_t slots = c->levels > 0 ? (size_t)(words + 1) * M * sizeof(int32_t) : 0;
     c->smem = slots ? c->slots_at + slots : c->offs_at + offs;
 }
+
+/* Seconds a step's levels wait when `sms` SMs with `warps` warps resident each cover them. */
+static double cover(const persist_work *w, int sms, int warps)
+{
+    double warp_levels = (double)w->cells * w->levels / 32.0;
+    return warps < 1 || sms < 1 ? 1e30 : warp_levels / ((double)sms * warps) * PERSIST_T_LEVEL_S;
+}
+
+static double max2(double a, double b) { return a > b ? a : b; }
 
 void persist_predict(persist_cache *c, const persist_work *w, const persist_device *d)
 {
     double es = (double)w->elem, pts = (double)w->cells * w->levels;
     double cyc = d->clock_hz * d->sms;
-    /* a warp's load of 32 values takes ceil(32 * elem / 128) wavefronts: per point, elem / 4
-     * of a wavefront's 1/32 */
-    double per_load = (32.0 * es / PERSIST_LSU_BYTES_PER_CLK) / 32.0;
-    double loads = (double)(w->words + 1 + w->extra_in);
-    double lsu = pts * loads * per_load / cyc;
+    /* a warp's load of 32 values of b bytes takes 32 * b / 128 wavefronts: b / 128 a point */
+    double loads = (double)(w->words + 1 + w->extra_in) * es + (double)w->words * 4.0;
+    double lsu = pts * loads / PERSIST_LSU_BYTES_PER_CLK / cyc;
     double stream = (double)(2 + w->extra_in) * es; /* state in and out, inputs at the cell */
     double host_dram = pts * stream / d->dram_bps;
-    c->host_s = (host_dram > lsu ? host_dram : lsu) + PERSIST_T_LAUNCH_S;
+    double host_model = max2(max2(host_dram, lsu), cover(w, d->sms, d->warps_sm));
+    /* a measured host loop: the launch's pipes run as far below the model as the host loop's */
+    double scale = w->host_s > PERSIST_T_LAUNCH_S ? (w->host_s - PERSIST_T_LAUNCH_S) / host_model
+                                                   : 1.0;
+    c->host_s = w->host_s > 0 ? w->host_s : host_model + PERSIST_T_LAUNCH_S;
     double L = c->levels, Z = w->levels;
     double bytes = (Z - L) * (double)w->cells * stream +
                    L * ((double)c->nhalo_all + (double)c->nexport + (double)w->cells * w->extra_in) * es;
     c->saved = pts * stream - bytes;
     double dram = bytes / d->dram_bps;
-    double lsu_p = lsu + L * (double)c->nhalo_all * per_load / cyc; /* halo into shared memory */
+    double lsu_p = lsu + L * (double)c->nhalo_all * es / PERSIST_LSU_BYTES_PER_CLK / cyc;
+    /* a launch of fewer blocks than SMs leaves the others idle */
+    int used = c->shape.nblocks < d->sms ? c->shape.nblocks : d->sms;
+    c->cover_s = cover(w, used, persist_warps(&c->shape));
     double imbalance = (double)c->shape.max_cells * c->shape.nblocks / (double)w->cells;
-    c->persist_s = imbalance * (dram > lsu_p ? dram : lsu_p) + PERSIST_T_BARRIER_S;
+    c->persist_s = imbalance * max2(scale * max2(dram, lsu_p), c->cover_s) + PERSIST_T_BARRIER_S;
 }
 
 /* The most levels a block of shape c->shape can keep while the device still holds every block
@@ -71,40 +83,32 @@ static int candidate(persist_cache *c, const ugrid *g, unsigned mask, const pers
 {
     *c = (persist_cache){0};
     *fit = 0;
-    if (persist_shape_make(&c->shape, w->cells, threads, d->sms, w->words, d->smem_block, blocks,
-                           occ, ctx) != 0)
+    if (persist_shape_make(&c->shape, w->cells, threads, d->sms, d->warps_sm, w->words,
+                           d->smem_block, blocks, occ, ctx) != 0)
         return -1;
     if (levels != PERSIST_LEVELS_NONE) {
         if (persist_lists_count(g, c->shape.nblocks, mask, &c->hmax, &c->nhalo_all,
                                 &c->nexport) != 0)
             return -1;
         *fit = levels_that_fit(c, w, d, occ, ctx);
-        if (c->shape.where == PERSIST_OFFSETS_SHARED) {
-            /* the offsets' shared memory may hold more levels: offsets looked up every step */
-            persist_cache k = *c;
-            k.shape.where = PERSIST_OFFSETS_GLOBAL;
-            int more = levels_that_fit(&k, w, d, occ, ctx);
-            int need = levels > 0 ? levels : w->levels;
-            if (more > *fit && *fit < need) {
-                *c = k;
-                *fit = more;
-            }
-        }
     }
     if (levels > 0 && levels > *fit)
         return -2;
     int best = levels > 0 ? levels : 0;
     if (levels == PERSIST_LEVELS_MODEL) {
         double t = 0;
+        persist_shape s0 = c->shape;
         for (int L = 0; L <= *fit; L++) {
             c->levels = L;
             persist_cache_layout(c, w);
+            c->shape.per_sm = c->smem != s0.smem ? occ(c->smem, ctx) : s0.per_sm;
             persist_predict(c, w, d);
             if (L == 0 || c->persist_s < t) {
                 t = c->persist_s;
                 best = L;
             }
         }
+        c->shape = s0;
     }
     c->levels = best;
     persist_cache_layout(c, w);
@@ -135,7 +139,11 @@ int persist_model_plan(persist_cache *c, const ugrid *g, unsigned mask, const pe
     for (int per = blocks > 0 ? 0 : occ(0, ctx) / 2; per >= 1; per /= 2) {
         if (per * d->sms >= first)
             continue;
-        /* fewer blocks than resident, on fewer cells each than the first: no refusal */
+        /* fewer blocks than resident: refused only where their offsets no longer fit */
+        long m = (w->cells + (long)per * d->sms - 1) / ((long)per * d->sms);
+        size_t os = (size_t)m * (size_t)w->words * sizeof(int32_t);
+        if (os > d->smem_block || occ(os, ctx) < per)
+            continue;
         rc = candidate(&k, g, mask, w, d, threads, per * d->sms, levels, occ, ctx, &fit);
         most = fit > most ? fit : most;
         if (rc == 0 && (!ok || k.persist_s < c->persist_s)) {
@@ -158,9 +166,10 @@ void persist_cache_describe(const persist_cache *c, char *buf, size_t n)
     if (c->levels == 0)
         snprintf(what, sizeof what, "no level cached (the state streamed every step)");
     else
-        snprintf(what, sizeof what, "%d level%s cached (the lowest; slots in %s), %.3f GB less "
-                 "DRAM traffic a step", c->levels, c->levels == 1 ? "" : "s",
-                 c->slots_shared ? "shared memory" : "registers", c->saved / 1e9);
-    snprintf(buf, n, "%s; predicted %.1f us a step against %.1f us for the host loop (%.2fx)",
-             what, c->persist_s * 1e6, c->host_s * 1e6, c->host_s / c->persist_s);
+        snprintf(what, sizeof what, "%d level%s cached (the lowest), %.3f GB less DRAM traffic a "
+                 "step", c->levels, c->levels == 1 ? "" : "s", c->saved / 1e9);
+    snprintf(buf, n, "%s; predicted %.1f us a step (%d warps an SM cover %.1f us of waits) against "
+             "%.1f us for the host loop (%.2fx)", what, c->persist_s * 1e6,
+             persist_warps(&c->shape), c->cover_s * 1e6, c->host_s * 1e6,
+             c->host_s / c->persist_s);
 }

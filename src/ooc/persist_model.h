@@ -16,22 +16,35 @@
  * empty steps), a kernel boundary of the host loop (the host loop of empty kernels). */
 #define PERSIST_T_BARRIER_S 3.0e-6
 #define PERSIST_T_LAUNCH_S 4.0e-6
+/* The time a warp waits for each level it computes: its loads' latency under load and the
+ * body's dependent arithmetic, which the other warps of its SM must cover (the occupancy term:
+ * t_cover = points / 32 / (SMs x warps resident per SM) x this). Fitted to the H100 runs of
+ * 2026-11-23 (bench/results/2026-11-23-h100-iterated), where the persistent kernel of 128
+ * registers kept 16 warps an SM (8 with a level cached) and laplap took 0.9-1.5 us a level and
+ * warp (the steps' time x SMs x warps / warp-levels), hdiff 2.6; the host loop's kernels keep
+ * the SMs full (64 warps) and stay bound by the memory pipes. */
+#define PERSIST_T_LEVEL_S 1.2e-6
 /* Bytes the L1 / shared-memory pipe of an SM serves per clock (one 128-byte wavefront; sm_80 and
- * sm_90): a warp's load of doubles takes two, of floats one. The one-step laplap kernels are
- * bound by this pipe on the H100 (README: ncu 95% L1), so values on chip are read no faster. */
+ * sm_90): a warp's load of doubles takes two, of floats and of 32-bit offsets one. The one-step
+ * laplap kernels are bound by this pipe on the H100 (README: ncu 95% L1), so values on chip are
+ * read no faster. Both the host loop's kernels (the table) and the lean persistent kernels
+ * (shared memory) read a point's offsets through it. */
 #define PERSIST_LSU_BYTES_PER_CLK 128.0
 /* --persistent auto runs the persistent launch from this predicted speed-up on, and only once
  * the model is trusted. It is not: on the H100 (bench/results/2026-11-23-h100-iterated) the launch
  * ran 1.2-6x slower than the host loop for laplap, hdiff and lap at 512x512 x 16 and x 64, with
  * levels cached or not, where this model predicted 1.01-1.37x gains. What it leaves out bounds
  * the launch: 1-2 resident blocks of 256 threads an SM (8-16 warps, against up to 64 in the host
- * loop's kernels) leave the loads' latency uncovered (docs/persistent.md). */
+ * loop's kernels) leave the loads' latency uncovered (docs/persistent.md). The occupancy term
+ * (PERSIST_T_LEVEL_S) now predicts those runs slower (tests/test_persist_plan.c); the lean
+ * kernels (64 registers) are not measured yet. */
 #define PERSIST_AUTO_GAIN 1.05
 #define PERSIST_AUTO_TRUSTED 0
 
 /* The device as the model sees it. */
 typedef struct {
     int sms;
+    int warps_sm;      /* the most warps an SM holds (threads per SM / 32) */
     size_t smem_sm;    /* shared memory per SM (bytes) */
     size_t smem_block; /* the most one block may have (opt-in) */
     double clock_hz;   /* SM clock */
@@ -45,20 +58,21 @@ typedef struct {
     int elem;     /* bytes of a value */
     int words;    /* offsets (relations) per cell: persist_words */
     int extra_in; /* inputs read at the cell only besides the state (hdiff: coeff) */
+    double host_s; /* the host loop's measured time a step; 0: the model's own */
 } persist_work;
 
 /* The model's choice: a shape and the cached levels, with its prediction. */
 typedef struct {
     persist_shape shape;
-    int levels;       /* levels 0..levels-1 on chip */
-    int slots_shared; /* the cells' local slots in shared memory (else registers) */
+    int levels;       /* levels 0..levels-1 on chip (the cells' slots in shared memory too) */
     int hmax;         /* the largest halo of a block */
     long nhalo_all;   /* halo entries of all blocks (read per cached level and step) */
     long nexport;     /* export cells (written per cached level and step) */
     size_t smem;      /* dynamic shared memory per block: cached levels, offsets, slots */
     size_t state_at, offs_at, slots_at; /* where each part starts in it (bytes) */
-    double host_s;    /* predicted time per step, host loop */
+    double host_s;    /* predicted time per step, host loop (w->host_s where measured) */
     double persist_s; /* predicted time per step, persistent launch */
+    double cover_s;   /* its occupancy term: the levels' waits over the warps resident */
     double saved;     /* DRAM bytes per step the caching saves */
 } persist_cache;
 
@@ -69,16 +83,19 @@ typedef struct {
 
 /* Fills c->smem and where its parts start for shape c->shape, c->levels cached levels and
  * c->hmax, for work w: the cached levels first (2M + hmax values each), then the offsets (where
- * the shape keeps them in shared memory and levels are streamed), then the slots (in shared
- * memory when levels are cached and a block owns more cells than it has threads: sets
- * c->slots_shared). */
+ * levels are streamed), then the slots (where levels are cached). */
 void persist_cache_layout(persist_cache *c, const persist_work *w);
 
 /* Predicted seconds per step of the host loop and of the persistent launch of c (shape, levels,
- * hmax, nhalo_all, nexport) for work w on device d, into c->host_s, c->persist_s, c->saved:
- * each is the larger of its DRAM time and its L1/shared-memory time (the loads of the body,
- * words + 1 + extra_in per point), plus a launch boundary (host loop) or a barrier, the
- * persistent one scaled by the blocks' imbalance. */
+ * hmax, nhalo_all, nexport) for work w on device d, into c->host_s, c->persist_s, c->cover_s,
+ * c->saved. Each is the largest of its DRAM time, its L1/shared-memory time (the body's
+ * words + 1 + extra_in values and its words offsets a point) and its occupancy term
+ * (PERSIST_T_LEVEL_S a warp and level over the warps resident per SM: d->warps_sm for the host
+ * loop, persist_warps of the shape for the launch), plus a launch boundary (host loop) or a
+ * barrier, the persistent one scaled by the blocks' imbalance. Where w->host_s is given (a
+ * measured host loop), host_s is that and the launch's DRAM and L1 times are scaled by the
+ * measured over the modelled host loop (the same loads through the same pipes); its occupancy
+ * term is not. */
 void persist_predict(persist_cache *c, const persist_work *w, const persist_device *d);
 
 /* Plans a persistent launch of blocks of `threads` threads on grid g (the stencil's relations
@@ -92,8 +109,9 @@ int persist_model_plan(persist_cache *c, const ugrid *g, unsigned mask, const pe
                        const persist_device *d, int threads, int blocks, int levels,
                        persist_occupancy_fn occ, void *ctx);
 
-/* "12 of 64 levels cached (the lowest; slots in shared memory), 1.2 GB less DRAM traffic a
- * step; predicted 95.0 us a step against 112.0 us for the host loop (1.18x)" into buf. */
+/* "12 levels cached (the lowest), 1.2 GB less DRAM traffic a step; predicted 95.0 us a step
+ * (32 warps an SM cover 80.0 us of waits) against 112.0 us for the host loop (1.18x)" into
+ * buf. */
 void persist_cache_describe(const persist_cache *c, char *buf, size_t n);
 
 #endif

@@ -31,11 +31,21 @@ int persist_words(stencil_t s)
     return w;
 }
 
-int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int words,
-                       size_t smem_max, int blocks, persist_occupancy_fn occ, void *ctx)
+int persist_warps(const persist_shape *s)
+{
+    int spread = s->sms > 0 ? (s->nblocks + s->sms - 1) / s->sms : s->per_sm;
+    int w = (spread < s->per_sm ? spread : s->per_sm) * ((s->threads + 31) / 32);
+    return s->warps_sm > 0 && w > s->warps_sm ? s->warps_sm : w;
+}
+
+int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int warps_sm,
+                       int words, size_t smem_max, int blocks, persist_occupancy_fn occ,
+                       void *ctx)
 {
     s->cells = cells;
     s->threads = threads;
+    s->warps_sm = warps_sm;
+    s->sms = sms;
     if (threads < 1 || threads > PERSIST_MAX_THREADS) {
         perr("persistent run: blocks of %d threads: the kernels take 1 to %d", threads,
              PERSIST_MAX_THREADS);
@@ -66,34 +76,28 @@ int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int w
     }
     s->max_cells = (cells + s->nblocks - 1) / s->nblocks;
     s->per_sm = per0;
-    s->smem = 0;
-    s->where = PERSIST_OFFSETS_GLOBAL;
-    if (s->max_cells <= threads) {
-        s->where = PERSIST_OFFSETS_REGISTERS;
+    s->smem = (size_t)s->max_cells * (size_t)words * sizeof(int32_t);
+    if (s->smem == 0)
         return 0;
+    /* fewer blocks an SM would not help: the SMs' shared memory holds the same offsets in all */
+    int per = s->smem <= smem_max ? occ(s->smem, ctx) : 0;
+    if ((long)per * sms < s->nblocks) {
+        perr("persistent run: the offsets of %ld cells a block (%zu bytes of shared memory) leave "
+             "room for %d of %d blocks at once (%d per SM x %d SMs, at most %zu bytes a block); "
+             "give more blocks (the lean kernels keep every offset in shared memory: the grid's "
+             "cells x %d offsets must fit the SMs' shared memory)", s->max_cells, s->smem,
+             per * sms, s->nblocks, per, sms, smem_max, words);
+        return -1;
     }
-    size_t smem = (size_t)s->max_cells * (size_t)words * sizeof(int32_t);
-    if (words > 0 && smem <= smem_max) {
-        int per = occ(smem, ctx);
-        if ((long)per * sms >= s->nblocks) {
-            s->where = PERSIST_OFFSETS_SHARED;
-            s->smem = smem;
-            s->per_sm = per;
-        }
-    }
+    s->per_sm = per;
     return 0;
 }
 
 void persist_shape_describe(const persist_shape *s, char *buf, size_t n)
 {
-    char w[96];
-    if (s->where == PERSIST_OFFSETS_REGISTERS)
-        snprintf(w, sizeof w, "registers");
-    else if (s->where == PERSIST_OFFSETS_SHARED)
-        snprintf(w, sizeof w, "shared memory");
-    else
-        snprintf(w, sizeof w, "the table, looked up every step");
-    snprintf(buf, n, "%d blocks x %d threads (%d per SM at most), <= %ld of %ld cells per block, "
-             "offsets in %s, %zu bytes of shared memory per block", s->nblocks, s->threads,
-             s->per_sm, s->max_cells, s->cells, w, s->smem);
+    int w = persist_warps(s);
+    snprintf(buf, n, "%d blocks x %d threads (%d per SM at most: %d of %d warps, %.0f%%), <= %ld "
+             "of %ld cells per block, %zu bytes of shared memory per block", s->nblocks,
+             s->threads, s->per_sm, w, s->warps_sm, s->warps_sm > 0 ? 100.0 * w / s->warps_sm : 0.0,
+             s->max_cells, s->cells, s->smem);
 }

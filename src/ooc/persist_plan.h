@@ -1,6 +1,6 @@
 /* persist_plan.h — the shape of a persistent run (docs/persistent.md, access/persistent.h): how
- * many blocks one cooperative launch has, how many cells each owns, and where a block keeps its
- * cells' neighbour offsets. Pure arithmetic (the CUDA occupancy query comes in as a function),
+ * many blocks one cooperative launch has, how many cells each owns, the shared memory its cells'
+ * neighbour offsets take and the warps it keeps resident on an SM. Pure arithmetic (the CUDA occupancy query comes in as a function),
  * so that it is tested without a device. */
 #ifndef PILLAR_PERSIST_PLAN_H
 #define PILLAR_PERSIST_PLAN_H
@@ -19,11 +19,17 @@ typedef int (*persist_occupancy_fn)(size_t smem, void *ctx);
 typedef struct {
     int nblocks, threads;
     int per_sm;          /* co-resident blocks per SM at smem */
+    int sms;             /* SMs of the device */
+    int warps_sm;        /* the most warps an SM holds (the device's threads per SM / 32) */
     long cells;          /* inner cells of the grid */
     long max_cells;      /* the most any block owns: ceil(cells / nblocks) */
-    persist_offsets where;
-    size_t smem;         /* dynamic shared memory per block (the offsets, where SHARED) */
+    size_t smem;         /* dynamic shared memory per block (the offsets, then what a plan adds) */
 } persist_shape;
+
+/* Warps of the launch resident on one SM: its blocks spread over the SMs (no more than per_sm
+ * an SM) of threads rounded up to warps, no more than the SM holds; the occupancy the model
+ * sets against the host loop's. */
+int persist_warps(const persist_shape *s);
 
 /* 1 if stencil s has persistent kernels (laplap, hdiff, lap: the stencils with staged kernels;
  * not a stencil file), else 0 with the reason in why. */
@@ -35,20 +41,21 @@ unsigned persist_mask(stencil_t s);
 /* 32-bit offsets a cell keeps: the relations stencil s's body reads (its RELS mask). */
 int persist_words(stencil_t s);
 
-/* Plans a launch over `cells` inner cells with blocks of `threads` threads on `sms` SMs, whose
- * kernel keeps `words` offsets per cell and may have smem_max bytes of shared memory per block.
+/* Plans a launch over `cells` inner cells with blocks of `threads` threads on `sms` SMs of
+ * warps_sm warps each, whose kernel keeps `words` offsets per cell in shared memory (the lean
+ * kernels hold none in registers across the steps) and may have smem_max bytes of it per block.
  * blocks: 0 for as many as the SMs hold at once (occ(0) per SM), but no more than one per
- * `threads` cells; else exactly that many. Offsets go into registers when no block owns more
- * cells than threads, else into shared memory when they fit smem_max and the SMs still hold
- * every block with that much (occ(smem) · sms >= nblocks), else they stay in the table. Returns
- * 0, or -1 with a message: threads outside 1..PERSIST_MAX_THREADS, no block fits an SM, more
- * blocks asked for than can be resident at once (a grid barrier needs them all resident). */
-int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int words,
-                       size_t smem_max, int blocks, persist_occupancy_fn occ, void *ctx);
+ * `threads` cells; else exactly that many. Returns 0, or -1 with a message: threads outside
+ * 1..PERSIST_MAX_THREADS, no block fits an SM, more blocks asked for than can be resident at
+ * once (a grid barrier needs them all resident), offsets that do not fit smem_max or with which
+ * the SMs no longer hold every block (occ(smem) · sms < nblocks). */
+int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int warps_sm,
+                       int words, size_t smem_max, int blocks, persist_occupancy_fn occ,
+                       void *ctx);
 
-/* "1009 blocks x 256 threads (8 per SM at most), <= 256 of 258064 cells per block, offsets in
- * registers, 0 bytes of shared memory per block" into buf (smem: all the block's dynamic shared
- * memory, the cached levels included where a plan put them there). */
+/* "528 blocks x 256 threads (4 per SM: 32 of 64 warps, 50%), <= 489 of 258064 cells per block,
+ * 39120 bytes of shared memory per block" into buf (smem: all the block's dynamic shared memory,
+ * the offsets and the cached levels where a plan put them there). */
 void persist_shape_describe(const persist_shape *s, char *buf, size_t n);
 
 #endif
