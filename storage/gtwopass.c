@@ -235,11 +235,19 @@ int gtwopass_build_balls(gtwopass *s, const ugrid *g, int nt, int radius)
         if (seed >= g->nxy)
             break;
         run++;
-        int qh = 0, qt = 0, held = 0, nown = 0;
+        int qh = 0, qt = 0, held = 0, nown = 0, from = seed;
         queue[qt++] = seed;
         seen[seed] = run;
         while (qh < qt) { /* breadth first from the seed; a cell that does not fit is skipped */
             const int c = queue[qh++], add = builder_add(&b, s, g, c, run);
+            if (qh == qt && held + add <= nt) { /* the ball closes in: go on from the next seed */
+                while (from < g->nxy && (taken[from] || seen[from] == run || from == c))
+                    from++;
+                if (from < g->nxy) {
+                    seen[from] = run;
+                    queue[qt++] = from;
+                }
+            }
             if (held + add > nt) {
                 if (nown == 0) {
                     too_big(g, c, nt);

@@ -9,8 +9,10 @@
  * With radius 1 (a stencil without the two-pass split) the ring is not needed: runs of nt cells.
  * Balls (gtwopass_build_balls, --access graph-twopass-balls / -lean-balls): a block's own cells
  * are any set of inner cells, grown breadth first from the lowest cell no block owns yet while
- * own cells plus ring fit nt (a cell that does not fit is skipped, one that does is taken):
- * compact balls with fewer ring entries per own cell than runs cut from the order.
+ * own cells plus ring fit nt (a cell that does not fit is skipped, one that does is taken; when
+ * the search closes in, surrounded by other blocks, it goes on from the next cell no block owns,
+ * so that blocks stay full): compact balls with fewer ring entries per own cell than runs cut
+ * from the order (tests/test_gtwopass_ratio.c prints both on ~1M-cell meshes).
  *
  * Entries of block b: entry e (0 <= e < nent_b <= nt) is
  *   e < own_b        own cell e, ascending: runs: plane cell cell0_b + e (inner cell

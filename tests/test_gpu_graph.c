@@ -40,7 +40,7 @@ static void run_strategies(problem *pb, fieldset ref, int uns, const char *name)
             int st[2][3] = {{uns ? 96 : 16, uns ? 1 : 16, 1}, {uns ? 32 : 64, uns ? 1 : 2, 1}};
             memcpy(alt, st, sizeof alt);
         }
-        if (a == ACC_GRAPH_TWOPASS) { /* blocks of the fewest threads, odd sizes, lattice tiles */
+        if (access_table[a].shape == SHAPE_GTILE) { /* graph-twopass and its variants: blocks of the fewest threads, odd sizes, lattice tiles */
             int tp[2][3] = {{uns ? 32 : 16, uns ? 1 : 8, 1}, {uns ? 97 : 64, uns ? 1 : 2, 1}};
             memcpy(alt, tp, sizeof alt);
         }
