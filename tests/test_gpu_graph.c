@@ -1,5 +1,6 @@
 /* GPU graph stencils (docs/access.md, "Graph stencils"): every access strategy (graph-twopass
- * included, with its smallest blocks and odd block sizes: many partial runs) x offset-table
+ * and its variants -balls, -lean, -lean-balls included, with their smallest blocks and odd block
+ * sizes: many partial runs or balls) x offset-table
  * storage (chasing / non-chasing x uncompressed / compressed) x precision, with the default and
  * two other block shapes, on bounded hexagons and triangles, periodic triangles and the refined
  * patch, in file and METIS order, equals the CPU's run on the neighbour lists bit for bit; on the

@@ -57,7 +57,7 @@ static long lists_vs_brute(const gtwopass *s, const ugrid *g)
     int next = g->nhalo, pos = 0;
     for (int b = 0; b < nb; b++) {
         const int e0 = s->blk[b], nent = s->blk[b + 1] - e0, own = s->blk[nb + 1 + b];
-        const int c0 = s->blk[2 * nb + 1 + b], c1 = c0 + own;
+        const int c0 = s->blk[2 * nb + 1 + b];
         bad += c0 != g->nhalo + pos || own < 1 || nent > s->nt || own > nent;
         pos += own;
         if (own < 1 || own > nent)
