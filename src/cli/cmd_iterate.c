@@ -125,14 +125,14 @@ static int persistent_check(const options *o, int backend, int ooc, int quiet)
     return rc;
 }
 
-int persistent_auto_picks(const problem *pb, int backend, int ooc, const void *request, char *pred,
-                          size_t n)
+int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist_request *request,
+                          char *pred, size_t n)
 {
     if (pred && n)
         pred[0] = 0;
 #ifdef PILLAR_HAVE_CUDA
     persist_request dflt = {0, 0, PERSIST_LEVELS_MODEL, 0};
-    const persist_request *rq = request ? (const persist_request *)request : &dflt;
+    const persist_request *rq = request ? request : &dflt;
     if (backend != BACKEND_GPU || ooc)
         return 0;
     persist_cache pc;

@@ -3,6 +3,7 @@
 #define PILLAR_COMMANDS_H
 
 #include "options.h"
+#include "src/ooc/persist_gpu.h"
 
 int cmd_run(int argc, char **argv);
 /* `pillar run` with --steps or --out-of-core on: iterated runs (cmd_iterate.c); argv is run's
@@ -29,11 +30,11 @@ int bench_iterated(bench_opts *b);
 /* Whether `--persistent auto` runs an in-core iterated run of pb on the backend as one persistent
  * launch (cmd_iterate.c; bench --iterated reports it): on the GPU in core, where the model of
  * docs/persistent.md predicts at least PERSIST_AUTO_GAIN over the host loop and the model is
- * trusted (PERSIST_AUTO_TRUSTED: not yet, so never). request: a
- * persist_request (NULL: the model's shape and levels); the model's line (or why not) into
+ * trusted (PERSIST_AUTO_TRUSTED: not yet, so never). request: NULL for
+ * the model's shape and levels; the model's line (or why not) into
  * pred (n bytes) when pred is not NULL. */
-int persistent_auto_picks(const problem *pb, int backend, int ooc, const void *request, char *pred,
-                          size_t n);
+int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist_request *request,
+                          char *pred, size_t n);
 int cmd_mesh(int argc, char **argv);
 
 #endif

@@ -105,6 +105,16 @@ static void folds(const jit_spec *sp, jit_text *t, const char *head)
     }
 }
 
+/* The user's part of a composition: the fields bound, the user's code under its own file's line
+ * numbers, the generated text's line numbers again, then the fold headed by fold_head (folds). */
+static void user_part(const jit_spec *sp, jit_text *t, const char *gen, const char *fold_head)
+{
+    bind(sp, t);
+    user_code(sp, t, sp->path);
+    line_directive(t, 1000, gen);
+    folds(sp, t, fold_head);
+}
+
 /* After the list loops of a graph stencil: the same body on the offset tables (storage/gtable.h,
  * every storage; not in the checked mode, which checks on the lists: cpu_run_gtable runs those
  * when these are missing) and on the lattice twin (grids/lattice.h). The lattice's GNB(q, j)
@@ -180,11 +190,8 @@ void jit_compose_cpu(const jit_spec *sp, int checked, jit_text *t)
                      "  if (j < 0 || j >= ev.deg[q]) { pillar_violate(3, k, q, j); return 0; }\n"
                      "  return j; }\n");
     }
-    bind(sp, t);
-    user_code(sp, t, sp->path);
-    line_directive(t, 1000, gen);
     /* the fold after the preamble: it may use the preamble's macros */
-    folds(sp, t, "%s pillar_fold_%s(%s s, %s v)");
+    user_part(sp, t, gen, "%s pillar_fold_%s(%s s, %s v)");
     jit_text_add(t, "static inline int user_zend(int nz) { return nz - %d; }\n", sp->ztop);
     if (sp->graph) {
         /* the graph body interface (stencils/graphlap.h) as cpu_exec.c defines it for the lists:
@@ -237,11 +244,8 @@ void jit_compose_gpu(const jit_spec *sp, const char *strategy, jit_text *t)
     jit_text_add(t, "#include \"stencils/body.h\"\n"
                     "#define FOLD(state, v) FOLDED(USER, state, v)\n"
                     "#define GST(f, q, v) ((f)[GAT(q)] = (v))\n");
-    bind(sp, t);
-    user_code(sp, t, sp->path);
-    line_directive(t, 1000, gen);
     /* the fold (after the preamble, whose macros it may use), fused by the kernels of iterated
      * runs through FOLDED -> STENCIL_FOLD(USER, s, v) (access/kernels.cuh) */
-    folds(sp, t, "static __device__ __forceinline__ %s stencil_fold_USER%.0s(%s s, %s v)");
+    user_part(sp, t, gen, "static __device__ __forceinline__ %s stencil_fold_USER%.0s(%s s, %s v)");
     jit_text_add(t, "#include \"access/%s.cu\"\n", strategy);
 }
