@@ -8,6 +8,7 @@
 #   tools/incore-sweep.sh            in the repository root of a machine with an NVIDIA GPU
 #   SWEEP_BUDGET=420                 seconds after which the optional parts are left out
 #   SWEEP_BUILD=0 PILLAR=path        no build: time that binary
+#   SWEEP_ORDERS=1                   also twopass on other orders and storages (512x512x64)
 # Uses build-gpu/ (like tools/gpu-check.sh) and sources .devdeps/env.sh when present. What it
 # writes goes to $OUT (or ./incore-sweep-out): summary.txt (the table), ncu.txt (the profiles)
 # and sweep.tar.gz (the bench CSV/JSON and every log), three files.
@@ -47,9 +48,9 @@ bench() { # bench STENCIL PRECISION ACCESS [LAYOUT]
         --storage nonchasing --compress yes --runs 20 --out "$work/bench-$tag" >"$work/bench-$tag.log" 2>&1 ||
         say "bench $tag: rc $? (see bench-$tag.log)"
 }
-for acc in twopass idxvar zloop-sliced zloop; do bench laplap double $acc; done
-for acc in twopass idxvar zloop-sliced; do bench hdiff double $acc; done
-late "laplap float" || for acc in twopass idxvar zloop-sliced; do bench laplap float $acc; done
+for acc in regtile twopass idxvar zloop-sliced zloop; do bench laplap double $acc; done
+for acc in regtile twopass idxvar zloop-sliced; do bench hdiff double $acc; done
+late "laplap float" || for acc in regtile twopass idxvar zloop-sliced; do bench laplap float $acc; done
 late "fastwaves" || for acc in idxvar zloop-sliced; do bench fastwaves double $acc; done
 late "twopass on z-curve blocks" || bench laplap double twopass zcurve
 say "benches done at ${SECONDS}s"
@@ -88,7 +89,7 @@ for st, ty in sorted({(k[0], k[1]) for k in best}):
     print(line)
 # the configurations the profiles below use (laplap double, unstructured)
 with open(sys.argv[1] + "/ncu-configs.txt", "w") as f:
-    for a in ("twopass", "idxvar"):
+    for a in ("regtile", "twopass", "idxvar"):
         r = best.get(("laplap", "double", "unstructured", a))
         if r:
             flag = {"global": "", "constant": "--constant-tables", "rows": "--packed-rows"}[r["tables"]]
@@ -109,7 +110,7 @@ runline() { # runline LABEL FLAGS...: one `pillar run`, its time and verdict on 
     [ -n "$t" ] || t=$(echo "$r" | grep -m 1 -iE 'pillar|error|fail' | cut -c1-90)
     printf '  %-44s %s | %s\n' "$label" "$t" "$v" | tee -a "$summary"
 }
-if ! late "twopass on other orders"; then
+if [ "${SWEEP_ORDERS:-0}" != 0 ] && ! late "twopass on other orders"; then
     say ""
     say "twopass, 512x512x64 double (threads 128x1x4, zslice 8):"
     for st in laplap hdiff; do
@@ -127,6 +128,8 @@ if ! late "cubed sphere"; then
             runline "$st $lay twopass" --mesh "$work/sphere.h5" --stencil $st --layout $lay --storage nonchasing \
                 --compress --access twopass --threads 128x1x4 --zslice 8
         done
+        runline "$st zcurve regtile" --mesh "$work/sphere.h5" --stencil $st --layout zcurve --storage nonchasing \
+            --compress --access regtile --threads 128x1x1
         runline "$st zcurve idxvar" --mesh "$work/sphere.h5" --stencil $st --layout zcurve --storage nonchasing \
             --compress --access idxvar --threads 128x1x1
     done
