@@ -98,7 +98,7 @@ persistent_runs() {
             $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --persistent-levels 0 --backend gpu || rc=1
             $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --persistent-levels 1 --backend gpu
             # the lean kernels' other shape: 8 blocks of 128 threads an SM (the same 32 warps)
-            $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --threads 128 --backend gpu || rc=1
+            $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --threads 128x1x1 --backend gpu || rc=1
         done
     done
     return $rc
