@@ -12,6 +12,8 @@
 #   tools/graph-sweep.sh             in the repository root of a machine with an NVIDIA GPU
 #   SWEEP_BUDGET=400                 seconds after which the optional parts are left out
 #   SWEEP_BUILD=0 PILLAR=path        no build: time that binary
+#   SWEEP_QUICK=1                    only graph-twopass's two best twins and two best z-curve runs
+#                                    (as measured on 2026-11-23) beside the variants
 # Uses build-gpu/ (like tools/gpu-check.sh) and sources .devdeps/env.sh when present. Writes to
 # $OUT (or ./graph-sweep-out): summary.txt (the table), runs.log (every run's output), ncu.txt.
 set -uo pipefail
@@ -20,6 +22,7 @@ out=${OUT:-graph-sweep-out}
 mkdir -p "$out"
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
 budget=${SWEEP_BUDGET:-400}
+quick=${SWEEP_QUICK:-0}
 work=$(mktemp -d /tmp/graph-sweep.XXXXXX)
 build=build-gpu
 P=${PILLAR:-./$build/pillar}
@@ -62,10 +65,15 @@ run() {
 
 for m in hex tri; do
     # the twins: the old best and graph-twopass's own
-    run $m "twin zloop-sliced 32x4x1 z8" --grid regular --access zloop-sliced --threads 32x4x1 --zslice 8
-    run $m "twin zloop-sliced 64x2x1 z8" --grid regular --access zloop-sliced --threads 64x2x1 --zslice 8
-    run $m "twin idxvar 32x4x1" --grid regular --access idxvar --threads 32x4x1
-    for tz in 32x4x1:32 32x4x1:64 64x2x1:32 32x8x1:32; do
+    tzs="32x4x1:32 32x4x1:64 64x2x1:32 32x8x1:32"
+    if [ "$quick" = 0 ]; then
+        run $m "twin zloop-sliced 32x4x1 z8" --grid regular --access zloop-sliced --threads 32x4x1 --zslice 8
+        run $m "twin zloop-sliced 64x2x1 z8" --grid regular --access zloop-sliced --threads 64x2x1 --zslice 8
+        run $m "twin idxvar 32x4x1" --grid regular --access idxvar --threads 32x4x1
+    else
+        tzs="32x4x1:32 32x8x1:32"
+    fi
+    for tz in $tzs; do
         run $m "twin graph-twopass ${tz%:*} z${tz#*:}" --grid regular --access graph-twopass \
             --threads ${tz%:*} --zslice ${tz#*:}
     done
@@ -78,13 +86,14 @@ for m in hex tri; do
             run $m "graph-twopass-$v $o $t z$z" --layout $o --storage chasing --compress \
                 --access graph-twopass-$v --threads ${t}x1x1 --zslice $z
     done
+    otzs="zcurve:256:32 zcurve:256:64 zcurve:512:32 zcurve:512:64 zcurve:128:32 metis:256:32 metis:512:32 file:256:32"
+    [ "$quick" = 0 ] || { otzs="zcurve:256:64 zcurve:512:64"; }
     # the old best and staged with its slot rows in shared memory
-    run $m "naive file chasing-c 128" --layout file --storage chasing --compress --access naive --threads 128x1x1
-    run $m "staged zcurve 256 z64" --layout zcurve --storage chasing --compress --access staged --threads 256x1x1 --zslice 64
+    [ "$quick" = 0 ] && run $m "naive file chasing-c 128" --layout file --storage chasing --compress --access naive --threads 128x1x1
+    [ "$quick" = 0 ] && run $m "staged zcurve 256 z64" --layout zcurve --storage chasing --compress --access staged --threads 256x1x1 --zslice 64
     # graph-twopass: z-curve order x block sizes x levels per block; METIS (slower to order) and
     # file order (thin runs along the rows) at fewer points
-    for otz in zcurve:256:32 zcurve:256:64 zcurve:512:32 zcurve:512:64 zcurve:128:32 \
-        metis:256:32 metis:512:32 file:256:32; do
+    for otz in $otzs; do
         IFS=: read -r o t z <<<"$otz"
         late "graph-twopass $m $o $t z$z" ||
             run $m "graph-twopass $o $t z$z" --layout $o --storage chasing --compress \
