@@ -27,12 +27,10 @@
  *   smem      dynamic shared memory: NONE, OFFSETS (unstructured: NREL2 rows of bx·by|1
  *             offsets), STAGED (the block's cells and halo: one level of values), LAPS (two
  *             buffers of bz levels of one value per cell of the block and its ring), GLAPS (two
- *             halves of GTP_G levels of one Laplacian per entry: access/graph_twopass.cu),
- *             GLAPS_LEAN (those, then per entry D offsets and D 16-bit slots, D the list width)
+ *             halves of GTP_G levels of one Laplacian per entry: access/graph_twopass.cu)
  *   staging   1: per-block halo lists (storage/staging.h) of the stencil's relations replace the
  *             neighbour table; 2: lists of the W/E/S/N ring only, next to the table; 3: the
- *             graph two-pass lists (storage/gtwopass.h) replace it, blocks cut as runs of the
- *             order; 4: the same lists with blocks grown as balls (gtwopass_build_balls)
+ *             graph two-pass lists (storage/gtwopass.h) replace it
  *   graph     1: has kernels for the graph stencils (NAME_gkernels, access/graph_kernels.cuh:
  *             the offset tables of storage/gtable.h and the lattice twins)
  *   iterated  1: usable in iterated runs (src/ooc/ooc_gpu.c)
@@ -66,18 +64,7 @@
       GRAPH_TWOPASS, (256, 1, 1), (32, 4, 1),                                                     \
       "graph stencils: a block computes the inner Laplacian of its run of cells and their "      \
       "ring once per\nlevel into shared memory, then its outputs from there (per-block lists "  \
-      "built once on the host)")                                                                \
-    X(GRAPH_TWOPASS_BALLS, "graph-twopass-balls", graph_twopass, 0, SLICE, GTILE, GLAPS, 4, 1, 0, \
-      GRAPH_TWOPASS, (256, 1, 1), (32, 4, 1),                                                     \
-      "graph-twopass with blocks grown as compact balls of cells instead of runs of the order "  \
-      "(fewer ring\nLaplacians per output; single applications)")                               \
-    X(GRAPH_TWOPASS_LEAN, "graph-twopass-lean", graph_twopass_lean, 0, SLICE, GTILE, GLAPS_LEAN,  \
-      3, 1, 0, GRAPH_TWOPASS, (512, 1, 1), (32, 4, 1),                                            \
-      "graph-twopass with each entry's offsets and slots in shared memory (at most 40 "          \
-      "registers, three\nblocks of 512 an SM; single applications)")                            \
-    X(GRAPH_TWOPASS_LEAN_BALLS, "graph-twopass-lean-balls", graph_twopass_lean, 0, SLICE, GTILE,  \
-      GLAPS_LEAN, 4, 1, 0, GRAPH_TWOPASS, (512, 1, 1), (32, 4, 1),                                \
-      "graph-twopass-lean on blocks grown as balls (single applications)")                        \
+      "built once on the host)")                                                              \
     X(REGTILE, "regtile", regtile, 1, SLICE, ROWS, NONE, 0, 0, 0, REGTILE, (128, 1, 1),         \
       (32, 4, 1),                                                                                 \
       "Laplacians passed in registers: lanes share their cell's value and Laplacian by warp "     \
@@ -106,7 +93,7 @@ typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED, SHAPE_TILE, SHAPE_GTILE, SHA
 
 /* Rows of the regular grid a thread computes under the ROWS shape rule (access/regtile.cu). */
 #define ACCESS_ROWS 4
-typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED, SMEM_LAPS, SMEM_GLAPS, SMEM_GLAPS_LEAN } access_smem;
+typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED, SMEM_LAPS, SMEM_GLAPS } access_smem;
 
 typedef struct {
     const char *name, *summary;

@@ -14,9 +14,7 @@
  * The lists replace the offset table: every storage column runs the same kernels.
  * Lattice twin: a bx x by tile of the generated lattice and its ring (1 cell in y; 1 in x on
  * hexagons, 2 on triangles), each thread holding at most GTP_EMAX of its entries, offsets by
- * arithmetic (grids/lattice.h). Graph stencils only: no W/E/S/N kernels.
- * Lean (graph_twopass_lean_gkernels): the unstructured kernels with offsets and slots in shared
- * memory, compiled for three blocks of 512 threads an SM; the same twins. */
+ * arithmetic (grids/lattice.h). Graph stencils only: no W/E/S/N kernels. */
 #include "graph_kernels.cuh"
 
 /* Values are read through a pointer to the level (in_at = in + lev) plus the cell, a 32-bit
@@ -38,10 +36,6 @@ __device__ __forceinline__ const void *gtp_opaque(const void *p)
 /* GTP_G (levels between two barriers) and GTP_EMAX (lattice twin: tile entries per thread at
  * most) are in launch.h: the runner sizes shared memory and block shapes by them. */
 
-/* How the full groups of pass 1 and 2 unroll their levels (the lean kernels unroll fewer). */
-#define GTP_P1_UNROLL _Pragma("unroll")
-#define GTP_P2_UNROLL _Pragma("unroll")
-
 #define GTP_SEL_1(A, B) A
 #define GTP_SEL_0(A, B) B
 #define GTP_PICK_(s, A, B) GTP_SEL_##s(A, B)
@@ -59,7 +53,7 @@ __device__ __forceinline__ const void *gtp_opaque(const void *p)
         const int ng = min(GTP_G, k1 - kg);                                                       \
         if (PASS1_ACTIVE) {                                                                       \
             if (ng == GTP_G) {                                                                    \
-                GTP_P1_UNROLL for (int g_ = 0; g_ < GTP_G; g_++) PASS1(ST, g_);               \
+                _Pragma("unroll") for (int g_ = 0; g_ < GTP_G; g_++) PASS1(ST, g_);               \
             } else {                                                                              \
                 for (int g_ = 0; g_ < ng; g_++)                                                   \
                     PASS1(ST, g_);                                                                \
@@ -68,7 +62,7 @@ __device__ __forceinline__ const void *gtp_opaque(const void *p)
         __syncthreads();                                                                          \
         if (PASS2_ACTIVE) {                                                                       \
             if (ng == GTP_G) {                                                                    \
-                GTP_P2_UNROLL for (int g_ = 0; g_ < GTP_G; g_++) PASS2(ST, g_);               \
+                _Pragma("unroll") for (int g_ = 0; g_ < GTP_G; g_++) PASS2(ST, g_);               \
             } else {                                                                              \
                 for (int g_ = 0; g_ < ng; g_++)                                                   \
                     PASS2(ST, g_);                                                                \
@@ -118,10 +112,8 @@ __device__ __forceinline__ const void *gtp_opaque(const void *p)
     GTP_UNS_SLOTS()                                                                               \
     GTP_LEVELS(ST, nt, t < ne, GTP_UNS_PASS1, t < own, GTP_UNS_PASS2)
 
-/* A stencil without the split: the body on the own cells, level by level (GATHER: their
- * entries). */
-#define GTP_ONE(GATHER, ST)                                                                       \
-    GATHER()                                                                                      \
+#define GTP_UNS_ONE(ST)                                                                           \
+    GTP_UNS_GATHER()                                                                              \
     (void)nt;                                                                                     \
     const int k0 = blockIdx.z * P.zslice, k1 = min(k0 + P.zslice, P.zend);                        \
     if (t < own)                                                                                  \
@@ -129,7 +121,6 @@ __device__ __forceinline__ const void *gtp_opaque(const void *p)
             GTP_LEVEL(k)                                                                          \
             ST##_BODY(ecell);                                                                     \
         }
-#define GTP_UNS_ONE(ST) GTP_ONE(GTP_UNS_GATHER, ST)
 
 #include "../stencils/graph_undef.h"
 #undef GCELL
@@ -148,86 +139,18 @@ __device__ __forceinline__ const void *gtp_opaque(const void *p)
  * graphlap in float and fluxdiff spilled). */
 #define GTP_MINB_double 2
 #define GTP_MINB_float 1
-/* One kernel NAME for a stencil ST, type TY and degree bound DBV, MINB blocks of 512 an SM: the
- * SPLIT body for a split stencil, else ONE; GTP_DBS makes the three degree bounds. */
-#define GTP_DEF(NAME, MINB, SPLIT, ONE, ST, TY, DBV)                                              \
-    PILLAR_KERNEL void __launch_bounds__(PILLAR_MAX_THREADS, MINB) NAME(kparams P)                \
+#define GTP_UNS_KERNEL(ST, TY, DBV)                                                               \
+    PILLAR_KERNEL void __launch_bounds__(PILLAR_MAX_THREADS, GTP_PICK(ST##_SPLIT, GTP_MINB_##TY, 1)) kg_##ST##_##TY##_d##DBV(kparams P)   \
     {                                                                                             \
         typedef TY T;                                                                             \
         enum { DB = DBV };                                                                        \
         ST##_BIND(P.f);                                                                           \
-        GTP_PICK(ST##_SPLIT, SPLIT, ONE)(ST)                                                      \
+        GTP_PICK(ST##_SPLIT, GTP_UNS_SPLIT, GTP_UNS_ONE)(ST)                                      \
     }
-#define GTP_DBS(K, ST, TY) K(ST, TY, 4) K(ST, TY, 8) K(ST, TY, 16)
-#define GTP_UNS_KERNEL(ST, TY, DBV)                                                               \
-    GTP_DEF(kg_##ST##_##TY##_d##DBV, GTP_PICK(ST##_SPLIT, GTP_MINB_##TY, 1), GTP_UNS_SPLIT,       \
-            GTP_UNS_ONE, ST, TY, DBV)
-#define GTP_UNS_KERNELS(ST, TY) GTP_DBS(GTP_UNS_KERNEL, ST, TY)
+#define GTP_UNS_KERNELS(ST, TY)                                                                   \
+    GTP_UNS_KERNEL(ST, TY, 4) GTP_UNS_KERNEL(ST, TY, 8) GTP_UNS_KERNEL(ST, TY, 16)
 FOR_EACH_GRAPH_STENCIL(GTP_UNS_KERNELS, double)
 FOR_EACH_GRAPH_STENCIL(GTP_UNS_KERNELS, float)
-
-/* ---- lean (--access graph-twopass-lean, -lean-balls): the same two passes with a thread's
- * offsets and slots in shared memory instead of registers, for more resident blocks. Shared
- * memory after the two halves of Laplacians: soff[j * nt + t] (int32, P.gp_D rows), the offset
- * of neighbour j of entry t; then sslot[k * nt + t] (uint16, P.gp_D rows), the slot of the
- * Laplacian of neighbour k of own entry t. Each thread writes and reads its own column only: no
- * barrier. What stays in registers across the levels: the cell, its degree, t and the bounds. */
-#define GTP_LEAN_GATHER()                                                                         \
-    extern __shared__ __align__(16) unsigned char smem_lean[];                                    \
-    const int t = threadIdx.x, nt = blockDim.x, b = blockIdx.x + P.gp_b0, NB = P.gp_nblk;         \
-    const int e0 = __ldg(P.gp_blk + b), ne = __ldg(P.gp_blk + b + 1) - e0;                        \
-    const int own = __ldg(P.gp_blk + NB + 1 + b);                                                 \
-    int32_t *soff = (int32_t *)(smem_lean + (size_t)2 * GTP_G * nt * sizeof(T));                  \
-    int ecell = 0, edeg = 0;                                                                      \
-    if (t < ne) {                                                                                 \
-        const int32_t *er = P.gp_ent + e0 + t;                                                    \
-        ecell = __ldg(er);                                                                        \
-        edeg = __ldg(er + P.gp_nent);                                                             \
-        _Pragma("unroll") for (int j = 0; j < DB; j++) if (j < edeg)                              \
-            soff[j * nt + t] = __ldg(er + (2 + j) * P.gp_nent);                                   \
-    }
-
-#define GTP_LEAN_SLOTS()                                                                          \
-    uint16_t *sslot = (uint16_t *)(soff + (size_t)P.gp_D * nt);                                   \
-    if (t < own) {                                                                                \
-        const int j0 = __ldg(P.gp_blk + 2 * NB + 1 + b) - P.c0;                                   \
-        _Pragma("unroll") for (int r = 0; r < (DB + 1) / 2; r++) if (2 * r < edeg) {              \
-            const uint32_t w_ = (uint32_t)__ldg(P.gp_slot + (long)r * P.n + j0 + t);              \
-            sslot[2 * r * nt + t] = (uint16_t)(w_ & 0xffffu);                                     \
-            if (2 * r + 1 < edeg)                                                                 \
-                sslot[(2 * r + 1) * nt + t] = (uint16_t)(w_ >> 16);                               \
-        }                                                                                         \
-    }
-
-#define GTP_LEAN_SPLIT(ST)                                                                        \
-    GTP_LEAN_GATHER()                                                                             \
-    GTP_LEAN_SLOTS()                                                                              \
-    GTP_LEVELS(ST, nt, t < ne, GTP_UNS_PASS1, t < own, GTP_UNS_PASS2)
-
-#define GTP_LEAN_ONE(ST) GTP_ONE(GTP_LEAN_GATHER, ST)
-
-#undef GNB
-#undef GLNB
-#undef GTP_P1_UNROLL
-#undef GTP_P2_UNROLL
-#define GTP_P1_UNROLL _Pragma("unroll (DB > 8 ? 1 : 4)") /* 4: GTP_G */
-#define GTP_P2_UNROLL _Pragma("unroll 1")
-#define GNB(q, j) ((q) + soff[(j)*nt + t])
-#define GLNB(c, k) ((int)sslot[(k)*nt + t])
-
-/* Three blocks of 512 threads an SM (at most 40 registers) for a split stencil, one otherwise
- * (fluxdiff: not what this variant is for; its registers as in the kernel above). */
-#define GTP_LEAN_MINB 3
-#define GTP_LEAN_KERNEL(ST, TY, DBV)                                                              \
-    GTP_DEF(kgl_##ST##_##TY##_d##DBV, GTP_PICK(ST##_SPLIT, GTP_LEAN_MINB, 1), GTP_LEAN_SPLIT,     \
-            GTP_LEAN_ONE, ST, TY, DBV)
-#define GTP_LEAN_KERNELS(ST, TY) GTP_DBS(GTP_LEAN_KERNEL, ST, TY)
-FOR_EACH_GRAPH_STENCIL(GTP_LEAN_KERNELS, double)
-FOR_EACH_GRAPH_STENCIL(GTP_LEAN_KERNELS, float)
-#undef GTP_P1_UNROLL
-#undef GTP_P2_UNROLL
-#define GTP_P1_UNROLL _Pragma("unroll")
-#define GTP_P2_UNROLL _Pragma("unroll")
 
 /* ---- lattice twin: a tile and its ring, addressed by arithmetic ---- */
 #define GTP_HX (LK == LATTICE_HEXAGONS ? 1 : 2)
@@ -309,15 +232,7 @@ INSTANTIATE_GRAPH_LAT()
      (const void *)kg_##ST##_##TY##_d16, (const void *)kg_##ST##_##TY##_d16,                      \
      (const void *)kg_##ST##_##TY##_hex, (const void *)kg_##ST##_##TY##_tri}
 #define GTP_STENCIL(ST, _) {GTP_ROW(ST, double), GTP_ROW(ST, float)},
-/* the lean kernels, with the same twins (the lattice has no lists to make lean) */
-#define GTP_LEAN_ROW(ST, TY)                                                                      \
-    {(const void *)kgl_##ST##_##TY##_d4, (const void *)kgl_##ST##_##TY##_d8,                      \
-     (const void *)kgl_##ST##_##TY##_d16, (const void *)kgl_##ST##_##TY##_d16,                    \
-     (const void *)kg_##ST##_##TY##_hex, (const void *)kg_##ST##_##TY##_tri}
-#define GTP_LEAN_STENCIL(ST, _) {GTP_LEAN_ROW(ST, double), GTP_LEAN_ROW(ST, float)},
 extern "C" {
 gkernel_table graph_twopass_gkernels = {FOR_EACH_GRAPH_STENCIL(GTP_STENCIL, _)};
 kernel_table graph_twopass_kernels = {}; /* no W/E/S/N kernels */
-gkernel_table graph_twopass_lean_gkernels = {FOR_EACH_GRAPH_STENCIL(GTP_LEAN_STENCIL, _)};
-kernel_table graph_twopass_lean_kernels = {};
 }

@@ -43,8 +43,6 @@ typedef struct {
                                                * storage/gtwopass.h (blk, ent, slot) */
     long gp_nent;                   /* their entries (the row stride of gp_ent) */
     int gp_nblk;                    /* their blocks */
-    int gp_D;                       /* their list width (rows of the lean kernels' shared
-                                     * offsets and slots) */
     int gp_b0;                      /* block of blockIdx.x 0 (iterated runs launch the suffix of
                                      * blocks of a shrinking region; else 0) */
 } kparams;

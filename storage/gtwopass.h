@@ -7,28 +7,19 @@
  * (a METIS part or a z-curve run stays together where the order keeps it together): a run grows
  * while its own cells plus their first ring (the neighbours outside the run) number at most nt.
  * With radius 1 (a stencil without the two-pass split) the ring is not needed: runs of nt cells.
- * Balls (gtwopass_build_balls, --access graph-twopass-balls / -lean-balls): a block's own cells
- * are any set of inner cells, grown breadth first from the lowest cell no block owns yet while
- * own cells plus ring fit nt (a cell that does not fit is skipped, one that does is taken; when
- * the search closes in, surrounded by other blocks, it goes on from the next cell no block owns,
- * so that blocks stay full): compact balls with fewer ring entries per own cell than runs cut
- * from the order (tests/test_gtwopass_ratio.c prints both on ~1M-cell meshes).
  *
  * Entries of block b: entry e (0 <= e < nent_b <= nt) is
- *   e < own_b        own cell e, ascending: runs: plane cell cell0_b + e (inner cell
- *                    cell0_b - nhalo + e); balls: the cell ent[0*nent + start_b + e]
+ *   e < own_b        own cell e: plane cell cell0_b + e (inner cell cell0_b - nhalo + e)
  *   e >= own_b       ring cell: a neighbour of an own cell outside the run, ascending
  * Entry arrays, struct of arrays over all blocks' entries (block b from start[b]):
  *   ent[0*nent + i]      plane cell of entry i
  *   ent[1*nent + i]      its degree d (its number of neighbours, <= D)
  *   ent[(2+j)*nent + i]  offset of its neighbour j (plane cell - cell, its own row order), j < d;
  *                        0 past d
- * Slots of the own cells (the own position j: own cells of the blocks before plus e; with runs
- * the inner cell index), struct of arrays:
- *   slot[r*n + j]        entries of neighbours 2r (low 16 bits) and 2r+1 (high 16 bits) of own
- *                        cell j within its block; 0 past its degree
- * blk: start[b] (nblocks + 1 values), then own_b (nblocks), then cell0_b (nblocks): nhalo + the
- * own position of the block's entry 0 (runs: its first cell). */
+ * Slots of the own cells (the inner cell index j over all blocks, struct of arrays):
+ *   slot[r*n + j]        entries of neighbours 2r (low 16 bits) and 2r+1 (high 16 bits) of the
+ *                        inner cell j within its block; 0 past its degree
+ * blk: start[b] (nblocks + 1 values), then own_b (nblocks), then cell0_b (nblocks). */
 #ifndef PILLAR_GTWOPASS_H
 #define PILLAR_GTWOPASS_H
 
@@ -48,7 +39,6 @@ typedef struct {
     int32_t *ent;   /* (2 + D) rows of nent */
     int32_t *slot;  /* (D + 1) / 2 rows of n */
     int emax;       /* the most entries of a block */
-    int balls;      /* 1: built by gtwopass_build_balls (own cells not a run of the order) */
 } gtwopass;
 
 /* Builds the lists of g (a grid with neighbour lists g->adj) for blocks of nt threads (32 <= nt,
@@ -61,18 +51,13 @@ int gtwopass_build(gtwopass *s, const ugrid *g, int nt, int radius);
  * cell of each shrinking region (src/ooc/ooc_plan.h). */
 int gtwopass_build_cut(gtwopass *s, const ugrid *g, int nt, int radius, const int *cuts,
                        int ncuts);
-/* The lists of g with blocks grown as balls (above) for blocks of nt threads; radius 1 gives
- * runs (no ring to save). Not for gtwopass_block_of: own cells are no suffix of the order.
- * Returns 0, or -1 with a message as gtwopass_build. */
-int gtwopass_build_balls(gtwopass *s, const ugrid *g, int nt, int radius);
 void gtwopass_free(gtwopass *s);
 
 /* 32-bit words of the lists as a device image: blk, then ent ((2 + D) rows of nent, at least
  * one), then slot (slot rows of n, at least one). */
 size_t gtwopass_words(const gtwopass *s);
 
-/* The first block whose own cells start at or after cell c (nblocks when none does); lists of
- * runs only. */
+/* The first block whose own cells start at or after cell c (nblocks when none does). */
 int gtwopass_block_of(const gtwopass *s, int c);
 
 /* Rows of slot: two neighbour slots per word. */

@@ -149,13 +149,6 @@ expect_error "--access graph-twopass runs graph stencils" \
 expect_error "--access graph-twopass runs one step per launch" \
     run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 --access graph-twopass \
     --kernel-steps 2
-# the graph-twopass variants run single applications only (docs/access.md)
-for v in balls lean lean-balls; do
-    expect_error "--access graph-twopass-$v does not go with --steps" \
-        run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 --access graph-twopass-$v
-    expect_output "PASS" run --mesh "$m/hex.h5" --stencil graphlap --backend cpu \
-        --access graph-twopass-$v
-done
 # fluxdiff: coefficients from the coordinates, every mesh kind, no iterated runs
 for f in hex trib sphere refined; do
     expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \

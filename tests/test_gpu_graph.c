@@ -1,6 +1,5 @@
 /* GPU graph stencils (docs/access.md, "Graph stencils"): every access strategy (graph-twopass
- * and its variants -balls, -lean, -lean-balls included, with their smallest blocks and odd block
- * sizes: many partial runs or balls) x offset-table
+ * included, with its smallest blocks and odd block sizes: many partial runs) x offset-table
  * storage (chasing / non-chasing x uncompressed / compressed) x precision, with the default and
  * two other block shapes, on bounded hexagons and triangles, periodic triangles and the refined
  * patch, in file and METIS order, equals the CPU's run on the neighbour lists bit for bit; on the
@@ -41,7 +40,7 @@ static void run_strategies(problem *pb, fieldset ref, int uns, const char *name)
             int st[2][3] = {{uns ? 96 : 16, uns ? 1 : 16, 1}, {uns ? 32 : 64, uns ? 1 : 2, 1}};
             memcpy(alt, st, sizeof alt);
         }
-        if (access_table[a].shape == SHAPE_GTILE) { /* graph-twopass and its variants: blocks of the fewest threads, odd sizes, lattice tiles */
+        if (a == ACC_GRAPH_TWOPASS) { /* blocks of the fewest threads, odd sizes, lattice tiles */
             int tp[2][3] = {{uns ? 32 : 16, uns ? 1 : 8, 1}, {uns ? 97 : 64, uns ? 1 : 2, 1}};
             memcpy(alt, tp, sizeof alt);
         }

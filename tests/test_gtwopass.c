@@ -40,57 +40,32 @@ static int held(const ugrid *g, int c0, int c1, int radius, unsigned char *mark)
     return h;
 }
 
-/* Mismatches of the lists s against brute force on g. Runs (s->balls 0): each block's own
- * cells are the run that follows the block before, closed only when the next cell would not have
- * fit. Balls: each block's own cells ascending, every inner cell owned by exactly one block. Both:
- * exactly the neighbours of the own cells outside them follow, ascending, at most nt entries;
- * degrees and offsets are the grid's lists; each own cell's slots (at its own position) name its
- * neighbours' entries. */
+/* Mismatches of the lists s against brute force on g. */
 static long lists_vs_brute(const gtwopass *s, const ugrid *g)
 {
     long bad = 0;
     const int nb = s->nblocks, n = g->nxy - g->nhalo;
     const size_t ne = s->nent > 0 ? s->nent : 1;
-    unsigned char *mark = xalloc((size_t)g->nxy), *owned = xalloc((size_t)g->nxy);
-    unsigned char *inb = xalloc((size_t)g->nxy);
+    unsigned char *mark = xalloc((size_t)g->nxy);
     int *want = xalloc(sizeof(int) * (size_t)g->nxy);
-    int next = g->nhalo, pos = 0;
+    int next = g->nhalo;
     for (int b = 0; b < nb; b++) {
         const int e0 = s->blk[b], nent = s->blk[b + 1] - e0, own = s->blk[nb + 1 + b];
-        const int c0 = s->blk[2 * nb + 1 + b];
-        bad += c0 != g->nhalo + pos || own < 1 || nent > s->nt || own > nent;
-        pos += own;
-        if (own < 1 || own > nent)
-            break;
-        for (int e = 0; e < own; e++) { /* the own cells */
-            const int q = s->ent[(size_t)e0 + (size_t)e];
-            if (!s->balls)
-                bad += q != next + e;
-            else
-                bad += q < g->nhalo || q >= g->nxy || owned[q] ||
-                       (e > 0 && q <= s->ent[(size_t)e0 + (size_t)e - 1]);
-            if (q >= g->nhalo && q < g->nxy) {
-                owned[q] = 1;
-                inb[q] = 1;
-            }
-        }
-        if (!s->balls) {
-            if (next + own < g->nxy) /* greedy: the next cell would not have fit */
-                bad += held(g, next, next + own + 1, s->radius, mark) <= s->nt;
-            next += own;
-        }
-        /* the ring by brute force: neighbours of the own cells outside them, ascending */
+        const int c0 = s->blk[2 * nb + 1 + b], c1 = c0 + own;
+        bad += c0 != next || own < 1 || nent > s->nt;
+        next = c1;
+        if (c1 < g->nxy) /* greedy: the next cell would not have fit */
+            bad += held(g, c0, c1 + 1, s->radius, mark) <= s->nt;
+        /* the ring by brute force: neighbours of the run outside it, ascending */
         int nw = 0;
         if (s->radius >= 2)
             for (int q = 0; q < g->nxy; q++) {
-                if (inb[q])
+                if (q >= c0 && q < c1)
                     continue;
                 int in_ring = 0;
-                for (int e = 0; e < own && !in_ring; e++) {
-                    const int c = s->ent[(size_t)e0 + (size_t)e];
+                for (int c = c0; c < c1 && !in_ring; c++)
                     for (int k = 0, d = ugrid_deg(g, c); k < d; k++)
                         in_ring |= ugrid_nb(g, c, k) == q;
-                }
                 if (in_ring)
                     want[nw++] = q;
             }
@@ -98,29 +73,22 @@ static long lists_vs_brute(const gtwopass *s, const ugrid *g)
         for (int e = 0; e < nent && e < own + nw; e++) {
             const size_t i = (size_t)e0 + (size_t)e;
             const int q = s->ent[i];
-            if (e >= own)
-                bad += q != want[e - own];
+            bad += q != (e < own ? c0 + e : want[e - own]);
             bad += s->ent[ne + i] != ugrid_deg(g, q);
             for (int j = 0; j < ugrid_deg(g, q); j++)
                 bad += q + s->ent[(size_t)(2 + j) * ne + i] != ugrid_nb(g, q, j);
         }
-        for (int e = 0; e < own; e++) /* slots name the neighbours' entries */
-            for (int k = 0, c = s->ent[(size_t)e0 + (size_t)e], d = s->radius >= 2 ? ugrid_deg(g, c) : 0; k < d; k++) {
-                uint32_t w = (uint32_t)s->slot[(size_t)(k / 2) * n + (size_t)(c0 - g->nhalo + e)];
-                int sl = (int)((k & 1) ? w >> 16 : w & 0xffffu);
-                bad += sl >= nent || s->ent[(size_t)e0 + (size_t)sl] != ugrid_nb(g, c, k);
+        if (s->radius < 2)
+            continue;
+        for (int c = c0; c < c1; c++) /* slots name the neighbours' entries */
+            for (int k = 0, d = ugrid_deg(g, c); k < d; k++) {
+                uint32_t w = (uint32_t)s->slot[(size_t)(k / 2) * n + (c - g->nhalo)];
+                int e = (int)((k & 1) ? w >> 16 : w & 0xffffu);
+                bad += e >= nent || s->ent[(size_t)e0 + (size_t)e] != ugrid_nb(g, c, k);
             }
-        for (int e = 0; e < own; e++)
-            inb[s->ent[(size_t)e0 + (size_t)e]] = 0;
     }
-    bad += pos != n;
-    if (!s->balls)
-        bad += next != g->nxy;
-    for (int c = g->nhalo; c < g->nxy; c++)
-        bad += !owned[c];
+    bad += next != g->nxy;
     xfree(mark);
-    xfree(owned);
-    xfree(inb);
     xfree(want);
     return bad;
 }
@@ -158,12 +126,9 @@ static void two_passes(const gtwopass *s, int nhalo, int nz, long zs, const doub
     const int nb = s->nblocks;
     const size_t ne = s->nent > 0 ? s->nent : 1;
 #define GTP_BASE nhalo
-#define GTP_SLOT_AT (pos0 + e)
 #include "gtp_lists.h"
     for (int b = 0; b < nb; b++) {
         const int e0 = s->blk[b], nent = s->blk[b + 1] - e0, own = s->blk[nb + 1 + b];
-        const int pos0 = s->blk[2 * nb + 1 + b] - nhalo; /* the slots of own entry e: pos0 + e */
-        (void)pos0;
         for (int z = 0; z < nz; z++) {
             const long lev = (long)z * zs;
             for (int e = 0; e < nent; e++) {
@@ -207,21 +172,17 @@ int main(void)
                 in[i] = (double)rand() / RAND_MAX * 2 - 1;
             reference(&g, nz, in, lap, want);
             for (size_t k = 0; k < sizeof nts / sizeof nts[0]; k++)
-                for (int v = 0; v < 4; v++) { /* radius 1, 2; runs, then balls */
-                    const int radius = 1 + v % 2, balls = v / 2;
+                for (int radius = 1; radius <= 2; radius++) {
                     gtwopass s;
-                    int rc = balls ? gtwopass_build_balls(&s, &g, nts[k], radius)
-                                   : gtwopass_build(&s, &g, nts[k], radius);
-                    if (rc != 0) {
+                    if (gtwopass_build(&s, &g, nts[k], radius) != 0) {
                         CHECK(0, "build nt %d", nts[k]);
                         continue;
                     }
                     long bad = lists_vs_brute(&s, &g);
                     lists++;
-                    CHECK(bad == 0, "%s %s order, %s of %d, radius %d: %ld list entries "
+                    CHECK(bad == 0, "%s %s order, blocks of %d, radius %d: %ld list entries "
                           "differ from brute force", mesh_kind_name[specs[sp].kind],
-                          mesh_order_name[o], balls ? "balls" : "runs", nts[k], radius, bad);
-                    CHECK(s.balls == (balls && radius == 2), "balls flag %d", s.balls);
+                          mesh_order_name[o], nts[k], radius, bad);
                     if (radius == 2) {
                         double *buf = xalloc(sizeof(double) * (size_t)nts[k]);
                         memset(got, 0, sizeof(double) * len);
@@ -233,20 +194,19 @@ int main(void)
                                 diff += memcmp(&got[i], &want[i], sizeof(double)) != 0;
                             }
                         runs++;
-                        CHECK(diff == 0, "%s %s order, %s of %d: %ld outputs of the two "
+                        CHECK(diff == 0, "%s %s order, blocks of %d: %ld outputs of the two "
                               "passes differ from the reference", mesh_kind_name[specs[sp].kind],
-                              mesh_order_name[o], balls ? "balls" : "runs", nts[k], diff);
+                              mesh_order_name[o], nts[k], diff);
                         if (k == 2)
-                            printf("%-9s %-6s %-5s of %3d: %5d blocks, %.2f Laplacians per "
+                            printf("%-9s %-6s blocks of %3d: %5d blocks, %.2f Laplacians per "
                                    "output\n", mesh_kind_name[specs[sp].kind], mesh_order_name[o],
-                                   balls ? "balls" : "runs", nts[k], s.nblocks, gtwopass_ratio(&s));
+                                   nts[k], s.nblocks, gtwopass_ratio(&s));
                         xfree(buf);
                     }
                     gtwopass_free(&s);
                 }
             gtwopass bad_nt;
             CHECK(gtwopass_build(&bad_nt, &g, 16, 2) != 0, "blocks of 16 threads accepted");
-            CHECK(gtwopass_build_balls(&bad_nt, &g, 16, 2) != 0, "balls of 16 threads accepted");
             xfree(in), xfree(lap), xfree(want), xfree(got);
             ugrid_free(&g);
         }

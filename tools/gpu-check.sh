@@ -75,13 +75,6 @@ if [ "${GPU_CHECK_SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/nul
     step "racecheck test_gpu_graph graph-twopass" racecheck-gtwopass.log compute-sanitizer \
         --tool racecheck --racecheck-report all --error-exitcode 9 \
         ./$build/tests/test_gpu_graph --access graph-twopass
-    # its lean kernels on balls: offsets and slots in shared memory, own cells in any order
-    step "memcheck test_gpu_graph graph-twopass-lean-balls" memcheck-gtwopass-lean.log \
-        compute-sanitizer --tool memcheck --error-exitcode 9 \
-        ./$build/tests/test_gpu_graph --access graph-twopass-lean-balls
-    step "racecheck test_gpu_graph graph-twopass-lean-balls" racecheck-gtwopass-lean.log \
-        compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
-        ./$build/tests/test_gpu_graph --access graph-twopass-lean-balls
 fi
 # persistent kernels (issue 19): all steps in one cooperative launch against one launch per step,
 # in core, each verified bit for bit against the CPU iteration; the lean kernels (64 registers:

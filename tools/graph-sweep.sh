@@ -4,16 +4,15 @@
 # x 64 levels, times `pillar run` (double, median of 20 kernel runs, each verified bit for bit
 # against the CPU) for the candidate configurations: the old best (naive, file order, chasing
 # compressed), staged with its rows of slots in shared memory, graph-twopass (file, z-curve and
-# METIS order; blocks of 128 to 512; 32 and 64 levels per block), its variants (-balls,
-# -lean, -lean-balls: docs/access.md) and the lattice twins (the old best zloop-sliced and
-# idxvar, and graph-twopass's own twin), then profiles the best graph-twopass run, the best
-# variant and the best twin of each mesh with ncu (DRAM bytes read and written, SM and
+# METIS order; blocks of 128 to 512; 32 and 64 levels per block) and the lattice twins (the old
+# best zloop-sliced and idxvar, and graph-twopass's own twin), then profiles the best
+# graph-twopass run and the best twin of each mesh with ncu (DRAM bytes read and written, SM and
 # L1 throughput, cycles per issued instruction), and prints one compact table.
 #   tools/graph-sweep.sh             in the repository root of a machine with an NVIDIA GPU
 #   SWEEP_BUDGET=400                 seconds after which the optional parts are left out
 #   SWEEP_BUILD=0 PILLAR=path        no build: time that binary
 #   SWEEP_QUICK=1                    only graph-twopass's two best twins and two best z-curve runs
-#                                    (as measured on 2026-11-23) beside the variants
+#                                    (as measured on 2026-11-23)
 # Uses build-gpu/ (like tools/gpu-check.sh) and sources .devdeps/env.sh when present. Writes to
 # $OUT (or ./graph-sweep-out): summary.txt (the table), runs.log (every run's output), ncu.txt.
 set -uo pipefail
@@ -77,15 +76,6 @@ for m in hex tri; do
         run $m "twin graph-twopass ${tz%:*} z${tz#*:}" --grid regular --access graph-twopass \
             --threads ${tz%:*} --zslice ${tz#*:}
     done
-    # the graph-twopass variants (issue 18 item 5): balls, lean kernels (40 registers), both
-    for votz in balls:zcurve:256:32 balls:zcurve:512:64 lean:zcurve:512:32 lean:zcurve:512:64 \
-        lean-balls:zcurve:512:32 lean-balls:zcurve:512:64 lean-balls:zcurve:256:64 \
-        lean-balls:metis:512:64 balls:metis:512:64; do
-        IFS=: read -r v o t z <<<"$votz"
-        late "graph-twopass-$v $m $o $t z$z" ||
-            run $m "graph-twopass-$v $o $t z$z" --layout $o --storage chasing --compress \
-                --access graph-twopass-$v --threads ${t}x1x1 --zslice $z
-    done
     otzs="zcurve:256:32 zcurve:256:64 zcurve:512:32 zcurve:512:64 zcurve:128:32 metis:256:32 metis:512:32 file:256:32"
     [ "$quick" = 0 ] || { otzs="zcurve:256:64 zcurve:512:64"; }
     # the old best and staged with its slot rows in shared memory
@@ -107,13 +97,13 @@ best() { # best MESH PATTERN: the args of the fastest passing run whose tag matc
     awk -F'\t' -v m="$1" -v p="$2" '$1 == m && $2 ~ p && $4 == "ok" && $3 != "nan" { print $3 "\t" $5 }' "$times" |
         sort -g | head -n 1 | cut -f 2
 }
-ncu_metrics=dram__bytes_read.sum,dram__bytes_write.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,smsp__average_warp_latency_per_inst_issued.ratio,gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
+ncu_metrics=dram__bytes_read.sum,dram__bytes_write.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,smsp__average_warp_latency_per_inst_issued.ratio,gpu__time_duration.sum,launch__registers_per_thread
 : >"$out/ncu.txt"
 prof() { # prof MESH TAG ARGS...
     local mesh=$1 tag=$2
     shift 2
     echo "== $mesh $tag: $*" >>"$out/ncu.txt"
-    timeout 120 ncu --metrics "$ncu_metrics" -k "regex:^kgl?_" --launch-skip 1 --launch-count 1 \
+    timeout 120 ncu --metrics "$ncu_metrics" -k "regex:^kg_" --launch-skip 1 --launch-count 1 \
         "$P" run --mesh "$work/$mesh.nc" --stencil graphlap --precision double --backend gpu --runs 2 "$@" \
         >"$work/ncu.log" 2>&1
     grep -E "dram__|sm__|l1tex__|smsp__|gpu__|launch__" "$work/ncu.log" >>"$out/ncu.txt" ||
@@ -122,10 +112,8 @@ prof() { # prof MESH TAG ARGS...
 if command -v ncu >/dev/null; then
     for m in hex tri; do
         late "ncu $m" && break
-        a=$(best $m '^graph-twopass ')
+        a=$(best $m '^graph-twopass')
         [ -n "$a" ] && eval "prof $m graph-twopass $a"
-        a=$(best $m '^graph-twopass-')
-        [ -n "$a" ] && eval "prof $m graph-twopass-variant $a"
         a=$(best $m '^twin')
         [ -n "$a" ] && eval "prof $m twin $a"
     done
@@ -152,7 +140,7 @@ for m in ("hex", "tri"):
         print("    %-48s %10.1f %6.2fx  %s" % (r[1], us, us / (tb * 1000) if tb == tb else float("nan"), r[3]))
 prof = open(sys.argv[3]).read().split("== ")[1:]
 if prof:
-    print("\nncu (one launch): %-40s %8s %8s %9s %6s %6s %7s %5s %7s" % ("", "read MB", "write MB", "DRAM/flr", "SM %", "L1 %", "cyc/iss", "regs", "warps %"))
+    print("\nncu (one launch): %-40s %8s %8s %9s %6s %6s %7s %5s" % ("", "read MB", "write MB", "DRAM/flr", "SM %", "L1 %", "cyc/iss", "regs"))
 for p in prof:
     head, _, body = p.partition("\n")
     def metric(name):
@@ -165,12 +153,11 @@ for p in prof:
     rd, wr = metric("dram__bytes_read.sum"), metric("dram__bytes_write.sum")
     mesh = head.split()[0]
     fl = cells.get(mesh, float("nan"))
-    print("  %-56s %8.0f %8.0f %8.2fx %6.1f %6.1f %7.1f %5.0f %7.1f" % (head.split(":")[0], rd / 1e6, wr / 1e6,
+    print("  %-56s %8.0f %8.0f %8.2fx %6.1f %6.1f %7.1f %5.0f" % (head.split(":")[0], rd / 1e6, wr / 1e6,
           (rd + wr) / fl if fl == fl else float("nan"),
           metric("sm__throughput.avg.pct_of_peak_sustained_elapsed"),
           metric("l1tex__throughput.avg.pct_of_peak_sustained_elapsed"),
           metric("smsp__average_warp_latency_per_inst_issued.ratio"),
-          metric("launch__registers_per_thread"),
-          metric("sm__warps_active.avg.pct_of_peak_sustained_active")))
+          metric("launch__registers_per_thread")))
 EOF
 say "sweep: ${SECONDS}s in all"

@@ -187,7 +187,7 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
                     int zs[4] = {8, 2, 4, 16}, nzs = pillar ? (b->quick ? 1 : 4) : 1;
                     if (a == ACC_STAGED)
                         zs[1] = 64;
-                    if (access_table[a].shape == SHAPE_GTILE) { /* graph-twopass (all its variants): its lists are read once per slice */
+                    if (a == ACC_GRAPH_TWOPASS) { /* its lists are read once per slice */
                         zs[0] = 32;
                         zs[1] = 64;
                     }

@@ -196,17 +196,15 @@ static void drop_gtwopass(gpu_ctx *c)
     gtwopass_free(&c->gp);
 }
 
-/* The graph two-pass lists (storage/gtwopass.h) for blocks of nt threads, runs or (balls 1)
- * balls, built once per nt and kind and kept on the device; -1 with a message when a block
- * cannot hold a cell and its ring. */
-static int ensure_gtwopass(gpu_ctx *c, int nt, int balls)
+/* The graph two-pass lists (storage/gtwopass.h) for blocks of nt threads, built once per nt and
+ * kept on the device; -1 with a message when a block cannot hold a cell and its ring. */
+static int ensure_gtwopass(gpu_ctx *c, int nt)
 {
-    const int radius = stencil_table[c->pb->s.stencil].radius;
-    if (c->gp.nt == nt && c->gp.balls == (balls && radius >= 2))
+    if (c->gp.nt == nt)
         return 0;
     drop_gtwopass(c);
     const ugrid *g = &c->pb->ug;
-    if ((balls ? gtwopass_build_balls(&c->gp, g, nt, radius) : gtwopass_build(&c->gp, g, nt, radius)) != 0)
+    if (gtwopass_build(&c->gp, g, nt, stencil_table[c->pb->s.stencil].radius) != 0)
         return -1;
     const gtwopass *t = &c->gp;
     size_t nb = sizeof(int32_t) * (3 * (size_t)t->nblocks + 1);
@@ -363,8 +361,7 @@ size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int bz
         return 2 * (size_t)bz * prec_size(p) *
                (uns ? (size_t)(bx + hmax) : (size_t)(bx + 2) * (size_t)(by + 2));
     case SMEM_NONE:
-    case SMEM_GLAPS:
-    case SMEM_GLAPS_LEAN: return 0; /* graph kernels only */
+    case SMEM_GLAPS: return 0; /* graph kernels only */
     case SMEM_OFFSETS: return uns ? sizeof(int32_t) * NREL2 * (size_t)((bx * by) | 1) : 0;
     case SMEM_STAGED:
         return uns ? prec_size(p) * (size_t)(bx + hmax) : prec_size(p) * (size_t)(bx + 4) * (size_t)(by + 4);
@@ -379,13 +376,9 @@ size_t gpu_graph_smem_bytes(access_t a, int lattice_kind, precision_t p, int bx,
     case SMEM_NONE:
     case SMEM_LAPS: return 0; /* no graph kernels */
     case SMEM_GLAPS: /* two halves of GTP_G levels of a Laplacian per entry (graph_twopass.cu) */
-    case SMEM_GLAPS_LEAN: /* unstructured: then D offsets and D 16-bit slots per entry */
         return 2 * GTP_G * prec_size(p) *
-                   (lattice_kind ? (size_t)(bx + (lattice_kind == LATTICE_HEXAGONS ? 2 : 4)) * (size_t)(by + 2)
-                                 : (size_t)bx) +
-               (access_table[a].smem == SMEM_GLAPS_LEAN && !lattice_kind
-                    ? (sizeof(int32_t) + sizeof(uint16_t)) * (size_t)D * (size_t)bx
-                    : 0);
+               (lattice_kind ? (size_t)(bx + (lattice_kind == LATTICE_HEXAGONS ? 2 : 4)) * (size_t)(by + 2)
+                             : (size_t)bx);
     case SMEM_OFFSETS: /* degree, table row and ring of each plane cell (access/shared.cu) */
         return lattice_kind ? 0 : sizeof(int32_t) * (size_t)(2 + D) * (size_t)((bx * by) | 1);
     case SMEM_STAGED: { /* the block's cells and halo, or a lattice tile (access/staged.cu) */
@@ -529,15 +522,14 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
              "pillar mesh generate only", stencil_table[pb->s.stencil].name);
         return -1;
     }
-    if (d->staging >= 3 && c->uns) { /* graph-twopass: its lists replace the table */
-        if (ensure_gtwopass(c, bx, d->staging == 4) != 0)
+    if (d->staging == 3 && c->uns) { /* graph-twopass: its lists replace the table */
+        if (ensure_gtwopass(c, bx) != 0)
             return -1;
         c->P.gp_blk = c->gp_blk;
         c->P.gp_ent = c->gp_ent;
         c->P.gp_slot = c->gp_slot;
         c->P.gp_nent = (long)(c->gp.nent > 0 ? c->gp.nent : 1);
         c->P.gp_nblk = c->gp.nblocks;
-        c->P.gp_D = c->gp.D;
     } else if (d->staging && c->uns) {
         ensure_staging(c, bx, d->staging == 2 ? 0xfu : stencil_table[pb->s.stencil].rels);
         c->P.st_start = c->st_start;
@@ -549,7 +541,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     if (graph)
         column = c->uns ? pb->gt.chasing * 2 + pb->gt.compressed
                  : pb->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
-    if (graph && c->uns && d->staging >= 3) /* graph-twopass: columns by degree bound 4, 8, 16 */
+    if (graph && c->uns && d->staging == 3) /* graph-twopass: columns by degree bound 4, 8, 16 */
         column = c->gp.D <= 4 ? 0 : c->gp.D <= 8 ? 1 : 2;
     if (tables != TABLES_GLOBAL) {
         const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
@@ -572,11 +564,10 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     gpu_launch l;
     if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
-    if (d->staging >= 3 && c->uns) /* graph-twopass: one block per run (ball) of its lists */
+    if (d->staging == 3 && c->uns) /* graph-twopass: one block per run of its lists */
         l.grid.x = (unsigned)c->gp.nblocks;
     l.smem = graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
-                                          !c->uns ? 0 : d->staging >= 3 ? c->gp.D : pb->gt.maxdeg,
-                                          c->st.hmax)
+                                          c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
                    : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, bz, c->st.hmax);
     if (graph && c->uns && a == ACC_STAGED && bx + c->st.hmax > 65535) {
         perr("--access staged: blocks of %d cells reach %d halo cells; their slots must stay "
