@@ -48,14 +48,3 @@ const access_desc *access_get(access_t a)
     }
     return &access_table[a];
 }
-
-int access_serves_any(const access_desc *d)
-{
-    if (d->staging)
-        return 0;
-    if (d->kernels)
-        for (int s = 0; s < ST_QUAD_COUNT; s++)
-            if ((*d->kernels)[s][0][0] == NULL)
-                return 0;
-    return 1;
-}

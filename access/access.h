@@ -22,8 +22,7 @@
  *             thread regular), TILE (Bx1xL unstructured, BXxBYxL regular with the tile and its
  *             ring of one cell at most 4 entries per thread), GTILE (Bx1x1 with B >= 32
  *             unstructured; BXxBYx1 with BX even and the tile with its ring of (BX+4)x(BY+2) at
- *             most 3 entries per thread regular), ROWS (any block; on the regular grid a
-             thread computes ACCESS_ROWS consecutive rows, so blocks cover by·ACCESS_ROWS rows)
+ *             most 3 entries per thread regular)
  *   smem      dynamic shared memory: NONE, OFFSETS (unstructured: NREL2 rows of bx·by|1
  *             offsets), STAGED (the block's cells and halo: one level of values), LAPS (two
  *             buffers of bz levels of one value per cell of the block and its ring), GLAPS (two
@@ -64,11 +63,7 @@
       GRAPH_TWOPASS, (256, 1, 1), (32, 4, 1),                                                     \
       "graph stencils: a block computes the inner Laplacian of its run of cells and their "      \
       "ring once per\nlevel into shared memory, then its outputs from there (per-block lists "  \
-      "built once on the host)")                                                              \
-    X(REGTILE, "regtile", regtile, 1, SLICE, ROWS, NONE, 0, 0, 0, REGTILE, (128, 1, 1),         \
-      (32, 4, 1),                                                                                 \
-      "Laplacians passed in registers: lanes share their cell's value and Laplacian by warp "     \
-      "shuffles where\nthe indices agree; the regular twin walks 4 rows (laplap, hdiff, lap)")
+      "built once on the host)")
 
 #define PILLAR_ACC_ENUM_(E, ...) ACC_##E,
 typedef enum { PILLAR_ACCESS(PILLAR_ACC_ENUM_) ACC_COUNT } access_t;
@@ -89,10 +84,7 @@ enum { GSTORAGE_HEX = 4, GSTORAGE_TRI = 5, GSTORAGE_COUNT = 6, GSTORAGE_ELL = 6 
 typedef const void *gkernel_table[ST_COUNT - ST_QUAD_COUNT][2][GSTORAGE_COUNT];
 
 typedef enum { LEVELS_ONE, LEVELS_SLICE, LEVELS_ALL } access_levels;
-typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED, SHAPE_TILE, SHAPE_GTILE, SHAPE_ROWS } access_shape;
-
-/* Rows of the regular grid a thread computes under the ROWS shape rule (access/regtile.cu). */
-#define ACCESS_ROWS 4
+typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED, SHAPE_TILE, SHAPE_GTILE } access_shape;
 typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED, SMEM_LAPS, SMEM_GLAPS } access_smem;
 
 typedef struct {
@@ -115,11 +107,6 @@ int access_parse(const char *s, access_t *out); /* 0 on success */
 
 /* The strategy's descriptor, or NULL (with a message) for a value that names none. */
 const access_desc *access_get(access_t a);
-
-/* 1 when strategy d serves any W/E/S/N stencil (a user stencil file is compiled for it): it
- * builds no per-block lists and, with the CUDA backend, has a kernel for every built-in one
- * (staged, twopass and regtile serve the Laplacian stencils only). */
-int access_serves_any(const access_desc *d);
 
 /* The kernel tables of the strategy files (CUDA backend). */
 #ifdef __cplusplus

@@ -199,25 +199,6 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
     }
 #endif
 
-/* A strategy with kernels for the staged stencils only (staged = 1 in stencils/registry.h:
- * twopass, regtile): INSTANTIATE_STAGED_ONLY() expands its unstructured kernels in every storage
- * column and its regular twins, both types; TABULATE_STAGED_ONLY(name) leaves the other
- * stencils' rows of its table empty (gpu_supports refuses them). */
-#define SONLY_UNS_(ST, _) UNS_KERNELS(ST, double) UNS_KERNELS(ST, float)
-#define SONLY_REG_(ST, _) REG_KERNEL(ST, double) REG_KERNEL(ST, float)
-#define SONLY_ROW_(ST, _) {KERNEL_ROW(ST, double), KERNEL_ROW(ST, float)},
-#define SONLY_NONE_(ST, _) {{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
-#define INSTANTIATE_STAGED_ONLY()                                                                 \
-    FOR_EACH_STAGED_STENCIL(SONLY_UNS_, _) FOR_EACH_STAGED_STENCIL(SONLY_REG_, _)
-#define TABULATE_STAGED_ONLY(name)                                                                \
-    extern "C" {                                                                                  \
-    kernel_table name = {FOR_EACH_STENCIL_STAGED_OR(SONLY_ROW_, SONLY_NONE_, _)};                \
-    int name##_upload(const void *rows, size_t bytes)                                             \
-    {                                                                                             \
-        return (int)cudaMemcpyToSymbol(c_nbtab, rows, bytes);                                     \
-    }                                                                                             \
-    }
-
 /* The regular twin of every thread-per-cell strategy: arithmetic needs no shared look-up. */
 #define REG_PER_CELL(ST)                                                                          \
     const int x = REG_X(), y = REG_Y(), k = THREAD_Z();                                           \

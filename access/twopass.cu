@@ -142,6 +142,19 @@ __device__ __forceinline__ int4 tp_gather(nbview t, int chasing, int compressed,
               sl_E = sl_C + 1, sl_S = sl_C - tw, sl_N = sl_C + tw;                                \
     TP_LEVELS(ST, )
 
-/* Kernels for the staged stencils in every storage column; none for the others. */
-INSTANTIATE_STAGED_ONLY()
-TABULATE_STAGED_ONLY(twopass_kernels)
+/* Kernels for the staged stencils in every storage column; none for the others (the runner
+ * says so). */
+#define TP_UNS_BOTH(ST, _) UNS_KERNELS(ST, double) UNS_KERNELS(ST, float)
+#define TP_REG_BOTH(ST, _) REG_KERNEL(ST, double) REG_KERNEL(ST, float)
+FOR_EACH_STAGED_STENCIL(TP_UNS_BOTH, _)
+FOR_EACH_STAGED_STENCIL(TP_REG_BOTH, _)
+
+#define TP_STENCIL(ST, _) {KERNEL_ROW(ST, double), KERNEL_ROW(ST, float)},
+#define TP_NONE(ST, _) {{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
+extern "C" {
+kernel_table twopass_kernels = {FOR_EACH_STENCIL_STAGED_OR(TP_STENCIL, TP_NONE, _)};
+int twopass_kernels_upload(const void *rows, size_t bytes)
+{
+    return (int)cudaMemcpyToSymbol(c_nbtab, rows, bytes);
+}
+}

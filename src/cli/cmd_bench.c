@@ -162,7 +162,7 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
             continue;
         if (!gpu_supports((access_t)a, (stencil_t)stencil))
             continue;
-        int pillar = access_table[a].levels == LEVELS_SLICE; /* zloop-sliced, staged, twopass, ... */
+        int pillar = access_table[a].levels == LEVELS_SLICE; /* zloop-sliced, staged, twopass, graph-twopass */
         int xmin = (a == ACC_SHARED_WARP && uns) ? 8 : 32;
         for (int t = 32; t <= 512; t *= 2)
             for (int bx = xmin; bx <= t; bx *= 2)

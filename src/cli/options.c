@@ -536,12 +536,12 @@ static const flag flags[] = {
      set_choice, AT(o.regular), 0, 2, grids},
     {"--access", "A", RD, HELP_MAIN,
      "GPU strategy: naive | idxvar | shared | shared-warp | zloop |\n"
-     "zloop-sliced | staged | twopass | regtile           (idxvar)", set_access, 0, 0, 0, NULL},
+     "zloop-sliced | staged | twopass                     (idxvar)", set_access, 0, 0, 0, NULL},
     {"--threads", "BXxBYxBZ", RD, HELP_MAIN,
      "GPU block shape                          (per-strategy default)", set_threads, 0, 0, 0, NULL},
     {"--zslice", "M", RD, HELP_MAIN,
-     "levels per thread of zloop-sliced and regtile (per\n"
-     "block: staged; level groups per block: twopass)     (8)",
+     "levels per thread of zloop-sliced (per block: staged;\n"
+     "level groups per block: twopass)                    (8)",
      set_range, AT(o.zslice), 1, 4096, NULL},
     {"--constant-tables", NULL, RD, HELP_MAIN,
      "GPU: compressed tables in __constant__ memory",

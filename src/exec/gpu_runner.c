@@ -250,8 +250,8 @@ int gpu_supports(access_t a, stencil_t s)
     if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || (int)s >= stencil_count())
         return 0;
     const access_desc *d = &access_table[a];
-    if (stencil_is_user(s)) /* compiled at run time: the strategies of access_serves_any */
-        return loaded_get(s) && loaded_get(s)->gpu_kernel && access_serves_any(d) &&
+    if (stencil_is_user(s)) /* compiled at run time: every strategy but the staged ones */
+        return loaded_get(s) && loaded_get(s)->gpu_kernel && !d->staging &&
                (!stencil_table[s].graph || d->graph);
     if (stencil_table[s].graph)
         return d->graph && d->gkernels && (*d->gkernels)[s - ST_QUAD_COUNT][0][0] != NULL;
@@ -308,8 +308,7 @@ int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t 
         return 0;
     }
     switch (d->shape) {
-    case SHAPE_ANY:
-    case SHAPE_ROWS: return 1;
+    case SHAPE_ANY: return 1;
     case SHAPE_WARP:
         if (uns) {
             int m = bx * by;
@@ -433,8 +432,7 @@ int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t
         l->grid.y = 1;
     } else {
         l->grid.x = (unsigned)((P->nxi + bx - 1) / bx);
-        const int rows = d->shape == SHAPE_ROWS ? by * ACCESS_ROWS : by; /* a thread's rows */
-        l->grid.y = (unsigned)((P->nyi + rows - 1) / rows);
+        l->grid.y = (unsigned)((P->nyi + by - 1) / by);
     }
     l->grid.z = (unsigned)((slices + bz - 1) / bz);
     if (l->grid.y > 65535 || l->grid.z > 65535) {

@@ -87,7 +87,7 @@ int jit_gpu_strategies(const jit_spec *sp, const char *names[], int max)
     if (sp->graph && n < max)
         names[n++] = "graph"; /* the lists: iterated and out-of-core runs */
     for (int a = 0; a < ACC_COUNT && n < max; a++) {
-        if (!access_serves_any(&access_table[a]) || (sp->graph && !access_table[a].graph))
+        if (access_table[a].staging || (sp->graph && !access_table[a].graph))
             continue;
         strategy_file((access_t)a, files[a], sizeof files[a]);
         int seen = 0;
