@@ -48,9 +48,9 @@ bench() { # bench STENCIL PRECISION ACCESS [LAYOUT]
         --storage nonchasing --compress yes --runs 20 --out "$work/bench-$tag" >"$work/bench-$tag.log" 2>&1 ||
         say "bench $tag: rc $? (see bench-$tag.log)"
 }
-for acc in regtile twopass idxvar zloop-sliced zloop; do bench laplap double $acc; done
-for acc in regtile twopass idxvar zloop-sliced; do bench hdiff double $acc; done
-late "laplap float" || for acc in regtile twopass idxvar zloop-sliced; do bench laplap float $acc; done
+for acc in twopass idxvar zloop-sliced zloop; do bench laplap double $acc; done
+for acc in twopass idxvar zloop-sliced; do bench hdiff double $acc; done
+late "laplap float" || for acc in twopass idxvar zloop-sliced; do bench laplap float $acc; done
 late "fastwaves" || for acc in idxvar zloop-sliced; do bench fastwaves double $acc; done
 late "twopass on z-curve blocks" || bench laplap double twopass zcurve
 say "benches done at ${SECONDS}s"
@@ -89,7 +89,7 @@ for st, ty in sorted({(k[0], k[1]) for k in best}):
     print(line)
 # the configurations the profiles below use (laplap double, unstructured)
 with open(sys.argv[1] + "/ncu-configs.txt", "w") as f:
-    for a in ("regtile", "twopass", "idxvar"):
+    for a in ("twopass", "idxvar"):
         r = best.get(("laplap", "double", "unstructured", a))
         if r:
             flag = {"global": "", "constant": "--constant-tables", "rows": "--packed-rows"}[r["tables"]]
@@ -128,8 +128,6 @@ if ! late "cubed sphere"; then
             runline "$st $lay twopass" --mesh "$work/sphere.h5" --stencil $st --layout $lay --storage nonchasing \
                 --compress --access twopass --threads 128x1x4 --zslice 8
         done
-        runline "$st zcurve regtile" --mesh "$work/sphere.h5" --stencil $st --layout zcurve --storage nonchasing \
-            --compress --access regtile --threads 128x1x1
         runline "$st zcurve idxvar" --mesh "$work/sphere.h5" --stencil $st --layout zcurve --storage nonchasing \
             --compress --access idxvar --threads 128x1x1
     done
