@@ -1,11 +1,13 @@
-/* persistent.cu — persistent kernels of in-core iterated runs (access/persistent.h,
- * docs/persistent.md): every step of a run in one cooperative launch, a grid-wide barrier
+/* persistent.cu — persistent kernels of iterated runs (access/persistent.h, docs/persistent.md):
+ * every step of a run (out of core: of a chunk) in one cooperative launch, a grid-wide barrier
  * (cooperative_groups::this_grid().sync()) between two steps. A block owns cells
  * persist_range(...) of the inner cells for the whole run; its threads take them one after the
  * other (thread j: cells j, j + blockDim, ...) and walk up the levels of each, as zloop's
- * threads do: the cached levels (A.levels, the lowest) from shared memory, the others from
- * global memory. The body is the stencil's, unchanged, with the fold fused (FOLDED,
- * kernels.cuh), so a step computes what a one-step kernel computes, bit for bit.
+ * threads do (out of core a step computes only the cells of the chunk's shrinking region,
+ * persist_params.active: a suffix of the block's cells); the cached levels (A.levels, the
+ * lowest) from shared memory, the others from global memory. The body is the stencil's,
+ * unchanged, with the fold fused (FOLDED, kernels.cuh), so a step computes what a one-step
+ * kernel computes, bit for bit.
  * Lean: at most 64 registers a thread (launch bounds of PERSIST_MIN_BLOCKS blocks of
  * PERSIST_MAX_THREADS: four of 256 or eight of 128 an SM, as registers go), so nothing per cell
  * stays in registers across the steps: a cell's offsets and slots are kept in shared memory (or
@@ -212,7 +214,8 @@ FOR_EACH_STAGED_STENCIL(PERSIST_CACHED_FNS, _)
                 }                                                                                 \
                 __syncthreads();                                                                  \
             }                                                                                     \
-            for (int l = tid; l < mine; l += nt) {                                                \
+            const int from = persist_step_from(A.active, A.steps, t, first, mine);               \
+            for (int l = from + tid; l < mine; l += nt) {                                         \
                 const int p = first + l;                                                          \
                 if (A.levels > 0)                                                                 \
                     pc_##ST##_##TY(A, t, S, sslots + mine + l, mine, sslots[l], p, l, cur);       \

@@ -1,4 +1,4 @@
-/* persistent.h — the persistent kernels of in-core iterated runs (docs/persistent.md): one
+/* persistent.h — the persistent kernels of iterated runs (docs/persistent.md): one
  * cooperative launch runs every step of a run, a grid-wide barrier between two steps. Each block
  * owns one contiguous range of inner cells (persist_range) for the whole run and computes all
  * levels of them every step, reading one array of the state and writing the other with the fold
@@ -42,6 +42,13 @@ typedef struct {
     int M, H;
     unsigned offs_at, slots_at;
     const int32_t *hstart, *halo, *slots;
+    /* Out of core (src/ooc/ooc_gpu.c: one launch runs a chunk's steps on its shrinking region):
+     * active[m] is the first cell (0-based in the arrays, as c0) that the step after which m
+     * steps remain computes, up to c0 + n (the part's first[], src/ooc/ooc_plan.h); step t
+     * computes the cells of its block from active[steps - 1 - t] on (persist_step_from). NULL:
+     * every cell at every step (in core). Not with cached levels (levels = 0: the cached state
+     * of a cell a step skips would be stale). */
+    const int32_t *active;
 } persist_params;
 
 /* kernel[stencil][precision][chasing * 2 + compressed]: host stubs for
@@ -61,6 +68,18 @@ PERSIST_FN void persist_range(long n, int nblocks, int b, long *lo, long *hi)
 {
     *lo = (long)b * n / nblocks;
     *hi = (long)(b + 1) * n / nblocks;
+}
+
+/* The first of a block's `mine` cells (0-based in its range, which starts at cell `first`)
+ * that step t of `steps` computes: 0 where active is NULL (every cell at every step), else from
+ * cell active[steps - 1 - t] on (persist_params.active). The kernels and the host's emulation of
+ * their schedule (tests/test_persist_ooc.c) use this one formula. */
+PERSIST_FN int persist_step_from(const int32_t *active, int steps, int t, int first, int mine)
+{
+    if (!active)
+        return 0;
+    int a = active[steps - 1 - t] - first;
+    return a < 0 ? 0 : a > mine ? mine : a;
 }
 
 #ifdef __cplusplus

@@ -48,6 +48,8 @@ expect_output "this is the CPU in-core reference" run --size 32x32x8 --steps 3 -
 expect_error "--persistent on runs on the GPU" run --size 32x32x8 --steps 3 --persistent on \
     --backend cpu
 expect_error "maybe" run --steps 3 --persistent maybe
+expect_error "--persistent on runs on the GPU" run --size 32x32x8 --steps 3 --persistent on \
+    --out-of-core on --device-mem 64K --fuse 2 --backend cpu
 expect_output "this is the CPU in-core reference" run --size 32x32x8 --steps 3 --persistent off \
     --backend cpu
 expect_error "--persistent-levels goes with --persistent on or auto" run --size 32x32x8 --steps 3 \

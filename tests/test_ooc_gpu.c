@@ -11,7 +11,12 @@
  * ELL kernel and with graph-twopass (in core with blocks of 256 and 32, out of core F = 1, 3;
  * refused without its lists) and with K = 2, 3 steps per launch (access/gtiles.cu); then
  * 512x512x64 runs of each stencil at a third of its size (and with K = 2 in core), and graphlap
- * on 512x512 hexagons x 64 levels in METIS order (also graph-twopass in core). Exits 77 (skipped) without a device. */
+ * on 512x512 hexagons x 64 levels in METIS order (also graph-twopass in core). With
+ * --persistent (ctest ooc_gpu_persistent), only each chunk's steps in one persistent launch
+ * (src/ooc/persist_ooc.h):
+ * laplap, hdiff, lap, both precisions, the four storages, F = 1, 2, 5 in several chunks and in
+ * one, refusals, and laplap 512x512x64 at a third of its size. Exits 77 (skipped) without a
+ * device. */
 #include "check.h"
 #include "access/tiles_run.h"
 #include "quad_meshes.h"
@@ -48,7 +53,7 @@ static int run_one(const problem *pb, const ooc_plan *pl, fieldset ref, access_t
     const iter_carry *c = iter_carried(pb->s.stencil);
     for (int j = 0; j < c->n; j++)
         spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
-    ooc_kernel k = {a, 0, 0, 0, 4};
+    ooc_kernel k = {a, 0, 0, 0, 4, 0};
     ooc_timing t;
     CHECK(ooc_gpu_run(pl, &pb->ug, &st, &spare, steps, &k, &t) == 0, "%s: run failed", what);
     long d = iter_state_differ(pb, st, ref, NULL);
@@ -284,7 +289,7 @@ static int run_gtwopass(const problem *pb, ooc_plan *pl, fieldset ref, int nt, i
         return 0;
     fieldset st = iter_fields_copy(pb), spare = {{0}};
     spare.p[0] = field_alloc(pb->s.prec, pb->ug.len);
-    ooc_kernel k = {ACC_GRAPH_TWOPASS, nt, 1, 1, 4};
+    ooc_kernel k = {ACC_GRAPH_TWOPASS, nt, 1, 1, 4, 0};
     ooc_timing t;
     CHECK(ooc_gpu_run(pl, &pb->ug, &st, &spare, steps, &k, &t) == 0, "%s: twopass run failed", what);
     long d = iter_state_differ(pb, st, ref, NULL);
@@ -311,7 +316,7 @@ static void graph_twopass_cases(const problem *pb, fieldset ref, const char *wha
         CHECK(ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, 0, 0, STEPS) == 0,
               "%s: no in-core plan", what);
         if (i == 0) { /* without lists: refused */
-            ooc_kernel k = {ACC_GRAPH_TWOPASS, 0, 0, 0, 4};
+            ooc_kernel k = {ACC_GRAPH_TWOPASS, 0, 0, 0, 4, 0};
             ooc_timing t;
             fieldset st = iter_fields_copy(pb), spare = {{0}};
             spare.p[0] = field_alloc(s->prec, pb->ug.len);
@@ -405,7 +410,7 @@ static void graph_mesh_cases(long *runs, long *chunked)
                 run_one(&pb, &pl, ref, ACC_IDXVAR, STEPS, what);
                 (*runs)++;
                 if (m == 0 && order == 0 && prec == 0) { /* one kernel: idxvar's descriptor */
-                    ooc_kernel k = {ACC_ZLOOP, 0, 0, 0, 4};
+                    ooc_kernel k = {ACC_ZLOOP, 0, 0, 0, 4, 0};
                     ooc_timing t;
                     fieldset st = iter_fields_copy(&pb), spare = {{0}};
                     spare.p[0] = field_alloc(s.prec, pb.ug.len);
@@ -487,6 +492,148 @@ static void big_cases(long *runs)
     }
 }
 
+/* Plan pl run with each chunk's steps in one persistent launch (blocks of nt threads, 0: the
+ * default), `steps` steps against ref (the CPU in-core result); host->device: the plan's bytes a
+ * pass plus every part's first[] once. Returns the number of chunks (0: refused). */
+static int run_persistent(const problem *pb, const ooc_plan *pl, fieldset ref, int nt, int steps,
+                          const char *what)
+{
+    fieldset st = iter_fields_copy(pb), spare = {{0}};
+    const iter_carry *c = iter_carried(pb->s.stencil);
+    for (int j = 0; j < c->n; j++)
+        spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
+    ooc_kernel k = {ACC_IDXVAR, nt, 0, 0, 0, 1};
+    ooc_timing t;
+    int rc = ooc_gpu_run(pl, &pb->ug, &st, &spare, steps, &k, &t);
+    CHECK(rc == 0, "%s persistent: run failed", what);
+    if (rc == 0) {
+        long d = iter_state_differ(pb, st, ref, NULL);
+        CHECK(d == 0, "%s persistent, blocks of %d (%d x %d chunks, F=%d%s): %ld points differ "
+              "from the CPU in core", what, nt, pl->nparts, pl->nslabs, pl->F,
+              pl->share ? "" : ", no sharing", d);
+        double pass = pl->h2d_field_bytes + pl->h2d_table_bytes + pl->list_bytes,
+               once = 4.0 * pl->nparts * (pl->F + 1);
+        CHECK(t.h2d_bytes == t.passes * pass + once, "%s persistent: %.0f bytes host->device in "
+              "%d passes, the plan counts %.0f a pass and %.0f once", what, t.h2d_bytes, t.passes,
+              pass, once);
+    }
+    for (int j = 0; j < c->n; j++)
+        xfree(spare.p[c->in[j]]);
+    iter_fields_free(pb, &st);
+    return rc == 0 ? pl->nparts * pl->nslabs : 0;
+}
+
+/* Persistent chunks (src/ooc/persist_ooc.h): laplap, hdiff and lap, double and float, the four
+ * table storages, F = 1, 2, 5 on 41x31x9 in several chunks (with and without sharing, blocks of
+ * 256 and 64 threads; 7 steps: passes of fewer steps than F too), in one chunk, and refused for
+ * fastwaves and for a K-step plan. */
+static void persistent_cases(long *runs, long *chunked)
+{
+    static const stencil_t sts[] = {ST_LAPLAP, ST_HDIFF, ST_LAP};
+    static const layout_t layouts[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE_W, LAYOUT_ZCURVE};
+    static const int Fs[] = {1, 2, 5};
+    enum { T = 7 };
+    for (int si = 0; si < 3; si++)
+        for (int prec = 0; prec < 2; prec++)
+            for (int storage = 0; storage < 4; storage++) {
+                stencil_t stn = sts[si];
+                problem_spec s = {stn, (precision_t)prec, 41, 31, 9, stencil_table[stn].radius,
+                                  layouts[storage % 3], 8, 5, storage >> 1, storage & 1};
+                problem pb;
+                if (problem_make(&pb, &s) != 0) {
+                    CHECK(0, "problem_make");
+                    continue;
+                }
+                fieldset ref = iter_fields_copy(&pb);
+                iter_run_incore(&pb, ref, T);
+                char what[160];
+                snprintf(what, sizeof what, "%s %s %s chasing=%d compressed=%d", stencil_table[stn].name,
+                         prec_name(s.prec), layout_name[s.layout], s.chasing, s.compressed);
+                for (int fi = 0; fi < 3; fi++) {
+                    int F = Fs[fi];
+                    size_t min = ooc_min_budget(&pb.ug, stn, s.prec, s.chasing, s.compressed, F);
+                    ooc_plan pl;
+                    if (ooc_plan_make(&pl, &pb.ug, stn, s.prec, s.chasing, s.compressed,
+                                      (F > 2 ? 2 : 4) * min, F) != 0) {
+                        CHECK(0, "%s F=%d: no plan", what, F);
+                        continue;
+                    }
+                    int n = run_persistent(&pb, &pl, ref, (storage + fi) % 2 ? 64 : 0, T, what);
+                    *chunked += n > 1;
+                    CHECK(n > 1, "%s F=%d: %d chunk(s), want several", what, F, n);
+                    ooc_plan_share(&pl, 0);
+                    run_persistent(&pb, &pl, ref, 0, T, what);
+                    *runs += 2;
+                    ooc_plan_free(&pl);
+                }
+                ooc_plan pl; /* the whole grid as one chunk */
+                CHECK(ooc_plan_incore(&pl, &pb.ug, stn, s.prec, s.chasing, s.compressed, T) == 0,
+                      "%s: no in-core plan", what);
+                run_persistent(&pb, &pl, ref, 128, T, what);
+                (*runs)++;
+                ooc_plan_free(&pl);
+                iter_fields_free(&pb, &ref);
+                problem_free(&pb);
+            }
+    /* refusals: no kernel (fastwaves), K-step balls */
+    static const stencil_t no[] = {ST_FASTWAVES, ST_LAPLAP};
+    for (int i = 0; i < 2; i++) {
+        problem_spec s = {no[i], PREC_DOUBLE, 20, 18, 6, stencil_table[no[i]].radius,
+                          LAYOUT_ROWMAJOR, 8, 5, 0, 0};
+        problem pb;
+        if (problem_make(&pb, &s) != 0) {
+            CHECK(0, "problem_make");
+            continue;
+        }
+        ooc_plan pl;
+        size_t min = ooc_min_budget(&pb.ug, s.stencil, s.prec, 0, 0, 2);
+        if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, 0, 0, 4 * min, 2) == 0) {
+            if (i == 0 || ooc_plan_tiles(&pl, 2, 64) == 0) {
+                fieldset st = iter_fields_copy(&pb), spare = iter_fields_copy(&pb);
+                ooc_kernel k = {ACC_IDXVAR, 0, 0, 0, 0, 1};
+                ooc_timing t;
+                char msg[300] = "";
+                perr_capture(msg, sizeof msg);
+                int rc = ooc_gpu_run(&pl, &pb.ug, &st, &spare, 2, &k, &t);
+                perr_capture(NULL, 0);
+                CHECK(rc == -1 && strstr(msg, i == 0 ? "no persistent kernel" : "K-step balls"),
+                      "%s persistent out of core: rc %d, '%s'", stencil_table[no[i]].name, rc, msg);
+                iter_fields_free(&pb, &st);
+                iter_fields_free(&pb, &spare);
+            }
+            ooc_plan_free(&pl);
+        }
+        problem_free(&pb);
+    }
+}
+
+/* laplap 512x512x64 double in chunks at a third of its size, F = 4, each chunk's steps in one
+ * persistent launch, 6 steps (a pass of 4, one of 2). */
+static void big_persistent_case(long *runs)
+{
+    problem_spec s = {ST_LAPLAP, PREC_DOUBLE, 512, 512, 64, 2, LAYOUT_ZCURVE_W, 32, 42, 0, 1};
+    problem pb;
+    if (problem_make(&pb, &s) != 0) {
+        CHECK(0, "problem_make");
+        return;
+    }
+    fieldset ref = iter_fields_copy(&pb);
+    iter_run_incore(&pb, ref, 6);
+    ooc_plan pl;
+    size_t whole = (size_t)pb.nf * prec_size(s.prec) * pb.ug.len;
+    if (ooc_plan_make(&pl, &pb.ug, s.stencil, s.prec, s.chasing, s.compressed, whole / 3, 4) == 0) {
+        int n = run_persistent(&pb, &pl, ref, 0, 6, "laplap 512x512x64");
+        CHECK(n > 1, "laplap 512x512x64 persistent: %d chunk(s) at a third of the size", n);
+        printf("laplap 512x512x64 persistent F=4: %d chunks, bit-exact\n", n);
+        (*runs)++;
+        ooc_plan_free(&pl);
+    } else {
+        CHECK(0, "laplap 512x512x64: no plan");
+    }
+    iter_fields_free(&pb, &ref);
+    problem_free(&pb);
+}
+
 int main(int argc, char **argv)
 {
     char msg[256];
@@ -497,6 +644,14 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows even when a run is cut short */
     long runs = 0, chunked = 0;
     double t0 = now_ms();
+    if (argc > 1 && !strcmp(argv[1], "--persistent")) { /* the persistent chunks alone */
+        persistent_cases(&runs, &chunked);
+        big_persistent_case(&runs);
+        printf("persistent chunks: %ld runs (%ld with several chunks) compared bit for bit with "
+               "the CPU in-core iteration, %.1f s\n", runs, chunked, (now_ms() - t0) * 1e-3);
+        CHECK(chunked > 0, "no run had several chunks");
+        return check_done("test_ooc_gpu --persistent");
+    }
     small_cases(&runs, &chunked);
     printf("small grids: %ld runs (%ld with several chunks), %.1f s\n", runs, chunked,
            (now_ms() - t0) * 1e-3);
@@ -509,6 +664,7 @@ int main(int argc, char **argv)
     t0 = now_ms();
     graph_mesh_cases(&runs, &chunked);
     printf("graphlap on general meshes: %ld runs in all, %.1f s\n", runs, (now_ms() - t0) * 1e-3);
+
     if (!(argc > 1 && !strcmp(argv[1], "--small"))) {
         big_cases(&runs);
         big_graph_case(&runs);

@@ -162,7 +162,7 @@ static void every_strategy(problem *pb, stencil_t builtin)
         for (int j = 0; j < c->n; j++)
             spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
         ooc_plan pl;
-        ooc_kernel k = {ACC_IDXVAR, 0, 0, 0, 4};
+        ooc_kernel k = {ACC_IDXVAR, 0, 0, 0, 4, 0};
         ooc_timing t;
         char msg[4096];
         perr_capture(msg, sizeof msg);

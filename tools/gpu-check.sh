@@ -19,7 +19,8 @@
 #                                   and racecheck of the persistent kernels on small grids, and
 #                                   of graph-twopass on the graph test's meshes)
 #   GPU_CHECK_LARGE=1 tools/gpu-check.sh                  also 4096x4096x64 laplap (17 GB) in core
-#                                   one step, and out of core under 8G at F = 32, K = 2 (~5 min)
+#                                   one step, and out of core under 8G at F = 32, K = 2 and at
+#                                   F = 32 with each chunk's steps in one persistent launch (~8 min)
 #   GPU_CHECK_GRAPH=1 tools/gpu-check.sh                  also graphlap on 1M hexagons and 1M triangles
 #                                   x 64 levels, double: bench --mesh --quick (issue 18's targets;
 #                                   about 4 minutes each, so with GPU_CHECK_TESTS=0 in its own call)
@@ -105,7 +106,12 @@ ooc_runs() {
     $P run --stencil hdiff --size 2048x2048x64 --steps 10 --fuse 1 --out-of-core on --device-mem 2G --backend gpu &&
     $P run --stencil fastwaves --size 1024x1024x64 --steps 10 --fuse 1 --out-of-core on --device-mem 2G --backend gpu &&
     $P run --stencil laplap --size 2048x2048x64 --steps 12 --fuse 4 --out-of-core on --device-mem 2G --backend gpu &&
-    $P run --stencil laplap --size 2048x2048x64 --steps 16 --fuse 16 --kernel-steps 2 --out-of-core on --device-mem 2G --backend gpu
+    $P run --stencil laplap --size 2048x2048x64 --steps 16 --fuse 16 --kernel-steps 2 --out-of-core on --device-mem 2G --backend gpu &&
+    # each chunk's steps in one persistent launch, against the fused runs above on the same grid
+    # (F = 4 one launch a step, F = 16 two steps a launch); its parts are smaller (a launch's
+    # offsets must fit the SMs' shared memory)
+    $P run --stencil laplap --size 2048x2048x64 --steps 12 --fuse 4 --persistent on --out-of-core on --device-mem 2G --backend gpu &&
+    $P run --stencil laplap --size 2048x2048x64 --steps 16 --fuse 16 --persistent on --out-of-core on --device-mem 2G --backend gpu
 }
 [ "${GPU_CHECK_OOC:-1}" != 0 ] && step "out-of-core runs" ooc.log ooc_runs
 # the K target: out of core with K = 2 against the in-core single-step kernel, on a grid twice
@@ -114,7 +120,10 @@ large_runs() {
     local P=./$build/pillar
     $P run --stencil laplap --size 4096x4096x64 --backend gpu --runs 20 &&
     $P run --stencil laplap --size 4096x4096x64 --backend gpu --threads 512x1x1 --steps 64 \
-        --fuse 32 --kernel-steps 2 --out-of-core on --device-mem 8G
+        --fuse 32 --kernel-steps 2 --out-of-core on --device-mem 8G &&
+    # each chunk's 32 steps in one persistent launch, against F = 32, K = 2 above
+    $P run --stencil laplap --size 4096x4096x64 --backend gpu --steps 64 --fuse 32 \
+        --persistent on --out-of-core on --device-mem 8G
 }
 [ "${GPU_CHECK_LARGE:-0}" != 0 ] && step "4096^2 in/out of core" large.log large_runs
 # general meshes: the strategy x storage x order matrix of graphlap against the lattice twin
@@ -154,15 +163,15 @@ fi
 [ -f "$out/bench.log" ] && grep -E "^[a-z]+ (double|float) [0-9]+x|regular grid|^  (rowmajor|zcurve|zcurve-w|random) " "$out/bench.log" | cut -c1-140
 [ -f "$out/bench.log" ] && grep -E "^device copy ceiling|configurations in" "$out/bench.log"
 if [ -f "$out/ooc.log" ]; then
-    echo "== out of core (2 GB budget)"; grep -E "steps? on|  time|link use|verify" "$out/ooc.log" | cut -c1-140
+    echo "== out of core (2 GB budget)"; grep -E "steps? on|  persistent on|  time|link use|verify" "$out/ooc.log" | cut -c1-140
 fi
 if [ -f "$out/graph.log" ]; then
     echo "== graphlap on 1M hexagons / triangles x 64 (bench --mesh --quick)"
     grep -vE "^\[" "$out/graph.log" | grep -E "graphlap on|memory floor|^  (lattice|file|metis|zcurve)" | cut -c1-140
 fi
 if [ -f "$out/large.log" ]; then
-    echo "== 4096x4096x64: in core one step, out of core under 8 GB (F = 32, K = 2)"
-    grep -E "^[a-z]+ (double|float)|^  time|^  kernels|verify" "$out/large.log" | cut -c1-140
+    echo "== 4096x4096x64: in core one step, out of core under 8 GB (F = 32, K = 2; F = 32 persistent)"
+    grep -E "^[a-z]+ (double|float)|^  plan|^  persistent on|^  time|^  kernels|verify" "$out/large.log" | cut -c1-140
 fi
 if [ -f "$out/persistent.log" ]; then
     echo "== persistent (in core, 200 steps, 512x512x64 and x16: --persistent off, on, auto, on with 0 and 1 levels cached)"

@@ -854,7 +854,7 @@ static int gpu_steps(pillar_ctx *ctx, int steps)
     fieldset spare = {{0}};
     for (int j = 0; j < c->n; j++)
         spare.p[c->in[j]] = field_alloc(s->prec, pb->ug.len);
-    ooc_kernel k = {ctx->access, 0, 0, 0, 8};
+    ooc_kernel k = {ctx->access, 0, 0, 0, 8, 0};
     ooc_timing t;
     rc = ooc_gpu_run(&pl, &pb->ug, &pb->uf, &spare, steps, &k, &t);
     for (int j = 0; j < c->n; j++)

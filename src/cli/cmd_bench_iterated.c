@@ -165,7 +165,7 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         return pt.kernel_s;
     }
     const bench_opts *b = x->b;
-    ooc_kernel k = {b->access >= 0 ? (access_t)b->access : ACC_IDXVAR, HOST_THREADS, 1, 1, 8};
+    ooc_kernel k = {b->access >= 0 ? (access_t)b->access : ACC_IDXVAR, HOST_THREADS, 1, 1, 8, 0};
     if (v != V_HOST)
         k.bx = TILE_THREADS;
     ooc_timing t;

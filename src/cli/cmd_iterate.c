@@ -94,14 +94,20 @@ static int persistent_refuses(const options *o, int backend, int ooc, char *why,
         perr("run: --persistent on: %s", why);
         return -1;
     }
-    const char *bad = ooc                   ? "an out-of-core run (--out-of-core on, or a grid "
-                                              "larger than --device-mem)"
+    if (ooc && (o->kernel_steps > 1 || o->persist_levels > 0)) {
+        perr("run: --persistent on out of core runs each chunk's steps one per grid barrier, no "
+             "level on chip; it does not go with %s",
+             o->kernel_steps > 1 ? "--kernel-steps" : "--persistent-levels N > 0");
+        return -1;
+    }
+    const char *bad = ooc                   ? NULL
                       : o->fuse             ? "--fuse"
                       : o->kernel_steps > 1 ? "--kernel-steps"
                       : o->share            ? "--share"
                                             : NULL;
     if (bad) {
-        perr("run: --persistent on is in core, one step per barrier; it does not go with %s", bad);
+        perr("run: --persistent on in core runs all the steps, one per barrier; it does not go "
+             "with %s (out of core it does: --out-of-core on)", bad);
         return -1;
     }
     if ((o->by && o->by != 1) || (o->bz && o->bz != 1) || o->bx > PERSIST_MAX_THREADS) {
@@ -215,12 +221,62 @@ static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int ba
 /* The threads of a K-step kernel's block: its cells. */
 #define TILE_THREADS 256
 
+/* Plans made again, smaller, for persistent chunks at most. */
+#define PERSIST_OOC_TRIES 40
+
+/* make_plan_f for --persistent on out of core (src/ooc/persist_ooc.h): while a part's launch
+ * region does not fit the device (its offsets in the SMs' shared memory), the plan is made again
+ * for a smaller budget (persist_ooc_shrink), a bounded number of times. Returns 0 or -1. */
+static int make_plan_persistent(ooc_plan *pl, const problem *pb, const options *o, size_t budget,
+                                int steps, const void *link, double dev)
+{
+#ifdef PILLAR_HAVE_CUDA
+    size_t target = budget;
+    char msg[400] = "";
+    for (int tries = 0; tries < PERSIST_OOC_TRIES; tries++) {
+        if (make_plan_f(pl, pb, o, BACKEND_GPU, 1, target, steps, link, dev) != 0)
+            return -1;
+        if (persist_ooc_check(pl) != 0) {
+            ooc_plan_free(pl);
+            return -1;
+        }
+        persist_chunk_kernel k;
+        persist_shape *shape = xalloc(sizeof(persist_shape) * (size_t)pl->nparts);
+        long most;
+        perr_capture(msg, sizeof msg);
+        int rc = persist_chunk_prepare(&k, pl, o->bx, shape, &most);
+        perr_capture(NULL, 0);
+        xfree(shape);
+        if (rc == 0) {
+            if (pl->nparts * pl->nslabs > 1)
+                pl->budget = budget;
+            return 0;
+        }
+        double shrink = persist_ooc_shrink(pl, &k.d, most);
+        ooc_plan_free(pl);
+        if (most == 0) { /* refused for another reason than size */
+            perr("%s", msg);
+            return -1;
+        }
+        target = (size_t)((double)target * shrink);
+    }
+    perr("run: --persistent on: no plan whose parts fit a persistent launch (%s)", msg);
+    return -1;
+#else
+    (void)pl, (void)pb, (void)o, (void)budget, (void)steps, (void)link, (void)dev;
+    perr("run: --persistent on runs on the GPU");
+    return -1;
+#endif
+}
+
 /* make_plan_f, and with --kernel-steps K > 1 the balls of every part; when the chunks no longer
  * fit the budget with them, the chunks are planned again for a budget 5% smaller, a few times.
  * Returns 0 or -1. */
 static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
                      size_t budget, int steps, const void *link, double dev)
 {
+    if (backend == BACKEND_GPU && ooc && o->persistent == PERSIST_ON)
+        return make_plan_persistent(pl, pb, o, budget, steps, link, dev);
     int K = ooc_kernel_steps(o->kernel_steps), B = o->bx ? o->bx : TILE_THREADS;
     /* graph-twopass on the GPU: its lists replace the neighbour lists (blocks of its threads) */
     int gtp = backend == BACKEND_GPU && o->access == ACC_GRAPH_TWOPASS
@@ -348,7 +404,14 @@ int run_iterated(options *o, int argc, char **argv)
             persistent = persistent_auto_picks(&pb, backend, ooc, &prq, pred, sizeof pred);
             printf("  persistent %s (auto, the model: %s)\n", persistent ? "on" : "off", pred);
         }
-    } else if (backend == BACKEND_GPU && !ooc && !persistent) {
+    } else if (backend == BACKEND_GPU && ooc && o->persistent == PERSIST_AUTO) {
+        printf("  persistent off (auto, out of core: no model of a chunk's launch; in core the "
+               "launch measured slower than the host loop on the H100, docs/persistent.md)\n");
+    } else if (backend == BACKEND_GPU && ooc && persistent) {
+        printf("  persistent on: each chunk's steps (up to %d) in one cooperative launch, a grid "
+               "barrier between two, blocks of %d threads, no level on chip\n", pl.F,
+               o->bx ? o->bx : PERSIST_THREADS);
+    } else if (backend == BACKEND_GPU && !persistent) {
         printf("  persistent off\n");
     }
 #endif
@@ -387,7 +450,7 @@ int run_iterated(options *o, int argc, char **argv)
         printf("  backend   cpu\n");
     }
 #ifdef PILLAR_HAVE_CUDA
-    else if (persistent) {
+    else if (persistent && !ooc) {
         persist_timing pt;
         for (int j = 0; j < c->n; j++) { /* the initial state, for the sampled check below */
             spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
@@ -412,7 +475,7 @@ int run_iterated(options *o, int argc, char **argv)
     } else {
         for (int j = 0; j < c->n; j++)
             spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
-        ooc_kernel k = {o->access, o->bx, o->by, o->bz, o->zslice};
+        ooc_kernel k = {o->access, o->bx, o->by, o->bz, o->zslice, persistent};
         ooc_timing t;
         rc = ooc_gpu_run(&pl, &pb.ug, &pb.uf, &spare, steps, &k, &t);
         if (rc == 0) {
@@ -426,7 +489,9 @@ int run_iterated(options *o, int argc, char **argv)
             /* a pass carries F steps: the bytes that must cross a step are a pass's / F */
             double limit = (lim_in > lim_out ? lim_in : lim_out) / pl.F;
             char acc[64];
-            if (pl.K > 1)
+            if (persistent)
+                snprintf(acc, sizeof acc, "persistent, a chunk's steps per launch");
+            else if (pl.K > 1)
                 snprintf(acc, sizeof acc, "tiles, %d steps per launch", pl.K);
             else
                 snprintf(acc, sizeof acc, "%s", access_name[o->access]);

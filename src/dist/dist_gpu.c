@@ -66,7 +66,7 @@ dist_gpu *dist_gpu_open(const dist_rank *d, fieldset loc, access_t a, int bx, in
                         int zslice)
 {
     const ooc_part *pt = &d->pt;
-    ooc_kernel k = {a, bx, by, bz, zslice};
+    ooc_kernel k = {a, bx, by, bz, zslice, 0};
     if (a == ACC_GRAPH_TWOPASS) { /* a rank's part carries the ELL lists only */
         perr("distributed run: --access graph-twopass is not available across ranks; use idxvar");
         return NULL;

@@ -1,6 +1,8 @@
 /* ooc_gpu.c — the out-of-core pipeline on the GPU (src/ooc/ooc_gpu.h). */
 #include "ooc_gpu.h"
 
+#include "persist_gpu.h"
+
 #include "src/exec/gpu_launch.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
@@ -21,6 +23,7 @@ typedef struct {
     cudaEvent_t staged; /* recorded after the copies in: the staging buffer is free again */
     cudaEvent_t freed;  /* recorded after the copies out: the buffer may take the next chunk */
     cudaEvent_t ready;  /* recorded after what its chunk takes from the previous one arrived */
+    cudaEvent_t ran;    /* persistent chunks: recorded after its chunk's launch */
     fieldset d;
     int32_t *tab, *pat;
     int32_t *list;      /* after the table: the next chunk's share list, from then to */
@@ -39,6 +42,10 @@ typedef struct {
     size_t *tab_at;
     ooc_launch launch;  /* the steps' kernel */
     int zslice;         /* levels per thread (also of the K-step kernels) */
+    int persistent;     /* each chunk's steps in one cooperative launch (ooc_kernel) */
+    persist_chunk_kernel pk; /* its kernel, */
+    persist_shape *pshape;   /* each part's launch shape, */
+    int32_t *dfirst;         /* and each part's first[] on the device, F + 1 entries a part */
 } ooc_gpu;
 
 static double now_s(void) { return now_ms() * 1e-3; }
@@ -156,6 +163,16 @@ static void ooc_gpu_open(ooc_gpu *o)
             memcpy(list + next->nshare, next->share_to, sizeof(int32_t) * (size_t)next->nshare);
         }
     }
+    if (o->persistent) { /* every part's first[], once for the run */
+        size_t n = (size_t)pl->nparts * (size_t)(pl->F + 1);
+        int32_t *h = xalloc(sizeof(int32_t) * n);
+        for (int p = 0; p < pl->nparts; p++)
+            memcpy(h + (size_t)p * (size_t)(pl->F + 1), pl->part[p].first,
+                   sizeof(int32_t) * (size_t)(pl->F + 1));
+        CK(cudaMalloc((void **)&o->dfirst, sizeof(int32_t) * n));
+        CK(cudaMemcpy(o->dfirst, h, sizeof(int32_t) * n, cudaMemcpyHostToDevice));
+        xfree(h);
+    }
     int is_float = pl->prec == PREC_FLOAT;
     for (int b = 0; b < o->nbuf; b++) {
         ooc_buffer *u = &o->buf[b];
@@ -163,6 +180,7 @@ static void ooc_gpu_open(ooc_gpu *o)
         CK(cudaEventCreateWithFlags(&u->staged, cudaEventDisableTiming));
         CK(cudaEventCreateWithFlags(&u->freed, cudaEventDisableTiming));
         CK(cudaEventCreateWithFlags(&u->ready, cudaEventDisableTiming));
+        CK(cudaEventCreateWithFlags(&u->ran, cudaEventDisableTiming));
         for (int i = 0; i < o->nf; i++) {
             CK(cudaMalloc(&u->d.p[i], o->es * len));
             CK((cudaError_t)poison_device(u->d.p[i], len, 1, 0, is_float));
@@ -184,8 +202,11 @@ static void ooc_gpu_close(ooc_gpu *o)
         CK(cudaEventDestroy(u->staged));
         CK(cudaEventDestroy(u->freed));
         CK(cudaEventDestroy(u->ready));
+        CK(cudaEventDestroy(u->ran));
         CK(cudaStreamDestroy(u->stream));
     }
+    if (o->dfirst)
+        CK(cudaFree(o->dfirst));
     CK(cudaFreeHost(o->tables));
     xfree(o->tab_at);
     xfree(o->piece);
@@ -374,11 +395,32 @@ static int run_tiles(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
     return cur != c->in[0];
 }
 
+/* up to F steps on the chunk's shrinking region in one cooperative launch of the persistent
+ * kernel (persist_chunk_launch), after the launch of the chunk before it (gi - 1 in the
+ * pipeline's order) has ended: a launch keeps every block of its grid resident, so two must not
+ * share the SMs. The grid's halo cells and fixed levels are copied into the output fields first,
+ * as for a launch per step. Returns whether the result is in the output fields. */
+static int run_persistent(ooc_gpu *o, ooc_buffer *u, long gi, int p, int k, int steps)
+{
+    const ooc_plan *pl = o->pl;
+    if (steps > 1)
+        copy_fixed(o, u, p, k);
+    if (gi > 0)
+        CK(cudaStreamWaitEvent(u->stream, o->buf[(gi - 1) % o->nbuf].ran, 0));
+    persist_chunk_launch(&o->pk, &o->pshape[p], pl, &pl->part[p], &pl->slab[k], u->tab,
+                         o->dfirst + (size_t)p * (size_t)(pl->F + 1), u->d, steps, u->stream);
+    CK(cudaEventRecord(u->ran, u->stream));
+    return steps & 1;
+}
+
 /* up to F steps on the chunk's shrinking region, one strategy kernel per step that writes the
  * new state (the fold of src/exec/iterate.h fused in: kparams.fold) into the other of the state and
- * output fields. Returns whether the result is in the output fields. */
-static int run_steps(ooc_gpu *o, ooc_buffer *u, int p, int k, int steps)
+ * output fields (persistent: all of them in one launch). Returns whether the result is in the
+ * output fields. */
+static int run_steps(ooc_gpu *o, ooc_buffer *u, long gi, int p, int k, int steps)
 {
+    if (o->persistent)
+        return run_persistent(o, u, gi, p, k, steps);
     if (o->pl->K > 1)
         return run_tiles(o, u, p, k, steps);
     const ooc_plan *pl = o->pl;
@@ -637,6 +679,8 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
     copy_unwritten(pl, o->g, *f, *spare);
     t->pinned = register_fields(o, *f, *spare, 1);
     ooc_gpu_open(o);
+    if (o->dfirst) /* the parts' first[], once */
+        t->h2d_bytes += sizeof(int32_t) * (double)pl->nparts * (double)(pl->F + 1);
     const iter_carry *c = iter_carried(pl->stencil);
     int npass = (steps + pl->F - 1) / pl->F, *dep_at, *dep = chunk_deps(o, &dep_at);
     double *pass_s = xalloc(sizeof(double) * (size_t)(npass > 0 ? npass : 1));
@@ -673,7 +717,7 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
                 t->stage_s += now_s() - g0;
                 share_step(o, i, u, v);
                 CK(cudaEventRecord(ev[h][2 * i], u->stream));
-                int in_out = run_steps(o, u, p, s, todo[h]);
+                int in_out = run_steps(o, u, gi, p, s, todo[h]);
                 CK(cudaEventRecord(ev[h][2 * i + 1], u->stream));
                 copy_out(o, u, p, s, in_out, *spare, t);
                 CK(cudaEventRecord(u->freed, u->stream));
@@ -789,6 +833,16 @@ int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare
     int chunks = pl->nparts * pl->nslabs;
     o.nbuf = chunks < OOC_BUFFERS ? chunks : OOC_BUFFERS;
     o.zslice = k->zslice;
+    if (k->persistent) {
+        long most;
+        o.persistent = 1;
+        o.pshape = xalloc(sizeof(persist_shape) * (size_t)pl->nparts);
+        int rc = persist_chunk_prepare(&o.pk, pl, k->bx, o.pshape, &most) != 0
+                     ? -1
+                     : ooc_gpu_pipeline(&o, f, spare, steps, t);
+        xfree(o.pshape);
+        return rc;
+    }
     if (pl->K > 1)
         return tiles_check(pl) != 0 ? -1 : ooc_gpu_pipeline(&o, f, spare, steps, t);
     if (ooc_launch_prepare(&o.launch, k, pl->stencil, pl->prec, pl->part[0].nt.chasing,

@@ -24,6 +24,10 @@ typedef struct {
     access_t access;
     int bx, by, bz; /* block shape (0: the strategy's default) */
     int zslice;     /* levels per thread of zloop-sliced */
+    int persistent; /* 1: each chunk's steps in one cooperative launch of the persistent kernel
+                     * (src/ooc/persist_ooc.h; blocks of bx threads, 0: PERSIST_THREADS; access
+                     * and the other shape fields unused), the chunks' launches one after the
+                     * other; 0: a launch per step (or per K steps) */
 } ooc_kernel;
 
 /* The launch of an iterated step's kernel, checked once (ooc_launch_prepare). */
@@ -79,7 +83,9 @@ typedef struct {
  * `steps` steps. *spare holds a second array of each carried field (iter_carried), written
  * before its values are read; the two are swapped pass by pass, so on return *f holds the result
  * and *spare the state before the last pass (the initial state when steps <= F). Other fields of
- * *spare are unused. Returns 0, or -1 with a message. */
+ * *spare are unused. With k->persistent the host->device bytes include every part's first[]
+ * (F + 1 words a part), copied once. Returns 0, or -1 with a message (with k->persistent:
+ * persist_chunk_prepare's refusals, src/ooc/persist_gpu.h). */
 int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare, int steps,
                 const ooc_kernel *k, ooc_timing *t);
 

@@ -61,6 +61,32 @@ static occ_ctx kernel_of(const problem *pb, const persist_request *r)
     return oc;
 }
 
+/* The device's SMs, warps, shared memory, clock and memory rate (dram_bps: 0 for the peak). */
+static void device_of(persist_device *d, double dram_bps)
+{
+    d->sms = device_attr(cudaDevAttrMultiProcessorCount);
+    d->warps_sm = device_attr(cudaDevAttrMaxThreadsPerMultiProcessor) / 32;
+    d->smem_sm = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+    d->smem_block = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    int khz = 0, dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) != cudaSuccess || khz <= 0) {
+        cudaGetLastError();
+        khz = 1755000; /* the H100 SXM's boost clock where the attribute is missing */
+    }
+    d->clock_hz = khz * 1e3;
+    d->dram_bps = dram_bps > 0 ? dram_bps : peak_dram();
+}
+
+/* Whether the device has cooperative launches; else a message. */
+static int cooperative_ok(void)
+{
+    if (device_attr(cudaDevAttrCooperativeLaunch))
+        return 1;
+    perr("--persistent: this device has no cooperative launches (a grid barrier needs them)");
+    return 0;
+}
+
 int persist_gpu_plan(const problem *pb, const persist_request *r, persist_cache *c)
 {
     const problem_spec *s = &pb->s;
@@ -70,24 +96,11 @@ int persist_gpu_plan(const problem *pb, const persist_request *r, persist_cache 
         perr("--persistent: %s", why);
         return -1;
     }
-    if (!device_attr(cudaDevAttrCooperativeLaunch)) {
-        perr("--persistent: this device has no cooperative launches (a grid barrier needs them)");
+    if (!cooperative_ok())
         return -1;
-    }
     occ_ctx oc = kernel_of(pb, r);
     persist_device d;
-    d.sms = device_attr(cudaDevAttrMultiProcessorCount);
-    d.warps_sm = device_attr(cudaDevAttrMaxThreadsPerMultiProcessor) / 32;
-    d.smem_sm = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
-    d.smem_block = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
-    int khz = 0, dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) != cudaSuccess || khz <= 0) {
-        cudaGetLastError();
-        khz = 1755000; /* the H100 SXM's boost clock where the attribute is missing */
-    }
-    d.clock_hz = khz * 1e3;
-    d.dram_bps = r->dram_bps > 0 ? r->dram_bps : peak_dram();
+    device_of(&d, r->dram_bps);
     CK(cudaFuncSetAttribute(oc.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)d.smem_block));
     persist_work w = {(long)g->nxy - g->nhalo, stencil_zend(s->stencil, g->nz),
                       (int)prec_size(s->prec), persist_words(s->stencil),
@@ -206,4 +219,59 @@ int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_requ
         CK(cudaFree(A.P.f.p[i]));
     t->total_s = (now_ms() - t0) * 1e-3;
     return rc;
+}
+
+int persist_chunk_prepare(persist_chunk_kernel *k, const ooc_plan *pl, int threads,
+                          persist_shape *shape, long *most)
+{
+    memset(k, 0, sizeof *k);
+    *most = 0;
+    if (persist_ooc_check(pl) != 0 || !cooperative_ok())
+        return -1;
+    const nbtable *nt = &pl->part[0].nt;
+    k->fn = persist_kernels[pl->stencil][pl->prec][nt->chasing * 2 + nt->compressed];
+    k->threads = threads ? threads : PERSIST_THREADS;
+    if (!k->fn)
+        fault_raise(FAULT_INTERNAL, "persistent chunks: no kernel for a supported stencil");
+    device_of(&k->d, 0);
+    CK(cudaFuncSetAttribute(k->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            (int)k->d.smem_block));
+    occ_ctx oc = {k->fn, k->threads};
+    return persist_ooc_shapes(shape, pl, k->threads, &k->d, occupancy, &oc, most);
+}
+
+void persist_chunk_launch(const persist_chunk_kernel *k, const persist_shape *s, const ooc_plan *pl,
+                          const ooc_part *pt, const ooc_slab *sl, const int32_t *tab,
+                          const int32_t *first, fieldset d, int steps, void *stream)
+{
+    const iter_carry *c = iter_carried(pl->stencil);
+    const stencil_info *si = &stencil_table[pl->stencil];
+    int k0 = sl->z0, k1 = sl->z1 < pl->zend ? sl->z1 : pl->zend; /* zradius 0: the slab's levels */
+    int c0, n;
+    persist_ooc_cells(pl, pt, &c0, &n);
+    if (steps < 1 || steps > pl->F || k1 <= k0 || n <= 0)
+        return;
+    size_t shift = (size_t)(k0 - sl->lz0) * (size_t)pt->zstride * prec_size(pl->prec);
+    persist_params A;
+    memset(&A, 0, sizeof A);
+    for (int i = 0; i < si->nin + si->nout; i++)
+        A.P.f.p[i] = (char *)d.p[i] + shift;
+    const int32_t *pat = pt->nt.compressed ? tab + (size_t)pt->nt.nrel * (size_t)pt->nt.ntab : NULL;
+    A.P.nbv = (nbview){tab, pat, pt->nt.ntab, 0};
+    A.P.zs = pt->zstride;
+    A.P.zend = k1 - k0;
+    A.P.kbase = k0;
+    A.P.c0 = c0;
+    A.P.n = n;
+    A.P.fold = 1;
+    A.steps = steps;
+    A.fin = c->in[0];
+    A.fout = c->out[0];
+    A.state = A.P.f.p[A.fin];
+    A.other = A.P.f.p[A.fout];
+    A.active = first;
+    void *args[] = {&A};
+    CK(cudaLaunchCooperativeKernel(k->fn, (dim3){(unsigned)s->nblocks, 1, 1},
+                                   (dim3){(unsigned)k->threads, 1, 1}, args, s->smem,
+                                   (cudaStream_t)stream));
 }
