@@ -311,7 +311,8 @@ int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t 
     }
     switch (d->shape) {
     case SHAPE_ANY:
-    case SHAPE_ROWS: return 1;
+    case SHAPE_ROWS:
+    case SHAPE_PAIRS: return 1;
     case SHAPE_WARP:
         if (uns) {
             int m = bx * by;
@@ -436,10 +437,12 @@ int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t
     memset(l, 0, sizeof *l);
     l->block = (dim3){(unsigned)bx, (unsigned)by, (unsigned)bz};
     if (uns) {
-        l->grid.x = (unsigned)((P->n + bx * by - 1) / (bx * by));
+        const long cells = (long)bx * by * (d->shape == SHAPE_PAIRS ? 2 : 1); /* a block's cells */
+        l->grid.x = (unsigned)((P->n + cells - 1) / cells);
         l->grid.y = 1;
     } else {
-        l->grid.x = (unsigned)((P->nxi + bx - 1) / bx);
+        const int cols = d->shape == SHAPE_PAIRS ? 2 * bx : bx; /* a block's columns */
+        l->grid.x = (unsigned)((P->nxi + cols - 1) / cols);
         const int rows = d->shape == SHAPE_ROWS ? by * ACCESS_ROWS : by; /* a thread's rows */
         l->grid.y = (unsigned)((P->nyi + rows - 1) / rows);
     }
