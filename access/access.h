@@ -22,7 +22,9 @@
  *             thread regular), TILE (Bx1xL unstructured, BXxBYxL regular with the tile and its
  *             ring of one cell at most 4 entries per thread), GTILE (Bx1x1 with B >= 32
  *             unstructured; BXxBYx1 with BX even and the tile with its ring of (BX+4)x(BY+2) at
- *             most 3 entries per thread regular)
+ *             most 3 entries per thread regular), PAIRS (any block; a thread computes two
+ *             consecutive cells: blocks cover 2·bx columns of the regular grid, 2·bx·by cells
+ *             of the unstructured one)
  *   smem      dynamic shared memory: NONE, OFFSETS (unstructured: NREL2 rows of bx·by|1
  *             offsets), STAGED (the block's cells and halo: one level of values), LAPS (two
  *             buffers of bz levels of one value per cell of the block and its ring), GLAPS (two
@@ -63,7 +65,15 @@
       GRAPH_TWOPASS, (256, 1, 1), (32, 4, 1),                                                     \
       "graph stencils: a block computes the inner Laplacian of its run of cells and their "      \
       "ring once per\nlevel into shared memory, then its outputs from there (per-block lists "  \
-      "built once on the host)")
+      "built once on the host)")                                                                \
+    X(IDXVAR_PLAIN, "idxvar-plain", idxvar_plain, 1, ONE, ANY, NONE, 0, 0, 0, IDXVAR_PLAIN,       \
+      (32, 4, 2), (32, 4, 2), "idxvar with the values read by plain loads, not the read-only path") \
+    X(ZLOOP_PLAIN, "zloop-plain", zloop_plain, 1, SLICE, ANY, NONE, 0, 0, 0, ZLOOP_PLAIN,        \
+      (128, 1, 1), (128, 1, 1),                                                                   \
+      "zloop-sliced with the values read by plain loads, not the read-only path")               \
+    X(PAIRS, "pairs", pairs, 1, SLICE, PAIRS, NONE, 0, 0, 0, PAIRS, (128, 1, 1), (64, 4, 1),      \
+      "two cells of a row per thread, --zslice levels; the regular twin reads aligned pairs of "  \
+      "values\n(vector loads) and stores both cells at once")
 
 #define PILLAR_ACC_ENUM_(E, ...) ACC_##E,
 typedef enum { PILLAR_ACCESS(PILLAR_ACC_ENUM_) ACC_COUNT } access_t;
@@ -84,7 +94,7 @@ enum { GSTORAGE_HEX = 4, GSTORAGE_TRI = 5, GSTORAGE_COUNT = 6, GSTORAGE_ELL = 6 
 typedef const void *gkernel_table[ST_COUNT - ST_QUAD_COUNT][2][GSTORAGE_COUNT];
 
 typedef enum { LEVELS_ONE, LEVELS_SLICE, LEVELS_ALL } access_levels;
-typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED, SHAPE_TILE, SHAPE_GTILE } access_shape;
+typedef enum { SHAPE_ANY, SHAPE_WARP, SHAPE_STAGED, SHAPE_TILE, SHAPE_GTILE, SHAPE_PAIRS } access_shape;
 typedef enum { SMEM_NONE, SMEM_OFFSETS, SMEM_STAGED, SMEM_LAPS, SMEM_GLAPS } access_smem;
 
 typedef struct {

@@ -233,6 +233,49 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
     const long i = p + (long)k * P.zs;                                                            \
     ST##_BODY();
 
+/* The zloop strategies (zloop, zloop-sliced: access/zloop.cu; zloop-plain): one thread per
+ * pillar slice of P.zslice levels, offsets looked up once, then the levels adding zstride.
+ * (Unrolling the level loop by 4 was measured 15-30% slower on the H100: register pressure.) */
+#ifndef PILLAR_ZUNROLL
+#define PILLAR_ZUNROLL 1
+#endif
+#define PRAGMA_(x) _Pragma(#x)
+#define PRAGMA(x) PRAGMA_(x)
+#define ZLOOP_LEVELS(ST)                                                                          \
+    const int k0 = s * P.zslice, k1 = min(k0 + P.zslice, P.zend);                                 \
+    PRAGMA(unroll PILLAR_ZUNROLL) for (int k = k0; k < k1; k++) {                                 \
+        const long i = base + (long)k * P.zs;                                                     \
+        ST##_BODY();                                                                              \
+    }
+#define ZLOOP_UNS(ST)                                                                             \
+    const int cell = UNS_CELL(), s = THREAD_Z();                                                  \
+    if (cell >= P.n || s * P.zslice >= P.zend)                                                    \
+        return;                                                                                   \
+    const int p = P.c0 + cell;                                                                    \
+    const long base = p;                                                                          \
+    int32_t o[1 + NREL2];                                                                         \
+    nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                         \
+    ZLOOP_LEVELS(ST)
+#define ZLOOP_REG(ST)                                                                             \
+    const int x = REG_X(), y = REG_Y(), s = THREAD_Z();                                           \
+    if (!REG_INSIDE(x, y) || s * P.zslice >= P.zend)                                              \
+        return;                                                                                   \
+    const long base = REG_INDEX(x, y, 0);                                                         \
+    int32_t o[1 + NREL2];                                                                         \
+    reg_gather(P.ys, o);                                                                          \
+    ZLOOP_LEVELS(ST)
+
+/* Plain loads: a strategy file that defines PILLAR_PLAIN_LOADS before including this reads the
+ * values with ordinary loads instead of the read-only path of stencils/body.h (__ldg), as the
+ * kernels did before it (NOTES.md: __ldg made the regular fastwaves twin 551 -> 576 us while it
+ * sped up the unstructured kernel). The stores are unchanged. */
+#ifdef PILLAR_PLAIN_LOADS
+#undef LD
+#undef LDZ
+#define LD(f, R) ((f)[NB(R)])
+#define LDZ(f, R, dz) ((f)[NB(R) + (dz) * ZS])
+#endif
+
 #define ZS P.zs
 #define K (k + P.kbase)
 

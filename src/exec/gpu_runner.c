@@ -308,7 +308,8 @@ int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t 
         return 0;
     }
     switch (d->shape) {
-    case SHAPE_ANY: return 1;
+    case SHAPE_ANY:
+    case SHAPE_PAIRS: return 1;
     case SHAPE_WARP:
         if (uns) {
             int m = bx * by;
@@ -428,10 +429,12 @@ int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t
     memset(l, 0, sizeof *l);
     l->block = (dim3){(unsigned)bx, (unsigned)by, (unsigned)bz};
     if (uns) {
-        l->grid.x = (unsigned)((P->n + bx * by - 1) / (bx * by));
+        const long cells = (long)bx * by * (d->shape == SHAPE_PAIRS ? 2 : 1); /* a block's cells */
+        l->grid.x = (unsigned)((P->n + cells - 1) / cells);
         l->grid.y = 1;
     } else {
-        l->grid.x = (unsigned)((P->nxi + bx - 1) / bx);
+        const int cols = d->shape == SHAPE_PAIRS ? 2 * bx : bx; /* a block's columns */
+        l->grid.x = (unsigned)((P->nxi + cols - 1) / cols);
         l->grid.y = (unsigned)((P->nyi + by - 1) / by);
     }
     l->grid.z = (unsigned)((slices + bz - 1) / bz);

@@ -1,0 +1,13 @@
+/* zloop_plain.cu — zloop-sliced (one thread per slice of --zslice levels, offsets looked up once)
+ * with the values read by plain loads instead of the read-only path (kernels.cuh,
+ * PILLAR_PLAIN_LOADS): a candidate for the regular twins, issue 21. */
+#define PILLAR_PLAIN_LOADS
+#include "kernels.cuh"
+
+#define STRATEGY_UNS(ST) ZLOOP_UNS(ST)
+#define STRATEGY_REG(ST) ZLOOP_REG(ST)
+
+#define NB(R) GATHERED_NB(R)
+INSTANTIATE_UNS()
+INSTANTIATE_REG()
+TABULATE(zloop_plain_kernels)
