@@ -157,7 +157,7 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
     }
 #ifdef PILLAR_HAVE_CUDA
     if (v == V_PERSIST) {
-        persist_request rq = {0, 0, PERSIST_LEVELS_MODEL, 0};
+        persist_request rq = {0, 0, PERSIST_LEVELS_MODEL, 0, PERSIST_LISTS_AUTO};
         persist_timing pt;
         if (persist_gpu_run(pb, pb->uf, steps, &rq, &pt) != 0)
             return -1;

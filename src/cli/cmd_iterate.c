@@ -94,6 +94,12 @@ static int persistent_refuses(const options *o, int backend, int ooc, char *why,
         perr("run: --persistent on: %s", why);
         return -1;
     }
+    if (persist_is_graph(o->spec.stencil) && o->persist_levels > 0) {
+        perr("run: --persistent-levels %d: %s keeps no level of its state on chip (its persistent "
+             "kernel streams every level; docs/persistent.md); give 0 or leave it out",
+             o->persist_levels, stencil_table[o->spec.stencil].name);
+        return -1;
+    }
     const char *bad = ooc                   ? "an out-of-core run (--out-of-core on, or a grid "
                                               "larger than --device-mem)"
                       : o->fuse             ? "--fuse"
@@ -131,7 +137,7 @@ int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist
     if (pred && n)
         pred[0] = 0;
 #ifdef PILLAR_HAVE_CUDA
-    persist_request dflt = {0, 0, PERSIST_LEVELS_MODEL, 0};
+    persist_request dflt = {0, 0, PERSIST_LEVELS_MODEL, 0, PERSIST_LISTS_AUTO};
     const persist_request *rq = request ? request : &dflt;
     if (backend != BACKEND_GPU || ooc)
         return 0;
@@ -338,10 +344,10 @@ int run_iterated(options *o, int argc, char **argv)
                            o->persist_levels < 0    ? PERSIST_LEVELS_MODEL
                            : o->persist_levels == 0 ? PERSIST_LEVELS_NONE
                                                     : o->persist_levels,
-                           dev};
+                           dev, PERSIST_LISTS_AUTO};
     if (backend == BACKEND_GPU && !ooc && o->persistent == PERSIST_AUTO) {
         /* auto: the model's prediction decides (docs/persistent.md) */
-        char pred[320];
+        char pred[512];
         if (persistent_check(o, backend, ooc, 1) != 0) {
             printf("  persistent off (auto: not for this run)\n");
         } else {
@@ -395,7 +401,7 @@ int run_iterated(options *o, int argc, char **argv)
         }
         rc = persist_gpu_run(&pb, pb.uf, steps, &prq, &pt);
         if (rc == 0) {
-            char dev_name[128], shape[400];
+            char dev_name[128], shape[512];
             gpu_probe(dev_name, sizeof dev_name);
             persist_shape_describe(&pt.shape, shape, sizeof shape);
             total_s = pt.total_s;

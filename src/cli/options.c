@@ -612,12 +612,13 @@ static const flag flags[] = {
      "at most --fuse; without --fuse, F starts from K               (1)",
      set_range, AT(o.kernel_steps), 1, 16, NULL},
     {"--persistent", "M", RUN, HELP_ITER,
-     "auto | on | off: GPU, in core, laplap, hdiff, lap: one cooperative\n"
-     "launch runs all the steps, a grid barrier between two; each block\n"
-     "owns a fixed range of cells (--threads BX per block; --access does\n"
-     "not apply) and keeps the state of its lowest levels on chip. On the\n"
-     "H100 it measured 1.2-6x slower than one launch a step, so auto is\n"
-     "off and prints the model's prediction (docs/persistent.md)   (auto)",
+     "auto | on | off: GPU, in core, laplap, hdiff, lap, graphlap: one\n"
+     "cooperative launch runs all the steps, a grid barrier between two;\n"
+     "each block owns a fixed range of cells (--threads BX per block;\n"
+     "--access does not apply) and keeps the state of its lowest levels\n"
+     "on chip (graphlap: its cells' neighbour lists). On the H100 it\n"
+     "measured 1.2-6x slower than one launch a step, so auto is off and\n"
+     "prints the model's prediction (docs/persistent.md)            (auto)",
      set_choice, AT(o.persistent), 0, 3, on_off_auto},
     {"--persistent-levels", "N", RUN, HELP_ITER,
      "persistent runs: keep exactly N levels of the state on chip (0:\n"
