@@ -14,7 +14,7 @@
  * the table) and read into one array of registers when the thread takes the cell, the slots for
  * the cached levels and then the offsets for the streamed ones. */
 #include "kernels.cuh"
-#include "persistent.h"
+#include "persistent.cuh"
 
 #include <cooperative_groups.h>
 
@@ -41,18 +41,6 @@ __device__ __forceinline__ void persist_store(unsigned mask, const int32_t o[1 +
     for (int r = 0; r < NREL2; r++)
         if ((mask >> r) & 1u)
             s[(long)(j++) * n + l] = o[1 + r];
-}
-
-/* The fields of step t: the state field reads `state` at even t, `other` at odd t, and the
- * output field the other one (every index unrolled: no copy in local memory). */
-__device__ __forceinline__ fieldset persist_fields(const persist_params &A, int t)
-{
-    fieldset F = A.P.f;
-    void *const rd = (t & 1) ? A.other : A.state, *const wr = (t & 1) ? A.state : A.other;
-#pragma unroll
-    for (int q = 0; q < PILLAR_MAXF; q++)
-        F.p[q] = q == A.fin ? rd : q == A.fout ? wr : F.p[q];
-    return F;
 }
 
 /* The slots of inner cell j (local cell l) from the lists in global memory (persist_lists.h):

@@ -4,7 +4,9 @@
  * levels of them every step, reading one array of the state and writing the other with the fold
  * fused (stencils/registry.h), so the state equals the CPU iteration's bit for bit. Kernels for
  * the stencils with staged kernels (registry.h: laplap, hdiff, lap): one state field `in` and
- * fixed inputs read at the cell only. Launched by src/ooc/persist_gpu.c. */
+ * fixed inputs read at the cell only (persistent.cu); and for the graph stencils with K-step
+ * kernels (graphlap: one state field on neighbour lists, radius 2; persistent_graph.cu).
+ * Launched by src/ooc/persist_gpu.c. */
 #ifndef PILLAR_PERSISTENT_H
 #define PILLAR_PERSISTENT_H
 
@@ -37,7 +39,10 @@ typedef struct {
      * levels are streamed) at offs_at, relation-major (entry j of local cell l at j * m + l, m
      * the block's own cells), gathered from the table once before the first step. A cell's new
      * value is written to global memory only where it is an export cell; at the end the cached
-     * levels of every own cell are written to the array that holds the result. */
+     * levels of every own cell are written to the array that holds the result.
+     * Graph kernels cache no levels (levels = 0); their cells' neighbour lists (persist_graph_
+     * kernel with lists = 1) are at offs_at: row 0 the degree, row 1 + j neighbour j (plane
+     * cells, from the ELL table P.g_deg, P.g_nb), relation-major over the block's cells. */
     int levels;
     int M, H;
     unsigned offs_at, slots_at;
@@ -86,6 +91,11 @@ PERSIST_FN int persist_step_from(const int32_t *active, int steps, int t, int fi
 extern "C" {
 #endif
 extern persist_kernel_table persist_kernels; /* access/persistent.cu (CUDA backend) */
+/* The host stub of graph stencil s's persistent kernel in precision prec (PREC_DOUBLE,
+ * PREC_FLOAT): lists 1, its cells' neighbour lists copied into shared memory once; 0, read from
+ * the ELL table where the body uses them. NULL for a stencil without one (only the graph
+ * stencils with K-step kernels have: registry.h ksteps 2). access/persistent_graph.cu (CUDA). */
+const void *persist_graph_kernel(stencil_t s, int prec, int lists);
 #ifdef __cplusplus
 }
 #endif

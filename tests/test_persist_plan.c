@@ -14,6 +14,8 @@
 #include "src/ooc/persist_lists.h"
 #include "src/ooc/persist_model.h"
 #include "src/ooc/persist_plan.h"
+#include "grids/mesh.h"
+#include "storage/ell.h"
 
 #include <string.h>
 
@@ -156,8 +158,108 @@ static void stencils(void)
     why[0] = 0;
     CHECK(!persist_supported(ST_FASTWAVES, why, sizeof why) && strstr(why, "fastwaves"),
           "fastwaves: '%s'", why);
-    CHECK(!persist_supported(ST_GRAPHLAP, why, sizeof why), "graphlap");
-    CHECK(!persist_supported(ST_FLUXDIFF, why, sizeof why), "fluxdiff");
+    /* graphlap: the graph stencil with iterated runs (one state field on neighbour lists) */
+    CHECK(persist_supported(ST_GRAPHLAP, why, sizeof why) && persist_is_graph(ST_GRAPHLAP),
+          "graphlap");
+    CHECK(!persist_is_graph(ST_LAPLAP) && !persist_is_graph(ST_HDIFF), "laplap is a graph stencil");
+    why[0] = 0;
+    CHECK(!persist_supported(ST_FLUXDIFF, why, sizeof why) && strstr(why, "fluxdiff") &&
+          strstr(why, "no iterated runs"), "fluxdiff: '%s'", why);
+}
+
+/* Where a graph stencil's persistent kernel reads its lists (persist_graph_lists), with stand-in
+ * SMs: the H100's 132 SMs and 228 KB, the lists kernel and the table kernel each with their
+ * own occupancy. */
+static void graph_lists(void)
+{
+    fake_sm lk = {4, 228 * 1024, 0}, tk = {3, 228 * 1024, 0};
+    const size_t optin = 227 * 1024;
+    persist_shape s;
+    char msg[400];
+    /* 100,000 hexagon cells (7 entries a cell: degree and 6 neighbours): 391 blocks of 256
+     * threads (one a thread's cell), 256 cells each, 7,168 bytes: in shared memory */
+    int r = persist_graph_lists(&s, 100000, 256, 132, 64, 7, optin, 0, PERSIST_LISTS_AUTO,
+                                fake_occ, &lk, fake_occ, &tk);
+    CHECK(r == 1 && s.nblocks == 391 && s.max_cells == 256 && s.smem == 256 * 7 * 4,
+          "100k cells: lists %d, %d blocks of %ld cells, %zu bytes", r, s.nblocks, s.max_cells,
+          s.smem);
+    /* forced into the table: no shared memory, the table kernel's occupancy (3 an SM) */
+    r = persist_graph_lists(&s, 100000, 256, 132, 64, 7, optin, 0, PERSIST_LISTS_TABLE, fake_occ,
+                            &lk, fake_occ, &tk);
+    CHECK(r == 0 && s.smem == 0 && s.nblocks == 391 && s.per_sm == 3,
+          "100k cells, table: lists %d, %zu bytes, %d blocks, %d an SM", r, s.smem, s.nblocks,
+          s.per_sm);
+    /* 4M cells: 528 blocks of 7,576 cells, 212,128 bytes of lists: one block an SM, not 4, so
+     * they go to the table (auto), and 3 x 132 = 396 blocks of the table kernel */
+    long big = 4L * 1000 * 1000;
+    r = persist_graph_lists(&s, big, 256, 132, 64, 7, optin, 0, PERSIST_LISTS_AUTO, fake_occ, &lk,
+                            fake_occ, &tk);
+    CHECK(r == 0 && s.smem == 0 && s.nblocks == 396 && s.max_cells == (big + 395) / 396,
+          "4M cells: lists %d, %zu bytes, %d blocks of %ld", r, s.smem, s.nblocks, s.max_cells);
+    /* asked for in shared memory: refused with the numbers */
+    msg[0] = 0;
+    perr_capture(msg, sizeof msg);
+    r = persist_graph_lists(&s, big, 256, 132, 64, 7, optin, 0, PERSIST_LISTS_SHARED, fake_occ,
+                            &lk, fake_occ, &tk);
+    perr_capture(NULL, 0);
+    CHECK(r == -1 && strstr(msg, "212128 bytes") && strstr(msg, "shared memory"),
+          "4M cells in shared memory: rc %d '%s'", r, msg);
+    /* a lists kernel no SM holds: the table (auto) */
+    fake_sm none = {0, 228 * 1024, 0};
+    r = persist_graph_lists(&s, 100000, 256, 132, 64, 7, optin, 0, PERSIST_LISTS_AUTO, fake_occ,
+                            &none, fake_occ, &tk);
+    CHECK(r == 0 && s.per_sm == 3, "no lists kernel: lists %d, %d an SM", r, s.per_sm);
+    /* refusals that no place of the lists cures keep their message: threads, blocks */
+    msg[0] = 0;
+    perr_capture(msg, sizeof msg);
+    r = persist_graph_lists(&s, 100000, PERSIST_MAX_THREADS + 1, 132, 64, 7, optin, 0,
+                            PERSIST_LISTS_AUTO, fake_occ, &lk, fake_occ, &tk);
+    perr_capture(NULL, 0);
+    CHECK(r == -1 && strstr(msg, "threads"), "%d threads: rc %d '%s'", PERSIST_MAX_THREADS + 1, r,
+          msg);
+    msg[0] = 0;
+    perr_capture(msg, sizeof msg);
+    r = persist_graph_lists(&s, 100000, 256, 132, 64, 7, optin, 4 * 132 + 1, PERSIST_LISTS_AUTO,
+                            fake_occ, &lk, fake_occ, &tk);
+    perr_capture(NULL, 0);
+    CHECK(r == -1 && strstr(msg, "resident"), "529 blocks: rc %d '%s'", r, msg);
+}
+
+/* persist_graph_reads on closed lattices, where every cell has the same neighbourhood: periodic
+ * hexagons 6 + 6 x (1 + 6) = 48 entries a point, periodic triangles 3 + 3 x (1 + 3) = 15; on a
+ * bounded patch less (the cells next to the halo have fewer). */
+static void graph_reads(void)
+{
+    static const struct {
+        mesh_kind kind;
+        int periodic;
+        double want;
+    } cases[] = {{MESH_HEXAGONS, 1, 48}, {MESH_TRIANGLES, 1, 15}, {MESH_HEXAGONS, 0, -48}};
+    for (size_t q = 0; q < sizeof cases / sizeof cases[0]; q++) {
+        mesh m;
+        mesh_gen_spec sp = {cases[q].kind, 12, 10, 0, 2, 0, 1, cases[q].periodic, 0};
+        if (mesh_generate(&m, &sp) != 0) {
+            CHECK(0, "mesh %zu", q);
+            continue;
+        }
+        unsigned char *halo = xalloc((size_t)m.ncells);
+        mesh_graph_halo(&m, 2, halo);
+        ugrid g;
+        ugrid_from_mesh_halo(&g, &m, halo, 2, 2, NULL);
+        ell_table e;
+        ell_build(&e, &g);
+        double rd = persist_graph_reads(&e, g.nhalo, g.nxy - g.nhalo);
+        if (cases[q].want > 0)
+            CHECK(rd == cases[q].want, "%s periodic: %.3f entries a point, expected %.0f",
+                  mesh_kind_name[cases[q].kind], rd, cases[q].want);
+        else
+            CHECK(rd > 6 && rd <= -cases[q].want, "%s bounded: %.3f entries a point, at most %.0f",
+                  mesh_kind_name[cases[q].kind], rd, -cases[q].want);
+        ell_free(&e);
+        ugrid_free(&g);
+        xfree(halo);
+        mesh_free(&m);
+    }
 }
 
 /* Brute force: is plane cell d read by a cell of inner range [lo, hi) (0-based) through mask? */
@@ -279,7 +381,7 @@ static void model(void)
      * point at 3 TB/s = 88.09 us (DRAM), 64 warps an SM cover 516128 warp-levels / (132 x 64) x
      * 1.2 us = 73.31 us: the host loop 138.13 + 4 = 142.13 us; the L1 pipe limits, so caching
      * saves little: auto off */
-    persist_work lap2 = {cells, 64, 8, 20, 0, 0};
+    persist_work lap2 = {cells, 64, 8, 20, 0, 0, 0};
     CHECK(persist_model_plan(&c, &g, REL_ALL, &lap2, &h100, 256, 0, PERSIST_LEVELS_MODEL,
                              fake_occ, &f) == 0, "laplap 64 plan");
     CHECK(c.host_s > 142.05e-6 && c.host_s < 142.2e-6, "laplap host loop %.2f us, by hand 142.13",
@@ -295,7 +397,7 @@ static void model(void)
      * 18.33 us: host 26.02 us. With 32 warps an SM the lean kernel's waits (36.7 us) exceed
      * that: no gain predicted. A kernel that kept 64 warps (8 blocks of 256: 32 registers, a
      * stand-in here) would cover them, and the lowest levels on chip cut the DRAM term */
-    persist_work lap1 = {cells, 16, 8, 4, 0, 0};
+    persist_work lap1 = {cells, 16, 8, 4, 0, 0, 0};
     CHECK(persist_model_plan(&c, &g, 0xfu, &lap1, &h100, 256, 0, PERSIST_LEVELS_MODEL, fake_occ,
                              &f) == 0, "lap 16 plan");
     CHECK(c.host_s > 25.95e-6 && c.host_s < 26.1e-6, "lap host loop %.2f us, by hand 26.02",
@@ -360,7 +462,7 @@ static void model(void)
         CHECK(0, "emulate 30x30");
         return;
     }
-    persist_work small = {26L * 26, 6, 4, 4, 0, 0};
+    persist_work small = {26L * 26, 6, 4, 4, 0, 0, 0};
     CHECK(persist_model_plan(&c, &g, 0xfu, &small, &h100, 256, 0, 6, fake_occ, &f) == 0 &&
               c.levels == 6 && c.shape.max_cells == 226 &&
               c.smem == ((size_t)6 * (2 * 226 + (size_t)c.hmax) * 4 + 15) / 16 * 16 + 5 * 4 * 226,
@@ -402,7 +504,7 @@ static void measured(void)
             continue;
         }
         persist_work w = {cells, cases[q].levels, 8, cases[q].words, cases[q].extra,
-                          cases[q].host_us * 1e-6};
+                          cases[q].host_us * 1e-6, 0};
         fake_sm old = {cases[q].old_per, 228 * 1024, 0}, lean = {4, 228 * 1024, 0};
         persist_cache c, n;
         static const int asks[] = {PERSIST_LEVELS_MODEL, PERSIST_LEVELS_NONE};
@@ -444,6 +546,8 @@ int main(void)
     ranges();
     shapes();
     stencils();
+    graph_lists();
+    graph_reads();
     lists();
     model();
     measured();

@@ -17,6 +17,7 @@
  * state left as it was.
  * Exits 77 (skipped) without a device. */
 #include "check.h"
+#include "persist_checks.h"
 #include "quad_meshes.h"
 #include "src/exec/gpu.h"
 #include "src/exec/iterate.h"
@@ -105,29 +106,11 @@ static void small_cases(void)
                         continue;
                     /* default: one cell per thread; 32 threads in 2 blocks: several cells per
                      * thread; 3 blocks of 64, 512 threads */
-                    persist_request r[] = {{0, 0, 0, 0}, {32, 2, 0, 0}, {64, 3, 0, 0}, {512, 0, 0, 0}};
+                    persist_request r[] = {{0, 0, 0, 0, 0}, {32, 2, 0, 0, 0}, {64, 3, 0, 0, 0},
+                                           {512, 0, 0, 0, 0}};
                     runs_of(&pb, r, 4, what);
                     problem_free(&pb);
                 }
-}
-
-/* A run of 2 steps with request r must be refused with a message naming `needle`, the state
- * left as it was. */
-static void expect_refused(const problem *pb, persist_request r, const char *needle,
-                           const char *what)
-{
-    fieldset st = iter_fields_copy(pb), before = iter_fields_copy(pb);
-    persist_timing t;
-    char msg[256] = "";
-    perr_capture(msg, sizeof msg);
-    int rc = persist_gpu_run(pb, st, 2, &r, &t);
-    perr_capture(NULL, 0);
-    CHECK(rc == -1 && strstr(msg, needle), "%s (%d blocks x %d threads, %d levels): rc %d, "
-          "message '%s'", what, r.blocks, r.threads, r.levels, rc, msg);
-    CHECK(iter_state_differ(pb, st, before, NULL) == 0, "%s: a refused run changed the state",
-          what);
-    iter_fields_free(pb, &st);
-    iter_fields_free(pb, &before);
 }
 
 static long cached_runs, whole_runs, cached_several; /* runs with levels cached, all of them;
@@ -174,12 +157,12 @@ static void cache_cases(void)
                     continue;
                 int zend = stencil_zend(stencils[si], pb.ug.nz);
                 persist_request r[] = {
-                    {64, 3, PERSIST_LEVELS_NONE, 0}, /* nothing cached */
-                    {0, 0, 1, 0},                    /* one cell per thread */
-                    {32, 7, 1, 0},                   /* several a thread */
-                    {128, 5, (zend + 1) / 2, 0},     /* half the levels */
-                    {0, 0, zend, 0},                 /* the whole state on chip */
-                    {32, 2, zend, 0},                /* the whole state, 2 blocks */
+                    {64, 3, PERSIST_LEVELS_NONE, 0, 0}, /* nothing cached */
+                    {0, 0, 1, 0, 0},                    /* one cell per thread */
+                    {32, 7, 1, 0, 0},                   /* several a thread */
+                    {128, 5, (zend + 1) / 2, 0, 0},     /* half the levels */
+                    {0, 0, zend, 0, 0},                 /* the whole state on chip */
+                    {32, 2, zend, 0, 0},                /* the whole state, 2 blocks */
                 };
                 for (size_t j = 0; j < sizeof step_counts / sizeof step_counts[0]; j++) {
                     fieldset ref = iter_fields_copy(&pb);
@@ -189,7 +172,7 @@ static void cache_cases(void)
                     iter_fields_free(&pb, &ref);
                 }
                 /* more levels than the stencil computes: refused, the state unchanged */
-                expect_refused(&pb, (persist_request){0, 0, zend + 1, 0}, "cached levels", what);
+                expect_refused(&pb, (persist_request){0, 0, zend + 1, 0, 0}, "cached levels", what);
                 problem_free(&pb);
             }
 }
@@ -211,7 +194,7 @@ static void quad_mesh_cases(const char *path)
             char what[160];
             if (make_case(&pb, &s, path, what, sizeof what) != 0)
                 continue;
-            persist_request r[] = {{0, 0, 0, 0}, {32, 2, 0, 0}};
+            persist_request r[] = {{0, 0, 0, 0, 0}, {32, 2, 0, 0, 0}};
             runs_of(&pb, r, 2, what);
             problem_free(&pb);
         }
@@ -237,20 +220,21 @@ static void big_cases(void)
                 continue;
             fieldset ref = iter_fields_copy(&pb);
             iter_run_incore(&pb, ref, 7);
-            run_one(&pb, ref, 7, (persist_request){0, 0, 0, 0}, what);
+            run_one(&pb, ref, 7, (persist_request){0, 0, 0, 0, 0}, what);
             persist_cache pc;
-            CHECK(persist_gpu_plan(&pb, &(persist_request){0, 0, PERSIST_LEVELS_NONE, 0}, &pc) == 0 &&
-                      pc.shape.per_sm >= 4 && persist_warps(&pc.shape) >= 32,
+            const persist_request none = {0, 0, PERSIST_LEVELS_NONE, 0, 0};
+            CHECK(persist_gpu_plan(&pb, &none, &pc) == 0 && pc.shape.per_sm >= 4 &&
+                      persist_warps(&pc.shape) >= 32,
                   "%s: the default shape holds %d blocks (%d warps) an SM, not 4 (32)", what,
                   pc.shape.per_sm, persist_warps(&pc.shape));
             if (stencils[si] == ST_LAP)
-                run_cached(&pb, ref, 7, (persist_request){0, 0, 1, 0}, what);
+                run_cached(&pb, ref, 7, (persist_request){0, 0, 1, 0, 0}, what);
             else
-                expect_refused(&pb, (persist_request){0, 0, 1, 0}, "at most 0 do", what);
-            expect_refused(&pb, (persist_request){64, 2, 0, 0}, "give more blocks", what);
+                expect_refused(&pb, (persist_request){0, 0, 1, 0, 0}, "at most 0 do", what);
+            expect_refused(&pb, (persist_request){64, 2, 0, 0, 0}, "give more blocks", what);
             iter_fields_free(&pb, &ref);
             if (si == 0 && prec == 0) /* 16 levels of 512x512 laplap in double do not fit */
-                expect_refused(&pb, (persist_request){0, 0, 16, 0}, "do not fit", what);
+                expect_refused(&pb, (persist_request){0, 0, 16, 0, 0}, "do not fit", what);
             problem_free(&pb);
         }
 }
@@ -262,23 +246,8 @@ static void lean_kernels(void)
     int n = 0;
     for (int st = 0; st < ST_QUAD_COUNT; st++)
         for (int prec = 0; prec < 2; prec++)
-            for (int v = 0; v < 4; v++) {
-                const void *fn = persist_kernels[st][prec][v];
-                if (!fn)
-                    continue;
-                struct cudaFuncAttributes fa;
-                int b256 = 0, b128 = 0;
-                CHECK(cudaFuncGetAttributes(&fa, fn) == cudaSuccess &&
-                          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b256, fn, 256, 0) ==
-                              cudaSuccess &&
-                          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b128, fn, 128, 0) ==
-                              cudaSuccess, "%s: attributes", stencil_table[st].name);
-                CHECK(fa.numRegs <= 64 && fa.localSizeBytes == 0 && b256 >= 4 && b128 >= 8,
-                      "%s %s storage %d: %d registers, %zu bytes of local memory, %d blocks of "
-                      "256 / %d of 128 an SM", stencil_table[st].name, prec ? "float" : "double",
-                      v, fa.numRegs, fa.localSizeBytes, b256, b128);
-                n++;
-            }
+            for (int v = 0; v < 4; v++)
+                n += expect_lean(persist_kernels[st][prec][v], st, prec, "storage", v);
     CHECK(n == 24, "%d persistent kernels, expected 24 (laplap, hdiff, lap x 2 x 4)", n);
     printf("lean kernels: %d checked (<= 64 registers, no local memory, 4 x 256 / 8 x 128 an SM)\n",
            n);
@@ -297,8 +266,8 @@ static void refusals(void)
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     /* no SM holds more than 2048 threads, so 2048 / 32 + 1 blocks of 32 per SM are too many */
-    persist_request bad[] = {{32, sms * (2048 / 32) + 1, 0, 0}, {PERSIST_MAX_THREADS + 1, 0, 0, 0},
-                             {1024, 0, 0, 0}};
+    persist_request bad[] = {{32, sms * (2048 / 32) + 1, 0, 0, 0},
+                             {PERSIST_MAX_THREADS + 1, 0, 0, 0, 0}, {1024, 0, 0, 0, 0}};
     const char *expect[] = {"cannot all be resident", "threads", "threads"};
     for (int b = 0; b < 3; b++)
         expect_refused(&pb, bad[b], expect[b], "a launch that cannot be resident");
@@ -306,7 +275,7 @@ static void refusals(void)
     problem_spec f = {ST_FASTWAVES, PREC_DOUBLE, 20, 20, 6, 1, LAYOUT_ZCURVE, 8, 3, 1, 0};
     problem pf;
     if (problem_make(&pf, &f) == 0) {
-        expect_refused(&pf, (persist_request){0, 0, 0, 0}, "fastwaves", "fastwaves");
+        expect_refused(&pf, (persist_request){0, 0, 0, 0, 0}, "fastwaves", "fastwaves");
         problem_free(&pf);
     }
     problem_free(&pb);

@@ -13,11 +13,14 @@
 #   GPU_CHECK_OOC=0 tools/gpu-check.sh                    skip the out-of-core runs
 #   GPU_CHECK_PERSISTENT=0 tools/gpu-check.sh             skip the persistent runs (laplap, hdiff,
 #                                   lap 512x512x64 and x16, 200 steps, --persistent off, on, auto,
-#                                   on with 0 and 1 cached levels)
+#                                   on with 0 and 1 cached levels; graphlap on 2048x2048 hexagons
+#                                   (4.2M cells) x 16 and x 64 and 512x512 x 64, off and on: each
+#                                   verified against a CPU iteration of 200 steps, minutes at x 64)
 #   GPU_CHECK_SANITIZE=0 tools/gpu-check.sh               skip compute-sanitizer (memcheck of the
 #                                   small GPU test: every strategy, storage and quad mesh; memcheck
-#                                   and racecheck of the persistent kernels on small grids, and
-#                                   of graph-twopass on the graph test's meshes)
+#                                   and racecheck of the persistent kernels on small grids and of
+#                                   graphlap's on small meshes, and of graph-twopass on the graph
+#                                   test's meshes)
 #   GPU_CHECK_LARGE=1 tools/gpu-check.sh                  also 4096x4096x64 laplap (17 GB) in core
 #                                   one step, and out of core under 8G at F = 32, K = 2 and at
 #                                   F = 32 with each chunk's steps in one persistent launch (~8 min)
@@ -70,6 +73,12 @@ if [ "${GPU_CHECK_SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/nul
         --error-exitcode 9 ./$build/tests/test_persistent --small
     step "racecheck test_persistent" racecheck-persistent.log compute-sanitizer --tool racecheck \
         --racecheck-report all --error-exitcode 9 ./$build/tests/test_persistent --small
+    # graphlap's persistent kernels: the lists in shared memory (copied once) and from the table
+    step "memcheck test_persistent_graph" memcheck-persistent-graph.log compute-sanitizer \
+        --tool memcheck --error-exitcode 9 ./$build/tests/test_persistent_graph --quick
+    step "racecheck test_persistent_graph" racecheck-persistent-graph.log compute-sanitizer \
+        --tool racecheck --racecheck-report all --error-exitcode 9 \
+        ./$build/tests/test_persistent_graph --quick
     # the graph two-pass strategy: its lists, and the two halves of shared memory taking turns
     step "memcheck test_gpu_graph graph-twopass" memcheck-gtwopass.log compute-sanitizer \
         --tool memcheck --error-exitcode 9 ./$build/tests/test_gpu_graph --access graph-twopass
@@ -94,6 +103,17 @@ persistent_runs() {
             # the lean kernels' other shape: 8 blocks of 128 threads an SM (the same 32 warps)
             $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --threads 128x1x1 --backend gpu || rc=1
         done
+    done
+    # graphlap on generated hexagons: 2048x2048 (4.2M cells, whose lists do not fit shared memory:
+    # read from the table) x 16 and x 64 levels, and 512x512 x 64 (lists in shared memory)
+    local mesh
+    for mesh in 2048x2048:16 2048x2048:64 512x512:64; do
+        local f="$out/hex-${mesh%%:*}-${mesh##*:}.nc"
+        $P mesh generate "$f" --kind hexagons --size "${mesh%%:*}" --levels "${mesh##*:}" || { rc=1; continue; }
+        for m in off on; do
+            $P run --mesh "$f" --stencil graphlap --steps 200 --persistent $m --backend gpu || rc=1
+        done
+        rm -f "$f"
     done
     return $rc
 }
@@ -174,7 +194,7 @@ if [ -f "$out/large.log" ]; then
     grep -E "^[a-z]+ (double|float)|^  plan|^  persistent on|^  time|^  kernels|verify" "$out/large.log" | cut -c1-140
 fi
 if [ -f "$out/persistent.log" ]; then
-    echo "== persistent (in core, 200 steps, 512x512x64 and x16: --persistent off, on, auto, on with 0 and 1 levels cached)"
+    echo "== persistent (in core, 200 steps, 512x512x64 and x16: --persistent off, on, auto, on with 0 and 1 levels cached; graphlap on hexagons off, on)"
     grep -E "steps? on|^  persistent|^  cache|^  time|verify" "$out/persistent.log" | cut -c1-160
 fi
 if [ -f "$out/iterated.log" ]; then

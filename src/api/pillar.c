@@ -835,7 +835,7 @@ static int gpu_steps(pillar_ctx *ctx, int steps)
                  "than its free memory (persistent runs are in core)", whole / 1e9);
             return -1;
         }
-        return persist_gpu_run(pb, pb->uf, steps, &(persist_request){0, 0, 0, 0}, &pt);
+        return persist_gpu_run(pb, pb->uf, steps, &(persist_request){0, 0, 0, 0, PERSIST_LISTS_AUTO}, &pt);
     }
     ooc_plan pl;
     int rc = whole <= (double)budget

@@ -1,7 +1,7 @@
 /* cmd_bench_iterated.c — `pillar bench --iterated`: in-core iterated runs of every stencil that
  * has them, timed the ways pillar can run them (docs/benchmark.md#iterated-runs): the host loop
  * (one kernel launch a step), K = 2 and 3 steps per launch (laplap, hdiff, graphlap), the
- * persistent launch (laplap, hdiff, lap) and what --persistent auto picks. Kernels only, a
+ * persistent launch (laplap, hdiff, lap, graphlap) and what --persistent auto picks. Kernels only, a
  * warm-up run that is verified bit for bit against the CPU in-core iteration, then the median of --runs runs; a table
  * on stdout, CSV and JSON into --out. On the CPU backend the host loop is the chunked CPU
  * iteration of one in-core chunk and the K-step variants its CPU twin, so that CI runs the command. */
@@ -157,7 +157,7 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
     }
 #ifdef PILLAR_HAVE_CUDA
     if (v == V_PERSIST) {
-        persist_request rq = {0, 0, PERSIST_LEVELS_MODEL, 0};
+        persist_request rq = {0, 0, PERSIST_LEVELS_MODEL, 0, PERSIST_LISTS_AUTO};
         persist_timing pt;
         if (persist_gpu_run(pb, pb->uf, steps, &rq, &pt) != 0)
             return -1;

@@ -94,10 +94,21 @@ static int persistent_refuses(const options *o, int backend, int ooc, char *why,
         perr("run: --persistent on: %s", why);
         return -1;
     }
+    if (ooc && persist_is_graph(o->spec.stencil)) {
+        perr("run: --persistent on out of core runs the quad stencils' kernel on each chunk; %s "
+             "has a persistent kernel in core only", stencil_table[o->spec.stencil].name);
+        return -1;
+    }
     if (ooc && (o->kernel_steps > 1 || o->persist_levels > 0)) {
         perr("run: --persistent on out of core runs each chunk's steps one per grid barrier, no "
              "level on chip; it does not go with %s",
              o->kernel_steps > 1 ? "--kernel-steps" : "--persistent-levels N > 0");
+        return -1;
+    }
+    if (persist_is_graph(o->spec.stencil) && o->persist_levels > 0) {
+        perr("run: --persistent-levels %d: %s keeps no level of its state on chip (its persistent "
+             "kernel streams every level; docs/persistent.md); give 0 or leave it out",
+             o->persist_levels, stencil_table[o->spec.stencil].name);
         return -1;
     }
     const char *bad = ooc                   ? NULL
@@ -137,7 +148,7 @@ int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist
     if (pred && n)
         pred[0] = 0;
 #ifdef PILLAR_HAVE_CUDA
-    persist_request dflt = {0, 0, PERSIST_LEVELS_MODEL, 0};
+    persist_request dflt = {0, 0, PERSIST_LEVELS_MODEL, 0, PERSIST_LISTS_AUTO};
     const persist_request *rq = request ? request : &dflt;
     if (backend != BACKEND_GPU || ooc)
         return 0;
@@ -394,10 +405,10 @@ int run_iterated(options *o, int argc, char **argv)
                            o->persist_levels < 0    ? PERSIST_LEVELS_MODEL
                            : o->persist_levels == 0 ? PERSIST_LEVELS_NONE
                                                     : o->persist_levels,
-                           dev};
+                           dev, PERSIST_LISTS_AUTO};
     if (backend == BACKEND_GPU && !ooc && o->persistent == PERSIST_AUTO) {
         /* auto: the model's prediction decides (docs/persistent.md) */
-        char pred[320];
+        char pred[512];
         if (persistent_check(o, backend, ooc, 1) != 0) {
             printf("  persistent off (auto: not for this run)\n");
         } else {
@@ -458,7 +469,7 @@ int run_iterated(options *o, int argc, char **argv)
         }
         rc = persist_gpu_run(&pb, pb.uf, steps, &prq, &pt);
         if (rc == 0) {
-            char dev_name[128], shape[400];
+            char dev_name[128], shape[512];
             gpu_probe(dev_name, sizeof dev_name);
             persist_shape_describe(&pt.shape, shape, sizeof shape);
             total_s = pt.total_s;

@@ -612,13 +612,14 @@ static const flag flags[] = {
      "at most --fuse; without --fuse, F starts from K               (1)",
      set_range, AT(o.kernel_steps), 1, 16, NULL},
     {"--persistent", "M", RUN, HELP_ITER,
-     "auto | on | off: GPU, laplap, hdiff, lap: one cooperative launch\n"
-     "runs all the steps (out of core: each chunk's), a grid barrier\n"
-     "between two; each block owns a fixed range of cells (--threads BX\n"
-     "per block; --access does not apply) and, in core, keeps the state\n"
-     "of its lowest levels on chip. In core on the H100 it measured\n"
-     "1.2-6x slower than one launch a step, so auto is off and prints\n"
-     "the model's prediction (docs/persistent.md)                   (auto)",
+     "auto | on | off: GPU, laplap, hdiff, lap, graphlap: one cooperative\n"
+     "launch runs all the steps (out of core: each chunk's; not graphlap),\n"
+     "a grid barrier between two; each block owns a fixed range of cells\n"
+     "(--threads BX per block; --access does not apply) and, in core,\n"
+     "keeps the state of its lowest levels on chip (graphlap: its cells'\n"
+     "neighbour lists). In core on the H100 it measured 1.0-6x slower\n"
+     "than one launch a step, so auto is off and prints the model's\n"
+     "prediction (docs/persistent.md)                               (auto)",
      set_choice, AT(o.persistent), 0, 3, on_off_auto},
     {"--persistent-levels", "N", RUN, HELP_ITER,
      "persistent runs: keep exactly N levels of the state on chip (0:\n"

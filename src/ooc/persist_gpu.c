@@ -50,11 +50,16 @@ static double peak_dram(void)
     return khz * 1e3 * 2.0 * bits / 8.0;
 }
 
-/* The kernel of pb's stencil, precision and storage; ctx for its occupancy. */
-static occ_ctx kernel_of(const problem *pb, const persist_request *r)
+/* The kernel of pb's stencil, precision and storage (a graph stencil's: lists in shared memory
+ * or not, graph_lists); ctx for its occupancy. */
+static occ_ctx kernel_of(const problem *pb, const persist_request *r, int graph_lists)
 {
     const nbtable *nt = &pb->nt;
-    occ_ctx oc = {persist_kernels[pb->s.stencil][pb->s.prec][nt->chasing * 2 + nt->compressed],
+    const problem_spec *s = &pb->s;
+    int shared = graph_lists == PERSIST_LISTS_SHARED;
+    occ_ctx oc = {persist_is_graph(s->stencil)
+                      ? persist_graph_kernel(s->stencil, s->prec, shared)
+                      : persist_kernels[s->stencil][s->prec][nt->chasing * 2 + nt->compressed],
                   r->threads ? r->threads : PERSIST_THREADS};
     if (!oc.fn)
         fault_raise(FAULT_INTERNAL, "persistent run: no kernel for a supported stencil");
@@ -87,26 +92,91 @@ static int cooperative_ok(void)
     return 0;
 }
 
+/* persist_gpu_plan of a graph stencil: where its lists are read (persist_graph_lists), then the
+ * model's shape with no level cached. */
+static int graph_plan(const problem *pb, const persist_request *r, const persist_device *d,
+                      persist_cache *c)
+{
+    const problem_spec *s = &pb->s;
+    const ugrid *g = &pb->ug;
+    if (r->levels > 0) {
+        perr("--persistent-levels %d: %s keeps no level of its state on chip (its persistent "
+             "kernel streams every level; docs/persistent.md); give 0 or leave it out",
+             r->levels, stencil_table[s->stencil].name);
+        return -1;
+    }
+    occ_ctx ol = kernel_of(pb, r, PERSIST_LISTS_SHARED), ot = kernel_of(pb, r, PERSIST_LISTS_TABLE);
+    const enum cudaFuncAttribute most = cudaFuncAttributeMaxDynamicSharedMemorySize;
+    CK(cudaFuncSetAttribute(ol.fn, most, (int)d->smem_block));
+    CK(cudaFuncSetAttribute(ot.fn, most, (int)d->smem_block));
+    long cells = (long)g->nxy - g->nhalo;
+    int words = 1 + pb->ell.maxdeg; /* a cell's degree and first ring */
+    persist_shape sh;
+    int lists = persist_graph_lists(&sh, cells, ol.threads, d->sms, d->warps_sm, words,
+                                    d->smem_block, r->blocks, r->lists, occupancy, &ol, occupancy,
+                                    &ot);
+    if (lists < 0)
+        return -1;
+    persist_work w = {cells, stencil_zend(s->stencil, g->nz), (int)prec_size(s->prec),
+                      lists ? words : 0, stencil_table[s->stencil].nin - 1, 0,
+                      persist_graph_reads(&pb->ell, g->nhalo, (int)cells)};
+    if (persist_model_plan(c, g, 0, &w, d, ol.threads, r->blocks, PERSIST_LEVELS_NONE, occupancy,
+                           lists ? (void *)&ol : (void *)&ot) != 0)
+        return -1;
+    c->graph_lists = lists ? PERSIST_LISTS_SHARED : PERSIST_LISTS_TABLE;
+    return 0;
+}
+
 int persist_gpu_plan(const problem *pb, const persist_request *r, persist_cache *c)
 {
     const problem_spec *s = &pb->s;
     const ugrid *g = &pb->ug;
-    char why[200];
+    char why[300];
     if (!persist_supported(s->stencil, why, sizeof why)) {
         perr("--persistent: %s", why);
         return -1;
     }
     if (!cooperative_ok())
         return -1;
-    occ_ctx oc = kernel_of(pb, r);
     persist_device d;
     device_of(&d, r->dram_bps);
+    if (persist_is_graph(s->stencil))
+        return graph_plan(pb, r, &d, c);
+    occ_ctx oc = kernel_of(pb, r, 0);
     CK(cudaFuncSetAttribute(oc.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)d.smem_block));
     persist_work w = {(long)g->nxy - g->nhalo, stencil_zend(s->stencil, g->nz),
                       (int)prec_size(s->prec), persist_words(s->stencil),
-                      stencil_table[s->stencil].nin - 1, 0};
+                      stencil_table[s->stencil].nin - 1, 0, 0};
     return persist_model_plan(c, g, persist_mask(s->stencil), &w, &d, oc.threads, r->blocks,
                               r->levels, occupancy, &oc);
+}
+
+/* The neighbour table of pb on the device, one allocation (freed by the caller): a graph
+ * stencil's ELL table (degrees, then the columns) into P's g_* fields, else the offset table
+ * (and its patterns) into P.nbv. */
+static int32_t *table_upload(const problem *pb, kparams *P)
+{
+    int32_t *dtab;
+    if (persist_is_graph(pb->s.stencil)) {
+        const ell_table *e = &pb->ell;
+        size_t n = (size_t)e->nxy, cols = (size_t)e->maxdeg * n;
+        CK(cudaMalloc((void **)&dtab, sizeof(int32_t) * (n + (cols ? cols : 1))));
+        CK(cudaMemcpy(dtab, e->deg, sizeof(int32_t) * n, cudaMemcpyHostToDevice));
+        if (cols)
+            CK(cudaMemcpy(dtab + n, e->nb, sizeof(int32_t) * cols, cudaMemcpyHostToDevice));
+        P->g_deg = dtab;
+        P->g_nb = dtab + n;
+        P->g_stride = e->nxy;
+        return dtab;
+    }
+    const nbtable *nt = &pb->nt;
+    size_t tab = (size_t)nt->nrel * (size_t)nt->ntab, pat = nt->compressed ? (size_t)nt->nxy : 0;
+    CK(cudaMalloc((void **)&dtab, sizeof(int32_t) * (tab + pat)));
+    CK(cudaMemcpy(dtab, nt->tab, sizeof(int32_t) * tab, cudaMemcpyHostToDevice));
+    if (pat)
+        CK(cudaMemcpy(dtab + tab, nt->pat, sizeof(int32_t) * pat, cudaMemcpyHostToDevice));
+    P->nbv = (nbview){dtab, pat ? dtab + tab : NULL, nt->ntab, 0};
+    return dtab;
 }
 
 int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_request *r,
@@ -115,7 +185,6 @@ int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_requ
     const problem_spec *s = &pb->s;
     const stencil_info *si = &stencil_table[s->stencil];
     const ugrid *g = &pb->ug;
-    const nbtable *nt = &pb->nt;
     memset(t, 0, sizeof *t);
     if (steps < 1) {
         perr("--persistent: %d steps: a run has one at least", steps);
@@ -125,7 +194,7 @@ int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_requ
         return -1;
     t->shape = t->cache.shape;
     t->sms = device_attr(cudaDevAttrMultiProcessorCount);
-    occ_ctx oc = kernel_of(pb, r);
+    occ_ctx oc = kernel_of(pb, r, t->cache.graph_lists);
     persist_lists L;
     memset(&L, 0, sizeof L);
     if (t->cache.levels > 0) {
@@ -150,13 +219,7 @@ int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_requ
     }
     /* the output array holds the state too: the points no step writes read the same from both */
     CK(cudaMemcpy(A.P.f.p[fout], A.P.f.p[fin], bytes, cudaMemcpyDeviceToDevice));
-    size_t tab = (size_t)nt->nrel * (size_t)nt->ntab, pat = nt->compressed ? (size_t)nt->nxy : 0;
-    int32_t *dtab;
-    CK(cudaMalloc((void **)&dtab, sizeof(int32_t) * (tab + pat)));
-    CK(cudaMemcpy(dtab, nt->tab, sizeof(int32_t) * tab, cudaMemcpyHostToDevice));
-    if (pat)
-        CK(cudaMemcpy(dtab + tab, nt->pat, sizeof(int32_t) * pat, cudaMemcpyHostToDevice));
-    A.P.nbv = (nbview){dtab, pat ? dtab + tab : NULL, nt->ntab, 0};
+    int32_t *dtab = table_upload(pb, &A.P);
     A.P.zs = g->zstride;
     A.P.zend = stencil_zend(s->stencil, g->nz);
     A.P.c0 = g->nhalo;

@@ -17,6 +17,9 @@ typedef struct {
     int levels;      /* cached levels: PERSIST_LEVELS_MODEL (0), PERSIST_LEVELS_NONE, or N */
     double dram_bps; /* the device's memory rate for the model (bytes read + written per
                       * second, e.g. gpu_copy_bandwidth); 0: the peak its attributes give */
+    int lists;       /* graph stencils: where the cells' neighbour lists are read
+                      * (PERSIST_LISTS_AUTO: shared memory where they fit, else the table;
+                      * PERSIST_LISTS_SHARED or _TABLE: exactly there, or refused) */
 } persist_request;
 
 typedef struct {
@@ -28,14 +31,17 @@ typedef struct {
 } persist_timing;
 
 /* The plan of a persistent run of pb on the current device without running it: the shape, the
- * cached levels and the model's prediction (persist_model_plan) into c. Returns 0, or -1 with a
- * message (a stencil without persistent kernels, a device without cooperative launches, a shape
- * or cached levels the device cannot hold). */
+ * cached levels and the model's prediction (persist_model_plan) into c; a graph stencil's (no
+ * level cached) also where its lists are read (persist_graph_lists: c->graph_lists). Returns 0,
+ * or -1 with a message (a stencil without persistent kernels, a device without cooperative
+ * launches, a shape or cached levels the device cannot hold, cached levels asked of a graph
+ * stencil, its lists asked in shared memory where they do not fit). */
 int persist_gpu_plan(const problem *pb, const persist_request *r, persist_cache *c);
 
 /* Advances the state of f (host fields of pb's unstructured grid, inputs first; the output
  * fields are not used) by `steps` >= 1 steps of pb's stencil in one cooperative launch, on the
- * current device, planned by persist_gpu_plan. Returns 0 with t filled, or -1 with a message,
+ * current device, planned by persist_gpu_plan (the W/E/S/N stencils on pb's offset table, the
+ * graph stencils on its ELL table, as the host loop). Returns 0 with t filled, or -1 with a message,
  * nothing changed: persist_gpu_plan's refusals, steps < 1. A failed CUDA call raises
  * FAULT_DEVICE. */
 int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_request *r,

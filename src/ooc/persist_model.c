@@ -5,6 +5,7 @@
 #include "persist_lists.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static size_t align16(size_t b) { return (b + 15) / 16 * 16; }
 
@@ -36,7 +37,8 @@ void persist_predict(persist_cache *c, const persist_work *w, const persist_devi
     double es = (double)w->elem, pts = (double)w->cells * w->levels;
     double cyc = d->clock_hz * d->sms;
     /* a warp's load of 32 values of b bytes takes 32 * b / 128 wavefronts: b / 128 a point */
-    double loads = (double)(w->words + 1 + w->extra_in) * es + (double)w->words * 4.0;
+    double rd = w->reads > 0 ? w->reads : (double)w->words;
+    double loads = (rd + 1.0 + w->extra_in) * es + rd * 4.0;
     double lsu = pts * loads / PERSIST_LSU_BYTES_PER_CLK / cyc;
     double stream = (double)(2 + w->extra_in) * es; /* state in and out, inputs at the cell */
     double host_dram = pts * stream / d->dram_bps;
@@ -160,6 +162,18 @@ int persist_model_plan(persist_cache *c, const ugrid *g, unsigned mask, const pe
     return 0;
 }
 
+double persist_graph_reads(const ell_table *e, int c0, int n)
+{
+    double sum = 0;
+    for (int c = c0; c < c0 + n; c++) {
+        int d = e->deg[c];
+        sum += d;
+        for (int k = 0; k < d; k++)
+            sum += 1 + e->deg[e->nb[(long)k * e->nxy + c]];
+    }
+    return n > 0 ? sum / n : 0;
+}
+
 void persist_cache_describe(const persist_cache *c, char *buf, size_t n)
 {
     char what[160];
@@ -172,4 +186,10 @@ void persist_cache_describe(const persist_cache *c, char *buf, size_t n)
              "%.1f us for the host loop (%.2fx)", what, c->persist_s * 1e6,
              persist_warps(&c->shape), c->cover_s * 1e6, c->host_s * 1e6,
              c->host_s / c->persist_s);
+    size_t len = strlen(buf);
+    if (c->graph_lists && len < n)
+        snprintf(buf + len, n - len, "; neighbour lists %s",
+                 c->graph_lists == PERSIST_LISTS_SHARED
+                     ? "of each block's cells in shared memory, their neighbours' from the table"
+                     : "read from the table where the body uses them");
 }

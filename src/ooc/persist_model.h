@@ -10,6 +10,7 @@
 #include "persist_plan.h"
 
 #include "grids/grid.h"
+#include "storage/ell.h"
 
 /* Measurable inputs, guessed from PERKS's figures and the H100's documentation; TO BE MEASURED on
  * the device (NOTES.md): a grid barrier of some 500-1000 resident blocks (a persistent launch of
@@ -59,6 +60,9 @@ typedef struct {
     int words;    /* offsets (relations) per cell: persist_words */
     int extra_in; /* inputs read at the cell only besides the state (hdiff: coeff) */
     double host_s; /* the host loop's measured time a step; 0: the model's own */
+    double reads;  /* neighbour entries the body reads a point (values: reads + 1); 0: words.
+                    * Graph stencils: persist_graph_reads (their words are what shared memory
+                    * holds, none where the lists are read from the table) */
 } persist_work;
 
 /* The model's choice: a shape and the cached levels, with its prediction. */
@@ -74,6 +78,8 @@ typedef struct {
     double persist_s; /* predicted time per step, persistent launch */
     double cover_s;   /* its occupancy term: the levels' waits over the warps resident */
     double saved;     /* DRAM bytes per step the caching saves */
+    int graph_lists;  /* a graph stencil's launch: PERSIST_LISTS_SHARED (its cells' lists in
+                       * shared memory) or PERSIST_LISTS_TABLE; 0 for the W/E/S/N stencils */
 } persist_cache;
 
 /* Ways to ask for cached levels (persist_model_plan's levels): the model's choice, none, or
@@ -109,9 +115,14 @@ int persist_model_plan(persist_cache *c, const ugrid *g, unsigned mask, const pe
                        const persist_device *d, int threads, int blocks, int levels,
                        persist_occupancy_fn occ, void *ctx);
 
+/* The neighbour entries graphlap's body reads a point on ELL table e, on average over the n
+ * inner cells from c0: the cell's degree and ring, and each neighbour's degree and ring
+ * (d + sum over the ring of 1 + d_k); it reads one value more than that (its own). */
+double persist_graph_reads(const ell_table *e, int c0, int n);
+
 /* "12 levels cached (the lowest), 1.2 GB less DRAM traffic a step; predicted 95.0 us a step
  * (32 warps an SM cover 80.0 us of waits) against 112.0 us for the host loop (1.18x)" into
- * buf. */
+ * buf; a graph stencil's launch adds where it reads its cells' neighbour lists. */
 void persist_cache_describe(const persist_cache *c, char *buf, size_t n);
 
 #endif

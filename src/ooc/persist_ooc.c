@@ -11,6 +11,11 @@ int persist_ooc_check(const ooc_plan *pl)
         perr("--persistent out of core: %s", why);
         return -1;
     }
+    if (persist_is_graph(pl->stencil)) {
+        perr("--persistent out of core: %s has a persistent kernel in core only (a chunk runs the "
+             "quad stencils' kernel)", si->name);
+        return -1;
+    }
     if (si->zradius != 0) {
         perr("--persistent out of core: %s reads levels above and below (a chunk's region would "
              "shrink in levels too); the persistent chunks compute a slab's own levels", si->name);

@@ -32,8 +32,12 @@ typedef struct {
 int persist_warps(const persist_shape *s);
 
 /* 1 if stencil s has persistent kernels (laplap, hdiff, lap: the stencils with staged kernels;
- * not a stencil file), else 0 with the reason in why. */
+ * graphlap: the graph stencils with K-step kernels; not a stencil file), else 0 with the reason
+ * in why. */
 int persist_supported(stencil_t s, char *why, size_t n);
+
+/* 1 if s is a built-in graph stencil (neighbour lists: access/persistent_graph.cu's kernels). */
+int persist_is_graph(stencil_t s);
 
 /* The relations stencil s's body reads (its RELS mask; bit r = relation r), 0 for none. */
 unsigned persist_mask(stencil_t s);
@@ -52,6 +56,26 @@ int persist_words(stencil_t s);
 int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int warps_sm,
                        int words, size_t smem_max, int blocks, persist_occupancy_fn occ,
                        void *ctx);
+
+/* Where a graph stencil's persistent kernel reads its cells' neighbour lists
+ * (persist_graph_lists's want): shared memory where they fit (auto), shared memory or a refusal,
+ * the table. */
+#define PERSIST_LISTS_AUTO 0
+#define PERSIST_LISTS_SHARED 1
+#define PERSIST_LISTS_TABLE 2
+
+/* The shape of a graph stencil's persistent launch and where its lists are read: with `words`
+ * 32-bit entries of a cell's lists in shared memory (its degree and first ring: 1 + the grid's
+ * most neighbours) as persist_shape_make plans it with the occupancy occ_lists of the kernel
+ * that copies them there, unless want is PERSIST_LISTS_TABLE; where that shape is refused and
+ * want is PERSIST_LISTS_AUTO (quietly: the lists do not fit shared memory, or keep blocks from
+ * being resident), or want is PERSIST_LISTS_TABLE, with none in shared memory and the occupancy
+ * occ_table of the kernel that reads the table. Returns 1 (lists in shared memory), 0 (read from
+ * the table), or -1 with persist_shape_make's message. */
+int persist_graph_lists(persist_shape *s, long cells, int threads, int sms, int warps_sm,
+                        int words, size_t smem_max, int blocks, int want,
+                        persist_occupancy_fn occ_lists, void *ctx_lists,
+                        persist_occupancy_fn occ_table, void *ctx_table);
 
 /* "528 blocks x 256 threads (4 per SM: 32 of 64 warps, 50%), <= 489 of 258064 cells per block,
  * 39120 bytes of shared memory per block" into buf (smem: all the block's dynamic shared memory,
