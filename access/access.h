@@ -66,8 +66,6 @@
       "graph stencils: a block computes the inner Laplacian of its run of cells and their "      \
       "ring once per\nlevel into shared memory, then its outputs from there (per-block lists "  \
       "built once on the host)")                                                                \
-    X(IDXVAR_PLAIN, "idxvar-plain", idxvar_plain, 1, ONE, ANY, NONE, 0, 0, 0, IDXVAR_PLAIN,       \
-      (32, 4, 2), (32, 4, 2), "idxvar with the values read by plain loads, not the read-only path") \
     X(ZLOOP_PLAIN, "zloop-plain", zloop_plain, 1, SLICE, ANY, NONE, 0, 0, 0, ZLOOP_PLAIN,        \
       (128, 1, 1), (128, 1, 1),                                                                   \
       "zloop-sliced with the values read by plain loads, not the read-only path")               \

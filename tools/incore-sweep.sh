@@ -51,7 +51,7 @@ bench() { # bench STENCIL PRECISION ACCESS [LAYOUT]
 for acc in twopass idxvar zloop-sliced zloop; do bench laplap double $acc; done
 for acc in twopass idxvar zloop-sliced; do bench hdiff double $acc; done
 late "laplap float" || for acc in twopass idxvar zloop-sliced; do bench laplap float $acc; done
-late "fastwaves" || for acc in idxvar zloop-sliced idxvar-plain zloop-plain pairs; do bench fastwaves double $acc; done
+late "fastwaves" || for acc in idxvar zloop-sliced zloop-plain pairs; do bench fastwaves double $acc; done
 late "twopass on z-curve blocks" || bench laplap double twopass zcurve
 say "benches done at ${SECONDS}s"
 
