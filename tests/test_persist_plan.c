@@ -64,7 +64,7 @@ static void ranges(void)
 
 static void shapes(void)
 {
-    char msg[320];
+    char msg[512];
     persist_shape s;
     /* 512x512: 508 * 508 = 258064 inner cells, 132 SMs x 4 blocks of 256 (the lean kernels'
      * 64 registers): 528 blocks of 489 cells (258064 / 528 rounded up); their 20 offsets in
@@ -110,8 +110,14 @@ static void shapes(void)
     perr_capture(msg, sizeof msg);
     int rc = persist_shape_make(&s, 10000, 64, 4, 64, 20, 227 * 1024, 0, fake_occ, &h);
     perr_capture(NULL, 0);
-    CHECK(rc == -1 && strstr(msg, "100000 bytes") && strstr(msg, "room for 4 of 8 blocks"),
+    CHECK(rc == -1 && strstr(msg, "100000 bytes") && strstr(msg, "room for 4 of 8 blocks") &&
+              strstr(msg, "too large for it") && strstr(msg, "10000 cells"),
           "tight: rc %d '%s'", rc, msg);
+    /* the same with the blocks asked for: more blocks may fit */
+    perr_capture(msg, sizeof msg);
+    rc = persist_shape_make(&s, 10000, 64, 4, 64, 20, 227 * 1024, 8, fake_occ, &h);
+    perr_capture(NULL, 0);
+    CHECK(rc == -1 && strstr(msg, "give more blocks"), "tight, 8 blocks asked: rc %d '%s'", rc, msg);
     /* beyond a block's shared memory: refused without asking the occupancy with it */
     h.calls = 0;
     perr_capture(msg, sizeof msg);

@@ -14,8 +14,9 @@
 #   GPU_CHECK_PERSISTENT=0 tools/gpu-check.sh             skip the persistent runs (laplap, hdiff,
 #                                   lap 512x512x64 and x16, 200 steps, --persistent off, on, auto,
 #                                   on with 0 and 1 cached levels; graphlap on 2048x2048 hexagons
-#                                   (4.2M cells) x 16 and x 64 and 512x512 x 64, off and on: each
-#                                   verified against a CPU iteration of 200 steps, minutes at x 64)
+#                                   (4.2M cells) x 16 and x 64 (20 steps) and 512x512 x 64 (200),
+#                                   hdiff on a 6x240^2 cubed sphere x 16 and x 64 (20 steps), off
+#                                   and on, each verified against the CPU iteration)
 #   GPU_CHECK_SANITIZE=0 tools/gpu-check.sh               skip compute-sanitizer (memcheck of the
 #                                   small GPU test: every strategy, storage and quad mesh; memcheck
 #                                   and racecheck of the persistent kernels on small grids and of
@@ -107,11 +108,23 @@ persistent_runs() {
     # graphlap on generated hexagons: 2048x2048 (4.2M cells, whose lists do not fit shared memory:
     # read from the table) x 16 and x 64 levels, and 512x512 x 64 (lists in shared memory)
     local mesh
-    for mesh in 2048x2048:16 2048x2048:64 512x512:64; do
-        local f="$out/hex-${mesh%%:*}-${mesh##*:}.nc"
-        $P mesh generate "$f" --kind hexagons --size "${mesh%%:*}" --levels "${mesh##*:}" || { rc=1; continue; }
+    # (20 steps on the large mesh: its CPU reference of 200 steps would take minutes); hdiff on a
+    # cubed sphere of 6x240^2 cells (the largest the lean kernels' offsets allow, about)
+    for mesh in 2048x2048:16:20 2048x2048:64:20 512x512:64:200; do
+        local steps=${mesh##*:} size=${mesh%%:*} lev
+        lev=${mesh#*:}; lev=${lev%%:*}
+        local f="$out/hex-$size-$lev.nc"
+        $P mesh generate "$f" --kind hexagons --size "$size" --levels "$lev" || { rc=1; continue; }
         for m in off on; do
-            $P run --mesh "$f" --stencil graphlap --steps 200 --persistent $m --backend gpu || rc=1
+            $P run --mesh "$f" --stencil graphlap --steps "$steps" --persistent $m --backend gpu || rc=1
+        done
+        rm -f "$f"
+    done
+    for lev in 16 64; do
+        local f="$out/sphere-240-$lev.h5"
+        $P mesh generate "$f" --kind cubed-sphere --n 240 --levels "$lev" || { rc=1; continue; }
+        for m in off on; do
+            $P run --mesh "$f" --stencil hdiff --layout zcurve --steps 20 --persistent $m --backend gpu || rc=1
         done
         rm -f "$f"
     done

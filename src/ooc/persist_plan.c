@@ -90,11 +90,15 @@ static int shape_try(persist_shape *s, long cells, int threads, int sms, int war
     /* fewer blocks an SM would not help: the SMs' shared memory holds the same offsets in all */
     int per = s->smem <= smem_max ? occ(s->smem, ctx) : 0;
     if ((long)per * sms < s->nblocks) {
+        /* blocks asked for: more of them may fit; the default shape: the grid is too large */
+        const char *hint = blocks > 0 ? "give more blocks" : "this grid is too large for it: run "
+                                                             "it without --persistent (the host loop)";
         snprintf(why, n, "persistent run: the offsets of %ld cells a block (%zu bytes of shared "
                  "memory) leave room for %d of %d blocks at once (%d per SM x %d SMs, at most %zu "
-                 "bytes a block); give more blocks (the lean kernels keep every offset in shared "
-                 "memory: the grid's cells x %d offsets must fit the SMs' shared memory)",
-                 s->max_cells, s->smem, per * sms, s->nblocks, per, sms, smem_max, words);
+                 "bytes a block); the lean kernels keep every offset on chip, so the grid's %ld "
+                 "cells x %d offsets must fit the SMs' shared memory: %s",
+                 s->max_cells, s->smem, per * sms, s->nblocks, per, sms, smem_max, cells, words,
+                 hint);
         return -1;
     }
     s->per_sm = per;
@@ -105,7 +109,7 @@ int persist_shape_make(persist_shape *s, long cells, int threads, int sms, int w
                        int words, size_t smem_max, int blocks, persist_occupancy_fn occ,
                        void *ctx)
 {
-    char why[400];
+    char why[512];
     int rc = shape_try(s, cells, threads, sms, warps_sm, words, smem_max, blocks, occ, ctx, why,
                        sizeof why);
     if (rc != 0)
@@ -118,7 +122,7 @@ int persist_graph_lists(persist_shape *s, long cells, int threads, int sms, int 
                         persist_occupancy_fn occ_lists, void *ctx_lists,
                         persist_occupancy_fn occ_table, void *ctx_table)
 {
-    char why[400];
+    char why[512];
     if (want != PERSIST_LISTS_TABLE) {
         if (shape_try(s, cells, threads, sms, warps_sm, words, smem_max, blocks, occ_lists,
                       ctx_lists, why, sizeof why) == 0)
