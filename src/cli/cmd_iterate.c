@@ -51,6 +51,14 @@ static int flags_check(const options *o)
                                               : "its line in stencils/registry.h");
         return -1;
     }
+    if (o->kernel_steps > 1 && stencil_table[o->spec.stencil].geometry) {
+        perr("run: --kernel-steps %d: %s has no K-step kernel: the balls of a K-step launch stage "
+             "the state only, and %s reads per-cell and per-edge coefficients besides "
+             "(docs/out-of-core.md); use --kernel-steps 1 (with --fuse F out of core)",
+             o->kernel_steps, stencil_table[o->spec.stencil].name,
+             stencil_table[o->spec.stencil].name);
+        return -1;
+    }
     if (o->kernel_steps > 1 && !tiles_supported(o->spec.stencil)) {
         perr("run: --kernel-steps %d: %s has no K-step kernel (laplap, hdiff and graphlap have: "
              "one state field read across the horizontal neighbourhood); use --kernel-steps 1",
@@ -395,6 +403,11 @@ int run_iterated(options *o, int argc, char **argv)
     if (make_plan(&pl, &pb, o, backend, ooc, budget, steps, linkp, dev) != 0) {
         problem_free(&pb);
         return 2;
+    }
+    if (ooc_plan_geometry(&pl, &pb.geo) != 0) { /* fluxdiff: each part's coefficients */
+        ooc_plan_free(&pl);
+        problem_free(&pb);
+        return 1;
     }
     print_header(&pb, o, steps, ooc);
     char line[512];
