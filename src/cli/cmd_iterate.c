@@ -23,10 +23,13 @@
 #define FULL_CHECK_BYTES (24.0 * (1u << 30))
 #define SAMPLED_CHUNKS 8
 
-/* Device bytes of the whole grid as one chunk: every field and the table. */
+/* Device bytes of the whole grid as one chunk: every field and the table (and fluxdiff's
+ * coefficients: r and a κ per list column a cell). */
 static double whole_bytes(const problem *pb)
 {
-    return (double)pb->nf * (double)prec_size(pb->s.prec) * (double)pb->ug.len +
+    double es = (double)prec_size(pb->s.prec);
+    double geo = stencil_table[pb->s.stencil].geometry ? es * pb->ug.nxy * (1.0 + pb->ug.adjw) : 0;
+    return (double)pb->nf * es * (double)pb->ug.len + geo +
            (double)(stencil_table[pb->s.stencil].graph ? ell_bytes(&pb->ell) : nbtable_bytes(&pb->nt));
 }
 
