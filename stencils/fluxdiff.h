@@ -11,6 +11,10 @@
  * κ·(in(n) − in(c)) leaving c is the one entering n: Σ A(c)·out(c) = Σ A(c)·in(c) on a closed
  * mesh, and a constant field stays constant bit for bit (every difference is 0).
  *
+ * Its output is the next state: an iterated run (--steps) carries out into in with the fold `v`
+ * (stencils/registry.h), the coefficients read-only inputs of every step; r(c)·Σ_j κ(c, j) <= ½
+ * keeps each step a convex combination, so max |in| never grows (docs/stencils.md).
+ *
  * The executor defines the graph body's names (stencils/graphlap.h) and
  *   GAREA(c)      r(c)
  *   GKAPPA(c, j)  κ(c, j)

@@ -62,7 +62,7 @@
     X(A, B, graphlap, GRAPHLAP, GRAPH, 1, 1, ("in", "out"), 2, 0, 0, (1, {0}, {1}),              \
       s - v / (T)GRAPHLAP_DAMPING, (), 0, 0, 2,                                                   \
       "graph Laplacian applied twice, cells with any number of neighbours (mesh files), radius 2") \
-    X(A, B, fluxdiff, FLUXDIFF, GRAPH, 1, 1, ("in", "out"), 1, 0, 0, (0, {0}, {0}), v, (), 0, 0, 0, \
+    X(A, B, fluxdiff, FLUXDIFF, GRAPH, 1, 1, ("in", "out"), 1, 0, 0, (1, {0}, {1}), v, (), 0, 0, 0, \
       "flux-form diffusion step, edge and cell coefficients from the mesh coordinates, radius 1")
 
 /* ---- helpers that derive from the list ---- */

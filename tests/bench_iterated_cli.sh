@@ -1,15 +1,14 @@
 #!/bin/sh
 # pillar bench --iterated on the CPU backend (a tiny grid): the table's columns, one row per
 # stencil x levels x variant the CPU has (laplap, hdiff and graphlap: host loop, K = 2, 3;
-# fastwaves, lap: host loop), every one verified bit for bit against the CPU in-core iteration; the CSV
-# and JSON in --out; the figure of tools/plot-iterated (where matplotlib is); flags it refuses.
+# fastwaves, lap, fluxdiff: host loop), every one verified bit for bit against the CPU in-core
+# iteration; the CSV and JSON in --out; the figure of tools/plot-iterated (where matplotlib is); flags it refuses.
 # usage: bench_iterated_cli.sh PILLAR REPO_ROOT
 pillar=$1
 root=$2
 . "$(dirname "$0")/cli_lib.sh"
 
 expect_error "does not go with --quick" bench --iterated --quick
-expect_error "has no iterated runs" bench --iterated --stencil fluxdiff
 expect_error "--levels '0'" bench --iterated --levels 0
 expect_error "go with --iterated" bench --levels 4
 if ! "$pillar" run --backend gpu --size 8x8x2 --runs 1 >/dev/null 2>&1; then
@@ -40,12 +39,12 @@ for z in 4 5; do
     for s in laplap hdiff graphlap; do
         for v in host-loop ksteps-2 ksteps-3; do want $s $z $v; done
     done
-    for s in fastwaves lap; do want $s $z host-loop; done
+    for s in fastwaves lap fluxdiff; do want $s $z host-loop; done
 done
-if grep -qE "^  (lap|fastwaves) .*ksteps|persistent|auto" "$tmp/out"; then
+if grep -qE "^  (lap|fastwaves|fluxdiff) .*ksteps|persistent|auto" "$tmp/out"; then
     echo "FAIL: a variant the CPU backend or the stencil does not have"; fail=1
 fi
-grep -q "bench --iterated: \[22/22\]" "$tmp/err" && echo "ok: progress on stderr" ||
+grep -q "bench --iterated: \[24/24\]" "$tmp/err" && echo "ok: progress on stderr" ||
     { echo "FAIL: no progress lines on stderr"; cat "$tmp/err"; fail=1; }
 
 csv=$(ls "$tmp/res"/iterated-*.csv 2>/dev/null | head -n1)
@@ -61,13 +60,13 @@ bad=$(awk -F, 'NR > 1 && !($3 == 20 && $4 == 20 && $10 == 7 && $11 == 2 && $13 <
                            $12 <= $14 && $12 > 0 && $16 == "PASS" && $17 == "cpu" &&
                            ($6 != "host-loop" || $15 == 1)) { print NR ": " $0 }' "$csv")
 rows=$(awk 'END { print NR - 1 }' "$csv")
-if [ -z "$bad" ] && [ "$rows" -eq 22 ]; then
-    echo "ok: CSV has 22 rows, all PASS"
+if [ -z "$bad" ] && [ "$rows" -eq 24 ]; then
+    echo "ok: CSV has 24 rows, all PASS"
 else
-    echo "FAIL: CSV rows ($rows, want 22):"; echo "$bad"; fail=1
+    echo "FAIL: CSV rows ($rows, want 24):"; echo "$bad"; fail=1
 fi
 if command -v python3 >/dev/null; then
-    if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d["rows"]) == 22 and d["steps"] == 7 and d["pillar"]["command"].startswith("pillar bench --iterated")' "$json"; then
+    if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d["rows"]) == 24 and d["steps"] == 7 and d["pillar"]["command"].startswith("pillar bench --iterated")' "$json"; then
         echo "ok: JSON"
     else
         echo "FAIL: JSON $json"; fail=1

@@ -96,6 +96,14 @@ if [ "$backend" = cpu ]; then
     else echo "FAIL --ranks 3 on 2 ranks:"; cat "$tmp/out"; fail=1; fi
     refused 2 --steps 2 --out-of-core on --device-mem 1M
     refused 2 --steps 2 --kernel-steps 2 --fuse 2
+    # fluxdiff's coefficients are not carried by a rank's part (yet)
+    "$pillar" mesh generate "$tmp/fxhex.h5" --kind hexagons --size 12x10 --levels 3 >/dev/null
+    refused 2 --mesh "$tmp/fxhex.h5" --stencil fluxdiff --steps 2
+    if "$pillar" run --plan-only --mesh "$tmp/fxhex.h5" --stencil fluxdiff --steps 2 \
+        >"$tmp/out" 2>&1; then echo "FAIL --plan-only fluxdiff ran"; fail=1
+    elif grep -q "fluxdiff does not go with a distributed run" "$tmp/out"; then
+        echo "ok   refused: --plan-only fluxdiff"
+    else echo "FAIL --plan-only fluxdiff:"; cat "$tmp/out"; fail=1; fi
 fi
 # the model fed by the pieces measured on this GPU (no MPI: 2 parts one after the other)
 if [ "$backend" = gpu ]; then

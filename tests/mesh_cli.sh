@@ -142,20 +142,27 @@ for f in hex tri refined; do
 done
 expect_output "PASS: 0 of" run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 \
     --kernel-steps 3
-expect_error "fluxdiff has no iterated runs" \
+expect_error "fluxdiff has no K-step kernel: the balls of a K-step launch stage the state only" \
     run --mesh "$m/hex.h5" --stencil fluxdiff --backend cpu --steps 4 --kernel-steps 2
 expect_error "--access graph-twopass runs graph stencils" \
     run --size 32x32x4 --stencil laplap --backend cpu --steps 2 --access graph-twopass
 expect_error "--access graph-twopass runs one step per launch" \
     run --mesh "$m/hex.h5" --stencil graphlap --backend cpu --steps 4 --access graph-twopass \
     --kernel-steps 2
-# fluxdiff: coefficients from the coordinates, every mesh kind, no iterated runs
+# fluxdiff: coefficients from the coordinates, every mesh kind; iterated in core and out of core
+# (each chunk with its cells' coefficients), bit for bit the CPU in-core iteration
 for f in hex trib sphere refined; do
     expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
         run --mesh "$m/$f.h5" --stencil fluxdiff --backend cpu --runs 1 --storage nonchasing
 done
-expect_error "fluxdiff has no iterated runs" \
+expect_output "verify    this is the CPU in-core reference itself" \
     run --mesh "$m/hex.h5" --stencil fluxdiff --backend cpu --steps 2
+for f in hex tri trib sphere refined patch; do
+    expect_output "PASS: 0 of" run --mesh "$m/$f.h5" --stencil fluxdiff --backend cpu --steps 7 \
+        --fuse 3 --out-of-core on --device-mem 40K --layout metis --share
+done
+expect_output "PASS: 0 of" run --mesh "$m/refined.h5" --stencil fluxdiff --backend cpu --steps 5 \
+    --fuse 2 --out-of-core on --device-mem 30K --precision float
 for f in patch tri; do
     expect_error "graphlap has a regular twin on bounded hexagon and triangle meshes" \
         run --mesh "$m/$f.h5" --stencil graphlap --grid regular --backend cpu

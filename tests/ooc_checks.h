@@ -2,7 +2,8 @@
  * (W/E/S/N stencils) and tests/test_ooc_graph.c (graph stencils) share: one step equals the
  * executor's output folded into the state; plans cover every inner point once, carry every
  * neighbour the trapezoid reads (through the part's table or lists) and share correctly; chunked
- * runs of every F and budget equal the in-core run bit for bit. The including file defines
+ * runs of every F and budget equal the in-core run bit for bit (a stencil that reads
+ * coefficients, fluxdiff, gets each part's from ooc_plan_geometry). The including file defines
  * STEPS (steps of each run) and MAXF (largest F tried). */
 #ifndef PILLAR_OOC_CHECKS_H
 #define PILLAR_OOC_CHECKS_H
@@ -68,13 +69,13 @@ static int list_held(const problem *pb, const ooc_part *pt, int l)
 }
 
 /* Whether every relation the body reads of local cell l leads, through the local table, to the
- * same global cell as on the whole grid; for a graph stencil, whether l's list and the lists of
- * its neighbours are those of the whole grid. */
+ * same global cell as on the whole grid; for a graph stencil, whether l's list and (radius 2)
+ * the lists of its neighbours are those of the whole grid. */
 static int neighbours_held(const problem *pb, const ooc_part *pt, int l)
 {
     if (stencil_table[pb->s.stencil].graph) {
-        int ok = list_held(pb, pt, l);
-        for (int j = 0; ok && j < pt->ell.deg[l]; j++)
+        int ok = list_held(pb, pt, l), r2 = stencil_table[pb->s.stencil].radius > 1;
+        for (int j = 0; ok && r2 && j < pt->ell.deg[l]; j++)
             ok = list_held(pb, pt, pt->ell.nb[(size_t)j * pt->ell.nxy + l]);
         return ok;
     }
@@ -254,6 +255,7 @@ static void run_plan(const problem *pb, ooc_plan *pl, fieldset ref, const char *
     check_plan(pb, pl, what);
     ty->shared += check_share(pb, pl, what);
     fieldset st = iter_fields_copy(pb);
+    CHECK(ooc_plan_geometry(pl, &pb->geo) == 0, "%s: coefficients", what); /* fluxdiff's */
     CHECK(ooc_cpu_run(pl, &pb->ug, st, STEPS) == 0, "%s: run failed", what);
     long d = iter_state_differ(pb, st, ref, NULL);
     CHECK(d == 0, "%s (%d x %d chunks): %ld points differ from in core", what, pl->nparts,
@@ -297,6 +299,7 @@ static void test_chunked(const problem *pb, fieldset ref, const char *what, tall
     CHECK(ooc_plan_incore(&pl, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
                           2) == 0, "%s: no in-core plan", what);
     fieldset st = iter_fields_copy(pb);
+    CHECK(ooc_plan_geometry(&pl, &pb->geo) == 0, "%s: in-core plan: coefficients", what);
     CHECK(ooc_cpu_run(&pl, &pb->ug, st, STEPS) == 0, "%s: in-core plan: run failed", what);
     long d = iter_state_differ(pb, st, ref, NULL);
     CHECK(d == 0, "%s: in-core plan: %ld points differ from in core", what, d);

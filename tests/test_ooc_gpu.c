@@ -9,7 +9,9 @@
  * scrambled patch: tests/quad_meshes.h) in chunks and K = 2 per launch; graphlap on hexagons,
  * triangles and the refined patch in file, METIS and z-curve order (graph_mesh_cases), with the
  * ELL kernel and with graph-twopass (in core with blocks of 256 and 32, out of core F = 1, 3;
- * refused without its lists) and with K = 2, 3 steps per launch (access/gtiles.cu); then
+ * refused without its lists) and with K = 2, 3 steps per launch (access/gtiles.cu); fluxdiff
+ * (each part with its cells' coefficients) on hexagons, triangles, the refined patch, a quad
+ * patch and the cubed sphere, T = 1, 2, 7, in core and F = 1..3, ELL and graph-twopass; then
  * 512x512x64 runs of each stencil at a third of its size (and with K = 2 in core), and graphlap
  * on 512x512 hexagons x 64 levels in METIS order (also graph-twopass in core). With
  * --persistent (ctest ooc_gpu_persistent), only each chunk's steps in one persistent launch
@@ -80,6 +82,7 @@ static void run_budget(const problem *pb, fieldset ref, access_t a, int F, size_
         CHECK(0, "%s F=%d: no plan", what, F);
         return;
     }
+    CHECK(ooc_plan_geometry(&pl, &pb->geo) == 0, "%s: coefficients", what); /* fluxdiff's */
     *chunked += run_one(pb, &pl, ref, a, STEPS, what) > 1;
     (*runs)++;
     if (unshared) {
@@ -285,6 +288,7 @@ static int run_gtwopass(const problem *pb, ooc_plan *pl, fieldset ref, int nt, i
                         const char *what)
 {
     CHECK(ooc_plan_gtwopass(pl, nt) == 0, "%s: no graph-twopass lists for blocks of %d", what, nt);
+    CHECK(ooc_plan_geometry(pl, &pb->geo) == 0, "%s: coefficients", what); /* fluxdiff's */
     if (pl->gtp != nt)
         return 0;
     fieldset st = iter_fields_copy(pb), spare = {{0}};
@@ -429,6 +433,108 @@ static void graph_mesh_cases(long *runs, long *chunked)
                 graph_twopass_cases(&pb, ref, what, runs, chunked);
                 graph_ksteps_cases(&pb, ref, what, runs, chunked);
                 iter_fields_free(&pb, &ref);
+                problem_free(&pb);
+            }
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
+/* fluxdiff (in <- out, its coefficients gathered per part: ooc_plan_geometry) on pb for T steps:
+ * the in-core plan and F = 1..3 at twice the minimum budget with the ELL kernel, graph-twopass
+ * in core (blocks of 256) and at F = 3 (blocks of 32), against the CPU in-core iteration ref. */
+static void fluxdiff_runs(const problem *pb, fieldset ref, int T, const char *what, long *runs,
+                          long *chunked)
+{
+    const problem_spec *s = &pb->s;
+    for (int F = 0; F <= 3; F++) { /* 0: in core */
+        ooc_plan pl;
+        size_t min = F ? ooc_min_budget(&pb->ug, s->stencil, s->prec, 0, 0, F) : 0;
+        int rc = F ? ooc_plan_make(&pl, &pb->ug, s->stencil, s->prec, 0, 0, 2 * min, F)
+                   : ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, 0, 0, T);
+        if (rc != 0) {
+            CHECK(0, "%s F=%d: no plan", what, F);
+            continue;
+        }
+        CHECK(ooc_plan_geometry(&pl, &pb->geo) == 0, "%s: coefficients", what);
+        int n = run_one(pb, &pl, ref, ACC_IDXVAR, T, what);
+        CHECK(F == 0 || n > 1, "%s F=%d: one chunk at twice the minimum budget", what, F);
+        (*runs)++;
+        *chunked += n > 1;
+        ooc_plan_free(&pl);
+        if (F % 3) /* graph-twopass: in core and F = 3 */
+            continue;
+        rc = F ? ooc_plan_make(&pl, &pb->ug, s->stencil, s->prec, 0, 0, 2 * min, F)
+               : ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, 0, 0, T);
+        n = rc == 0 ? run_gtwopass(pb, &pl, ref, F ? 32 : 256, T, what) : 0;
+        CHECK(n > 0, "%s F=%d: no graph-twopass run", what, F);
+        *runs += n > 0;
+        *chunked += n > 1;
+        if (rc == 0)
+            ooc_plan_free(&pl);
+    }
+}
+
+/* The meshes of fluxdiff_mesh_cases: every cell type, with coordinates. */
+static const mesh_gen_spec fluxdiff_meshes[] = {
+    {MESH_HEXAGONS, 30, 23, 0, 7, 0, 1, 0, 0},  {MESH_TRIANGLES, 20, 16, 0, 7, 0, 1, 1, 0},
+    {MESH_REFINED, 25, 25, 0, 7, 0, 1, 0, 9},   {MESH_REGULAR, 28, 20, 0, 7, 0, 1, 0, 0},
+    {MESH_CUBED_SPHERE, 0, 0, 9, 7, 0, 1, 0, 0},
+};
+
+/* fluxdiff on a mesh of every cell type with coordinates (bounded hexagons, periodic triangles,
+ * the refined patch, a regular quad patch, the cubed sphere) in file and METIS order, double and
+ * float, T = 1, 2, 7 (fluxdiff_runs); a plan without the coefficients and K = 2 steps per launch
+ * are refused with a message. */
+static void fluxdiff_mesh_cases(long *runs, long *chunked)
+{
+    static const int Ts[] = {1, 2, 7};
+    char dir[] = "/tmp/pillar-test-ooc-gpu-fluxdiff-XXXXXX", path[80];
+    if (scratch_file(dir, path, sizeof path, "f.h5") != 0)
+        return;
+    for (size_t m = 0; m < sizeof fluxdiff_meshes / sizeof fluxdiff_meshes[0]; m++) {
+        const mesh_gen_spec *sp = &fluxdiff_meshes[m];
+        mesh mh;
+        int made = mesh_generate(&mh, sp) == 0;
+        CHECK(made && mesh_write(path, &mh) == 0, "fluxdiff mesh %zu", m);
+        if (made)
+            mesh_free(&mh);
+        for (int order = 0; order < 2; order++)
+            for (int prec = 0; prec < 2; prec++) {
+                problem_spec s = {ST_FLUXDIFF, (precision_t)prec, 0, 0, 0, 1, LAYOUT_ROWMAJOR, 24,
+                                  5, 0, 0};
+                problem pb;
+                mesh_order_t mo = order ? MESH_ORDER_METIS : MESH_ORDER_FILE;
+                if (problem_make_mesh(&pb, &s, path, mo) != 0) {
+                    CHECK(0, "fluxdiff mesh %zu: problem", m);
+                    continue;
+                }
+                char what[160];
+                for (int i = 0; i < 3; i++) {
+                    fieldset ref = iter_fields_copy(&pb);
+                    iter_run_incore(&pb, ref, Ts[i]);
+                    snprintf(what, sizeof what, "fluxdiff %s on %s mesh %zu (%s order) T=%d",
+                             prec_name(s.prec), mesh_kind_name[sp->kind], m,
+                             mesh_order_name[mo], Ts[i]);
+                    fluxdiff_runs(&pb, ref, Ts[i], what, runs, chunked);
+                    iter_fields_free(&pb, &ref);
+                }
+                if (m == 0 && order == 0 && prec == 0) { /* refusals */
+                    ooc_plan pl;
+                    CHECK(ooc_plan_incore(&pl, &pb.ug, s.stencil, s.prec, 0, 0, 2) == 0, "plan");
+                    ooc_kernel k = {ACC_IDXVAR, 0, 0, 0, 4, 0};
+                    ooc_timing t;
+                    fieldset st = iter_fields_copy(&pb), spare = {{0}};
+                    spare.p[0] = field_alloc(s.prec, pb.ug.len);
+                    fprintf(stderr, "(expected) ");
+                    CHECK(ooc_gpu_run(&pl, &pb.ug, &st, &spare, 2, &k, &t) == -1,
+                          "%s: a plan without coefficients accepted", what);
+                    fprintf(stderr, "(expected) ");
+                    CHECK(ooc_plan_tiles(&pl, 2, 64) == -1, "%s: K = 2 accepted", what);
+                    xfree(spare.p[0]);
+                    iter_fields_free(&pb, &st);
+                    ooc_plan_free(&pl);
+                }
                 problem_free(&pb);
             }
     }
@@ -664,6 +770,9 @@ int main(int argc, char **argv)
     t0 = now_ms();
     graph_mesh_cases(&runs, &chunked);
     printf("graphlap on general meshes: %ld runs in all, %.1f s\n", runs, (now_ms() - t0) * 1e-3);
+    t0 = now_ms();
+    fluxdiff_mesh_cases(&runs, &chunked);
+    printf("fluxdiff on general meshes: %ld runs in all, %.1f s\n", runs, (now_ms() - t0) * 1e-3);
 
     if (!(argc > 1 && !strcmp(argv[1], "--small"))) {
         big_cases(&runs);

@@ -181,7 +181,7 @@ static void lists_too_large(void)
     unlink(path);
 }
 
-/* Stencils without persistent kernels: fluxdiff (no iterated runs). */
+/* Stencils without persistent kernels: fluxdiff (iterated, but it reads coefficients too). */
 static void refusals(void)
 {
     const mesh_gen_spec g = {MESH_TRIANGLES, 9, 7, 0, 2, 0, 1, 0, 0};

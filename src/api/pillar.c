@@ -850,6 +850,10 @@ static int gpu_steps(pillar_ctx *ctx, int steps)
         ooc_plan_free(&pl); /* its lists replace the neighbour lists */
         return -1;
     }
+    if (ooc_plan_geometry(&pl, &pb->geo) != 0) { /* fluxdiff: each part's coefficients */
+        ooc_plan_free(&pl);
+        return -1;
+    }
     const iter_carry *c = iter_carried(s->stencil);
     fieldset spare = {{0}};
     for (int j = 0; j < c->n; j++)

@@ -269,6 +269,10 @@ static int plan_variant(const ibench *x, ivar *w, variant_t v)
         ooc_plan_free(&w->pl);
         return -1;
     }
+    if (ooc_plan_geometry(&w->pl, &w->pb->geo) != 0) { /* fluxdiff: its coefficients */
+        ooc_plan_free(&w->pl);
+        return -1;
+    }
     return 0;
 }
 

@@ -15,8 +15,21 @@
 #include <string.h>
 
 /* What a distributed run does not do (yet): refused with exit 2 before anything starts. */
+/* A stencil that reads the mesh coefficients (fluxdiff): a rank's part carries none (yet). */
+static int geometry_refused(const options *o)
+{
+    if (!stencil_table[o->spec.stencil].geometry)
+        return 0;
+    perr("run: %s does not go with a distributed run (a rank's part carries no mesh coefficients "
+         "yet); run it on one process, in core or --out-of-core on",
+         stencil_table[o->spec.stencil].name);
+    return -1;
+}
+
 static int dist_flags_check(const options *o)
 {
+    if (geometry_refused(o) != 0)
+        return -1;
     const char *bad = o->ooc == OOC_ON       ? "--out-of-core on"
                       : o->device_mem        ? "--device-mem"
                       : o->kernel_steps > 1  ? "--kernel-steps"
@@ -116,6 +129,8 @@ static int measure_pieces(problem *pb, const options *o, int F, dist_link *l, do
 
 static int plan_only(const options *o)
 {
+    if (geometry_refused(o) != 0)
+        return 2;
     problem pb;
     if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, 0) != 0)
         return o->mesh ? 1 : 2;

@@ -23,10 +23,13 @@
 #define FULL_CHECK_BYTES (24.0 * (1u << 30))
 #define SAMPLED_CHUNKS 8
 
-/* Device bytes of the whole grid as one chunk: every field and the table. */
+/* Device bytes of the whole grid as one chunk: every field and the table (and fluxdiff's
+ * coefficients: r and a κ per list column a cell). */
 static double whole_bytes(const problem *pb)
 {
-    return (double)pb->nf * (double)prec_size(pb->s.prec) * (double)pb->ug.len +
+    double es = (double)prec_size(pb->s.prec);
+    double geo = stencil_table[pb->s.stencil].geometry ? es * pb->ug.nxy * (1.0 + pb->ug.adjw) : 0;
+    return (double)pb->nf * es * (double)pb->ug.len + geo +
            (double)(stencil_table[pb->s.stencil].graph ? ell_bytes(&pb->ell) : nbtable_bytes(&pb->nt));
 }
 
@@ -49,6 +52,14 @@ static int flags_check(const options *o)
              "without --steps / --out-of-core", stencil_table[o->spec.stencil].name,
              stencil_is_user(o->spec.stencil) ? "its file has no '#pragma pillar carry(...)'"
                                               : "its line in stencils/registry.h");
+        return -1;
+    }
+    if (o->kernel_steps > 1 && stencil_table[o->spec.stencil].geometry) {
+        perr("run: --kernel-steps %d: %s has no K-step kernel: the balls of a K-step launch stage "
+             "the state only, and %s reads per-cell and per-edge coefficients besides "
+             "(docs/out-of-core.md); use --kernel-steps 1 (with --fuse F out of core)",
+             o->kernel_steps, stencil_table[o->spec.stencil].name,
+             stencil_table[o->spec.stencil].name);
         return -1;
     }
     if (o->kernel_steps > 1 && !tiles_supported(o->spec.stencil)) {
@@ -395,6 +406,11 @@ int run_iterated(options *o, int argc, char **argv)
     if (make_plan(&pl, &pb, o, backend, ooc, budget, steps, linkp, dev) != 0) {
         problem_free(&pb);
         return 2;
+    }
+    if (ooc_plan_geometry(&pl, &pb.geo) != 0) { /* fluxdiff: each part's coefficients */
+        ooc_plan_free(&pl);
+        problem_free(&pb);
+        return 1;
     }
     print_header(&pb, o, steps, ooc);
     char line[512];

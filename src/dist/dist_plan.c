@@ -85,6 +85,11 @@ int dist_rank_make(dist_rank *d, const ugrid *g, const int *part, int nranks, in
                    stencil_t s, precision_t p, int chasing, int compressed, int F)
 {
     memset(d, 0, sizeof *d);
+    if (stencil_table[s].geometry) {
+        perr("distributed run: %s reads the mesh coefficients, which a rank's part does not carry "
+             "(yet); run it on one process, in core or out of core", stencil_table[s].name);
+        return -1;
+    }
     if (nranks < 1 || rank < 0 || rank >= nranks) {
         perr("distributed run: rank %d of %d", rank, nranks);
         return -1;

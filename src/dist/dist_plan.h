@@ -46,7 +46,8 @@ typedef struct {
 /* Rank `rank`'s share of grid g for stencil s in precision p, table storage (chasing,
  * compressed) and F >= 1 steps between exchanges, part[c] (nxy entries, -1 for halo cells) the
  * owner of each inner cell among nranks ranks. Send lists are empty until dist_rank_sends.
- * Returns 0, or -1 with a message (a rank that owns no cell, an owner out of range, F < 1). */
+ * Returns 0, or -1 with a message (a rank that owns no cell, an owner out of range, F < 1, a
+ * stencil that reads the mesh coefficients: fluxdiff, whose parts would need them too). */
 int dist_rank_make(dist_rank *d, const ugrid *g, const int *part, int nranks, int rank,
                    stencil_t s, precision_t p, int chasing, int compressed, int F);
 

@@ -84,6 +84,7 @@ long iter_state_differ(const problem *pb, fieldset a, fieldset b, long *points)
 void iter_run_incore(const problem *pb, fieldset f, int steps)
 {
     cpu_block b = cpu_block_inner(pb);
+    b.geo = &pb->geo; /* fluxdiff's coefficients (empty for the others) */
     for (int t = 0; t < steps; t++)
         iter_step(pb->s.stencil, pb->s.prec, &pb->nt, &pb->ell, b, f);
 }

@@ -519,8 +519,8 @@ int jit_spec_parse(jit_spec *sp, const char *name, const char *source)
     if (sp->geometry && (!sp->graph || sp->carry.n)) {
         perr("%s: geometry: %s", name,
              !sp->graph ? "mesh coefficients are read by graph stencils only (kind(graph))"
-                        : "a stencil reading mesh coefficients has no iterated runs (as fluxdiff): "
-                          "no carry(...)");
+                        : "a stencil file reading mesh coefficients has no iterated runs yet "
+                          "(the built-in fluxdiff has): no carry(...)");
         jit_spec_free(sp);
         return -1;
     }

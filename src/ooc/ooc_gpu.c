@@ -50,15 +50,36 @@ typedef struct {
 
 static double now_s(void) { return now_ms() * 1e-3; }
 
-/* 32-bit words of what a part's steps read besides the fields: its table (a graph stencil's
- * lists: degrees, then the columns), or with K > 1 its balls (tiles_bytes is a multiple of 4). */
-static size_t part_table_words(const ooc_plan *pl, const ooc_part *pt)
+/* 32-bit words of a part's neighbours on the device: its table (a graph stencil's lists:
+ * degrees, then the columns), or with K > 1 its balls (tiles_bytes is a multiple of 4), or its
+ * graph-twopass lists. */
+static size_t part_nb_words(const ooc_plan *pl, const ooc_part *pt)
 {
     if (pl->K > 1)
         return tiles_bytes(&pt->tl) / sizeof(int32_t);
     if (pl->gtp > 0)
         return gtwopass_words(&pt->gp);
     return ooc_table_words(pt, pl->stencil);
+}
+
+/* Where a part's coefficients start in its image (fluxdiff): after its nb_words neighbour
+ * words, at an even word (8 bytes, for double); ooc_geometry_words leaves room for it. */
+static size_t geo_offset(size_t nb_words) { return (nb_words + 1) / 2 * 2; }
+
+/* 32-bit words of what a part's steps read besides the fields: its neighbours, then the
+ * coefficients of a stencil that reads them (r, then κ column by column). */
+static size_t part_table_words(const ooc_plan *pl, const ooc_part *pt)
+{
+    return part_nb_words(pl, pt) + ooc_geometry_words(pl, pt);
+}
+
+/* A part's coefficients at `at` (its image's geo_offset): r[ncells], then k[width][ncells]. */
+static void geometry_pack(const ooc_part *pt, size_t es, int32_t *at)
+{
+    const geometry *g = &pt->geo;
+    size_t n = (size_t)g->n;
+    memcpy(at, g->r, es * n);
+    memcpy((char *)at + es * n, g->k, es * n * (size_t)g->width);
 }
 
 /* A part's graph-twopass lists in a gtwopass_words-long image: blk, ent, slot. */
@@ -156,6 +177,8 @@ static void ooc_gpu_open(ooc_gpu *o)
             gtwopass_pack(&pl->part[p].gp, at);
         else
             ooc_table_pack(&pl->part[p], pl->stencil, at);
+        if (ooc_geometry_words(pl, &pl->part[p]) > 0)
+            geometry_pack(&pl->part[p], o->es, at + geo_offset(part_nb_words(pl, &pl->part[p])));
         if (part_list_words(pl, p) > 0) {
             const ooc_part *next = &pl->part[p + 1];
             int32_t *list = at + part_table_words(pl, &pl->part[p]);
@@ -464,6 +487,14 @@ void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const 
         P.g_deg = tab;
         P.g_nb = tab + pt->ell.nxy;
         P.g_stride = pt->ell.nxy;
+    }
+    if (stencil_table[st].geometry) { /* its coefficients after the lists (ooc_gpu_open) */
+        size_t nb = L->access == ACC_GRAPH_TWOPASS ? gtwopass_words(&pt->gp) : ooc_table_words(pt, st);
+        if (!pt->geo.r)
+            fault_raise(FAULT_INTERNAL, "iterated steps: a part without its coefficients");
+        P.geo_r = tab + geo_offset(nb);
+        P.geo_k = (const char *)P.geo_r + prec_size(prec) * (size_t)pt->geo.n;
+        P.geo_n = pt->geo.n;
     }
     P.zs = pt->zstride;
     P.zend = k1 - k0;
@@ -825,6 +856,8 @@ int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare
     ooc_gpu o;
     memset(&o, 0, sizeof o);
     memset(t, 0, sizeof *t);
+    if (!ooc_plan_has_geometry(pl))
+        return -1;
     o.pl = pl;
     o.g = g;
     o.nin = stencil_table[pl->stencil].nin;

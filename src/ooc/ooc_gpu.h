@@ -4,7 +4,8 @@
  *
  * Per chunk: its fixed and ring cells of every input are gathered on the host into a pinned
  * staging buffer, its own cells go straight from the (registered) host fields with 2D copies;
- * its table goes from a pinned image of all tables built once. What it holds in common with the
+ * its table goes from a pinned image of all tables built once (with fluxdiff's coefficients of
+ * its cells after the lists: read-only inputs of every step, sent with the table each pass). What it holds in common with the
  * previous chunk of the pass (region sharing with --share, ooc_chunk_share) is not sent: the
  * previous chunk's stream copies it from its own buffer into this one (src/ooc/share.cu) before its
  * steps, ordered by events (share_step in ooc_gpu.c). Then up to F steps on the shrinking region
@@ -55,7 +56,9 @@ void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at);
  * the arrays = global level lz0): cells [c0, c1) at global levels [k0, k1), the new state (fold
  * fused) written into the output fields from the state fields, or with in_out the other way
  * round; the part's table at tab (then its patterns when compressed), or a graph stencil's lists
- * (degrees, then columns). Launched on `stream`; nothing when the region is empty. */
+ * (degrees, then columns; with --access graph-twopass the part's two-pass lists), followed for a
+ * stencil that reads coefficients (fluxdiff) by the part's coefficients at the next even word
+ * (as ooc_gpu_open packs them). Launched on `stream`; nothing when the region is empty. */
 void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const ooc_part *pt,
                      const int32_t *tab, fieldset d, int lz0, int k0, int k1, int c0, int c1,
                      int in_out, void *stream);

@@ -92,25 +92,30 @@ typedef struct {
     size_t es;     /* bytes per value */
     int nrel;      /* relations in the table (a graph stencil: columns of its lists) */
     int compressed; /* a column more per cell (patterns; a graph stencil's degrees) */
+    size_t geo;     /* bytes per cell of the coefficients (fluxdiff: r and a κ per column) */
 } chunk_shape;
 
 /* Device bytes of one buffer of a chunk of ncells cells and nlev levels: fields, a table no
- * larger than the uncompressed one (plus the pattern array when compressed), and a share list of
- * at most one entry (2 words) per cell. */
+ * larger than the uncompressed one (plus the pattern array when compressed), the coefficients
+ * of a stencil that reads them (and 4 bytes of alignment), and a share list of at most one entry
+ * (2 words) per cell. */
 static size_t chunk_bound(const chunk_shape *cs, int ncells, int nlev)
 {
     size_t fields = (size_t)cs->nf * cs->es * (size_t)local_zstride(ncells) * (size_t)nlev;
     size_t table = sizeof(int32_t) * (size_t)ncells * (size_t)(cs->nrel + (cs->compressed ? 1 : 0));
-    return fields + table + 2 * sizeof(int32_t) * (size_t)ncells;
+    size_t geo = cs->geo ? cs->geo * (size_t)ncells + sizeof(int32_t) : 0;
+    return fields + table + geo + 2 * sizeof(int32_t) * (size_t)ncells;
 }
 
 static chunk_shape shape_of(const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed)
 {
     const stencil_info *si = &stencil_table[s];
-    chunk_shape cs = {si->nin + si->nout, prec_size(p), chasing ? NREL1 : NREL2, compressed};
+    chunk_shape cs = {si->nin + si->nout, prec_size(p), chasing ? NREL1 : NREL2, compressed, 0};
     if (si->graph) {
         cs.nrel = g->adjw;
         cs.compressed = 1;
+        if (si->geometry)
+            cs.geo = prec_size(p) * (size_t)(1 + g->adjw);
     }
     return cs;
 }
@@ -447,9 +452,72 @@ static size_t part_table_bytes(const ooc_plan *pl, const ooc_part *pt)
 {
     if (pl->K > 1)
         return tiles_bytes(&pt->tl);
+    size_t geo = sizeof(int32_t) * ooc_geometry_words(pl, pt);
     if (pl->gtp > 0)
-        return sizeof(int32_t) * gtwopass_words(&pt->gp);
-    return stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt);
+        return sizeof(int32_t) * gtwopass_words(&pt->gp) + geo;
+    return (stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt)) + geo;
+}
+
+size_t ooc_geometry_words(const ooc_plan *pl, const ooc_part *pt)
+{
+    if (!stencil_table[pl->stencil].geometry)
+        return 0;
+    size_t bytes = prec_size(pl->prec) * (size_t)pt->ncells * (size_t)(1 + pt->lg.adjw);
+    return 1 + bytes / sizeof(int32_t); /* a word of alignment (8 bytes for double) */
+}
+
+int ooc_plan_geometry(ooc_plan *pl, const geometry *geo)
+{
+    if (!stencil_table[pl->stencil].geometry)
+        return 0;
+    if (!geo || !geo->r || !geo->k || geo->n < 1) {
+        perr("out-of-core: %s reads the mesh coefficients (storage/geometry.h), and the problem "
+             "has none", stencil_table[pl->stencil].name);
+        return -1;
+    }
+    size_t es = prec_size(pl->prec);
+    for (int p = 0; p < pl->nparts; p++) {
+        ooc_part *pt = &pl->part[p];
+        geometry *lg = &pt->geo;
+        int n = pt->ncells, w = geo->width;
+        if (pt->lg.adjw != w) {
+            perr("out-of-core: the coefficients have %d columns, the part's lists %d", w,
+                 pt->lg.adjw);
+            return -1;
+        }
+        geometry_free(lg);
+        lg->n = n;
+        lg->width = w;
+        lg->dt = geo->dt;
+        lg->r = field_alloc(pl->prec, (size_t)(n > 0 ? n : 1));
+        lg->k = field_alloc(pl->prec, (size_t)(n > 0 ? n : 1) * (size_t)w);
+        for (int l = 0; l < n; l++) {
+            int c = pt->gcell[l];
+            if (c < 0 || c >= geo->n) {
+                perr("out-of-core: local cell %d is global cell %d, outside the %d cells of the "
+                     "coefficients", l, c, geo->n);
+                return -1;
+            }
+            memcpy((char *)lg->r + (size_t)l * es, (const char *)geo->r + (size_t)c * es, es);
+            for (int j = 0; j < w; j++)
+                memcpy((char *)lg->k + ((size_t)j * (size_t)n + (size_t)l) * es,
+                       (const char *)geo->k + ((size_t)j * (size_t)geo->n + (size_t)c) * es, es);
+        }
+    }
+    return 0;
+}
+
+int ooc_plan_has_geometry(const ooc_plan *pl)
+{
+    if (!stencil_table[pl->stencil].geometry)
+        return 1;
+    for (int p = 0; p < pl->nparts; p++)
+        if (!pl->part[p].geo.r) {
+            perr("out-of-core: %s reads the mesh coefficients, and the plan's parts have none "
+                 "(ooc_plan_geometry)", stencil_table[pl->stencil].name);
+            return 0;
+        }
+    return 1;
 }
 
 size_t ooc_chunk_bytes(const ooc_plan *pl, int part, int slab)
@@ -734,6 +802,7 @@ void ooc_part_free(ooc_part *pt)
     ell_free(&pt->ell);
     tiles_free(&pt->tl);
     gtwopass_free(&pt->gp);
+    geometry_free(&pt->geo);
     ugrid_free(&pt->lg);
     xfree(pt->share_to);
     xfree(pt->share_from);

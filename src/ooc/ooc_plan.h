@@ -38,6 +38,7 @@
 #include "grids/grid.h"
 #include "stencils/stencil.h"
 #include "storage/ell.h"
+#include "storage/geometry.h"
 #include "storage/gtwopass.h"
 #include "storage/nbtable.h"
 #include "storage/tiles.h"
@@ -68,6 +69,9 @@ typedef struct {
     gtwopass gp;     /* graph stencils run by graph-twopass: its per-block lists over the cells
                       * [first[F-1], ncells), cut at every first[m] (ooc_plan_gtwopass); they
                       * replace the ELL lists on the device; else empty */
+    geometry geo;    /* a stencil that reads coefficients (fluxdiff): those of its local cells
+                      * (ooc_plan_geometry; r[l], k[j·ncells + l], j in the order of l's list);
+                      * else empty */
     /* sharing with part p - 1 (none for part 0): */
     int nshare;      /* local cells taken from it */
     int *share_to;   /* nshare: those cells here, ascending */
@@ -165,6 +169,22 @@ int ooc_plan_tiles(ooc_plan *pl, int K, int B);
  * ooc_plan_tiles). Returns 0, or -1 with a message (not a graph stencil, K > 1, a cell whose
  * ring does not fit nt). */
 int ooc_plan_gtwopass(ooc_plan *pl, int nt);
+
+/* 32-bit words of part pt's coefficients on the device (a stencil that reads them, fluxdiff:
+ * r, then κ column by column, in the plan's precision, after a word of alignment), 0 for the
+ * other stencils. They count in the chunk's device bytes and the table traffic from the start
+ * (a pass sends them with the part's table), so a plan made for a budget fits it with them. */
+size_t ooc_geometry_words(const ooc_plan *pl, const ooc_part *pt);
+
+/* Gives every part the coefficients of its local cells, gathered from geo (storage/geometry.h,
+ * numbered as the grid's cells): read-only inputs of every step, in local cell numbers; a local
+ * cell's list keeps the global list's order wherever the cell is computed. Nothing for stencils
+ * that read none. Returns 0, or -1 with a message (no coefficients, another width). */
+int ooc_plan_geometry(ooc_plan *pl, const geometry *geo);
+
+/* Whether the plan can run: 1, or 0 with a message when its stencil reads coefficients and
+ * ooc_plan_geometry did not give them (the runners check it). */
+int ooc_plan_has_geometry(const ooc_plan *pl);
 
 /* Whether the plan's chunks fit `budget` in their OOC_BUFFERS buffers (one chunk always does:
  * the in-core plan, or a grid that fits whole). */

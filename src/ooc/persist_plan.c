@@ -13,7 +13,9 @@ int persist_supported(stencil_t s, char *why, size_t n)
         snprintf(why, n, "%s has no persistent kernel (laplap, hdiff, lap and graphlap have: one "
                  "state field read across the neighbourhood, other inputs read at the cell only%s)",
                  stencil_table[s].name,
-                 stencil_table[s].carry.n == 0 ? "; it has no iterated runs at all" : "");
+                 stencil_table[s].carry.n == 0 ? "; it has no iterated runs at all"
+                 : stencil_table[s].geometry   ? "; it reads per-cell and per-edge coefficients"
+                                               : "");
     return yes;
 }
 
