@@ -1,5 +1,7 @@
 /* pairs.cu — two cells of a row per thread, each slice of --zslice levels walked as zloop-sliced
- * does; a candidate for the regular twins (issue 21: vector loads along x).
+ * does: on the H100 the fastest regular laplap and hdiff twin (vector loads along x: 110.2 and
+ * 149.2 µs against idxvar's 115.2 and 156.7, bench/results/2026-11-24-h100-incore); its
+ * unstructured form is slower than idxvar.
  *
  * Regular twin: a thread computes the cells x and x + 1 of a row (x = x0 + 2t). The padding a of
  * the regular grid (grids/regular.c) puts the first inner cell of every row and level on a

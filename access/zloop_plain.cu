@@ -1,6 +1,7 @@
 /* zloop_plain.cu — zloop-sliced (one thread per slice of --zslice levels, offsets looked up once)
  * with the values read by plain loads instead of the read-only path (kernels.cuh,
- * PILLAR_PLAIN_LOADS): a candidate for the regular twins, issue 21. */
+ * PILLAR_PLAIN_LOADS): on the H100 the fastest regular fastwaves twin (553.4 µs against
+ * zloop-sliced's 579.8, bench/results/2026-11-24-h100-incore); slower elsewhere. */
 #define PILLAR_PLAIN_LOADS
 #include "kernels.cuh"
 
