@@ -82,6 +82,21 @@ run 2 --stencil fastwaves --size 26x22x5 --steps 3 --output "$tmp/fw3.h5"
 run 4 --stencil fastwaves --size 26x22x5 --steps 2 --fuse 2 --input "$tmp/fw3.h5" --output "$tmp/fw5.h5"
 same "$tmp/fw1.h5" "$tmp/fw5.h5" u_pos v_pos
 
+# the state's checksum (what compares runs too large for the CPU to verify): equal on 1 and on P
+# ranks, different one step later; the exchange measured alone, the devices (and on the GPU the
+# model) printed
+sum() { grep "^  state     checksum" "$tmp/out" | awk '{print $3}'; }
+mpi 1 --mesh "$tmp/sphere.h5" --stencil laplap --steps 4 >"$tmp/out" 2>&1; one=$(sum)
+mpi 3 --mesh "$tmp/sphere.h5" --stencil laplap --steps 4 --fuse 2 >"$tmp/out" 2>&1; three=$(sum)
+cp "$tmp/out" "$tmp/three"
+mpi 3 --mesh "$tmp/sphere.h5" --stencil laplap --steps 5 --fuse 2 >"$tmp/out" 2>&1; later=$(sum)
+if [ -n "$one" ] && [ "$one" = "$three" ] && [ "$later" != "$one" ] && [ -n "$later" ] &&
+    grep -qE "^  exchange  alone [0-9.]+ ms .* hid [0-9]+% of it" "$tmp/three" &&
+    grep -qE "^  devices   rank 0: .*, rank 2: " "$tmp/three" &&
+    { [ "$backend" = cpu ] || grep -qE "^  model     [0-9.]+ ms per step on paper" "$tmp/three"; }; then
+    echo "ok   checksum $one on 1 and 3 ranks, $later a step later; exchange, devices"
+else echo "FAIL checksum 1 rank '$one', 3 ranks '$three', a step later '$later':"; cat "$tmp/three"; fail=1; fi
+
 # refused: a rank count that is not mpirun's, flags a distributed run does not take
 refused() { # refused P ARGS...: exit 2
     mpi "$@" >"$tmp/out" 2>&1

@@ -23,6 +23,13 @@
 #define FULL_CHECK_BYTES (24.0 * (1u << 30))
 #define SAMPLED_CHUNKS 8
 
+int iterated_full_check(const problem *pb)
+{
+    double es = (double)prec_size(pb->s.prec);
+    return (double)(pb->nf + stencil_table[pb->s.stencil].nin) * es * (double)pb->ug.len <=
+           FULL_CHECK_BYTES;
+}
+
 /* Device bytes of the whole grid as one chunk: every field and the table (and fluxdiff's
  * coefficients: r and a κ per list column a cell). */
 static double whole_bytes(const problem *pb)
@@ -448,8 +455,7 @@ int run_iterated(options *o, int argc, char **argv)
                "--kernel-steps asked\n", pl.K);
 
     /* the CPU reference of the whole run, when it fits */
-    double es = (double)prec_size(pb.s.prec);
-    int full = (double)(pb.nf + stencil_table[pb.s.stencil].nin) * es * (double)pb.ug.len <= FULL_CHECK_BYTES;
+    int full = iterated_full_check(&pb);
     if (o->output && !full && !(steps <= pl.F && backend == BACKEND_GPU)) {
         perr("run: --output %s: not written: a state this large is checked on sampled chunks, "
              "which holds for one pass only, and %d steps take more than one pass of %d; give "

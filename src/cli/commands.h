@@ -11,6 +11,9 @@ int cmd_run(int argc, char **argv);
 int run_iterated(options *o, int argc, char **argv);
 /* The first flag of o that iterated runs do not take ("--aos", ...), or NULL. */
 const char *iterated_refuses(const options *o);
+/* Whether the CPU recomputes the whole of an iterated run on pb to verify it: its fields (and a
+ * copy of the inputs) fit FULL_CHECK_BYTES of host memory (cmd_iterate.c). */
+int iterated_full_check(const problem *pb);
 /* `pillar run` started by mpirun with several ranks, or with --ranks or --plan-only: a run
  * distributed over MPI ranks, or the model of one (cmd_dist.c). */
 int run_distributed(options *o, int argc, char **argv);

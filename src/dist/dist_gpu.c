@@ -5,6 +5,7 @@
 #include "src/exec/iterate.h"
 #include "src/ooc/ooc_gpu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,6 +244,24 @@ void dist_gpu_finish(dist_gpu *g, int t)
     g->times.boundary += between(g, EV_UNPACK1, EV_BOUND1);
     g->times.rest += between(g, EV_BOUND1, EV_REST1);
     g->times.received += (double)g->rbytes;
+}
+
+void dist_gpu_unpack(dist_gpu *g)
+{
+    if (g->hrecv)
+        CK(cudaMemcpyAsync(g->drecv, g->hrecv, g->rbytes, cudaMemcpyHostToDevice, g->stream));
+    messages(g, g->drecv, 1);
+    CK(cudaStreamSynchronize(g->stream));
+}
+
+void dist_gpu_describe(const dist_gpu *g, char *buf, size_t n)
+{
+    (void)g;
+    int dev = 0;
+    char bus[32] = "?";
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetPCIBusId(bus, (int)sizeof bus, dev));
+    snprintf(buf, n, "GPU %d (%s)", dev, bus);
 }
 
 void dist_gpu_store(dist_gpu *g, fieldset loc)

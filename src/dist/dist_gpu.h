@@ -36,6 +36,11 @@ void dist_gpu_first_interior(dist_gpu *g, int t);
 /* Unpacks every received message into the ring (after MPI_Waitall), then the rest of the pass
  * of t steps; done on return. */
 void dist_gpu_finish(dist_gpu *g, int t);
+/* Unpacks every received message into the ring and waits: a bare exchange's second half (after
+ * dist_gpu_pack and MPI_Waitall, nothing computed; not counted in the pieces). */
+void dist_gpu_unpack(dist_gpu *g);
+/* The device this rank runs on: its ordinal and PCI bus id, "GPU 1 (0000:19:00.0)". */
+void dist_gpu_describe(const dist_gpu *g, char *buf, size_t n);
 /* The pieces of the passes so far (dist_pieces.h). */
 dist_pieces dist_gpu_timing(const dist_gpu *g);
 

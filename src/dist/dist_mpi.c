@@ -2,6 +2,7 @@
 #include "dist_mpi.h"
 
 #include "dist_cpu.h"
+#include "dist_model.h"
 #include "grids/mesh.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
@@ -254,14 +255,16 @@ typedef struct {
 
 /* One pass of t steps: receives posted, messages packed and sent, step 1's interior, the wait,
  * the ring unpacked, the rest of the pass. */
-static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
+/* A pass's first half: receives posted into req[0, nrecv) (before *t0 is read, now_ms()), every
+ * message packed and its send posted into req[nrecv, nrecv + nsend). */
+static void start_exchange(MPI_Comm c, rank_part *r, MPI_Request *req, double *t0)
 {
     const dist_rank *d = r->d;
     int nr = d->nrecv, ns = d->nsend;
     for (int j = 0; j < nr; j++)
         MPI_Irecv(r->rbuf + r->roff[j], (int)(r->roff[j + 1] - r->roff[j]), MPI_BYTE, d->rpeer[j],
                   0, c, &req[j]);
-    double t0 = now_ms();
+    *t0 = now_ms();
 #ifdef PILLAR_HAVE_CUDA
     if (r->dev)
         dist_gpu_pack(r->dev);
@@ -272,6 +275,14 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
     for (int j = 0; j < ns; j++)
         MPI_Isend(r->sbuf + r->soff[j], (int)(r->soff[j + 1] - r->soff[j]), MPI_BYTE, d->speer[j],
                   0, c, &req[nr + j]);
+}
+
+static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
+{
+    const dist_rank *d = r->d;
+    int nr = d->nrecv, ns = d->nsend;
+    double t0;
+    start_exchange(c, r, req, &t0);
     double t1 = now_ms();
 #ifdef PILLAR_HAVE_CUDA
     if (r->dev)
@@ -299,6 +310,98 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
     ps->wait += (t3 - t2) * 1e-3;
     ps->unpack += (t4 - t3) * 1e-3;
     ps->rest += (t5 - t4) * 1e-3;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The exchange alone: `reps` bare exchanges (receives posted, pack, send, MPI_Waitall, unpack;
+ * nothing computed), each after a barrier; the median's seconds. Unpacking puts the peers' current
+ * own values into the ring, which nothing reads afterwards (the gather takes own cells only). */
+static double bare_exchanges(MPI_Comm c, rank_part *r, MPI_Request *req, int reps)
+{
+    const dist_rank *d = r->d;
+    int nr = d->nrecv, ns = d->nsend;
+    double *ts = xalloc(sizeof(double) * (size_t)reps);
+    for (int k = 0; k < reps; k++) {
+        MPI_Barrier(c);
+        double t0;
+        start_exchange(c, r, req, &t0);
+        MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
+#ifdef PILLAR_HAVE_CUDA
+        if (r->dev)
+            dist_gpu_unpack(r->dev);
+        else
+#endif
+            for (int j = 0; j < nr; j++)
+                dist_unpack(d, j, r->loc, r->rbuf + r->roff[j]);
+        ts[k] = (now_ms() - t0) * 1e-3;
+    }
+    qsort(ts, (size_t)reps, sizeof *ts, by_value);
+    double med = ts[reps / 2];
+    xfree(ts);
+    return med;
+}
+
+/* "rank 0: GPU 0 (bus), rank 1: ..." on rank 0 (every rank's dist_gpu_describe, gathered), or
+ * "CPU" when the ranks compute on the host. */
+static void describe_devices(MPI_Comm c, const rank_part *r, int me, int n, char *out, size_t len)
+{
+    char mine[64] = "CPU";
+#ifdef PILLAR_HAVE_CUDA
+    if (r->dev)
+        dist_gpu_describe(r->dev, mine, sizeof mine);
+#else
+    (void)r;
+#endif
+    char *all = me == 0 ? xalloc(sizeof mine * (size_t)n) : NULL;
+    MPI_Gather(mine, (int)sizeof mine, MPI_CHAR, all, (int)sizeof mine, MPI_CHAR, 0, c);
+    if (me != 0)
+        return;
+    size_t at = 0;
+    out[0] = 0;
+    for (int q = 0; q < n && at + 1 < len; q++) {
+        if (q == 8 && n > 9) {
+            snprintf(out + at, len - at, ", ... (%d ranks)", n);
+            break;
+        }
+        int w = snprintf(out + at, len - at, "%srank %d: %s", q ? ", " : "", q, all + sizeof mine * (size_t)q);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    xfree(all);
+}
+
+/* The ring constant of the ranks' parts (dist_model_ring_k over every rank's own and ring cells,
+ * gathered on rank 0; 0 elsewhere and on one rank). */
+static double parts_ring_k(MPI_Comm c, const dist_rank *d, int me, int n)
+{
+    long mine[2] = {d->nown, d->pt.first[0] - d->pt.nfixed};
+    long *all = me == 0 ? xalloc(sizeof(long) * 2 * (size_t)n) : NULL;
+    MPI_Gather(mine, 2, MPI_LONG, all, 2, MPI_LONG, 0, c);
+    double k = 0;
+    if (me == 0 && n > 1) {
+        long *own = xalloc(sizeof(long) * (size_t)n), *ring = xalloc(sizeof(long) * (size_t)n);
+        for (int q = 0; q < n; q++) {
+            own[q] = all[2 * q];
+            ring[q] = all[2 * q + 1];
+        }
+        k = dist_model_ring_k(own, ring, n, stencil_table[d->stencil].radius * d->F);
+        xfree(own);
+        xfree(ring);
+    }
+    xfree(all);
+    return k;
+}
+
+/* The least of x over the ranks that pass x > 0 (0 when none does). */
+static double least_positive(MPI_Comm c, double x)
+{
+    double v = x > 0 ? x : 1e300, lo;
+    MPI_Allreduce(&v, &lo, 1, MPI_DOUBLE, MPI_MIN, c);
+    return lo >= 1e300 ? 0 : lo;
 }
 
 /* Every rank's own cells of the carried fields into f on rank 0 (every rank unless root_only):
@@ -399,7 +502,7 @@ int dist_mpi_run(int comm, const ugrid *g, stencil_t s, precision_t p, int chasi
         t->exchanges++;
     }
     double total = (now_ms() - t0) * 1e-3;
-    xfree(req);
+    double pts = 0, pack_bps = 0, unpack_bps = 0, host_bps = 0;
 #ifdef PILLAR_HAVE_CUDA
     if (r.dev) {
         dist_pieces gt = dist_gpu_timing(r.dev);
@@ -407,12 +510,32 @@ int dist_mpi_run(int comm, const ugrid *g, stencil_t s, precision_t p, int chasi
         ps.interior = gt.interior;
         ps.unpack = gt.h2d + gt.unpack;
         ps.rest = gt.boundary + gt.rest;
-        dist_gpu_store(r.dev, r.loc);
+        pts = gt.interior > 0 ? gt.interior_pts / gt.interior : 0;
+        pack_bps = gt.pack > 0 ? gt.sent / gt.pack : 0;
+        unpack_bps = gt.unpack > 0 ? gt.received / gt.unpack : 0;
+        if (gt.d2h > 0 && gt.h2d > 0) {
+            double d2h = gt.sent / gt.d2h, h2d = gt.received / gt.h2d;
+            host_bps = d2h < h2d ? d2h : h2d;
+        }
     }
+#endif
+    /* the exchange alone, and how much of it the passes hid */
+    double alone = n > 1 ? bare_exchanges(c, &r, req, DIST_BARE_EXCHANGES) : 0, hidden = 1;
+    if (alone > 0) {
+        double per = total / t->exchanges, computing = (ps.interior + ps.rest) / t->exchanges;
+        hidden = (alone + computing - per) / alone;
+        hidden = hidden < 0 ? 0 : hidden > 1 ? 1 : hidden;
+    }
+    xfree(req);
+    describe_devices(c, &r, me, n, t->devices, sizeof t->devices);
+    t->ring_k = parts_ring_k(c, &d, me, n);
+#ifdef PILLAR_HAVE_CUDA
+    if (r.dev)
+        dist_gpu_store(r.dev, r.loc);
 #endif
     gather(c, &d, g, r.loc, f, e->root_only);
 
-    double sent = (double)r.soff[d.nsend], lo;
+    double sent = (double)r.soff[d.nsend], lo, hi0;
     t->nranks = n;
     dist_minmax(comm, total, &lo, &t->total_s);
     dist_minmax(comm, ps.pack, &lo, &t->pack_s);
@@ -422,6 +545,12 @@ int dist_mpi_run(int comm, const ugrid *g, stencil_t s, precision_t p, int chasi
     dist_minmax(comm, ps.rest, &lo, &t->rest_s);
     dist_minmax(comm, sent, &lo, &t->max_rank_sent);
     MPI_Allreduce(&sent, &t->sent_bytes, 1, MPI_DOUBLE, MPI_SUM, c);
+    dist_minmax(comm, alone, &lo, &t->exchange_s);
+    dist_minmax(comm, n > 1 ? hidden : 0, &t->hidden, &hi0);
+    t->pts_per_s = least_positive(c, pts);
+    t->pack_bps = least_positive(c, pack_bps);
+    t->unpack_bps = least_positive(c, unpack_bps);
+    t->host_bps = least_positive(c, host_bps);
     double own = d.nown, ring = d.pt.first[0] - d.pt.nfixed, hi;
     dist_minmax(comm, own, &lo, &hi);
     t->own_min = (long)lo;

@@ -39,6 +39,9 @@ typedef struct {
     int root_only;   /* 1: only rank 0 gets the gathered result */
 } dist_exec;
 
+/* Bare exchanges timed after a run (dist_timing.exchange_s: their median). */
+#define DIST_BARE_EXCHANGES 11
+
 typedef struct {
     int nranks;
     double total_s;       /* the passes, slowest rank (after a barrier at the start) */
@@ -56,6 +59,19 @@ typedef struct {
     long own_min, own_max; /* own cells per rank */
     long ring_max;         /* the largest ring */
     char rank0[320];       /* rank 0's dist_rank_describe */
+    /* the exchange alone, measured after the passes: bare exchanges (pack, MPI, unpack, nothing
+     * computed), each after a barrier; the slowest rank's median, seconds (0 on one rank) */
+    double exchange_s;
+    /* share of exchange_s the passes did not pay for, the least over the ranks (0..1):
+     * (exchange alone + computing - a pass) / exchange alone, computing = step 1's interior,
+     * boundary and steps 2..t */
+    double hidden;
+    double ring_k;         /* the ring constant of the parts (dist_model_ring_k; 0 on one rank) */
+    /* the slowest rank's measured rates (GPU; 0 on the CPU): step 1's interior in points per
+     * second, packing and unpacking in message bytes per second, the host link (the slower of
+     * the copies to and from the pinned buffers; 0 when MPI takes device pointers) */
+    double pts_per_s, pack_bps, unpack_bps, host_bps;
+    char devices[512];     /* every rank's device, "rank 0: GPU 0 (bus id), rank 1: ..." */
 } dist_timing;
 
 /* Advances state f (on grid g; every rank passes the same grid and the same initial state) by

@@ -23,6 +23,8 @@
 
 #include "cpu_exec.h"
 
+#include <stdint.h>
+
 /* Fields carried from step to step (iter_carry, stencils/stencil.h): state input in[j] takes
  * the value of output out[j]. n = 0: the stencil has no iterated runs. */
 const iter_carry *iter_carried(stencil_t s);
@@ -43,6 +45,12 @@ void iter_fold(stencil_t s, precision_t p, cpu_block b, fieldset f);
 /* Points of the carried fields (all cells and levels of pb's unstructured grid) whose bits differ
  * between states a and b; the points compared go to *points when it is not NULL. */
 long iter_state_differ(const problem *pb, fieldset a, fieldset b, long *points);
+
+/* A 64-bit FNV-1a hash of the carried fields' bits in state f, over the same points as
+ * iter_state_differ (field by field, level by level, cell by cell, one value a word): runs of the
+ * same grid whose states are equal bit for bit print equal hashes, so a distributed run on P ranks
+ * is compared with one on a single rank when the CPU cannot recompute either. */
+uint64_t iter_state_hash(const problem *pb, fieldset f);
 
 /* Advances state f (laid out on pb's unstructured grid) by `steps` steps in core. */
 void iter_run_incore(const problem *pb, fieldset f, int steps);

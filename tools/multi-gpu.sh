@@ -1,0 +1,106 @@
+#!/bin/bash
+# multi-gpu.sh — distributed runs on the GPUs of one host, one MPI rank per GPU: weak and strong
+# scaling of laplap and hdiff on cubed spheres (docs/distributed.md#measured-on-several-gpus).
+#
+#   tools/multi-gpu.sh                 builds build-gpu (MPI on), checks, measures, summarises
+#
+# On a machine with G >= 2 GPUs (the device tool's nvidia-h200-x2 or -x4), in one call:
+#   1. builds pillar with MPI and CUDA (.devdeps carries OpenMPI, HDF5, METIS, netCDF), prints how
+#      the GPUs are linked (nvidia-smi topo -m), runs the GPU tests of distributed runs
+#      (dist_gpu, dist_cli_gpu, api_mpi_gpu: their ranks now spread over the GPUs);
+#   2. generates cubed spheres: 6 x N^2 cells a GPU (N = MGPU_N), and for P GPUs 6 x (N sqrt P)^2
+#      (P x the cells of one, within 0.1%), MGPU_LEVELS levels;
+#   3. for each stencil, MGPU_STEPS steps in double, F = 1: weak scaling, P ranks on the P-GPU
+#      sphere for P = 1, 2 (, 4); strong scaling, the largest sphere on 1 .. G ranks. Every run
+#      prints its time per step, the exchange alone and the share hidden, the model's
+#      prediction and a checksum of its final state; the CPU verifies runs small enough
+#      (iterated_full_check), and every run on several ranks must give the checksum of the same
+#      sphere on one rank (bit-exact) — checked here, a mismatch fails the script;
+#   4. tools/multi-gpu-summary.py writes summary.md (the tables) and scaling.png.
+# Outputs go to $OUT (the device tool's folder) or multi-gpu-out. Exit 0 when every run passed.
+# Env: MGPU_N (1024), MGPU_LEVELS (64), MGPU_STEPS (100), MGPU_STENCILS ("laplap hdiff"),
+#      MGPU_TESTS (1: run the GPU tests first; 0: skip).
+# NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
+# any library that looks; pillar's MPI traffic goes through pinned host buffers (Debian's Open
+# MPI is not CUDA-aware).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+out=${OUT:-multi-gpu-out}
+mkdir -p "$out"
+[ -f .devdeps/env.sh ] && source .devdeps/env.sh
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+N=${MGPU_N:-1024} L=${MGPU_LEVELS:-64} T=${MGPU_STEPS:-100}
+G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$G" -ge 2 ] || { echo "multi-gpu.sh: $G GPU(s) here; it needs at least 2"; exit 2; }
+ranks="1 2"
+[ "$G" -ge 4 ] && ranks="1 2 4"
+last=${ranks##* }
+build=build-gpu
+{ nvidia-smi --query-gpu=index,name,pci.bus_id,memory.total,driver_version --format=csv
+  nvidia-smi topo -m; nproc; } >"$out/machine.txt" 2>&1
+cat "$out/machine.txt"
+cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DPILLAR_MPI=ON >"$out/configure.log" 2>&1 &&
+    cmake --build $build -j "$(nproc)" >"$out/build.log" 2>&1 ||
+    { tail -n 30 "$out/configure.log" "$out/build.log"; exit 1; }
+pillar=$build/pillar
+$pillar --version | tee "$out/version.txt"
+fail=0
+if [ "${MGPU_TESTS:-1}" != 0 ]; then
+    (cd $build && ctest -R '^(dist_gpu|dist_cli_gpu|api_mpi_gpu)$' --output-on-failure) \
+        >"$out/ctest-dist.log" 2>&1 || fail=1
+    tail -n 6 "$out/ctest-dist.log"
+fi
+
+edge() { python3 -c "import math; print(round($N * math.sqrt($1)))"; }
+for P in $ranks; do
+    n=$(edge "$P")
+    [ -f "/tmp/mgpu-sphere-$n.h5" ] ||
+        $pillar mesh generate "/tmp/mgpu-sphere-$n.h5" --kind cubed-sphere --n "$n" --levels "$L" >/dev/null ||
+        { echo "mesh generate n=$n failed"; exit 1; }
+done
+cores=$(nproc)
+# run NAME P N STENCIL: P ranks (one per GPU) on the sphere of edge N; output NAME.txt
+run() {
+    local name=$1 P=$2 n=$3 st=$4 t0=$SECONDS
+    mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) -x NCCL_NVLS_ENABLE \
+        "$pillar" run --ranks "$P" --backend gpu --mesh "/tmp/mgpu-sphere-$n.h5" --layout file \
+        --stencil "$st" --steps "$T" >"$out/$name.txt" 2>&1
+    local rc=$?
+    printf '%-26s exit %d %4ds  %s\n' "$name" $rc $((SECONDS - t0)) \
+        "$(grep -E '^  time  ' "$out/$name.txt" | sed 's/^ *//')"
+    [ $rc -eq 0 ] || { fail=1; tail -n 5 "$out/$name.txt"; }
+}
+sum() { grep '^  state     checksum' "$out/$1.txt" | awk '{print $3}'; }
+big=$(edge "$last")
+for st in ${MGPU_STENCILS:-laplap hdiff}; do
+    for P in $ranks; do # weak: P GPUs, P x the cells
+        run "$st-weak-$P" "$P" "$(edge "$P")" "$st"
+    done
+    for P in $ranks; do # strong: the largest sphere on 1 .. G GPUs (its weak run is the last)
+        [ "$P" = "$last" ] || run "$st-strong-$P" "$P" "$big" "$st"
+    done
+    # bit-exact: each sphere's runs on several ranks against its run on one
+    for P in $ranks; do
+        [ "$P" = 1 ] && continue
+        n=$(edge "$P")
+        one=$([ "$P" = "$last" ] && sum "$st-strong-1" || true)
+        [ -n "$one" ] || continue
+        mine=$(sum "$st-weak-$P")
+        if [ -n "$mine" ] && [ "$mine" = "$one" ]; then
+            echo "bit-exact  $st sphere n=$n: $P ranks and 1 rank both $one"
+        else
+            echo "DIFFER     $st sphere n=$n: $P ranks '$mine', 1 rank '$one'"; fail=1
+        fi
+    done
+    for P in $ranks; do
+        [ "$P" = 1 ] || [ "$P" = "$last" ] || { # strong runs between 1 and the last
+            a=$(sum "$st-strong-$P") b=$(sum "$st-strong-1")
+            [ -n "$a" ] && [ "$a" = "$b" ] && echo "bit-exact  $st sphere n=$big: $P ranks and 1 rank both $a" ||
+                { echo "DIFFER     $st strong $P: '$a' vs '$b'"; fail=1; }
+        }
+    done
+done | tee "$out/runs.txt"
+grep -q 'DIFFER\|exit [1-9]' "$out/runs.txt" && fail=1
+python3 tools/multi-gpu-summary.py "$out" "$N" "$L" "$T" "$ranks" | tee "$out/summary.md" || fail=1
+exit $fail
