@@ -28,6 +28,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-multi-gpu-out}
 mkdir -p "$out"
+export PMIX_MCA_pcompress_base_silence_warning=1
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
