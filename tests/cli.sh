@@ -44,6 +44,14 @@ expect_error "needs --device-mem" run --steps 2 --out-of-core on --backend cpu
 expect_error "too small" run --size 32x32x8 --steps 2 --out-of-core on --device-mem 1K --backend cpu
 expect_error "--aos does not go with --steps" run --steps 2 --aos --backend cpu
 expect_output "this is the CPU in-core reference" run --size 32x32x8 --steps 3 --backend cpu
+# --verify off: nothing compared, said so; --output refused (written after a verified run only)
+expect_output "verify    skipped (--verify off)" run --size 32x32x8 --backend cpu --verify off
+expect_output "verify    skipped (--verify off)" run --size 32x32x8 --steps 3 --backend cpu --verify off
+expect_output "verify    skipped (--verify off)" run --size 32x32x8 --steps 3 --backend cpu \
+    --out-of-core on --device-mem 40K --verify off
+expect_error "--verify 'maybe'" run --verify maybe
+expect_error "drop --verify off" run --size 32x32x8 --verify off --output "$tmp/never.h5"
+[ -e "$tmp/never.h5" ] && { echo "FAIL --verify off --output wrote a file"; fail=1; }
 # --persistent (issue 19): a GPU executor; the flag parses, off runs as before, on refuses the CPU
 expect_error "--persistent on runs on the GPU" run --size 32x32x8 --steps 3 --persistent on \
     --backend cpu

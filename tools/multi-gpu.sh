@@ -13,12 +13,13 @@
 #   3. for each stencil, MGPU_STEPS steps in double, F = 1: weak scaling, P ranks on the P-GPU
 #      sphere for P = 1, 2 (, 4); strong scaling, the largest sphere on 1 .. G ranks. Every run
 #      prints its time per step, the exchange alone and the share hidden, the model's
-#      prediction and a checksum of its final state; the CPU verifies runs small enough
-#      (iterated_full_check), and every run on several ranks must give the checksum of the same
-#      sphere on one rank (bit-exact) — checked here, a mismatch fails the script;
+#      prediction and a checksum of its final state; every run on several ranks must give the checksum of the same
+#      sphere on one rank (bit-exact) — checked here, a mismatch fails the script; the CPU
+#      recomputes the one-rank runs of the one-GPU sphere (bit for bit, MGPU_VERIFY);
 #   4. tools/multi-gpu-summary.py writes summary.md (the tables) and scaling.png.
 # Outputs go to $OUT (the device tool's folder) or multi-gpu-out. Exit 0 when every run passed.
 # Env: MGPU_N (1024), MGPU_LEVELS (64), MGPU_STEPS (100), MGPU_STENCILS ("laplap hdiff"),
+#      MGPU_VERIFY (small: the CPU recomputes the one-rank runs on one GPU's sphere; all; none),
 #      MGPU_TESTS (1: run the GPU tests first; 0: skip), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
 # NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
@@ -64,12 +65,17 @@ for P in $ranks; do
         { echo "mesh generate n=$n failed"; exit 1; }
 done
 cores=$(nproc)
-# run NAME P N STENCIL: P ranks (one per GPU) on the sphere of edge N; output NAME.txt
+# run NAME P N STENCIL: P ranks (one per GPU) on the sphere of edge N; output NAME.txt. The CPU
+# recomputes the one-rank weak runs (MGPU_VERIFY=small, the default), every run (all) or none;
+# the others are compared by checksum (--verify off)
 run() {
-    local name=$1 P=$2 n=$3 st=$4 t0=$SECONDS
+    local name=$1 P=$2 n=$3 st=$4 t0=$SECONDS verify=off
+    case ${MGPU_VERIFY:-small} in
+        all) verify=on;; small) [ "$P" = 1 ] && [ "$n" = "$N" ] && verify=on;;
+    esac
     mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) -x NCCL_NVLS_ENABLE \
         "$pillar" run --ranks "$P" --backend gpu --mesh "/tmp/mgpu-sphere-$n.h5" --layout file \
-        --stencil "$st" --steps "$T" >"$out/$name.txt" 2>&1
+        --stencil "$st" --steps "$T" --verify $verify >"$out/$name.txt" 2>&1
     local rc=$?
     printf '%-26s exit %d %4ds  %s\n' "$name" $rc $((SECONDS - t0)) \
         "$(grep -E '^  time  ' "$out/$name.txt" | sed 's/^ *//')"

@@ -186,6 +186,7 @@ static const char *const precisions[] = {"double", "float", "both"};
 static const char *const storages[] = {"chasing", "nonchasing"};
 static const char *const grids[] = {"unstructured", "regular"};
 static const char *const yes_no[] = {"yes", "no"};
+static const char *const on_off[] = {"on", "off"};
 static const char *const sweeps[] = {"domain"};
 
 /* ---- flags that set one field ---- */
@@ -584,6 +585,12 @@ static const flag flags[] = {
      "levels); the file appears whole or not at all. With --steps: the\n"
      "state after the last step, as the input fields (in, coeff, ...), so\n"
      "the file is the --input of a run that goes on", set_text, AT(o.output), 0, 0, NULL},
+    {"--verify", "M", RUN, HELP_MAIN,
+     "on | off: off skips the CPU reference and the comparison (for runs\n"
+     "too large or too long to recompute on the CPU; a distributed run\n"
+     "still prints its state's checksum to compare with other runs);\n"
+     "--output is refused then (it is written after a verified run)  (on)",
+     set_choice, AT(o.no_verify), 0, 2, on_off},
     {"--output-inputs", NULL, RUN, HELP_MAIN,
      "write the input fields into the --output FILE too (it can then be\n"
      "given back as --input; with --steps they are always written)",
