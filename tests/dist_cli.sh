@@ -83,11 +83,12 @@ run 4 --stencil fastwaves --size 26x22x5 --steps 2 --fuse 2 --input "$tmp/fw3.h5
 same "$tmp/fw1.h5" "$tmp/fw5.h5" u_pos v_pos
 
 # the state's checksum (what compares runs too large for the CPU to verify): equal on 1 and on P
-# ranks, different one step later; the exchange measured alone, the devices (and on the GPU the
+# ranks (that one with --verify off: no CPU reference, said so), different one step later; the exchange measured alone, the devices (and on the GPU the
 # model) printed
 sum() { grep "^  state     checksum" "$tmp/out" | awk '{print $3}'; }
 mpi 1 --mesh "$tmp/sphere.h5" --stencil laplap --steps 4 >"$tmp/out" 2>&1; one=$(sum)
-mpi 3 --mesh "$tmp/sphere.h5" --stencil laplap --steps 4 --fuse 2 >"$tmp/out" 2>&1; three=$(sum)
+mpi 3 --mesh "$tmp/sphere.h5" --stencil laplap --steps 4 --fuse 2 --verify off >"$tmp/out" 2>&1
+three=$(grep -q "verify    skipped (--verify off)" "$tmp/out" && sum)
 cp "$tmp/out" "$tmp/three"
 mpi 3 --mesh "$tmp/sphere.h5" --stencil laplap --steps 5 --fuse 2 >"$tmp/out" 2>&1; later=$(sum)
 if [ -n "$one" ] && [ "$one" = "$three" ] && [ "$later" != "$one" ] && [ -n "$later" ] &&

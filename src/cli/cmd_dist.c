@@ -255,7 +255,7 @@ int run_distributed(options *o, int argc, char **argv)
     int backend = me == 0 ? cli_backend(o) : runner_pick_backend(o, why, sizeof why);
     int steps = o->steps ? o->steps : 1, F = o->fuse ? o->fuse : 1, rc = 0;
     problem pb;
-    if (backend < 0 || problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, 1) != 0) {
+    if (backend < 0 || problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, !o->no_verify) != 0) {
         dist_finalize();
         return backend < 0 ? 1 : o->mesh ? 1 : 2;
     }
