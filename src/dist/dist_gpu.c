@@ -12,19 +12,26 @@
 int share_launch(void *to, const void *from, const int *to_cell, const int *from_cell, int n,
                  int nlev, long to_zs, long from_zs, int is_float, void *stream); /* share.cu */
 
-/* The events that bound a pass's pieces, in the order they are recorded on the stream. */
+/* The events that bound a pass's pieces. Step 1's interior runs on its own stream (inner) beside
+ * the exchange's work on the other (stream, of higher priority, so that the packing and unpacking
+ * kernels' blocks go ahead of the interior's): nothing the one writes is read by the other (the
+ * interior reads no ring cell and writes the output fields; packing reads own cells of the state,
+ * unpacking writes its ring cells). The boundary waits for the interior. */
 enum {
-    EV_PACK0, EV_PACK1, EV_D2H1,     /* packing kernels, then the copy to the pinned host buffer */
-    EV_INNER0, EV_INNER1,            /* step 1's interior */
-    EV_UNPACK0, EV_H2D1, EV_UNPACK1, /* the copy from the host (after MPI_Waitall), unpacking */
-    EV_BOUND1, EV_REST1,             /* step 1's boundary; steps 2..t */
+    EV_PACK0, EV_PACK1, EV_D2H1,     /* stream: packing kernels, the copy to the pinned buffer */
+    EV_INNER0, EV_INNER1,            /* inner: step 1's interior */
+    EV_UNPACK0, EV_H2D1, EV_UNPACK1, /* stream: the copy from the host (after MPI_Waitall),
+                                      * unpacking */
+    EV_BOUND0, EV_BOUND1, EV_REST1,  /* stream, once the interior is done: step 1's boundary;
+                                      * steps 2..t */
     NEV
 };
 
 struct dist_gpu {
     const dist_rank *d;
     ooc_launch launch;
-    cudaStream_t stream;
+    cudaStream_t stream;  /* the exchange, the boundary and steps 2..t */
+    cudaStream_t inner;   /* step 1's interior */
     fieldset dev;         /* every input and output, pt.zstride x nz each */
     int32_t *tab;         /* the part's table or lists */
     int32_t *scell, *rcell, *ident; /* send and receive cells; 0, 1, 2, ... */
@@ -81,7 +88,10 @@ dist_gpu *dist_gpu_open(const dist_rank *d, fieldset loc, access_t a, int bx, in
         return NULL;
     }
     g->d = d;
-    CK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    int least = 0, greatest = 0;
+    CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CK(cudaStreamCreateWithPriority(&g->stream, cudaStreamNonBlocking, greatest));
+    CK(cudaStreamCreateWithPriority(&g->inner, cudaStreamNonBlocking, least));
     for (int i = 0; i < NEV; i++)
         CK(cudaEventCreate(&g->ev[i]));
     const stencil_info *si = &stencil_table[d->stencil];
@@ -141,6 +151,7 @@ void dist_gpu_close(dist_gpu *g)
     for (int i = 0; i < NEV; i++)
         CK(cudaEventDestroy(g->ev[i]));
     CK(cudaStreamDestroy(g->stream));
+    CK(cudaStreamDestroy(g->inner));
     xfree(g);
 }
 
@@ -203,20 +214,20 @@ void dist_gpu_pack(dist_gpu *g)
 
 dist_pieces dist_gpu_timing(const dist_gpu *g) { return g->times; }
 
-/* Step j of a pass of t on cells [c0, c1). */
-static void step(dist_gpu *g, int c0, int c1)
+/* Step j of a pass of t on cells [c0, c1), on stream s. */
+static void step(dist_gpu *g, int c0, int c1, cudaStream_t s)
 {
     const dist_rank *d = g->d;
     ooc_step_launch(&g->launch, d->stencil, d->prec, &d->pt, g->tab, g->dev, 0, 0, d->zend, c0, c1,
-                    g->in_out, g->stream);
+                    g->in_out, s);
 }
 
 void dist_gpu_first_interior(dist_gpu *g, int t)
 {
     (void)t;
-    CK(cudaEventRecord(g->ev[EV_INNER0], g->stream));
-    step(g, g->d->inner0, g->d->pt.ncells);
-    CK(cudaEventRecord(g->ev[EV_INNER1], g->stream));
+    CK(cudaEventRecord(g->ev[EV_INNER0], g->inner));
+    step(g, g->d->inner0, g->d->pt.ncells, g->inner);
+    CK(cudaEventRecord(g->ev[EV_INNER1], g->inner));
     g->times.interior_pts += (double)(g->d->pt.ncells - g->d->inner0) * g->d->zend;
 }
 
@@ -229,11 +240,13 @@ void dist_gpu_finish(dist_gpu *g, int t)
     CK(cudaEventRecord(g->ev[EV_H2D1], g->stream));
     messages(g, g->drecv, 1);
     CK(cudaEventRecord(g->ev[EV_UNPACK1], g->stream));
-    step(g, d->pt.first[t - 1], d->inner0);
+    CK(cudaStreamWaitEvent(g->stream, g->ev[EV_INNER1], 0));
+    CK(cudaEventRecord(g->ev[EV_BOUND0], g->stream));
+    step(g, d->pt.first[t - 1], d->inner0, g->stream);
     CK(cudaEventRecord(g->ev[EV_BOUND1], g->stream));
     g->in_out = !g->in_out;
     for (int j = 2; j <= t; j++) {
-        step(g, d->pt.first[t - j], d->pt.ncells);
+        step(g, d->pt.first[t - j], d->pt.ncells, g->stream);
         g->in_out = !g->in_out;
     }
     CK(cudaEventRecord(g->ev[EV_REST1], g->stream));
@@ -241,7 +254,7 @@ void dist_gpu_finish(dist_gpu *g, int t)
     g->times.interior += between(g, EV_INNER0, EV_INNER1);
     g->times.h2d += between(g, EV_UNPACK0, EV_H2D1);
     g->times.unpack += between(g, EV_H2D1, EV_UNPACK1);
-    g->times.boundary += between(g, EV_UNPACK1, EV_BOUND1);
+    g->times.boundary += between(g, EV_BOUND0, EV_BOUND1);
     g->times.rest += between(g, EV_BOUND1, EV_REST1);
     g->times.received += (double)g->rbytes;
 }

@@ -29,9 +29,11 @@ void dist_gpu_close(dist_gpu *g);
 void *dist_gpu_send_buffer(dist_gpu *g);
 void *dist_gpu_recv_buffer(dist_gpu *g);
 
-/* Packs every message into the send buffer; ready for MPI on return. */
+/* Packs every message into the send buffer; ready for MPI on return (a step 1's interior started
+ * before runs on beside it: call dist_gpu_first_interior first to overlap the two). */
 void dist_gpu_pack(dist_gpu *g);
-/* Starts step 1's body at the interior cells of a pass of t steps (returns at once). */
+/* Starts step 1's body at the interior cells of a pass of t steps on a stream of its own (returns
+ * at once); before or after dist_gpu_pack, before dist_gpu_finish. */
 void dist_gpu_first_interior(dist_gpu *g, int t);
 /* Unpacks every received message into the ring (after MPI_Waitall), then the rest of the pass
  * of t steps; done on return. */

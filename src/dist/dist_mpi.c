@@ -282,12 +282,14 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
     const dist_rank *d = r->d;
     int nr = d->nrecv, ns = d->nsend;
     double t0;
+#ifdef PILLAR_HAVE_CUDA
+    if (r->dev) /* first: the device computes it while the messages are packed, copied, sent */
+        dist_gpu_first_interior(r->dev, t);
+#endif
     start_exchange(c, r, req, &t0);
     double t1 = now_ms();
 #ifdef PILLAR_HAVE_CUDA
-    if (r->dev)
-        dist_gpu_first_interior(r->dev, t);
-    else
+    if (!r->dev)
 #endif
         dist_first_interior(d, r->loc, t);
     double t2 = now_ms();
