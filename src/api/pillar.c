@@ -882,7 +882,7 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
     if (steps == 0)
         return PILLAR_OK;
     if (ctx->comm_set) {
-        dist_exec e = {ctx->backend == BACKEND_GPU, ctx->access, 0, 0, 0, 8, 0};
+        dist_exec e = {ctx->backend == BACKEND_GPU, ctx->access, 0, 0, 0, 8, 0, NULL};
         dist_timing t;
         perr_capture(ctx->err, sizeof ctx->err);
         int rc = dist_mpi_run(ctx->comm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing,

@@ -207,7 +207,12 @@ static int part_open(rank_part *r, const dist_rank *d, const ugrid *g, fieldset 
     memset(r, 0, sizeof *r);
     r->d = d;
     r->loc = dist_fields_alloc(d);
-    dist_fields_load(d, g, f, r->loc);
+    if (e->bare) /* this rank's cells only, made here */
+        for (int k = 0; k < stencil_table[d->stencil].nin; k++)
+            problem_fill_inputs(e->bare, k, d->pt.gcell, d->pt.ncells, 0, d->nz, r->loc.p[k],
+                                d->pt.zstride);
+    else
+        dist_fields_load(d, g, f, r->loc);
     offsets(d, d->sstart, d->nsend, &r->soff);
     offsets(d, d->rstart, d->nrecv, &r->roff);
     if (r->soff[d->nsend] > INT_MAX || r->roff[d->nrecv] > INT_MAX) {
@@ -406,52 +411,108 @@ static double least_positive(MPI_Comm c, double x)
     return lo >= 1e300 ? 0 : lo;
 }
 
+/* Where every rank's own cells go: their counts, displacements and global ids, on rank 0 (on
+ * every rank unless root_only); total: cells in all (0 where nothing is received). */
+typedef struct {
+    int *counts, *dis, *cells, total;
+} owners;
+
+static owners owners_gather(MPI_Comm c, const dist_rank *d, int root_only)
+{
+    int me = d->rank, n = d->nranks, nown = d->nown;
+    owners o;
+    o.counts = xalloc(sizeof(int) * (size_t)n);
+    o.dis = xalloc(sizeof(int) * (size_t)n);
+    int get = !root_only || me == 0;
+    if (root_only)
+        MPI_Gather(&nown, 1, MPI_INT, o.counts, 1, MPI_INT, 0, c);
+    else
+        MPI_Allgather(&nown, 1, MPI_INT, o.counts, 1, MPI_INT, c);
+    o.total = 0;
+    for (int q = 0; q < n; q++) {
+        o.dis[q] = o.total;
+        o.total += get ? o.counts[q] : 0;
+    }
+    o.cells = xalloc(sizeof(int) * (size_t)(o.total + 1));
+    const int *mine = d->pt.gcell + d->pt.first[0];
+    if (root_only)
+        MPI_Gatherv(mine, nown, MPI_INT, o.cells, o.counts, o.dis, MPI_INT, 0, c);
+    else
+        MPI_Allgatherv(mine, nown, MPI_INT, o.cells, o.counts, o.dis, MPI_INT, c);
+    return o;
+}
+
+static void owners_free(owners *o)
+{
+    xfree(o->counts);
+    xfree(o->dis);
+    xfree(o->cells);
+}
+
+/* Carried field j's own values at level z of every rank into recv (rank 0, or every rank unless
+ * root_only), in the order of o->cells; send: room for nown values. */
+static void level_gather(MPI_Comm c, const dist_rank *d, fieldset loc, int j, int z,
+                         const owners *o, char *send, char *recv, int root_only)
+{
+    const iter_carry *ca = iter_carried(d->stencil);
+    size_t es = prec_size(d->prec);
+    MPI_Datatype ty = d->prec == PREC_FLOAT ? MPI_FLOAT : MPI_DOUBLE;
+    const char *lz = (const char *)loc.p[ca->in[j]] +
+                     ((size_t)z * (size_t)d->pt.zstride + (size_t)d->pt.first[0]) * es;
+    memcpy(send, lz, es * (size_t)d->nown);
+    if (root_only)
+        MPI_Gatherv(send, d->nown, ty, recv, o->counts, o->dis, ty, 0, c);
+    else
+        MPI_Allgatherv(send, d->nown, ty, recv, o->counts, o->dis, ty, c);
+}
+
 /* Every rank's own cells of the carried fields into f on rank 0 (every rank unless root_only):
  * the cells' global ids, then the values level by level. */
 static void gather(MPI_Comm c, const dist_rank *d, const ugrid *g, fieldset loc, fieldset f, int root_only)
 {
-    int me = d->rank, n = d->nranks, nown = d->nown;
     const iter_carry *ca = iter_carried(d->stencil);
     size_t es = prec_size(d->prec);
-    int *counts = xalloc(sizeof(int) * (size_t)n), *dis = xalloc(sizeof(int) * (size_t)n);
-    int get = !root_only || me == 0;
-    if (root_only)
-        MPI_Gather(&nown, 1, MPI_INT, counts, 1, MPI_INT, 0, c);
-    else
-        MPI_Allgather(&nown, 1, MPI_INT, counts, 1, MPI_INT, c);
-    int total = 0;
-    for (int q = 0; q < n; q++) {
-        dis[q] = total;
-        total += get ? counts[q] : 0;
-    }
-    int *cells = xalloc(sizeof(int) * (size_t)(total + 1));
-    const int *mine = d->pt.gcell + d->pt.first[0];
-    if (root_only)
-        MPI_Gatherv(mine, nown, MPI_INT, cells, counts, dis, MPI_INT, 0, c);
-    else
-        MPI_Allgatherv(mine, nown, MPI_INT, cells, counts, dis, MPI_INT, c);
-    MPI_Datatype ty = d->prec == PREC_FLOAT ? MPI_FLOAT : MPI_DOUBLE;
-    char *send = xalloc(es * (size_t)(nown + 1)), *recv = xalloc(es * (size_t)(total + 1));
+    owners o = owners_gather(c, d, root_only);
+    char *send = xalloc(es * (size_t)(d->nown + 1)), *recv = xalloc(es * (size_t)(o.total + 1));
     for (int j = 0; j < ca->n; j++)
         for (int z = 0; z < d->nz; z++) {
-            const char *lz = (const char *)loc.p[ca->in[j]] +
-                             ((size_t)z * (size_t)d->pt.zstride + (size_t)d->pt.first[0]) * es;
-            memcpy(send, lz, es * (size_t)nown);
-            if (root_only)
-                MPI_Gatherv(send, nown, ty, recv, counts, dis, ty, 0, c);
-            else
-                MPI_Allgatherv(send, nown, ty, recv, counts, dis, ty, c);
-            if (!get)
-                continue;
+            level_gather(c, d, loc, j, z, &o, send, recv, root_only);
             char *gz = (char *)f.p[ca->in[j]] + (size_t)z * (size_t)g->zstride * es;
-            for (int i = 0; i < total; i++)
-                memcpy(gz + (size_t)cells[i] * es, recv + (size_t)i * es, es);
+            for (int i = 0; i < o.total; i++)
+                memcpy(gz + (size_t)o.cells[i] * es, recv + (size_t)i * es, es);
         }
-    xfree(counts);
-    xfree(dis);
-    xfree(cells);
+    owners_free(&o);
     xfree(send);
     xfree(recv);
+}
+
+/* The final state's iter_state_hash on rank 0 (0 elsewhere), with no rank holding more than its
+ * part and one level of the grid: level by level, the ranks' own cells gathered into the level,
+ * the grid's halo cells (no rank owns them; never computed) at their initial values. */
+static uint64_t gather_hash(MPI_Comm c, const dist_rank *d, const problem *pb, fieldset loc)
+{
+    const iter_carry *ca = iter_carried(d->stencil);
+    size_t es = prec_size(d->prec), nxy = (size_t)pb->ug.nxy;
+    owners o = owners_gather(c, d, 1);
+    int me = d->rank;
+    char *send = xalloc(es * (size_t)(d->nown + 1)), *recv = xalloc(es * (size_t)(o.total + 1));
+    char *level = me == 0 ? xalloc(es * nxy) : NULL;
+    uint64_t h = ITER_HASH_START;
+    for (int j = 0; j < ca->n; j++)
+        for (int z = 0; z < d->nz; z++) {
+            level_gather(c, d, loc, j, z, &o, send, recv, 1);
+            if (me != 0)
+                continue;
+            problem_fill_inputs(pb, ca->in[j], NULL, pb->ug.nhalo, z, z + 1, level, 0);
+            for (int i = 0; i < o.total; i++)
+                memcpy(level + (size_t)o.cells[i] * es, recv + (size_t)i * es, es);
+            h = iter_hash_values(h, d->prec, level, nxy);
+        }
+    owners_free(&o);
+    xfree(send);
+    xfree(recv);
+    xfree(level);
+    return me == 0 ? h : 0;
 }
 
 int dist_mpi_run(int comm, const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed,
@@ -535,7 +596,10 @@ int dist_mpi_run(int comm, const ugrid *g, stencil_t s, precision_t p, int chasi
     if (r.dev)
         dist_gpu_store(r.dev, r.loc);
 #endif
-    gather(c, &d, g, r.loc, f, e->root_only);
+    if (e->bare)
+        t->hash = gather_hash(c, &d, e->bare, r.loc);
+    else
+        gather(c, &d, g, r.loc, f, e->root_only);
 
     double sent = (double)r.soff[d.nsend], lo, hi0;
     t->nranks = n;

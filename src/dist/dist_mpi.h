@@ -7,6 +7,9 @@
 
 #include "dist_plan.h"
 #include "access/access.h"
+#include "src/exec/problem.h"
+
+#include <stdint.h>
 
 /* Whether pillar was built with MPI. */
 int dist_mpi_built(void);
@@ -37,6 +40,11 @@ typedef struct {
     access_t access; /* GPU: the strategy and block shape of the steps' kernels */
     int bx, by, bz, zslice;
     int root_only;   /* 1: only rank 0 gets the gathered result */
+    /* non-NULL: the problem (problem_make_bare) from which each rank makes its own part's initial
+     * inputs (problem_fill_inputs): f holds no field and gets no result; rank 0 gets the final
+     * state's iter_state_hash (dist_timing.hash), gathered level by level. No rank then holds
+     * more than its part and one level of the grid */
+    const problem *bare;
 } dist_exec;
 
 /* Bare exchanges timed after a run (dist_timing.exchange_s: their median). */
@@ -72,6 +80,7 @@ typedef struct {
      * the copies to and from the pinned buffers; 0 when MPI takes device pointers) */
     double pts_per_s, pack_bps, unpack_bps, host_bps;
     char devices[512];     /* every rank's device, "rank 0: GPU 0 (bus id), rank 1: ..." */
+    uint64_t hash;         /* dist_exec.bare: the final state's iter_state_hash (rank 0) */
 } dist_timing;
 
 /* Advances state f (on grid g; every rank passes the same grid and the same initial state) by

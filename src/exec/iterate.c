@@ -81,27 +81,33 @@ long iter_state_differ(const problem *pb, fieldset a, fieldset b, long *points)
     return bad;
 }
 
+uint64_t iter_hash_values(uint64_t h, precision_t p, const void *values, size_t n)
+{
+    const char *v = values;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w = 0;
+        if (p == PREC_FLOAT) {
+            uint32_t x;
+            memcpy(&x, v + i * 4, 4);
+            w = x;
+        } else {
+            memcpy(&w, v + i * 8, 8);
+        }
+        h = (h ^ w) * 1099511628211ull;
+    }
+    return h;
+}
+
 uint64_t iter_state_hash(const problem *pb, fieldset f)
 {
     const iter_carry *c = iter_carried(pb->s.stencil);
-    uint64_t h = 14695981039346656037ull;
-    int isf = pb->s.prec == PREC_FLOAT;
+    uint64_t h = ITER_HASH_START;
     for (int j = 0; j < c->n; j++)
-        for (int z = 0; z < pb->ug.nz; z++) {
-            const char *row = (const char *)f.p[c->in[j]] +
-                              (size_t)z * (size_t)pb->ug.zstride * prec_size(pb->s.prec);
-            for (int cell = 0; cell < pb->ug.nxy; cell++) {
-                uint64_t w = 0;
-                if (isf) {
-                    uint32_t v;
-                    memcpy(&v, row + (size_t)cell * 4, 4);
-                    w = v;
-                } else {
-                    memcpy(&w, row + (size_t)cell * 8, 8);
-                }
-                h = (h ^ w) * 1099511628211ull;
-            }
-        }
+        for (int z = 0; z < pb->ug.nz; z++)
+            h = iter_hash_values(h, pb->s.prec,
+                                 (const char *)f.p[c->in[j]] +
+                                     (size_t)z * (size_t)pb->ug.zstride * prec_size(pb->s.prec),
+                                 (size_t)pb->ug.nxy);
     return h;
 }
 

@@ -51,6 +51,10 @@ long iter_state_differ(const problem *pb, fieldset a, fieldset b, long *points);
  * same grid whose states are equal bit for bit print equal hashes, so a distributed run on P ranks
  * is compared with one on a single rank when the CPU cannot recompute either. */
 uint64_t iter_state_hash(const problem *pb, fieldset f);
+/* Its pieces: the hash's start, and the hash h continued over n values of precision p (one value
+ * a word), so that a state gathered level by level hashes to iter_state_hash's value. */
+#define ITER_HASH_START 14695981039346656037ull
+uint64_t iter_hash_values(uint64_t h, precision_t p, const void *values, size_t n);
 
 /* Advances state f (laid out on pb's unstructured grid) by `steps` steps in core. */
 void iter_run_incore(const problem *pb, fieldset f, int steps);

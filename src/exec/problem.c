@@ -46,19 +46,28 @@ static void fill_unstructured(problem *pb)
 /* Inputs without a regular twin: by the cell's (x, y) on an emulated grid or a mesh that is a
  * regular patch (the values its twin holds, so an iterated run starts where a single run does),
  * else by the file's cell index (x) and level. */
-static void fill_direct_inputs(problem *pb)
+static double input_at(const problem *pb, int f, int c, int z)
 {
     const problem_spec *s = &pb->s;
     const ugrid *g = &pb->ug;
-    for (int f = 0; f < stencil_table[s->stencil].nin; f++) {
-        void *u = pb->uf.p[f];
-#pragma omp parallel for schedule(static)
-        for (int z = 0; z < s->nz; z++)
-            for (int c = 0; c < g->nxy; c++)
-                field_set(s->prec, u, (size_t)c + (size_t)z * g->zstride,
-                          g->cx ? stencil_input(s->stencil, f, g->cx[c], g->cy[c], z, s->seed)
-                                : stencil_input(s->stencil, f, g->mesh_cell[c], 0, z, s->seed));
-    }
+    return g->cx ? stencil_input(s->stencil, f, g->cx[c], g->cy[c], z, s->seed)
+                 : stencil_input(s->stencil, f, g->mesh_cell[c], 0, z, s->seed);
+}
+
+static void fill_direct_inputs(problem *pb)
+{
+    for (int f = 0; f < stencil_table[pb->s.stencil].nin; f++)
+        problem_fill_inputs(pb, f, NULL, pb->ug.nxy, 0, pb->s.nz, pb->uf.p[f], pb->ug.zstride);
+}
+
+void problem_fill_inputs(const problem *pb, int f, const int *cells, int n, int z0, int z1,
+                         void *dst, long zstride)
+{
+#pragma omp parallel for schedule(static) collapse(2)
+    for (int z = z0; z < z1; z++)
+        for (int i = 0; i < n; i++)
+            field_set(pb->s.prec, dst, (size_t)i + (size_t)(z - z0) * (size_t)zstride,
+                      input_at(pb, f, cells ? cells[i] : i, z));
 }
 
 static int build_mesh_grid(problem *pb)
@@ -100,6 +109,8 @@ static int build_unstructured(problem *pb)
              geometry_build(&pb->geo, &pb->ug, &pb->mesh, s->prec, 0, pb->mesh_path) != 0)
         return -1;
     int nin = stencil_table[s->stencil].nin;
+    if (pb->bare)
+        return 0;
     for (int f = 0; f < pb->nf; f++)
         if (f < nin || !pb->lean || pb->lean_outputs)
             pb->uf.p[f] = field_alloc(s->prec, pb->ug.len);
@@ -261,6 +272,14 @@ int problem_make_lean(problem *pb, const problem_spec *s, const char *path, mesh
                       int outputs)
 {
     return problem_make_lean_mesh(pb, s, NULL, path, order, outputs);
+}
+
+int problem_make_bare(problem *pb, const problem_spec *s, const char *path, mesh_order_t order)
+{
+    memset(pb, 0, sizeof *pb);
+    pb->lean = 1;
+    pb->bare = 1;
+    return problem_build(pb, s, path, order, NULL);
 }
 
 int problem_make_lean_mesh(problem *pb, const problem_spec *s, mesh *m, const char *name,

@@ -45,6 +45,7 @@ typedef struct {
     int regular_twin; /* rg and rf exist: an emulated grid, or a mesh that is a regular patch */
     int lean;         /* made by problem_make_lean */
     int lean_outputs; /* lean, with unstructured output fields */
+    int bare;         /* lean without any field (problem_make_bare): uf is empty */
     int nf;      /* fields: inputs + outputs */
     fieldset rf; /* regular-grid host fields */
     fieldset uf; /* unstructured-grid host fields */
@@ -63,6 +64,14 @@ int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, mesh
  * twin would), and its output fields only when `outputs` is set. */
 int problem_make_lean(problem *pb, const problem_spec *s, const char *path, mesh_order_t order,
                       int outputs);
+/* For a rank of a distributed run that makes only its own part's fields: the lean problem's grid
+ * and tables without any field (uf empty, nf still counts the stencil's fields); the initial inputs
+ * at any cells come from problem_fill_inputs. */
+int problem_make_bare(problem *pb, const problem_spec *s, const char *path, mesh_order_t order);
+/* Input field f's initial values (the ones problem_make_lean puts in uf) at the n cells cells[]
+ * of pb->ug, levels [z0, z1): value i of level z at index (z - z0) * zstride + i of dst. */
+void problem_fill_inputs(const problem *pb, int f, const int *cells, int n, int z0, int z1,
+                         void *dst, long zstride);
 /* The same on a mesh already in memory and checked (mesh_check), which pb takes over (m is
  * emptied, also on failure); name stands for it in messages (pb->mesh_path). m = NULL: the mesh
  * file at name, or an emulated grid when name is NULL too. */
