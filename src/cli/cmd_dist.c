@@ -215,8 +215,9 @@ static void print_model(const problem *pb, const dist_timing *t, int F, int P)
     if (t->host_bps > 0)
         l.host_bps = t->host_bps;
     dist_estimate m = dist_model(&pr, &l, P);
-    printf("  model     %.3f ms per step on paper (the H100's rates, NVLink%s), %.3f ms with this "
-           "run's rates (interior %.1f G points/s", paper * 1e3, l.staged ? " staged through the host" : "",
+    printf("  model     %.3f ms per step on paper (the H100's rates%s), %.3f ms with this run's "
+           "rates (interior %.1f G points/s", paper * 1e3,
+           P == 1 ? "" : l.staged ? ", NVLink staged through the host" : ", NVLink",
            m.step_s * 1e3, t->pts_per_s / 1e9);
     if (P > 1)
         printf(", host link %.1f GB/s; ring k = %.2f; %.0f%% of the exchange hidden",
