@@ -1,7 +1,9 @@
 /* test_dist.c — distributed iterated runs without MPI (src/dist/): P ranks in one process
  * (dist_sim_run) equal the in-core iteration bit for bit for every iterated stencil, P = 1, 2,
  * 3, 4, 7, layouts, storages, precisions, generated grids and mesh kinds, F = 1..3 steps between
- * exchanges; each rank's cells, ring, interior and lists are checked against the global grid
+ * exchanges; fluxdiff with each rank's coefficients on periodic hexagons and triangles, the
+ * refined patch and the cubed sphere (file and METIS orders), and caught when they are gathered
+ * in the wrong numbering; each rank's cells, ring, interior and lists are checked against the global grid
  * (ugrid_follow, the mesh's lists), not through the plan's own tables. With --gpu (built with
  * CUDA; 77 without a device): every rank's part on the one GPU (dist_sim_steps_gpu), the same
  * comparisons. */
@@ -21,7 +23,8 @@ static const int ranks[] = {1, 2, 3, 4, 7};
 #define NRANKS ((int)(sizeof ranks / sizeof ranks[0]))
 
 /* Whether the body at global cell c reads only cells of rank `me` or the grid's halo: every
- * relation it reads followed on the global grid (W/E/S/N), or its neighbours and theirs (graph). */
+ * relation it reads followed on the global grid (W/E/S/N), or its neighbours (graph, radius 1:
+ * fluxdiff) and theirs (radius 2: graphlap). */
 static int reads_own_only(const ugrid *g, stencil_t s, const int *part, int me, int c)
 {
     const stencil_info *si = &stencil_table[s];
@@ -41,7 +44,7 @@ static int reads_own_only(const ugrid *g, stencil_t s, const int *part, int me, 
             continue;
         if (a >= g->nhalo && part[a] != me)
             return 0;
-        for (int k = 0; k < g->adjw; k++) {
+        for (int k = 0; k < g->adjw && si->radius > 1; k++) {
             int b = g->adj[(size_t)k * g->nxy + a];
             if (b >= g->nhalo && part[b] != me)
                 return 0;
@@ -66,7 +69,7 @@ static void test_ranks(const problem *pb, int n, int F, const char *what)
     dist_rank *d = xalloc(sizeof(dist_rank) * (size_t)n);
     long owned = 0, bad_own = 0, bad_inner = 0, bad_edge = 0, bad_ring = 0;
     for (int r = 0; r < n; r++) {
-        CHECK(dist_rank_make(&d[r], g, part, n, r, s, pb->s.prec, pb->s.chasing,
+        CHECK(dist_rank_make(&d[r], g, &pb->geo, part, n, r, s, pb->s.prec, pb->s.chasing,
                              pb->s.compressed, F) == 0, "%s: rank %d", what, r);
         const ooc_part *pt = &d[r].pt;
         owned += d[r].nown;
@@ -126,11 +129,11 @@ static int use_gpu; /* --gpu: the ranks' parts on the device */
 static int sim_run(const problem *pb, int P, int F, fieldset f)
 {
     if (!use_gpu)
-        return dist_sim_run(&pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
-                            NULL, P, F, f, STEPS);
+        return dist_sim_run(&pb->ug, &pb->geo, pb->s.stencil, pb->s.prec, pb->s.chasing,
+                            pb->s.compressed, NULL, P, F, f, STEPS);
     dist_sim sm;
-    if (dist_sim_open(&sm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
-                      NULL, P, F) != 0)
+    if (dist_sim_open(&sm, &pb->ug, &pb->geo, pb->s.stencil, pb->s.prec, pb->s.chasing,
+                      pb->s.compressed, NULL, P, F) != 0)
         return -1;
     /* idxvar, and zloop on an even number of ranks where it iterates the stencil (a graph
      * stencil's steps run the ELL kernel, idxvar's form only: ooc_launch_prepare) */
@@ -166,32 +169,71 @@ static int test_runs(const problem *pb, const char *what, int maxf)
     return runs;
 }
 
-/* Breaks the interior on purpose (every own cell taken for interior, computed before the ring
- * arrives, which dist_sim_steps poisons first): the run must then differ. The test can fail. */
-static void test_negative(const problem *pb)
+/* Breaks the interior on purpose: every own cell taken for interior, computed before the ring
+ * arrives, which dist_sim_steps poisons first. */
+static void break_interior(dist_sim *sm, const problem *pb)
+{
+    (void)pb;
+    for (int r = 0; r < sm->nranks; r++)
+        sm->d[r].inner0 = sm->d[r].pt.first[0];
+}
+
+/* Gathers every rank's coefficients wrongly on purpose: local cell l given global cell l's (the
+ * global numbering where the local one belongs). */
+static void break_geometry(dist_sim *sm, const problem *pb)
+{
+    size_t es = prec_size(pb->s.prec);
+    const geometry *geo = &pb->geo;
+    for (int r = 0; r < sm->nranks; r++) {
+        geometry *lg = &sm->d[r].pt.geo;
+        memcpy(lg->r, geo->r, es * (size_t)lg->n);
+        for (int j = 0; j < lg->width; j++)
+            memcpy((char *)lg->k + es * (size_t)j * (size_t)lg->n,
+                   (const char *)geo->k + es * (size_t)j * (size_t)geo->n, es * (size_t)lg->n);
+    }
+}
+
+/* 3 ranks, F = 2, with the fault `breaks` made in them: the run must then differ from in core,
+ * and the same run without it must not. The test can fail; `fault` names what went unnoticed. */
+static void test_negative(const problem *pb, void (*breaks)(dist_sim *, const problem *),
+                          const char *fault)
 {
     fieldset ref = iter_fields_copy(pb);
     iter_run_incore(pb, ref, STEPS);
     for (int broken = 0; broken < 2; broken++) {
         dist_sim sm;
-        if (dist_sim_open(&sm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
-                          NULL, 3, 2) != 0) {
-            CHECK(0, "negative: open");
+        if (dist_sim_open(&sm, &pb->ug, &pb->geo, pb->s.stencil, pb->s.prec, pb->s.chasing,
+                          pb->s.compressed, NULL, 3, 2) != 0) {
+            CHECK(0, "negative (%s): open", fault);
             continue;
         }
-        for (int r = 0; broken && r < sm.nranks; r++)
-            sm.d[r].inner0 = sm.d[r].pt.first[0];
+        if (broken)
+            breaks(&sm, pb);
         fieldset f = iter_fields_copy(pb);
         dist_sim_steps(&sm, f, STEPS);
         long bad = iter_state_differ(pb, f, ref, NULL);
         if (broken)
-            CHECK(bad > 0, "an interior that reads the ring before it arrives went unnoticed");
+            CHECK(bad > 0, "%s went unnoticed", fault);
         else
-            CHECK(bad == 0, "negative control: the unbroken run differs (%ld points)", bad);
+            CHECK(bad == 0, "negative control (%s): the unbroken run differs (%ld points)", fault,
+                  bad);
         iter_fields_free(pb, &f);
         dist_sim_close(&sm);
     }
     iter_fields_free(pb, &ref);
+}
+
+/* A stencil that reads coefficients, given none: refused with a message, nothing made. */
+static void test_no_geometry(const problem *pb)
+{
+    dist_sim sm;
+    char msg[256] = "";
+    perr_capture(msg, sizeof msg);
+    int rc = dist_sim_open(&sm, &pb->ug, NULL, pb->s.stencil, pb->s.prec, pb->s.chasing,
+                           pb->s.compressed, NULL, 2, 1);
+    perr_capture(NULL, 0);
+    CHECK(rc == -1 && strstr(msg, "distributed run") && strstr(msg, "coefficients"),
+          "fluxdiff without coefficients: rc %d '%s'", rc, msg);
 }
 
 typedef struct {
@@ -236,7 +278,8 @@ int main(int argc, char **argv)
                      s.compressed ? " compressed" : "");
             runs += test_runs(&pb, what, l == 0 ? 3 : 2);
             if (k == 0 && l == 0 && !use_gpu)
-                test_negative(&pb);
+                test_negative(&pb, break_interior,
+                              "an interior that reads the ring before it arrives");
             problem_free(&pb);
         }
 
@@ -267,6 +310,41 @@ int main(int argc, char **argv)
             snprintf(what, sizeof what, "%s %s on %s (%s order)", stencil_table[s.stencil].name,
                      prec_name(s.prec), cases[m].name, mesh_order_name[order]);
             runs += test_runs(&pb, what, 2);
+            problem_free(&pb);
+        }
+
+    /* fluxdiff: each rank carries its cells' coefficients (dist_rank_make, ooc_part_geometry);
+     * closed meshes and a bounded patch, file and METIS orders, both precisions */
+    const mesh_case fx[] = {
+        {"periodic hexagons", {MESH_HEXAGONS, 12, 10, 0, 4, 0, 1, 1, 0}, {ST_FLUXDIFF}, 1},
+        {"periodic triangles", {MESH_TRIANGLES, 10, 8, 0, 4, 0, 1, 1, 0}, {ST_FLUXDIFF}, 1},
+        {"refined patch", {MESH_REFINED, 15, 15, 0, 4, 0, 1, 0, 5}, {ST_FLUXDIFF}, 1},
+        {"cubed sphere", {MESH_CUBED_SPHERE, 0, 0, 6, 4, 0, 1, 0, 0}, {ST_FLUXDIFF}, 1},
+    };
+    for (size_t m = 0; m < sizeof fx / sizeof fx[0]; m++)
+        for (int o = 0; o < 2; o++) {
+            mesh_order_t order = o ? MESH_ORDER_METIS : MESH_ORDER_FILE;
+            mesh me;
+            if (mesh_generate(&me, &fx[m].spec) != 0) {
+                CHECK(0, "%s: generate", fx[m].name);
+                continue;
+            }
+            problem_spec s = {ST_FLUXDIFF, (m + (size_t)o) % 2 ? PREC_FLOAT : PREC_DOUBLE, 0, 0, 0,
+                              0, LAYOUT_ROWMAJOR, 16, 7, 1, 0};
+            problem pb;
+            if (problem_make_lean_mesh(&pb, &s, &me, fx[m].name, order, 1) != 0) {
+                CHECK(0, "%s: fluxdiff problem", fx[m].name);
+                continue;
+            }
+            char what[128];
+            snprintf(what, sizeof what, "fluxdiff %s on %s (%s order)", prec_name(s.prec),
+                     fx[m].name, mesh_order_name[order]);
+            runs += test_runs(&pb, what, m == 0 && o == 0 ? 3 : 2);
+            if (m == 0 && o == 1 && !use_gpu) {
+                test_negative(&pb, break_geometry,
+                              "fluxdiff: coefficients gathered in global cell numbers");
+                test_no_geometry(&pb);
+            }
             problem_free(&pb);
         }
     printf("%d distributed runs of %d steps (P = 1, 2, 3, 4, 7%s) equal the in-core iteration\n",

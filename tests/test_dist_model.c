@@ -77,7 +77,7 @@ int main(void)
     CHECK(ugrid_partition(&pb.ug, 0, P, part) == 0, "partition");
     for (int r = 0; r < P; r++) {
         dist_rank d;
-        CHECK(dist_rank_make(&d, &pb.ug, part, P, r, ST_LAPLAP, PREC_DOUBLE, 1, 0, 1) == 0, "rank");
+        CHECK(dist_rank_make(&d, &pb.ug, NULL, part, P, r, ST_LAPLAP, PREC_DOUBLE, 1, 0, 1) == 0, "rank");
         mown[r] = d.nown;
         mring[r] = d.pt.first[0] - d.pt.nfixed;
         dist_rank_free(&d);

@@ -885,8 +885,9 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
         dist_exec e = {ctx->backend == BACKEND_GPU, ctx->access, 0, 0, 0, 8, 0, NULL};
         dist_timing t;
         perr_capture(ctx->err, sizeof ctx->err);
-        int rc = dist_mpi_run(ctx->comm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing,
-                              pb->s.compressed, ctx->fuse ? ctx->fuse : 1, pb->uf, steps, &e, &t);
+        int rc = dist_mpi_run(ctx->comm, &pb->ug, &pb->geo, pb->s.stencil, pb->s.prec,
+                              pb->s.chasing, pb->s.compressed, ctx->fuse ? ctx->fuse : 1, pb->uf,
+                              steps, &e, &t);
         perr_capture(NULL, 0);
         if (rc != 0)
             return PILLAR_ERR_BACKEND; /* the state is then undefined */

@@ -14,22 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What a distributed run does not do (yet): refused with exit 2 before anything starts. */
-/* A stencil that reads the mesh coefficients (fluxdiff): a rank's part carries none (yet). */
-static int geometry_refused(const options *o)
-{
-    if (!stencil_table[o->spec.stencil].geometry)
-        return 0;
-    perr("run: %s does not go with a distributed run (a rank's part carries no mesh coefficients "
-         "yet); run it on one process, in core or --out-of-core on",
-         stencil_table[o->spec.stencil].name);
-    return -1;
-}
-
+/* What a distributed run does not do: refused with exit 2 before anything starts. */
 static int dist_flags_check(const options *o)
 {
-    if (geometry_refused(o) != 0)
-        return -1;
     const char *bad = o->ooc == OOC_ON       ? "--out-of-core on"
                       : o->device_mem        ? "--device-mem"
                       : o->kernel_steps > 1  ? "--kernel-steps"
@@ -63,7 +50,7 @@ static double measured_ring_k(const problem *pb, int P, int F)
         int n = 0;
         for (int r = 0; r < P; r++) {
             dist_rank d;
-            if (dist_rank_make(&d, g, part, P, r, pb->s.stencil, pb->s.prec, 1, 0, F) != 0)
+            if (dist_rank_make(&d, g, &pb->geo, part, P, r, pb->s.stencil, pb->s.prec, 1, 0, F) != 0)
                 continue;
             own[n] = d.nown;
             ring[n++] = d.pt.first[0] - d.pt.nfixed;
@@ -90,8 +77,8 @@ static double measured_ring_k(const problem *pb, int P, int F)
 static int measure_pieces(problem *pb, const options *o, int F, dist_link *l, double *pts)
 {
     dist_sim sm;
-    if (dist_sim_open(&sm, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
-                      NULL, 2, F) != 0)
+    if (dist_sim_open(&sm, &pb->ug, &pb->geo, pb->s.stencil, pb->s.prec, pb->s.chasing,
+                      pb->s.compressed, NULL, 2, F) != 0)
         return -1;
     int steps = o->steps ? o->steps : 10 * F;
     dist_pieces m;
@@ -129,8 +116,6 @@ static int measure_pieces(problem *pb, const options *o, int F, dist_link *l, do
 
 static int plan_only(const options *o)
 {
-    if (geometry_refused(o) != 0)
-        return 2;
     problem pb;
     if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, 0) != 0)
         return o->mesh ? 1 : 2;
@@ -285,8 +270,8 @@ int run_distributed(options *o, int argc, char **argv)
     dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1,
                    bare ? &pb : NULL};
     dist_timing t;
-    if (dist_mpi_run(comm, &pb.ug, pb.s.stencil, pb.s.prec, pb.s.chasing, pb.s.compressed, F,
-                     pb.uf, steps, &e, &t) != 0)
+    if (dist_mpi_run(comm, &pb.ug, &pb.geo, pb.s.stencil, pb.s.prec, pb.s.chasing,
+                     pb.s.compressed, F, pb.uf, steps, &e, &t) != 0)
         rc = 1;
     if (rc == 0 && me == 0) {
         const problem_spec *s = &pb.s;

@@ -81,15 +81,11 @@ static int by_key(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-int dist_rank_make(dist_rank *d, const ugrid *g, const int *part, int nranks, int rank,
-                   stencil_t s, precision_t p, int chasing, int compressed, int F)
+int dist_rank_make(dist_rank *d, const ugrid *g, const geometry *geo, const int *part,
+                   int nranks, int rank, stencil_t s, precision_t p, int chasing, int compressed,
+                   int F)
 {
     memset(d, 0, sizeof *d);
-    if (stencil_table[s].geometry) {
-        perr("distributed run: %s reads the mesh coefficients, which a rank's part does not carry "
-             "(yet); run it on one process, in core or out of core", stencil_table[s].name);
-        return -1;
-    }
     if (nranks < 1 || rank < 0 || rank >= nranks) {
         perr("distributed run: rank %d of %d", rank, nranks);
         return -1;
@@ -112,6 +108,10 @@ int dist_rank_make(dist_rank *d, const ugrid *g, const int *part, int nranks, in
     xfree(own);
     if (rc != 0)
         return -1;
+    if (ooc_part_geometry(&d->pt, s, p, geo, "distributed run") != 0) { /* fluxdiff's */
+        ooc_part_free(&d->pt);
+        return -1;
+    }
     d->rank = rank;
     d->nranks = nranks;
     d->stencil = s;

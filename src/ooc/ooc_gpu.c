@@ -70,7 +70,7 @@ static size_t geo_offset(size_t nb_words) { return (nb_words + 1) / 2 * 2; }
  * coefficients of a stencil that reads them (r, then κ column by column). */
 static size_t part_table_words(const ooc_plan *pl, const ooc_part *pt)
 {
-    return part_nb_words(pl, pt) + ooc_geometry_words(pl, pt);
+    return part_nb_words(pl, pt) + ooc_geometry_words(pt, pl->stencil, pl->prec);
 }
 
 /* A part's coefficients at `at` (its image's geo_offset): r[ncells], then k[width][ncells]. */
@@ -112,6 +112,18 @@ void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at)
     memcpy(at, t->tab, sizeof(int32_t) * (size_t)t->nrel * (size_t)t->ntab);
     if (t->compressed)
         memcpy(at + (size_t)t->nrel * (size_t)t->ntab, t->pat, sizeof(int32_t) * (size_t)t->nxy);
+}
+
+size_t ooc_part_image_words(const ooc_part *pt, stencil_t st, precision_t prec)
+{
+    return ooc_table_words(pt, st) + ooc_geometry_words(pt, st, prec);
+}
+
+void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int32_t *at)
+{
+    ooc_table_pack(pt, st, at);
+    if (ooc_geometry_words(pt, st, prec) > 0)
+        geometry_pack(pt, prec_size(prec), at + geo_offset(ooc_table_words(pt, st)));
 }
 
 /* A part's balls in a words-long image: slots first (8-byte aligned on the device), then start,
@@ -177,7 +189,7 @@ static void ooc_gpu_open(ooc_gpu *o)
             gtwopass_pack(&pl->part[p].gp, at);
         else
             ooc_table_pack(&pl->part[p], pl->stencil, at);
-        if (ooc_geometry_words(pl, &pl->part[p]) > 0)
+        if (ooc_geometry_words(&pl->part[p], pl->stencil, pl->prec) > 0)
             geometry_pack(&pl->part[p], o->es, at + geo_offset(part_nb_words(pl, &pl->part[p])));
         if (part_list_words(pl, p) > 0) {
             const ooc_part *next = &pl->part[p + 1];

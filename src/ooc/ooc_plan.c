@@ -452,58 +452,64 @@ static size_t part_table_bytes(const ooc_plan *pl, const ooc_part *pt)
 {
     if (pl->K > 1)
         return tiles_bytes(&pt->tl);
-    size_t geo = sizeof(int32_t) * ooc_geometry_words(pl, pt);
+    size_t geo = sizeof(int32_t) * ooc_geometry_words(pt, pl->stencil, pl->prec);
     if (pl->gtp > 0)
         return sizeof(int32_t) * gtwopass_words(&pt->gp) + geo;
     return (stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt)) + geo;
 }
 
-size_t ooc_geometry_words(const ooc_plan *pl, const ooc_part *pt)
+size_t ooc_geometry_words(const ooc_part *pt, stencil_t s, precision_t p)
 {
-    if (!stencil_table[pl->stencil].geometry)
+    if (!stencil_table[s].geometry)
         return 0;
-    size_t bytes = prec_size(pl->prec) * (size_t)pt->ncells * (size_t)(1 + pt->lg.adjw);
+    size_t bytes = prec_size(p) * (size_t)pt->ncells * (size_t)(1 + pt->lg.adjw);
     return 1 + bytes / sizeof(int32_t); /* a word of alignment (8 bytes for double) */
+}
+
+int ooc_part_geometry(ooc_part *pt, stencil_t s, precision_t p, const geometry *geo,
+                      const char *who)
+{
+    if (!stencil_table[s].geometry)
+        return 0;
+    if (!geo || !geo->r || !geo->k || geo->n < 1) {
+        perr("%s: %s reads the mesh coefficients (storage/geometry.h), and the problem has none",
+             who, stencil_table[s].name);
+        return -1;
+    }
+    size_t es = prec_size(p);
+    geometry *lg = &pt->geo;
+    int n = pt->ncells, w = geo->width;
+    if (pt->lg.adjw != w) {
+        perr("%s: the coefficients have %d columns, the part's lists %d", who, w, pt->lg.adjw);
+        return -1;
+    }
+    geometry_free(lg);
+    lg->n = n;
+    lg->width = w;
+    lg->dt = geo->dt;
+    lg->r = field_alloc(p, (size_t)(n > 0 ? n : 1));
+    lg->k = field_alloc(p, (size_t)(n > 0 ? n : 1) * (size_t)w);
+    for (int l = 0; l < n; l++) {
+        int c = pt->gcell[l];
+        if (c < 0 || c >= geo->n) {
+            perr("%s: local cell %d is global cell %d, outside the %d cells of the coefficients",
+                 who, l, c, geo->n);
+            geometry_free(lg);
+            return -1;
+        }
+        memcpy((char *)lg->r + (size_t)l * es, (const char *)geo->r + (size_t)c * es, es);
+        for (int j = 0; j < w; j++)
+            memcpy((char *)lg->k + ((size_t)j * (size_t)n + (size_t)l) * es,
+                   (const char *)geo->k + ((size_t)j * (size_t)geo->n + (size_t)c) * es, es);
+    }
+    return 0;
 }
 
 int ooc_plan_geometry(ooc_plan *pl, const geometry *geo)
 {
-    if (!stencil_table[pl->stencil].geometry)
-        return 0;
-    if (!geo || !geo->r || !geo->k || geo->n < 1) {
-        perr("out-of-core: %s reads the mesh coefficients (storage/geometry.h), and the problem "
-             "has none", stencil_table[pl->stencil].name);
-        return -1;
-    }
-    size_t es = prec_size(pl->prec);
-    for (int p = 0; p < pl->nparts; p++) {
-        ooc_part *pt = &pl->part[p];
-        geometry *lg = &pt->geo;
-        int n = pt->ncells, w = geo->width;
-        if (pt->lg.adjw != w) {
-            perr("out-of-core: the coefficients have %d columns, the part's lists %d", w,
-                 pt->lg.adjw);
+    for (int p = 0; p < pl->nparts; p++)
+        if (ooc_part_geometry(&pl->part[p], pl->stencil, pl->prec, geo, "out-of-core") != 0)
             return -1;
-        }
-        geometry_free(lg);
-        lg->n = n;
-        lg->width = w;
-        lg->dt = geo->dt;
-        lg->r = field_alloc(pl->prec, (size_t)(n > 0 ? n : 1));
-        lg->k = field_alloc(pl->prec, (size_t)(n > 0 ? n : 1) * (size_t)w);
-        for (int l = 0; l < n; l++) {
-            int c = pt->gcell[l];
-            if (c < 0 || c >= geo->n) {
-                perr("out-of-core: local cell %d is global cell %d, outside the %d cells of the "
-                     "coefficients", l, c, geo->n);
-                return -1;
-            }
-            memcpy((char *)lg->r + (size_t)l * es, (const char *)geo->r + (size_t)c * es, es);
-            for (int j = 0; j < w; j++)
-                memcpy((char *)lg->k + ((size_t)j * (size_t)n + (size_t)l) * es,
-                       (const char *)geo->k + ((size_t)j * (size_t)geo->n + (size_t)c) * es, es);
-        }
-    }
     return 0;
 }
 

@@ -170,16 +170,23 @@ int ooc_plan_tiles(ooc_plan *pl, int K, int B);
  * ring does not fit nt). */
 int ooc_plan_gtwopass(ooc_plan *pl, int nt);
 
-/* 32-bit words of part pt's coefficients on the device (a stencil that reads them, fluxdiff:
- * r, then κ column by column, in the plan's precision, after a word of alignment), 0 for the
- * other stencils. They count in the chunk's device bytes and the table traffic from the start
- * (a pass sends them with the part's table), so a plan made for a budget fits it with them. */
-size_t ooc_geometry_words(const ooc_plan *pl, const ooc_part *pt);
+/* 32-bit words of part pt's coefficients on the device for stencil s in precision p (a stencil
+ * that reads them, fluxdiff: r, then κ column by column, in that precision, after a word of
+ * alignment), 0 for the other stencils. They count in the chunk's device bytes and the table
+ * traffic from the start (a pass sends them with the part's table), so a plan made for a budget
+ * fits it with them. */
+size_t ooc_geometry_words(const ooc_part *pt, stencil_t s, precision_t p);
 
-/* Gives every part the coefficients of its local cells, gathered from geo (storage/geometry.h,
- * numbered as the grid's cells): read-only inputs of every step, in local cell numbers; a local
- * cell's list keeps the global list's order wherever the cell is computed. Nothing for stencils
- * that read none. Returns 0, or -1 with a message (no coefficients, another width). */
+/* Gives part pt (an out-of-core chunk's or a distributed rank's, src/dist/) the coefficients of
+ * its local cells for stencil s in precision p, gathered from geo (storage/geometry.h, numbered
+ * as the grid's cells): r[l] = geo r[gcell[l]], k[j·ncells + l] = geo k[j·n + gcell[l]] (a local
+ * cell's list keeps the global list's order wherever the cell is computed); read-only inputs of
+ * every step. Nothing for stencils that read none. Returns 0, or -1 with a message starting
+ * with `who` (no coefficients, another width, a cell outside them). */
+int ooc_part_geometry(ooc_part *pt, stencil_t s, precision_t p, const geometry *geo,
+                      const char *who);
+
+/* ooc_part_geometry for every part of the plan. Returns 0, or -1 with a message. */
 int ooc_plan_geometry(ooc_plan *pl, const geometry *geo);
 
 /* Whether the plan can run: 1, or 0 with a message when its stencil reads coefficients and
