@@ -1,7 +1,8 @@
 #!/bin/sh
 # dist_cli.sh — `mpirun -np P pillar run --steps T --fuse F`: the state gathered from P ranks
 # equals the CPU in-core iteration bit for bit (each run's verify line) for every iterated
-# stencil, P = 1, 2, 3, 4, 7, layouts, generated grids and mesh kinds; its --output equals the
+# stencil, P = 1, 2, 3, 4, 7, layouts, generated grids and mesh kinds (fluxdiff on hexagons and
+# the cubed sphere, its checksum on 1 and 3 ranks too); its --output equals the
 # --output of a single-process `pillar run --steps T` (test_field_io --same), a run continued
 # from a distributed run's output on another number of ranks too; bad combinations exit 2.
 # Built without MPI: `pillar run --ranks 2` must say so (exit 2), then the test is skipped (77).
@@ -68,6 +69,11 @@ done
 run 3 --mesh "$tmp/sphere.h5" --stencil laplap --layout zcurve --steps 3
 run 2 --mesh "$tmp/tri.h5" --stencil graphlap --layout zcurve --steps 4 --fuse 2
 run 4 --mesh "$tmp/ref.h5" --stencil graphlap --layout metis --steps 3 --precision float
+# fluxdiff: each rank carries its cells' coefficients (hexagons, the cubed sphere)
+run 2 --mesh "$tmp/hex.h5" --stencil fluxdiff --steps 5 --fuse 2
+run 3 --mesh "$tmp/hex.h5" --stencil fluxdiff --layout metis --steps 4 --precision float
+run 2 --mesh "$tmp/sphere.h5" --stencil fluxdiff --layout metis --steps 4 --precision float
+run 3 --mesh "$tmp/sphere.h5" --stencil fluxdiff --steps 5 --fuse 3
 
 # --output equals a single-process run's; a continued run on another number of ranks too
 same() { # same A B FIELDS...: what test_field_io --same says
@@ -98,6 +104,15 @@ mpi 2 --stencil fastwaves --size 30x26x5 --layout zcurve --steps 3 --verify off 
 fw2=$(sum)
 if [ -n "$fw1" ] && [ "$fw1" = "$fw2" ]; then echo "ok   checksum of fastwaves with halo cells, 1 and 2 ranks"
 else echo "FAIL fastwaves checksum 1 rank '$fw1', 2 ranks --verify off '$fw2'"; cat "$tmp/out"; fail=1; fi
+# fluxdiff with --verify off: each rank makes its part's fields only, its coefficients still
+mpi 1 --mesh "$tmp/sphere.h5" --stencil fluxdiff --steps 4 >"$tmp/out" 2>&1; fx1=$(sum)
+mpi 3 --mesh "$tmp/sphere.h5" --stencil fluxdiff --steps 4 --fuse 2 --verify off >"$tmp/out" 2>&1
+fx3=$(grep -q "verify    skipped (--verify off)" "$tmp/out" && sum)
+mpi 3 --mesh "$tmp/sphere.h5" --stencil fluxdiff --steps 5 --fuse 2 --verify off >"$tmp/out" 2>&1
+fx5=$(sum)
+if [ -n "$fx1" ] && [ "$fx1" = "$fx3" ] && [ -n "$fx5" ] && [ "$fx5" != "$fx1" ]; then
+    echo "ok   checksum of fluxdiff $fx1 on 1 and 3 ranks (--verify off), $fx5 a step later"
+else echo "FAIL fluxdiff checksum 1 rank '$fx1', 3 ranks --verify off '$fx3', a step later '$fx5'"; cat "$tmp/out"; fail=1; fi
 if [ -n "$one" ] && [ "$one" = "$three" ] && [ "$later" != "$one" ] && [ -n "$later" ] &&
     grep -qE "^  exchange  alone [0-9.]+ ms .* hid [0-9]+% of it" "$tmp/three" &&
     grep -qE "^  devices   rank 0: .*, rank 2: " "$tmp/three" &&
@@ -119,13 +134,10 @@ if [ "$backend" = cpu ]; then
     else echo "FAIL --ranks 3 on 2 ranks:"; cat "$tmp/out"; fail=1; fi
     refused 2 --steps 2 --out-of-core on --device-mem 1M
     refused 2 --steps 2 --kernel-steps 2 --fuse 2
-    # fluxdiff's coefficients are not carried by a rank's part (yet)
-    "$pillar" mesh generate "$tmp/fxhex.h5" --kind hexagons --size 12x10 --levels 3 >/dev/null
-    refused 2 --mesh "$tmp/fxhex.h5" --stencil fluxdiff --steps 2
-    if "$pillar" run --plan-only --mesh "$tmp/fxhex.h5" --stencil fluxdiff --steps 2 \
-        >"$tmp/out" 2>&1; then echo "FAIL --plan-only fluxdiff ran"; fail=1
-    elif grep -q "fluxdiff does not go with a distributed run" "$tmp/out"; then
-        echo "ok   refused: --plan-only fluxdiff"
+    # the model of fluxdiff's distributed runs (its coefficients are read-only: never exchanged)
+    if "$pillar" run --plan-only --mesh "$tmp/hex.h5" --stencil fluxdiff --fuse 2 >"$tmp/out" 2>&1 &&
+        grep -q "^fluxdiff double, 2 steps between exchanges" "$tmp/out" && grep -qE "^ +1024 " "$tmp/out"; then
+        echo "ok   --plan-only fluxdiff"
     else echo "FAIL --plan-only fluxdiff:"; cat "$tmp/out"; fail=1; fi
 fi
 # the model fed by the pieces measured on this GPU (no MPI: 2 parts one after the other)

@@ -1,7 +1,8 @@
 /* test_api_mpi.c — libpillar's pillar_set_comm (include/pillar.h) under mpirun: every rank makes
  * its handle on the same scrambled lattice (nbr table written here) or general mesh and steps it
  * over MPI_COMM_WORLD, then over the halves of a split communicator; each rank's final state
- * equals, bit for bit, the same handle stepped without a communicator (the in-core iteration);
+ * equals, bit for bit, the same handle stepped without a communicator (the in-core iteration;
+ * fluxdiff on the lattice as a general grid with its centres' coefficients too);
  * bad handles are refused with a status. A plain MPI program: it includes mpi.h, pillar.h does
  * not. Run with mpirun -np P (P >= 2 for the split). */
 #include "include/pillar.h"
@@ -25,7 +26,9 @@ static int failures;
 
 enum { NX = 26, NY = 21, NZ = 5, NC = NX * NY };
 
-/* A lattice in a scrambled cell order: perm[y*NX + x] = the caller's cell; nbr W/E/S/N. */
+static double xy[2 * NC]; /* the cells' centres (x, y), for fluxdiff's coefficients */
+
+/* A lattice in a scrambled cell order: perm[y*NX + x] = the caller's cell; nbr W/E/S/N; xy. */
 static void lattice(int *perm, int *nbr)
 {
     uint64_t s = 12345;
@@ -40,6 +43,8 @@ static void lattice(int *perm, int *nbr)
     for (int y = 0; y < NY; y++)
         for (int x = 0; x < NX; x++) {
             int c = perm[y * NX + x], *r = nbr + 4 * c;
+            xy[2 * c] = x;
+            xy[2 * c + 1] = y;
             r[0] = x > 0 ? perm[y * NX + x - 1] : -1;
             r[1] = x < NX - 1 ? perm[y * NX + x + 1] : -1;
             r[2] = y > 0 ? perm[(y - 1) * NX + x] : -1;
@@ -47,7 +52,8 @@ static void lattice(int *perm, int *nbr)
         }
 }
 
-/* A handle for `stencil` on the lattice with seeded inputs; NULL after a message. */
+/* A handle for `stencil` on the lattice with seeded inputs (fluxdiff: the lattice as a general
+ * grid with its centres); NULL after a message. */
 static pillar_ctx *make(const char *stencil, const char *fuse, const int *nbr)
 {
     pillar_ctx *ctx;
@@ -56,7 +62,11 @@ static pillar_ctx *make(const char *stencil, const char *fuse, const int *nbr)
     int ok = pillar_set_option(ctx, "stencil", stencil) == PILLAR_OK &&
              pillar_set_option(ctx, "backend", getenv("API_MPI_BACKEND") ? getenv("API_MPI_BACKEND") : "cpu") == PILLAR_OK &&
              pillar_set_option(ctx, "fuse", fuse) == PILLAR_OK &&
-             pillar_grid_quad(ctx, NC, NZ, nbr) == PILLAR_OK && pillar_setup(ctx) == PILLAR_OK;
+             (strcmp(stencil, "fluxdiff")
+                  ? pillar_grid_quad(ctx, NC, NZ, nbr) == PILLAR_OK
+                  : pillar_grid_general(ctx, NC, NZ, 4, nbr) == PILLAR_OK &&
+                        pillar_set_coordinates(ctx, NC, 2, xy) == PILLAR_OK) &&
+             pillar_setup(ctx) == PILLAR_OK;
     int nin = 0, nout = 0;
     ok = ok && pillar_field_count(ctx, &nin, &nout) == PILLAR_OK;
     double *v = malloc(sizeof(double) * NC * NZ);
@@ -120,6 +130,7 @@ int main(int argc, char **argv)
     compare(MPI_COMM_WORLD, "laplap", "1", 4, nbr);
     compare(MPI_COMM_WORLD, "hdiff", "2", 5, nbr);
     compare(MPI_COMM_WORLD, "fastwaves", "3", 4, nbr);
+    compare(MPI_COMM_WORLD, "fluxdiff", "2", 5, nbr); /* each rank's coefficients */
     MPI_Comm half;
     MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half);
     compare(half, "lap", "2", 3, nbr);
