@@ -22,7 +22,7 @@ int main(void)
      * 0.75 x 2962 GB/s: own 250000, boundary = ring(250000, 2) = 4008 cells, halo 4008 x 10 x 8
      * = 320640 bytes, exchange 3 peers x 3 us + 320640 / 360e9 = 9.8907 us, interior 245992 x
      * 10 x 16 / 2.2215e12 = 17.717 us, a step pack + interior + boundary + 4 launches = 34.583 us */
-    dist_problem pr = {ST_LAPLAP, PREC_DOUBLE, 1e6, 10, 1, 4, 0};
+    dist_problem pr = {ST_LAPLAP, PREC_DOUBLE, 1e6, 10, 1, 4, 0, 0};
     dist_estimate e = dist_model(&pr, &l, 4);
     CHECK(near(e.own, 250000) && near(e.ring, 4008) && near(e.halo_bytes, 320640),
           "own %g ring %g halo %g", e.own, e.ring, e.halo_bytes);
@@ -30,6 +30,13 @@ int main(void)
     CHECK(near(e.interior_s, 1.7717182084177356e-05), "interior %.9g", e.interior_s);
     CHECK(near(e.step_s, 3.458319153724961e-05), "step %.9g", e.step_s);
     CHECK(!e.ib && e.comm_hidden == 1, "4 GPUs: NVLink, exchange hidden");
+    /* read-only coefficients of 80 bytes a cell column (zend = 10 - ztop levels) add 80 / zend
+     * bytes to a point's 16: the interior's time grows by that ratio */
+    dist_problem co = pr;
+    co.coeff_bytes = 80;
+    double zend = stencil_zend(ST_LAPLAP, 10);
+    CHECK(near(dist_model(&co, &l, 4).interior_s / e.interior_s, (16 + 80 / zend) / 16),
+          "coefficients: interior %.9g vs %.9g", dist_model(&co, &l, 4).interior_s, e.interior_s);
     /* staged: + 2 x 320640 / 55e9 on the exchange, now longer than the interior: 38.416 us */
     dist_link st = l;
     st.staged = 1;
@@ -61,7 +68,7 @@ int main(void)
     CHECK(dist_measured_pts(ST_FASTWAVES, PREC_DOUBLE) == 0, "no fastwaves measurement");
 
     /* strong scaling on the R2B10-sized mesh: faster up to a point, then the exchange dominates */
-    dist_problem big = {ST_HDIFF, PREC_DOUBLE, 20971520.0, 90, 1, 4, 0};
+    dist_problem big = {ST_HDIFF, PREC_DOUBLE, 20971520.0, 90, 1, 4, 0, 0};
     double t1 = dist_model(&big, &l, 1).step_s, t8 = dist_model(&big, &l, 8).step_s,
            t1024 = dist_model(&big, &l, 1024).step_s;
     CHECK(t8 < t1 / 7 && t1024 > t1 / 1024 * 1.2, "strong scaling: %g, %g, %g", t1, t8, t1024);

@@ -39,6 +39,15 @@ static int agreed(int comm, int me, int rc)
     return (int)hi;
 }
 
+/* The model's read-only bytes a cell column carries (dist_problem.coeff_bytes): fluxdiff's
+ * coefficients, 1 + list width values; 0 for the other stencils. */
+static double coeff_bytes(const problem *pb)
+{
+    return stencil_table[pb->s.stencil].geometry
+               ? (double)prec_size(pb->s.prec) * (1.0 + pb->ug.adjw)
+               : 0;
+}
+
 /* The ring constant of this grid: its rings of F steps on a METIS partition into P parts. */
 static double measured_ring_k(const problem *pb, int P, int F)
 {
@@ -140,7 +149,8 @@ static int plan_only(const options *o)
     }
     dist_link staged = l;
     staged.staged = 1;
-    dist_problem pr = {pb.s.stencil, pb.s.prec, MODEL_CELLS, MODEL_LEVELS, F, k, pts};
+    dist_problem pr = {pb.s.stencil, pb.s.prec, MODEL_CELLS, MODEL_LEVELS, F, k, pts,
+                       coeff_bytes(&pb)};
     printf("%s %s, %d step%s between exchanges; the model of docs/distributed.md\n",
            stencil_table[pb.s.stencil].name, prec_name(pb.s.prec), F, F == 1 ? "" : "s");
     printf("  ring      k = %.2f: rings of radius %d x %d measured on %d METIS parts of this run's "
@@ -151,8 +161,9 @@ static int plan_only(const options *o)
     else if (pts > 0)
         printf("  compute   %.1f G points/s (measured on the H100)\n", pts / 1e9);
     else
-        printf("  compute   the fields' bytes at %.2f x %.0f GB/s (the H100's measured copy rate)\n",
-               l.dev_fraction, l.dev_bps / 1e9);
+        printf("  compute   the fields' bytes%s at %.2f x %.0f GB/s (the H100's measured copy "
+               "rate)\n", pr.coeff_bytes > 0 ? " and the coefficients'" : "", l.dev_fraction,
+               l.dev_bps / 1e9);
     printf("  links     NVLink %.0f GB/s, %.0f us within %d GPUs; InfiniBand %.0f GB/s, %.0f us "
            "beyond; %d peers; staged: + host link %.0f GB/s twice\n", l.nvlink_bps / 1e9,
            l.nvlink_lat_s * 1e6, l.gpus_per_node, l.ib_bps / 1e9, l.ib_lat_s * 1e6, l.peers,
@@ -190,7 +201,7 @@ static int plan_only(const options *o)
 static void print_model(const problem *pb, const dist_timing *t, int F, int P)
 {
     dist_problem pr = {pb->s.stencil, pb->s.prec, (double)(pb->ug.nxy - pb->ug.nhalo), pb->s.nz, F,
-                       t->ring_k, dist_measured_pts(pb->s.stencil, pb->s.prec)};
+                       t->ring_k, dist_measured_pts(pb->s.stencil, pb->s.prec), coeff_bytes(pb)};
     dist_link l = dist_link_default();
     l.staged = t->host_bps > 0;
     double paper = dist_model(&pr, &l, P).step_s;

@@ -31,7 +31,8 @@ dist_estimate dist_model(const dist_problem *pr, const dist_link *l, int P)
 {
     const stencil_info *si = &stencil_table[pr->stencil];
     double es = (double)prec_size(pr->prec), zend = stencil_zend(pr->stencil, pr->nz);
-    double point = (si->nin + si->nout) * es;         /* bytes a step touches per point */
+    /* bytes a step touches per point: its fields, and a share of the cell's coefficients */
+    double point = (si->nin + si->nout) * es + (zend > 0 ? pr->coeff_bytes / zend : 0);
     double rate = l->dev_fraction * l->dev_bps;
     if (pr->pts_per_s > 0) /* a point's bytes at the measured points per second */
         rate = pr->pts_per_s * point;

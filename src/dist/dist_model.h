@@ -56,6 +56,8 @@ typedef struct {
     int F;         /* steps between exchanges */
     double ring_k; /* ring constant k */
     double pts_per_s; /* measured stencil points per second on one device; 0: from the bytes */
+    double coeff_bytes; /* read-only bytes a cell column carries besides its fields, read once a
+                         * step (fluxdiff's coefficients: 1 + list width values); else 0 */
 } dist_problem;
 
 /* The points per second of stencil s measured on the H100 (README: a cubed sphere of 6x384^2
