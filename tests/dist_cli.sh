@@ -28,6 +28,9 @@ if [ "$backend" = gpu ] && ! "$pillar" run --backend gpu --size 8x8x2 --steps 1 
     echo "skip: no GPU: $(tail -1 "$tmp/log")"; exit 77
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+# Open MPI's session directories under this test's own folder: mpirun jobs started at the same
+# moment by other tests (ctest -j) race to create the same /tmp/ompi.HOST.UID otherwise
+export OMPI_MCA_orte_tmpdir_base="$tmp"
 mpi() { # mpi P ARGS...: pillar run on P ranks
     np=$1; shift
     mpirun --oversubscribe -np "$np" "$pillar" run --ranks "$np" --backend "$backend" "$@"
