@@ -189,4 +189,12 @@ int gtwopass_block_of(const gtwopass *s, int c)
     return lo;
 }
 
+int gtwopass_block_start(const gtwopass *s, int b)
+{
+    const int32_t *own = s->blk + (size_t)s->nblocks + 1, *cell0 = own + s->nblocks;
+    if (s->nblocks <= 0 || b < 0 || b > s->nblocks)
+        return -1;
+    return b < s->nblocks ? cell0[b] : cell0[s->nblocks - 1] + own[s->nblocks - 1];
+}
+
 double gtwopass_ratio(const gtwopass *s) { return s->n > 0 ? (double)s->nent / s->n : 0; }

@@ -59,6 +59,10 @@ size_t gtwopass_words(const gtwopass *s);
 
 /* The first block whose own cells start at or after cell c (nblocks when none does). */
 int gtwopass_block_of(const gtwopass *s, int c);
+/* The first cell of block b, or for b = nblocks the end of the last block's own cells (-1 when
+ * there are no blocks): the cells [gtwopass_block_start(b0), gtwopass_block_start(b1)) are the
+ * own cells of the blocks [b0, b1). */
+int gtwopass_block_start(const gtwopass *s, int b);
 
 /* Rows of slot: two neighbour slots per word. */
 static inline int gtwopass_slot_rows(int D) { return (D + 1) / 2; }

@@ -2,7 +2,8 @@
 # dist_cli.sh — `mpirun -np P pillar run --steps T --fuse F`: the state gathered from P ranks
 # equals the CPU in-core iteration bit for bit (each run's verify line) for every iterated
 # stencil, P = 1, 2, 3, 4, 7, layouts, generated grids and mesh kinds (fluxdiff on hexagons and
-# the cubed sphere, its checksum on 1 and 3 ranks too); its --output equals the
+# the cubed sphere, its checksum on 1 and 3 ranks too; on the GPU graphlap and fluxdiff by
+# --access graph-twopass on 2 ranks too); its --output equals the
 # --output of a single-process `pillar run --steps T` (test_field_io --same), a run continued
 # from a distributed run's output on another number of ranks too; bad combinations exit 2.
 # Built without MPI: `pillar run --ranks 2` must say so (exit 2), then the test is skipped (77).
@@ -77,6 +78,11 @@ run 2 --mesh "$tmp/hex.h5" --stencil fluxdiff --steps 5 --fuse 2
 run 3 --mesh "$tmp/hex.h5" --stencil fluxdiff --layout metis --steps 4 --precision float
 run 2 --mesh "$tmp/sphere.h5" --stencil fluxdiff --layout metis --steps 4 --precision float
 run 3 --mesh "$tmp/sphere.h5" --stencil fluxdiff --steps 5 --fuse 3
+# graph-twopass on the GPU: each rank's two-pass lists, cut at its interior (dist_rank_gtwopass)
+if [ "$backend" = gpu ]; then
+    run 2 --mesh "$tmp/hex.h5" --stencil graphlap --access graph-twopass --steps 5 --fuse 2
+    run 2 --mesh "$tmp/ref.h5" --stencil fluxdiff --access graph-twopass --layout metis --steps 4 --fuse 3
+fi
 
 # --output equals a single-process run's; a continued run on another number of ranks too
 same() { # same A B FIELDS...: what test_field_io --same says

@@ -4,9 +4,11 @@
  * exchanges; fluxdiff with each rank's coefficients on periodic hexagons and triangles, the
  * refined patch and the cubed sphere (file and METIS orders), and caught when they are gathered
  * in the wrong numbering; each rank's cells, ring, interior and lists are checked against the global grid
- * (ugrid_follow, the mesh's lists), not through the plan's own tables. With --gpu (built with
- * CUDA; 77 without a device): every rank's part on the one GPU (dist_sim_steps_gpu), the same
- * comparisons. */
+ * (ugrid_follow, the mesh's lists), not through the plan's own tables; a graph stencil's
+ * graph-twopass lists of each rank are cut at every range a pass launches. With --gpu (built
+ * with CUDA; 77 without a device): every rank's part on the one GPU (dist_sim_steps_gpu), the
+ * same comparisons, and the graph stencils (graphlap, fluxdiff) also by graph-twopass on P = 2,
+ * 3, 4 ranks, F = 1..3. */
 #include "check.h"
 #include "grids/mesh.h"
 #include "src/dist/dist_sim.h"
@@ -53,6 +55,38 @@ static int reads_own_only(const ugrid *g, stencil_t s, const int *part, int me, 
     return 1;
 }
 
+/* Whether the lists' blocks [gtwopass_block_of(c0), gtwopass_block_of(c1)) own exactly the
+ * cells [c0, c1). */
+static int whole_blocks(const gtwopass *gp, int c0, int c1)
+{
+    return gtwopass_block_start(gp, gtwopass_block_of(gp, c0)) == c0 &&
+           gtwopass_block_start(gp, gtwopass_block_of(gp, c1)) == c1;
+}
+
+/* A rank's graph-twopass lists (dist_rank_gtwopass) for blocks of 32 and 96 threads: they cover
+ * [first[F-1], ncells), and every cell range a pass of t <= F steps launches (step 1's interior
+ * and boundary, steps 2..t) is whole blocks. */
+static void check_gtwopass_cuts(dist_rank *d, const char *what)
+{
+    const ooc_part *pt = &d->pt;
+    for (int nt = 32; nt <= 96; nt += 64) {
+        if (dist_rank_gtwopass(d, nt) != 0) {
+            CHECK(0, "%s: rank %d: no graph-twopass lists for blocks of %d", what, d->rank, nt);
+            continue;
+        }
+        long bad = pt->gp.n != pt->ncells - pt->first[d->F - 1] ||
+                   gtwopass_block_start(&pt->gp, 0) != pt->first[d->F - 1];
+        for (int t = 1; t <= d->F; t++) {
+            bad += !whole_blocks(&pt->gp, d->inner0, pt->ncells);
+            bad += !whole_blocks(&pt->gp, pt->first[t - 1], d->inner0);
+            for (int j = 2; j <= t; j++)
+                bad += !whole_blocks(&pt->gp, pt->first[t - j], pt->ncells);
+        }
+        CHECK(bad == 0, "%s: rank %d, blocks of %d: %ld launch ranges not whole blocks", what,
+              d->rank, nt, bad);
+    }
+}
+
 /* Each rank of a partition: its own cells are exactly its part, its interior reads nothing of
  * another rank and its boundary does, every ring cell comes from its owner, and what each rank
  * sends another is, cell for cell, what that one receives. */
@@ -87,6 +121,9 @@ static void test_ranks(const problem *pb, int n, int F, const char *what)
                             d[r].rcell[i] < pt->nfixed || d[r].rcell[i] >= pt->first[0];
         bad_ring += d[r].rstart[d[r].nrecv] != pt->first[0] - pt->nfixed;
     }
+    if (stencil_table[s].graph)
+        for (int r = 0; r < n; r++)
+            check_gtwopass_cuts(&d[r], what);
     CHECK(owned == g->nxy - g->nhalo, "%s, %d ranks: %ld cells owned of %d", what, n, owned,
           g->nxy - g->nhalo);
     CHECK(bad_own == 0 && bad_inner == 0 && bad_edge == 0 && bad_ring == 0,
@@ -125,8 +162,9 @@ static void test_ranks(const problem *pb, int n, int F, const char *what)
 /* P ranks in one process == in core, bit for bit, for every P and F = 1..maxf. */
 static int use_gpu; /* --gpu: the ranks' parts on the device */
 
-/* dist_sim_run, or its passes on the device with --gpu. */
-static int sim_run(const problem *pb, int P, int F, fieldset f)
+/* dist_sim_run, or its passes on the device with --gpu (strategy gtp ? graph-twopass : the
+ * default below). */
+static int sim_run(const problem *pb, int P, int F, fieldset f, int gtp)
 {
     if (!use_gpu)
         return dist_sim_run(&pb->ug, &pb->geo, pb->s.stencil, pb->s.prec, pb->s.chasing,
@@ -142,6 +180,8 @@ static int sim_run(const problem *pb, int P, int F, fieldset f)
     if (P % 2 == 0 && gpu_supports(ACC_ZLOOP, pb->s.stencil) && !stencil_table[pb->s.stencil].graph)
         a = ACC_ZLOOP;
 #endif
+    if (gtp) /* the ranks' two-pass lists (dist_gpu_open, dist_rank_gtwopass) */
+        a = ACC_GRAPH_TWOPASS;
     int rc = dist_sim_steps_gpu(&sm, f, STEPS, a, NULL);
     dist_sim_close(&sm);
     return rc;
@@ -157,10 +197,22 @@ static int test_runs(const problem *pb, const char *what, int maxf)
     for (int i = 0; i < NRANKS; i++)
         for (int F = 1; F <= maxf; F++) {
             fieldset f = iter_fields_copy(pb);
-            int rc = sim_run(pb, ranks[i], F, f);
+            int rc = sim_run(pb, ranks[i], F, f, 0);
             long points = 0, bad = rc == 0 ? iter_state_differ(pb, f, ref, &points) : -1;
             CHECK(rc == 0 && bad == 0, "%s, %d ranks, F = %d: %ld of %ld points differ from in core",
                   what, ranks[i], F, bad, points);
+            iter_fields_free(pb, &f);
+            runs++;
+        }
+    /* on the GPU, a graph stencil also by graph-twopass: P = 2, 3, 4, F = 1..3 */
+    for (int P = 2; use_gpu && stencil_table[pb->s.stencil].graph && P <= 4; P++)
+        for (int F = 1; F <= 3; F++) {
+            fieldset f = iter_fields_copy(pb);
+            int rc = sim_run(pb, P, F, f, 1);
+            long points = 0, bad = rc == 0 ? iter_state_differ(pb, f, ref, &points) : -1;
+            CHECK(rc == 0 && bad == 0,
+                  "%s, graph-twopass, %d ranks, F = %d: %ld of %ld points differ from in core",
+                  what, P, F, bad, points);
             iter_fields_free(pb, &f);
             runs++;
         }

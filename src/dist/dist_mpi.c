@@ -203,7 +203,7 @@ static void offsets(const dist_rank *d, const int *start, int n, size_t **off)
         (*off)[j + 1] = (*off)[j] + dist_msg_values(d, start[j + 1] - start[j]) * prec_size(d->prec);
 }
 
-static int part_open(rank_part *r, const dist_rank *d, const ugrid *g, fieldset f, const dist_exec *e)
+static int part_open(rank_part *r, dist_rank *d, const ugrid *g, fieldset f, const dist_exec *e)
 {
     memset(r, 0, sizeof *r);
     r->d = d;

@@ -167,6 +167,11 @@ void dist_rank_wants(const dist_rank *d, int *gcells)
         gcells[i] = d->pt.gcell[d->rcell[i]];
 }
 
+int dist_rank_gtwopass(dist_rank *d, int nt)
+{
+    return ooc_part_gtwopass(&d->pt, d->stencil, d->F, nt, &d->inner0, 1);
+}
+
 int dist_rank_sends(dist_rank *d, const int *want, const int *gcells)
 {
     const ooc_part *pt = &d->pt;

@@ -143,7 +143,7 @@ int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a, di
 {
 #ifdef PILLAR_HAVE_CUDA
     int n = sm->nranks, rc = 0;
-    const dist_rank *d = sm->d;
+    dist_rank *d = sm->d; /* dist_gpu_open builds graph-twopass lists into the ranks */
     fieldset *loc = xalloc(sizeof(fieldset) * (size_t)n);
     dist_gpu **g = xalloc(sizeof(dist_gpu *) * (size_t)n);
     for (int r = 0; r < n; r++) {

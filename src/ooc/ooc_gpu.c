@@ -114,16 +114,26 @@ void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at)
         memcpy(at + (size_t)t->nrel * (size_t)t->ntab, t->pat, sizeof(int32_t) * (size_t)t->nxy);
 }
 
-size_t ooc_part_image_words(const ooc_part *pt, stencil_t st, precision_t prec)
+/* 32-bit words of a part's neighbours in its image: its graph-twopass lists with gtp, else its
+ * table or ELL lists. */
+static size_t image_nb_words(const ooc_part *pt, stencil_t st, int gtp)
 {
-    return ooc_table_words(pt, st) + ooc_geometry_words(pt, st, prec);
+    return gtp ? gtwopass_words(&pt->gp) : ooc_table_words(pt, st);
 }
 
-void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int32_t *at)
+size_t ooc_part_image_words(const ooc_part *pt, stencil_t st, precision_t prec, int gtp)
 {
-    ooc_table_pack(pt, st, at);
+    return image_nb_words(pt, st, gtp) + ooc_geometry_words(pt, st, prec);
+}
+
+void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int gtp, int32_t *at)
+{
+    if (gtp)
+        gtwopass_pack(&pt->gp, at);
+    else
+        ooc_table_pack(pt, st, at);
     if (ooc_geometry_words(pt, st, prec) > 0)
-        geometry_pack(pt, prec_size(prec), at + geo_offset(ooc_table_words(pt, st)));
+        geometry_pack(pt, prec_size(prec), at + geo_offset(image_nb_words(pt, st, gtp)));
 }
 
 /* A part's balls in a words-long image: slots first (8-byte aligned on the device), then start,
@@ -501,7 +511,7 @@ void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const 
         P.g_stride = pt->ell.nxy;
     }
     if (stencil_table[st].geometry) { /* its coefficients after the lists (ooc_gpu_open) */
-        size_t nb = L->access == ACC_GRAPH_TWOPASS ? gtwopass_words(&pt->gp) : ooc_table_words(pt, st);
+        size_t nb = image_nb_words(pt, st, L->access == ACC_GRAPH_TWOPASS);
         if (!pt->geo.r)
             fault_raise(FAULT_INTERNAL, "iterated steps: a part without its coefficients");
         P.geo_r = tab + geo_offset(nb);
@@ -517,28 +527,32 @@ void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const 
     gpu_launch l;
     if (P.n <= 0 || P.zend <= 0)
         return;
-    int column = L->column, b0 = 0;
+    int column = L->column, b0 = 0, b1 = 0;
     const gtwopass *gp = &pt->gp;
     if (L->access == ACC_GRAPH_TWOPASS) { /* the part's lists, as ooc_gpu_open packs them */
-        if (gp->nblocks == 0 || c1 != pt->ncells)
-            fault_raise(FAULT_INTERNAL, "iterated steps: graph-twopass without the part's lists");
+        /* the blocks of [c0, c1) are [b0, b1) when both ends are cuts of the lists */
+        b0 = gtwopass_block_of(gp, c0);
+        b1 = gtwopass_block_of(gp, c1);
+        if (gp->nblocks == 0 || gtwopass_block_start(gp, b0) != c0 ||
+            gtwopass_block_start(gp, b1) != c1)
+            fault_raise(FAULT_INTERNAL, "iterated steps: graph-twopass lists not cut at [%d, %d)",
+                        c0, c1);
         size_t nb = 3 * (size_t)gp->nblocks + 1, ne = (size_t)(2 + gp->D) * (gp->nent ? gp->nent : 1);
         P.gp_blk = tab;
         P.gp_ent = tab + nb;
         P.gp_slot = tab + nb + ne;
         P.gp_nent = (long)(gp->nent ? gp->nent : 1);
         P.gp_nblk = gp->nblocks;
-        /* slots are indexed from the lists' first cell; the blocks of [c0, c1) are a suffix */
+        /* slots are indexed from the lists' first cell */
         P.c0 = pt->ncells - gp->n;
         P.n = gp->n;
-        b0 = gtwopass_block_of(gp, c0);
         P.gp_b0 = b0;
         column = gp->D <= 4 ? 0 : gp->D <= 8 ? 1 : 2; /* degree bounds 4, 8, 16 */
     }
     if (gpu_launch_plan(&l, L->access, 0, st, prec, column, 1, L->bx, L->by, L->bz, &P) != 0)
         fault_raise(FAULT_INTERNAL, "iterated steps: a launch checked before the run failed");
     if (L->access == ACC_GRAPH_TWOPASS)
-        l.grid.x = (unsigned)(gp->nblocks - b0);
+        l.grid.x = (unsigned)(b1 - b0);
     l.smem = L->smem;
     gpu_launch_run(&l, &P, stream);
 }

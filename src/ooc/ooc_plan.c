@@ -765,6 +765,32 @@ int ooc_plan_tiles(ooc_plan *pl, int K, int B)
     return 0;
 }
 
+int ooc_part_gtwopass(ooc_part *pt, stencil_t s, int F, int nt, const int *more, int nmore)
+{
+    if (!stencil_table[s].graph) {
+        perr("graph-twopass lists are for a graph stencil's steps (%s)", stencil_table[s].name);
+        return -1;
+    }
+    int ncuts = F - 1 + nmore;
+    int *cuts = xalloc(sizeof(int) * (size_t)(ncuts > 0 ? ncuts : 1));
+    for (int m = 0; m < F - 1; m++)
+        cuts[m] = pt->first[m];
+    for (int i = 0; i < nmore; i++)
+        cuts[F - 1 + i] = more[i];
+    for (int i = 1; i < ncuts; i++) /* ascending, as gtwopass_build_cut wants them */
+        for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
+            int swap = cuts[j];
+            cuts[j] = cuts[j - 1];
+            cuts[j - 1] = swap;
+        }
+    ugrid view = pt->lg; /* the same lists, the computed cells from first[F-1] on */
+    view.nhalo = pt->first[F - 1];
+    gtwopass_free(&pt->gp);
+    int rc = gtwopass_build_cut(&pt->gp, &view, nt, stencil_table[s].radius, cuts, ncuts);
+    xfree(cuts);
+    return rc;
+}
+
 int ooc_plan_gtwopass(ooc_plan *pl, int nt)
 {
     if (!stencil_table[pl->stencil].graph || pl->K > 1) {
@@ -772,21 +798,9 @@ int ooc_plan_gtwopass(ooc_plan *pl, int nt)
              stencil_table[pl->stencil].name, pl->K > 1 ? ", K > 1 steps per launch" : "");
         return -1;
     }
-    int radius = stencil_table[pl->stencil].radius, F = pl->F;
-    int *cuts = xalloc(sizeof(int) * (size_t)F);
-    for (int p = 0; p < pl->nparts; p++) {
-        ooc_part *pt = &pl->part[p];
-        ugrid view = pt->lg; /* the same lists, the computed cells from first[F-1] on */
-        view.nhalo = pt->first[F - 1];
-        for (int m = F - 2, n = 0; m >= 0; m--) /* ascending: first[m] falls as m grows */
-            cuts[n++] = pt->first[m];
-        gtwopass_free(&pt->gp);
-        if (gtwopass_build_cut(&pt->gp, &view, nt, radius, cuts, F - 1) != 0) {
-            xfree(cuts);
+    for (int p = 0; p < pl->nparts; p++)
+        if (ooc_part_gtwopass(&pl->part[p], pl->stencil, pl->F, nt, NULL, 0) != 0)
             return -1;
-        }
-    }
-    xfree(cuts);
     pl->gtp = nt;
     plan_traffic(pl);
     if (pl->nparts * pl->nslabs == 1 && pl->max_chunk_bytes > pl->budget)

@@ -170,6 +170,15 @@ int ooc_plan_tiles(ooc_plan *pl, int K, int B);
  * ring does not fit nt). */
 int ooc_plan_gtwopass(ooc_plan *pl, int nt);
 
+/* Builds part pt's graph-twopass lists (pt->gp, replacing any) for stencil s's steps with F steps
+ * per pass and blocks of nt threads: over the cells [first[F-1], ncells), the blocks cut at every
+ * first[m] (m < F - 1) and at the nmore cells more[] (any order; a distributed rank's first
+ * interior cell, src/dist/), so that the blocks of [a, b) for a and b among those cuts or ncells
+ * are consecutive (gtwopass_block_of(a) up to gtwopass_block_of(b)). ooc_plan_gtwopass builds
+ * every part's with it. Returns 0, or -1 with a message (not a graph stencil, a cell whose ring
+ * does not fit nt). */
+int ooc_part_gtwopass(ooc_part *pt, stencil_t s, int F, int nt, const int *more, int nmore);
+
 /* 32-bit words of part pt's coefficients on the device for stencil s in precision p (a stencil
  * that reads them, fluxdiff: r, then κ column by column, in that precision, after a word of
  * alignment), 0 for the other stencils. They count in the chunk's device bytes and the table
