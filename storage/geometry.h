@@ -33,4 +33,11 @@ int geometry_build(geometry *geo, const ugrid *g, const mesh *m, precision_t p, 
                    const char *file);
 void geometry_free(geometry *geo);
 
+/* Bytes of one cell's coefficients in precision p with lists `width` wide: r and a κ a column
+ * (what device images, chunk budgets and the distributed model count). */
+static inline size_t geometry_cell_bytes(precision_t p, int width)
+{
+    return prec_size(p) * (size_t)(1 + width);
+}
+
 #endif

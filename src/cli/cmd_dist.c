@@ -44,7 +44,7 @@ static int agreed(int comm, int me, int rc)
 static double coeff_bytes(const problem *pb)
 {
     return stencil_table[pb->s.stencil].geometry
-               ? (double)prec_size(pb->s.prec) * (1.0 + pb->ug.adjw)
+               ? (double)geometry_cell_bytes(pb->s.prec, pb->ug.adjw)
                : 0;
 }
 
@@ -113,13 +113,12 @@ static int measure_pieces(problem *pb, const options *o, int F, dist_link *l, do
     printf("\n            step 1's interior %.3f ms (%.1f G points/s), boundary %.3f ms, steps "
            "2..F %.3f ms\n", m.interior * per, m.interior_pts / m.interior / 1e9,
            m.boundary * per, m.rest * per);
-    l->pack_bps = m.sent / m.pack;
-    l->unpack_bps = m.received / m.unpack;
-    if (m.d2h > 0 && m.h2d > 0) { /* the staged exchange crosses the host link both ways */
-        double d2h = m.sent / m.d2h, h2d = m.received / m.h2d;
-        l->host_bps = d2h < h2d ? d2h : h2d;
-    }
-    *pts = m.interior_pts / m.interior;
+    dist_rates r = dist_pieces_rates(&m);
+    l->pack_bps = r.pack_bps;
+    l->unpack_bps = r.unpack_bps;
+    if (r.host_bps > 0) /* the staged exchange crosses the host link both ways */
+        l->host_bps = r.host_bps;
+    *pts = r.pts;
     return 0;
 }
 

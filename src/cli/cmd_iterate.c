@@ -35,7 +35,9 @@ int iterated_full_check(const problem *pb)
 static double whole_bytes(const problem *pb)
 {
     double es = (double)prec_size(pb->s.prec);
-    double geo = stencil_table[pb->s.stencil].geometry ? es * pb->ug.nxy * (1.0 + pb->ug.adjw) : 0;
+    double geo = stencil_table[pb->s.stencil].geometry
+                     ? (double)geometry_cell_bytes(pb->s.prec, pb->ug.adjw) * pb->ug.nxy
+                     : 0;
     return (double)pb->nf * es * (double)pb->ug.len + geo +
            (double)(stencil_table[pb->s.stencil].graph ? ell_bytes(&pb->ell) : nbtable_bytes(&pb->nt));
 }

@@ -232,15 +232,22 @@ void dist_gpu_first_interior(dist_gpu *g, int t)
     g->times.interior_pts += (double)(g->d->pt.ncells - g->d->inner0) * g->d->zend;
 }
 
-void dist_gpu_finish(dist_gpu *g, int t)
+/* Queues on the exchange's stream the received messages' copy from the host (when staged) and
+ * their unpacking into the ring, bounded by events EV_UNPACK0, EV_H2D1 and EV_UNPACK1. */
+static void queue_unpack(dist_gpu *g)
 {
-    const dist_rank *d = g->d;
     CK(cudaEventRecord(g->ev[EV_UNPACK0], g->stream));
     if (g->hrecv)
         CK(cudaMemcpyAsync(g->drecv, g->hrecv, g->rbytes, cudaMemcpyHostToDevice, g->stream));
     CK(cudaEventRecord(g->ev[EV_H2D1], g->stream));
     messages(g, g->drecv, 1);
     CK(cudaEventRecord(g->ev[EV_UNPACK1], g->stream));
+}
+
+void dist_gpu_finish(dist_gpu *g, int t)
+{
+    const dist_rank *d = g->d;
+    queue_unpack(g);
     CK(cudaStreamWaitEvent(g->stream, g->ev[EV_INNER1], 0));
     CK(cudaEventRecord(g->ev[EV_BOUND0], g->stream));
     step(g, d->pt.first[t - 1], d->inner0, g->stream);
@@ -262,9 +269,7 @@ void dist_gpu_finish(dist_gpu *g, int t)
 
 void dist_gpu_unpack(dist_gpu *g)
 {
-    if (g->hrecv)
-        CK(cudaMemcpyAsync(g->drecv, g->hrecv, g->rbytes, cudaMemcpyHostToDevice, g->stream));
-    messages(g, g->drecv, 1);
+    queue_unpack(g);
     CK(cudaStreamSynchronize(g->stream));
 }
 

@@ -84,8 +84,15 @@ double dist_model_ring_k(const long *nown, const long *ring, int nparts, int w)
     double *k = xalloc(sizeof(double) * (size_t)nparts);
     for (int i = 0; i < nparts; i++)
         k[i] = nown[i] > 0 ? ((double)ring[i] - 2.0 * w * w) / (w * sqrt((double)nown[i])) : 0;
-    qsort(k, (size_t)nparts, sizeof(double), by_value);
-    double m = nparts % 2 ? k[nparts / 2] : 0.5 * (k[nparts / 2 - 1] + k[nparts / 2]);
+    double m = dist_median(k, nparts);
     xfree(k);
     return m;
+}
+
+double dist_median(double *v, int n)
+{
+    if (n < 1)
+        return 0;
+    qsort(v, (size_t)n, sizeof(double), by_value);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }

@@ -81,6 +81,9 @@ double dist_model_ring(double n, double w, double k);
 /* The estimate for P ranks (P >= 1; P = 1 exchanges nothing). */
 dist_estimate dist_model(const dist_problem *pr, const dist_link *l, int P);
 
+/* The median of v[0..n) (sorted in place; the mean of the middle two for even n; 0 for none). */
+double dist_median(double *v, int n);
+
 /* The ring constant k of a partition: ring cells / (w·sqrt(n)) over the parts, the corner term
  * taken off, from the parts' measured rings (nown[i] own cells, ring[i] ring cells at distance up
  * to w, i < nparts); the median over the parts. */

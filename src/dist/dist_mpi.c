@@ -283,6 +283,19 @@ static void start_exchange(MPI_Comm c, rank_part *r, MPI_Request *req, double *t
                   0, c, &req[nr + j]);
 }
 
+/* Every received message into the ring (after MPI_Waitall): on the device, or on the host. */
+static void unpack_all(rank_part *r)
+{
+#ifdef PILLAR_HAVE_CUDA
+    if (r->dev) {
+        dist_gpu_unpack(r->dev);
+        return;
+    }
+#endif
+    for (int j = 0; j < r->d->nrecv; j++)
+        dist_unpack(r->d, j, r->loc, r->rbuf + r->roff[j]);
+}
+
 static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
 {
     const dist_rank *d = r->d;
@@ -308,8 +321,7 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
         return;
     }
 #endif
-    for (int j = 0; j < nr; j++)
-        dist_unpack(d, j, r->loc, r->rbuf + r->roff[j]);
+    unpack_all(r);
     double t4 = now_ms();
     dist_finish_steps(d, r->loc, t);
     double t5 = now_ms();
@@ -318,12 +330,6 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
     ps->wait += (t3 - t2) * 1e-3;
     ps->unpack += (t4 - t3) * 1e-3;
     ps->rest += (t5 - t4) * 1e-3;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* The exchange alone: `reps` bare exchanges (receives posted, pack, send, MPI_Waitall, unpack;
@@ -339,17 +345,10 @@ static double bare_exchanges(MPI_Comm c, rank_part *r, MPI_Request *req, int rep
         double t0;
         start_exchange(c, r, req, &t0);
         MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
-#ifdef PILLAR_HAVE_CUDA
-        if (r->dev)
-            dist_gpu_unpack(r->dev);
-        else
-#endif
-            for (int j = 0; j < nr; j++)
-                dist_unpack(d, j, r->loc, r->rbuf + r->roff[j]);
+        unpack_all(r);
         ts[k] = (now_ms() - t0) * 1e-3;
     }
-    qsort(ts, (size_t)reps, sizeof *ts, by_value);
-    double med = ts[reps / 2];
+    double med = dist_median(ts, reps);
     xfree(ts);
     return med;
 }
@@ -567,7 +566,7 @@ int dist_mpi_run(int comm, const ugrid *g, const geometry *geo, stencil_t s, pre
         t->exchanges++;
     }
     double total = (now_ms() - t0) * 1e-3;
-    double pts = 0, pack_bps = 0, unpack_bps = 0, host_bps = 0;
+    dist_rates rates = {0, 0, 0, 0};
 #ifdef PILLAR_HAVE_CUDA
     if (r.dev) {
         dist_pieces gt = dist_gpu_timing(r.dev);
@@ -575,13 +574,7 @@ int dist_mpi_run(int comm, const ugrid *g, const geometry *geo, stencil_t s, pre
         ps.interior = gt.interior;
         ps.unpack = gt.h2d + gt.unpack;
         ps.rest = gt.boundary + gt.rest;
-        pts = gt.interior > 0 ? gt.interior_pts / gt.interior : 0;
-        pack_bps = gt.pack > 0 ? gt.sent / gt.pack : 0;
-        unpack_bps = gt.unpack > 0 ? gt.received / gt.unpack : 0;
-        if (gt.d2h > 0 && gt.h2d > 0) {
-            double d2h = gt.sent / gt.d2h, h2d = gt.received / gt.h2d;
-            host_bps = d2h < h2d ? d2h : h2d;
-        }
+        rates = dist_pieces_rates(&gt);
     }
 #endif
     /* the exchange alone, and how much of it the passes hid */
@@ -615,10 +608,10 @@ int dist_mpi_run(int comm, const ugrid *g, const geometry *geo, stencil_t s, pre
     MPI_Allreduce(&sent, &t->sent_bytes, 1, MPI_DOUBLE, MPI_SUM, c);
     dist_minmax(comm, alone, &lo, &t->exchange_s);
     dist_minmax(comm, n > 1 ? hidden : 0, &t->hidden, &hi0);
-    t->pts_per_s = least_positive(c, pts);
-    t->pack_bps = least_positive(c, pack_bps);
-    t->unpack_bps = least_positive(c, unpack_bps);
-    t->host_bps = least_positive(c, host_bps);
+    t->pts_per_s = least_positive(c, rates.pts);
+    t->pack_bps = least_positive(c, rates.pack_bps);
+    t->unpack_bps = least_positive(c, rates.unpack_bps);
+    t->host_bps = least_positive(c, rates.host_bps);
     double own = d.nown, ring = d.pt.first[0] - d.pt.nfixed, hi;
     dist_minmax(comm, own, &lo, &hi);
     t->own_min = (long)lo;

@@ -22,4 +22,12 @@ typedef struct {
 /* a += b, field by field. */
 void dist_pieces_add(dist_pieces *a, const dist_pieces *b);
 
+/* The rates m measured (0 where a piece took no time): step 1's interior in points per second,
+ * packing and unpacking in message bytes per second, the host link (the slower of the copies to
+ * and from the pinned buffers; 0 when nothing was staged). */
+typedef struct {
+    double pts, pack_bps, unpack_bps, host_bps;
+} dist_rates;
+dist_rates dist_pieces_rates(const dist_pieces *m);
+
 #endif

@@ -207,6 +207,19 @@ int dist_sim_run(const ugrid *g, const geometry *geo, stencil_t s, precision_t p
     return 0;
 }
 
+dist_rates dist_pieces_rates(const dist_pieces *m)
+{
+    dist_rates r = {0, 0, 0, 0};
+    r.pts = m->interior > 0 ? m->interior_pts / m->interior : 0;
+    r.pack_bps = m->pack > 0 ? m->sent / m->pack : 0;
+    r.unpack_bps = m->unpack > 0 ? m->received / m->unpack : 0;
+    if (m->d2h > 0 && m->h2d > 0) {
+        double d2h = m->sent / m->d2h, h2d = m->received / m->h2d;
+        r.host_bps = d2h < h2d ? d2h : h2d;
+    }
+    return r;
+}
+
 void dist_pieces_add(dist_pieces *a, const dist_pieces *b)
 {
     a->pack += b->pack;

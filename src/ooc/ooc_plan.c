@@ -115,7 +115,7 @@ static chunk_shape shape_of(const ugrid *g, stencil_t s, precision_t p, int chas
         cs.nrel = g->adjw;
         cs.compressed = 1;
         if (si->geometry)
-            cs.geo = prec_size(p) * (size_t)(1 + g->adjw);
+            cs.geo = geometry_cell_bytes(p, g->adjw);
     }
     return cs;
 }
@@ -462,7 +462,7 @@ size_t ooc_geometry_words(const ooc_part *pt, stencil_t s, precision_t p)
 {
     if (!stencil_table[s].geometry)
         return 0;
-    size_t bytes = prec_size(p) * (size_t)pt->ncells * (size_t)(1 + pt->lg.adjw);
+    size_t bytes = geometry_cell_bytes(p, pt->lg.adjw) * (size_t)pt->ncells;
     return 1 + bytes / sizeof(int32_t); /* a word of alignment (8 bytes for double) */
 }
 
