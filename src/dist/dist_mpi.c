@@ -3,6 +3,7 @@
 
 #include "dist_cpu.h"
 #include "dist_model.h"
+#include "dist_pieces.h"
 #include "grids/mesh.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
