@@ -337,6 +337,56 @@ static int test_device(void)
     T(pillar_get_field_device(ctx, "in", d_out, M) == PILLAR_OK);
     T(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
     T(same_bits(got, ref, M));
+    /* the state stays on the device between calls: read on the host, it is the same */
+    T(pillar_get_field(ctx, "in", got, M) == PILLAR_OK);
+    T(same_bits(got, ref, M));
+    /* a model's loop: one step a call, 4 more; then apply reads the resident state */
+    for (int t = 0; t < 4; t++) {
+        T(pillar_step(ctx, 1) == PILLAR_OK);
+        ref_step(ref);
+    }
+    T(pillar_apply(ctx) == PILLAR_OK);
+    T(pillar_get_field(ctx, "in", got, M) == PILLAR_OK);
+    T(same_bits(got, ref, M));
+    double lref[M];
+    ref_lap(ref, lref);
+    T(pillar_get_field(ctx, "out", got, M) == PILLAR_OK);
+    T(same_bits(got, lref, M));
+    /* a host set replaces the device state: steps start from it */
+    T(pillar_set_field(ctx, "in", in, M) == PILLAR_OK);
+    T(pillar_step(ctx, 3) == PILLAR_OK);
+    memcpy(ref, in, sizeof ref);
+    for (int t = 0; t < 3; t++)
+        ref_step(ref);
+    T(pillar_get_field_device(ctx, "in", d_out, M) == PILLAR_OK);
+    T(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    T(same_bits(got, ref, M));
+    /* a device set with a NaN is refused, naming its place, and leaves the state unchanged */
+    double bad[M];
+    memcpy(bad, in, sizeof bad);
+    bad[2 * N + 7] = NAN;
+    T(cudaMemcpy(d_out, bad, sizeof bad, cudaMemcpyHostToDevice) == cudaSuccess);
+    EXPECT(pillar_set_field_device(ctx, "in", d_out, M), PILLAR_ERR_ARG, "level 2, cell 7");
+    T(pillar_get_field(ctx, "in", got, M) == PILLAR_OK);
+    T(same_bits(got, ref, M));
+    /* outputs are undefined after steps, on the device too */
+    T(pillar_step(ctx, 1) == PILLAR_OK);
+    EXPECT(pillar_get_field_device(ctx, "out", d_out, M), PILLAR_ERR_STATE, "pillar_apply");
+    pillar_destroy(ctx);
+
+    /* a strategy without iterated kernels (staged): apply on the benchmark runner, the same bits */
+    T(pillar_create(&ctx) == PILLAR_OK);
+    T(pillar_set_option(ctx, "stencil", "lap") == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", "gpu") == PILLAR_OK);
+    T(pillar_set_option(ctx, "access", "staged") == PILLAR_OK);
+    T(pillar_grid_quad(ctx, N, NZ, &nbr[0][0]) == PILLAR_OK);
+    T(pillar_setup(ctx) == PILLAR_OK);
+    T(pillar_set_field_device(ctx, "in", d_in, M) == PILLAR_OK);
+    T(pillar_apply(ctx) == PILLAR_OK);
+    T(pillar_get_field_device(ctx, "out", d_out, M) == PILLAR_OK);
+    T(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    ref_lap(in, lref);
+    T(same_bits(got, lref, M));
     pillar_destroy(ctx);
 
     /* the same 5 steps, each call one persistent launch (option persistent on) */
@@ -425,7 +475,8 @@ static void test_faults(void)
  * (the engine's iteration, in <- out) equals five pillar_apply calls with the outputs fed back by
  * this test (the halo state held), bit for bit; and the step is stable: the largest |value|
  * never grows (each step a convex combination, docs/stencils.md). */
-static pillar_ctx *fluxdiff_ctx(void)
+/* A graph stencil on the lattice as a general grid with coordinates, on a backend and strategy. */
+static pillar_ctx *graph_ctx(const char *stencil, const char *backend, const char *access)
 {
     pillar_ctx *ctx;
     double xy[2 * N];
@@ -434,13 +485,16 @@ static pillar_ctx *fluxdiff_ctx(void)
         xy[2 * c + 1] = yof[c];
     }
     T(pillar_create(&ctx) == PILLAR_OK);
-    T(pillar_set_option(ctx, "stencil", "fluxdiff") == PILLAR_OK);
-    T(pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK);
+    T(pillar_set_option(ctx, "stencil", stencil) == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", backend) == PILLAR_OK);
+    T(pillar_set_option(ctx, "access", access) == PILLAR_OK);
     T(pillar_grid_general(ctx, N, NZ, 4, &nbr[0][0]) == PILLAR_OK);
     T(pillar_set_coordinates(ctx, N, 2, xy) == PILLAR_OK);
-    CHECK(pillar_setup(ctx) == PILLAR_OK, "fluxdiff setup: %s", pillar_last_error(ctx));
+    CHECK(pillar_setup(ctx) == PILLAR_OK, "%s setup: %s", stencil, pillar_last_error(ctx));
     return ctx;
 }
+
+static pillar_ctx *fluxdiff_ctx(void) { return graph_ctx("fluxdiff", "cpu", "auto"); }
 
 static double max_abs(const double *v)
 {
@@ -480,12 +534,53 @@ static void test_fluxdiff_steps(void)
     CHECK(memcmp(a, v0, sizeof a) != 0, "fluxdiff: five steps left the state unchanged");
 }
 
+#ifdef TEST_API_CUDA
+/* graphlap and fluxdiff on the GPU, fields resident, with the ELL kernel and graph-twopass: a
+ * step(1) loop, a step(T) and an application equal the CPU backend's, bit for bit. */
+static void test_device_graph(void)
+{
+    const char *stencils[] = {"graphlap", "fluxdiff"}, *access[] = {"idxvar", "graph-twopass"};
+    double v0[NZ * N], a[NZ * N], b[NZ * N];
+    for (int i = 0; i < NZ * N; i++)
+        v0[i] = sin(0.37 * i) + (double)(i % 5);
+    for (int st = 0; st < 2; st++)
+        for (int ac = 0; ac < 2; ac++) {
+            pillar_ctx *cpu = graph_ctx(stencils[st], "cpu", "auto");
+            pillar_ctx *gpu = graph_ctx(stencils[st], "gpu", access[ac]);
+            T(pillar_set_field(cpu, "in", v0, NZ * N) == PILLAR_OK);
+            T(pillar_set_field(gpu, "in", v0, NZ * N) == PILLAR_OK);
+            T(pillar_step(cpu, 7) == PILLAR_OK && pillar_apply(cpu) == PILLAR_OK);
+            for (int t = 0; t < 3; t++)
+                T(pillar_step(gpu, 1) == PILLAR_OK);
+            CHECK(pillar_step(gpu, 4) == PILLAR_OK && pillar_apply(gpu) == PILLAR_OK,
+                  "%s %s on the GPU: %s", stencils[st], access[ac], pillar_last_error(gpu));
+            for (int f = 0; f < 2; f++) {
+                const char *name = f ? "out" : "in";
+                T(pillar_get_field(cpu, name, a, NZ * N) == PILLAR_OK);
+                T(pillar_get_field(gpu, name, b, NZ * N) == PILLAR_OK);
+                CHECK(same_bits(a, b, NZ * N), "%s %s: field %s on the GPU differs from the CPU",
+                      stencils[st], access[ac], name);
+                if (f == 0)
+                    CHECK(memcmp(a, v0, sizeof a) != 0, "%s: the steps left the state unchanged",
+                          stencils[st]);
+            }
+            pillar_destroy(cpu);
+            pillar_destroy(gpu);
+        }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     make_lattice();
 #ifdef TEST_API_CUDA
-    if (argc == 2 && !strcmp(argv[1], "--gpu"))
-        return test_device();
+    if (argc == 2 && !strcmp(argv[1], "--gpu")) {
+        int rc = test_device();
+        if (rc == 77)
+            return rc;
+        test_device_graph();
+        return check_done("test_api --gpu (graph stencils)") || rc;
+    }
 #endif
     if (argc == 2 && !strcmp(argv[1], "--faults")) {
         test_faults();

@@ -32,6 +32,10 @@
 #                                   hdiff, fastwaves, lap, graphlap at 512x512 x 16, 64, 128 levels,
 #                                   double: host loop, K = 2, 3, persistent, auto; 200 steps, median of
 #                                   5 (about 6 minutes); CSV, JSON and tools/plot-iterated's PNG in $OUT
+#   GPU_CHECK_API=1 tools/gpu-check.sh                   also tools/api-bench.sh: a model's time loop
+#                                   through libpillar (step(T), step(1) loops, host and device
+#                                   arrays) beside `pillar run`'s kernels, on 512x512x64 and a
+#                                   6x384^2 x 64 cubed sphere, laplap double (about 3 minutes)
 #   PILLAR_COMMIT=abc123 tools/gpu-check.sh               commit to record where there is no .git
 # Libraries the device lacks: ../shared/device/pack-deps.sh (HDF5, METIS, netCDF, OpenMPI) into
 # .devdeps and tools/pack-fortran.sh (gfortran) into .devfortran, both sourced here when present.
@@ -183,6 +187,7 @@ iterated_runs() {
     fi
 }
 [ "${GPU_CHECK_ITERATED:-0}" != 0 ] && step "bench --iterated" iterated.log iterated_runs
+[ "${GPU_CHECK_API:-0}" != 0 ] && step "api bench" api.log tools/api-bench.sh "$build" "$out/api"
 bench_flags=${GPU_CHECK_BENCH:---quick}
 # shellcheck disable=SC2086
 [ "$bench_flags" != 0 ] && step "pillar bench" bench.log ./$build/pillar bench $bench_flags --out "$out" "$@"

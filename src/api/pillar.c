@@ -1,13 +1,13 @@
 /* pillar.c — the C API of include/pillar.h over the engine: a lean problem (src/exec/problem.h) on
- * the caller's mesh, fields mapped through the user order of src/exec/field_io.h, one application
- * with the CPU executor or the GPU runner, iterated steps with src/exec/iterate.h or the in-core
- * GPU runner (src/ooc/ooc_gpu.h).
+ * the caller's mesh, fields mapped through the user order of src/exec/field_io.h, and a session
+ * (src/engine/session.h) that keeps them where they run — on the GPU resident across calls —
+ * and holds the one decision tree of every application and time step.
  *
  * Every engine call made for the caller runs with the thread's messages captured into the
  * handle's error buffer (perr_capture), so nothing is printed. */
 #include "include/pillar.h"
 
-#include "src/exec/cpu_exec.h"
+#include "src/engine/session.h"
 #include "src/exec/fastest.h"
 #include "src/exec/field_io.h"
 #include "src/exec/iterate.h"
@@ -18,8 +18,6 @@
 #include "src/jit/jit.h"
 #ifdef PILLAR_HAVE_CUDA
 #include "src/exec/gpu.h"
-#include "src/ooc/ooc_gpu.h"
-#include "src/ooc/persist_gpu.h"
 #endif
 
 #include <float.h>
@@ -48,6 +46,7 @@ struct pillar_ctx {
     int backend; /* BACKEND_CPU or BACKEND_GPU */
     problem pb;
     user_order u;
+    session ses;     /* where the fields live; every run (src/engine/session.h) */
     int input_set[PILLAR_MAXF];
     int outputs_valid;
     long steps_done; /* pillar_step's steps since the inputs were last set */
@@ -180,6 +179,7 @@ void pillar_destroy(pillar_ctx *ctx)
         return;
     }
     if (ctx->ready) {
+        session_close(&ctx->ses);
         user_order_free(&ctx->u);
         problem_free(&ctx->pb);
     }
@@ -512,6 +512,8 @@ static pillar_status setup_call(pillar_ctx *ctx)
         return PILLAR_ERR_UNSUPPORTED; /* the engine's message: too few levels, no inner cell, ... */
     }
     user_order_make(&ctx->pb, &ctx->u);
+    session_init(&ctx->ses, &ctx->pb, &ctx->u, ctx->backend == BACKEND_GPU, ctx->access,
+                 ctx->persistent);
     ctx->ready = 1;
     return PILLAR_OK;
 }
@@ -622,6 +624,8 @@ static double value_at(const void *values, int is_float, size_t j)
     return is_float ? (double)((const float *)values)[j] : ((const double *)values)[j];
 }
 
+static pillar_status field_was_set(pillar_ctx *ctx, int k);
+
 static pillar_status set_field(pillar_ctx *ctx, const char *fn, int k, const void *values,
                                int is_float, size_t count)
 {
@@ -643,6 +647,13 @@ static pillar_status set_field(pillar_ctx *ctx, const char *fn, int k, const voi
         for (int i = 0; i < n; i++)
             field_set(p, pb->uf.p[k], user_order_element(pb, &ctx->u, 1, i, z),
                       value_at(values, is_float, (size_t)z * (size_t)n + (size_t)i));
+    session_host_wrote(&ctx->ses, k);
+    return field_was_set(ctx, k);
+}
+
+/* After input k was replaced (from the host or a device array). */
+static pillar_status field_was_set(pillar_ctx *ctx, int k)
+{
     ctx->input_set[k] = 1;
     ctx->outputs_valid = 0;
     ctx->steps_done = 0;
@@ -660,6 +671,7 @@ static pillar_status get_field(pillar_ctx *ctx, const char *fn, int k, void *val
                     "first (pillar_step and pillar_set_field leave the outputs undefined)", fn,
                     name);
     int n = pb->ug.nxy;
+    session_host_read(&ctx->ses, k);
     for (int z = 0; z < pb->ug.nz; z++)
         for (int i = 0; i < n; i++) {
             double v = output && !user_order_computed(pb, &ctx->u, i, z)
@@ -711,8 +723,9 @@ pillar_status pillar_get_field_float(pillar_ctx *ctx, const char *name, float *v
     return field_call(ctx, "pillar_get_field_float", name, values, 1, count, 0);
 }
 
-/* pillar_set_field_device (set) and pillar_get_field_device, of either type: the values cross
- * between the caller's device array and a host copy, which the host path then handles. */
+/* pillar_set_field_device (set) and pillar_get_field_device, of either type: renumbered on the
+ * device where the session keeps the grid resident; otherwise the values cross through a host
+ * copy, which the host path then handles. */
 static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const char *name,
                                        void *values, int is_float, size_t count, int set)
 {
@@ -729,6 +742,34 @@ static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const ch
         return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': values is not device memory (cudaMalloc "
                     "or cudaMallocManaged); give host arrays to %s", fn, name,
                     set ? "pillar_set_field" : "pillar_get_field");
+    const stencil_info *si = &stencil_table[ctx->pb.s.stencil];
+    if (set && k >= si->nin)
+        return fail(ctx, PILLAR_ERR_ARG, "%s: '%s' is an output field of %s; only inputs are set",
+                    fn, name, si->name);
+    if (!set && k >= si->nin && !ctx->outputs_valid)
+        return fail(ctx, PILLAR_ERR_STATE, "%s: output '%s' holds nothing: call pillar_apply "
+                    "first (pillar_step and pillar_set_field leave the outputs undefined)", fn,
+                    name);
+    long bad = -1;
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = set ? session_set_device(&ctx->ses, k, values, is_float, &bad)
+                 : session_get_device(&ctx->ses, k, values, is_float);
+    perr_capture(NULL, 0);
+    if (rc < 0)
+        return PILLAR_ERR_BACKEND;
+    if (rc == 0 && bad >= 0) {
+        size_t es = is_float ? sizeof(float) : sizeof(double);
+        unsigned char raw[sizeof(double)];
+        gpu_copy(raw, (const char *)values + (size_t)bad * es, es, 0);
+        double v = value_at(raw, is_float, 0);
+        return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': the value at level %d, cell %d is %g; "
+                    "values must be finite%s", fn, name, (int)(bad / ctx->pb.ug.nxy),
+                    (int)(bad % ctx->pb.ug.nxy), v,
+                    ctx->pb.s.prec == PREC_FLOAT ? " and fit in float" : "");
+    }
+    if (rc == 0)
+        return set ? field_was_set(ctx, k) : PILLAR_OK;
+    /* not resident (a grid larger than the device, a strategy without iterated kernels) */
     size_t bytes = count * (is_float ? sizeof(float) : sizeof(double));
     void *host = xalloc(bytes);
     if (set) {
@@ -742,6 +783,8 @@ static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const ch
     xfree(host);
     return st;
 #else
+    (void)is_float;
+    (void)set;
     return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this build of libpillar has no GPU backend", fn);
 #endif
 }
@@ -791,82 +834,14 @@ static pillar_status inputs_ready(pillar_ctx *ctx, const char *fn)
 static pillar_status apply_call(pillar_ctx *ctx)
 {
     ENTER(ctx, inputs_ready(ctx, "pillar_apply"));
-    problem *pb = &ctx->pb;
-    if (ctx->backend == BACKEND_CPU) {
-        cpu_run_unstructured(pb, pb->uf);
-        ctx->outputs_valid = 1;
-        return PILLAR_OK;
-    }
-#ifdef PILLAR_HAVE_CUDA
-    options o;
-    options_defaults(&o);
-    o.spec = pb->s;
-    o.access = ctx->access;
-    o.runs = 1;
-    o.backend = BACKEND_GPU;
-    timing t;
     perr_capture(ctx->err, sizeof ctx->err);
-    int rc = gpu_execute(pb, &o, 1, pb->uf, &t);
+    int rc = session_apply(&ctx->ses);
     perr_capture(NULL, 0);
     if (rc != 0)
         return PILLAR_ERR_BACKEND;
     ctx->outputs_valid = 1;
     return PILLAR_OK;
-#else
-    return fail(ctx, PILLAR_ERR_BACKEND, "pillar_apply: this build has no GPU backend");
-#endif
 }
-
-#ifdef PILLAR_HAVE_CUDA
-/* T steps on the device: in core when the grid fits the device's free memory, else out of core
- * in chunks of one step per transfer (src/ooc/ooc_plan.h). Returns 0 or -1 after a message. */
-static int gpu_steps(pillar_ctx *ctx, int steps)
-{
-    problem *pb = &ctx->pb;
-    const problem_spec *s = &pb->s;
-    size_t budget = gpu_free_bytes() / 100 * 95;
-    double whole = (double)pb->nf * (double)prec_size(s->prec) * (double)pb->ug.len +
-                   (double)(stencil_table[s->stencil].graph ? ell_bytes(&pb->ell)
-                                                            : nbtable_bytes(&pb->nt));
-    if (ctx->persistent == PERSIST_ON) { /* one cooperative launch (docs/persistent.md) */
-        persist_timing pt;
-        if (whole > (double)budget) {
-            perr("pillar_step: option persistent on: the grid needs %.3f GB on the device, more "
-                 "than its free memory (persistent runs are in core)", whole / 1e9);
-            return -1;
-        }
-        return persist_gpu_run(pb, pb->uf, steps, &(persist_request){0, 0, 0, 0, PERSIST_LISTS_AUTO}, &pt);
-    }
-    ooc_plan pl;
-    int rc = whole <= (double)budget
-                 ? ooc_plan_incore(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
-                                   steps)
-                 : ooc_plan_make(&pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
-                                 budget, 1);
-    if (rc != 0)
-        return -1;
-    if (ctx->access == ACC_GRAPH_TWOPASS && stencil_table[s->stencil].graph &&
-        ooc_plan_gtwopass(&pl, access_table[ACC_GRAPH_TWOPASS].shape_uns[0]) != 0) {
-        ooc_plan_free(&pl); /* its lists replace the neighbour lists */
-        return -1;
-    }
-    if (ooc_plan_geometry(&pl, &pb->geo) != 0) { /* fluxdiff: each part's coefficients */
-        ooc_plan_free(&pl);
-        return -1;
-    }
-    const iter_carry *c = iter_carried(s->stencil);
-    fieldset spare = {{0}};
-    for (int j = 0; j < c->n; j++)
-        spare.p[c->in[j]] = field_alloc(s->prec, pb->ug.len);
-    ooc_kernel k = {ctx->access, 0, 0, 0, 8, 0};
-    ooc_timing t;
-    rc = ooc_gpu_run(&pl, &pb->ug, &pb->uf, &spare, steps, &k, &t);
-    for (int j = 0; j < c->n; j++)
-        xfree(spare.p[c->in[j]]);
-    ooc_plan_free(&pl);
-    return rc;
-}
-#endif
 
 static pillar_status step_call(pillar_ctx *ctx, int steps)
 {
@@ -881,35 +856,16 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
     ctx->outputs_valid = 0;
     if (steps == 0)
         return PILLAR_OK;
-    if (ctx->comm_set) {
-        dist_exec e = {ctx->backend == BACKEND_GPU, ctx->access, 0, 0, 0, 8, 0, NULL};
-        dist_timing t;
-        perr_capture(ctx->err, sizeof ctx->err);
-        int rc = dist_mpi_run(ctx->comm, &pb->ug, &pb->geo, pb->s.stencil, pb->s.prec,
-                              pb->s.chasing, pb->s.compressed, ctx->fuse ? ctx->fuse : 1, pb->uf,
-                              steps, &e, &t);
-        perr_capture(NULL, 0);
-        if (rc != 0)
-            return PILLAR_ERR_BACKEND; /* the state is then undefined */
-        ctx->steps_done += steps;
-        return PILLAR_OK;
-    }
-    if (ctx->backend == BACKEND_CPU) {
-        iter_run_incore(pb, pb->uf, steps);
-        ctx->steps_done += steps;
-        return PILLAR_OK;
-    }
-#ifdef PILLAR_HAVE_CUDA
+    ctx->ses.comm_set = ctx->comm_set;
+    ctx->ses.comm = ctx->comm;
+    ctx->ses.fuse = ctx->fuse;
     perr_capture(ctx->err, sizeof ctx->err);
-    int rc = gpu_steps(ctx, steps);
+    int rc = session_steps(&ctx->ses, steps);
     perr_capture(NULL, 0);
     if (rc != 0)
         return PILLAR_ERR_BACKEND; /* the state is then undefined */
     ctx->steps_done += steps;
     return PILLAR_OK;
-#else
-    return fail(ctx, PILLAR_ERR_BACKEND, "pillar_step: this build has no GPU backend");
-#endif
 }
 
 static pillar_status set_comm_call(pillar_ctx *ctx, int fcomm)
@@ -934,6 +890,9 @@ static pillar_status write_fields_call(pillar_ctx *ctx, const char *path)
     ENTER(ctx, inputs_ready(ctx, "pillar_write_fields"));
     NEED(ctx, path);
     field_write_opts w = {1, "libpillar", 0, !ctx->outputs_valid};
+    for (int k = 0; k < ctx->pb.nf; k++) /* the host copies, brought up to date */
+        if (k < stencil_table[ctx->pb.s.stencil].nin || ctx->outputs_valid)
+            session_host_read(&ctx->ses, k);
     if (!ctx->outputs_valid && ctx->steps_done > 0 && ctx->steps_done <= 1L << 30)
         w.steps = (int)ctx->steps_done;
     perr_capture(ctx->err, sizeof ctx->err);

@@ -502,7 +502,7 @@ void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const 
         P.f.p[c->in[i]] = P.f.p[c->out[i]];
         P.f.p[c->out[i]] = swap;
     }
-    P.fold = 1;
+    P.fold = !L->apply;
     const int32_t *pat = pt->nt.compressed ? tab + (size_t)pt->nt.nrel * (size_t)pt->nt.ntab : NULL;
     P.nbv = (nbview){tab, pat, pt->nt.ntab, 0};
     if (stencil_table[st].graph) { /* the part's lists, as ooc_gpu_open packs them */

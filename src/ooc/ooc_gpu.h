@@ -38,6 +38,8 @@ typedef struct {
     int column;     /* storage column: chasing * 2 + compressed */
     int zslice;
     size_t smem;    /* dynamic shared memory */
+    int apply;      /* 1: the plain application (outputs from the inputs, no fold, in_out 0);
+                     * 0 (what ooc_launch_prepare sets): an iterated step, the fold fused */
 } ooc_launch;
 
 /* Checks kernel k for iterated runs of stencil st in precision prec on tables (chasing,

@@ -1,0 +1,324 @@
+/* session.c — the library's engine: where the fields live and the one decision tree of a run
+ * (session.h). */
+#include "session.h"
+
+#include "src/dist/dist_mpi.h"
+#include "src/exec/cpu_exec.h"
+#include "src/exec/iterate.h"
+#ifdef PILLAR_HAVE_CUDA
+#include "src/engine/renumber.h"
+#include "src/engine/resident.h"
+#include "src/exec/gpu.h"
+#include "src/exec/gpu_launch.h"
+#include "src/ooc/ooc_gpu.h"
+#include "src/ooc/persist_gpu.h"
+#endif
+
+#include <string.h>
+
+void session_init(session *s, problem *pb, const user_order *u, int gpu, access_t access,
+                  persist_mode persistent)
+{
+    memset(s, 0, sizeof *s);
+    s->pb = pb;
+    s->u = u;
+    s->gpu = gpu;
+    s->access = access;
+    s->persistent = persistent;
+}
+
+void session_close(session *s)
+{
+#ifdef PILLAR_HAVE_CUDA
+    if (s->res)
+        resident_close(s->res);
+    if (s->dcell)
+        CK(cudaFree(s->dcell));
+    if (s->dbad)
+        CK(cudaFree(s->dbad));
+#endif
+    s->res = NULL;
+    s->dcell = NULL;
+    s->dbad = NULL;
+}
+
+/* The stencil's inputs, then outputs: [0, nin) and [nin, nf). */
+static int nin_of(const session *s) { return stencil_table[s->pb->s.stencil].nin; }
+
+void session_host_wrote(session *s, int k)
+{
+    s->host_ok[k] = 1;
+    s->dev_ok[k] = 0;
+}
+
+void session_host_read(session *s, int k)
+{
+#ifdef PILLAR_HAVE_CUDA
+    if (!s->host_ok[k] && s->dev_ok[k]) {
+        resident_get(s->res, k, s->pb->uf.p[k]);
+        s->host_ok[k] = 1;
+    }
+#endif
+    (void)s;
+    (void)k;
+}
+
+/* Every field brought to the host, for a run on the host fields. */
+static void host_all(session *s)
+{
+    for (int k = 0; k < s->pb->nf; k++)
+        session_host_read(s, k);
+}
+
+/* After a run on the host fields: fields [k0, k1) changed there. */
+static void host_ran(session *s, int k0, int k1)
+{
+    for (int k = k0; k < k1; k++)
+        session_host_wrote(s, k);
+}
+
+/* The state fields (carried inputs) changed where a run left them: on the host or device. */
+static void state_ran(session *s, int on_device)
+{
+    const iter_carry *c = iter_carried(s->pb->s.stencil);
+    for (int j = 0; j < c->n; j++) {
+        s->host_ok[c->in[j]] = !on_device;
+        s->dev_ok[c->in[j]] = (unsigned char)on_device;
+    }
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* Bytes the resident fields and tables take on the device. */
+static double resident_bytes(const problem *pb)
+{
+    const problem_spec *sp = &pb->s;
+    return (double)(pb->nf + 1) * (double)prec_size(sp->prec) * (double)pb->ug.len +
+           (double)(stencil_table[sp->stencil].graph ? ell_bytes(&pb->ell) : nbtable_bytes(&pb->nt)) +
+           (pb->geo.r ? (double)geometry_cell_bytes(sp->prec, pb->geo.width) * pb->geo.n : 0);
+}
+
+/* The resident fields, opened at the first need. Returns 1 when they are there; 0 when the grid
+ * is larger than the device's free memory or the strategy has no iterated kernels (the host
+ * paths then run; nothing said); -1 after a message (resident_open's refusal). */
+static int resident_ready(session *s)
+{
+    if (s->res)
+        return 1;
+    if (s->res_refused || !access_table[s->access].iterated ||
+        resident_bytes(s->pb) > (double)(gpu_free_bytes() / 100 * 95)) {
+        s->res_refused = 1;
+        return 0;
+    }
+    resident_kernel k = {s->access, 0, 0, 0, 8};
+    s->res = resident_open(s->pb, &k);
+    if (!s->res) {
+        s->res_refused = 1;
+        return -1;
+    }
+    return 1;
+}
+
+/* Inputs [0, nin) current on the device (uploaded where only the host copy is). */
+static void device_inputs(session *s)
+{
+    for (int k = 0; k < nin_of(s); k++)
+        if (!s->dev_ok[k]) {
+            resident_put(s->res, k, s->pb->uf.p[k]);
+            s->dev_ok[k] = 1;
+        }
+}
+
+/* T steps out of core: the grid in chunks of one step per transfer (src/ooc/ooc_plan.h),
+ * streamed through the device from the host fields. */
+static int ooc_steps(session *s, int steps, size_t budget)
+{
+    problem *pb = s->pb;
+    const problem_spec *sp = &pb->s;
+    ooc_plan pl;
+    if (ooc_plan_make(&pl, &pb->ug, sp->stencil, sp->prec, sp->chasing, sp->compressed, budget,
+                      1) != 0)
+        return -1;
+    if ((s->access == ACC_GRAPH_TWOPASS && stencil_table[sp->stencil].graph &&
+         ooc_plan_gtwopass(&pl, access_table[ACC_GRAPH_TWOPASS].shape_uns[0]) != 0) ||
+        ooc_plan_geometry(&pl, &pb->geo) != 0) { /* its lists replace the neighbour lists */
+        ooc_plan_free(&pl);
+        return -1;
+    }
+    const iter_carry *c = iter_carried(sp->stencil);
+    fieldset spare = {{0}};
+    for (int j = 0; j < c->n; j++)
+        spare.p[c->in[j]] = field_alloc(sp->prec, pb->ug.len);
+    ooc_kernel k = {s->access, 0, 0, 0, 8, 0};
+    ooc_timing t;
+    int rc = ooc_gpu_run(&pl, &pb->ug, &pb->uf, &spare, steps, &k, &t);
+    for (int j = 0; j < c->n; j++)
+        xfree(spare.p[c->in[j]]);
+    ooc_plan_free(&pl);
+    return rc;
+}
+
+/* The GPU's branch of the decision tree. */
+static int gpu_steps(session *s, int steps)
+{
+    problem *pb = s->pb;
+    if (s->persistent == PERSIST_ON) { /* one cooperative launch (docs/persistent.md) */
+        if (resident_bytes(pb) > (double)(gpu_free_bytes() / 100 * 95)) {
+            perr("pillar_step: option persistent on: the grid needs %.3f GB on the device, more "
+                 "than its free memory (persistent runs are in core)", resident_bytes(pb) / 1e9);
+            return -1;
+        }
+        host_all(s);
+        persist_timing pt;
+        int rc = persist_gpu_run(pb, pb->uf, steps,
+                                 &(persist_request){0, 0, 0, 0, PERSIST_LISTS_AUTO}, &pt);
+        state_ran(s, 0);
+        return rc;
+    }
+    int r = resident_ready(s);
+    if (r < 0)
+        return -1;
+    if (r == 1) {
+        device_inputs(s);
+        int rc = resident_steps(s->res, steps);
+        state_ran(s, 1);
+        return rc;
+    }
+    host_all(s);
+    int rc = ooc_steps(s, steps, gpu_free_bytes() / 100 * 95);
+    state_ran(s, 0);
+    return rc;
+}
+#endif
+
+int session_steps(session *s, int steps)
+{
+    problem *pb = s->pb;
+    if (s->comm_set) {
+        host_all(s);
+        dist_exec e = {s->gpu, s->access, 0, 0, 0, 8, 0, NULL};
+        dist_timing t;
+        int rc = dist_mpi_run(s->comm, &pb->ug, &pb->geo, pb->s.stencil, pb->s.prec,
+                              pb->s.chasing, pb->s.compressed, s->fuse ? s->fuse : 1, pb->uf,
+                              steps, &e, &t);
+        state_ran(s, 0);
+        return rc;
+    }
+    if (!s->gpu) {
+        host_all(s);
+        iter_run_incore(pb, pb->uf, steps);
+        state_ran(s, 0);
+        return 0;
+    }
+#ifdef PILLAR_HAVE_CUDA
+    return gpu_steps(s, steps);
+#else
+    perr("pillar_step: this build has no GPU backend");
+    return -1;
+#endif
+}
+
+int session_apply(session *s)
+{
+    problem *pb = s->pb;
+    int nin = nin_of(s);
+    if (!s->gpu) {
+        host_all(s);
+        cpu_run_unstructured(pb, pb->uf);
+        host_ran(s, nin, pb->nf);
+        return 0;
+    }
+#ifdef PILLAR_HAVE_CUDA
+    int r = resident_ready(s);
+    if (r < 0)
+        return -1;
+    if (r == 1) {
+        device_inputs(s);
+        int rc = resident_apply(s->res);
+        for (int k = nin; k < pb->nf; k++) {
+            s->dev_ok[k] = 1;
+            s->host_ok[k] = 0;
+        }
+        return rc;
+    }
+    /* a strategy without iterated kernels (staged, twopass), or a grid larger than the device:
+     * the benchmark runner, on the host fields */
+    host_all(s);
+    options o;
+    options_defaults(&o);
+    o.spec = pb->s;
+    o.access = s->access;
+    o.runs = 1;
+    o.backend = BACKEND_GPU;
+    timing t;
+    int rc = gpu_execute(pb, &o, 1, pb->uf, &t);
+    host_ran(s, nin, pb->nf);
+    return rc;
+#else
+    perr("pillar_apply: this build has no GPU backend");
+    return -1;
+#endif
+}
+
+#ifdef PILLAR_HAVE_CUDA
+static renumber_args renumber_of(session *s)
+{
+    const problem *pb = s->pb;
+    if (!s->dcell) {
+        size_t n = sizeof(int) * (size_t)s->u->ncells;
+        CK(cudaMalloc((void **)&s->dcell, n));
+        CK(cudaMemcpy(s->dcell, s->u->cell, n, cudaMemcpyHostToDevice));
+        CK(cudaMalloc((void **)&s->dbad, sizeof *s->dbad));
+    }
+    return (renumber_args){s->dcell, pb->ug.nxy, pb->ug.nz, pb->ug.zstride, pb->ug.nhalo,
+                           stencil_zend(pb->s.stencil, pb->ug.nz), pb->s.prec == PREC_FLOAT};
+}
+#endif
+
+int session_set_device(session *s, int k, const void *values, int is_float, long *bad_at)
+{
+    *bad_at = -1;
+#ifdef PILLAR_HAVE_CUDA
+    int r = resident_ready(s);
+    if (r <= 0)
+        return r < 0 ? -1 : 1;
+    renumber_args a = renumber_of(s);
+    void *stream = resident_stream(s->res);
+    unsigned long long bad = ~0ULL;
+    CK(cudaMemcpyAsync(s->dbad, &bad, sizeof bad, cudaMemcpyHostToDevice, stream));
+    CK((cudaError_t)renumber_in(&a, resident_scratch(s->res), values, is_float, s->dbad, stream));
+    CK(cudaMemcpyAsync(&bad, s->dbad, sizeof bad, cudaMemcpyDeviceToHost, stream));
+    CK(cudaStreamSynchronize(stream));
+    if (bad != ~0ULL) { /* the field unchanged */
+        *bad_at = (long)bad;
+        return 0;
+    }
+    resident_swap_in(s->res, k);
+    s->dev_ok[k] = 1;
+    s->host_ok[k] = 0;
+    return 0;
+#else
+    (void)s, (void)k, (void)values, (void)is_float;
+    return 1;
+#endif
+}
+
+int session_get_device(session *s, int k, void *values, int is_float)
+{
+#ifdef PILLAR_HAVE_CUDA
+    if (!s->dev_ok[k]) {
+        int r = resident_ready(s);
+        if (r <= 0)
+            return r < 0 ? -1 : 1;
+        resident_put(s->res, k, s->pb->uf.p[k]);
+        s->dev_ok[k] = 1;
+    }
+    renumber_args a = renumber_of(s);
+    void *stream = resident_stream(s->res);
+    CK((cudaError_t)renumber_out(&a, values, is_float, resident_field(s->res, k), k >= nin_of(s),
+                                 stream));
+    return resident_sync(s->res);
+#else
+    (void)s, (void)k, (void)values, (void)is_float;
+    return 1;
+#endif
+}

@@ -1,0 +1,71 @@
+/* session.h — the engine below the library: one stencil on one grid with its fields, where they
+ * live (host, device or both) and how a run is made of them. Every pillar_step and pillar_apply
+ * of include/pillar.h comes here, and session_steps / session_apply hold the one decision tree:
+ *
+ *   steps:  over MPI ranks (a communicator was given)          src/dist/dist_mpi.h
+ *           on the CPU                                          src/exec/iterate.h
+ *           GPU, option persistent on: one cooperative launch   src/ooc/persist_gpu.h
+ *           GPU, the fields fit the device: resident            src/engine/resident.h
+ *           GPU, larger than the device: out of core, streamed  src/ooc/ooc_gpu.h
+ *   apply:  on the CPU; GPU resident; GPU through the benchmark runner for the strategies that
+ *           have no iterated kernels (staged, twopass)
+ *
+ * On the GPU in core the fields stay on the device between calls: made once (at the first run
+ * or device-array call), each step is a kernel launch, and a field crosses the host link only
+ * when the caller sets or reads it on the host — once each way. The paths that run on host
+ * fields (CPU, MPI, persistent, out of core) take the host copies, brought up to date first.
+ *
+ * The session owns none of the problem or the user order: the caller (src/api/pillar.c) does,
+ * and keeps them alive while the session is open. Functions return 0 or -1 after a message
+ * (perr); CUDA failures fault (base/common.h). */
+#ifndef PILLAR_SESSION_H
+#define PILLAR_SESSION_H
+
+#include "src/exec/field_io.h"
+#include "src/exec/run_options.h"
+
+typedef struct resident resident;
+
+typedef struct {
+    /* fixed when opened */
+    problem *pb;
+    const user_order *u;
+    int gpu;                 /* the GPU backend (else the CPU) */
+    access_t access;         /* the GPU strategy */
+    persist_mode persistent; /* PERSIST_ON: steps in one cooperative launch */
+    int comm_set, comm, fuse; /* steps over the ranks of an MPI communicator (Fortran handle) */
+    /* where each field is current (inputs, then outputs) */
+    unsigned char host_ok[PILLAR_MAXF], dev_ok[PILLAR_MAXF];
+    resident *res;           /* the device-resident fields (NULL until first needed) */
+    int res_refused;         /* the grid does not fit the device, or the strategy has no
+                              * iterated kernels: the host paths run instead */
+    int *dcell;              /* device: user cell -> pillar cell, for renumbering */
+    unsigned long long *dbad; /* device: the first bad value of a device set */
+} session;
+
+/* A session on problem pb (its host fields pb->uf) in user order u. Nothing is allocated on the
+ * device yet. */
+void session_init(session *s, problem *pb, const user_order *u, int gpu, access_t access,
+                  persist_mode persistent);
+/* Frees the device state. */
+void session_close(session *s);
+
+/* The host copy of field k is about to be read (brought up to date from the device first), or
+ * was just written by the caller (the device copy is then stale). */
+void session_host_read(session *s, int k);
+void session_host_wrote(session *s, int k);
+
+/* `steps` time steps of the state fields; every input field must be current somewhere. */
+int session_steps(session *s, int steps);
+/* One application: every output field from the inputs. */
+int session_apply(session *s);
+
+/* Field k from / to a device array in the caller's order (count = nlevels * ncells values,
+ * float when is_float), renumbered on the device where the grid is resident, through the host
+ * copy otherwise. set: *bad_at receives the index of the first value that is not finite or does
+ * not fit the precision (-1 if none); the field is then unchanged. get: outputs NaN where the
+ * stencil computes nothing. */
+int session_set_device(session *s, int k, const void *values, int is_float, long *bad_at);
+int session_get_device(session *s, int k, void *values, int is_float);
+
+#endif
