@@ -687,7 +687,25 @@ static pillar_status get_field(pillar_ctx *ctx, const char *fn, int k, void *val
     return PILLAR_OK;
 }
 
-/* pillar_set_field (set) and pillar_get_field, of either type. */
+/* What the session needs of the handle's options that may change after setup. */
+static void session_sync(pillar_ctx *ctx)
+{
+    ctx->ses.comm_set = ctx->comm_set;
+    ctx->ses.comm = ctx->comm;
+    ctx->ses.fuse = ctx->fuse;
+}
+
+/* A field value the session found bad at index j of the caller's array: the message, field unchanged. */
+static pillar_status bad_field_value(pillar_ctx *ctx, const char *fn, int k, double v, long j)
+{
+    return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': the value at level %d, cell %d is %g; "
+                "values must be finite%s", fn, stencil_table[ctx->pb.s.stencil].field[k],
+                (int)(j / ctx->pb.ug.nxy), (int)(j % ctx->pb.ug.nxy), v,
+                ctx->pb.s.prec == PREC_FLOAT ? " and fit in float" : "");
+}
+
+/* pillar_set_field (set) and pillar_get_field, of either type: across the link once, renumbered
+ * on the device, where the session keeps the grid resident; else renumbered on the host. */
 static pillar_status field_call(pillar_ctx *ctx, const char *fn, const char *name, void *values,
                                 int is_float, size_t count, int set)
 {
@@ -696,6 +714,22 @@ static pillar_status field_call(pillar_ctx *ctx, const char *fn, const char *nam
     int k = field_arg(ctx, fn, name, values, count, &st);
     if (k < 0)
         return st;
+    const stencil_info *si = &stencil_table[ctx->pb.s.stencil];
+    int output = k >= si->nin;
+    if (ctx->backend == BACKEND_GPU && !(set && output) && !(output && !ctx->outputs_valid)) {
+        long bad = -1;
+        session_sync(ctx);
+        perr_capture(ctx->err, sizeof ctx->err);
+        int rc = set ? session_set_host(&ctx->ses, k, values, is_float, &bad)
+                     : session_get_host(&ctx->ses, k, values, is_float);
+        perr_capture(NULL, 0);
+        if (rc < 0)
+            return PILLAR_ERR_BACKEND;
+        if (rc == 0 && bad >= 0)
+            return bad_field_value(ctx, fn, k, value_at(values, is_float, (size_t)bad), bad);
+        if (rc == 0)
+            return set ? field_was_set(ctx, k) : PILLAR_OK;
+    }
     return set ? set_field(ctx, fn, k, values, is_float, count)
                : get_field(ctx, fn, k, values, is_float);
 }
@@ -703,24 +737,24 @@ static pillar_status field_call(pillar_ctx *ctx, const char *fn, const char *nam
 pillar_status pillar_set_field(pillar_ctx *ctx, const char *name, const double *values,
                                size_t count)
 {
-    return field_call(ctx, "pillar_set_field", name, (void *)values, 0, count, 1);
+    PROTECTED(ctx, field_call(ctx, "pillar_set_field", name, (void *)values, 0, count, 1));
 }
 
 pillar_status pillar_set_field_float(pillar_ctx *ctx, const char *name, const float *values,
                                      size_t count)
 {
-    return field_call(ctx, "pillar_set_field_float", name, (void *)values, 1, count, 1);
+    PROTECTED(ctx, field_call(ctx, "pillar_set_field_float", name, (void *)values, 1, count, 1));
 }
 
 pillar_status pillar_get_field(pillar_ctx *ctx, const char *name, double *values, size_t count)
 {
-    return field_call(ctx, "pillar_get_field", name, values, 0, count, 0);
+    PROTECTED(ctx, field_call(ctx, "pillar_get_field", name, values, 0, count, 0));
 }
 
 pillar_status pillar_get_field_float(pillar_ctx *ctx, const char *name, float *values,
                                      size_t count)
 {
-    return field_call(ctx, "pillar_get_field_float", name, values, 1, count, 0);
+    PROTECTED(ctx, field_call(ctx, "pillar_get_field_float", name, values, 1, count, 0));
 }
 
 /* pillar_set_field_device (set) and pillar_get_field_device, of either type: renumbered on the
@@ -751,6 +785,7 @@ static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const ch
                     "first (pillar_step and pillar_set_field leave the outputs undefined)", fn,
                     name);
     long bad = -1;
+    session_sync(ctx);
     perr_capture(ctx->err, sizeof ctx->err);
     int rc = set ? session_set_device(&ctx->ses, k, values, is_float, &bad)
                  : session_get_device(&ctx->ses, k, values, is_float);
@@ -761,11 +796,7 @@ static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const ch
         size_t es = is_float ? sizeof(float) : sizeof(double);
         unsigned char raw[sizeof(double)];
         gpu_copy(raw, (const char *)values + (size_t)bad * es, es, 0);
-        double v = value_at(raw, is_float, 0);
-        return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': the value at level %d, cell %d is %g; "
-                    "values must be finite%s", fn, name, (int)(bad / ctx->pb.ug.nxy),
-                    (int)(bad % ctx->pb.ug.nxy), v,
-                    ctx->pb.s.prec == PREC_FLOAT ? " and fit in float" : "");
+        return bad_field_value(ctx, fn, k, value_at(raw, is_float, 0), bad);
     }
     if (rc == 0)
         return set ? field_was_set(ctx, k) : PILLAR_OK;
@@ -856,9 +887,7 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
     ctx->outputs_valid = 0;
     if (steps == 0)
         return PILLAR_OK;
-    ctx->ses.comm_set = ctx->comm_set;
-    ctx->ses.comm = ctx->comm;
-    ctx->ses.fuse = ctx->fuse;
+    session_sync(ctx);
     perr_capture(ctx->err, sizeof ctx->err);
     int rc = session_steps(&ctx->ses, steps);
     perr_capture(NULL, 0);

@@ -36,10 +36,13 @@ void session_close(session *s)
         CK(cudaFree(s->dcell));
     if (s->dbad)
         CK(cudaFree(s->dbad));
+    if (s->dstage)
+        CK(cudaFree(s->dstage));
 #endif
     s->res = NULL;
     s->dcell = NULL;
     s->dbad = NULL;
+    s->dstage = NULL;
 }
 
 /* The stencil's inputs, then outputs: [0, nin) and [nin, nf). */
@@ -93,6 +96,7 @@ static double resident_bytes(const problem *pb)
 {
     const problem_spec *sp = &pb->s;
     return (double)(pb->nf + 1) * (double)prec_size(sp->prec) * (double)pb->ug.len +
+           (double)sizeof(double) * (double)pb->ug.nxy * (double)pb->ug.nz + /* stage_of */
            (double)(stencil_table[sp->stencil].graph ? ell_bytes(&pb->ell) : nbtable_bytes(&pb->nt)) +
            (pb->geo.r ? (double)geometry_cell_bytes(sp->prec, pb->geo.width) * pb->geo.n : 0);
 }
@@ -274,6 +278,36 @@ static renumber_args renumber_of(session *s)
 }
 #endif
 
+#ifdef PILLAR_HAVE_CUDA
+/* Field k from the caller's values in device memory (dvalues): renumbered into the resident
+ * scratch array, checked, and swapped in only when every value is good. */
+static void set_from_device(session *s, int k, const void *dvalues, int is_float, long *bad_at)
+{
+    renumber_args a = renumber_of(s);
+    void *stream = resident_stream(s->res);
+    unsigned long long bad = ~0ULL;
+    CK(cudaMemcpyAsync(s->dbad, &bad, sizeof bad, cudaMemcpyHostToDevice, stream));
+    CK((cudaError_t)renumber_in(&a, resident_scratch(s->res), dvalues, is_float, s->dbad, stream));
+    CK(cudaMemcpyAsync(&bad, s->dbad, sizeof bad, cudaMemcpyDeviceToHost, stream));
+    CK(cudaStreamSynchronize(stream));
+    if (bad != ~0ULL) { /* the field unchanged */
+        *bad_at = (long)bad;
+        return;
+    }
+    resident_swap_in(s->res, k);
+    s->dev_ok[k] = 1;
+    s->host_ok[k] = 0;
+}
+
+/* A device array of the caller's size (nlevels * ncells doubles), for host arrays crossing. */
+static void *stage_of(session *s)
+{
+    if (!s->dstage)
+        CK(cudaMalloc(&s->dstage, sizeof(double) * (size_t)s->pb->ug.nxy * (size_t)s->pb->ug.nz));
+    return s->dstage;
+}
+#endif
+
 int session_set_device(session *s, int k, const void *values, int is_float, long *bad_at)
 {
     *bad_at = -1;
@@ -281,20 +315,28 @@ int session_set_device(session *s, int k, const void *values, int is_float, long
     int r = resident_ready(s);
     if (r <= 0)
         return r < 0 ? -1 : 1;
-    renumber_args a = renumber_of(s);
-    void *stream = resident_stream(s->res);
-    unsigned long long bad = ~0ULL;
-    CK(cudaMemcpyAsync(s->dbad, &bad, sizeof bad, cudaMemcpyHostToDevice, stream));
-    CK((cudaError_t)renumber_in(&a, resident_scratch(s->res), values, is_float, s->dbad, stream));
-    CK(cudaMemcpyAsync(&bad, s->dbad, sizeof bad, cudaMemcpyDeviceToHost, stream));
-    CK(cudaStreamSynchronize(stream));
-    if (bad != ~0ULL) { /* the field unchanged */
-        *bad_at = (long)bad;
-        return 0;
-    }
-    resident_swap_in(s->res, k);
-    s->dev_ok[k] = 1;
-    s->host_ok[k] = 0;
+    set_from_device(s, k, values, is_float, bad_at);
+    return 0;
+#else
+    (void)s, (void)k, (void)values, (void)is_float;
+    return 1;
+#endif
+}
+
+int session_set_host(session *s, int k, const void *values, int is_float, long *bad_at)
+{
+    *bad_at = -1;
+#ifdef PILLAR_HAVE_CUDA
+    if (!s->gpu || s->comm_set || s->persistent == PERSIST_ON)
+        return 1;
+    int r = resident_ready(s);
+    if (r <= 0)
+        return r < 0 ? -1 : 1;
+    size_t bytes = (is_float ? sizeof(float) : sizeof(double)) * (size_t)s->pb->ug.nxy *
+                   (size_t)s->pb->ug.nz;
+    void *stage = stage_of(s);
+    CK(cudaMemcpyAsync(stage, values, bytes, cudaMemcpyHostToDevice, resident_stream(s->res)));
+    set_from_device(s, k, stage, is_float, bad_at);
     return 0;
 #else
     (void)s, (void)k, (void)values, (void)is_float;
@@ -316,6 +358,25 @@ int session_get_device(session *s, int k, void *values, int is_float)
     void *stream = resident_stream(s->res);
     CK((cudaError_t)renumber_out(&a, values, is_float, resident_field(s->res, k), k >= nin_of(s),
                                  stream));
+    return resident_sync(s->res);
+#else
+    (void)s, (void)k, (void)values, (void)is_float;
+    return 1;
+#endif
+}
+
+int session_get_host(session *s, int k, void *values, int is_float)
+{
+#ifdef PILLAR_HAVE_CUDA
+    if (s->host_ok[k] || !s->dev_ok[k])
+        return 1; /* the host copy is current: renumbered on the host */
+    renumber_args a = renumber_of(s);
+    void *stream = resident_stream(s->res), *stage = stage_of(s);
+    size_t bytes = (is_float ? sizeof(float) : sizeof(double)) * (size_t)s->pb->ug.nxy *
+                   (size_t)s->pb->ug.nz;
+    CK((cudaError_t)renumber_out(&a, stage, is_float, resident_field(s->res, k), k >= nin_of(s),
+                                 stream));
+    CK(cudaMemcpyAsync(values, stage, bytes, cudaMemcpyDeviceToHost, stream));
     return resident_sync(s->res);
 #else
     (void)s, (void)k, (void)values, (void)is_float;

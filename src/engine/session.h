@@ -41,6 +41,7 @@ typedef struct {
                               * iterated kernels: the host paths run instead */
     int *dcell;              /* device: user cell -> pillar cell, for renumbering */
     unsigned long long *dbad; /* device: the first bad value of a device set */
+    void *dstage;            /* device: a caller-sized array that host arrays cross through */
 } session;
 
 /* A session on problem pb (its host fields pb->uf) in user order u. Nothing is allocated on the
@@ -67,5 +68,11 @@ int session_apply(session *s);
  * stencil computes nothing. */
 int session_set_device(session *s, int k, const void *values, int is_float, long *bad_at);
 int session_get_device(session *s, int k, void *values, int is_float);
+/* The same from / to the caller's host arrays where the grid is resident: one copy across the
+ * link, renumbered on the device. Return 1 where the host copy is the one to use (the CPU
+ * backend, runs on host fields, a host copy already current): the caller renumbers on the
+ * host. */
+int session_set_host(session *s, int k, const void *values, int is_float, long *bad_at);
+int session_get_host(session *s, int k, void *values, int is_float);
 
 #endif
