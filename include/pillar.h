@@ -29,6 +29,11 @@
  * allocated) is abandoned, every later call on the handle returns PILLAR_ERR_STATE, and
  * pillar_destroy frees the handle itself only.
  *
+ * Residency: on the GPU backend a handle keeps its fields on the device between calls once its
+ * first run (or field set) has planned and uploaded the grid; pillar_step(ctx, T) is then T
+ * kernel launches queued without waiting, and a host array crosses the link once per set or get.
+ * Errors of launched kernels surface at a later call (docs/api.md).
+ *
  * Threads: handles are independent (no global mutable state is shared between them); one handle
  * must not be used by two threads at once. The CPU backend runs with OpenMP threads.
  *
@@ -149,8 +154,9 @@ pillar_status pillar_get_field_float(pillar_ctx *ctx, const char *name, float *v
 /* The same four calls with `values` in device memory (cudaMalloc or cudaMallocManaged, on the
  * device the library uses): for a model that holds its fields on the GPU. Only for a handle on
  * the GPU backend (PILLAR_ERR_UNSUPPORTED otherwise, and in a build without CUDA); a host array
- * is refused (PILLAR_ERR_ARG). The values cross once through host memory per call, where pillar
- * renumbers them as for the host calls: the results are the same bits. */
+ * is refused (PILLAR_ERR_ARG). Where the handle keeps its fields resident on the device (the
+ * GPU backend in core: docs/api.md) they are renumbered there without crossing to the host;
+ * otherwise through host memory once. The results are the same bits as the host calls'. */
 pillar_status pillar_set_field_device(pillar_ctx *ctx, const char *name, const double *values,
                                       size_t count);
 pillar_status pillar_set_field_device_float(pillar_ctx *ctx, const char *name,
