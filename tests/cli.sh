@@ -84,6 +84,12 @@ for cmd in "" run info; do
     expect_output "usage: pillar" $cmd --help
 done
 expect_output "commands:" help
+# pillar help COMMAND prints that command's help (it printed the top-level help)
+for cmd in run info bench mesh "mesh generate" "mesh import" "mesh info" "mesh partition"; do
+    expect_output "usage: pillar $cmd " help $cmd
+done
+expect_error "unknown command 'frob'" help frob
+expect_error "not 'extra'" help run extra
 # --version in every command; --flag=value wherever --flag value works
 for cmd in "" run info bench mesh "mesh info" "mesh generate" "mesh import" "mesh partition"; do
     expect_output "pillar " $cmd --version
