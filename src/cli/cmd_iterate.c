@@ -342,19 +342,20 @@ static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int back
 static void print_header(const problem *pb, const options *o, int steps, int ooc)
 {
     const problem_spec *s = &pb->s;
-    printf("%s %s, %d step%s", stencil_table[s->stencil].name, prec_name(s->prec), steps,
-           steps == 1 ? "" : "s");
+    report_printf("%s %s, %d step%s", stencil_table[s->stencil].name, prec_name(s->prec), steps,
+                  steps == 1 ? "" : "s");
     if (o->mesh)
-        printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels", o->mesh,
-               mesh_order_name[pb->mesh_order], pb->ug.nxy, pb->ug.nhalo, s->nz);
+        report_printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels", o->mesh,
+                      mesh_order_name[pb->mesh_order], pb->ug.nxy, pb->ug.nhalo, s->nz);
     else
-        printf(" on %dx%dx%d unstructured %s", s->nx, s->ny, s->nz, layout_name[s->layout]);
+        report_printf(" on %dx%dx%d unstructured %s", s->nx, s->ny, s->nz, layout_name[s->layout]);
     if (stencil_table[s->stencil].graph)
-        printf(", neighbour lists (ELL, up to %d per cell), %s\n", pb->ell.maxdeg,
-               ooc ? "out of core" : "in core");
+        report_printf(", neighbour lists (ELL, up to %d per cell), %s\n", pb->ell.maxdeg,
+                      ooc ? "out of core" : "in core");
     else
-        printf(", %s %s, %s\n", s->chasing ? "chasing" : "nonchasing",
-               s->compressed ? "compressed" : "uncompressed", ooc ? "out of core" : "in core");
+        report_printf(", %s %s, %s\n", s->chasing ? "chasing" : "nonchasing",
+                      s->compressed ? "compressed" : "uncompressed",
+                      ooc ? "out of core" : "in core");
 }
 
 int run_iterated(options *o, int argc, char **argv)
@@ -424,7 +425,7 @@ int run_iterated(options *o, int argc, char **argv)
     print_header(&pb, o, steps, ooc);
     char line[512];
     ooc_plan_describe(&pl, line, sizeof line);
-    printf("  plan      %s\n", line);
+    report_printf("  plan      %s\n", line);
 #ifdef PILLAR_HAVE_CUDA
     persist_request prq = {o->bx, 0,
                            o->persist_levels < 0    ? PERSIST_LEVELS_MODEL
@@ -435,26 +436,31 @@ int run_iterated(options *o, int argc, char **argv)
         /* auto: the model's prediction decides (docs/persistent.md) */
         char pred[512];
         if (persistent_check(o, backend, ooc, 1) != 0) {
-            printf("  persistent off (auto: not for this run)\n");
+            report_printf("  persistent off (auto: not for this run)\n");
         } else {
             persistent = persistent_auto_picks(&pb, backend, ooc, &prq, pred, sizeof pred);
-            printf("  persistent %s (auto, the model: %s)\n", persistent ? "on" : "off", pred);
+            report_printf("  persistent %s (auto, the model: %s)\n", persistent ? "on" : "off",
+                          pred);
         }
     } else if (backend == BACKEND_GPU && ooc && o->persistent == PERSIST_AUTO) {
-        printf("  persistent off (auto, out of core: no model of a chunk's launch; in core the "
-               "launch measured slower than the host loop on the H100, docs/persistent.md)\n");
+        report_printf(
+            "  persistent off (auto, out of core: no model of a chunk's launch; in core the "
+            "launch measured slower than the host loop on the H100, docs/persistent.md)\n");
     } else if (backend == BACKEND_GPU && ooc && persistent) {
-        printf("  persistent on: each chunk's steps (up to %d) in one cooperative launch, a grid "
-               "barrier between two, blocks of %d threads, no level on chip\n", pl.F,
-               o->bx ? o->bx : PERSIST_THREADS);
+        report_printf(
+            "  persistent on: each chunk's steps (up to %d) in one cooperative launch, a grid "
+            "barrier between two, blocks of %d threads, no level on chip\n",
+            pl.F, o->bx ? o->bx : PERSIST_THREADS);
     } else if (backend == BACKEND_GPU && !persistent) {
-        printf("  persistent off\n");
+        report_printf("  persistent off\n");
     }
 #endif
     if (backend == BACKEND_GPU && !ooc && pl.K > 1)
-        printf("  note      in core, K = 2 steps per launch measured 3.6x slower than one at 512x512 "
-               "on the H100 (docs/out-of-core.md); nothing picks K = %d, it runs because "
-               "--kernel-steps asked\n", pl.K);
+        report_printf(
+            "  note      in core, K = 2 steps per launch measured 3.6x slower than one at 512x512 "
+            "on the H100 (docs/out-of-core.md); nothing picks K = %d, it runs because "
+            "--kernel-steps asked\n",
+            pl.K);
 
     /* the CPU reference of the whole run, when it fits */
     int full = !o->no_verify && iterated_full_check(&pb);
@@ -482,7 +488,7 @@ int run_iterated(options *o, int argc, char **argv)
             iter_run_incore(&pb, pb.uf, steps);
         total_s = (now_ms() - t0) * 1e-3;
         t_step = total_s / steps;
-        printf("  backend   cpu\n");
+        report_printf("  backend   cpu\n");
     }
 #ifdef PILLAR_HAVE_CUDA
     else if (persistent && !ooc) {
@@ -498,14 +504,16 @@ int run_iterated(options *o, int argc, char **argv)
             persist_shape_describe(&pt.shape, shape, sizeof shape);
             total_s = pt.total_s;
             t_step = pt.kernel_s / steps;
-            printf("  backend   %s, persistent: one cooperative launch on %d SMs\n", dev_name,
-                   pt.sms);
-            printf("  persistent %s\n", shape);
+            report_printf("  backend   %s, persistent: one cooperative launch on %d SMs\n",
+                          dev_name, pt.sms);
+            report_printf("  persistent %s\n", shape);
             persist_cache_describe(&pt.cache, shape, sizeof shape);
-            printf("  cache     %s\n", shape);
-            printf("  time      %.3f ms per step (the launch: %.3f ms for %d step%s, %d grid "
-                   "barrier%s), total %.3f s with the copies\n", t_step * 1e3, pt.kernel_s * 1e3,
-                   steps, steps == 1 ? "" : "s", steps - 1, steps == 2 ? "" : "s", total_s);
+            report_printf("  cache     %s\n", shape);
+            report_printf(
+                "  time      %.3f ms per step (the launch: %.3f ms for %d step%s, %d grid "
+                "barrier%s), total %.3f s with the copies\n",
+                t_step * 1e3, pt.kernel_s * 1e3, steps, steps == 1 ? "" : "s", steps - 1,
+                steps == 2 ? "" : "s", total_s);
         }
     } else {
         for (int j = 0; j < c->n; j++)
@@ -530,28 +538,37 @@ int run_iterated(options *o, int argc, char **argv)
                 snprintf(acc, sizeof acc, "tiles, %d steps per launch", pl.K);
             else
                 snprintf(acc, sizeof acc, "%s", access_name[o->access]);
-            printf("  backend   %s, access %s%s\n", dev_name, acc,
-                   t.pinned ? ", host fields registered (pinned)" : ", host fields NOT pinned");
-            printf("  link      pinned host->device %.1f GB/s, device->host %.1f GB/s alone; "
-                   "%.1f / %.1f GB/s duplex\n", link.h2d / 1e9, link.d2h / 1e9,
-                   link.duplex_h2d / 1e9, link.duplex_d2h / 1e9);
-            printf("  time      %.3f ms per step (median pass %.3f ms / %d step%s, of %d pass%s%s), "
-                   "total %.3f s\n", t_step * 1e3, t.pass_median_s * 1e3, pl.F,
-                   pl.F == 1 ? "" : "s", t.steady_passes, t.steady_passes == 1 ? "" : "es",
-                   t.steady_passes < t.passes ? " after the first, which fills the pipeline" : "",
-                   total_s);
+            report_printf("  backend   %s, access %s%s\n", dev_name, acc,
+                          t.pinned ? ", host fields registered (pinned)"
+                                   : ", host fields NOT pinned");
+            report_printf(
+                "  link      pinned host->device %.1f GB/s, device->host %.1f GB/s alone; "
+                "%.1f / %.1f GB/s duplex\n",
+                link.h2d / 1e9, link.d2h / 1e9, link.duplex_h2d / 1e9, link.duplex_d2h / 1e9);
+            report_printf(
+                "  time      %.3f ms per step (median pass %.3f ms / %d step%s, of %d pass%s%s), "
+                "total %.3f s\n",
+                t_step * 1e3, t.pass_median_s * 1e3, pl.F, pl.F == 1 ? "" : "s", t.steady_passes,
+                t.steady_passes == 1 ? "" : "es",
+                t.steady_passes < t.passes ? " after the first, which fills the pipeline" : "",
+                total_s);
             if (pl.nparts * pl.nslabs == 1)
-                printf("  kernels   %.3f ms per step (the steps alone, copies excluded)\n",
-                       t.kernel_s / steps * 1e3);
+                report_printf("  kernels   %.3f ms per step (the steps alone, copies excluded)\n",
+                              t.kernel_s / steps * 1e3);
             else
-                printf("  kernels   %.3f ms per step while some chunk's steps ran; the host thread "
-                       "%.3f ms per step staging chunks (%.3f gathering ring cells)\n",
-                       t.kernel_s / steps * 1e3, t.stage_s / steps * 1e3, t.gather_s / steps * 1e3);
-            printf("  moved     per step host->device %.1f MB, device->host %.1f MB; must cross "
-                   "%.1f + %.1f MB\n", t.h2d_bytes / steps / 1e6, t.d2h_bytes / steps / 1e6,
-                   in / pl.F / 1e6, out / pl.F / 1e6);
-            printf("  link use  %.3f ms per step at the duplex rates for the bytes that must cross "
-                   "= %.1f%% of the link limit\n", limit * 1e3, 100.0 * limit / t_step);
+                report_printf(
+                    "  kernels   %.3f ms per step while some chunk's steps ran; the host thread "
+                    "%.3f ms per step staging chunks (%.3f gathering ring cells)\n",
+                    t.kernel_s / steps * 1e3, t.stage_s / steps * 1e3, t.gather_s / steps * 1e3);
+            report_printf(
+                "  moved     per step host->device %.1f MB, device->host %.1f MB; must cross "
+                "%.1f + %.1f MB\n",
+                t.h2d_bytes / steps / 1e6, t.d2h_bytes / steps / 1e6, in / pl.F / 1e6,
+                out / pl.F / 1e6);
+            report_printf(
+                "  link use  %.3f ms per step at the duplex rates for the bytes that must cross "
+                "= %.1f%% of the link limit\n",
+                limit * 1e3, 100.0 * limit / t_step);
         }
     }
 #endif
@@ -560,19 +577,19 @@ int run_iterated(options *o, int argc, char **argv)
         return 1;
     }
     if (backend == BACKEND_CPU)
-        printf("  time      %.3f ms per step, total %.3f s\n", t_step * 1e3, total_s);
+        report_printf("  time      %.3f ms per step, total %.3f s\n", t_step * 1e3, total_s);
 
     int ok = 1;
     if (o->no_verify) {
-        printf("  verify    skipped (--verify off)\n");
+        report_printf("  verify    skipped (--verify off)\n");
     } else if (full && (ooc || pl.K > 1 || backend == BACKEND_GPU)) {
         iter_run_incore(&pb, ref, steps);
         long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
         ok = bad == 0;
-        printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
-               ok ? "PASS" : "FAIL", bad, points, ok ? " (bit-exact)" : "");
+        report_printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
+                      ok ? "PASS" : "FAIL", bad, points, ok ? " (bit-exact)" : "");
     } else if (full) {
-        printf("  verify    this is the CPU in-core reference itself\n");
+        report_printf("  verify    this is the CPU in-core reference itself\n");
     } else if (steps <= pl.F && backend == BACKEND_GPU) {
         fieldset initial = pb.uf;
         for (int j = 0; j < c->n; j++)
@@ -580,14 +597,23 @@ int run_iterated(options *o, int argc, char **argv)
         long points, bad = ooc_cpu_check_chunks(&pl, &pb.ug, initial, pb.uf, steps, SAMPLED_CHUNKS,
                                                 &points);
         ok = bad == 0;
-        printf("  verify    %s: %ld of %ld points of %d sampled chunks differ from the CPU%s\n",
-               ok ? "PASS" : "FAIL", bad, points, SAMPLED_CHUNKS, ok ? " (bit-exact)" : "");
+        report_printf(
+            "  verify    %s: %ld of %ld points of %d sampled chunks differ from the CPU%s\n",
+            ok ? "PASS" : "FAIL", bad, points, SAMPLED_CHUNKS, ok ? " (bit-exact)" : "");
     } else {
-        printf("  verify    not verified: too large for a CPU reference, and more steps than one "
-               "pass\n");
+        report_printf(
+            "  verify    not verified: too large for a CPU reference, and more steps than one "
+            "pass\n");
     }
     if (o->input)
-        printf("  input     %s\n", o->input);
+        report_printf("  input     %s\n", o->input);
+    report_number("cells", pb.ug.nxy);
+    report_number("levels", pb.s.nz);
+    report_number("steps", steps);
+    report_number("ms_per_step", t_step * 1e3);
+    report_number("total_s", total_s);
+    if (!o->no_verify)
+        report_bool("verified", ok);
     if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, ok, argc, argv) != 0)
         ok = 0;
     for (int j = 0; j < c->n; j++)

@@ -3,6 +3,7 @@
 #define PILLAR_COMMANDS_H
 
 #include "options.h"
+#include "report.h"
 #include "src/ooc/persist_gpu.h"
 
 int cmd_run(int argc, char **argv);

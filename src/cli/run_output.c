@@ -35,13 +35,13 @@ int run_write_output(const problem *pb, const options *o, fieldset out, int uns,
     xfree(flags);
     if (rc != 0)
         return -1;
-    printf("  output    %s:", o->output);
+    report_printf("  output    %s:", o->output);
     int first = o->output_inputs || steps ? 0 : si->nin, end = steps ? si->nin : pb->nf;
     for (int k = first; k < end; k++)
-        printf(" %s", si->field[k]);
-    printf(" [%d][%d] %s", pb->s.nz, field_ncells(pb), prec_name(pb->s.prec));
+        report_printf(" %s", si->field[k]);
+    report_printf(" [%d][%d] %s", pb->s.nz, field_ncells(pb), prec_name(pb->s.prec));
     if (steps)
-        printf(", the state after %d step%s", steps, steps == 1 ? "" : "s");
-    printf("\n");
+        report_printf(", the state after %d step%s", steps, steps == 1 ? "" : "s");
+    report_printf("\n");
     return 0;
 }
