@@ -933,7 +933,7 @@ static pillar_status write_fields_call(pillar_ctx *ctx, const char *path)
 {
     ENTER(ctx, inputs_ready(ctx, "pillar_write_fields"));
     NEED(ctx, path);
-    field_write_opts w = {1, "libpillar", 0, !ctx->outputs_valid};
+    field_write_opts w = {1, "libpillar", 0, !ctx->outputs_valid, NULL};
     if (!ctx->outputs_valid && ctx->steps_done > 0 && ctx->steps_done <= 1L << 30)
         w.steps = (int)ctx->steps_done;
     perr_capture(ctx->err, sizeof ctx->err);

@@ -343,7 +343,7 @@ int run_distributed(options *o, int argc, char **argv)
         }
         if (o->input)
             report_printf("  input     %s\n", o->input);
-        if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, rc == 0, argc, argv) != 0)
+        if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, rc == 0, NULL, argc, argv) != 0)
             rc = 1;
     }
     if (me == 0 && full)

@@ -358,27 +358,14 @@ static void print_header(const problem *pb, const options *o, int steps, int ooc
                       ooc ? "out of core" : "in core");
 }
 
-int run_iterated(options *o, int argc, char **argv)
+/* One pass of an iterated run of pb on the backend: `steps` steps from pb's state (after `done`
+ * steps of the whole run), printed and verified as a run of its own. Leaves the state after them
+ * in pb's input fields; *ok: whether verification passed; *t_step, *total_s: the time per step
+ * and of the pass. Returns 0, 1 after a failed run or 2 after flags that do not fit (with a
+ * message). */
+static int iterate_pass(problem *pb, options *o, int backend, int steps, int done, int *ok_out,
+                        double *t_step_out, double *total_out)
 {
-    if (flags_check(o) != 0)
-        return 2;
-    int backend = cli_backend(o);
-    if (backend < 0)
-        return 1;
-    if (backend == BACKEND_CPU && o->ooc == OOC_ON && !o->device_mem) {
-        perr("run: --out-of-core on with the CPU backend needs --device-mem SIZE (the budget the "
-             "chunks must fit)");
-        return 2;
-    }
-    int steps = o->steps ? o->steps : 1;
-    problem pb;
-    if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, backend == BACKEND_CPU) != 0)
-        return o->mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
-    if (o->input && field_read_inputs(&pb, o->input) != 0) { /* the initial state */
-        problem_free(&pb);
-        return 1;
-    }
-
     size_t budget = o->device_mem;
     double dev = 0;
 #ifdef PILLAR_HAVE_CUDA
@@ -395,34 +382,30 @@ int run_iterated(options *o, int argc, char **argv)
 #else
     const void *linkp = NULL;
 #endif
-    int ooc = o->ooc == OOC_ON || (o->ooc == OOC_AUTO && budget && whole_bytes(&pb) > (double)budget);
-    if (o->ooc == OOC_OFF && backend == BACKEND_GPU && whole_bytes(&pb) > (double)budget) {
+    int ooc = o->ooc == OOC_ON || (o->ooc == OOC_AUTO && budget && whole_bytes(pb) > (double)budget);
+    if (o->ooc == OOC_OFF && backend == BACKEND_GPU && whole_bytes(pb) > (double)budget) {
         perr("run: --out-of-core off: the grid needs %.3f GB on the device, more than the %.3f GB "
-             "budget; use --out-of-core auto or on", whole_bytes(&pb) / 1e9, budget / 1e9);
-        problem_free(&pb);
+             "budget; use --out-of-core auto or on", whole_bytes(pb) / 1e9, budget / 1e9);
         return 2;
     }
     if (o->persist_levels >= 0 && o->persistent == PERSIST_OFF) {
         perr("run: --persistent-levels goes with --persistent on or auto, not off");
-        problem_free(&pb);
         return 2;
     }
     int persistent = o->persistent == PERSIST_ON;
-    if (persistent && persistent_check(o, backend, ooc, 0) != 0) {
-        problem_free(&pb);
+    if (persistent && persistent_check(o, backend, ooc, 0) != 0)
         return 2;
-    }
     ooc_plan pl;
-    if (make_plan(&pl, &pb, o, backend, ooc, budget, steps, linkp, dev) != 0) {
-        problem_free(&pb);
+    if (make_plan(&pl, pb, o, backend, ooc, budget, steps, linkp, dev) != 0)
         return 2;
-    }
-    if (ooc_plan_geometry(&pl, &pb.geo) != 0) { /* fluxdiff: each part's coefficients */
+    if (ooc_plan_geometry(&pl, &pb->geo) != 0) { /* fluxdiff: each part's coefficients */
         ooc_plan_free(&pl);
-        problem_free(&pb);
         return 1;
     }
-    print_header(&pb, o, steps, ooc);
+    print_header(pb, o, steps, ooc);
+    if (o->output_every)
+        report_printf("  pass      steps %d to %d of %d (--output-every %d)\n", done + 1, done + steps,
+                      o->steps, o->output_every);
     char line[512];
     ooc_plan_describe(&pl, line, sizeof line);
     report_printf("  plan      %s\n", line);
@@ -438,7 +421,7 @@ int run_iterated(options *o, int argc, char **argv)
         if (persistent_check(o, backend, ooc, 1) != 0) {
             report_printf("  persistent off (auto: not for this run)\n");
         } else {
-            persistent = persistent_auto_picks(&pb, backend, ooc, &prq, pred, sizeof pred);
+            persistent = persistent_auto_picks(pb, backend, ooc, &prq, pred, sizeof pred);
             report_printf("  persistent %s (auto, the model: %s)\n", persistent ? "on" : "off",
                           pred);
         }
@@ -463,29 +446,28 @@ int run_iterated(options *o, int argc, char **argv)
             pl.K);
 
     /* the CPU reference of the whole run, when it fits */
-    int full = !o->no_verify && iterated_full_check(&pb);
+    int full = !o->no_verify && iterated_full_check(pb);
     if (o->output && !full && !(steps <= pl.F && backend == BACKEND_GPU)) {
         perr("run: --output %s: not written: a state this large is checked on sampled chunks, "
              "which holds for one pass only, and %d steps take more than one pass of %d; give "
              "--steps %d or less, or --fuse %d", o->output, steps, pl.F, pl.F, steps);
         ooc_plan_free(&pl);
-        problem_free(&pb);
         return 2;
     }
     fieldset ref = {{0}};
     if (full)
-        ref = iter_fields_copy(&pb);
+        ref = iter_fields_copy(pb);
 
-    const iter_carry *c = iter_carried(pb.s.stencil);
+    const iter_carry *c = iter_carried(pb->s.stencil);
     fieldset spare = {{0}};
     double t_step = 0, total_s = 0;
     int rc = 0;
     if (backend == BACKEND_CPU) {
         double t0 = now_ms();
         if (ooc || pl.K > 1)
-            rc = ooc_cpu_run(&pl, &pb.ug, pb.uf, steps);
+            rc = ooc_cpu_run(&pl, &pb->ug, pb->uf, steps);
         else
-            iter_run_incore(&pb, pb.uf, steps);
+            iter_run_incore(pb, pb->uf, steps);
         total_s = (now_ms() - t0) * 1e-3;
         t_step = total_s / steps;
         report_printf("  backend   cpu\n");
@@ -494,10 +476,10 @@ int run_iterated(options *o, int argc, char **argv)
     else if (persistent && !ooc) {
         persist_timing pt;
         for (int j = 0; j < c->n; j++) { /* the initial state, for the sampled check below */
-            spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
-            memcpy(spare.p[c->in[j]], pb.uf.p[c->in[j]], prec_size(pb.s.prec) * pb.ug.len);
+            spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
+            memcpy(spare.p[c->in[j]], pb->uf.p[c->in[j]], prec_size(pb->s.prec) * pb->ug.len);
         }
-        rc = persist_gpu_run(&pb, pb.uf, steps, &prq, &pt);
+        rc = persist_gpu_run(pb, pb->uf, steps, &prq, &pt);
         if (rc == 0) {
             char dev_name[128], shape[512];
             gpu_probe(dev_name, sizeof dev_name);
@@ -517,17 +499,17 @@ int run_iterated(options *o, int argc, char **argv)
         }
     } else {
         for (int j = 0; j < c->n; j++)
-            spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
+            spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
         ooc_kernel k = {o->access, o->bx, o->by, o->bz, o->zslice, persistent};
         ooc_timing t;
-        rc = ooc_gpu_run(&pl, &pb.ug, &pb.uf, &spare, steps, &k, &t);
+        rc = ooc_gpu_run(&pl, &pb->ug, &pb->uf, &spare, steps, &k, &t);
         if (rc == 0) {
             char dev_name[128];
             gpu_probe(dev_name, sizeof dev_name);
             total_s = t.total_s;
             t_step = t.pass_median_s / pl.F;
             double in, out;
-            must_cross(&pb, &in, &out);
+            must_cross(pb, &in, &out);
             double lim_in = in / link.duplex_h2d, lim_out = out / link.duplex_d2h;
             /* a pass carries F steps: the bytes that must cross a step are a pass's / F */
             double limit = (lim_in > lim_out ? lim_in : lim_out) / pl.F;
@@ -572,10 +554,8 @@ int run_iterated(options *o, int argc, char **argv)
         }
     }
 #endif
-    if (rc != 0) {
-        problem_free(&pb);
+    if (rc != 0)
         return 1;
-    }
     if (backend == BACKEND_CPU)
         report_printf("  time      %.3f ms per step, total %.3f s\n", t_step * 1e3, total_s);
 
@@ -583,18 +563,18 @@ int run_iterated(options *o, int argc, char **argv)
     if (o->no_verify) {
         report_printf("  verify    skipped (--verify off)\n");
     } else if (full && (ooc || pl.K > 1 || backend == BACKEND_GPU)) {
-        iter_run_incore(&pb, ref, steps);
-        long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
+        iter_run_incore(pb, ref, steps);
+        long points, bad = iter_state_differ(pb, pb->uf, ref, &points);
         ok = bad == 0;
         report_printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
                       ok ? "PASS" : "FAIL", bad, points, ok ? " (bit-exact)" : "");
     } else if (full) {
         report_printf("  verify    this is the CPU in-core reference itself\n");
     } else if (steps <= pl.F && backend == BACKEND_GPU) {
-        fieldset initial = pb.uf;
+        fieldset initial = pb->uf;
         for (int j = 0; j < c->n; j++)
             initial.p[c->in[j]] = spare.p[c->in[j]];
-        long points, bad = ooc_cpu_check_chunks(&pl, &pb.ug, initial, pb.uf, steps, SAMPLED_CHUNKS,
+        long points, bad = ooc_cpu_check_chunks(&pl, &pb->ug, initial, pb->uf, steps, SAMPLED_CHUNKS,
                                                 &points);
         ok = bad == 0;
         report_printf(
@@ -605,6 +585,56 @@ int run_iterated(options *o, int argc, char **argv)
             "  verify    not verified: too large for a CPU reference, and more steps than one "
             "pass\n");
     }
+    *ok_out = ok;
+    *t_step_out = t_step;
+    *total_out = total_s;
+    for (int j = 0; j < c->n; j++)
+        xfree(spare.p[c->in[j]]);
+    if (full)
+        iter_fields_free(pb, &ref);
+    ooc_plan_free(&pl);
+    return 0;
+}
+
+int run_iterated(options *o, int argc, char **argv)
+{
+    if (flags_check(o) != 0)
+        return 2;
+    int backend = cli_backend(o);
+    if (backend < 0)
+        return 1;
+    if (backend == BACKEND_CPU && o->ooc == OOC_ON && !o->device_mem) {
+        perr("run: --out-of-core on with the CPU backend needs --device-mem SIZE (the budget the "
+             "chunks must fit)");
+        return 2;
+    }
+    int steps = o->steps ? o->steps : 1;
+    problem pb;
+    if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, backend == BACKEND_CPU) != 0)
+        return o->mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
+    if (o->input && field_read_inputs(&pb, o->input) != 0) { /* the initial state */
+        problem_free(&pb);
+        return 1;
+    }
+
+    int every = o->output_every ? o->output_every : steps, ok = 1, rc = 0;
+    double t_step = 0, total_s = 0;
+    field_snapshots snaps = {0};
+    for (int done = 0; done < steps && rc == 0 && ok;) {
+        int n = steps - done < every ? steps - done : every;
+        double pass_step, pass_s;
+        rc = iterate_pass(&pb, o, backend, n, done, &ok, &pass_step, &pass_s);
+        done += n;
+        total_s += pass_s;
+        t_step = total_s / done;
+        if (rc == 0 && ok && o->output && o->output_every)
+            field_snapshot_add(&snaps, &pb, done);
+    }
+    if (rc != 0) {
+        field_snapshots_free(&snaps, &pb);
+        problem_free(&pb);
+        return rc;
+    }
     if (o->input)
         report_printf("  input     %s\n", o->input);
     report_number("cells", pb.ug.nxy);
@@ -614,13 +644,10 @@ int run_iterated(options *o, int argc, char **argv)
     report_number("total_s", total_s);
     if (!o->no_verify)
         report_bool("verified", ok);
-    if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, ok, argc, argv) != 0)
+    if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, ok, snaps.n ? &snaps : NULL, argc,
+                                      argv) != 0)
         ok = 0;
-    for (int j = 0; j < c->n; j++)
-        xfree(spare.p[c->in[j]]);
-    if (full)
-        iter_fields_free(&pb, &ref);
-    ooc_plan_free(&pl);
+    field_snapshots_free(&snaps, &pb);
     problem_free(&pb);
     return ok ? 0 : 1;
 }

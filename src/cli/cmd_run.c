@@ -67,10 +67,21 @@ static int run_one(const cli_args *a, int argc, char **argv)
         perr("run: --output %s: written after a verified run only; drop --verify off", o.output);
         return 2;
     }
+    if (o.output_every && (!o.steps || !o.output || o.output_every > o.steps)) {
+        perr("run: --output-every %d: the states of --steps T every N steps (N at most T) into "
+             "the --output FILE: %s", o.output_every,
+             !o.steps ? "give --steps" : !o.output ? "give --output" : "N is more than T");
+        return 2;
+    }
     if (o.output && field_output_check(o.output) != 0)
         return 1;
-    if (o.ranks || o.plan_only || dist_launcher_ranks() > 1)
+    if (o.ranks || o.plan_only || dist_launcher_ranks() > 1) {
+        if (o.output_every) {
+            perr("run: --output-every: distributed runs write the last state only");
+            return 2;
+        }
         return run_distributed(&o, argc, argv);
+    }
     if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share ||
         o.persistent == PERSIST_ON)
         return run_iterated(&o, argc, argv);
@@ -180,7 +191,7 @@ static int run_one(const cli_args *a, int argc, char **argv)
         report_bool("verified", ok);
     if (o.input)
         report_printf("  input     %s\n", o.input);
-    if (o.output && run_write_output(&pb, &o, out, uns, 0, ok, argc, argv) != 0)
+    if (o.output && run_write_output(&pb, &o, out, uns, 0, ok, NULL, argc, argv) != 0)
         ok = 0;
 
     runner_free_outputs(&pb, &out);

@@ -605,6 +605,11 @@ static const flag flags[] = {
      "print one JSON object on stdout instead of the table: the same\n"
      "facts, a member per line of it, and \"values\" with the numbers",
      set_json, 0, 0, 0, NULL},
+    {"--output-every", "N", RUN, HELP_ITER,
+     "with --steps T and --output: the state after every N steps (and\n"
+     "after T) along the output file's time axis; the run goes in passes\n"
+     "of N steps, each verified",
+     set_range, AT(o.output_every), 1, 1000000, NULL},
     {"--output-inputs", NULL, RUN, HELP_MAIN,
      "write the input fields into the --output FILE too (it can then be\n"
      "given back as --input; with --steps they are always written)",
