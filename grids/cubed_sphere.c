@@ -3,7 +3,8 @@
  * panel's axes; across a seam the neighbour lies on the next panel, whose axes are rotated, so
  * the relation that leads back is generally not the opposite one. Every cell has 4 neighbours;
  * at the 8 cube corners 3 cells (not 4) meet around a vertex, so the neighbour graph has exactly
- * 8 triangles there. */
+ * 8 triangles there. Nodes are the cells' corners, the points of the cube between them projected
+ * alike, one node per point of the cube (keyed by its integer position). */
 #include "mesh.h"
 
 #include "../base/common.h"
@@ -34,6 +35,45 @@ static int cell_at_point(int n, const int *q)
     return -1; /* not reached for points built below */
 }
 
+/* The point of the unit sphere over (a, b) of panel p, in half cells from its centre. */
+static void project(int n, int p, int a, int b, double *x)
+{
+    const int *nrm = panel_axes[p][0], *u = panel_axes[p][1], *v = panel_axes[p][2];
+    const double quarter = atan(1.0);
+    double ta = tan(quarter * a / n), tb = tan(quarter * b / n), len = 0;
+    for (int k = 0; k < 3; k++) {
+        x[k] = nrm[k] + ta * u[k] + tb * v[k];
+        len += x[k] * x[k];
+    }
+    for (int k = 0; k < 3; k++)
+        x[k] /= sqrt(len);
+}
+
+/* The nodes: the 4 corners of cell (i, j) of panel p, counter-clockwise seen from outside. */
+static void gen_nodes(mesh *m, int n)
+{
+    mesh_corners_in in = {4, 3, NULL, NULL, NULL};
+    size_t entries = 4 * (size_t)m->ncells;
+    in.key = xalloc(sizeof(long long) * 3 * entries);
+    in.pos = xalloc(sizeof(double) * 3 * entries);
+    static const int at[4][2] = {{0, 0}, {2, 0}, {2, 2}, {0, 2}};
+    for (int p = 0; p < 6; p++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                for (int q = 0; q < 4; q++) {
+                    size_t e = 4 * ((size_t)p * n * n + (size_t)j * n + i) + (size_t)q;
+                    int a = 2 * i - n + at[q][0], b = 2 * j - n + at[q][1];
+                    for (int k = 0; k < 3; k++)
+                        in.key[3 * e + k] = (long long)n * panel_axes[p][0][k] +
+                                            (long long)a * panel_axes[p][1][k] +
+                                            (long long)b * panel_axes[p][2][k];
+                    project(n, p, a, b, in.pos + 3 * e);
+                }
+    mesh_nodes_from_corners(m, &in);
+    xfree(in.key);
+    xfree(in.pos);
+}
+
 int mesh_gen_cubed_sphere(mesh *m, int n, int nlevels)
 {
     memset(m, 0, sizeof *m);
@@ -47,7 +87,6 @@ int mesh_gen_cubed_sphere(mesh *m, int n, int nlevels)
     m->ncoord = 3;
     m->coord = xalloc(sizeof(double) * 3 * (size_t)m->ncells);
     snprintf(m->kind, sizeof m->kind, "cubed-sphere: 6 panels of %dx%d, equiangular", n, n);
-    const double quarter = atan(1.0);
     for (int p = 0; p < 6; p++) {
         const int *nrm = panel_axes[p][0], *u = panel_axes[p][1], *v = panel_axes[p][2];
         for (int j = 0; j < n; j++)
@@ -68,14 +107,9 @@ int mesh_gen_cubed_sphere(mesh *m, int n, int nlevels)
                             q[k] = ctr[k] + sg * ax[k] - nrm[k];
                     m->nbr[4 * c + r] = cell_at_point(n, q);
                 }
-                double ta = tan(quarter * a / n), tb = tan(quarter * b / n), x[3], len = 0;
-                for (int k = 0; k < 3; k++) {
-                    x[k] = nrm[k] + ta * u[k] + tb * v[k];
-                    len += x[k] * x[k];
-                }
-                for (int k = 0; k < 3; k++)
-                    m->coord[3 * c + k] = x[k] / sqrt(len);
+                project(n, p, a, b, m->coord + 3 * c);
             }
     }
+    gen_nodes(m, n);
     return 0;
 }

@@ -77,6 +77,23 @@ int mesh_check_nodes(const mesh *m, char *err, size_t n);
  * (x, y), (x+1, y), (x+1, y+1), (x, y+1) counter-clockwise. Replaces node data it may have. */
 void mesh_patch_nodes(mesh *m);
 
+/* Corners of a generated mesh's cells, for mesh_nodes_from_corners: corner j of cell c is
+ * entry width*c + j; key[3 * entry] names its point by three integers (equal keys: one node,
+ * whichever cell computes it), pos[ncomp * entry] gives its coordinates; a cell's corners come
+ * first in its row, counted by count[c] (NULL: all width). */
+typedef struct {
+    int width, ncomp;
+    long long *key;
+    double *pos;
+    int *count;
+} mesh_corners_in;
+
+/* Gives m its nodes from its cells' corners: one node per distinct key, at the position of its
+ * first corner (in cell order), numbered in the order the keys first appear; cell_nodes from
+ * the corners, -1 past a cell's count. Replaces node data m may have. O(n log n) in the
+ * corners. */
+void mesh_nodes_from_corners(mesh *m, const mesh_corners_in *in);
+
 /* Neighbours from shared edges (grids/mesh_edges.c): from m->cell_nodes (corners in order
  * around each cell, -1 padding at the end of a row), sets m->maxdeg = m->node_width, m->adj
  * (column j: the cell across the edge from corner j to corner j+1, the last corner joining the

@@ -2,7 +2,10 @@
  * its diagonal into a lower and an upper triangle) and hexagons (nx x ny hexagons in rows, odd
  * rows shifted right by half a cell). Bounded, or periodic in x and y (a torus: every cell
  * complete, no halo). Cells list their neighbours counter-clockwise, one per edge, -1 on the
- * boundary; coordinates are the cell centres in the plane. */
+ * boundary; coordinates are the cell centres in the plane. Nodes are the cells' corners, in the
+ * order of their edges (corner j to corner j+1 is the edge of neighbour j); a periodic mesh's
+ * cells across the seam keep their own corners (the nodes are not wrapped), so each cell is drawn
+ * where it lies in the plane. */
 #include "mesh.h"
 
 #include "../base/common.h"
@@ -73,6 +76,48 @@ static void gen_hexagons(mesh *m, const mesh_gen_spec *s)
         }
 }
 
+/* Corner j of a cell: its point's key (integers) and position into in (entry width*c + j). */
+static void put_corner(mesh_corners_in *in, size_t c, int j, long long kx, long long ky, double x,
+                       double y)
+{
+    size_t e = (size_t)in->width * c + (size_t)j;
+    in->key[3 * e] = kx;
+    in->key[3 * e + 1] = ky;
+    in->key[3 * e + 2] = 0;
+    in->pos[2 * e] = x;
+    in->pos[2 * e + 1] = y;
+}
+
+/* The nodes: triangles' corners are lattice points (i, j); a hexagon's lie around its centre at
+ * -30, 30, ..., 270 degrees, a circumradius 1/sqrt(3) away, keyed in half cells across and
+ * sixths of sqrt(3) up (so neighbours name a shared corner alike). */
+static void gen_nodes(mesh *m, const mesh_gen_spec *s, int tri)
+{
+    mesh_corners_in in = {tri ? 3 : 6, 2, NULL, NULL, NULL};
+    size_t entries = (size_t)in.width * (size_t)m->ncells;
+    in.key = xalloc(sizeof(long long) * 3 * entries);
+    in.pos = xalloc(sizeof(double) * 2 * entries);
+    static const int tri_at[2][3][2] = {{{0, 0}, {1, 0}, {1, 1}}, {{0, 0}, {1, 1}, {0, 1}}};
+    static const int hex_at[6][2] = {{1, -1}, {1, 1}, {0, 2}, {-1, 1}, {-1, -1}, {0, -2}};
+    const double sixth = sqrt(3.0) / 6.0;
+    for (int y = 0; y < s->ny; y++)
+        for (int x = 0; x < s->nx; x++) {
+            size_t q = (size_t)y * (size_t)s->nx + (size_t)x;
+            for (int j = 0; tri && j < 3; j++)
+                for (int u = 0; u < 2; u++) {
+                    int px = x + tri_at[u][j][0], py = y + tri_at[u][j][1];
+                    put_corner(&in, 2 * q + (size_t)u, j, px, py, px, py);
+                }
+            for (int j = 0; !tri && j < 6; j++) {
+                long long kx = 2LL * x + (y & 1) + hex_at[j][0], ky = 3LL * y + hex_at[j][1];
+                put_corner(&in, q, j, kx, ky, 0.5 * (double)kx, sixth * (double)ky);
+            }
+        }
+    mesh_nodes_from_corners(m, &in);
+    xfree(in.key);
+    xfree(in.pos);
+}
+
 int mesh_gen_polygons(mesh *m, const mesh_gen_spec *s)
 {
     int tri = s->kind == MESH_TRIANGLES;
@@ -96,6 +141,7 @@ int mesh_gen_polygons(mesh *m, const mesh_gen_spec *s)
         gen_triangles(m, s);
     else
         gen_hexagons(m, s);
+    gen_nodes(m, s, tri);
     snprintf(m->kind, sizeof m->kind, "%s: %s %dx%d %s", mesh_kind_name[s->kind],
              s->periodic ? "periodic" : "bounded", s->nx, s->ny,
              tri ? "squares, each cut into 2 triangles" : "hexagons, odd rows shifted by half");

@@ -4,7 +4,9 @@
  * square touches two fine cells on that side (5 edges, written as a general mesh), a fine cell one
  * coarse cell. Cells are numbered row by row of the fine lattice by their lower-left corner; each
  * lists its neighbours counter-clockwise (E side upwards, N leftwards, W downwards, S rightwards),
- * -1 for a side on the patch's boundary; coordinates are the cell centres. */
+ * -1 for a side on the patch's boundary; coordinates are the cell centres. Nodes are the points
+ * of the fine lattice at the cells' corners and, where a side has two edges, its hanging middle,
+ * in the order of the edges (corner j to corner j+1 is the edge of neighbour j). */
 #include "mesh.h"
 
 #include "../base/common.h"
@@ -28,9 +30,12 @@ static int covering(const lattice *l, int fx, int fy)
 }
 
 /* Neighbours of the cell of size s (2 coarse, 1 fine, in fine squares) whose lower-left fine
- * square is (fx, fy), counter-clockwise into row; returns their number (the cell's edges). */
-static int cell_edges(const lattice *l, int fx, int fy, int s, int *row)
+ * square is (fx, fy), counter-clockwise into row; returns their number (the cell's edges). With
+ * corner (not NULL): the fine lattice point where each edge starts, (x, y) pairs. */
+static int cell_edges(const lattice *l, int fx, int fy, int s, int *row, int *corner)
 {
+    /* per side: the lattice point where it starts, going counter-clockwise */
+    const int from[4][2] = {{fx + s, fy}, {fx + s, fy + s}, {fx, fy + s}, {fx, fy}};
     /* per side: the first fine square outside it and the step along the side */
     const int start[4][2] = {
         {fx + s, fy}, {fx + s - 1, fy + s}, {fx - 1, fy + s - 1}, {fx, fy - 1}};
@@ -41,11 +46,37 @@ static int cell_edges(const lattice *l, int fx, int fy, int s, int *row)
         for (int i = 0; i < s; i++) {
             int d = covering(l, start[side][0] + i * step[side][0],
                              start[side][1] + i * step[side][1]);
-            if (k == first || d != row[k - 1]) /* one coarse cell covers both halves of a side */
+            if (k == first || d != row[k - 1]) { /* one coarse cell covers both halves of a side */
+                if (corner) {
+                    corner[2 * k] = from[side][0] + i * step[side][0];
+                    corner[2 * k + 1] = from[side][1] + i * step[side][1];
+                }
                 row[k++] = d;
+            }
         }
     }
     return k;
+}
+
+/* The nodes from each cell's sides[c] corners (fine lattice points, MOST_EDGES per cell), m's
+ * maxdeg columns of them: node positions in unit squares, half a unit per fine square. */
+static void gen_nodes(mesh *m, const int *corner, int *sides)
+{
+    mesh_corners_in in = {m->maxdeg, 2, NULL, NULL, sides};
+    size_t entries = (size_t)m->maxdeg * (size_t)m->ncells;
+    in.key = xalloc(sizeof(long long) * 3 * entries);
+    in.pos = xalloc(sizeof(double) * 2 * entries);
+    for (size_t e = 0; e < entries; e++) {
+        const int *p = corner + 2 * (MOST_EDGES * (e / (size_t)m->maxdeg) + e % (size_t)m->maxdeg);
+        in.key[3 * e] = p[0];
+        in.key[3 * e + 1] = p[1];
+        in.key[3 * e + 2] = 0;
+        in.pos[2 * e] = p[0] / 2.0;
+        in.pos[2 * e + 1] = p[1] / 2.0;
+    }
+    mesh_nodes_from_corners(m, &in);
+    xfree(in.key);
+    xfree(in.pos);
 }
 
 int mesh_gen_refined(mesh *m, const mesh_gen_spec *s)
@@ -89,11 +120,14 @@ int mesh_gen_refined(mesh *m, const mesh_gen_spec *s)
 
     int *adj = xalloc(sizeof(int) * MOST_EDGES * (size_t)m->ncells);
     int *sides = xalloc(sizeof(int) * (size_t)m->ncells);
+    int *corner = xalloc(sizeof(int) * 2 * MOST_EDGES * (size_t)m->ncells);
     for (c = 0; c < m->ncells; c++) {
         sides[c] = cell_edges(&l, at[c] % l.fnx, at[c] / l.fnx, size[c],
-                              adj + MOST_EDGES * (size_t)c);
+                              adj + MOST_EDGES * (size_t)c, corner + 2 * MOST_EDGES * (size_t)c);
         m->maxdeg = sides[c] > m->maxdeg ? sides[c] : m->maxdeg;
     }
+    gen_nodes(m, corner, sides);
+    xfree(corner);
     m->adj = xalloc(sizeof(int) * (size_t)m->maxdeg * (size_t)m->ncells);
     int uneven = 0;
     for (c = 0; c < m->ncells; c++) {

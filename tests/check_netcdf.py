@@ -9,6 +9,13 @@ references computed here, independently of pillar's code (netcdf_cli.sh writes t
   emu.nc    laplap on an emulated 12x10x4 grid (--size): the same on y*nx + x, attributes
   again.nc  laplap with --input start.nc, a file written here by xarray (named dimensions of its
             own): out == laplap of what this script wrote
+  every file: the vertical coordinate nLevels (level index, positive up, axis Z); output fields
+            holding NaN declare it as _FillValue, inputs declare none
+  series.nc laplap on patch.nc, --steps 5 --output-every 2 --input mesh.nc: an unlimited time
+            axis (2, 4, 5), each state == the fold of docs/stencils.md applied here that often
+  last.nc   the same run without --output-every: the state after 5 steps with a scalar time = 5,
+            equal to series.nc's last state; cont.nc: --steps 2 --input series.nc (its last
+            state) == 7 folds
 usage: python3 check_netcdf.py DIR write-input | check     (exit 0 pass, 1 fail)
 """
 import sys
@@ -115,12 +122,54 @@ def check_fields(d):
               "%s: out == laplap(in) computed here" % name)
         check(int(ds.attrs["pillar_fields_version"]) == 2 and ds.attrs["stencil"] == "laplap",
               "%s: version 2, stencil laplap" % name)
+        lev = ds["nLevels"]
+        check(list(lev.values) == list(range(nz)) and lev.attrs.get("axis") == "Z"
+              and lev.attrs.get("positive") == "up" and lev.attrs.get("units") == "1",
+              "%s: vertical coordinate nLevels = 0..%d, axis Z, positive up" % (name, nz - 1))
+        fill = ds["out"].encoding.get("_FillValue")
+        check(fill is not None and np.isnan(fill) and "_FillValue" not in ds["in"].encoding,
+              "%s: out declares _FillValue NaN (it holds NaN), in declares none" % name)
     emu = xr.open_dataset(d + "/emu.nc")
     check(int(emu.attrs["nx"]) == 12 and int(emu.attrs["ny"]) == 10, "emu.nc: nx, ny")
     again = xr.open_dataset(d + "/again.nc")
     start = xr.open_dataset(d + "/start.nc")
     check(same(again["out"].values, laplap(start["in"].values, 12, 10)),
           "again.nc: out == laplap of the input written by xarray")
+
+
+def fold(state, nx, ny, steps):
+    """laplap's iterated step (in -= laplap(in) / 64 where laplap is computed) `steps` times."""
+    for _ in range(steps):
+        lap = laplap(state, nx, ny)
+        state = np.where(np.isnan(lap), state, state - lap / 64)
+    return state
+
+
+def check_series(d):
+    start = xr.open_dataset(d + "/mesh.nc")["in"].values
+    series = xr.open_dataset(d + "/series.nc")
+    no_phony(series, "series.nc")
+    check(series["in"].dims == ("time", "nLevels", "nCells") and
+          list(series["time"].values) == [2, 4, 5] and
+          "time" in series.encoding.get("unlimited_dims", ()),
+          "series.nc: in over (time, nLevels, nCells), time = %s unlimited"
+          % list(series["time"].values))
+    for t, steps in enumerate(series["time"].values):
+        check(same(series["in"].values[t], fold(start, 9, 7, int(steps))),
+              "series.nc: the state at time %d == %d folds computed here" % (steps, steps))
+    check("input" not in series["in"].attrs["long_name"] and
+          series["time"].attrs.get("axis") == "T", "series.nc: a state, not an input: %r"
+          % series["in"].attrs["long_name"])
+    last = xr.open_dataset(d + "/last.nc")
+    check(last["in"].dims == ("nLevels", "nCells") and int(last["time"]) == 5 and
+          "time" in last["in"].coords and
+          last["in"].attrs["long_name"] == "state in of laplap after 5 steps",
+          "last.nc: the state after 5 steps, scalar time = 5")
+    check(np.array_equal(last["in"].values, series["in"].values[-1]),
+          "last.nc == series.nc's last state, bit for bit")
+    cont = xr.open_dataset(d + "/cont.nc")
+    check(same(cont["in"].values, fold(start, 9, 7, 7)),
+          "cont.nc (--input series.nc, 2 more steps) == 7 folds")
 
 
 def write_input(d):
@@ -136,4 +185,5 @@ if __name__ == "__main__":
     else:
         check_mesh(sys.argv[1])
         check_fields(sys.argv[1])
+        check_series(sys.argv[1])
     sys.exit(1 if failures else 0)

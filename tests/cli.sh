@@ -80,10 +80,39 @@ if grep -qF "(sharing off)" "$tmp/out"; then echo "FAIL: --share left sharing of
 
 expect_output "* chasing compressed" info --size 512x512x64 --layout rowmajor --compress
 expect_output "top pattern" info --size 512x512x64 --layout rowmajor --compress
+# --json: one JSON object with the facts of the table (tests/check_json.py compares them)
+expect_json() { # INDENT 'EXPR' ARGS...
+    indent=$1 expr=$2; shift 2
+    "$pillar" "$@" >"$tmp/table" 2>/dev/null
+    "$pillar" "$@" --json >"$tmp/json" 2>"$tmp/err"; rc=$?
+    if python3 "$(dirname "$0")/check_json.py" "$tmp/table" "$tmp/json" "$indent" "$expr" \
+        >"$tmp/why" 2>&1; then
+        echo "ok: pillar $* --json (exit $rc): $(cat "$tmp/why")"
+    else
+        echo "FAIL: pillar $* --json (exit $rc): $(cat "$tmp/why")"; cat "$tmp/json" "$tmp/err"
+        fail=1
+    fi
+}
+expect_json 2 'd["ok"] and d["values"]["verified"] and d["values"]["cells"] == 32 * 32 and d["verify"].startswith("PASS")' \
+    run --size 32x32x8 --backend cpu --runs 2
+expect_json 2 'd["ok"] and d["values"]["steps"] == 3 and d["values"]["levels"] == 12 and d["plan"]' \
+    run --size 40x36x12 --steps 3 --out-of-core on --device-mem 200K --backend cpu
+# a run that fails still prints its object, with "ok": false
+"$pillar" run --mesh "$tmp/none.h5" --json >"$tmp/json" 2>/dev/null
+if [ $? -eq 1 ] && python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["ok"] is False' \
+    "$tmp/json"; then echo "ok: a failed run --json says ok: false"
+else echo "FAIL: a failed run --json"; cat "$tmp/json"; fail=1; fi
+expect_error "--json does not go with --plan-only" run --plan-only --json
 for cmd in "" run info; do
     expect_output "usage: pillar" $cmd --help
 done
 expect_output "commands:" help
+# pillar help COMMAND prints that command's help (it printed the top-level help)
+for cmd in run info bench mesh "mesh generate" "mesh import" "mesh info" "mesh partition"; do
+    expect_output "usage: pillar $cmd " help $cmd
+done
+expect_error "unknown command 'frob'" help frob
+expect_error "not 'extra'" help run extra
 # --version in every command; --flag=value wherever --flag value works
 for cmd in "" run info bench mesh "mesh info" "mesh generate" "mesh import" "mesh partition"; do
     expect_output "pillar " $cmd --version

@@ -17,6 +17,17 @@ mkdir "$m"
 # ---- generate + info ----
 expect_output "wrote" mesh generate "$m/sphere.h5" --kind cubed-sphere --n 12 --levels 8
 expect_output "cells       864 per level, 8 levels" mesh info "$m/sphere.h5"
+# --json: the same facts as one JSON object (tests/check_json.py compares them with the table)
+for args in "$m/sphere.h5" "$m/sphere.h5 --layout metis"; do
+    "$pillar" mesh info $args >"$tmp/table"
+    "$pillar" mesh info $args --json >"$tmp/json"
+    if python3 "$(dirname "$0")/check_json.py" "$tmp/table" "$tmp/json" 0 \
+        'd["ok"] and d["values"]["cells"] == 864 and len(d["neighbour_tables"]) == 4 and len(d["halo"]) == 3'; then
+        echo "ok: mesh info $args --json"
+    else
+        echo "FAIL: mesh info $args --json"; cat "$tmp/json"; fail=1
+    fi
+done
 expect_output "neighbours  4: 864, 3: 0" mesh info "$m/sphere.h5"
 expect_output "corners     8 vertices where 3 cells meet" mesh info "$m/sphere.h5"
 expect_output "vertices    866 interior, 8 of them where not 4 cells meet; 0 on the boundary" \

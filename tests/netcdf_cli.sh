@@ -26,6 +26,18 @@ expect_output "output    $tmp/emu.nc: in out [4][120] double" \
 "$py" "$root/tests/check_netcdf.py" "$tmp" write-input || fail=1
 expect_output "output    $tmp/again.nc: out [4][120]" \
     run --size 12x10x4 --stencil laplap --backend cpu --runs 1 --input "$tmp/start.nc" --output "$tmp/again.nc"
+# a time axis of states (--output-every), the last state alone, and a run that goes on from the axis
+expect_output "output    $tmp/series.nc: in [3][3][63] double, the states after steps 2, 4, 5" \
+    run --mesh "$tmp/patch.nc" --stencil laplap --backend cpu --steps 5 --output-every 2 \
+    --input "$tmp/mesh.nc" --output "$tmp/series.nc"
+expect_output "the state after 5 steps" run --mesh "$tmp/patch.nc" --stencil laplap --backend cpu \
+    --steps 5 --input "$tmp/mesh.nc" --output "$tmp/last.nc"
+expect_output "the state after 2 steps" run --mesh "$tmp/patch.nc" --stencil laplap --backend cpu \
+    --steps 2 --input "$tmp/series.nc" --output "$tmp/cont.nc"
+expect_error "give --steps" run --mesh "$tmp/patch.nc" --output-every 2 --output "$tmp/x.nc"
+expect_error "N is more than T" run --mesh "$tmp/patch.nc" --steps 2 --output-every 3 \
+    --output "$tmp/x.nc"
+expect_error "give --output" run --mesh "$tmp/patch.nc" --steps 2 --output-every 1
 "$py" "$root/tests/check_netcdf.py" "$tmp" check || fail=1
 
 uxpy=

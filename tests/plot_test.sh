@@ -54,6 +54,7 @@ is_png() {
 
 if "$py" "$plot" "$tmp/results.json" --out "$tmp/figs" >"$tmp/out" 2>"$tmp/err"; then
     echo "ok: plot exited 0, wrote $(wc -l <"$tmp/out") files"
+    cp "$tmp/out" "$tmp/figs.list"
 else
     echo "FAIL: plot exited non-zero:"; cat "$tmp/err"; fail=1
 fi
@@ -125,6 +126,33 @@ if "$py" "$plot" "$tmp/sweep.csv" --out "$tmp/fk" >"$tmp/out" 2>"$tmp/err" &&
     echo "ok: fk figure from a sweep CSV"
 else
     echo "FAIL: fk figure:"; cat "$tmp/out" "$tmp/err"; fail=1
+fi
+
+# Run directly, the tools find a Python with their packages (tools/pick-python) even when the
+# python3 first on PATH has none of them, or say which packages to install.
+mkdir "$tmp/bare"
+printf '#!/bin/sh\necho "a python3 without packages" >&2; exit 1\n' >"$tmp/bare/python3"
+chmod +x "$tmp/bare/python3"
+for tool in plot plot-iterated plot-field; do
+    PATH="$tmp/bare:$PATH" "$root/tools/$tool" --help >"$tmp/out" 2>"$tmp/err"
+    if grep -q "usage: tools/$tool" "$tmp/out" "$tmp/err"; then
+        echo "ok: $tool found a Python with its packages past a bare python3 on PATH"
+    else
+        echo "FAIL: $tool with a bare python3 first on PATH:"; cat "$tmp/out" "$tmp/err"; fail=1
+    fi
+done
+if PATH="$tmp/bare:$PATH" "$root/tools/plot" "$tmp/results.json" --out "$tmp/figs2" >"$tmp/out" \
+    2>"$tmp/err" && [ "$(wc -l <"$tmp/out")" -eq "$(wc -l <"$tmp/figs.list")" ]; then
+    echo "ok: tools/plot run directly drew the figures"
+else
+    echo "FAIL: tools/plot run directly:"; cat "$tmp/err"; fail=1
+fi
+PILLAR_PYTHON="$tmp/bare/python3" "$root/tools/plot-field" a.nc b.png 2>"$tmp/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "apt-get install python3-xarray python3-netcdf4 python3-matplotlib" \
+    "$tmp/err" && grep -q "$tmp/bare/python3" "$tmp/err"; then
+    echo "ok: without the packages plot-field says which to install"
+else
+    echo "FAIL: plot-field without its packages (exit $rc):"; cat "$tmp/err"; fail=1
 fi
 
 [ $fail -eq 0 ] && echo "PASS" || echo "FAIL"

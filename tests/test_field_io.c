@@ -202,7 +202,7 @@ static void test_round_trip(void)
 {
     static const layout_t layouts[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_ZCURVE_W,
                                        LAYOUT_RANDOM};
-    field_write_opts w = {1, "test_field_io", 0, 0};
+    field_write_opts w = {1, "test_field_io", 0, 0, NULL};
     for (int st = 0; st < ST_QUAD_COUNT; st++) /* graphlap has no regular twin: see mesh tests */
         for (int p = 0; p < 2; p++) {
             char first[512], other[512], regular[512];
@@ -285,7 +285,7 @@ static void test_known_input(void)
             cpu_run_unstructured(&pb, out);
             verify_result vr = verify_compare(&pb, out, 1, ref, 0);
             CHECK(vr.differ == 0 && vr.unwritten == 0, "unstructured != regular after --input");
-            field_write_opts w = {0, NULL, 0, 0};
+            field_write_opts w = {0, NULL, 0, 0, NULL};
             CHECK(field_write(&pb, out, 1, &w, tmpname("out.h5")) == 0, "field_write");
             dataset ds;
             CHECK(dataset_load(tmpname("out.h5"), "out", &ds) == 0, "read back");
@@ -323,7 +323,7 @@ static void test_mesh_patch(void)
     fieldset ref = runner_outputs(&pb, 0), out = runner_outputs(&pb, 1);
     cpu_run_regular(&pb, ref);
     cpu_run_unstructured(&pb, out);
-    field_write_opts w = {0, NULL, 0, 0};
+    field_write_opts w = {0, NULL, 0, 0, NULL};
     CHECK(field_write(&pb, out, 1, &w, tmpname("mout.h5")) == 0, "field_write");
     dataset ds;
     CHECK(dataset_load(tmpname("mout.h5"), "out", &ds) == 0 && ds.dims[0] == 4 &&
@@ -374,7 +374,7 @@ static void test_mesh_sphere(void)
     CHECK(misplaced == 0, "sphere: %ld inputs not at their row's cell", misplaced);
     fieldset out = runner_outputs(&pb, 1);
     cpu_run_unstructured(&pb, out);
-    field_write_opts w = {1, NULL, 0, 0};
+    field_write_opts w = {1, NULL, 0, 0, NULL};
     CHECK(field_write(&pb, out, 1, &w, tmpname("sout.h5")) == 0, "field_write");
     dataset din, dout;
     CHECK(dataset_load(tmpname("sout.h5"), "in", &din) == 0 &&
@@ -497,7 +497,7 @@ static void test_bad_files(void)
     /* a failed write leaves nothing; the early check refuses the same path */
     fieldset out = runner_outputs(&pb, 1);
     cpu_run_unstructured(&pb, out);
-    field_write_opts w = {0, NULL, 0, 0};
+    field_write_opts w = {0, NULL, 0, 0, NULL};
     CHECK(field_write(&pb, out, 1, &w, tmpname("no-such-dir/f.h5")) != 0, "write into nothing");
     CHECK(field_output_check(tmpname("no-such-dir/f.h5")) != 0, "output check of a bad path");
     CHECK(field_output_check(tmpname("f.h5")) == 0 && field_output_check("f.h5") == 0,

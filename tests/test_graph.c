@@ -371,6 +371,105 @@ static void icon_mesh(mesh *m)
     mesh_generate(m, &sp);
 }
 
+/* Cell c's corner polygon in the plane: its signed area (positive: counter-clockwise) and the
+ * centroid of its area. */
+static double polygon(const mesh *m, int c, double *cx, double *cy)
+{
+    const int *row = m->cell_nodes + (size_t)m->node_width * (size_t)c;
+    int k = 0;
+    while (k < m->node_width && row[k] >= 0)
+        k++;
+    double a = 0, x = 0, y = 0;
+    for (int j = 0; j < k; j++) {
+        const double *p = m->node_coord + 2 * (size_t)row[j], *q = m->node_coord + 2 * (size_t)row[(j + 1) % k];
+        double cross = p[0] * q[1] - q[0] * p[1];
+        a += cross;
+        x += (p[0] + q[0]) * cross;
+        y += (p[1] + q[1]) * cross;
+    }
+    *cx = x / (3 * a);
+    *cy = y / (3 * a);
+    return a / 2;
+}
+
+/* The cubed sphere's cell c: its corners on the unit sphere, counter-clockwise seen from outside,
+ * around its centre (the centre's direction within the corners' cone). */
+static int sphere_cell_ok(const mesh *m, int c)
+{
+    const int *row = m->cell_nodes + 4 * (size_t)c;
+    const double *ctr = m->coord + 3 * (size_t)c;
+    for (int j = 0; j < 4; j++) {
+        const double *p = m->node_coord + 3 * (size_t)row[j], *q = m->node_coord + 3 * (size_t)row[(j + 1) % 4];
+        double r = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+        double n[3] = {p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2], p[0] * q[1] - p[1] * q[0]};
+        if (fabs(r - 1) > 1e-12 || n[0] * ctr[0] + n[1] * ctr[1] + n[2] * ctr[2] <= 0)
+            return 0; /* off the sphere, or the centre not left of edge p -> q */
+    }
+    return 1;
+}
+
+/* Generated meshes carry nodes (issue 31): the corners of every cell, in order around it. Checked
+ * against the generator's own geometry and neighbours: each planar cell's corner polygon is
+ * counter-clockwise with its area's centroid at the cell's centre; each cubed-sphere cell's
+ * corners lie on the sphere around its centre; and the neighbours derived from shared edges of
+ * the corners (mesh_adj_from_nodes, the importers' code) are the generator's, column for column
+ * (a quad mesh: the same four), except across a periodic mesh's seam, whose cells keep their
+ * own corners. */
+static void test_generated_nodes(void)
+{
+    const mesh_gen_spec specs[] = {
+        {MESH_TRIANGLES, 5, 4, 0, 2, 0, 0, 0, 0}, {MESH_HEXAGONS, 5, 4, 0, 2, 0, 0, 0, 0},
+        {MESH_HEXAGONS, 6, 7, 0, 2, 0, 0, 0, 0},  {MESH_TRIANGLES, 4, 3, 0, 2, 0, 0, 1, 0},
+        {MESH_HEXAGONS, 4, 6, 0, 2, 0, 0, 1, 0},  {MESH_REFINED, 12, 12, 0, 2, 0, 0, 0, 4},
+        {MESH_REFINED, 9, 7, 0, 2, 0, 0, 0, 3},   {MESH_REFINED, 6, 4, 0, 2, 0, 0, 0, 4},
+        {MESH_CUBED_SPHERE, 0, 0, 5, 2, 0, 0, 0, 0}, {MESH_ROTATED, 8, 8, 0, 2, 4, 7, 0, 0},
+    };
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        const mesh_gen_spec *s = &specs[k];
+        mesh m;
+        char err[256];
+        CHECK(mesh_generate(&m, s) == 0 && m.nnodes > 0, "%s: generated with nodes",
+              mesh_kind_name[s->kind]);
+        if (!m.nnodes)
+            continue;
+        CHECK(mesh_check(&m, err, sizeof err) == 0, "%s: %s", m.kind, err);
+        int bad = -1;
+        for (int c = 0; c < m.ncells && bad < 0; c++) {
+            double cx, cy;
+            if (m.ncoord == 3)
+                bad = sphere_cell_ok(&m, c) ? -1 : c;
+            else if (!(polygon(&m, c, &cx, &cy) > 0) || fabs(cx - m.coord[2 * c]) > 1e-12 ||
+                     fabs(cy - m.coord[2 * c + 1]) > 1e-12)
+                bad = c;
+        }
+        CHECK(bad < 0, "%s: cell %d's corners do not lie counter-clockwise around its centre",
+              m.kind, bad);
+        mesh d;
+        memset(&d, 0, sizeof d);
+        d.ncells = m.ncells;
+        d.nnodes = m.nnodes;
+        d.node_width = m.node_width;
+        d.cell_nodes = m.cell_nodes;
+        CHECK(mesh_adj_from_nodes(&d, "/cell_nodes", err, sizeof err) == 0, "%s: %s", m.kind, err);
+        int w = mesh_width(&m);
+        for (int c = 0; c < m.ncells && d.adj && bad < 0; c++) {
+            const int *want = mesh_row(&m, c), *got = d.adj + (size_t)d.maxdeg * (size_t)c;
+            for (int j = 0; j < w && bad < 0; j++) {
+                int found = 0; /* a quad mesh: want[j] among the four; else column j */
+                for (int i = 0; i < d.maxdeg && !m.adj; i++)
+                    found |= got[i] == want[j];
+                if (m.adj ? got[j] != want[j] && !(s->periodic && got[j] == -1) : !found)
+                    bad = c;
+            }
+        }
+        CHECK(bad < 0, "%s: cell %d's neighbours from its corners differ from the generator's",
+              m.kind, bad);
+        xfree(d.adj);
+        xfree(d.sides);
+        mesh_free(&m);
+    }
+}
+
 static void test_icon_import(void)
 {
     mesh src, m;
@@ -512,6 +611,7 @@ int main(int argc, char **argv)
     test_equals_laplap();
     test_closed_forms();
     test_refined();
+    test_generated_nodes();
     test_icon_import();
     test_bad_files();
     scratch_remove();

@@ -918,7 +918,7 @@ static pillar_status write_fields_call(pillar_ctx *ctx, const char *path)
 {
     ENTER(ctx, inputs_ready(ctx, "pillar_write_fields"));
     NEED(ctx, path);
-    field_write_opts w = {1, "libpillar", 0, !ctx->outputs_valid};
+    field_write_opts w = {1, "libpillar", 0, !ctx->outputs_valid, NULL};
     for (int k = 0; k < ctx->pb.nf; k++) /* the host copies, brought up to date */
         if (k < stencil_table[ctx->pb.s.stencil].nin || ctx->outputs_valid)
             session_host_read(&ctx->ses, k);

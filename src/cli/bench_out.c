@@ -44,15 +44,22 @@ int bench_close(FILE *f, file_out *o)
     return rc;
 }
 
-void bench_json_str(FILE *f, const char *k, const char *v, int comma)
+void bench_json_text(FILE *f, const char *v)
 {
-    fprintf(f, "\"%s\": \"", k);
+    fputc('"', f);
     for (const char *p = v; *p; p++)
         if (*p == '"' || *p == '\\')
             fprintf(f, "\\%c", *p);
         else if ((unsigned char)*p >= 32)
             fputc(*p, f);
-    fprintf(f, "\"%s", comma ? ", " : "");
+    fputc('"', f);
+}
+
+void bench_json_str(FILE *f, const char *k, const char *v, int comma)
+{
+    fprintf(f, "\"%s\": ", k);
+    bench_json_text(f, v);
+    fputs(comma ? ", " : "", f);
 }
 
 int bench_stamp(const char *dir, char *stamp, char *iso)

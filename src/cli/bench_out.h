@@ -19,6 +19,9 @@ FILE *bench_open_in(const char *dir, const char *kind, const char *stamp, const 
  * writing failed. Returns 0 or -1. */
 int bench_close(FILE *f, file_out *o);
 
+/* "v" with quotes and backslashes escaped, control characters dropped. */
+void bench_json_text(FILE *f, const char *v);
+
 /* "k": "v" with quotes and backslashes escaped, control characters dropped; ", " after it when
  * comma is set. */
 void bench_json_str(FILE *f, const char *k, const char *v, int comma);

@@ -240,6 +240,8 @@ int run_distributed(options *o, int argc, char **argv)
         dist_finalize();
         return 1;
     }
+    if (me != 0)
+        report_silence(); /* rank 0 reports */
     if (o->ranks && o->ranks != n) {
         if (me == 0)
             perr("run: --ranks %d, but %d rank%s started (mpirun -np %d pillar run ...)", o->ranks,
@@ -285,54 +287,63 @@ int run_distributed(options *o, int argc, char **argv)
         rc = 1;
     if (rc == 0 && me == 0) {
         const problem_spec *s = &pb.s;
-        printf("%s %s, %d step%s on %d rank%s", stencil_table[s->stencil].name, prec_name(s->prec),
-               steps, steps == 1 ? "" : "s", n, n == 1 ? "" : "s");
+        report_printf("%s %s, %d step%s on %d rank%s", stencil_table[s->stencil].name,
+                      prec_name(s->prec), steps, steps == 1 ? "" : "s", n, n == 1 ? "" : "s");
         if (o->mesh)
-            printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels\n", o->mesh,
-                   mesh_order_name[pb.mesh_order], pb.ug.nxy, pb.ug.nhalo, s->nz);
+            report_printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels\n", o->mesh,
+                          mesh_order_name[pb.mesh_order], pb.ug.nxy, pb.ug.nhalo, s->nz);
         else
-            printf(" on %dx%dx%d unstructured %s\n", s->nx, s->ny, s->nz, layout_name[s->layout]);
-        printf("  plan      METIS k-way parts, one per rank: %ld to %ld own cells, rings of up to "
-               "%ld cells; exchange every %d step%s (%d exchanges)\n", t.own_min, t.own_max,
-               t.ring_max, F, F == 1 ? "" : "s", t.exchanges);
-        printf("  rank 0    %s\n", t.rank0);
-        printf("  backend   %s%s\n", backend == BACKEND_GPU ? "gpu, access " : "cpu",
-               backend == BACKEND_GPU ? access_name[o->access] : "");
-        printf("  halo      %.3f MB per exchange over all ranks, at most %.3f MB from one rank\n",
-               t.sent_bytes / 1e6, t.max_rank_sent / 1e6);
+            report_printf(" on %dx%dx%d unstructured %s\n", s->nx, s->ny, s->nz,
+                          layout_name[s->layout]);
+        report_printf(
+            "  plan      METIS k-way parts, one per rank: %ld to %ld own cells, rings of up to "
+            "%ld cells; exchange every %d step%s (%d exchanges)\n",
+            t.own_min, t.own_max, t.ring_max, F, F == 1 ? "" : "s", t.exchanges);
+        report_printf("  rank 0    %s\n", t.rank0);
+        report_printf("  backend   %s%s\n", backend == BACKEND_GPU ? "gpu, access " : "cpu",
+                      backend == BACKEND_GPU ? access_name[o->access] : "");
+        report_printf(
+            "  halo      %.3f MB per exchange over all ranks, at most %.3f MB from one rank\n",
+            t.sent_bytes / 1e6, t.max_rank_sent / 1e6);
         double x = 1e3 / t.exchanges;
-        printf("  time      %.3f ms per step, total %.3f s (slowest rank)\n", t.total_s / steps * 1e3,
-               t.total_s);
-        printf("  pieces    per exchange, slowest rank%s: pack %.3f ms, step 1's interior %.3f ms "
-               "(while messages fly), waiting %.3f ms, unpack %.3f ms, the rest %.3f ms\n",
-               backend == BACKEND_GPU ? " (device time; waiting: the host)" : "", t.pack_s * x,
-               t.interior_s * x, t.wait_s * x, t.unpack_s * x, t.rest_s * x);
+        report_printf("  time      %.3f ms per step, total %.3f s (slowest rank)\n",
+                      t.total_s / steps * 1e3, t.total_s);
+        report_printf(
+            "  pieces    per exchange, slowest rank%s: pack %.3f ms, step 1's interior %.3f ms "
+            "(while messages fly), waiting %.3f ms, unpack %.3f ms, the rest %.3f ms\n",
+            backend == BACKEND_GPU ? " (device time; waiting: the host)" : "", t.pack_s * x,
+            t.interior_s * x, t.wait_s * x, t.unpack_s * x, t.rest_s * x);
         if (n > 1)
-            printf("  exchange  alone %.3f ms (pack, MPI, unpack, on the GPU the host copies; the median of %d "
-                   "bare exchanges after the run, slowest rank); the passes hid %.0f%% of it "
-                   "behind step 1's interior\n", t.exchange_s * 1e3, DIST_BARE_EXCHANGES,
-                   100 * t.hidden);
-        printf("  devices   %s\n", t.devices);
+            report_printf(
+                "  exchange  alone %.3f ms (pack, MPI, unpack, on the GPU the host copies; the "
+                "median of %d "
+                "bare exchanges after the run, slowest rank); the passes hid %.0f%% of it "
+                "behind step 1's interior\n",
+                t.exchange_s * 1e3, DIST_BARE_EXCHANGES, 100 * t.hidden);
+        report_printf("  devices   %s\n", t.devices);
         if (backend == BACKEND_GPU)
             print_model(&pb, &t, F, n);
-        printf("  state     checksum %016llx (iter_state_hash: equal on equal states)\n",
-               (unsigned long long)(bare ? t.hash : iter_state_hash(&pb, pb.uf)));
+        report_printf("  state     checksum %016llx (iter_state_hash: equal on equal states)\n",
+                      (unsigned long long)(bare ? t.hash : iter_state_hash(&pb, pb.uf)));
         if (full) {
             iter_run_incore(&pb, ref, steps);
             long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
-            printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
-                   bad == 0 ? "PASS" : "FAIL", bad, points, bad == 0 ? " (bit-exact)" : "");
+            report_printf(
+                "  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
+                bad == 0 ? "PASS" : "FAIL", bad, points, bad == 0 ? " (bit-exact)" : "");
             rc = bad == 0 ? 0 : 1;
         } else if (o->no_verify) {
-            printf("  verify    skipped (--verify off); compare the checksum with a run of the "
-                   "same grid on other ranks\n");
+            report_printf(
+                "  verify    skipped (--verify off); compare the checksum with a run of the "
+                "same grid on other ranks\n");
         } else {
-            printf("  verify    not verified here: too large for a CPU reference; compare the "
-                   "checksum with a run of the same grid on other ranks\n");
+            report_printf(
+                "  verify    not verified here: too large for a CPU reference; compare the "
+                "checksum with a run of the same grid on other ranks\n");
         }
         if (o->input)
-            printf("  input     %s\n", o->input);
-        if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, rc == 0, argc, argv) != 0)
+            report_printf("  input     %s\n", o->input);
+        if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, rc == 0, NULL, argc, argv) != 0)
             rc = 1;
     }
     if (me == 0 && full)

@@ -342,19 +342,258 @@ static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int back
 static void print_header(const problem *pb, const options *o, int steps, int ooc)
 {
     const problem_spec *s = &pb->s;
-    printf("%s %s, %d step%s", stencil_table[s->stencil].name, prec_name(s->prec), steps,
-           steps == 1 ? "" : "s");
+    report_printf("%s %s, %d step%s", stencil_table[s->stencil].name, prec_name(s->prec), steps,
+                  steps == 1 ? "" : "s");
     if (o->mesh)
-        printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels", o->mesh,
-               mesh_order_name[pb->mesh_order], pb->ug.nxy, pb->ug.nhalo, s->nz);
+        report_printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels", o->mesh,
+                      mesh_order_name[pb->mesh_order], pb->ug.nxy, pb->ug.nhalo, s->nz);
     else
-        printf(" on %dx%dx%d unstructured %s", s->nx, s->ny, s->nz, layout_name[s->layout]);
+        report_printf(" on %dx%dx%d unstructured %s", s->nx, s->ny, s->nz, layout_name[s->layout]);
     if (stencil_table[s->stencil].graph)
-        printf(", neighbour lists (ELL, up to %d per cell), %s\n", pb->ell.maxdeg,
-               ooc ? "out of core" : "in core");
+        report_printf(", neighbour lists (ELL, up to %d per cell), %s\n", pb->ell.maxdeg,
+                      ooc ? "out of core" : "in core");
     else
-        printf(", %s %s, %s\n", s->chasing ? "chasing" : "nonchasing",
-               s->compressed ? "compressed" : "uncompressed", ooc ? "out of core" : "in core");
+        report_printf(", %s %s, %s\n", s->chasing ? "chasing" : "nonchasing",
+                      s->compressed ? "compressed" : "uncompressed",
+                      ooc ? "out of core" : "in core");
+}
+
+/* One pass of an iterated run of pb on the backend: `steps` steps from pb's state (after `done`
+ * steps of the whole run), printed and verified as a run of its own. Leaves the state after them
+ * in pb's input fields; *ok: whether verification passed; *t_step, *total_s: the time per step
+ * and of the pass. Returns 0, 1 after a failed run or 2 after flags that do not fit (with a
+ * message). */
+static int iterate_pass(problem *pb, options *o, int backend, int steps, int done, int *ok_out,
+                        double *t_step_out, double *total_out)
+{
+    size_t budget = o->device_mem;
+    double dev = 0;
+#ifdef PILLAR_HAVE_CUDA
+    gpu_link link;
+    memset(&link, 0, sizeof link);
+    if (backend == BACKEND_GPU) {
+        size_t freeb = gpu_free_bytes();
+        if (!budget || budget > freeb)
+            budget = budget ? freeb : freeb / 100 * 95;
+        gpu_link_bandwidth((size_t)256 << 20, 5, &link);
+        dev = gpu_copy_bandwidth((size_t)256 << 20, 5);
+    }
+    const void *linkp = &link;
+#else
+    const void *linkp = NULL;
+#endif
+    int ooc = o->ooc == OOC_ON || (o->ooc == OOC_AUTO && budget && whole_bytes(pb) > (double)budget);
+    if (o->ooc == OOC_OFF && backend == BACKEND_GPU && whole_bytes(pb) > (double)budget) {
+        perr("run: --out-of-core off: the grid needs %.3f GB on the device, more than the %.3f GB "
+             "budget; use --out-of-core auto or on", whole_bytes(pb) / 1e9, budget / 1e9);
+        return 2;
+    }
+    if (o->persist_levels >= 0 && o->persistent == PERSIST_OFF) {
+        perr("run: --persistent-levels goes with --persistent on or auto, not off");
+        return 2;
+    }
+    int persistent = o->persistent == PERSIST_ON;
+    if (persistent && persistent_check(o, backend, ooc, 0) != 0)
+        return 2;
+    ooc_plan pl;
+    if (make_plan(&pl, pb, o, backend, ooc, budget, steps, linkp, dev) != 0)
+        return 2;
+    if (ooc_plan_geometry(&pl, &pb->geo) != 0) { /* fluxdiff: each part's coefficients */
+        ooc_plan_free(&pl);
+        return 1;
+    }
+    print_header(pb, o, steps, ooc);
+    if (o->output_every)
+        report_printf("  pass      steps %d to %d of %d (--output-every %d)\n", done + 1, done + steps,
+                      o->steps, o->output_every);
+    char line[512];
+    ooc_plan_describe(&pl, line, sizeof line);
+    report_printf("  plan      %s\n", line);
+#ifdef PILLAR_HAVE_CUDA
+    persist_request prq = {o->bx, 0,
+                           o->persist_levels < 0    ? PERSIST_LEVELS_MODEL
+                           : o->persist_levels == 0 ? PERSIST_LEVELS_NONE
+                                                    : o->persist_levels,
+                           dev, PERSIST_LISTS_AUTO};
+    if (backend == BACKEND_GPU && !ooc && o->persistent == PERSIST_AUTO) {
+        /* auto: the model's prediction decides (docs/persistent.md) */
+        char pred[512];
+        if (persistent_check(o, backend, ooc, 1) != 0) {
+            report_printf("  persistent off (auto: not for this run)\n");
+        } else {
+            persistent = persistent_auto_picks(pb, backend, ooc, &prq, pred, sizeof pred);
+            report_printf("  persistent %s (auto, the model: %s)\n", persistent ? "on" : "off",
+                          pred);
+        }
+    } else if (backend == BACKEND_GPU && ooc && o->persistent == PERSIST_AUTO) {
+        report_printf(
+            "  persistent off (auto, out of core: no model of a chunk's launch; in core the "
+            "launch measured slower than the host loop on the H100, docs/persistent.md)\n");
+    } else if (backend == BACKEND_GPU && ooc && persistent) {
+        report_printf(
+            "  persistent on: each chunk's steps (up to %d) in one cooperative launch, a grid "
+            "barrier between two, blocks of %d threads, no level on chip\n",
+            pl.F, o->bx ? o->bx : PERSIST_THREADS);
+    } else if (backend == BACKEND_GPU && !persistent) {
+        report_printf("  persistent off\n");
+    }
+#endif
+    if (backend == BACKEND_GPU && !ooc && pl.K > 1)
+        report_printf(
+            "  note      in core, K = 2 steps per launch measured 3.6x slower than one at 512x512 "
+            "on the H100 (docs/out-of-core.md); nothing picks K = %d, it runs because "
+            "--kernel-steps asked\n",
+            pl.K);
+
+    /* the CPU reference of the whole run, when it fits */
+    int full = !o->no_verify && iterated_full_check(pb);
+    if (o->output && !full && !(steps <= pl.F && backend == BACKEND_GPU)) {
+        perr("run: --output %s: not written: a state this large is checked on sampled chunks, "
+             "which holds for one pass only, and %d steps take more than one pass of %d; give "
+             "--steps %d or less, or --fuse %d", o->output, steps, pl.F, pl.F, steps);
+        ooc_plan_free(&pl);
+        return 2;
+    }
+    fieldset ref = {{0}};
+    if (full)
+        ref = iter_fields_copy(pb);
+
+    const iter_carry *c = iter_carried(pb->s.stencil);
+    fieldset spare = {{0}};
+    double t_step = 0, total_s = 0;
+    int rc = 0;
+    if (backend == BACKEND_CPU) {
+        double t0 = now_ms();
+        if (ooc || pl.K > 1)
+            rc = ooc_cpu_run(&pl, &pb->ug, pb->uf, steps);
+        else
+            iter_run_incore(pb, pb->uf, steps);
+        total_s = (now_ms() - t0) * 1e-3;
+        t_step = total_s / steps;
+        report_printf("  backend   cpu\n");
+    }
+#ifdef PILLAR_HAVE_CUDA
+    else if (persistent && !ooc) {
+        persist_timing pt;
+        for (int j = 0; j < c->n; j++) { /* the initial state, for the sampled check below */
+            spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
+            memcpy(spare.p[c->in[j]], pb->uf.p[c->in[j]], prec_size(pb->s.prec) * pb->ug.len);
+        }
+        rc = persist_gpu_run(pb, pb->uf, steps, &prq, &pt);
+        if (rc == 0) {
+            char dev_name[128], shape[512];
+            gpu_probe(dev_name, sizeof dev_name);
+            persist_shape_describe(&pt.shape, shape, sizeof shape);
+            total_s = pt.total_s;
+            t_step = pt.kernel_s / steps;
+            report_printf("  backend   %s, persistent: one cooperative launch on %d SMs\n",
+                          dev_name, pt.sms);
+            report_printf("  persistent %s\n", shape);
+            persist_cache_describe(&pt.cache, shape, sizeof shape);
+            report_printf("  cache     %s\n", shape);
+            report_printf(
+                "  time      %.3f ms per step (the launch: %.3f ms for %d step%s, %d grid "
+                "barrier%s), total %.3f s with the copies\n",
+                t_step * 1e3, pt.kernel_s * 1e3, steps, steps == 1 ? "" : "s", steps - 1,
+                steps == 2 ? "" : "s", total_s);
+        }
+    } else {
+        for (int j = 0; j < c->n; j++)
+            spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
+        ooc_kernel k = {o->access, o->bx, o->by, o->bz, o->zslice, persistent};
+        ooc_timing t;
+        rc = ooc_gpu_run(&pl, &pb->ug, &pb->uf, &spare, steps, &k, &t);
+        if (rc == 0) {
+            char dev_name[128];
+            gpu_probe(dev_name, sizeof dev_name);
+            total_s = t.total_s;
+            t_step = t.pass_median_s / pl.F;
+            double in, out;
+            must_cross(pb, &in, &out);
+            double lim_in = in / link.duplex_h2d, lim_out = out / link.duplex_d2h;
+            /* a pass carries F steps: the bytes that must cross a step are a pass's / F */
+            double limit = (lim_in > lim_out ? lim_in : lim_out) / pl.F;
+            char acc[64];
+            if (persistent)
+                snprintf(acc, sizeof acc, "persistent, a chunk's steps per launch");
+            else if (pl.K > 1)
+                snprintf(acc, sizeof acc, "tiles, %d steps per launch", pl.K);
+            else
+                snprintf(acc, sizeof acc, "%s", access_name[o->access]);
+            report_printf("  backend   %s, access %s%s\n", dev_name, acc,
+                          t.pinned ? ", host fields registered (pinned)"
+                                   : ", host fields NOT pinned");
+            report_printf(
+                "  link      pinned host->device %.1f GB/s, device->host %.1f GB/s alone; "
+                "%.1f / %.1f GB/s duplex\n",
+                link.h2d / 1e9, link.d2h / 1e9, link.duplex_h2d / 1e9, link.duplex_d2h / 1e9);
+            report_printf(
+                "  time      %.3f ms per step (median pass %.3f ms / %d step%s, of %d pass%s%s), "
+                "total %.3f s\n",
+                t_step * 1e3, t.pass_median_s * 1e3, pl.F, pl.F == 1 ? "" : "s", t.steady_passes,
+                t.steady_passes == 1 ? "" : "es",
+                t.steady_passes < t.passes ? " after the first, which fills the pipeline" : "",
+                total_s);
+            if (pl.nparts * pl.nslabs == 1)
+                report_printf("  kernels   %.3f ms per step (the steps alone, copies excluded)\n",
+                              t.kernel_s / steps * 1e3);
+            else
+                report_printf(
+                    "  kernels   %.3f ms per step while some chunk's steps ran; the host thread "
+                    "%.3f ms per step staging chunks (%.3f gathering ring cells)\n",
+                    t.kernel_s / steps * 1e3, t.stage_s / steps * 1e3, t.gather_s / steps * 1e3);
+            report_printf(
+                "  moved     per step host->device %.1f MB, device->host %.1f MB; must cross "
+                "%.1f + %.1f MB\n",
+                t.h2d_bytes / steps / 1e6, t.d2h_bytes / steps / 1e6, in / pl.F / 1e6,
+                out / pl.F / 1e6);
+            report_printf(
+                "  link use  %.3f ms per step at the duplex rates for the bytes that must cross "
+                "= %.1f%% of the link limit\n",
+                limit * 1e3, 100.0 * limit / t_step);
+        }
+    }
+#endif
+    if (rc != 0)
+        return 1;
+    if (backend == BACKEND_CPU)
+        report_printf("  time      %.3f ms per step, total %.3f s\n", t_step * 1e3, total_s);
+
+    int ok = 1;
+    if (o->no_verify) {
+        report_printf("  verify    skipped (--verify off)\n");
+    } else if (full && (ooc || pl.K > 1 || backend == BACKEND_GPU)) {
+        iter_run_incore(pb, ref, steps);
+        long points, bad = iter_state_differ(pb, pb->uf, ref, &points);
+        ok = bad == 0;
+        report_printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
+                      ok ? "PASS" : "FAIL", bad, points, ok ? " (bit-exact)" : "");
+    } else if (full) {
+        report_printf("  verify    this is the CPU in-core reference itself\n");
+    } else if (steps <= pl.F && backend == BACKEND_GPU) {
+        fieldset initial = pb->uf;
+        for (int j = 0; j < c->n; j++)
+            initial.p[c->in[j]] = spare.p[c->in[j]];
+        long points, bad = ooc_cpu_check_chunks(&pl, &pb->ug, initial, pb->uf, steps, SAMPLED_CHUNKS,
+                                                &points);
+        ok = bad == 0;
+        report_printf(
+            "  verify    %s: %ld of %ld points of %d sampled chunks differ from the CPU%s\n",
+            ok ? "PASS" : "FAIL", bad, points, SAMPLED_CHUNKS, ok ? " (bit-exact)" : "");
+    } else {
+        report_printf(
+            "  verify    not verified: too large for a CPU reference, and more steps than one "
+            "pass\n");
+    }
+    *ok_out = ok;
+    *t_step_out = t_step;
+    *total_out = total_s;
+    for (int j = 0; j < c->n; j++)
+        xfree(spare.p[c->in[j]]);
+    if (full)
+        iter_fields_free(pb, &ref);
+    ooc_plan_free(&pl);
+    return 0;
 }
 
 int run_iterated(options *o, int argc, char **argv)
@@ -378,223 +617,37 @@ int run_iterated(options *o, int argc, char **argv)
         return 1;
     }
 
-    size_t budget = o->device_mem;
-    double dev = 0;
-#ifdef PILLAR_HAVE_CUDA
-    gpu_link link;
-    memset(&link, 0, sizeof link);
-    if (backend == BACKEND_GPU) {
-        size_t freeb = gpu_free_bytes();
-        if (!budget || budget > freeb)
-            budget = budget ? freeb : freeb / 100 * 95;
-        gpu_link_bandwidth((size_t)256 << 20, 5, &link);
-        dev = gpu_copy_bandwidth((size_t)256 << 20, 5);
-    }
-    const void *linkp = &link;
-#else
-    const void *linkp = NULL;
-#endif
-    int ooc = o->ooc == OOC_ON || (o->ooc == OOC_AUTO && budget && whole_bytes(&pb) > (double)budget);
-    if (o->ooc == OOC_OFF && backend == BACKEND_GPU && whole_bytes(&pb) > (double)budget) {
-        perr("run: --out-of-core off: the grid needs %.3f GB on the device, more than the %.3f GB "
-             "budget; use --out-of-core auto or on", whole_bytes(&pb) / 1e9, budget / 1e9);
-        problem_free(&pb);
-        return 2;
-    }
-    if (o->persist_levels >= 0 && o->persistent == PERSIST_OFF) {
-        perr("run: --persistent-levels goes with --persistent on or auto, not off");
-        problem_free(&pb);
-        return 2;
-    }
-    int persistent = o->persistent == PERSIST_ON;
-    if (persistent && persistent_check(o, backend, ooc, 0) != 0) {
-        problem_free(&pb);
-        return 2;
-    }
-    ooc_plan pl;
-    if (make_plan(&pl, &pb, o, backend, ooc, budget, steps, linkp, dev) != 0) {
-        problem_free(&pb);
-        return 2;
-    }
-    if (ooc_plan_geometry(&pl, &pb.geo) != 0) { /* fluxdiff: each part's coefficients */
-        ooc_plan_free(&pl);
-        problem_free(&pb);
-        return 1;
-    }
-    print_header(&pb, o, steps, ooc);
-    char line[512];
-    ooc_plan_describe(&pl, line, sizeof line);
-    printf("  plan      %s\n", line);
-#ifdef PILLAR_HAVE_CUDA
-    persist_request prq = {o->bx, 0,
-                           o->persist_levels < 0    ? PERSIST_LEVELS_MODEL
-                           : o->persist_levels == 0 ? PERSIST_LEVELS_NONE
-                                                    : o->persist_levels,
-                           dev, PERSIST_LISTS_AUTO};
-    if (backend == BACKEND_GPU && !ooc && o->persistent == PERSIST_AUTO) {
-        /* auto: the model's prediction decides (docs/persistent.md) */
-        char pred[512];
-        if (persistent_check(o, backend, ooc, 1) != 0) {
-            printf("  persistent off (auto: not for this run)\n");
-        } else {
-            persistent = persistent_auto_picks(&pb, backend, ooc, &prq, pred, sizeof pred);
-            printf("  persistent %s (auto, the model: %s)\n", persistent ? "on" : "off", pred);
-        }
-    } else if (backend == BACKEND_GPU && ooc && o->persistent == PERSIST_AUTO) {
-        printf("  persistent off (auto, out of core: no model of a chunk's launch; in core the "
-               "launch measured slower than the host loop on the H100, docs/persistent.md)\n");
-    } else if (backend == BACKEND_GPU && ooc && persistent) {
-        printf("  persistent on: each chunk's steps (up to %d) in one cooperative launch, a grid "
-               "barrier between two, blocks of %d threads, no level on chip\n", pl.F,
-               o->bx ? o->bx : PERSIST_THREADS);
-    } else if (backend == BACKEND_GPU && !persistent) {
-        printf("  persistent off\n");
-    }
-#endif
-    if (backend == BACKEND_GPU && !ooc && pl.K > 1)
-        printf("  note      in core, K = 2 steps per launch measured 3.6x slower than one at 512x512 "
-               "on the H100 (docs/out-of-core.md); nothing picks K = %d, it runs because "
-               "--kernel-steps asked\n", pl.K);
-
-    /* the CPU reference of the whole run, when it fits */
-    int full = !o->no_verify && iterated_full_check(&pb);
-    if (o->output && !full && !(steps <= pl.F && backend == BACKEND_GPU)) {
-        perr("run: --output %s: not written: a state this large is checked on sampled chunks, "
-             "which holds for one pass only, and %d steps take more than one pass of %d; give "
-             "--steps %d or less, or --fuse %d", o->output, steps, pl.F, pl.F, steps);
-        ooc_plan_free(&pl);
-        problem_free(&pb);
-        return 2;
-    }
-    fieldset ref = {{0}};
-    if (full)
-        ref = iter_fields_copy(&pb);
-
-    const iter_carry *c = iter_carried(pb.s.stencil);
-    fieldset spare = {{0}};
+    int every = o->output_every ? o->output_every : steps, ok = 1, rc = 0;
     double t_step = 0, total_s = 0;
-    int rc = 0;
-    if (backend == BACKEND_CPU) {
-        double t0 = now_ms();
-        if (ooc || pl.K > 1)
-            rc = ooc_cpu_run(&pl, &pb.ug, pb.uf, steps);
-        else
-            iter_run_incore(&pb, pb.uf, steps);
-        total_s = (now_ms() - t0) * 1e-3;
-        t_step = total_s / steps;
-        printf("  backend   cpu\n");
+    field_snapshots snaps = {0};
+    for (int done = 0; done < steps && rc == 0 && ok;) {
+        int n = steps - done < every ? steps - done : every;
+        double pass_step, pass_s;
+        rc = iterate_pass(&pb, o, backend, n, done, &ok, &pass_step, &pass_s);
+        done += n;
+        total_s += pass_s;
+        t_step = total_s / done;
+        if (rc == 0 && ok && o->output && o->output_every)
+            field_snapshot_add(&snaps, &pb, done);
     }
-#ifdef PILLAR_HAVE_CUDA
-    else if (persistent && !ooc) {
-        persist_timing pt;
-        for (int j = 0; j < c->n; j++) { /* the initial state, for the sampled check below */
-            spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
-            memcpy(spare.p[c->in[j]], pb.uf.p[c->in[j]], prec_size(pb.s.prec) * pb.ug.len);
-        }
-        rc = persist_gpu_run(&pb, pb.uf, steps, &prq, &pt);
-        if (rc == 0) {
-            char dev_name[128], shape[512];
-            gpu_probe(dev_name, sizeof dev_name);
-            persist_shape_describe(&pt.shape, shape, sizeof shape);
-            total_s = pt.total_s;
-            t_step = pt.kernel_s / steps;
-            printf("  backend   %s, persistent: one cooperative launch on %d SMs\n", dev_name,
-                   pt.sms);
-            printf("  persistent %s\n", shape);
-            persist_cache_describe(&pt.cache, shape, sizeof shape);
-            printf("  cache     %s\n", shape);
-            printf("  time      %.3f ms per step (the launch: %.3f ms for %d step%s, %d grid "
-                   "barrier%s), total %.3f s with the copies\n", t_step * 1e3, pt.kernel_s * 1e3,
-                   steps, steps == 1 ? "" : "s", steps - 1, steps == 2 ? "" : "s", total_s);
-        }
-    } else {
-        for (int j = 0; j < c->n; j++)
-            spare.p[c->in[j]] = field_alloc(pb.s.prec, pb.ug.len);
-        ooc_kernel k = {o->access, o->bx, o->by, o->bz, o->zslice, persistent};
-        ooc_timing t;
-        rc = ooc_gpu_run(&pl, &pb.ug, &pb.uf, &spare, steps, &k, &t);
-        if (rc == 0) {
-            char dev_name[128];
-            gpu_probe(dev_name, sizeof dev_name);
-            total_s = t.total_s;
-            t_step = t.pass_median_s / pl.F;
-            double in, out;
-            must_cross(&pb, &in, &out);
-            double lim_in = in / link.duplex_h2d, lim_out = out / link.duplex_d2h;
-            /* a pass carries F steps: the bytes that must cross a step are a pass's / F */
-            double limit = (lim_in > lim_out ? lim_in : lim_out) / pl.F;
-            char acc[64];
-            if (persistent)
-                snprintf(acc, sizeof acc, "persistent, a chunk's steps per launch");
-            else if (pl.K > 1)
-                snprintf(acc, sizeof acc, "tiles, %d steps per launch", pl.K);
-            else
-                snprintf(acc, sizeof acc, "%s", access_name[o->access]);
-            printf("  backend   %s, access %s%s\n", dev_name, acc,
-                   t.pinned ? ", host fields registered (pinned)" : ", host fields NOT pinned");
-            printf("  link      pinned host->device %.1f GB/s, device->host %.1f GB/s alone; "
-                   "%.1f / %.1f GB/s duplex\n", link.h2d / 1e9, link.d2h / 1e9,
-                   link.duplex_h2d / 1e9, link.duplex_d2h / 1e9);
-            printf("  time      %.3f ms per step (median pass %.3f ms / %d step%s, of %d pass%s%s), "
-                   "total %.3f s\n", t_step * 1e3, t.pass_median_s * 1e3, pl.F,
-                   pl.F == 1 ? "" : "s", t.steady_passes, t.steady_passes == 1 ? "" : "es",
-                   t.steady_passes < t.passes ? " after the first, which fills the pipeline" : "",
-                   total_s);
-            if (pl.nparts * pl.nslabs == 1)
-                printf("  kernels   %.3f ms per step (the steps alone, copies excluded)\n",
-                       t.kernel_s / steps * 1e3);
-            else
-                printf("  kernels   %.3f ms per step while some chunk's steps ran; the host thread "
-                       "%.3f ms per step staging chunks (%.3f gathering ring cells)\n",
-                       t.kernel_s / steps * 1e3, t.stage_s / steps * 1e3, t.gather_s / steps * 1e3);
-            printf("  moved     per step host->device %.1f MB, device->host %.1f MB; must cross "
-                   "%.1f + %.1f MB\n", t.h2d_bytes / steps / 1e6, t.d2h_bytes / steps / 1e6,
-                   in / pl.F / 1e6, out / pl.F / 1e6);
-            printf("  link use  %.3f ms per step at the duplex rates for the bytes that must cross "
-                   "= %.1f%% of the link limit\n", limit * 1e3, 100.0 * limit / t_step);
-        }
-    }
-#endif
     if (rc != 0) {
+        field_snapshots_free(&snaps, &pb);
         problem_free(&pb);
-        return 1;
-    }
-    if (backend == BACKEND_CPU)
-        printf("  time      %.3f ms per step, total %.3f s\n", t_step * 1e3, total_s);
-
-    int ok = 1;
-    if (o->no_verify) {
-        printf("  verify    skipped (--verify off)\n");
-    } else if (full && (ooc || pl.K > 1 || backend == BACKEND_GPU)) {
-        iter_run_incore(&pb, ref, steps);
-        long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
-        ok = bad == 0;
-        printf("  verify    %s: %ld of %ld points differ from the CPU in-core iteration%s\n",
-               ok ? "PASS" : "FAIL", bad, points, ok ? " (bit-exact)" : "");
-    } else if (full) {
-        printf("  verify    this is the CPU in-core reference itself\n");
-    } else if (steps <= pl.F && backend == BACKEND_GPU) {
-        fieldset initial = pb.uf;
-        for (int j = 0; j < c->n; j++)
-            initial.p[c->in[j]] = spare.p[c->in[j]];
-        long points, bad = ooc_cpu_check_chunks(&pl, &pb.ug, initial, pb.uf, steps, SAMPLED_CHUNKS,
-                                                &points);
-        ok = bad == 0;
-        printf("  verify    %s: %ld of %ld points of %d sampled chunks differ from the CPU%s\n",
-               ok ? "PASS" : "FAIL", bad, points, SAMPLED_CHUNKS, ok ? " (bit-exact)" : "");
-    } else {
-        printf("  verify    not verified: too large for a CPU reference, and more steps than one "
-               "pass\n");
+        return rc;
     }
     if (o->input)
-        printf("  input     %s\n", o->input);
-    if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, ok, argc, argv) != 0)
+        report_printf("  input     %s\n", o->input);
+    report_number("cells", pb.ug.nxy);
+    report_number("levels", pb.s.nz);
+    report_number("steps", steps);
+    report_number("ms_per_step", t_step * 1e3);
+    report_number("total_s", total_s);
+    if (!o->no_verify)
+        report_bool("verified", ok);
+    if (o->output && run_write_output(&pb, o, pb.uf, 1, steps, ok, snaps.n ? &snaps : NULL, argc,
+                                      argv) != 0)
         ok = 0;
-    for (int j = 0; j < c->n; j++)
-        xfree(spare.p[c->in[j]]);
-    if (full)
-        iter_fields_free(&pb, &ref);
-    ooc_plan_free(&pl);
+    field_snapshots_free(&snaps, &pb);
     problem_free(&pb);
     return ok ? 0 : 1;
 }

@@ -150,8 +150,11 @@ static void print_halo(const mesh *m, int radius, int graph)
 {
     unsigned char *h = xalloc((size_t)m->ncells);
     int nh = graph ? mesh_graph_halo(m, radius, h) : mesh_halo(m, radius, h);
-    printf("halo        radius %d (%s): %d halo cells, %d inner\n", radius,
-           graph ? "graphlap" : radius == 2 ? "laplap, hdiff" : "fastwaves", nh, m->ncells - nh);
+    report_printf("halo        radius %d (%s): %d halo cells, %d inner\n", radius,
+                  graph         ? "graphlap"
+                  : radius == 2 ? "laplap, hdiff"
+                                : "fastwaves",
+                  nh, m->ncells - nh);
     xfree(h);
 }
 
@@ -160,14 +163,14 @@ static void print_histogram(const mesh *m)
 {
     long hist[MESH_MAXDEG + 1];
     mesh_histogram(m, hist);
-    printf("neighbours  ");
+    report_printf("neighbours  ");
     int first = 1;
     for (int k = mesh_width(m); k >= 0; k--)
         if (hist[k] || !m->adj) {
-            printf("%s%d: %ld", first ? "" : ", ", k, hist[k]);
+            report_printf("%s%d: %ld", first ? "" : ", ", k, hist[k]);
             first = 0;
         }
-    printf(" cells\n");
+    report_printf(" cells\n");
 }
 
 /* The flags of a command that reads one mesh file, then the file into m. Returns -1 to go on, or
@@ -181,6 +184,8 @@ static int mesh_args_read(unsigned cmd, const help_part *help, int argc, char **
     return mesh_read(a->file, m) != 0 ? 1 : -1;
 }
 
+static int mesh_info_report(const mesh_args *a, mesh *m);
+
 static int mesh_info_cmd(int argc, char **argv)
 {
     mesh_args a;
@@ -188,80 +193,99 @@ static int mesh_info_cmd(int argc, char **argv)
     int rc = mesh_args_read(CMD_MESH_INFO, info_help, argc, argv, &a, &m);
     if (rc >= 0)
         return rc;
-    printf("mesh        %s: %s mesh%s%s\n", a.file, m.adj ? "general" : "quad",
-           m.kind[0] ? ", " : "", m.kind);
-    printf("cells       %d per level, %d levels\n", m.ncells, m.nlevels);
-    print_histogram(&m);
-    if (m.adj) {
-        printf("edges       at most %d per cell%s\n", m.maxdeg,
-               m.sides ? " (per-cell counts in /cell_sides)" : "");
+    report_begin("mesh info", a.json, 0);
+    rc = mesh_info_report(&a, &m);
+    report_end(rc == 0);
+    return rc;
+}
+
+/* mesh info's report on m (read from a->file; freed here). 0, or 1 after a message. */
+static int mesh_info_report(const mesh_args *a, mesh *m)
+{
+    report_printf("mesh        %s: %s mesh%s%s\n", a->file, m->adj ? "general" : "quad",
+                  m->kind[0] ? ", " : "", m->kind);
+    report_printf("cells       %d per level, %d levels\n", m->ncells, m->nlevels);
+    report_number("cells", m->ncells);
+    report_number("levels", m->nlevels);
+    report_number("nodes", m->cell_nodes ? m->nnodes : 0);
+    report_bool("general", m->adj != NULL);
+    print_histogram(m);
+    if (m->adj) {
+        report_printf("edges       at most %d per cell%s\n", m->maxdeg,
+                      m->sides ? " (per-cell counts in /cell_sides)" : "");
     } else {
-        int corners = mesh_corners(&m), first;
+        int corners = mesh_corners(m), first;
         if (corners)
-            printf("corners     %d vertices where 3 cells meet (not 4)\n", corners);
+            report_printf("corners     %d vertices where 3 cells meet (not 4)\n", corners);
         long inner, irregular, open, lost;
-        mesh_vertex_valence(&m, &inner, &irregular, &open, &lost);
-        printf("vertices    %ld interior, %ld of them where not 4 cells meet; %ld on the boundary",
-               inner, irregular, open);
+        mesh_vertex_valence(m, &inner, &irregular, &open, &lost);
+        report_printf(
+            "vertices    %ld interior, %ld of them where not 4 cells meet; %ld on the boundary",
+            inner, irregular, open);
         if (lost)
-            printf("; %ld corners unresolved (labels of opposite senses)", lost);
+            report_printf("; %ld corners unresolved (labels of opposite senses)", lost);
         char why[128];
-        int breaks = mesh_lattice_breaks(&m, &first, why, sizeof why);
-        printf("\nlattice     %d cells where E(W(c)) != c, S(W(c)) != W(S(c)) or the like", breaks);
+        int breaks = mesh_lattice_breaks(m, &first, why, sizeof why);
+        report_printf("\nlattice     %d cells where E(W(c)) != c, S(W(c)) != W(S(c)) or the like",
+                      breaks);
         if (breaks)
-            printf(" (first: cell %d, %s)", first, why);
-        printf("\n");
-        print_halo(&m, 2, 0);
-        print_halo(&m, 1, 0);
+            report_printf(" (first: cell %d, %s)", first, why);
+        report_printf("\n");
+        print_halo(m, 2, 0);
+        print_halo(m, 1, 0);
     }
-    print_halo(&m, 2, 1);
-    printf("coordinates %s\n", m.coord ? (m.ncoord == 3 ? "3 per cell" : "2 per cell") : "none");
-    if (m.cell_nodes)
-        printf("nodes       %d, %d coordinates each; up to %d corners per cell\n", m.nnodes,
-               m.nnode_coord, m.node_width);
-    if (m.xy)
-        printf("patch       regular %dx%d (runs verify against the regular grid)\n", m.nx, m.ny);
-    if (m.part)
-        printf("partition   %d parts stored\n", m.nparts);
+    print_halo(m, 2, 1);
+    report_printf("coordinates %s\n",
+                  m->coord ? (m->ncoord == 3 ? "3 per cell" : "2 per cell") : "none");
+    if (m->cell_nodes)
+        report_printf("nodes       %d, %d coordinates each; up to %d corners per cell\n", m->nnodes,
+                      m->nnode_coord, m->node_width);
+    if (m->xy)
+        report_printf("patch       regular %dx%d (runs verify against the regular grid)\n", m->nx,
+                      m->ny);
+    if (m->part)
+        report_printf("partition   %d parts stored\n", m->nparts);
 
     int *order, np;
-    if (mesh_order_make(&m, a.order, a.part_size, a.file, &order, &np, NULL) != 0) {
-        mesh_free(&m);
+    if (mesh_order_make(m, a->order, a->part_size, a->file, &order, &np, NULL) != 0) {
+        mesh_free(m);
         return 1;
     }
-    if (a.order == MESH_ORDER_METIS)
-        printf("layout      metis: %d parts%s, chained\n", np, m.part ? " (stored)" : "");
-    else if (a.order == MESH_ORDER_ZCURVE)
-        printf("layout      zcurve: %s\n",
-               mesh_on_sphere(&m) ? "by cube face, 2D Morton order on each (points on a sphere)"
-                                  : m.ncoord == 2 ? "2D Morton order of the coordinates"
-                                                  : "3D Morton order of the coordinates");
+    if (a->order == MESH_ORDER_METIS)
+        report_printf("layout      metis: %d parts%s, chained\n", np, m->part ? " (stored)" : "");
+    else if (a->order == MESH_ORDER_ZCURVE)
+        report_printf("layout      zcurve: %s\n",
+                      mesh_on_sphere(m)
+                          ? "by cube face, 2D Morton order on each (points on a sphere)"
+                      : m->ncoord == 2 ? "2D Morton order of the coordinates"
+                                      : "3D Morton order of the coordinates");
     else
-        printf("layout      file order\n");
-    if (m.adj) { /* no W/E/S/N tables: the lists graphlap reads, and tables of offsets */
-        printf("tables      neighbour lists (ELL), %d columns: %zu entries, %.1f KB\n", m.maxdeg,
-               (size_t)m.maxdeg * (size_t)m.ncells,
-               4.0 * ((double)m.maxdeg + 1) * (double)m.ncells / 1024.0);
+        report_printf("layout      file order\n");
+    if (m->adj) { /* no W/E/S/N tables: the lists graphlap reads, and tables of offsets */
+        report_printf("tables      neighbour lists (ELL), %d columns: %zu entries, %.1f KB\n",
+                      m->maxdeg, (size_t)m->maxdeg * (size_t)m->ncells,
+                      4.0 * ((double)m->maxdeg + 1) * (double)m->ncells / 1024.0);
         ugrid g;
-        unsigned char *halo = xalloc((size_t)m.ncells);
-        mesh_graph_halo(&m, 2, halo);
-        ugrid_from_mesh_halo(&g, &m, halo, 2, m.nlevels, order);
-        printf("            offsets with per-cell degrees (docs/storage.md), graph halo of radius "
-               "2 first\n\n");
+        unsigned char *halo = xalloc((size_t)m->ncells);
+        mesh_graph_halo(m, 2, halo);
+        ugrid_from_mesh_halo(&g, m, halo, 2, m->nlevels, order);
+        report_printf(
+            "            offsets with per-cell degrees (docs/storage.md), graph halo of radius "
+            "2 first\n\n");
         print_gtable_stats(&g);
         ugrid_free(&g);
         xfree(halo);
         xfree(order);
-        mesh_free(&m);
+        mesh_free(m);
         return 0;
     }
     ugrid g;
-    ugrid_from_mesh(&g, &m, a.radius, m.nlevels, order);
-    printf("tables      grid of radius %d, halo cells first\n\n", a.radius);
+    ugrid_from_mesh(&g, m, a->radius, m->nlevels, order);
+    report_printf("tables      grid of radius %d, halo cells first\n\n", a->radius);
     print_table_stats(&g, -1, -1);
     ugrid_free(&g);
     xfree(order);
-    mesh_free(&m);
+    mesh_free(m);
     return 0;
 }
 

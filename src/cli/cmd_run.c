@@ -50,9 +50,14 @@ int cmd_run(int argc, char **argv)
         perr("run: --check-reads checks a stencil file: give --stencil-file FILE");
         return 2;
     }
-    if (cli_stencil_file(&a) != 0)
-        return 1;
-    return cli_check_reads(&a, run_one(&a, argc, argv));
+    if (a.json && a.o.plan_only) {
+        perr("run: --json does not go with --plan-only (its tables have no JSON form)");
+        return 2;
+    }
+    report_begin("run", a.json, 2);
+    rc = cli_stencil_file(&a) != 0 ? 1 : cli_check_reads(&a, run_one(&a, argc, argv));
+    report_end(rc == 0);
+    return rc;
 }
 
 static int run_one(const cli_args *a, int argc, char **argv)
@@ -62,10 +67,21 @@ static int run_one(const cli_args *a, int argc, char **argv)
         perr("run: --output %s: written after a verified run only; drop --verify off", o.output);
         return 2;
     }
+    if (o.output_every && (!o.steps || !o.output || o.output_every > o.steps)) {
+        perr("run: --output-every %d: the states of --steps T every N steps (N at most T) into "
+             "the --output FILE: %s", o.output_every,
+             !o.steps ? "give --steps" : !o.output ? "give --output" : "N is more than T");
+        return 2;
+    }
     if (o.output && field_output_check(o.output) != 0)
         return 1;
-    if (o.ranks || o.plan_only || dist_launcher_ranks() > 1)
+    if (o.ranks || o.plan_only || dist_launcher_ranks() > 1) {
+        if (o.output_every) {
+            perr("run: --output-every: distributed runs write the last state only");
+            return 2;
+        }
         return run_distributed(&o, argc, argv);
+    }
     if (o.steps || o.ooc == OOC_ON || o.device_mem || o.fuse || o.kernel_steps || o.share ||
         o.persistent == PERSIST_ON)
         return run_iterated(&o, argc, argv);
@@ -126,46 +142,56 @@ static int run_one(const cli_args *a, int argc, char **argv)
     }
 
     if (o.mesh)
-        printf("%s %s on mesh %s: %d cells (%d halo, %d inner) x %d levels, ",
-               stencil_table[s->stencil].name, prec_name(s->prec), o.mesh, pb.ug.nxy, pb.ug.nhalo,
-               pb.ug.nxy - pb.ug.nhalo, s->nz);
+        report_printf("%s %s on mesh %s: %d cells (%d halo, %d inner) x %d levels, ",
+                      stencil_table[s->stencil].name, prec_name(s->prec), o.mesh, pb.ug.nxy,
+                      pb.ug.nhalo, pb.ug.nxy - pb.ug.nhalo, s->nz);
     else
-        printf("%s %s on %dx%dx%d (%dx%d inner cells), ", stencil_table[s->stencil].name,
-               prec_name(s->prec), s->nx, s->ny, s->nz, s->nx - 2 * s->halo, s->ny - 2 * s->halo);
+        report_printf("%s %s on %dx%dx%d (%dx%d inner cells), ", stencil_table[s->stencil].name,
+                      prec_name(s->prec), s->nx, s->ny, s->nz, s->nx - 2 * s->halo,
+                      s->ny - 2 * s->halo);
     if (uns && o.mesh)
-        printf("%s order", mesh_order_name[pb.mesh_order]);
+        report_printf("%s order", mesh_order_name[pb.mesh_order]);
     if (uns && pb.mesh_parts)
-        printf(" (%d parts)", pb.mesh_parts);
+        report_printf(" (%d parts)", pb.mesh_parts);
     if (uns && !o.mesh)
-        printf("unstructured %s", layout_name[s->layout]);
+        report_printf("unstructured %s", layout_name[s->layout]);
     if (uns && graph)
-        printf(", %s %s offset table (up to %d neighbours per cell)",
-               s->chasing ? "chasing" : "nonchasing", s->compressed ? "compressed" : "uncompressed",
-               pb.gt.maxdeg);
+        report_printf(", %s %s offset table (up to %d neighbours per cell)",
+                      s->chasing ? "chasing" : "nonchasing",
+                      s->compressed ? "compressed" : "uncompressed", pb.gt.maxdeg);
     else if (!uns && lat)
-        printf("its lattice addressed by arithmetic (regular twin)");
+        report_printf("its lattice addressed by arithmetic (regular twin)");
     else if (uns)
-        printf(", %s %s", s->chasing ? "chasing" : "nonchasing",
-               s->compressed ? "compressed" : "uncompressed");
+        report_printf(", %s %s", s->chasing ? "chasing" : "nonchasing",
+                      s->compressed ? "compressed" : "uncompressed");
     else if (!lat)
-        printf("regular grid");
-    printf("\n  backend   %s", t.backend);
+        report_printf("regular grid");
+    report_printf("\n  backend   %s", t.backend);
     if (backend == BACKEND_GPU)
-        printf(", access %s, threads %dx%dx%d", access_name[o.access], t.bx, t.by, t.bz);
+        report_printf(", access %s, threads %dx%dx%d", access_name[o.access], t.bx, t.by, t.bz);
     double bytes = problem_min_bytes(&pb);
-    printf("\n  time      median %.3f ms of %d runs (min %.3f, max %.3f)\n", t.median_ms, t.runs,
-           t.min_ms, t.max_ms);
-    printf("  moved     %.1f MB at least (%d fields x %zu B per point) = %.1f GB/s\n", bytes / 1e6,
-           pb.nf, prec_size(s->prec), bytes / (t.median_ms * 1e6));
+    report_printf("\n  time      median %.3f ms of %d runs (min %.3f, max %.3f)\n", t.median_ms,
+                  t.runs, t.min_ms, t.max_ms);
+    report_printf("  moved     %.1f MB at least (%d fields x %zu B per point) = %.1f GB/s\n",
+                  bytes / 1e6, pb.nf, prec_size(s->prec), bytes / (t.median_ms * 1e6));
     const char *against = twin ? (exact ? "regular grid" : "CPU reference (regular grid)")
                                : "CPU unstructured executor (same cells)";
     if (o.no_verify)
-        printf("  verify    skipped (--verify off)\n");
+        report_printf("  verify    skipped (--verify off)\n");
     else
-        printf("  verify    %s against the %s: %s\n", ok ? "PASS" : "FAIL", against, line);
+        report_printf("  verify    %s against the %s: %s\n", ok ? "PASS" : "FAIL", against, line);
+    report_number("cells", pb.ug.nxy);
+    report_number("levels", s->nz);
+    report_number("median_ms", t.median_ms);
+    report_number("min_ms", t.min_ms);
+    report_number("max_ms", t.max_ms);
+    report_number("runs", t.runs);
+    report_number("gb_per_s", bytes / (t.median_ms * 1e6));
+    if (!o.no_verify)
+        report_bool("verified", ok);
     if (o.input)
-        printf("  input     %s\n", o.input);
-    if (o.output && run_write_output(&pb, &o, out, uns, 0, ok, argc, argv) != 0)
+        report_printf("  input     %s\n", o.input);
+    if (o.output && run_write_output(&pb, &o, out, uns, 0, ok, NULL, argc, argv) != 0)
         ok = 0;
 
     runner_free_outputs(&pb, &out);

@@ -3,6 +3,8 @@
 #define PILLAR_COMMANDS_H
 
 #include "options.h"
+#include "report.h"
+#include "src/exec/field_io.h"
 #include "src/ooc/persist_gpu.h"
 
 int cmd_run(int argc, char **argv);
@@ -19,10 +21,10 @@ int iterated_full_check(const problem *pb);
 int run_distributed(options *o, int argc, char **argv);
 /* --output of a run whose verification passed (ok; else nothing is written, -1): the output
  * fields of out (on the unstructured grid when uns), with --output-inputs the inputs too; for
- * an iterated run of `steps` > 0 steps the state after them (pb's input fields). Returns 0 or
- * -1 after a message. */
+ * an iterated run of `steps` > 0 steps the state after them (pb's input fields), or with snaps
+ * (--output-every) the states of snaps along a time axis. Returns 0 or -1 after a message. */
 int run_write_output(const problem *pb, const options *o, fieldset out, int uns, int steps, int ok,
-                     int argc, char **argv);
+                     const field_snapshots *snaps, int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_default(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -17,7 +17,7 @@ static const char usage[] =
     "  info     grid, neighbour-table and compression statistics\n"
     "  mesh     mesh files (netCDF-4/HDF5): generate, import, info, partition (docs/mesh-format.md)\n"
     "  bench    the experiment matrix on the GPU: tables, CSV, JSON (plots: tools/plot)\n"
-    "  help     this text\n"
+    "  help     this text; 'pillar help COMMAND' (or 'help mesh SUBCOMMAND') a command's help\n"
     "\n"
     "'pillar COMMAND --help' explains a command and lists its flags; 'pillar --version' (or\n"
     "'pillar COMMAND --version') prints the version. Every flag that takes a value takes it as\n"
@@ -28,6 +28,7 @@ static const char usage[] =
     "written (the message names it), 2 a bad command line.\n";
 
 static int dispatch(int argc, char **argv);
+static int help_command(int argc, char **argv);
 
 /* The commands run under a guard (base/common.h): host memory exhausted or a failed CUDA call
  * ends the command with its message and exit status 1. */
@@ -64,11 +65,36 @@ static int dispatch(int argc, char **argv)
         return cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "mesh"))
         return cmd_mesh(argc - 2, argv + 2);
-    if (!strcmp(cmd, "help")) {
-        fputs(usage, stdout);
-        return 0;
-    }
+    if (!strcmp(cmd, "help"))
+        return help_command(argc - 2, argv + 2);
     fprintf(stderr, "pillar: unknown command '%s' (commands: run, info, mesh, bench, help; see 'pillar help')\n",
             cmd);
     return 2;
+}
+
+/* `pillar help [COMMAND [SUBCOMMAND]]` (argv: what follows "help"): the top-level help, or the
+ * command's own, as 'pillar COMMAND [SUBCOMMAND] --help' prints it. An unknown command, or more
+ * words than a command has, is a bad command line (2). */
+static int help_command(int argc, char **argv)
+{
+    if (argc == 0 || (argc == 1 && !strcmp(argv[0], "help"))) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    static const char *const simple[] = {"run", "info", "bench"};
+    int words = !strcmp(argv[0], "mesh") ? 2 : 1; /* mesh takes a subcommand */
+    int known = words == 2;
+    for (size_t k = 0; k < sizeof simple / sizeof simple[0]; k++)
+        known |= !strcmp(argv[0], simple[k]);
+    if (!known || argc > words) {
+        fprintf(stderr, "pillar: help: %s '%s' (commands: run, info, mesh [SUBCOMMAND], bench)\n",
+                known ? "one command, or 'mesh SUBCOMMAND', not" : "unknown command",
+                known ? argv[words] : argv[0]);
+        return 2;
+    }
+    char *args[4] = {"pillar", argv[0], NULL, NULL};
+    args[argc + 1] = "--help";
+    if (argc == 2)
+        args[2] = argv[1];
+    return dispatch(argc + 2, args);
 }

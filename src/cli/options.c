@@ -1,5 +1,6 @@
 /* options.c — flag parsing. Every error names the flag and the value it did not accept. */
 #include "options.h"
+#include "report.h"
 #include "src/exec/runner.h"
 #include "src/io/mesh_import.h"
 #include "src/jit/jit.h"
@@ -226,6 +227,15 @@ static int set_choice(cli_args *a, const flag *f, const char *v)
     return 0;
 }
 
+/* --json of run and mesh info */
+static int set_json(cli_args *a, const flag *f, const char *v)
+{
+    (void)f;
+    (void)v;
+    a->json = a->m.json = 1;
+    return 0;
+}
+
 /* ---- run, info and the default job ---- */
 
 static int set_stencil(cli_args *a, const flag *f, const char *v)
@@ -350,10 +360,10 @@ int cli_stencil_file(cli_args *a)
     if (jit_load_file(a->stencil_file, &jo, &s) != 0)
         return -1;
     const jit_report *r = jit_last();
-    printf("stencil file %s: %s '%s' (%s%s) in %.3f s\n", a->stencil_file,
-           r->cached ? "loaded" : "compiled", stencil_table[s].name,
-           r->cached ? "from the cache" : "C compiler", a->check_reads ? ", checked mode" : "",
-           r->seconds);
+    report_printf("stencil file %s: %s '%s' (%s%s) in %.3f s\n", a->stencil_file,
+                  r->cached ? "loaded" : "compiled", stencil_table[s].name,
+                  r->cached ? "from the cache" : "C compiler",
+                  a->check_reads ? ", checked mode" : "", r->seconds);
     if (a->cmd == CMD_RUN && stencil_table[s].graph && !a->o.mesh) {
         perr("--stencil-file %s: %s is a graph stencil and runs on the cells of a mesh file: add "
              "--mesh FILE (e.g. from 'pillar mesh generate F --kind hexagons')", a->stencil_file,
@@ -377,7 +387,7 @@ int cli_check_reads(const cli_args *a, int rc)
                 n, msg);
         return 1;
     }
-    printf("  checked   every read within the declared radius and levels\n");
+    report_printf("  checked   every read within the declared radius and levels\n");
     return rc;
 }
 
@@ -591,6 +601,15 @@ static const flag flags[] = {
      "still prints its state's checksum to compare with other runs);\n"
      "--output is refused then (it is written after a verified run)  (on)",
      set_choice, AT(o.no_verify), 0, 2, on_off},
+    {"--json", NULL, RUN | MINFO, HELP_MAIN,
+     "print one JSON object on stdout instead of the table: the same\n"
+     "facts, a member per line of it, and \"values\" with the numbers",
+     set_json, 0, 0, 0, NULL},
+    {"--output-every", "N", RUN, HELP_ITER,
+     "with --steps T and --output: the state after every N steps (and\n"
+     "after T) along the output file's time axis; the run goes in passes\n"
+     "of N steps, each verified",
+     set_range, AT(o.output_every), 1, 1000000, NULL},
     {"--output-inputs", NULL, RUN, HELP_MAIN,
      "write the input fields into the --output FILE too (it can then be\n"
      "given back as --input; with --steps they are always written)",

@@ -50,6 +50,7 @@ typedef struct {
     int radius, part_size, parts;
     mesh_order_t order; /* info --layout */
     int format;         /* import --format: an index of mesh_importers, or -1: from the content */
+    int json;           /* info --json */
 } mesh_args;
 
 /* Everything a command line can set; cli_parse fills the part of its command. */
@@ -62,6 +63,8 @@ typedef struct {
     int help, version;
     const char *stencil_file; /* run, bench: --stencil-file FILE (docs/own-stencil.md) */
     int check_reads;          /* run: --check-reads, the checked mode of a stencil file */
+    int json;                 /* run: --json, one JSON object instead of the table (mesh info:
+                               * m.json) */
 } cli_args;
 
 /* Loads a->stencil_file (when given) and makes it the stencil of the run or the bench, with a

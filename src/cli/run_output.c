@@ -22,7 +22,7 @@ static char *command_line(int argc, char **argv)
 }
 
 int run_write_output(const problem *pb, const options *o, fieldset out, int uns, int steps, int ok,
-                     int argc, char **argv)
+                     const field_snapshots *snaps, int argc, char **argv)
 {
     const stencil_info *si = &stencil_table[pb->s.stencil];
     if (!ok) {
@@ -30,18 +30,27 @@ int run_write_output(const problem *pb, const options *o, fieldset out, int uns,
         return -1;
     }
     char *flags = command_line(argc, argv);
-    field_write_opts w = {o->output_inputs, flags, steps, 0};
+    field_write_opts w = {o->output_inputs, flags, steps, 0, snaps};
     int rc = field_write(pb, out, uns, &w, o->output);
     xfree(flags);
     if (rc != 0)
         return -1;
-    printf("  output    %s:", o->output);
+    report_printf("  output    %s:", o->output);
     int first = o->output_inputs || steps ? 0 : si->nin, end = steps ? si->nin : pb->nf;
     for (int k = first; k < end; k++)
-        printf(" %s", si->field[k]);
-    printf(" [%d][%d] %s", pb->s.nz, field_ncells(pb), prec_name(pb->s.prec));
-    if (steps)
-        printf(", the state after %d step%s", steps, steps == 1 ? "" : "s");
-    printf("\n");
+        report_printf(" %s", si->field[k]);
+    report_printf(" ");
+    if (snaps)
+        report_printf("[%d]", snaps->n);
+    report_printf("[%d][%d] %s", pb->s.nz, field_ncells(pb), prec_name(pb->s.prec));
+    if (snaps) { /* the steps of the time axis: all of them, or the first two and the last */
+        report_printf(", the states after steps");
+        for (int i = 0; i < snaps->n; i++)
+            if (snaps->n <= 4 || i < 2 || i == snaps->n - 1)
+                report_printf("%s%s%d", i ? ", " : " ",
+                              snaps->n > 4 && i == snaps->n - 1 ? "..., " : "", snaps->step[i]);
+    } else if (steps)
+        report_printf(", the state after %d step%s", steps, steps == 1 ? "" : "s");
+    report_printf("\n");
     return 0;
 }

@@ -55,11 +55,16 @@ size_t user_order_element(const problem *pb, const user_order *u, int uns, int i
     return (size_t)(u->roff[i] + (long)z * pb->rg.zstride);
 }
 
-/* The file dataspace with level z of a [nz][ncells] dataset selected. */
+/* The file dataspace with level z of a [nz][ncells] dataset selected, or of a [ntime][nz][ncells]
+ * one (a time axis of states, --output-every) at its last time. */
 static void select_level(hid_t space, int z, int ncells)
 {
-    hsize_t start[2] = {(hsize_t)z, 0}, count[2] = {1, (hsize_t)ncells};
-    H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL);
+    hsize_t dims[3] = {1, 0, 0};
+    int lead = H5Sget_simple_extent_ndims(space) == 3;
+    if (lead)
+        H5Sget_simple_extent_dims(space, dims, NULL);
+    hsize_t start[3] = {dims[0] - 1, (hsize_t)z, 0}, count[3] = {1, 1, (hsize_t)ncells};
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, start + !lead, NULL, count + !lead, NULL);
 }
 
 /* ---- reading ---- */
@@ -84,17 +89,20 @@ static hid_t open_input(hid_t f, const char *path, const problem *pb, const char
     hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
     H5T_class_t cls = H5Tget_class(t);
     int rank = H5Sget_simple_extent_ndims(sp), ok = 0;
-    hsize_t dims[2] = {0, 0};
+    hsize_t all[3] = {0, 0, 0}, *dims = all + (rank == 3); /* [time] first: its last state */
     if (!h5_data_local(path, name, d)) {
         /* message given */
     } else if (cls != H5T_FLOAT || H5Tget_size(t) > 8) {
         perr("%s: dataset /%s has %s type; expected floating point (float or double)", path, name,
              cls == H5T_INTEGER ? "an integer" : cls == H5T_FLOAT ? "a wider than 64-bit" : "a non-numeric");
-    } else if (rank != 2) {
-        perr("%s: dataset /%s has rank %d; expected 2 ([nz][ncells])", path, name, rank);
+    } else if (rank != 2 && rank != 3) {
+        perr("%s: dataset /%s has rank %d; expected 2 ([nz][ncells]) or 3 ([time][nz][ncells])",
+             path, name, rank);
     } else {
-        H5Sget_simple_extent_dims(sp, dims, NULL);
-        if (dims[0] != (hsize_t)pb->s.nz || dims[1] != (hsize_t)field_ncells(pb))
+        H5Sget_simple_extent_dims(sp, all, NULL);
+        if (rank == 3 && all[0] == 0)
+            perr("%s: dataset /%s has no state along its time axis", path, name);
+        else if (dims[0] != (hsize_t)pb->s.nz || dims[1] != (hsize_t)field_ncells(pb))
             perr("%s: dataset /%s has shape [%llu][%llu]; expected [%d][%d] ([nz][ncells] of "
                  "this run)", path, name, (unsigned long long)dims[0],
                  (unsigned long long)dims[1], pb->s.nz, field_ncells(pb));
@@ -218,31 +226,56 @@ static int write_attrs(int nc, const write_job *j)
     return ncw_text(nc, NC_GLOBAL, "title", "pillar field file (docs/field-format.md)");
 }
 
-/* Defines field k as [nLevels][nCells] with its CF and UGRID attributes. */
-static int define_field(int nc, const write_job *j, int k, const int dims[2], int *var)
+/* Whether output fields of pb hold NaN somewhere: a halo, or top levels left out. */
+static int outputs_have_holes(const problem *pb)
+{
+    return pb->ug.nhalo > 0 || stencil_zend(pb->s.stencil, pb->s.nz) < pb->s.nz;
+}
+
+/* Defines field k over dims ([time][nLevels][nCells] or [nLevels][nCells]: ndims) with its CF
+ * and UGRID attributes. An output field that holds NaN declares it as its _FillValue; a state
+ * (w->steps) says after which steps it is, and names the coordinate `time`. */
+static int define_field(int nc, const write_job *j, int k, int ndims, const int *dims, int *var)
 {
     const problem *pb = j->pb;
     const stencil_info *si = &stencil_table[pb->s.stencil];
-    int n = j->u->ncells;
-    size_t chunk[2] = {1, (size_t)(n < CHUNK_CELLS ? n : CHUNK_CELLS)};
-    NCW_TRY(ncw_var(nc, si->field[k], pb->s.prec == PREC_FLOAT ? NC_FLOAT : NC_DOUBLE, 2, dims,
-                    chunk, 1, 1, var));
-    char text[160];
-    snprintf(text, sizeof text, "%s %s of %s%s", k < si->nin ? "input" : "output",
-             si->field[k], si->name,
-             k < si->nin ? "" : " (NaN where the stencil computes nothing: halo cells)");
+    int n = j->u->ncells, output = k >= si->nin, steps = j->w->steps;
+    nc_type type = pb->s.prec == PREC_FLOAT ? NC_FLOAT : NC_DOUBLE;
+    size_t chunk[3] = {1, 1, (size_t)(n < CHUNK_CELLS ? n : CHUNK_CELLS)};
+    NCW_TRY(ncw_var(nc, si->field[k], type, ndims, dims, chunk + 3 - ndims, 1, 1, var));
+    char text[256];
+    if (steps && j->w->snaps)
+        snprintf(text, sizeof text, "state %s of %s after the steps of time", si->field[k],
+                 si->name);
+    else if (steps)
+        snprintf(text, sizeof text, "state %s of %s after %d step%s", si->field[k], si->name,
+                 steps, steps == 1 ? "" : "s");
+    else
+        snprintf(text, sizeof text, "%s %s of %s%s", output ? "output" : "input", si->field[k],
+                 si->name, output ? " (NaN where the stencil computes nothing: halo cells)" : "");
     NCW_TRY(ncw_text(nc, *var, "long_name", text));
+    if (output && outputs_have_holes(pb)) {
+        double fill_d = NAN;
+        float fill_f = NAN;
+        NCW_TRY(nc_put_att(nc, *var, "_FillValue", type, 1,
+                           type == NC_FLOAT ? (const void *)&fill_f : (const void *)&fill_d));
+    }
+    text[0] = 0;
+    if (j->m)
+        ugrid_face_coordinates(j->m, text, sizeof text);
+    if (steps && !j->w->snaps) /* the scalar coordinate of the state's time */
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%stime", text[0] ? " " : "");
+    NCW_TRY(ncw_text(nc, *var, "coordinates", text));
     if (!j->m)
         return NC_NOERR;
     NCW_TRY(ncw_text(nc, *var, "mesh", UGRID_TOPOLOGY));
-    NCW_TRY(ncw_text(nc, *var, "location", "face"));
-    ugrid_face_coordinates(j->m, text, sizeof text);
-    return ncw_text(nc, *var, "coordinates", text);
+    return ncw_text(nc, *var, "location", "face");
 }
 
-/* Writes field k of src (on the unstructured grid when uns) into var. For an output field,
- * points the stencil does not compute are written as NaN. */
-static int write_field(int nc, int var, const write_job *j, fieldset src, int uns, int k)
+/* Writes field k of src (on the unstructured grid when uns) into var, at time index t when the
+ * variable has a time dimension (t >= 0). For an output field, points the stencil does not
+ * compute are written as NaN. */
+static int write_field(int nc, int var, const write_job *j, fieldset src, int uns, int k, int t)
 {
     const problem *pb = j->pb;
     const user_order *u = j->u;
@@ -250,7 +283,7 @@ static int write_field(int nc, int var, const write_job *j, fieldset src, int un
     size_t es = prec_size(p);
     int n = u->ncells, nz = pb->s.nz, output = k >= stencil_table[pb->s.stencil].nin;
     char *level = xalloc(es * (size_t)n);
-    int st = NC_NOERR;
+    int st = NC_NOERR, lead = t >= 0;
     for (int z = 0; z < nz && st == NC_NOERR; z++) {
         for (int i = 0; i < n; i++) {
             if (output && !user_order_computed(pb, u, i, z))
@@ -259,31 +292,104 @@ static int write_field(int nc, int var, const write_job *j, fieldset src, int un
                 memcpy(level + (size_t)i * es,
                        (const char *)src.p[k] + user_order_element(pb, u, uns, i, z) * es, es);
         }
-        size_t start[2] = {(size_t)z, 0}, count[2] = {1, (size_t)n};
-        st = nc_put_vara(nc, var, start, count, level); /* in the variable's own type */
+        size_t start[3] = {(size_t)t, (size_t)z, 0}, count[3] = {1, 1, (size_t)n};
+        st = nc_put_vara(nc, var, start + !lead, count + !lead, level); /* in the variable's type */
     }
     xfree(level);
     return st;
+}
+
+/* The vertical coordinate: variable nLevels(nLevels), the level index, counted upwards from 0. */
+static int write_levels(int nc, int dim, int nz)
+{
+    int var;
+    NCW_TRY(ncw_var(nc, "nLevels", NC_INT, 1, &dim, NULL, 0, 0, &var));
+    NCW_TRY(ncw_text(nc, var, "long_name", "level index, 0 the lowest level"));
+    NCW_TRY(ncw_text(nc, var, "standard_name", "model_level_number"));
+    NCW_TRY(ncw_text(nc, var, "units", "1"));
+    NCW_TRY(ncw_text(nc, var, "positive", "up"));
+    NCW_TRY(ncw_text(nc, var, "axis", "Z"));
+    int *z = xalloc(sizeof(int) * (size_t)nz);
+    for (int i = 0; i < nz; i++)
+        z[i] = i;
+    int st = nc_put_var_int(nc, var, z);
+    xfree(z);
+    return st;
+}
+
+/* The time coordinate of a state: `time`, the steps done, over dimension dim (an unlimited
+ * `time` of the snapshots' steps) or scalar (dim < 0: the state after `steps`). No units: a step
+ * has no length pillar knows. */
+static int write_time(int nc, int dim, const field_snapshots *sn, int steps)
+{
+    int var;
+    NCW_TRY(ncw_var(nc, "time", NC_INT, dim >= 0, &dim, NULL, 0, 0, &var));
+    NCW_TRY(ncw_text(nc, var, "long_name", "time steps done: the state after this many steps"));
+    NCW_TRY(ncw_text(nc, var, "axis", "T"));
+    if (dim < 0)
+        return nc_put_var_int(nc, var, &steps);
+    size_t start = 0, count = (size_t)sn->n;
+    return nc_put_vara_int(nc, var, &start, &count, sn->step);
 }
 
 static int write_all(int nc, const void *arg)
 {
     const write_job *j = arg;
     const stencil_info *si = &stencil_table[j->pb->s.stencil];
-    int dims[2];
+    const field_snapshots *sn = j->w->steps ? j->w->snaps : NULL;
+    int dims[3], *level_dims = dims + 1, ndims = sn ? 3 : 2;
     NCW_TRY(write_attrs(nc, j));
-    NCW_TRY(ncw_dim(nc, "nLevels", (size_t)j->pb->s.nz, &dims[0]));
+    if (sn) {
+        NCW_TRY(nc_def_dim(nc, "time", NC_UNLIMITED, &dims[0]));
+        NCW_TRY(write_time(nc, dims[0], sn, j->w->steps));
+    } else if (j->w->steps) {
+        NCW_TRY(write_time(nc, -1, NULL, j->w->steps));
+    }
+    NCW_TRY(ncw_dim(nc, "nLevels", (size_t)j->pb->s.nz, &level_dims[0]));
+    NCW_TRY(write_levels(nc, level_dims[0], j->pb->s.nz));
     if (j->m)
         NCW_TRY(ugrid_write(nc, j->m, 0));
-    NCW_TRY(ncw_dim(nc, UGRID_CELLS, (size_t)j->u->ncells, &dims[1]));
+    NCW_TRY(ncw_dim(nc, UGRID_CELLS, (size_t)j->u->ncells, &level_dims[1]));
     int inputs = j->w->steps || j->w->inputs_only; /* an iterated run: its state */
     int end = inputs ? si->nin : j->pb->nf;
     for (int k = j->w->with_inputs || inputs ? 0 : si->nin; k < end; k++) {
         int is_input = k < si->nin, var;
-        NCW_TRY(define_field(nc, j, k, dims, &var));
-        NCW_TRY(write_field(nc, var, j, is_input ? j->pb->uf : j->out, is_input ? 1 : j->uns, k));
+        NCW_TRY(define_field(nc, j, k, ndims, sn ? dims : level_dims, &var));
+        for (int t = 0; sn && t < sn->n; t++)
+            NCW_TRY(write_field(nc, var, j, sn->state[t], 1, k, t));
+        if (!sn)
+            NCW_TRY(write_field(nc, var, j, is_input ? j->pb->uf : j->out, is_input ? 1 : j->uns,
+                                k, -1));
     }
     return NC_NOERR;
+}
+
+void field_snapshot_add(field_snapshots *s, const problem *pb, int step)
+{
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 8;
+        s->step = xgrow(s->step, sizeof(int) * (size_t)s->n, sizeof(int) * (size_t)cap);
+        s->state = xgrow(s->state, sizeof(fieldset) * (size_t)s->n, sizeof(fieldset) * (size_t)cap);
+        s->cap = cap;
+    }
+    size_t bytes = prec_size(pb->s.prec) * pb->ug.len;
+    fieldset *f = &s->state[s->n];
+    memset(f, 0, sizeof *f);
+    for (int k = 0; k < stencil_table[pb->s.stencil].nin; k++) {
+        f->p[k] = field_alloc(pb->s.prec, pb->ug.len);
+        memcpy(f->p[k], pb->uf.p[k], bytes);
+    }
+    s->step[s->n++] = step;
+}
+
+void field_snapshots_free(field_snapshots *s, const problem *pb)
+{
+    for (int i = 0; i < s->n; i++)
+        for (int k = 0; k < stencil_table[pb->s.stencil].nin; k++)
+            xfree(s->state[i].p[k]);
+    xfree(s->step);
+    xfree(s->state);
+    memset(s, 0, sizeof *s);
 }
 
 int field_write(const problem *pb, fieldset out, int uns, const field_write_opts *w,

@@ -35,6 +35,19 @@ int field_ncells(const problem *pb);
  * first bad index; pb's inputs may then be partly replaced, and pb should be discarded. */
 int field_read_inputs(problem *pb, const char *path);
 
+/* The states of an iterated run after some of its steps (--output-every N), for field_write's
+ * time axis: copies of pb's input fields (on its unstructured grid). */
+typedef struct {
+    int n, cap;
+    int *step;       /* step[i]: the steps done when state i was taken */
+    fieldset *state; /* state[i].p[k], k < nin: the input fields then */
+} field_snapshots;
+
+/* Appends a copy of pb's state (its input fields) as the state after `step` steps. */
+void field_snapshot_add(field_snapshots *s, const problem *pb, int step);
+/* Frees s's copies (s may be empty); s is empty afterwards. */
+void field_snapshots_free(field_snapshots *s, const problem *pb);
+
 /* What field_write records besides the outputs. */
 typedef struct {
     int with_inputs;   /* also write the input fields (from pb's unstructured grid) */
@@ -42,12 +55,19 @@ typedef struct {
     int steps;         /* an iterated run's time steps, 0 for one application: the file then
                         * holds the state after them, the input fields only (attribute steps) */
     int inputs_only;   /* write the input fields only (with_inputs implied) */
+    const field_snapshots *snaps; /* with steps: NULL for the state after the last step alone,
+                                   * else the states of the time axis (the last one is the
+                                   * state after `steps`) */
 } field_write_opts;
 
 /* Writes the output fields of out (laid out on pb's unstructured grid when uns, else on its
- * regular twin) to path; with w->steps, the input fields of pb's unstructured grid only. Points where the stencil computes nothing (halo cells, the top levels
- * of fastwaves) are written as NaN. The file appears complete or not at all (written to a
- * temporary file and renamed). Returns 0, or -1 after a message. */
+ * regular twin) to path; with w->steps, the input fields of pb's unstructured grid only (the
+ * state after w->steps steps, with a scalar coordinate `time` = steps), or with w->snaps the
+ * states of its snapshots along an unlimited dimension `time`. Points where the stencil computes
+ * nothing (halo cells, the top levels of fastwaves) are written as NaN, declared as the field's
+ * _FillValue. Every field has the vertical coordinate `nLevels` (the level index). The file
+ * appears complete or not at all (written to a temporary file and renamed). Returns 0, or -1
+ * after a message. */
 int field_write(const problem *pb, fieldset out, int uns, const field_write_opts *w,
                 const char *path);
 

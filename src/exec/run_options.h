@@ -47,6 +47,8 @@ typedef struct {
     const char *input;   /* --input FILE: initial values of the input fields, or NULL */
     const char *output;  /* --output FILE: where the results go, or NULL */
     int output_inputs;   /* --output-inputs: the input fields go into the output file too */
+    int output_every;    /* --output-every N: with --steps, the state every N steps into the
+                          * --output file's time axis; 0: the last state only */
     int no_verify;       /* --verify off: no CPU reference is computed, nothing is compared (a
                           * distributed run still prints its state's checksum); no --output */
 } options;
