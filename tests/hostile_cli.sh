@@ -130,6 +130,41 @@ EOF
 # An 8-bit big-endian table is a valid mesh (small stored types load)
 expect_output "16 per level" mesh info "$tmp/mesh-i8.h5"
 
+# --- an output that is an input (by name, through a hard link, through a symbolic link) is
+# refused with exit 2 before anything is read or written, and the input stays byte-identical
+export PILLAR_CACHE_DIR="$tmp/cache"
+"$pillar" mesh generate "$tmp/in.h5" --kind hexagons --n 6 --levels 2 >/dev/null || { echo "FAIL: mesh generate"; fail=1; }
+"$pillar" run --mesh "$tmp/in.h5" --stencil graphlap --backend cpu --output-inputs --output "$tmp/fields.h5" >/dev/null || { echo "FAIL: run --output"; fail=1; }
+cat >"$tmp/heat.c" <<'SRC'
+#pragma pillar stencil(heat) kind(quad) in(in) out(out) radius(1)
+#pragma pillar body
+ST(out, LD(in, C) + (T)0.125 * (LD(in, W) + LD(in, E) + LD(in, S) + LD(in, N) - (T)4 * LD(in, C)));
+SRC
+cp "$(dirname "$0")/../data/icon-classic.nc" "$tmp/icon.nc"
+for f in in.h5 fields.h5 heat.c icon.nc; do
+    cp "$tmp/$f" "$tmp/orig-$f"; ln -f "$tmp/$f" "$tmp/hard-$f"; ln -sf "$f" "$tmp/sym-$f"
+done
+# same ARGS... : exit 2 naming the input, every input unchanged, no temporary file
+same() {
+    timeout 20 "$pillar" "$@" >"$tmp/stdout" 2>"$tmp/stderr"; rc=$?
+    if [ $rc -ne 2 ] || ! grep -q "never writes over an input" "$tmp/stderr"; then
+        echo "FAIL: pillar $* exited $rc (want 2, an output that is an input):"; cat "$tmp/stderr"; fail=1
+    else
+        echo "ok: pillar $* -> $(head -n1 "$tmp/stderr")"
+    fi
+    for f in in.h5 fields.h5 heat.c icon.nc; do
+        cmp -s "$tmp/$f" "$tmp/orig-$f" || { echo "FAIL: pillar $* changed $f"; fail=1; cp "$tmp/orig-$f" "$tmp/$f"; }
+    done
+    if ls -a "$tmp" | grep -q "tmp-"; then echo "FAIL: pillar $* left a temporary file"; fail=1; fi
+}
+for pre in "" hard- sym-; do
+    same run --mesh "$tmp/in.h5" --stencil graphlap --backend cpu --output "$tmp/${pre}in.h5"
+    same run --mesh "$tmp/in.h5" --stencil graphlap --backend cpu --steps 2 --output "$tmp/${pre}in.h5"
+    same run --mesh "$tmp/in.h5" --stencil graphlap --backend cpu --input "$tmp/fields.h5" --output "$tmp/${pre}fields.h5"
+    same run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu --output "$tmp/${pre}heat.c"
+    same mesh import "$tmp/icon.nc" "$tmp/${pre}icon.nc"
+done
+
 # Debris: a run killed while writing leaves DIR/.NAME.tmp-PID; the next write of NAME removes it
 # (and the older NAME.tmp-PID form), but never the temporary file of a process still running.
 sh -c 'exit 0' & dead=$!; wait $dead

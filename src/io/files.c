@@ -56,6 +56,22 @@ int file_input_check(const char *path, const char *what)
 
 /* ---- output ---- */
 
+int file_output_distinct(const char *path, const char *what, const file_named *in, int n)
+{
+    struct stat out, st;
+    if (!path || stat(path, &out) != 0)
+        return 0;
+    for (int k = 0; k < n; k++)
+        if (in[k].path && stat(in[k].path, &st) == 0 && st.st_dev == out.st_dev &&
+            st.st_ino == out.st_ino) {
+            perr("%s %s names the %s %s%s; pillar never writes over an input: name another "
+                 "output", what, path, in[k].what, in[k].path,
+                 strcmp(path, in[k].path) ? " (the same file, through a link)" : "");
+            return -1;
+        }
+    return 0;
+}
+
 /* A copy of the directory part of path ("." when it has none) and its last component. */
 static char *dir_of(const char *path, const char **base)
 {

@@ -23,6 +23,19 @@
  * unreadable). Never opens the path. */
 int file_input_check(const char *path, const char *what);
 
+/* A file a command reads, named for messages: {"sphere.h5", "mesh file"}. */
+typedef struct {
+    const char *path; /* NULL: not given, skipped */
+    const char *what;
+} file_named;
+
+/* Whether the output `path` (`what`: "--output", "OUT") is a different file from each of the n
+ * inputs: compared by device and inode, so a hard link or a symbolic link to an input is that
+ * input. An output that does not exist yet is none of them. Every command that writes calls it
+ * before it reads or writes anything. Returns 0, or -1 after a message "WHAT PATH names the
+ * INPUT-WHAT INPUT-PATH ..." (the caller exits 2: a bad command line). */
+int file_output_distinct(const char *path, const char *what, const file_named *in, int n);
+
 /* An output file being written. */
 typedef struct {
     char *path;   /* the final name */
