@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* What a file of mode m is, for messages. */
@@ -192,6 +193,20 @@ int file_out_commit(file_out *o)
     }
     release(o);
     return rc;
+}
+
+const char *file_out_full(const file_out *o, int err)
+{
+    static char why[512];
+    if (err == EDQUOT)
+        return "disk quota exceeded";
+    const char *base;
+    char *dir = dir_of(o->tmp, &base);
+    struct statvfs fs;
+    int full = err == ENOSPC || (statvfs(dir, &fs) == 0 && (fs.f_bavail == 0 || fs.f_bfree == 0));
+    snprintf(why, sizeof why, "no space left on device (%s is full)", dir);
+    xfree(dir);
+    return full ? why : NULL;
 }
 
 void file_out_abort(file_out *o)

@@ -51,6 +51,11 @@ int file_out_begin(file_out *o, const char *path);
  * Returns 0, or -1 after a message; then nothing is left under either name. */
 int file_out_commit(file_out *o);
 
+/* Why writing o failed, when it is the disk: "no space left on device (DIR is full)" or "disk
+ * quota exceeded", from err (the errno of the failed write, which libraries do not always keep)
+ * or else from the file system of o's directory having no free block; NULL otherwise. */
+const char *file_out_full(const file_out *o, int err);
+
 /* Drops the contents and releases o; nothing is left behind. */
 void file_out_abort(file_out *o);
 
