@@ -56,6 +56,12 @@ int file_out_commit(file_out *o);
  * or else from the file system of o's directory having no free block; NULL otherwise. */
 const char *file_out_full(const file_out *o, int err);
 
+/* Removes from dir every temporary file of a process that no longer exists: .NAME.tmp-PID, and
+ * .NAME.tmp-PID.SUFFIX (a compiler's log next to it), whatever NAME. For a folder only pillar
+ * writes (the stencil cache), where each name is written rarely, so that file_out_begin's removal
+ * of NAME's own temporary files would leave the others for ever. */
+void file_sweep_stale(const char *dir);
+
 /* Drops the contents and releases o; nothing is left behind. */
 void file_out_abort(file_out *o);
 
