@@ -130,6 +130,143 @@ EOF
 # An 8-bit big-endian table is a valid mesh (small stored types load)
 expect_output "16 per level" mesh info "$tmp/mesh-i8.h5"
 
+# --- an output that is an input (by name, through a hard link, through a symbolic link) is
+# refused with exit 2 before anything is read or written, and the input stays byte-identical
+export PILLAR_CACHE_DIR="$tmp/cache"
+"$pillar" mesh generate "$tmp/in.h5" --kind hexagons --n 6 --levels 2 >/dev/null || { echo "FAIL: mesh generate"; fail=1; }
+"$pillar" run --mesh "$tmp/in.h5" --stencil graphlap --backend cpu --output-inputs --output "$tmp/fields.h5" >/dev/null || { echo "FAIL: run --output"; fail=1; }
+cat >"$tmp/heat.c" <<'SRC'
+#pragma pillar stencil(heat) kind(quad) in(in) out(out) radius(1)
+#pragma pillar body
+ST(out, LD(in, C) + (T)0.125 * (LD(in, W) + LD(in, E) + LD(in, S) + LD(in, N) - (T)4 * LD(in, C)));
+SRC
+cp "$(dirname "$0")/../data/icon-classic.nc" "$tmp/icon.nc"
+for f in in.h5 fields.h5 heat.c icon.nc; do
+    cp "$tmp/$f" "$tmp/orig-$f"; ln -f "$tmp/$f" "$tmp/hard-$f"; ln -sf "$f" "$tmp/sym-$f"
+done
+# same ARGS... : exit 2 naming the input, every input unchanged, no temporary file
+same() {
+    timeout 20 "$pillar" "$@" >"$tmp/stdout" 2>"$tmp/stderr"; rc=$?
+    if [ $rc -ne 2 ] || ! grep -q "never writes over an input" "$tmp/stderr"; then
+        echo "FAIL: pillar $* exited $rc (want 2, an output that is an input):"; cat "$tmp/stderr"; fail=1
+    else
+        echo "ok: pillar $* -> $(head -n1 "$tmp/stderr")"
+    fi
+    for f in in.h5 fields.h5 heat.c icon.nc; do
+        cmp -s "$tmp/$f" "$tmp/orig-$f" || { echo "FAIL: pillar $* changed $f"; fail=1; cp "$tmp/orig-$f" "$tmp/$f"; }
+    done
+    if ls -a "$tmp" | grep -q "tmp-"; then echo "FAIL: pillar $* left a temporary file"; fail=1; fi
+}
+for pre in "" hard- sym-; do
+    same run --mesh "$tmp/in.h5" --stencil graphlap --backend cpu --output "$tmp/${pre}in.h5"
+    same run --mesh "$tmp/in.h5" --stencil graphlap --backend cpu --steps 2 --output "$tmp/${pre}in.h5"
+    same run --mesh "$tmp/in.h5" --stencil graphlap --backend cpu --input "$tmp/fields.h5" --output "$tmp/${pre}fields.h5"
+    same run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu --output "$tmp/${pre}heat.c"
+    same mesh import "$tmp/icon.nc" "$tmp/${pre}icon.nc"
+done
+
+# --- a full disk (a 16 KB tmpfs; skipped where mounting is not permitted): every command that
+# writes exits 1 saying the disk is full, leaves nothing, and never crashes (libhdf5 once did at
+# exit, the file left open after nc_close failed); so does a program using the library
+full="$tmp/full"
+mkdir "$full"
+if mount -t tmpfs -o size=16k tmpfs "$full" 2>/dev/null; then
+    trap 'umount "$full" 2>/dev/null; rm -rf "$tmp"' EXIT
+    out="$full/out.h5"
+    expect 1 "no space left on device" run --size 8x8x2 --backend cpu --output "$out"
+    expect 1 "no space left on device" run --size 64x64x8 --backend cpu --output "$out"
+    expect 1 "no space left on device" run --size 8x8x2 --backend cpu --steps 2 --output "$out"
+    expect 1 "no space left on device" mesh generate "$out" --kind hexagons --n 4 --levels 1
+    expect 1 "no space left on device" mesh generate "$out" --kind hexagons --n 64
+    expect 1 "no space left on device" mesh import "$tmp/icon.nc" "$out"
+    timeout 20 "$maker" --write-fields "$out"; rc=$?
+    if [ $rc -ne 0 ]; then echo "FAIL: pillar_write_fields on a full disk: exit $rc"; fail=1
+    else echo "ok: pillar_write_fields on a full disk returns an error, the program exits 0"; fi
+    no_file "$out"
+    umount "$full"
+    out="$tmp/out.h5"
+else
+    echo "skip: the full-disk cases (mount -t tmpfs is not permitted here)"
+fi
+
+# --- the stencil cache runs code: a folder or a file of it that another user owns or can write
+# is refused (as ssh does) and nothing planted in it is loaded; what is loaded names its key;
+# the engine headers are checked on each use; the compile log never follows a planted link.
+# A planted shared object's constructor would create $marker.
+marker="$tmp/PLANTED-CODE-RAN"
+printf '#include <fcntl.h>\n#include <unistd.h>\n__attribute__((constructor)) static void pwn(void) { close(open("%s", O_CREAT | O_WRONLY, 0644)); }\n' "$marker" >"$tmp/evil.c"
+cc -shared -fPIC -o "$tmp/evil.so" "$tmp/evil.c" || { echo "FAIL: cc evil.so"; fail=1; }
+chmod 644 "$tmp/evil.so"
+heat() { # heat CACHE: run heat.c with the cache CACHE
+    PILLAR_CACHE_DIR="$1" timeout 60 "$pillar" run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu >"$tmp/stdout" 2>"$tmp/stderr"
+}
+# cache_case WHAT RC NEEDLE CACHE: heat with CACHE exits RC naming NEEDLE, and no planted code ran
+cache_case() {
+    heat "$4"; rc=$?
+    if [ -e "$marker" ]; then echo "FAIL: $1: the planted shared object was loaded"; fail=1; rm -f "$marker"
+    elif [ $rc -ne "$2" ] || ! grep -qF -- "$3" "$tmp/stderr" "$tmp/stdout"; then
+        echo "FAIL: $1: exit $rc (want $2), message without '$3':"; cat "$tmp/stderr"; fail=1
+    else echo "ok: $1 -> $(head -n1 "$tmp/stderr")"; fi
+}
+good="$tmp/good-cache"
+heat "$good" || { echo "FAIL: heat.c in a fresh cache"; cat "$tmp/stderr"; fail=1; }
+so=$(ls "$good"/cpu-*.so | head -n1); so=${so##*/}
+# a file in the user's own cache that is not what its name says: compiled again, never loaded
+cp -r "$good" "$tmp/c-swap"; cp "$tmp/evil.so" "$tmp/c-swap/$so"
+cache_case "a shared object that does not name its key" 0 "compiled 'heat'" "$tmp/c-swap"
+# an engine header changed in the cache: written again from the embedded copy
+cp -r "$good" "$tmp/c-hdr"; rm "$tmp/c-hdr/$so"
+echo '#error planted header' >>"$(ls -d "$tmp"/c-hdr/include-*)/stencils/body.h"
+cache_case "a changed engine header in the cache" 0 "verify    PASS" "$tmp/c-hdr"
+# a symbolic link planted at the compile log's name (this process's pid: sh execs pillar)
+cp -r "$good" "$tmp/c-log"; rm "$tmp/c-log/$so"
+echo precious >"$tmp/victim.txt"
+PILLAR_CACHE_DIR="$tmp/c-log" sh -c 'ln -s "$1" "$2/.$3.tmp-$$.log"; exec "$4" run --size 8x8x2 --stencil-file "$5" --backend cpu' sh \
+    "$tmp/victim.txt" "$tmp/c-log" "$so" "$pillar" "$tmp/heat.c" >/dev/null 2>&1
+if [ "$(cat "$tmp/victim.txt")" = precious ]; then echo "ok: the compile log does not follow a planted link"
+else echo "FAIL: the compile log followed a planted link and truncated its target"; fail=1; fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+    as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+    chmod 711 "$tmp"; mkdir "$tmp/shared"; chmod 1777 "$tmp/shared"
+    cp -r "$good" "$tmp/stage"; cp "$tmp/evil.so" "$tmp/stage/$so"; chmod -R a+rX "$tmp/stage"
+    # a cache folder another user created, holding the planted object under the right name
+    as_nobody sh -c "mkdir -m 755 '$tmp/shared/theirs' && cp -r '$tmp/stage/.' '$tmp/shared/theirs/'"
+    cache_case "a cache folder of another user" 1 "is owned by uid" "$tmp/shared/theirs"
+    # the user's own folder, writable by others: another user replaces the object
+    mkdir -m 777 "$tmp/shared/open"; cp -r "$good/." "$tmp/shared/open/"; chmod 777 "$tmp/shared/open"
+    as_nobody sh -c "cp '$tmp/evil.so' '$tmp/shared/open/x' && mv -f '$tmp/shared/open/x' '$tmp/shared/open/$so'"
+    cache_case "a cache folder others can write" 1 "is writable by others" "$tmp/shared/open"
+    # the user's folder holding a file of another user
+    cp -r "$good" "$tmp/c-file"; chmod 755 "$tmp/c-file"; as_nobody cp "$tmp/evil.so" "$tmp/shared/evil.so"
+    mv "$tmp/shared/evil.so" "$tmp/c-file/$so"
+    cache_case "a file of another user in the cache" 1 "is owned by uid" "$tmp/c-file"
+else
+    echo "skip: the cache cases as another user (not root, or no setpriv or nobody)"
+fi
+
+# --- the cache key covers the headers a stencil file includes (its own, next to it or by an
+# absolute path): a #define changed in one compiles the stencil again and changes the result
+mkdir "$tmp/own"
+for how in relative absolute; do
+    [ $how = relative ] && inc=consts.h || inc="$tmp/own/consts.h"
+    printf '#pragma pillar stencil(heat2) kind(quad) in(in) out(out) radius(1)\n#include "%s"\n#pragma pillar body\nST(out, LD(in, C) + (T)K_FACTOR * (LD(in, W) + LD(in, E) + LD(in, S) + LD(in, N) - (T)4 * LD(in, C)));\n' "$inc" >"$tmp/own/heat2.c"
+    echo '#define K_FACTOR 0.125' >"$tmp/own/consts.h"
+    k=0
+    for factor in 0.125 0.125 0.25; do
+        k=$((k + 1))
+        echo "#define K_FACTOR $factor" >"$tmp/own/consts.h"
+        PILLAR_CACHE_DIR="$tmp/own/cache-$how" "$pillar" run --size 8x8x2 --stencil-file "$tmp/own/heat2.c" --backend cpu \
+            --output "$tmp/own/out.h5" >"$tmp/own/log$k" 2>&1 || { echo "FAIL: heat2.c ($how include, K_FACTOR $factor):"; cat "$tmp/own/log$k"; fail=1; }
+        mv "$tmp/own/out.h5" "$tmp/own/out$k.h5" # (one name: the file records the command line)
+    done
+    if grep -q "loaded 'heat2' (from the cache)" "$tmp/own/log2" && cmp -s "$tmp/own/out1.h5" "$tmp/own/out2.h5" &&
+        grep -q "compiled 'heat2'" "$tmp/own/log3" && ! cmp -s "$tmp/own/out1.h5" "$tmp/own/out3.h5"; then
+        echo "ok: a #define changed in a header included by $how path compiles the stencil again"
+    else
+        echo "FAIL: a header included by $how path changed, the stencil was not compiled again:"; cat "$tmp/own/log2" "$tmp/own/log3"; fail=1
+    fi
+done
+
 # Debris: a run killed while writing leaves DIR/.NAME.tmp-PID; the next write of NAME removes it
 # (and the older NAME.tmp-PID form), but never the temporary file of a process still running.
 sh -c 'exit 0' & dead=$!; wait $dead

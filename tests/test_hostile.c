@@ -5,6 +5,11 @@
  *
  *   test_hostile            writes the files into a scratch directory and checks the readers
  *   test_hostile --make DIR writes them into DIR (tests/hostile_cli.sh runs pillar on them)
+ *   test_hostile --write-fields PATH
+ *                           writes a lap run's fields to PATH through the C API, on a full disk
+ *                           (tests/hostile_cli.sh mounts a 16 KB tmpfs): pillar_write_fields must
+ *                           fail saying so, leave nothing, and the program then exits 0 (libhdf5
+ *                           once crashed in its exit handler, the file left open)
  *
  * The files (a 4x4 regular patch as the quad mesh unless said):
  *   mesh-u64be.h5 / mesh-u64le.h5  /neighbours as unsigned 64-bit big / little endian holding
@@ -23,6 +28,7 @@
  *   mesh-bomb.h5 / icon-bomb.nc    a neighbour table declaring 2*10^7 rows that are never written
  *                                  (a few KB of file; reading it would allocate 640 MB)
  *   secret.bin                     the bytes "SECRET-BYTES..." that must never be printed */
+#include "../include/pillar.h"
 #include "check.h"
 #include "h5_put.h"
 #include "scratch.h"
@@ -245,6 +251,35 @@ static void mesh_refused(const char *name, const char *needle)
         mesh_free(&m);
 }
 
+/* pillar_write_fields of a lap run on the 4x4 patch to path, which must fail for a full disk. */
+static int write_fields_full(const char *path)
+{
+    int nbr[N][4];
+    for (int c = 0; c < N; c++) {
+        int x = c % 4, y = c / 4;
+        nbr[c][0] = x ? c - 1 : -1;
+        nbr[c][1] = x < 3 ? c + 1 : -1;
+        nbr[c][2] = y ? c - 4 : -1;
+        nbr[c][3] = y < 3 ? c + 4 : -1;
+    }
+    double in[2 * N];
+    for (int i = 0; i < 2 * N; i++)
+        in[i] = i;
+    pillar_ctx *ctx;
+    CHECK(pillar_create(&ctx) == PILLAR_OK, "pillar_create");
+    CHECK(pillar_set_option(ctx, "stencil", "lap") == PILLAR_OK &&
+              pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK &&
+              pillar_grid_quad(ctx, N, 2, &nbr[0][0]) == PILLAR_OK &&
+              pillar_setup(ctx) == PILLAR_OK &&
+              pillar_set_field(ctx, "in", in, 2 * N) == PILLAR_OK && pillar_apply(ctx) == PILLAR_OK,
+          "a lap run: %s", pillar_last_error(ctx));
+    pillar_status st = pillar_write_fields(ctx, path);
+    CHECK(st == PILLAR_ERR_ARG && strstr(pillar_last_error(ctx), "no space left on device"),
+          "pillar_write_fields on a full disk: status %d, '%s'", (int)st, pillar_last_error(ctx));
+    pillar_destroy(ctx);
+    return check_done("test_hostile --write-fields");
+}
+
 int main(int argc, char **argv)
 {
     h5_quiet();
@@ -252,6 +287,8 @@ int main(int argc, char **argv)
         make_all(argv[2]);
         return 0;
     }
+    if (argc == 3 && !strcmp(argv[1], "--write-fields"))
+        return write_fields_full(argv[2]);
     if (scratch_open("hostile", NULL) != 0)
         return 1;
     make_all(dir);

@@ -2,6 +2,7 @@
 #include "options.h"
 #include "report.h"
 #include "src/exec/runner.h"
+#include "src/io/files.h"
 #include "src/io/mesh_import.h"
 #include "src/jit/jit.h"
 
@@ -966,6 +967,22 @@ static int mesh_flags_check(const cli_args *a)
     return 0;
 }
 
+/* Whether every file the command writes differs from every file it reads (file_output_distinct):
+ * run --output against --mesh, --input and --stencil-file; mesh import OUT against IN. (mesh
+ * partition rewrites its FILE on purpose; mesh generate and bench read no file they could write.)
+ * 0, or -1 after a message. */
+static int outputs_distinct(const cli_args *a)
+{
+    if (a->cmd == CMD_MESH_IMPORT) {
+        file_named in = {a->m.file, "mesh to import"};
+        return file_output_distinct(a->m.out, "OUT", &in, 1);
+    }
+    file_named in[] = {{a->o.mesh, "mesh file"},
+                       {a->o.input, "--input field file"},
+                       {a->stencil_file, "stencil file"}};
+    return file_output_distinct(a->o.output, "--output", in, 3);
+}
+
 /* The flag of the table called `name` that command `cmd` accepts, or NULL. */
 static const flag *find_flag(const char *name, unsigned cmd)
 {
@@ -1045,6 +1062,8 @@ int cli_parse(cli_args *a, unsigned cmd, const help_part *help, int argc, char *
                 a->name);
         return -1;
     }
+    if (outputs_distinct(a) != 0)
+        return -1;
     if (cmd & (CMD_DEFAULT | CMD_RUN | CMD_INFO)) {
         mesh_layout_resolve(&a->o);
         return mesh_flags_check(a);

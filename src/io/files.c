@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* What a file of mode m is, for messages. */
@@ -56,6 +57,22 @@ int file_input_check(const char *path, const char *what)
 
 /* ---- output ---- */
 
+int file_output_distinct(const char *path, const char *what, const file_named *in, int n)
+{
+    struct stat out, st;
+    if (!path || stat(path, &out) != 0)
+        return 0;
+    for (int k = 0; k < n; k++)
+        if (in[k].path && stat(in[k].path, &st) == 0 && st.st_dev == out.st_dev &&
+            st.st_ino == out.st_ino) {
+            perr("%s %s names the %s %s%s; pillar never writes over an input: name another "
+                 "output", what, path, in[k].what, in[k].path,
+                 strcmp(path, in[k].path) ? " (the same file, through a link)" : "");
+            return -1;
+        }
+    return 0;
+}
+
 /* A copy of the directory part of path ("." when it has none) and its last component. */
 static char *dir_of(const char *path, const char **base)
 {
@@ -74,25 +91,39 @@ static char *dir_of(const char *path, const char **base)
     return dir;
 }
 
-/* Whether name is BASE.tmp-PID or .BASE.tmp-PID (this and earlier versions' temporary names)
- * for a process PID that no longer exists. */
+/* Whether the process pid (digits at s, up to end or a '.') no longer exists; *end is set past
+ * the digits. */
+static int dead_pid(const char *s, const char **end)
+{
+    char *e;
+    errno = 0;
+    long pid = strtol(s, &e, 10);
+    *end = e;
+    if (e == s || errno || pid <= 0 || *s == '+' || *s == ' ' || *s == '-')
+        return 0;
+    return pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Whether name is BASE.tmp-PID or .BASE.tmp-PID (this and earlier versions' temporary names),
+ * or without base any .NAME.tmp-PID or .NAME.tmp-PID.SUFFIX, for a process PID that no longer
+ * exists. */
 static int stale_tmp(const char *name, const char *base)
 {
+    const char *end;
+    if (!base) {
+        const char *t = name[0] == '.' ? strstr(name, ".tmp-") : NULL;
+        return t && t != name && dead_pid(t + 5, &end) && (!*end || *end == '.');
+    }
     if (name[0] == '.' && strncmp(name, base, strlen(base)) != 0)
         name++;
     size_t n = strlen(base);
     if (strncmp(name, base, n) != 0 || strncmp(name + n, ".tmp-", 5) != 0)
         return 0;
-    const char *digits = name + n + 5;
-    char *end;
-    errno = 0;
-    long pid = strtol(digits, &end, 10);
-    if (end == digits || *end || errno || pid <= 0 || *digits == '+' || *digits == ' ')
-        return 0;
-    return pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+    return dead_pid(name + n + 5, &end) && !*end;
 }
 
-/* Removes the temporary files of base in dir that dead processes left behind. */
+/* Removes the temporary files of base (NULL: of any name) in dir that dead processes left
+ * behind. */
 static void remove_stale(const char *dir, const char *base)
 {
     DIR *d = opendir(dir);
@@ -110,6 +141,8 @@ static void remove_stale(const char *dir, const char *base)
     }
     closedir(d);
 }
+
+void file_sweep_stale(const char *dir) { remove_stale(dir, NULL); }
 
 /* The named temporary DIR/.BASE.tmp-PID. */
 static char *named_tmp(const char *dir, const char *base)
@@ -176,6 +209,20 @@ int file_out_commit(file_out *o)
     }
     release(o);
     return rc;
+}
+
+const char *file_out_full(const file_out *o, int err)
+{
+    static char why[512];
+    if (err == EDQUOT)
+        return "disk quota exceeded";
+    const char *base;
+    char *dir = dir_of(o->tmp, &base);
+    struct statvfs fs;
+    int full = err == ENOSPC || (statvfs(dir, &fs) == 0 && (fs.f_bavail == 0 || fs.f_bfree == 0));
+    snprintf(why, sizeof why, "no space left on device (%s is full)", dir);
+    xfree(dir);
+    return full ? why : NULL;
 }
 
 void file_out_abort(file_out *o)

@@ -23,6 +23,19 @@
  * unreadable). Never opens the path. */
 int file_input_check(const char *path, const char *what);
 
+/* A file a command reads, named for messages: {"sphere.h5", "mesh file"}. */
+typedef struct {
+    const char *path; /* NULL: not given, skipped */
+    const char *what;
+} file_named;
+
+/* Whether the output `path` (`what`: "--output", "OUT") is a different file from each of the n
+ * inputs: compared by device and inode, so a hard link or a symbolic link to an input is that
+ * input. An output that does not exist yet is none of them. Every command that writes calls it
+ * before it reads or writes anything. Returns 0, or -1 after a message "WHAT PATH names the
+ * INPUT-WHAT INPUT-PATH ..." (the caller exits 2: a bad command line). */
+int file_output_distinct(const char *path, const char *what, const file_named *in, int n);
+
 /* An output file being written. */
 typedef struct {
     char *path;   /* the final name */
@@ -37,6 +50,17 @@ int file_out_begin(file_out *o, const char *path);
 /* Puts the finished contents under o->path (replacing a file of that name) and releases o.
  * Returns 0, or -1 after a message; then nothing is left under either name. */
 int file_out_commit(file_out *o);
+
+/* Why writing o failed, when it is the disk: "no space left on device (DIR is full)" or "disk
+ * quota exceeded", from err (the errno of the failed write, which libraries do not always keep)
+ * or else from the file system of o's directory having no free block; NULL otherwise. */
+const char *file_out_full(const file_out *o, int err);
+
+/* Removes from dir every temporary file of a process that no longer exists: .NAME.tmp-PID, and
+ * .NAME.tmp-PID.SUFFIX (a compiler's log next to it), whatever NAME. For a folder only pillar
+ * writes (the stencil cache), where each name is written rarely, so that file_out_begin's removal
+ * of NAME's own temporary files would leave the others for ever. */
+void file_sweep_stale(const char *dir);
 
 /* Drops the contents and releases o; nothing is left behind. */
 void file_out_abort(file_out *o);

@@ -6,22 +6,33 @@
 
 #include <stddef.h>
 
-/* 64-bit FNV-1a of n bytes, continuing from h (start: JIT_HASH0). */
-#define JIT_HASH0 1469598103934665603ull
-unsigned long long jit_hash(unsigned long long h, const void *p, size_t n);
-unsigned long long jit_hash_str(unsigned long long h, const char *s);
-
-/* The cache folder, created if missing: $PILLAR_CACHE_DIR, else $XDG_CACHE_HOME/pillar, else
- * $HOME/.cache/pillar. 0, or -1 with a message. */
+/* The cache folder, created if missing (mode 0700): $PILLAR_CACHE_DIR, else
+ * $XDG_CACHE_HOME/pillar, else $HOME/.cache/pillar. pillar runs code from it, so, as ssh does
+ * with ~/.ssh, it must be the user's and writable by no one else, and so must every folder above
+ * it (root's, or writable by others only when sticky, as /tmp); the temporary files of dead
+ * processes in it are removed (file_sweep_stale). 0, or -1 with a message naming the folder and
+ * what is wrong. */
 int jit_cache_dir(char *out, size_t n);
 
-/* The folder holding the engine headers a composition includes (DIR/include-HASH, written on
- * first use) into out; *hash gets the hash of their contents. 0 or -1 with a message. */
-int jit_headers_dir(const char *dir, char *out, size_t n, unsigned long long *hash);
+/* Opens a file of the cache to read what it holds: never through a symbolic link, and only a
+ * regular file that is the user's and writable by no one else. The descriptor; -2 when there is
+ * no such file; -1 after a message naming it and what is wrong. */
+int jit_open_trusted(const char *path);
 
-/* Runs argv (argv[0] looked up on PATH) with stdout and stderr into file `log`; returns its exit
- * status, or -1 when it could not be started (errno kept). */
-int jit_spawn(char *const argv[], const char *log);
+/* The folder holding the engine headers a composition includes (DIR/include-SHA256, the
+ * SHA-256 of their contents into digest) into out. Every file in it is compared with the
+ * embedded bytes on each use and written again where it differs. 0 or -1 with a message. */
+int jit_headers_dir(const char *dir, char *out, size_t n, unsigned char digest[32]);
+
+/* Runs argv (argv[0] looked up on PATH) with stdout and stderr into file `log` (created, never
+ * through a link or over an existing file), for at most `seconds`: past that it is killed with
+ * its process group. Returns its exit status, -1 when it could not be started (errno kept), or
+ * JIT_TIMED_OUT. */
+#define JIT_TIMED_OUT (-3)
+int jit_spawn(char *const argv[], const char *log, double seconds);
+
+/* The seconds a compile may take: $PILLAR_COMPILE_TIMEOUT, else 300. */
+double jit_compile_timeout(void);
 
 /* The first `max` bytes of file path into a new string (xalloc). */
 char *jit_slurp(const char *path, size_t max);
@@ -33,7 +44,7 @@ void jit_first_error(char *log, size_t size);
 /* Writes text to path whole (src/io/files.h). 0 or -1 with a message. */
 int jit_write(const char *path, const char *text);
 
-/* 1 if path is an existing regular file. */
+/* 1 if path is a regular file (not a link) that is the user's and writable by no one else. */
 int jit_exists(const char *path);
 
 #endif

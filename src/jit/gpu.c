@@ -3,6 +3,7 @@
  * architecture and NVRTC's version), loaded and launched through the driver API. */
 #include "gpu.h"
 
+#include "base/sha256.h"
 #include "cache.h"
 #include "compose.h"
 #include "src/io/files.h"
@@ -105,8 +106,8 @@ int jit_gpu_compile(const jit_spec *sp, const char *strategy, const char *arch, 
                     size_t n)
 {
     char dir[1024], inc[1100];
-    unsigned long long hh;
-    if (jit_cache_dir(dir, sizeof dir) != 0 || jit_headers_dir(dir, inc, sizeof inc, &hh) != 0)
+    unsigned char hh[32];
+    if (jit_cache_dir(dir, sizeof dir) != 0 || jit_headers_dir(dir, inc, sizeof inc, hh) != 0)
         return -1;
     jit_text src = {0};
     jit_compose_gpu(sp, strategy, &src);
@@ -119,15 +120,21 @@ int jit_gpu_compile(const jit_spec *sp, const char *strategy, const char *arch, 
     const char *opts[] = {archflag, "--fmad=false", "-std=c++17", "-default-device", incflag,
                           sysflag, "-DPILLAR_HAVE_CUDA"};
     const int nopts = (int)(sizeof opts / sizeof opts[0]);
-    unsigned long long key = jit_hash_str(JIT_HASH0, src.s);
-    key = jit_hash(key, &hh, sizeof hh);
-    key = jit_hash_str(key, strategy);
-    key = jit_hash_str(key, arch);
+    sha256_ctx kc;
+    sha256_init(&kc);
+    sha256_update_str(&kc, src.s);
+    sha256_update(&kc, hh, sizeof hh);
+    sha256_update_str(&kc, strategy);
+    sha256_update_str(&kc, arch);
     int ver[2] = {major, minor};
-    key = jit_hash(key, ver, sizeof ver);
+    sha256_update(&kc, ver, sizeof ver);
     for (int i = 0; i < nopts - 2; i++)
-        key = jit_hash_str(key, opts[i]);
-    if ((size_t)snprintf(path, n, "%s/gpu-%s-%s-%016llx.cubin", dir, strategy, arch, key) >= n) {
+        sha256_update_str(&kc, opts[i]);
+    unsigned char kd[32];
+    char key[65];
+    sha256_final(&kc, kd);
+    sha256_hex(kd, key);
+    if ((size_t)snprintf(path, n, "%s/gpu-%s-%s-%s.cubin", dir, strategy, arch, key) >= n) {
         xfree(src.s);
         perr("stencil cache: path too long");
         return -1;
