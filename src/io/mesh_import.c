@@ -116,6 +116,50 @@ int mesh_import(const char *path, int which, int nlevels, mesh *m)
     return mesh_importers[which].import(path, nlevels, m);
 }
 
+/* Whether entries j.. of row v (w entries) all repeat node `node` (as stored) or are fill. */
+static int repeats_to_end(const int *v, int j, int w, int node)
+{
+    for (; j < w; j++)
+        if (v[j] != node && v[j] != NC_READ_FILL)
+            return 0;
+    return 1;
+}
+
+int mesh_index_rows(const char *path, const char *name, const char *row_word, const int *in,
+                    size_t rows, int w, long long start, int max, int corners, int *out)
+{
+    for (size_t r = 0; r < rows; r++) {
+        const int *v = in + r * (size_t)w;
+        int *row = out + r * (size_t)w, filled = 0;
+        for (int j = 0; j < w; j++) {
+            if (corners && j > 0 && !filled && v[j] == v[j - 1] &&
+                repeats_to_end(v, j, w, v[j])) { /* the last corner repeated to the end */
+                for (; j < w; j++)
+                    row[j] = -1;
+                break;
+            }
+            if (v[j] == NC_READ_FILL) {
+                row[j] = -1;
+                filled = 1;
+                continue;
+            }
+            const char *why = v[j] < start || v[j] >= start + max ? "is out of range"
+                              : corners && filled ? "follows a fill value"
+                                                  : NULL;
+            if (why) {
+                perr("%s: variable %s: %s %zu, entry %d = %d %s (%lld..%lld, counted from %lld; "
+                     "%s)", path, name, row_word, r, j, v[j], why, start, start + max - 1, start,
+                     corners ? "a row is padded after its last corner with the _FillValue or "
+                               "missing_value, or by repeating that corner"
+                             : "the _FillValue or missing_value for none");
+                return -1;
+            }
+            row[j] = (int)(v[j] - start);
+        }
+    }
+    return 0;
+}
+
 int mesh_lonlat_points(const char *path, const char *lon_name, const char *lat_name,
                        const double *lon, const double *lat, size_t n, int degrees, double *xyz)
 {

@@ -72,6 +72,16 @@ int mesh_import_check(const char *path, const char *what, const mesh *m);
 int mesh_import_finish(const char *path, const char *format, const char *cells, const char *what,
                        nc_kind kind, int nlevels, int rc, mesh *m);
 
+/* A (rows, w) table of indices as a file stores them (counted from `start`; NC_READ_FILL for
+ * its fill value) into out: 0-based, -1 for a fill value. Entries must lie in start..start+max-1.
+ * With `corners` the rows are cells' corners, under the one padding rule of every reader: a
+ * row is padded after its last corner with fill values or by repeating that corner (both
+ * become -1); a corner after a fill value is refused. Returns 0, or -1 after a message "path:
+ * variable NAME: ROW r, entry j = v ..." (ROW: "face", "cell", ...) naming the first bad
+ * entry. */
+int mesh_index_rows(const char *path, const char *name, const char *row_word, const int *in,
+                    size_t rows, int w, long long start, int max, int corners, int *out);
+
 /* Longitudes and latitudes (n of each; degrees when `degrees`, else radians) into points on the
  * unit sphere, xyz[3i..3i+2]. Returns 0, or -1 after a message "path: LON[i] = v is not a
  * longitude in radians" (a value that is not finite, or a latitude beyond a pole). */

@@ -320,6 +320,36 @@ int nc_read_var(const nc_reader *rd, const char *name, int optional, int is_floa
     return 0;
 }
 
+/* The values of variable id's attribute `att` that mark absent entries: 0 and *n (1..8) values
+ * in v, 1 when absent, -1 after a message. _FillValue must be one value of the variable's own
+ * type (libnetcdf compares it in that type); missing_value may be any integer type and up to
+ * 8 values (CF allows a vector), compared by value. */
+static int marker_values(const nc_reader *rd, int id, const char *var, const char *att,
+                         long long *v, int *n)
+{
+    nc_type t, vt;
+    size_t len;
+    int u64;
+    if (nc_inq_att(rd->ncid, id, att, &t, &len) != NC_NOERR)
+        return 1;
+    int is_fill = !strcmp(att, "_FillValue");
+    if (nc_inq_vartype(rd->ncid, id, &vt) != NC_NOERR)
+        return -1;
+    if (is_fill && t != vt) {
+        perr("%s: variable %s: attribute _FillValue has another type than the variable (a "
+             "_FillValue must have its variable's own type)", rd->path, var);
+        return -1;
+    }
+    if (!int_type(t, &u64) || len < 1 || len > (is_fill ? 1 : 8) ||
+        nc_get_att_longlong(rd->ncid, id, att, v) != NC_NOERR) {
+        perr("%s: variable %s: attribute %s is not %s integer", rd->path, var, att,
+             is_fill ? "one" : "one to 8 values of an");
+        return -1;
+    }
+    *n = (int)len;
+    return 0;
+}
+
 int nc_read_ints(const nc_reader *rd, const char *name, int optional, int rank, nc_shape *s,
                  int **out)
 {
@@ -328,22 +358,35 @@ int nc_read_ints(const nc_reader *rd, const char *name, int optional, int rank, 
     int rc = nc_read_var(rd, name, optional, 0, rank, s, &buf);
     if (rc != 0)
         return rc;
+    long long mark[9]; /* the _FillValue, then the missing_value(s) */
+    int nfill = 0, nmissing = 0, id = nc_var(rd, name);
+    int fill = marker_values(rd, id, name, "_FillValue", mark, &nfill);
+    int missing = fill < 0 ? 1 : marker_values(rd, id, name, "missing_value", mark + nfill,
+                                              &nmissing);
+    if (fill < 0 || missing < 0)
+        rc = -1;
+    int nmark = (fill == 0 ? nfill : 0) + (missing == 0 ? nmissing : 0);
     size_t n = 1;
     for (int k = 0; k < rank; k++)
         n *= s->len[k];
     const long long *v = buf;
     *out = xalloc(sizeof(int) * (n ? n : 1));
-    for (size_t k = 0; k < n; k++) {
-        if (v[k] < INT_MIN || v[k] > INT_MAX) {
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        int marked = 0;
+        for (int i = 0; i < nmark; i++)
+            marked |= v[k] == mark[i];
+        if (!marked && (v[k] <= NC_READ_FILL || v[k] > INT_MAX)) {
             char at[64];
             where(at, sizeof at, s, k);
-            perr("%s: variable %s%s holds %lld, out of range", rd->path, name, at, v[k]);
-            xfree(*out);
-            *out = NULL;
+            perr("%s: variable %s%s holds %lld, out of range%s", rd->path, name, at, v[k],
+                 nmark ? "" : " (the variable has no _FillValue or missing_value)");
             rc = -1;
-            break;
         }
-        (*out)[k] = (int)v[k];
+        (*out)[k] = marked ? NC_READ_FILL : (int)v[k];
+    }
+    if (rc != 0) {
+        xfree(*out);
+        *out = NULL;
     }
     xfree(buf);
     return rc;
@@ -398,20 +441,4 @@ int nc_att_int(const nc_reader *rd, int varid, const char *name, long long *v)
         return 0;
     }
     return nc_get_att_longlong(rd->ncid, varid, name, v) == NC_NOERR ? 0 : -1;
-}
-
-int nc_fill_int(const nc_reader *rd, const char *var, long long *fill)
-{
-    int id = nc_var(rd, var);
-    nc_type t, vt;
-    size_t len;
-    if (id < 0 || nc_inq_att(rd->ncid, id, "_FillValue", &t, &len) != NC_NOERR)
-        return 1;
-    if (nc_inq_vartype(rd->ncid, id, &vt) != NC_NOERR || t != vt || len != 1 ||
-        nc_att_int(rd, id, "_FillValue", fill) != 0) {
-        perr("%s: variable %s: attribute _FillValue is not one value of the variable's own "
-             "integer type", rd->path, var);
-        return -1;
-    }
-    return 0;
 }
