@@ -322,6 +322,19 @@ cut|a netCDF classic (CDF-1) header that does not fit in the file
 dims|a netCDF classic (CDF-1) header that does not fit in the file (counts or names beyond its 16 bytes)
 text|not a netCDF file (neither classic, 64-bit offset, CDF-5 nor netCDF-4/HDF5)
 EOF
+# an MPAS mesh cut short in each netCDF-3 variant (libnetcdf reads zeros past the end): the data
+# of its last variables lie past the file's end
+for k in classic 64-bit-offset cdf5; do
+    nccopy -k $k "$data/mpas-sphere.nc" "$tmp/mpas-$k.nc" || { echo "FAIL: nccopy -k $k"; fail=1; }
+    expect_output "mpas: 92 cells" mesh import "$tmp/mpas-$k.nc" "$tmp/ok.h5"
+    size=$(wc -c <"$tmp/mpas-$k.nc")
+    for cut in 8 800; do
+        head -c $((size - cut)) "$tmp/mpas-$k.nc" >"$tmp/mpas-$k-cut.nc"
+        expect1 "the file is truncated: the data of variable zVertex end at byte $size, but the file has $((size - cut)) bytes" \
+            mesh import "$tmp/mpas-$k-cut.nc" "$out"
+        expect1 "the file is truncated" mesh import "$tmp/mpas-$k-cut.nc" "$out" --format mpas
+    done
+done
 expect1 "which format? pillar recognises none of its own in this file's content" \
     mesh import "$tmp/text.txt" "$out"
 # a forced format that is not the file's: its reader names what is missing
