@@ -320,7 +320,7 @@ scrip-point|grid_corner_lat/lon: cell 1 has 1 corner; a cell needs at least 3
 scrip-nolon|variable grid_center_lon is missing
 cut|a netCDF classic (CDF-1) header that does not fit in the file
 dims|a netCDF classic (CDF-1) header that does not fit in the file (counts or names beyond its 16 bytes)
-text|not a netCDF file (neither classic, 64-bit offset, CDF-5 nor netCDF-4/HDF5)
+text|which format? pillar recognises none of its own in this file's content (not netCDF)
 EOF
 # an MPAS mesh cut short in each netCDF-3 variant (libnetcdf reads zeros past the end): the data
 # of its last variables lie past the file's end
@@ -337,6 +337,32 @@ for k in classic 64-bit-offset cdf5; do
 done
 expect1 "which format? pillar recognises none of its own in this file's content" \
     mesh import "$tmp/text.txt" "$out"
+# the format comes from the content, never the name: files of formats pillar does not read get
+# "which format?" and what each reader looks for. An Exodus II mesh (netCDF: connect1,
+# coordx, ...), an MPAS mesh without cellsOnCell, a FESOM 2 ASCII mesh (nod2d.out: a count,
+# then "index x y flag" lines)
+mk exodus 2 <<CDL
+netcdf exodus { dimensions: num_nodes = 4 ; num_elem = 2 ; num_el_blk = 1 ; num_el_in_blk1 = 2 ;
+  num_nod_per_el1 = 3 ; len_string = 33 ;
+variables: double coordx(num_nodes) ; double coordy(num_nodes) ;
+  int connect1(num_el_in_blk1, num_nod_per_el1) ; connect1:elem_type = "TRI3" ;
+  int eb_prop1(num_el_blk) ; eb_prop1:name = "ID" ;
+  :api_version = 8.f ; :version = 8.f ; :floating_point_word_size = 8 ;
+data: coordx = 0, 1, 1, 0 ; coordy = 0, 0, 1, 1 ; connect1 = 1, 2, 3, 1, 3, 4 ; eb_prop1 = 1 ; }
+CDL
+ncdump "$data/mpas-sphere.nc" | sed -e '/^	int cellsOnCell(/d' -e '/^ cellsOnCell =/,/;$/d' >"$tmp/mpas-nocells.cdl"
+ncgen -k 5 -o "$tmp/mpas-nocells.nc" "$tmp/mpas-nocells.cdl" || { echo "FAIL: ncgen mpas-nocells"; fail=1; }
+printf '4\n1 0.0 0.0 1\n2 1.0 0.0 1\n3 1.0 1.0 1\n4 0.0 1.0 0\n' >"$tmp/nod2d.out"
+printf '2\n1 2 3\n1 3 4\n' >"$tmp/elem2d.out"
+cp "$tmp/nod2d.out" "$tmp/nod2d.nc"
+for f in exodus.nc mpas-nocells.nc nod2d.out elem2d.out nod2d.nc; do
+    expect1 "which format? pillar recognises none of its own in this file's content" \
+        mesh import "$tmp/$f" "$out"
+    grep -qF 'looked for: ugrid: a variable with cf_role = "mesh_topology"; icon: variable neighbor_cell_index; mpas: variables cellsOnCell and nEdgesOnCell' "$tmp/stderr" ||
+        { echo "FAIL: mesh import $f does not list what the readers look for"; cat "$tmp/stderr"; fail=1; }
+done
+expect1 "variable cellsOnCell is missing" mesh import "$tmp/mpas-nocells.nc" "$out" --format mpas
+expect1 "variable neighbor_cell_index is missing" mesh import "$tmp/exodus.nc" "$out" --format icon
 # a forced format that is not the file's: its reader names what is missing
 expect1 "variable cellsOnCell is missing" mesh import "$data/icon-classic.nc" "$out" --format mpas
 expect1 "no UGRID 2D mesh" mesh import "$data/scrip-latlon.nc" "$out" --format ugrid
