@@ -109,12 +109,12 @@ icon icon-type "2, 1, 0, 0, 0, 0" "1, 1, 2, 3, 3, 4" double
 icon icon-noclat "2, 1, 0, 0, 0, 0" "1, 1, 2, 3, 3, 4" int ""
 expect_output "icon: 2 triangles" mesh import "$tmp/icon-ok.nc" "$tmp/ok.h5"
 
-# MPAS: 2 triangles. mpas NAME CELLSONCELL NEDGES [TYPE] [LONLAT]
+# MPAS: 2 triangles. mpas NAME CELLSONCELL NEDGES [TYPE] [LONLAT] (attributes: $mpas_atts)
 mpas() {
     mk "$1" 5 <<CDL
 netcdf mpas { dimensions: nCells = 2 ; nVertices = 4 ; maxEdges = 3 ;
 variables: int nEdgesOnCell(nCells) ; ${4:-int} cellsOnCell(nCells, maxEdges) ;
-  int verticesOnCell(nCells, maxEdges) ; ${5-double lonCell(nCells) ; double latCell(nCells) ;}
+  int verticesOnCell(nCells, maxEdges) ; ${5-double lonCell(nCells) ; double latCell(nCells) ;} ${mpas_atts-}
   double lonVertex(nVertices) ; double latVertex(nVertices) ;
 data: nEdgesOnCell = $3 ; cellsOnCell = $2 ; verticesOnCell = 1, 2, 3, 2, 4, 3 ;
   ${5-lonCell = 0.1, 0.2 ; latCell = 0.1, 0.2 ;} lonVertex = 0, 0.3, 0.3, 0 ; latVertex = 0, 0, 0.3, 0.3 ; }
@@ -128,6 +128,9 @@ mpas mpas-nedges "2, 0, 0, 1, 0, 0" "3, 4"
 mpas mpas-type "2, 0, 0, 1, 0, 0" "3, 3" double
 mpas mpas-nocoord "2, 0, 0, 1, 0, 0" "3, 3" int ""
 expect_output "mpas: 2 cells" mesh import "$tmp/mpas-ok.nc" "$tmp/ok.h5"
+# no neighbour across an edge: 0, or the _FillValue (or missing_value)
+mpas_atts="cellsOnCell:_FillValue = -1 ;" mpas mpas-fill "2, -1, -1, 1, -1, -1" "3, 3"
+expect_output "mpas: 2 cells" mesh import "$tmp/mpas-fill.nc" "$tmp/ok.h5"
 
 # UGRID: nodes (0,0) (1,0) (1,1) (0,1) (2,0.5) (3,0) (3,1). ugrid NAME FACES NODES [ATTRS]
 # [TYPE] [START] [FACE_DIM] [EXTRA VARIABLES] [EXTRA DATA]
@@ -162,6 +165,72 @@ ugrid ugrid-ffasym 3 "1, 2, 3, 4, 2, 5, 3, _, 2, 6, 5, _" 2 "" int 1 face "$ff" 
 ugrid ugrid-ffnoedge 3 "1, 2, 3, 4, 2, 5, 3, _, 2, 6, 5, _" 2 "" int 1 face "$ff" "$ffv" \
     "ff = 2, 3, _, _, 1, 3, _, _, 2, 1, _, _ ;"
 expect_output "ugrid: 2 faces" mesh import "$tmp/ugrid-ok.nc" "$tmp/ok.h5"
+# UGRID as uxarray and others write it: the quadrangle of ugrid-ok and FACE2 (a triangle and its
+# padding), stored as TYPE with the attributes ATTS. ugrid_fn NAME KIND TYPE ATTS FACE2
+# [NODE_COORDINATES] [START]
+ugrid_fn() {
+    s=${7:-0}
+    mk "$1" "$2" <<CDL
+netcdf ugrid { dimensions: node = 7 ; face = 2 ; nmax = 4 ;
+variables: int mesh ; mesh:cf_role = "mesh_topology" ; mesh:topology_dimension = 2 ;
+  mesh:node_coordinates = "${6:-x y}" ; mesh:face_node_connectivity = "fn" ;
+  $3 fn(face, nmax) ; $4 double x(node) ; double y(node) ; double z(node) ; double w(node) ;
+data: mesh = 0 ; fn = $((s)), $((s + 1)), $((s + 2)), $((s + 3)), $5 ;
+  x = 0, 1, 1, 0, 2, 3, 3 ; y = 0, 0, 1, 1, 0.5, 0, 1 ; z = 0, 0, 0, 0, 0, 0, 0 ;
+  w = 0, 0, 0, 0, 0, 0, 0 ; }
+CDL
+}
+# start_index is optional, 0 when absent (UGRID); the triangle padded with the _FillValue
+ugrid_fn ugrid-nostart 1 int "fn:_FillValue = -1 ;" "1, 4, 2, _"
+# uxarray's padding: int64 with _FillValue INT64_MIN, applied before any range check. ncgen
+# cannot write INT64_MIN (nor int64 into CDF-5 right): netCDF-4 gets INT64_MIN + 1, and its
+# copy in CDF-5 is patched to INT64_MIN (the _FillValue and the padding entry: the only two
+# such 8-byte strings in the file)
+ugrid_fn ugrid-int64min 3 int64 \
+    "fn:_FillValue = -9223372036854775807 ; fn:start_index = 0LL ;" "1, 4, 2, _"
+nccopy -k cdf5 "$tmp/ugrid-int64min.nc" "$tmp/ugrid-int64min-cdf5.nc"
+python3 - "$tmp/ugrid-int64min-cdf5.nc" <<'PY' || { echo "FAIL: patching INT64_MIN in"; fail=1; }
+import sys
+b = open(sys.argv[1], "rb").read()
+one, least = (2**63 + 1).to_bytes(8, "big"), (2**63).to_bytes(8, "big")
+assert b.count(one) == 2
+open(sys.argv[1], "wb").write(b.replace(one, least))
+PY
+ncdump "$tmp/ugrid-int64min-cdf5.nc" | grep -q "_FillValue = -9223372036854775808" ||
+    { echo "FAIL: ugrid-int64min-cdf5.nc does not hold INT64_MIN"; fail=1; }
+# missing_value instead of _FillValue (any integer type), and both together
+ugrid_fn ugrid-missing 1 int "fn:missing_value = -9s ;" "1, 4, 2, -9"
+ugrid_fn ugrid-fill-missing 1 int "fn:_FillValue = -999 ; fn:missing_value = -9, -8 ;" \
+    "1, 4, 2, -8"
+# the one padding rule: the last corner repeated, with or without a _FillValue, from 1
+ugrid_fn ugrid-repeat 1 int "" "1, 4, 2, 2"
+ugrid_fn ugrid-repeat-fill 1 int "fn:_FillValue = -999 ; fn:start_index = 1 ;" "2, 5, 3, 3" \
+    "x y" 1
+for f in nostart int64min int64min-cdf5 missing fill-missing repeat repeat-fill; do
+    rm -f "$tmp/ok.h5"
+    expect_output "ugrid: 2 faces" mesh import "$tmp/ugrid-$f.nc" "$tmp/ok.h5"
+    expect_output "neighbours  1: 2 cells" mesh info "$tmp/ok.h5"
+    expect_output "nodes       7, 2 coordinates each; up to 4 corners per cell" mesh info "$tmp/ok.h5"
+done
+# refused: a _FillValue of another type than its variable (ncgen converts it: the int attribute
+# -999 is patched into a short); a repeated corner that is not the padding (another follows);
+# four variables of node coordinates
+ugrid_fn ugrid-filltype 1 int "fn:_FillValue = -999 ;" "1, 4, 2, _"
+python3 - "$tmp/ugrid-filltype.nc" <<'PY' || { echo "FAIL: patching a short _FillValue in"; fail=1; }
+import sys
+b = open(sys.argv[1], "rb").read()
+att = b"_FillValue\0\0" + (4).to_bytes(4, "big") + (1).to_bytes(4, "big")
+assert b.count(att + (-999 & 0xffffffff).to_bytes(4, "big")) == 1
+short = b"_FillValue\0\0" + (3).to_bytes(4, "big") + (1).to_bytes(4, "big")
+open(sys.argv[1], "wb").write(b.replace(att + (-999 & 0xffffffff).to_bytes(4, "big"),
+                                        short + (-999 & 0xffff).to_bytes(2, "big") + b"\0\0"))
+PY
+ncdump -h "$tmp/ugrid-filltype.nc" | grep -q "_FillValue = -999s" ||
+    { echo "FAIL: ugrid-filltype.nc has no short _FillValue"; fail=1; }
+ugrid_fn ugrid-repeat-mid 1 int "" "1, 4, 4, 2"
+ugrid_fn ugrid-4coord 1 int "fn:_FillValue = -1 ; fn:start_index = 0 ;" "1, 4, 2, _" "x y z w"
+ugrid_fn ugrid-3coord 1 int "fn:_FillValue = -1 ;" "1, 4, 2, _" "x y z"
+expect_output "ugrid: 2 faces" mesh import "$tmp/ugrid-3coord.nc" "$tmp/ok.h5"
 expect_output "ugrid: 3 faces" mesh import "$tmp/ugrid-ffok.nc" "$tmp/ok.h5"
 
 # SCRIP: cells of 10 degrees. scrip NAME CELLS CORNER_LAT CORNER_LON CENTRE_LAT CENTRE_LON
@@ -231,9 +300,12 @@ mpas-nedges|nEdgesOnCell[1] = 4 is out of range (1..maxEdges = 3)
 mpas-type|variable cellsOnCell has the wrong type; expected integers
 mpas-nocoord|variable xCell is missing
 ugrid-three|fn: cell 0: its edge between nodes 0 and 1 is shared by 3 cells (0, 1 and 2)
-ugrid-fillmid|variable fn: face 1, entry 2 = 5 follows a _FillValue
-ugrid-range|variable fn: face 1, entry 1 = 8 is out of range (1..7 with start_index 1, or the _FillValue -999)
+ugrid-fillmid|variable fn: face 1, entry 2 = 5 follows a fill value
+ugrid-range|variable fn: face 1, entry 1 = 8 is out of range (1..7, counted from 1;
 ugrid-twice|fn: cell 0 lists cell 1 twice (columns 0 and 1)
+ugrid-filltype|variable fn: attribute _FillValue has another type than the variable
+ugrid-repeat-mid|fn: cell 1 has node 4 twice in a row
+ugrid-4coord|attribute node_coordinates names 4 variables; expected 2 or 3
 ugrid-start|variable fn: attribute start_index must be the integer 0 or 1
 ugrid-facedim|variable fn has dimensions (face, nmax), neither of them the faces' nmesh_edge
 ugrid-nofn|mesh topology mesh has no attribute face_node_connectivity
@@ -248,10 +320,49 @@ scrip-point|grid_corner_lat/lon: cell 1 has 1 corner; a cell needs at least 3
 scrip-nolon|variable grid_center_lon is missing
 cut|a netCDF classic (CDF-1) header that does not fit in the file
 dims|a netCDF classic (CDF-1) header that does not fit in the file (counts or names beyond its 16 bytes)
-text|not a netCDF file (neither classic, 64-bit offset, CDF-5 nor netCDF-4/HDF5)
+text|which format? pillar recognises none of its own in this file's content (not netCDF)
 EOF
+# an MPAS mesh cut short in each netCDF-3 variant (libnetcdf reads zeros past the end): the data
+# of its last variables lie past the file's end
+for k in classic 64-bit-offset cdf5; do
+    nccopy -k $k "$data/mpas-sphere.nc" "$tmp/mpas-$k.nc" || { echo "FAIL: nccopy -k $k"; fail=1; }
+    expect_output "mpas: 92 cells" mesh import "$tmp/mpas-$k.nc" "$tmp/ok.h5"
+    size=$(wc -c <"$tmp/mpas-$k.nc")
+    for cut in 8 800; do
+        head -c $((size - cut)) "$tmp/mpas-$k.nc" >"$tmp/mpas-$k-cut.nc"
+        expect1 "the file is truncated: the data of variable zVertex end at byte $size, but the file has $((size - cut)) bytes" \
+            mesh import "$tmp/mpas-$k-cut.nc" "$out"
+        expect1 "the file is truncated" mesh import "$tmp/mpas-$k-cut.nc" "$out" --format mpas
+    done
+done
 expect1 "which format? pillar recognises none of its own in this file's content" \
     mesh import "$tmp/text.txt" "$out"
+# the format comes from the content, never the name: files of formats pillar does not read get
+# "which format?" and what each reader looks for. An Exodus II mesh (netCDF: connect1,
+# coordx, ...), an MPAS mesh without cellsOnCell, a FESOM 2 ASCII mesh (nod2d.out: a count,
+# then "index x y flag" lines)
+mk exodus 2 <<CDL
+netcdf exodus { dimensions: num_nodes = 4 ; num_elem = 2 ; num_el_blk = 1 ; num_el_in_blk1 = 2 ;
+  num_nod_per_el1 = 3 ; len_string = 33 ;
+variables: double coordx(num_nodes) ; double coordy(num_nodes) ;
+  int connect1(num_el_in_blk1, num_nod_per_el1) ; connect1:elem_type = "TRI3" ;
+  int eb_prop1(num_el_blk) ; eb_prop1:name = "ID" ;
+  :api_version = 8.f ; :version = 8.f ; :floating_point_word_size = 8 ;
+data: coordx = 0, 1, 1, 0 ; coordy = 0, 0, 1, 1 ; connect1 = 1, 2, 3, 1, 3, 4 ; eb_prop1 = 1 ; }
+CDL
+ncdump "$data/mpas-sphere.nc" | sed -e '/^	int cellsOnCell(/d' -e '/^ cellsOnCell =/,/;$/d' >"$tmp/mpas-nocells.cdl"
+ncgen -k 5 -o "$tmp/mpas-nocells.nc" "$tmp/mpas-nocells.cdl" || { echo "FAIL: ncgen mpas-nocells"; fail=1; }
+printf '4\n1 0.0 0.0 1\n2 1.0 0.0 1\n3 1.0 1.0 1\n4 0.0 1.0 0\n' >"$tmp/nod2d.out"
+printf '2\n1 2 3\n1 3 4\n' >"$tmp/elem2d.out"
+cp "$tmp/nod2d.out" "$tmp/nod2d.nc"
+for f in exodus.nc mpas-nocells.nc nod2d.out elem2d.out nod2d.nc; do
+    expect1 "which format? pillar recognises none of its own in this file's content" \
+        mesh import "$tmp/$f" "$out"
+    grep -qF 'looked for: ugrid: a variable with cf_role = "mesh_topology"; icon: variable neighbor_cell_index; mpas: variables cellsOnCell and nEdgesOnCell' "$tmp/stderr" ||
+        { echo "FAIL: mesh import $f does not list what the readers look for"; cat "$tmp/stderr"; fail=1; }
+done
+expect1 "variable cellsOnCell is missing" mesh import "$tmp/mpas-nocells.nc" "$out" --format mpas
+expect1 "variable neighbor_cell_index is missing" mesh import "$tmp/exodus.nc" "$out" --format icon
 # a forced format that is not the file's: its reader names what is missing
 expect1 "variable cellsOnCell is missing" mesh import "$data/icon-classic.nc" "$out" --format mpas
 expect1 "no UGRID 2D mesh" mesh import "$data/scrip-latlon.nc" "$out" --format ugrid

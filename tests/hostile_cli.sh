@@ -47,8 +47,9 @@ while IFS='|' read -r rc needle args; do
     expect "$rc" "$needle" "$@"
 done <<EOF
 # --- Gmsh: a mesh file is data, never a script
-1|its first line is not \$MeshFormat|mesh import $t/script.msh $out
-1|its first line is not \$MeshFormat|mesh import $t/square.msh $out
+1|which format?|mesh import $t/script.msh $out
+1|which format?|mesh import $t/square.msh $out
+1|its first line is not \$MeshFormat|mesh import $t/script.msh $out --format gmsh
 1|which format?|mesh import $t/script.geo $out
 1|a Gmsh mesh file must be named *.msh|mesh import $t/script.geo $out --format gmsh
 1|a FIFO (named pipe), not a mesh to import|mesh import $t/fifo.msh $out

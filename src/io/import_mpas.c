@@ -50,6 +50,8 @@ static int read_table(const nc_reader *rd, const char *name, const mesh *m, int 
                 (*rows)[w * c + j] = -1;
                 continue;
             }
+            if (v == NC_READ_FILL && none_ok)
+                v = 0; /* the _FillValue or missing_value: no cell there */
             if (v < 0 || v > max || (v == 0 && !none_ok)) {
                 perr("%s: %s[%d][%d] = %d is out of range (1..%d%s)", rd->path, name, c, j, v,
                      max, none_ok ? ", or 0 for none" : "");

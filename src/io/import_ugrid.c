@@ -69,10 +69,11 @@ static int topo_att(const topology *t, const char *att, int optional, char *buf,
 }
 
 /* A connectivity variable of the faces into rows of *width entries, 0-based or -1 (its
- * _FillValue). `max`: entries must lie in 0..max-1 after start_index; trailing: fill values only
- * after the last entry of a row (corners). *nfaces: the faces (set here when -1). -1 after a
- * message naming the first bad entry. */
-static int read_conn(const topology *t, const char *name, int max, int trailing, int *nfaces,
+ * _FillValue or missing_value). `max`: entries must lie in 0..max-1 after start_index (an
+ * optional attribute, 0 when absent); corners: the rows are corners, padded by the one rule of
+ * every reader (mesh_index_rows). *nfaces: the faces (set here when -1). -1 after a message
+ * naming the first bad entry. */
+static int read_conn(const topology *t, const char *name, int max, int corners, int *nfaces,
                      int *width, int **rows)
 {
     const nc_reader *rd = t->rd;
@@ -106,53 +107,30 @@ static int read_conn(const topology *t, const char *name, int max, int trailing,
         xfree(idx);
         return -1;
     }
-    long long start = 0, fill = 0;
-    int rc = nc_att_int(rd, nc_var(rd, name), "start_index", &start);
-    if (rc < 0 || (rc == 0 && start != 0 && start != 1)) {
+    long long start = 0;
+    if (nc_att_int(rd, nc_var(rd, name), "start_index", &start) < 0 || (start != 0 && start != 1)) {
         perr("%s: variable %s: attribute start_index must be the integer 0 or 1", rd->path, name);
         xfree(idx);
         return -1;
     }
-    int has_fill = nc_fill_int(rd, name, &fill);
-    if (has_fill < 0) {
+    if (tr) { /* faces first */
+        int *faces = xalloc(sizeof(int) * nf * w);
+        for (size_t f = 0; f < nf; f++)
+            for (size_t j = 0; j < w; j++)
+                faces[f * w + j] = idx[j * nf + f];
         xfree(idx);
-        return -1;
+        idx = faces;
     }
-    has_fill = has_fill == 0;
     *nfaces = (int)nf;
     *width = (int)w;
     *rows = xalloc(sizeof(int) * nf * w);
-    for (size_t f = 0; f < nf; f++)
-        for (size_t j = 0; j < w; j++) {
-            long long v = tr ? idx[j * nf + f] : idx[f * w + j];
-            int *out = *rows + f * w + j;
-            if (has_fill && v == fill) {
-                *out = -1;
-                continue;
-            }
-            if (v < start || v >= start + max) {
-                char fv[64] = "";
-                if (has_fill)
-                    snprintf(fv, sizeof fv, ", or the _FillValue %lld", fill);
-                perr("%s: variable %s: face %zu, entry %zu = %lld is out of range (%lld..%lld "
-                     "with start_index %lld%s)", rd->path, name, f, j, v, start,
-                     start + max - 1, start, has_fill ? fv : "; no _FillValue");
-                rc = -1;
-            } else if (trailing && j > 0 && out[-1] < 0) {
-                perr("%s: variable %s: face %zu, entry %zu = %lld follows a _FillValue (fill "
-                     "values go after a face's last corner)", rd->path, name, f, j, v);
-                rc = -1;
-            }
-            if (rc != 0) {
-                xfree(idx);
-                xfree(*rows);
-                *rows = NULL;
-                return -1;
-            }
-            *out = (int)(v - start);
-        }
+    int rc = mesh_index_rows(rd->path, name, "face", idx, nf, (int)w, start, max, corners, *rows);
     xfree(idx);
-    return 0;
+    if (rc != 0) {
+        xfree(*rows);
+        *rows = NULL;
+    }
+    return rc;
 }
 
 /* Whether variable name holds longitudes (1), latitudes (2) or neither (0); *radians from its
@@ -188,14 +166,12 @@ static int read_points(const topology *t, const char *att, int optional, int *n,
     *xyz = NULL;
     if (rc != 0)
         return rc;
-    for (char *tok = strtok(names, " \t"); tok; tok = strtok(NULL, " \t")) {
-        if (k == 3)
-            break;
-        snprintf(name[k++], sizeof name[0], "%s", tok);
-    }
-    if (k < 2 || strtok(NULL, " \t")) {
-        perr("%s: mesh topology %s: attribute %s names %s variables; expected 2 or 3", rd->path,
-             t->name, att, k < 2 ? "fewer than 2" : "more than 3");
+    for (char *tok = strtok(names, " \t"); tok; tok = strtok(NULL, " \t"), k++)
+        if (k < 3)
+            snprintf(name[k], sizeof name[0], "%s", tok);
+    if (k < 2 || k > 3) {
+        perr("%s: mesh topology %s: attribute %s names %d variable%s; expected 2 or 3", rd->path,
+             t->name, att, k, k == 1 ? "" : "s");
         return -1;
     }
     int rad0, rad1, r0 = coord_role(rd, name[0], &rad0), r1 = coord_role(rd, name[1], &rad1);
@@ -340,7 +316,7 @@ static int read_mesh(const topology *t, mesh *m)
     derived.sides = NULL;
     char err[512];
     if (mesh_adj_from_nodes(&derived, fn, err, sizeof err) != 0) {
-        perr("%s: %s (cells counted from 0)", rd->path, err);
+        perr("%s: %s (faces and nodes counted from 0)", rd->path, err);
         return -1;
     }
     m->sides = derived.sides;

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PILLAR_IMPORTER_ROW(name, suffix, summary)                                                \
-    {#name, suffix, summary, mesh_detect_##name, mesh_import_##name},
+#define PILLAR_IMPORTER_ROW(name, looks_for, summary)                                             \
+    {#name, looks_for, summary, mesh_detect_##name, mesh_import_##name},
 const mesh_importer mesh_importers[MESH_IMPORTER_COUNT] = {PILLAR_IMPORTERS(PILLAR_IMPORTER_ROW)};
 
 int mesh_importer_find(const char *name)
@@ -50,18 +50,6 @@ int mesh_import_finish(const char *path, const char *format, const char *cells, 
     return rc == 0 ? 0 : -1;
 }
 
-/* The first importer whose name's suffix ends path, or -1. */
-static int by_suffix(const char *path)
-{
-    size_t n = strlen(path);
-    for (int k = 0; k < MESH_IMPORTER_COUNT; k++) {
-        const char *s = mesh_importers[k].suffix;
-        if (s && n >= strlen(s) && !strcmp(path + n - strlen(s), s))
-            return k;
-    }
-    return -1;
-}
-
 int mesh_importer_detect(const char *path)
 {
     if (file_input_check(path, "mesh to import") != 0)
@@ -80,28 +68,25 @@ int mesh_importer_detect(const char *path)
     }
     p.nhead = (size_t)got;
     /* a netCDF file is opened once for every detect function; one libnetcdf cannot open is
-     * left to the importer its name points to, whose message says why */
-    if (nc_sniff(path) != NC_KIND_NONE) {
-        char quiet[512];
-        perr_capture(quiet, sizeof quiet);
-        if (nc_open_read(&p.nc, path, "netCDF file") != 0)
-            p.nc.ncid = -1;
-        perr_capture(NULL, 0);
-    }
+     * refused with the reason (truncated, a header beyond the file, ...) */
+    nc_kind kind = nc_sniff(path);
+    if (kind != NC_KIND_NONE && nc_open_read(&p.nc, path, "netCDF file") != 0)
+        return -1;
     int found = -1;
     for (int k = 0; k < MESH_IMPORTER_COUNT && found < 0; k++)
         if (mesh_importers[k].detect(&p))
             found = k;
     nc_close_read(&p.nc);
-    if (found < 0)
-        found = by_suffix(path);
     if (found < 0) {
-        char list[256] = "";
-        for (int k = 0; k < MESH_IMPORTER_COUNT; k++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
-                     mesh_importers[k].name);
-        perr("%s: which format? pillar recognises none of its own in this file's content "
-             "(%s; --format NAME forces one)", path, list);
+        char list[1024] = "";
+        for (int k = 0; k < MESH_IMPORTER_COUNT; k++) {
+            const mesh_importer *im = mesh_importers + k;
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s %s: %s",
+                     k ? ";" : "", im->name, im->looks_for ? im->looks_for : im->summary);
+        }
+        perr("%s: which format? pillar recognises none of its own in this file's content (%s); "
+             "looked for:%s (--format NAME forces one)", path,
+             nc_kind_name[kind], list);
     }
     return found;
 }
@@ -114,6 +99,50 @@ int mesh_import(const char *path, int which, int nlevels, mesh *m)
     if (which < 0 || which >= MESH_IMPORTER_COUNT)
         return -1;
     return mesh_importers[which].import(path, nlevels, m);
+}
+
+/* Whether entries j.. of row v (w entries) all repeat node `node` (as stored) or are fill. */
+static int repeats_to_end(const int *v, int j, int w, int node)
+{
+    for (; j < w; j++)
+        if (v[j] != node && v[j] != NC_READ_FILL)
+            return 0;
+    return 1;
+}
+
+int mesh_index_rows(const char *path, const char *name, const char *row_word, const int *in,
+                    size_t rows, int w, long long start, int max, int corners, int *out)
+{
+    for (size_t r = 0; r < rows; r++) {
+        const int *v = in + r * (size_t)w;
+        int *row = out + r * (size_t)w, filled = 0;
+        for (int j = 0; j < w; j++) {
+            if (corners && j > 0 && !filled && v[j] == v[j - 1] &&
+                repeats_to_end(v, j, w, v[j])) { /* the last corner repeated to the end */
+                for (; j < w; j++)
+                    row[j] = -1;
+                break;
+            }
+            if (v[j] == NC_READ_FILL) {
+                row[j] = -1;
+                filled = 1;
+                continue;
+            }
+            const char *why = v[j] < start || v[j] >= start + max ? "is out of range"
+                              : corners && filled ? "follows a fill value"
+                                                  : NULL;
+            if (why) {
+                perr("%s: variable %s: %s %zu, entry %d = %d %s (%lld..%lld, counted from %lld; "
+                     "%s)", path, name, row_word, r, j, v[j], why, start, start + max - 1, start,
+                     corners ? "a row is padded after its last corner with the _FillValue or "
+                               "missing_value, or by repeating that corner"
+                             : "the _FillValue or missing_value for none");
+                return -1;
+            }
+            row[j] = (int)(v[j] - start);
+        }
+    }
+    return 0;
 }
 
 int mesh_lonlat_points(const char *path, const char *lon_name, const char *lat_name,

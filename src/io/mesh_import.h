@@ -11,16 +11,22 @@
 #include "grids/mesh.h"
 #include "nc_read.h"
 
-/* X(name, suffix, summary): `name` is the --format name and the functions' suffix; `suffix` a
- * file name ending that points to the importer when no importer recognises the content (so that
- * its own reader explains what is wrong with the file), or NULL; `summary` one line for --help.
- * First match wins: keep the formats with the most specific content first. */
+/* X(name, looks_for, summary): `name` is the --format name and the functions' suffix;
+ * `looks_for` what its detect function recognises the format by (variables, attributes, a
+ * header), listed when no importer recognises a file ("which format?"); `summary` one line for
+ * --help. A file's format is found from its content only, never from its name. First match
+ * wins: keep the formats with the most specific content first. */
 #define PILLAR_IMPORTERS(X)                                                                       \
-    X(ugrid, NULL, "UGRID 2D mesh (netCDF): the cf_role = \"mesh_topology\" variable's faces")   \
-    X(icon, ".nc", "ICON grid file (netCDF): neighbor_cell_index, clon/clat, vertex_of_cell")    \
-    X(mpas, NULL, "MPAS mesh (netCDF): cellsOnCell, nEdgesOnCell, verticesOnCell")               \
-    X(scrip, NULL, "SCRIP grid (netCDF): cells from grid_corner_lat/lon, shared corners")        \
-    X(gmsh, ".msh", "Gmsh mesh (MSH 2 or 4): triangles and quadrangles")
+    X(ugrid, "a variable with cf_role = \"mesh_topology\"",                                      \
+      "UGRID 2D mesh (netCDF): the cf_role = \"mesh_topology\" variable's faces")                \
+    X(icon, "variable neighbor_cell_index",                                                      \
+      "ICON grid file (netCDF): neighbor_cell_index, clon/clat, vertex_of_cell")                 \
+    X(mpas, "variables cellsOnCell and nEdgesOnCell",                                            \
+      "MPAS mesh (netCDF): cellsOnCell, nEdgesOnCell, verticesOnCell")                           \
+    X(scrip, "variables grid_corner_lat and grid_corner_lon",                                    \
+      "SCRIP grid (netCDF): cells from grid_corner_lat/lon, shared corners")                     \
+    X(gmsh, "a first line $MeshFormat, then an MSH 2 or 4 version",                              \
+      "Gmsh mesh (MSH 2 or 4): triangles and quadrangles")
 
 /* What the detect functions look at: the file's first bytes, and the file opened with libnetcdf
  * when it is a netCDF file (nc.ncid < 0 otherwise). */
@@ -34,26 +40,28 @@ typedef struct {
 /* Each importer: detect returns 1 when the file is of its format; import reads path into m with
  * nlevels levels and returns 0, or -1 after a message naming the file and the variable (or
  * element) and the first bad index; m is then empty. */
-#define PILLAR_IMPORTER_DECL(name, suffix, summary)                                               \
+#define PILLAR_IMPORTER_DECL(name, looks_for, summary)                                               \
     int mesh_detect_##name(const mesh_probe *p);                                                  \
     int mesh_import_##name(const char *path, int nlevels, mesh *m);
 PILLAR_IMPORTERS(PILLAR_IMPORTER_DECL)
 
 typedef struct {
-    const char *name, *suffix, *summary;
+    const char *name, *looks_for, *summary;
     int (*detect)(const mesh_probe *p);
     int (*import)(const char *path, int nlevels, mesh *m);
 } mesh_importer;
 
-#define PILLAR_IMPORTER_COUNT_(name, suffix, summary) +1
+#define PILLAR_IMPORTER_COUNT_(name, looks_for, summary) +1
 enum { MESH_IMPORTER_COUNT = 0 PILLAR_IMPORTERS(PILLAR_IMPORTER_COUNT_) };
 extern const mesh_importer mesh_importers[MESH_IMPORTER_COUNT];
 
 /* The importer called name, or -1. */
 int mesh_importer_find(const char *name);
 
-/* The importer of the file at path from its content (-1 after a message naming the path when
- * none recognises it, or when the file cannot be read). */
+/* The importer of the file at path from its content: the first whose detect function
+ * recognises it. -1 after a message naming the path when the file cannot be read, when it is
+ * a netCDF file libnetcdf cannot open (truncated, ...: the reason), or when no importer
+ * recognises it ("which format?", with what each looks for). */
 int mesh_importer_detect(const char *path);
 
 /* Imports path with importer `which` (an index of mesh_importers), or the one found from its
@@ -71,6 +79,16 @@ int mesh_import_check(const char *path, const char *what, const mesh *m);
  * empties m. Returns 0 or -1. */
 int mesh_import_finish(const char *path, const char *format, const char *cells, const char *what,
                        nc_kind kind, int nlevels, int rc, mesh *m);
+
+/* A (rows, w) table of indices as a file stores them (counted from `start`; NC_READ_FILL for
+ * its fill value) into out: 0-based, -1 for a fill value. Entries must lie in start..start+max-1.
+ * With `corners` the rows are cells' corners, under the one padding rule of every reader: a
+ * row is padded after its last corner with fill values or by repeating that corner (both
+ * become -1); a corner after a fill value is refused. Returns 0, or -1 after a message "path:
+ * variable NAME: ROW r, entry j = v ..." (ROW: "face", "cell", ...) naming the first bad
+ * entry. */
+int mesh_index_rows(const char *path, const char *name, const char *row_word, const int *in,
+                    size_t rows, int w, long long start, int max, int corners, int *out);
 
 /* Longitudes and latitudes (n of each; degrees when `degrees`, else radians) into points on the
  * unit sphere, xyz[3i..3i+2]. Returns 0, or -1 after a message "path: LON[i] = v is not a

@@ -83,10 +83,17 @@ static int count(hdr *h, unsigned long long least, unsigned long long *n)
     return h->p <= h->end && *n <= (unsigned long long)(h->end - h->p) / least;
 }
 
-static int name(hdr *h)
+/* A name; *at and *len where it lies (when at is not NULL). */
+static int name(hdr *h, const unsigned char **at, unsigned long long *len)
 {
     unsigned long long n;
-    return count(h, 1, &n) && skip(h, n);
+    if (!count(h, 1, &n))
+        return 0;
+    if (at) {
+        *at = h->p;
+        *len = n;
+    }
+    return skip(h, n);
 }
 
 /* A list: ABSENT (two zeros) or its tag and a count; items of at least `least` bytes. */
@@ -100,50 +107,106 @@ static int list(hdr *h, unsigned tag, unsigned long long least, unsigned long lo
     return t == tag && count(h, least, n);
 }
 
+static const int type_size[12] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8}; /* by nc_type 1..11 */
+
 static int attributes(hdr *h)
 {
-    static const int size[12] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8}; /* by nc_type 1..11 */
     unsigned long long n, k;
     if (!list(h, 0x0C, 12, &n))
         return 0;
     for (unsigned long long i = 0; i < n; i++) {
         unsigned long long t;
-        if (!name(h) || (t = take(h, 4)) < 1 || t > 11 || !count(h, (unsigned)size[t], &k) ||
-            !skip(h, k * (unsigned)size[t]))
+        if (!name(h, NULL, NULL) || (t = take(h, 4)) < 1 || t > 11 ||
+            !count(h, (unsigned)type_size[t], &k) || !skip(h, k * (unsigned)type_size[t]))
             return 0;
     }
     return 1;
 }
 
-/* Whether the classic header of the file at path (size bytes, its first n in buf) fits in
- * it. */
-static int classic_header_ok(const unsigned char *buf, size_t n, int wide)
+/* A variable of a classic header: where its name lies, its data's bytes in one record (a
+ * record variable) or in all, and where its data begins. */
+typedef struct {
+    const unsigned char *name;
+    unsigned long long name_len;
+    double bytes; /* a double: a header may declare more than 2^64 */
+    unsigned long long begin;
+    int record;
+} classic_var;
+
+/* The variables' data must lie inside the file (libnetcdf reads zeros past its end, so a file
+ * cut short would read as data): data of non-record variables at begin + bytes, that of
+ * record variables in each of numrecs records of recsize bytes (the record variables' bytes,
+ * each rounded up to 4, unless there is only one). Returns the first variable whose data
+ * ends past size, or -1; *end = where it ends. */
+static long first_outside(const classic_var *v, unsigned long long nvars,
+                          unsigned long long numrecs, int streaming, long long size, double *end)
+{
+    double recsize = 0;
+    int nrec = 0;
+    for (unsigned long long i = 0; i < nvars; i++)
+        if (v[i].record) {
+            recsize += (double)(((unsigned long long)v[i].bytes + 3) / 4 * 4);
+            nrec++;
+        }
+    for (unsigned long long i = 0; i < nvars; i++)
+        if (v[i].record && nrec == 1)
+            recsize = v[i].bytes;
+    for (unsigned long long i = 0; i < nvars; i++) {
+        if (v[i].record && (streaming || numrecs == 0))
+            continue; /* streaming: libnetcdf counts the records the file holds */
+        *end = (double)v[i].begin + v[i].bytes +
+               (v[i].record ? (double)(numrecs - 1) * recsize : 0);
+        if (v[i].bytes > 0 && *end > (double)size)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* Whether the classic header (its first n bytes in buf; the file has size bytes) fits in it:
+ * 1; 0 when it does not; 2 when a variable's data lies past the file's end (*bad names it). */
+static int classic_header_ok(const unsigned char *buf, size_t n, int wide, long long size,
+                             classic_var *bad, double *end)
 {
     hdr h = {buf + 4, buf + n, wide};
-    unsigned long long ndims, nvars, k;
-    take(&h, wide ? 8 : 4); /* numrecs */
+    int w = wide ? 8 : 4;
+    unsigned long long ndims, nvars, k = 0, numrecs = take(&h, w);
+    int streaming = numrecs == (wide ? ~0ull : 0xffffffffull);
     if (!list(&h, 0x0A, 8, &ndims))
         return 0;
-    for (unsigned long long i = 0; i < ndims; i++)
-        if (!name(&h) || (take(&h, wide ? 8 : 4), h.p > h.end))
-            return 0;
-    if (!attributes(&h) || !list(&h, 0x0B, 16, &nvars))
-        return 0;
-    for (unsigned long long i = 0; i < nvars; i++) {
-        if (!name(&h) || !count(&h, wide ? 8 : 4, &k))
-            return 0;
-        for (unsigned long long d = 0; d < k; d++)
-            if (take(&h, wide ? 8 : 4) >= ndims || h.p > h.end)
-                return 0;
-        if (!attributes(&h))
-            return 0;
-        take(&h, 4);                        /* nc_type */
-        take(&h, wide ? 8 : 4);             /* vsize */
-        take(&h, buf[3] == 1 ? 4 : 8);      /* begin */
-        if (h.p > h.end)
-            return 0;
+    unsigned long long *dim = xalloc(sizeof *dim * (ndims ? ndims : 1));
+    classic_var *var = NULL;
+    int ok = 1;
+    for (unsigned long long i = 0; i < ndims && ok; i++)
+        ok = name(&h, NULL, NULL) && (dim[i] = take(&h, w), h.p <= h.end);
+    ok = ok && attributes(&h) && list(&h, 0x0B, 16, &nvars);
+    if (ok)
+        var = xalloc(sizeof *var * (nvars ? nvars : 1));
+    for (unsigned long long i = 0; i < nvars && ok; i++) {
+        classic_var *v = var + i;
+        ok = name(&h, &v->name, &v->name_len) && count(&h, (unsigned)w, &k);
+        v->bytes = 1;
+        for (unsigned long long d = 0; d < k && ok; d++) {
+            unsigned long long id = take(&h, w);
+            ok = id < ndims && h.p <= h.end;
+            if (ok && d == 0 && dim[id] == 0)
+                v->record = 1; /* the unlimited dimension: one record's worth */
+            else if (ok)
+                v->bytes *= (double)dim[id];
+        }
+        unsigned long long t = ok && attributes(&h) ? take(&h, 4) : 0;
+        take(&h, w);                       /* vsize: computed here instead */
+        v->begin = take(&h, buf[3] == 1 ? 4 : 8);
+        ok = t >= 1 && t <= 11 && h.p <= h.end;
+        v->bytes *= ok ? type_size[t] : 0;
     }
-    return 1;
+    long at = ok ? first_outside(var, nvars, numrecs, streaming, size, end) : -1;
+    if (at >= 0) {
+        *bad = var[at];
+        ok = 2;
+    }
+    xfree(dim);
+    xfree(var);
+    return ok;
 }
 
 /* classic_header_ok on the file at path (its first 16 MiB at most). 1, or 0 after a message. */
@@ -152,15 +215,22 @@ static int classic_check(const char *path, nc_kind kind, long long size)
     size_t n = size < (16 << 20) ? (size_t)size : (size_t)(16 << 20);
     unsigned char *buf = xalloc(n + 1);
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ok = 0;
+    classic_var bad;
+    double end = 0;
     if (fd >= 0 && pread(fd, buf, n, 0) == (ssize_t)n && n >= 8)
-        ok = classic_header_ok(buf, n, kind == NC_KIND_CDF5);
+        ok = classic_header_ok(buf, n, kind == NC_KIND_CDF5, size, &bad, &end);
     if (fd >= 0)
         close(fd);
-    xfree(buf);
-    if (!ok)
+    if (ok == 0)
         perr("%s: a %s header that does not fit in the file (counts or names beyond its %lld "
              "bytes): not a netCDF file pillar reads", path, nc_kind_name[kind], size);
-    return ok;
+    else if (ok == 2)
+        perr("%s: the file is truncated: the data of variable %.*s end at byte %.0f, but the "
+             "file has %lld bytes (a %s file cut short)", path,
+             (int)(bad.name_len < 256 ? bad.name_len : 256), (const char *)bad.name, end, size,
+             nc_kind_name[kind]);
+    xfree(buf);
+    return ok == 1;
 }
 
 int nc_open_read(nc_reader *rd, const char *path, const char *what)
@@ -320,6 +390,36 @@ int nc_read_var(const nc_reader *rd, const char *name, int optional, int is_floa
     return 0;
 }
 
+/* The values of variable id's attribute `att` that mark absent entries: 0 and *n (1..8) values
+ * in v, 1 when absent, -1 after a message. _FillValue must be one value of the variable's own
+ * type (libnetcdf compares it in that type); missing_value may be any integer type and up to
+ * 8 values (CF allows a vector), compared by value. */
+static int marker_values(const nc_reader *rd, int id, const char *var, const char *att,
+                         long long *v, int *n)
+{
+    nc_type t, vt;
+    size_t len;
+    int u64;
+    if (nc_inq_att(rd->ncid, id, att, &t, &len) != NC_NOERR)
+        return 1;
+    int is_fill = !strcmp(att, "_FillValue");
+    if (nc_inq_vartype(rd->ncid, id, &vt) != NC_NOERR)
+        return -1;
+    if (is_fill && t != vt) {
+        perr("%s: variable %s: attribute _FillValue has another type than the variable (a "
+             "_FillValue must have its variable's own type)", rd->path, var);
+        return -1;
+    }
+    if (!int_type(t, &u64) || len < 1 || len > (is_fill ? 1 : 8) ||
+        nc_get_att_longlong(rd->ncid, id, att, v) != NC_NOERR) {
+        perr("%s: variable %s: attribute %s is not %s integer", rd->path, var, att,
+             is_fill ? "one" : "one to 8 values of an");
+        return -1;
+    }
+    *n = (int)len;
+    return 0;
+}
+
 int nc_read_ints(const nc_reader *rd, const char *name, int optional, int rank, nc_shape *s,
                  int **out)
 {
@@ -328,22 +428,35 @@ int nc_read_ints(const nc_reader *rd, const char *name, int optional, int rank, 
     int rc = nc_read_var(rd, name, optional, 0, rank, s, &buf);
     if (rc != 0)
         return rc;
+    long long mark[9]; /* the _FillValue, then the missing_value(s) */
+    int nfill = 0, nmissing = 0, id = nc_var(rd, name);
+    int fill = marker_values(rd, id, name, "_FillValue", mark, &nfill);
+    int missing = fill < 0 ? 1 : marker_values(rd, id, name, "missing_value", mark + nfill,
+                                              &nmissing);
+    if (fill < 0 || missing < 0)
+        rc = -1;
+    int nmark = (fill == 0 ? nfill : 0) + (missing == 0 ? nmissing : 0);
     size_t n = 1;
     for (int k = 0; k < rank; k++)
         n *= s->len[k];
     const long long *v = buf;
     *out = xalloc(sizeof(int) * (n ? n : 1));
-    for (size_t k = 0; k < n; k++) {
-        if (v[k] < INT_MIN || v[k] > INT_MAX) {
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        int marked = 0;
+        for (int i = 0; i < nmark; i++)
+            marked |= v[k] == mark[i];
+        if (!marked && (v[k] <= NC_READ_FILL || v[k] > INT_MAX)) {
             char at[64];
             where(at, sizeof at, s, k);
-            perr("%s: variable %s%s holds %lld, out of range", rd->path, name, at, v[k]);
-            xfree(*out);
-            *out = NULL;
+            perr("%s: variable %s%s holds %lld, out of range%s", rd->path, name, at, v[k],
+                 nmark ? "" : " (the variable has no _FillValue or missing_value)");
             rc = -1;
-            break;
         }
-        (*out)[k] = (int)v[k];
+        (*out)[k] = marked ? NC_READ_FILL : (int)v[k];
+    }
+    if (rc != 0) {
+        xfree(*out);
+        *out = NULL;
     }
     xfree(buf);
     return rc;
@@ -398,20 +511,4 @@ int nc_att_int(const nc_reader *rd, int varid, const char *name, long long *v)
         return 0;
     }
     return nc_get_att_longlong(rd->ncid, varid, name, v) == NC_NOERR ? 0 : -1;
-}
-
-int nc_fill_int(const nc_reader *rd, const char *var, long long *fill)
-{
-    int id = nc_var(rd, var);
-    nc_type t, vt;
-    size_t len;
-    if (id < 0 || nc_inq_att(rd->ncid, id, "_FillValue", &t, &len) != NC_NOERR)
-        return 1;
-    if (nc_inq_vartype(rd->ncid, id, &vt) != NC_NOERR || t != vt || len != 1 ||
-        nc_att_int(rd, id, "_FillValue", fill) != 0) {
-        perr("%s: variable %s: attribute _FillValue is not one value of the variable's own "
-             "integer type", rd->path, var);
-        return -1;
-    }
-    return 0;
 }

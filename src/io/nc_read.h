@@ -8,6 +8,7 @@
 #ifndef PILLAR_NC_READ_H
 #define PILLAR_NC_READ_H
 
+#include <limits.h>
 #include <stddef.h>
 
 /* The variants, from the file's first bytes. */
@@ -65,8 +66,15 @@ int nc_var_shape(const nc_reader *rd, const char *name, int optional, nc_shape *
 int nc_read_var(const nc_reader *rd, const char *name, int optional, int is_float, int rank,
                 nc_shape *s, void **buf);
 
-/* nc_read_var of integers into int: the first value outside INT_MIN..INT_MAX is reported by its
- * position. Same returns; *out (xfree) NULL unless 0. */
+/* The value nc_read_ints gives an entry that holds its variable's _FillValue or one of its
+ * missing_value values. */
+#define NC_READ_FILL INT_MIN
+
+/* nc_read_var of integers into int. Entries equal to the variable's _FillValue (one value of
+ * the variable's own type: another type is refused) or to one of its missing_value values (any
+ * integer type) become NC_READ_FILL before anything is range-checked, whatever their stored
+ * value (uxarray pads with INT64_MIN); the first other value outside INT_MIN+1..INT_MAX is
+ * reported by its position. Same returns; *out (xfree) NULL unless 0. */
 int nc_read_ints(const nc_reader *rd, const char *name, int optional, int rank, nc_shape *s,
                  int **out);
 
@@ -79,9 +87,5 @@ int nc_att_text(const nc_reader *rd, int varid, const char *name, char *buf, siz
  * unsigned 64-bit one above LLONG_MAX is refused). Returns 0, 1 when absent, -1 when it is not
  * one integer (no message). */
 int nc_att_int(const nc_reader *rd, int varid, const char *name, long long *v);
-
-/* A variable's integer _FillValue: 0 (in *fill), 1 when it has none, -1 after a message when it
- * is not one value of the variable's own type. */
-int nc_fill_int(const nc_reader *rd, const char *var, long long *fill);
 
 #endif
