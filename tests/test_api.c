@@ -573,6 +573,61 @@ static void test_device_graph(void)
 }
 #endif
 
+#ifdef TEST_API_CUDA
+/* Every quad stencil on the GPU, fields resident, against the CPU backend bit for bit: every
+ * input set (the coefficients and fixed inputs too, one of them as a device array), a step(1)
+ * loop and a step(2), an application, then every field read back. */
+static void test_device_quad(void)
+{
+    const char *stencils[] = {"laplap", "hdiff", "fastwaves", "lap"};
+    enum { M = NZ * N };
+    double v[M], a[M], b[M], *d_v;
+    T(cudaMalloc((void **)&d_v, sizeof v) == cudaSuccess);
+    for (int st = 0; st < 4; st++) {
+        pillar_ctx *ctx[2];
+        for (int g = 0; g < 2; g++) {
+            T(pillar_create(&ctx[g]) == PILLAR_OK);
+            T(pillar_set_option(ctx[g], "stencil", stencils[st]) == PILLAR_OK);
+            T(pillar_set_option(ctx[g], "backend", g ? "gpu" : "cpu") == PILLAR_OK);
+            T(pillar_grid_quad(ctx[g], N, NZ, &nbr[0][0]) == PILLAR_OK);
+            CHECK(pillar_setup(ctx[g]) == PILLAR_OK, "%s setup: %s", stencils[st],
+                  pillar_last_error(ctx[g]));
+        }
+        int nin, nout;
+        T(pillar_field_count(ctx[0], &nin, &nout) == PILLAR_OK);
+        for (int k = 0; k < nin; k++) {
+            const char *name;
+            T(pillar_field_name(ctx[0], k, &name) == PILLAR_OK);
+            for (int i = 0; i < M; i++)
+                v[i] = 0.5 + 0.25 * sin(0.7 * i + k) + 0.01 * k;
+            T(pillar_set_field(ctx[0], name, v, M) == PILLAR_OK);
+            if (k == nin - 1) { /* the last input as a device array */
+                T(cudaMemcpy(d_v, v, sizeof v, cudaMemcpyHostToDevice) == cudaSuccess);
+                T(pillar_set_field_device(ctx[1], name, d_v, M) == PILLAR_OK);
+            } else
+                T(pillar_set_field(ctx[1], name, v, M) == PILLAR_OK);
+        }
+        for (int g = 0; g < 2; g++) {
+            for (int t = 0; t < 3; t++)
+                T(pillar_step(ctx[g], 1) == PILLAR_OK);
+            CHECK(pillar_step(ctx[g], 2) == PILLAR_OK && pillar_apply(ctx[g]) == PILLAR_OK,
+                  "%s: %s", stencils[st], pillar_last_error(ctx[g]));
+        }
+        for (int k = 0; k < nin + nout; k++) {
+            const char *name;
+            T(pillar_field_name(ctx[0], k, &name) == PILLAR_OK);
+            T(pillar_get_field(ctx[0], name, a, M) == PILLAR_OK);
+            T(pillar_get_field(ctx[1], name, b, M) == PILLAR_OK);
+            CHECK(same_bits(a, b, M), "%s: field %s on the GPU differs from the CPU",
+                  stencils[st], name);
+        }
+        pillar_destroy(ctx[0]);
+        pillar_destroy(ctx[1]);
+    }
+    cudaFree(d_v);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     make_lattice();
@@ -582,7 +637,8 @@ int main(int argc, char **argv)
         if (rc == 77)
             return rc;
         test_device_graph();
-        return check_done("test_api --gpu (graph stencils)") || rc;
+        test_device_quad();
+        return check_done("test_api --gpu (graph and quad stencils)") || rc;
     }
 #endif
     if (argc == 2 && !strcmp(argv[1], "--faults")) {

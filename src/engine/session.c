@@ -102,13 +102,14 @@ static double resident_bytes(const problem *pb)
 }
 
 /* The resident fields, opened at the first need. Returns 1 when they are there; 0 when the grid
- * is larger than the device's free memory or the strategy has no iterated kernels (the host
- * paths then run; nothing said); -1 after a message (resident_open's refusal). */
+ * is larger than the device's free memory or the strategy has no iterated kernels for the
+ * stencil (the host paths then run, and refuse steps with the reason; nothing said here); -1
+ * after a message (resident_open's refusal). */
 static int resident_ready(session *s)
 {
     if (s->res)
         return 1;
-    if (s->res_refused || !access_table[s->access].iterated ||
+    if (s->res_refused || !ooc_iterated_ok(s->access, s->pb->s.stencil) ||
         resident_bytes(s->pb) > (double)(gpu_free_bytes() / 100 * 95)) {
         s->res_refused = 1;
         return 0;

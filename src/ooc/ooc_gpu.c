@@ -833,6 +833,12 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
     return 0;
 }
 
+int ooc_iterated_ok(access_t a, stencil_t st)
+{
+    return access_table[a].iterated && gpu_supports(a, st) &&
+           (!stencil_table[st].graph || a == ACC_IDXVAR || a == ACC_GRAPH_TWOPASS);
+}
+
 int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precision_t prec,
                        int chasing, int compressed)
 {
@@ -853,9 +859,7 @@ int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precisi
     const access_desc *d = access_get(k->access);
     if (!d)
         return -1;
-#define ITERATED_OK(a)                                                                            \
-    (access_table[a].iterated && gpu_supports((access_t)(a), st) &&                              \
-     (!graph || (a) == ACC_IDXVAR || (a) == ACC_GRAPH_TWOPASS))
+#define ITERATED_OK(a) ooc_iterated_ok((access_t)(a), st)
     if (!ITERATED_OK(k->access)) {
         char names[160] = "";
         for (int a = 0; a < ACC_COUNT; a++)

@@ -42,6 +42,10 @@ typedef struct {
                      * 0 (what ooc_launch_prepare sets): an iterated step, the fold fused */
 } ooc_launch;
 
+/* Whether strategy a has kernels for iterated steps of stencil st (a graph stencil's steps run
+ * the ELL kernel under idxvar's name, or graph-twopass). */
+int ooc_iterated_ok(access_t a, stencil_t st);
+
 /* Checks kernel k for iterated runs of stencil st in precision prec on tables (chasing,
  * compressed) and fills L. Returns 0, or -1 with a message (a strategy without iterated
  * kernels for st, a block shape it does not take). */
