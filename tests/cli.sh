@@ -103,6 +103,21 @@ if [ $? -eq 1 ] && python3 -c 'import json, sys; assert json.load(open(sys.argv[
     "$tmp/json"; then echo "ok: a failed run --json says ok: false"
 else echo "FAIL: a failed run --json"; cat "$tmp/json"; fail=1; fi
 expect_error "--json does not go with --plan-only" run --plan-only --json
+# --progress: the meter on stderr (PILLAR_PROGRESS_AFTER=0: from the first update, not after 2 s);
+# without it and with stderr no terminal, nothing; a run shorter than 2 s shows nothing
+ooc="--size 40x36x12 --steps 4 --out-of-core on --device-mem 200K --backend cpu"
+PILLAR_PROGRESS_AFTER=0 "$pillar" run $ooc --progress >"$tmp/out" 2>"$tmp/err"
+if grep -q "^pillar: run 100% ([0-9]* of [0-9]* chunks)$" "$tmp/err" &&
+    grep -q "^pillar: verify .*% (1 of 4 steps), [0-9]* s left$" "$tmp/err" &&
+    grep -q "^pillar: verify 100% (4 of 4 steps)$" "$tmp/err" && grep -q "PASS" "$tmp/out"; then
+    echo "ok: --progress shows the run's chunks and the verification's steps"
+else
+    echo "FAIL: --progress:"; cat "$tmp/err"; fail=1
+fi
+PILLAR_PROGRESS_AFTER=0 "$pillar" run $ooc >/dev/null 2>"$tmp/err"
+grep -q "pillar: run" "$tmp/err" && { echo "FAIL: a meter without --progress or a terminal"; fail=1; }
+"$pillar" run --size 32x32x8 --steps 3 --backend cpu --progress >/dev/null 2>"$tmp/err"
+[ -s "$tmp/err" ] && { echo "FAIL: a meter for a run under 2 s: $(cat "$tmp/err")"; fail=1; }
 for cmd in "" run info; do
     expect_output "usage: pillar" $cmd --help
 done

@@ -3,9 +3,10 @@
 # UGRID view and values against references computed in Python; a field file written by xarray
 # is read back as --input; tools/plot-field draws an output. Skipped (exit 77) only when no
 # Python with xarray and netCDF4 is found.
-# With uxarray (REPO_ROOT/.venv-uxarray, made by .ci/run, or the system's Python), the mesh file
-# and the field file are opened together with it too (tests/check_uxarray.py); PILLAR_UXARRAY=1
-# makes its absence a failure.
+# With uxarray (REPO_ROOT/.venv-uxarray, made by .ci/run, or the system's Python), every mesh
+# kind `mesh generate` writes, a partitioned mesh, and every kind of field file (outputs, with
+# inputs, a state after --steps, a time axis, an emulated --size grid) are opened with it
+# (tests/check_uxarray.py); PILLAR_UXARRAY=1 makes its absence a failure.
 # usage: netcdf_cli.sh PILLAR REPO_ROOT
 pillar=$1
 root=$2
@@ -45,7 +46,33 @@ for cand in "$root/.venv-uxarray/bin/python" /usr/bin/python3 python3; do
     if "$cand" -c 'import uxarray' >/dev/null 2>&1; then uxpy=$cand; break; fi
 done
 if [ -n "$uxpy" ]; then
-    "$uxpy" "$root/tests/check_uxarray.py" "$tmp/patch.nc" "$tmp/mesh.nc" 63 80 || fail=1
+    ux() { "$uxpy" "$root/tests/check_uxarray.py" "$@" || fail=1; }
+    ux "$tmp/patch.nc" "$tmp/mesh.nc" 63 80
+    ux "$tmp/mesh.nc" "$tmp/mesh.nc" 63 80         # a field file carries its grid
+    ux "$tmp/emu.nc" "$tmp/emu.nc" 120 143         # the emulated 12x10 grid's patch
+    ux "$tmp/patch.nc" "$tmp/series.nc" 63 80      # a time axis of states
+    ux "$tmp/patch.nc" "$tmp/last.nc" 63 80        # the state after --steps
+    ux "$tmp/sphere.nc" - 54 56                    # 6n^2 cells, 6n^2 + 2 nodes
+    # every kind mesh generate makes, NCELLS NNODES counted here ('-': as the file says), and a
+    # graphlap output on each
+    while read -r name cells nodes args; do
+        "$pillar" mesh generate "$tmp/$name.nc" --levels 2 $args >/dev/null &&
+            "$pillar" run --mesh "$tmp/$name.nc" --stencil graphlap --backend cpu --runs 1 \
+                --output "$tmp/$name-out.nc" --output-inputs >/dev/null ||
+            { echo "FAIL: mesh generate $args, or graphlap on it"; fail=1; continue; }
+        ux "$tmp/$name.nc" "$tmp/$name-out.nc" "$cells" "$nodes"
+    done <<KINDS
+regular 30 42 --size 6x5
+shuffled 64 81 --kind shuffled --size 8x8
+rotated 64 81 --kind rotated --size 8x8 --window 4
+triangles 24 20 --kind triangles --size 4x3
+hexagons 36 96 --kind hexagons --size 6x6
+refined 48 65 --kind refined --size 6x6 --refine 2
+tri-torus 32 - --kind triangles --size 4x4 --periodic
+hex-torus 24 - --kind hexagons --size 4x6 --periodic
+cubed 96 98 --kind cubed-sphere --n 4
+KINDS
+    "$pillar" mesh partition "$tmp/hexagons.nc" --parts 3 >/dev/null && ux "$tmp/hexagons.nc" - 36 96
 elif [ -n "${PILLAR_UXARRAY:-}" ]; then
     echo "FAIL: PILLAR_UXARRAY is set but no Python imports uxarray"; fail=1
 else

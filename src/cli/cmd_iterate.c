@@ -462,6 +462,7 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
     fieldset spare = {{0}};
     double t_step = 0, total_s = 0;
     int rc = 0;
+    meter_phase("run");
     if (backend == BACKEND_CPU) {
         double t0 = now_ms();
         if (ooc || pl.K > 1)
@@ -563,6 +564,7 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
     if (o->no_verify) {
         report_printf("  verify    skipped (--verify off)\n");
     } else if (full && (ooc || pl.K > 1 || backend == BACKEND_GPU)) {
+        meter_phase("verify");
         iter_run_incore(pb, ref, steps);
         long points, bad = iter_state_differ(pb, pb->uf, ref, &points);
         ok = bad == 0;

@@ -55,7 +55,9 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     report_begin("run", a.json, 2);
+    meter_start(a.progress);
     rc = cli_stencil_file(&a) != 0 ? 1 : cli_check_reads(&a, run_one(&a, argc, argv));
+    meter_stop();
     report_end(rc == 0);
     return rc;
 }
@@ -117,6 +119,7 @@ static int run_one(const cli_args *a, int argc, char **argv)
     /* the reference: the regular grid, or for a mesh without one the CPU unstructured executor */
     fieldset ref = {{0}};
     if (!o.no_verify) {
+        meter_phase("verify");
         ref = runner_outputs(&pb, !twin);
         if (twin)
             cpu_run_regular(&pb, ref);
@@ -125,6 +128,7 @@ static int run_one(const cli_args *a, int argc, char **argv)
     }
     fieldset out = runner_outputs(&pb, uns);
     timing t;
+    meter_phase("run");
     if (runner_execute(&pb, &o, backend, uns, out, &t) != 0) {
         runner_free_outputs(&pb, &out);
         runner_free_outputs(&pb, &ref);

@@ -3,6 +3,7 @@
 #define PILLAR_COMMANDS_H
 
 #include "options.h"
+#include "meter.h"
 #include "report.h"
 #include "src/exec/field_io.h"
 #include "src/ooc/persist_gpu.h"

@@ -602,6 +602,10 @@ static const flag flags[] = {
      "still prints its state's checksum to compare with other runs);\n"
      "--output is refused then (it is written after a verified run)  (on)",
      set_choice, AT(o.no_verify), 0, 2, on_off},
+    {"--progress", NULL, RUN, HELP_MAIN,
+     "show how far a run and its verification are, with the time left, on\n"
+     "stderr once they take more than 2 s (also when stderr is no terminal;\n"
+     "on a terminal it is shown anyway)", set_switch, AT(progress), 0, 0, NULL},
     {"--json", NULL, RUN | MINFO, HELP_MAIN,
      "print one JSON object on stdout instead of the table: the same\n"
      "facts, a member per line of it, and \"values\" with the numbers",

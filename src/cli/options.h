@@ -63,6 +63,7 @@ typedef struct {
     int help, version;
     const char *stencil_file; /* run, bench: --stencil-file FILE (docs/own-stencil.md) */
     int check_reads;          /* run: --check-reads, the checked mode of a stencil file */
+    int progress;             /* run: --progress, the meter on stderr also when it is no terminal */
     int json;                 /* run: --json, one JSON object instead of the table (mesh info:
                                * m.json) */
 } cli_args;

@@ -1,5 +1,6 @@
 /* iterate.c — time steps on the CPU: the stencil body on a block, then the fold into the state. */
 #include "iterate.h"
+#include "base/progress.h"
 
 #include <string.h>
 
@@ -115,8 +116,10 @@ void iter_run_incore(const problem *pb, fieldset f, int steps)
 {
     cpu_block b = cpu_block_inner(pb);
     b.geo = &pb->geo; /* fluxdiff's coefficients (empty for the others) */
-    for (int t = 0; t < steps; t++)
+    for (int t = 0; t < steps; t++) {
         iter_step(pb->s.stencil, pb->s.prec, &pb->nt, &pb->ell, b, f);
+        progress_update("steps", t + 1, steps);
+    }
 }
 
 fieldset iter_fields_copy(const problem *pb)

@@ -3,6 +3,7 @@
 
 #include "cpu_exec.h"
 #include "gpu.h"
+#include "base/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,7 @@ static int cpu_execute(const problem *pb, const options *o, int uns, fieldset ou
         else
             cpu_run_regular(pb, out);
         ms[r] = now_ms() - t0;
+        progress_update("runs", r + 1, o->runs);
     }
     qsort(ms, (size_t)o->runs, sizeof(double), cmp_double);
     t->runs = o->runs;

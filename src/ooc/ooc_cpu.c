@@ -3,6 +3,7 @@
 
 #include "src/exec/iterate.h"
 #include "access/tiles_run.h"
+#include "base/progress.h"
 
 #include <string.h>
 
@@ -227,7 +228,8 @@ int ooc_cpu_run(const ooc_plan *pl, const ugrid *g, fieldset f, int steps)
     fieldset loc[2] = {chunk_alloc(pl), chunk_alloc(pl)};
     int chunks = pl->nparts * pl->nslabs;
     ooc_piece *pc = xalloc(sizeof(ooc_piece) * (size_t)ooc_max_pieces(pl));
-    for (int done = 0; done < steps;) {
+    long passes = (steps + pl->F - 1) / pl->F, pass = 0;
+    for (int done = 0; done < steps; pass++) {
         int t = steps - done < pl->F ? steps - done : pl->F;
         for (int i = 0; i < chunks; i++) {
             const ooc_part *pt = &pl->part[i / pl->nslabs];
@@ -242,6 +244,7 @@ int ooc_cpu_run(const ooc_plan *pl, const ugrid *g, fieldset f, int steps)
             }
             run_trapezoid(pl, pt, s, t, here);
             scatter(pl, g, pt, s, here, next);
+            progress_update("chunks", (double)(pass * chunks + i + 1), (double)(passes * chunks));
         }
         fieldset swap = cur;
         cur = next;

@@ -1,5 +1,6 @@
 /* ooc_gpu.c — the out-of-core pipeline on the GPU (src/ooc/ooc_gpu.h). */
 #include "ooc_gpu.h"
+#include "base/progress.h"
 
 #include "persist_gpu.h"
 
@@ -803,6 +804,7 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
         }
         pass_s[q] = (end - prev_end) / todo[hq] * pl->F; /* a full pass's worth */
         prev_end = end;
+        progress_update("steps", q + 1 < npass ? (double)(q + 1) * pl->F : steps, steps);
     }
     CK(cudaDeviceSynchronize());
     t->passes = npass;

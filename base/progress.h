@@ -1,0 +1,23 @@
+/* progress.h — how far the engine's long loops are, for a client that shows it.
+ *
+ * The engine never prints: its long loops (the steps of an iterated run, the chunks of an
+ * out-of-core pass, the timed runs of an application) call progress_update, which passes the
+ * count on to the hook a client installed (the pillar command's meter, src/cli/progress.c), or
+ * does nothing without one. Called from the thread that runs the loop, outside parallel regions. */
+#ifndef PILLAR_PROGRESS_H
+#define PILLAR_PROGRESS_H
+
+typedef struct {
+    /* `done` of `total` units of work named by `what` ("steps", "chunks", "runs"); the last call
+     * of a loop has done == total */
+    void (*update)(void *arg, const char *what, double done, double total);
+    void *arg;
+} progress_hook;
+
+/* Installs h (copied), or with NULL removes the hook. */
+void progress_set(const progress_hook *h);
+
+/* Reports to the hook, if any. */
+void progress_update(const char *what, double done, double total);
+
+#endif
