@@ -8,8 +8,12 @@
 #  2. ESMF unstructured grids (1- and 0-based, spherical and planar, mixed polygons padded with
 #     -1) and CF cell bounds (SCRIP's corners; FESOM's padding by the last vertex) give the
 #     neighbours and corners of the same grid read from its own format;
-#  3. SCRIP files that made the corner merging quadratic import within 5 s, correctly;
-#  4. MPAS positions that are not finite are refused naming the variable and the index.
+#  3. SCRIP files that made the corner merging quadratic import within 5 s, correctly, and the
+#     corners of a SCRIP grid moved by less than the tolerance, in chains or apart merge into the
+#     nodes a brute-force merging of every pair gives;
+#  4. MPAS positions that are not finite are refused naming the variable and the index;
+#  5. run --mesh and mesh info read every grid file directly, with import's --levels and
+#     --format: what they print and graphlap's output are those of the imported mesh file.
 # Skipped (77) where python3 with netCDF4 and numpy, or ncdump, is missing.
 pillar=$1
 src=$2
@@ -125,6 +129,13 @@ print(("ok" if ok else "FAIL") + ": the thin cells' neighbours are the cells bef
 sys.exit(0 if ok else 1)
 EOF
 
+# corners moved by less than the tolerance, in chains, or apart: the nodes brute force gives
+for seed in 1 2 3; do
+    $make scrip-jitter "$tmp/jitter.nc" $seed
+    expect_output "scrip: 72 cells" mesh import "$tmp/jitter.nc" "$tmp/jitter.h5"
+    $make check-merge "$tmp/jitter.nc" "$tmp/jitter.h5" || fail=1
+done
+
 # ---- 4. MPAS positions that are not finite ----
 while IFS='|' read -r what args needle; do
     case $what in ''|\#*) continue ;; esac
@@ -139,5 +150,37 @@ xVertex without lonVertex|drop=lonVertex,latVertex set=xVertex:5:nan|xVertex[5] 
 yVertex on a plane|gatt=on_a_sphere:NO set=yVertex:179:nan|yVertex[179] = nan is not a finite position
 lonCell|set=lonCell:3:nan|lonCell[3] = nan is not a longitude
 EOF
+
+# ---- 5. grid files read directly ----
+for name in icon-classic mpas-coast scrip-latlon; do
+    "$pillar" mesh import "$data/$name.nc" "$tmp/$name-64.h5" >/dev/null
+    "$pillar" mesh info "$tmp/$name-64.h5" | sed 1d >"$tmp/a.txt"
+    "$pillar" mesh info "$data/$name.nc" >"$tmp/b.out" 2>&1 || { echo "FAIL: mesh info $name.nc"; fail=1; }
+    sed 1d "$tmp/b.out" | cmp -s - "$tmp/a.txt" &&
+        echo "ok: mesh info $name.nc prints what it prints of the imported file" ||
+        { echo "FAIL: mesh info $name.nc differs from the imported file's"; cat "$tmp/b.out"; fail=1; }
+    graphlap "$tmp/$name-64.h5" "$tmp/q1.nc"; graphlap "$data/$name.nc" "$tmp/q2.nc"
+    cmp -s "$tmp/q1.nc.txt" "$tmp/q2.nc.txt" && grep -q "cells = " "$tmp/q1.nc.txt" &&
+        echo "ok: run --mesh $name.nc: graphlap's output on the imported file" ||
+        { echo "FAIL: run --mesh $name.nc: graphlap differs"; fail=1; }
+done
+expect_output "x 3 levels" run --mesh "$data/ugrid-sphere.nc" --levels 3 --stencil graphlap \
+    --backend cpu --runs 1
+expect_output "cells       80 per level, 7 levels" mesh info "$data/icon-64bit.nc" --levels=7
+expect_output "7 levels" mesh info "$tmp/icon-classic-64.h5" --levels 7
+expect_output "ugrid: 80 faces" mesh info "$data/ugrid-sphere.nc" --format ugrid
+expect_error "no UGRID 2D mesh" mesh info "$data/icon-cdf5.nc" --format ugrid
+printf 'not a grid\n' >"$tmp/text.h5"
+for cmd in "mesh info" "run --mesh"; do
+    expect_error "text.h5: not an HDF5 file; nor is it a grid file of another tool's format: which format?" \
+        $cmd "$tmp/text.h5"
+done
+"$pillar" run --levels 3 --stencil graphlap >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && echo "ok: run --levels without --mesh: exit 2" ||
+    { echo "FAIL: run --levels without --mesh: exit $rc"; fail=1; }
+# a partition is stored into a pillar mesh file only: a grid file stays as it was
+cp "$data/scrip-latlon.nc" "$tmp/grid.nc"
+expect_error "grid.nc: not an HDF5 file" mesh partition "$tmp/grid.nc" --parts 2
+cmp -s "$data/scrip-latlon.nc" "$tmp/grid.nc" || { echo "FAIL: mesh partition changed a grid file"; fail=1; }
 
 exit $fail

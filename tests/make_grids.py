@@ -19,6 +19,14 @@ usage: make_grids.py CASE OUT [ARGS...]
       padded to nv = maxEdges by repeating the last one
   scrip-identical OUT [N]
       N (500000) cells with the same 4 corners, netCDF-4 with zlib: every corner coincides
+  scrip-jitter OUT SEED
+      SCRIP's 12 x 6 grid of 30-degree cells with each corner moved: not at all, by 1e-9
+      degrees (one node with its copies), along a chain of steps of 0.6e-9 radians (one node
+      through the chain, though its ends lie 1.2e-9 apart) or by 1e-5 degrees (a node apart)
+  check-merge SCRIP MESH
+      the corners of SCRIP merged by brute force (every pair within 1e-9 on the unit sphere,
+      union-find) into cells as SCRIP's reader describes them (a corner repeated next to itself
+      counts once): exit 0 when they are MESH's cell_nodes and node count
   scrip-thin OUT [N]
       N (300000) thin cells in a strip along the meridian of 90 degrees east (x = 0 for half
       the corners): cell i between the latitudes -80 + 160 i / N and -80 + 160 (i + 1) / N
@@ -174,9 +182,67 @@ def scrip_thin(out, n="300000"):
     scrip_file(out, (la0 + la1) / 2, np.full(n, 90.0005), corner_lat, corner_lon)
 
 
+def scrip_jitter(out, seed):
+    rng = np.random.default_rng(int(seed))
+    nlon, nlat, d = 12, 6, 30.0
+    i, j = np.meshgrid(np.arange(nlon), np.arange(nlat))
+    i, j = i.ravel(), j.ravel()
+    corner_lon = np.stack([i, i + 1, i + 1, i], axis=1) * d
+    corner_lat = np.stack([j, j, j + 1, j + 1], axis=1) * d - 90
+    kind = rng.choice(4, corner_lon.shape, p=[0.4, 0.3, 0.2, 0.1])
+    step = np.degrees(0.6e-9)
+    move = np.select([kind == 1, kind == 2, kind == 3],
+                     [rng.uniform(-1e-9, 1e-9, kind.shape), rng.integers(0, 3, kind.shape) * step,
+                      np.full(kind.shape, 1e-5)], 0.0)
+    corner_lat = np.clip(corner_lat + move, -90, 90)
+    scrip_file(out, (j + 0.5) * d - 90, (i + 0.5) * d, corner_lat, corner_lon)
+
+
+def check_merge(scrip, mesh):
+    with netCDF4.Dataset(scrip) as f:
+        lat = np.radians(np.array(f["grid_corner_lat"][:]))
+        lon = np.radians(np.array(f["grid_corner_lon"][:]))
+    n, w = lat.shape
+    p = np.stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)],
+                 axis=-1).reshape(-1, 3)
+    up = list(range(len(p)))
+
+    def root(a):
+        while up[a] != a:
+            a = up[a]
+        return a
+    for a in range(len(p)):
+        near = np.nonzero(((p - p[a]) ** 2).sum(axis=1) <= 1e-18)[0]
+        for b in near:
+            ra, rb = root(a), root(int(b))
+            up[max(ra, rb)] = min(ra, rb)
+    number = {}
+    for a in range(len(p)):
+        number.setdefault(root(a), len(number))
+    want = []
+    for c in range(n):
+        row = []
+        for k in range(w):
+            v = number[root(c * w + k)]
+            if not row or (v != row[-1] and (k < w - 1 or v != row[0])):
+                row.append(v)
+        if len(row) > 1 and row[-1] == row[0]:
+            row.pop()
+        want.append(row + [-1] * (w - len(row)))
+    with netCDF4.Dataset(mesh) as f:
+        f.set_auto_mask(False)
+        got = np.array(f["cell_nodes"][:])
+        nodes = len(f.dimensions["nNodes"])
+    ok = nodes == len(number) and (got == np.array(want)).all()
+    print("%s: %d corners merged into %d nodes by brute force; the mesh has %d" %
+          ("ok" if ok else "FAIL", len(p), len(number), nodes))
+    sys.exit(0 if ok else 1)
+
+
 CASES = {"copy": copy, "esmf-from-icon": esmf_from_icon, "esmf-from-ugrid": esmf_from_ugrid,
          "bounds-from-scrip": bounds_from_scrip, "bounds-from-mpas": bounds_from_mpas,
-         "scrip-identical": scrip_identical, "scrip-thin": scrip_thin}
+         "scrip-identical": scrip_identical, "scrip-thin": scrip_thin,
+         "scrip-jitter": scrip_jitter, "check-merge": check_merge}
 
 if __name__ == "__main__":
     if len(sys.argv) < 3 or sys.argv[1] not in CASES:

@@ -85,10 +85,11 @@ int mesh_importer_detect(const char *path)
      * left to the importer its name points to, whose message says why */
     if (nc_sniff(path) != NC_KIND_NONE) {
         char quiet[512];
+        perr_saved saved = perr_capture_save();
         perr_capture(quiet, sizeof quiet);
         if (nc_open_read(&p.nc, path, "netCDF file") != 0)
             p.nc.ncid = -1;
-        perr_capture(NULL, 0);
+        perr_capture_restore(saved);
     }
     int found = -1;
     for (int k = 0; k < MESH_IMPORTER_COUNT && found < 0; k++)
@@ -227,10 +228,13 @@ int mesh_read_sphere(const nc_reader *rd, const char *lat_name, const char *lon_
 /* ---- corners merged into nodes ----
  * Two corners are one node when their points lie within MESH_NODE_TOL; the nodes are the
  * classes of that relation's chains (union-find, the earliest corner leading). The candidates
- * for a pair come from a grid of cubes of edge 2 * MESH_NODE_TOL: points within the tolerance
- * lie in the same or adjacent cubes (the factor 2 keeps rounding of x / edge from splitting
- * them by two cubes). Corners at exactly one position are joined first and compared once, so
- * that a file of many identical corners costs a sort, not a comparison of every pair. */
+ * for a pair come from a grid of cubes of edge CUBE_EDGE, found through a hash table: a point
+ * is compared with the points of its own cube and of those adjacent cubes that it lies within
+ * the tolerance of (none for most points). Corners at exactly one position are joined first and
+ * compared once, so that a file of many identical corners costs a sort, not a comparison of
+ * every pair. */
+
+#define CUBE_EDGE (16 * MESH_NODE_TOL)
 
 typedef struct {
     long long cube[3]; /* the point's cube: floor(coordinate / edge) */
@@ -281,12 +285,20 @@ typedef struct {
     int start, end; /* end 0: an empty slot */
 } cube_slot;
 
+/* splitmix64's finaliser: every bit of x moves every bit of the result. */
+static unsigned long long mix64(unsigned long long x)
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
 static size_t cube_hash(const long long c[3], size_t mask)
 {
-    unsigned long long h = 1469598103934665603ull;
+    unsigned long long h = 0;
     for (int k = 0; k < 3; k++)
-        h = (h ^ (unsigned long long)c[k]) * 1099511628211ull;
-    return (size_t)(h ^ (h >> 29)) & mask;
+        h = mix64(h + (unsigned long long)c[k]);
+    return (size_t)h & mask;
 }
 
 /* The slot of cube c: the one holding it, or the empty one where it would go. */
@@ -295,6 +307,31 @@ static cube_slot *cube_find(cube_slot *t, size_t mask, const long long c[3])
     for (size_t h = cube_hash(c, mask);; h = (h + 1) & mask)
         if (t[h].end == 0 || !memcmp(t[h].cube, c, sizeof t[h].cube))
             return &t[h];
+}
+
+/* Joins distinct point d[a] with each later one (d[b], b > a) within the tolerance, looked for
+ * in the cubes the box of the tolerance around it meets (t: the cubes' runs of d). */
+static void join_around(const double *xyz, const corner_key *d, int a, cube_slot *t, size_t mask,
+                        int *up)
+{
+    const double *p = xyz + 3 * (size_t)d[a].i, reach = 1.01 * MESH_NODE_TOL; /* rounding */
+    long long lo[3], hi[3], c[3];
+    for (int k = 0; k < 3; k++) {
+        lo[k] = (long long)floor((p[k] - reach) / CUBE_EDGE);
+        hi[k] = (long long)floor((p[k] + reach) / CUBE_EDGE);
+    }
+    for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++)
+        for (c[1] = lo[1]; c[1] <= hi[1]; c[1]++)
+            for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++) {
+                const cube_slot *s = cube_find(t, mask, c);
+                for (int b = s->start > a + 1 ? s->start : a + 1; b < s->end; b++) {
+                    const double *q = xyz + 3 * (size_t)d[b].i;
+                    double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                                (p[2] - q[2]) * (p[2] - q[2]);
+                    if (d2 <= MESH_NODE_TOL * MESH_NODE_TOL)
+                        corner_join(up, d[a].i, d[b].i);
+                }
+            }
 }
 
 /* Joins every pair of the n distinct points d[] (sorted by cube) that lie within the tolerance;
@@ -315,24 +352,8 @@ static void join_near(const double *xyz, const corner_key *d, int n, int *up)
         s->end = b;
         a = b;
     }
-    const double tol2 = MESH_NODE_TOL * MESH_NODE_TOL;
-    for (int a = 0; a < n; a++) {
-        const double *p = xyz + 3 * (size_t)d[a].i;
-        for (int o = 0; o < 27; o++) {
-            long long c[3] = {d[a].cube[0] + o % 3 - 1, d[a].cube[1] + o / 3 % 3 - 1,
-                              d[a].cube[2] + o / 9 - 1};
-            const cube_slot *s = cube_find(t, cap - 1, c);
-            for (int b = s->start; b < s->end; b++) {
-                if (b <= a)
-                    continue; /* each pair once */
-                const double *q = xyz + 3 * (size_t)d[b].i;
-                double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
-                            (p[2] - q[2]) * (p[2] - q[2]);
-                if (d2 <= tol2)
-                    corner_join(up, d[a].i, d[b].i);
-            }
-        }
-    }
+    for (int a = 0; a < n; a++)
+        join_around(xyz, d, a, t, cap - 1, up);
     xfree(t);
 }
 
@@ -341,12 +362,11 @@ static void join_near(const double *xyz, const corner_key *d, int n, int *up)
  * *pos. Returns the number of nodes. */
 static int merge_corners(const double *xyz, int n, int *node, double **pos)
 {
-    const double edge = 2 * MESH_NODE_TOL;
     corner_key *k = xalloc(sizeof(corner_key) * (size_t)(n ? n : 1));
     int *up = xalloc(sizeof(int) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++) {
         for (int c = 0; c < 3; c++)
-            k[i].cube[c] = (long long)floor(xyz[3 * (size_t)i + c] / edge);
+            k[i].cube[c] = (long long)floor(xyz[3 * (size_t)i + c] / CUBE_EDGE);
         k[i].i = i;
         up[i] = i;
     }
