@@ -7,7 +7,8 @@
 #     the same output;
 #  2. ESMF unstructured grids (1- and 0-based, spherical and planar, mixed polygons padded with
 #     -1) and CF cell bounds (SCRIP's corners; FESOM's padding by the last vertex) give the
-#     neighbours and corners of the same grid read from its own format;
+#     neighbours and corners of the same grid read from its own format, and bad ones are
+#     refused naming the variable and the first bad entry;
 #  3. SCRIP files that made the corner merging quadratic import within 5 s, correctly, and the
 #     corners of a SCRIP grid moved by less than the tolerance, in chains or apart merge into the
 #     nodes a brute-force merging of every pair gives;
@@ -100,6 +101,41 @@ $make bounds-from-mpas "$data/mpas-sphere.nc" "$tmp/fesom.nc"
 expect_output "neighbours 6: 80 5: 12" mesh import "$tmp/fesom.nc" "$tmp/f.h5"
 expect_output "nodes       180, 3 coordinates" mesh info "$tmp/f.h5"
 expect_output "0 halo cells, 92 inner" mesh info "$tmp/f.h5"
+# bad ESMF and CF-bounds files: refused naming the variable and the first bad entry
+while IFS='|' read -r what src args needle; do
+    case $what in ''|\#*) continue ;; esac
+    eval "$make copy $tmp/$src $tmp/bad.nc $args"
+    expect_error "$needle" mesh import "$tmp/bad.nc" "$tmp/x.h5"
+    no_file "$tmp/x.h5"
+done <<EOF
+start_index 2|esmf1.nc|vatt=elementConn:start_index:2|elementConn: attribute start_index must be 0 or 1
+a node past the last|esmf1.nc|set=elementConn:7:43|elementConn[2][1] = 43 is out of range (1..42
+a node 0 counted from 1|esmf1.nc|set=elementConn:0:0|elementConn[0][0] = 0 is out of range (1..42
+the fill value among the nodes|esmf-mixed.nc|set=elementConn:2:-1|elementConn[0][2] = -1 is out of range (0..62
+too few nodes|esmf1.nc|set=numElementConn:5:2|numElementConn[5] = 2 is out of range (3..maxNodePElement = 3)
+a node not a position|esmf1.nc|set=nodeCoords:9:nan|nodeCoords (column 1, latitude)[4] = nan is not a latitude
+a centre beyond the pole|esmf1.nc|set=centerCoords:1:91|centerCoords (column 1, latitude)[0] = 91 is not a latitude
+a planar node not finite|esmf-mixed.nc|set=nodeCoords:3:inf|nodeCoords[1][1] = inf is not a finite position
+an element twice|esmf1.nc|set=elementConn:3:1 set=elementConn:4:2 set=elementConn:5:3 set=elementConn:0:1 set=elementConn:1:2 set=elementConn:2:3|elementConn: cell 0: its edge between nodes 0 and 1 is shared by
+a corner not a latitude|bounds.nc|set=lat_bnds:5:nan|lat_bnds[5] = nan is not a latitude in degrees
+EOF
+$make copy "$tmp/esmf1.nc" "$tmp/bad.nc" drop=numElementConn
+expect_error "variable numElementConn is missing" mesh import "$tmp/bad.nc" "$tmp/x.h5" --format esmf
+$make copy "$tmp/bounds.nc" "$tmp/bad.nc" drop=lat_bnds
+expect_error "no variables of cell centres with bounds" mesh import "$tmp/bad.nc" "$tmp/x.h5" --format bounds
+$py - "$tmp/rect.nc" <<'PY'
+import sys, netCDF4, numpy as np
+with netCDF4.Dataset(sys.argv[1], "w") as f:
+    f.createDimension("nv", 2)
+    for axis, n, units in (("lon", 4, "degrees_east"), ("lat", 3, "degrees_north")):
+        f.createDimension(axis, n)
+        v = f.createVariable(axis, "f8", (axis,))
+        v.units, v.bounds = units, axis + "_bnds"
+        v[:] = np.arange(n) * 10.0
+        f.createVariable(axis + "_bnds", "f8", (axis, "nv"))[:] = 0
+PY
+expect_error "lie on two dimensions (a rectilinear grid)" mesh import "$tmp/rect.nc" "$tmp/x.h5" --format bounds
+no_file "$tmp/x.h5"
 
 # ---- 3. SCRIP's corner merging in O(n log n): 5 s at most ----
 $make scrip-identical "$tmp/ident.nc"

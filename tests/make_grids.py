@@ -2,9 +2,10 @@
 """make_grids.py — grid files for grid_readers_cli.sh, written with netCDF4 and numpy.
 
 usage: make_grids.py CASE OUT [ARGS...]
-  copy IN OUT [drop=V,V] [set=V:I:VALUE] [gatt=NAME:TEXT]
+  copy IN OUT [drop=V,V] [set=V:I:VALUE] [gatt=NAME:TEXT] [vatt=V:NAME:INT]
       IN copied to OUT in IN's netCDF variant, without the variables `drop` names, with value I
-      of variable V (flat index) set to VALUE (nan, inf, a number), with a global text attribute
+      of variable V (flat index) set to VALUE (nan, inf, a number), with a global text attribute,
+      with an integer attribute of variable V
   esmf-from-icon ICON OUT [start=0|1]
       the ICON grid's triangles as an ESMF unstructured grid: nodeCoords (vlon, vlat in degrees),
       elementConn (vertex_of_cell, counted from start), numElementConn 3, centerCoords
@@ -62,6 +63,10 @@ def copy(src, dst, *args):
             fill = v.getncattr("_FillValue") if "_FillValue" in v.ncattrs() else None
             w = b.createVariable(v.name, v.dtype, v.dimensions, fill_value=fill)
             w.setncatts({k: v.getncattr(k) for k in v.ncattrs() if k != "_FillValue"})
+            for a in o.get("vatt", []):
+                name, att, value = a.split(":")
+                if name == v.name:
+                    w.setncattr(att, np.int32(value))
             w.set_auto_maskandscale(False)
             data = np.array(v[...])
             for s in o.get("set", []):
