@@ -198,9 +198,10 @@ static int grid_importer(const char *path, const char *format)
     perr_capture(why_not_grid, sizeof why_not_grid);
     int k = mesh_importer_detect(path);
     if (k < 0) {
-        mesh m;
+        mesh m; /* read only for its message: is_mesh_file found no pillar_mesh_version */
         perr_capture(why_not_mesh, sizeof why_not_mesh);
-        mesh_read_pillar(path, &m);
+        if (mesh_read_pillar(path, &m) == 0)
+            mesh_free(&m);
     }
     perr_capture_restore(saved);
     if (k < 0) {
