@@ -567,7 +567,9 @@ static const flag flags[] = {
      "auto | cpu | gpu                                    (auto)",
      set_choice, AT(o.backend), 0, 3, backends},
     {"--mesh", "FILE", RUN, HELP_MAIN,
-     "run on the cells of a mesh file (docs/mesh-format.md; 'pillar mesh'):\n"
+     "run on the cells of a mesh file (docs/mesh-format.md; 'pillar mesh'),\n"
+     "or of any grid file 'pillar mesh import' reads, imported in memory\n"
+     "(--levels, --format):\n"
      "halo = cells lacking a neighbour within the stencil's radius, levels\n"
      "from the file, --size not used; --layout file (the file's order,\n"
      "default), metis (METIS parts of about --zcurve-w W cells, or the\n"
