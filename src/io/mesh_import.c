@@ -374,8 +374,9 @@ static int merge_corners(const double *xyz, int n, int *node, double **pos)
     qsort(k, (size_t)n, sizeof(corner_key), corner_key_cmp_sorted);
     int distinct = 0; /* the first corner of each position, kept in place, in sorted order */
     for (int a = 0; a < n; a++) {
-        const double *p = xyz + 3 * (size_t)k[a].i, *q = xyz + 3 * (size_t)k[distinct - 1].i;
-        if (distinct > 0 && p[0] == q[0] && p[1] == q[1] && p[2] == q[2])
+        const double *p = xyz + 3 * (size_t)k[a].i;
+        const double *q = distinct > 0 ? xyz + 3 * (size_t)k[distinct - 1].i : NULL;
+        if (q && p[0] == q[0] && p[1] == q[1] && p[2] == q[2])
             corner_join(up, k[distinct - 1].i, k[a].i);
         else
             k[distinct++] = k[a];
