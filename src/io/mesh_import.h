@@ -88,8 +88,9 @@ int mesh_read_lonlat(const nc_reader *rd, const char *lon_name, const char *lat_
 
 /* Points on the unit sphere of the variables lat_name and lon_name (rank 1 or 2, the same shape
  * s; xyz in a new array of their values' count), in degrees or radians by the `units` attribute
- * of the variables lat_units and lon_units (NULL: each its own; absent: degrees). -1 after a message naming the
- * variable and, for a value that is not a longitude or latitude, its index. */
+ * of the variables lat_units and lon_units (NULL: each its own; absent: degrees). -1 after a
+ * message naming the variable and, for a value that is not a longitude or latitude, its
+ * index. */
 int mesh_read_sphere(const nc_reader *rd, const char *lat_name, const char *lon_name,
                      const char *lat_units, const char *lon_units, int rank, nc_shape *s,
                      double **xyz);
