@@ -135,6 +135,16 @@ with netCDF4.Dataset(sys.argv[1], "w") as f:
         f.createVariable(axis + "_bnds", "f8", (axis, "nv"))[:] = 0
 PY
 expect_error "lie on two dimensions (a rectilinear grid)" mesh import "$tmp/rect.nc" "$tmp/x.h5" --format bounds
+$py - "$tmp/esmf3d.nc" <<'PY'
+import sys, netCDF4
+with netCDF4.Dataset(sys.argv[1], "w") as f:
+    for name, n in (("nodeCount", 4), ("elementCount", 1), ("maxNodePElement", 4), ("coordDim", 3)):
+        f.createDimension(name, n)
+    f.createVariable("nodeCoords", "f8", ("nodeCount", "coordDim"))[:] = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    f.createVariable("elementConn", "i4", ("elementCount", "maxNodePElement"))[:] = [[1, 2, 3, 4]]
+    f.createVariable("numElementConn", "i4", ("elementCount",))[:] = [4]
+PY
+expect_error "nodeCoords has coordDim = 3: a mesh of volumes" mesh import "$tmp/esmf3d.nc" "$tmp/x.h5"
 no_file "$tmp/x.h5"
 
 # ---- 3. SCRIP's corner merging in O(n log n): 5 s of CPU time at most ----
