@@ -82,6 +82,18 @@ void perr_capture(char *buf, size_t n)
         capture_buf[0] = 0;
 }
 
+perr_saved perr_capture_save(void)
+{
+    perr_saved s = {capture_buf, capture_len};
+    return s;
+}
+
+void perr_capture_restore(perr_saved saved)
+{
+    capture_buf = saved.buf;
+    capture_len = saved.n;
+}
+
 void perr(const char *fmt, ...)
 {
     va_list ap;

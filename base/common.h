@@ -36,6 +36,15 @@ void perr(const char *fmt, ...);
  * n = 0 prints them again. The library API (src/api/) reports errors this way; xalloc's
  * out-of-memory exit still prints. */
 void perr_capture(char *buf, size_t n);
+/* The calling thread's capture as it stands, so that code capturing for a while inside a captured
+ * call (perr_capture with its own buffer) can give it back: perr_capture_restore(saved) makes
+ * `saved` the capture again without emptying its buffer. */
+typedef struct {
+    char *buf;
+    size_t n;
+} perr_saved;
+perr_saved perr_capture_save(void);
+void perr_capture_restore(perr_saved saved);
 
 /* ---- faults: failures the engine cannot return from ----
  * Host memory exhausted (xalloc) and a failed CUDA call (the GPU runners' CK) happen deep in code

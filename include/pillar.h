@@ -116,7 +116,8 @@ pillar_status pillar_set_stencil_source(pillar_ctx *ctx, const char *name, const
 pillar_status pillar_grid_quad(pillar_ctx *ctx, int ncells, int nlevels, const int *nbr);
 pillar_status pillar_grid_general(pillar_ctx *ctx, int ncells, int nlevels, int maxdeg,
                                   const int *adj);
-/* The grid from a pillar mesh file (netCDF-4/HDF5, docs/mesh-format.md): cells, levels, coordinates. */
+/* The grid from a pillar mesh file (netCDF-4/HDF5, docs/mesh-format.md), or from any grid file
+ * pillar mesh import reads (imported in memory, 64 levels): cells, levels, coordinates. */
 pillar_status pillar_grid_file(pillar_ctx *ctx, const char *path);
 /* Cell coordinates for order zcurve: xyz[ncoord*c + k], ncoord 2 or 3 (copied). After a grid. */
 pillar_status pillar_set_coordinates(pillar_ctx *ctx, int ncells, int ncoord, const double *xyz);

@@ -368,7 +368,7 @@ expect1 "variable cellsOnCell is missing" mesh import "$data/icon-classic.nc" "$
 expect1 "no UGRID 2D mesh" mesh import "$data/scrip-latlon.nc" "$out" --format ugrid
 expect1 "variable grid_corner_lat is missing" mesh import "$data/mpas-sphere.nc" "$out" --format scrip
 expect1 "variable neighbor_cell_index is missing" mesh import "$data/ugrid-mixed.nc" "$out" --format icon
-expect_error "--format 'netcdf': choose ugrid, icon, mpas, scrip or gmsh" \
+expect_error "--format 'netcdf': choose ugrid, icon, mpas, scrip, esmf, bounds or gmsh" \
     mesh import "$data/icon-classic.nc" "$out" --format netcdf
 no_file "$out"
 exit $fail

@@ -173,15 +173,18 @@ static void print_histogram(const mesh *m)
     report_printf(" cells\n");
 }
 
-/* The flags of a command that reads one mesh file, then the file into m. Returns -1 to go on, or
- * the command's exit status (help shown, a bad command line, an unreadable file). */
+/* The flags of a command that reads one mesh file, then the file into m: any grid file for
+ * info, a pillar mesh file for partition (which stores into it). Returns -1 to go on, or the
+ * command's exit status (help shown, a bad command line, an unreadable file). */
 static int mesh_args_read(unsigned cmd, const help_part *help, int argc, char **argv,
                           mesh_args *a, mesh *m)
 {
     int rc = mesh_parse(cmd, help, argc, argv, a);
     if (rc)
         return CLI_EXIT(rc);
-    return mesh_read(a->file, m) != 0 ? 1 : -1;
+    mesh_load_opts grid = cli_grid_opts(a);
+    rc = cmd == CMD_MESH_PARTITION ? mesh_read_pillar(a->file, m) : mesh_load(a->file, &grid, m);
+    return rc != 0 ? 1 : -1;
 }
 
 static int mesh_info_report(const mesh_args *a, mesh *m);

@@ -46,6 +46,8 @@ int cmd_run(int argc, char **argv)
     int rc = cli_parse(&a, CMD_RUN, run_help, argc, argv);
     if (rc != 0)
         return CLI_EXIT(rc);
+    mesh_load_opts grid = cli_grid_opts(&a.m); /* --format, --levels: how --mesh FILE is read */
+    mesh_read_options(&grid);
     if (a.check_reads && !a.stencil_file) {
         perr("run: --check-reads checks a stencil file: give --stencil-file FILE");
         return 2;

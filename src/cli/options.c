@@ -496,6 +496,12 @@ static int set_format(cli_args *a, const flag *f, const char *v)
     return a->m.format < 0 ? -1 : 0;
 }
 
+mesh_load_opts cli_grid_opts(const mesh_args *m)
+{
+    mesh_load_opts g = {m->format >= 0 ? mesh_importers[m->format].name : NULL, m->gen.nlevels};
+    return g;
+}
+
 /* ---- every command ---- */
 
 #define RUN (CMD_RUN)
@@ -572,7 +578,9 @@ static const flag flags[] = {
      "auto | cpu | gpu                                    (auto)",
      set_choice, AT(o.backend), 0, 3, backends},
     {"--mesh", "FILE", RUN, HELP_MAIN,
-     "run on the cells of a mesh file (docs/mesh-format.md; 'pillar mesh'):\n"
+     "run on the cells of a mesh file (docs/mesh-format.md; 'pillar mesh'),\n"
+     "or of any grid file 'pillar mesh import' reads, imported in memory\n"
+     "(--levels, --format):\n"
      "halo = cells lacking a neighbour within the stencil's radius, levels\n"
      "from the file, --size not used; --layout file (the file's order,\n"
      "default), metis (METIS parts of about --zcurve-w W cells, or the\n"
@@ -779,12 +787,14 @@ static const flag flags[] = {
      set_switch, AT(m.gen.periodic), 0, 0, NULL},
     {"--n", "N", GEN, HELP_MAIN, "panel edge of the cubed sphere                     (24)",
      set_range, AT(m.gen.n), 1, 8192, NULL},
-    {"--levels", "L", GEN | CMD_MESH_IMPORT, HELP_MAIN,
-     "vertical levels stored in the file       (generate: 16, import: 64)",
+    {"--levels", "L", GEN | CMD_MESH_IMPORT | RUN | MINFO, HELP_MAIN,
+     "vertical levels stored in the file       (generate: 16, import: 64);\n"
+     "run --mesh, mesh info: the levels of a grid file read directly (64)\n"
+     "or instead of a mesh file's own",
      set_range, AT(m.gen.nlevels), 1, 100000, NULL},
-    {"--format", "NAME", CMD_MESH_IMPORT, HELP_MAIN,
-     "read IN as this format (one of those listed above) instead of\n"
-     "the one its content shows", set_format, 0, 0, 0, NULL},
+    {"--format", "NAME", CMD_MESH_IMPORT | RUN | MINFO, HELP_MAIN,
+     "read the grid file as this format ('pillar mesh import --help' lists\n"
+     "them) instead of the one its content shows", set_format, 0, 0, 0, NULL},
     {"--window", "W", GEN, HELP_MAIN,
      "shuffled: window of cells; rotated: block edge     (8)",
      set_range, AT(m.gen.window), 1, INT_MAX, NULL},
@@ -854,7 +864,7 @@ void cli_defaults(cli_args *a, unsigned cmd)
     m->gen.kind = MESH_REGULAR;
     m->gen.nx = m->gen.ny = 64;
     m->gen.n = 24;
-    m->gen.nlevels = cmd == CMD_MESH_IMPORT ? 64 : 16;
+    m->gen.nlevels = cmd == CMD_MESH_IMPORT ? 64 : cmd == CMD_MESH_GENERATE ? 16 : 0;
     m->gen.window = 8;
     m->gen.seed = 42;
     m->radius = 2;
@@ -955,6 +965,11 @@ static int mesh_flags_check(const cli_args *a)
     if (o->mesh && o->grid_layout_set) {
         cmd_err(a, "--layout %s needs a regular grid to order; with --mesh choose file, metis or "
                    "zcurve", layout_name[o->spec.layout]);
+        return -1;
+    }
+    if (!o->mesh && (a->m.format >= 0 || a->m.gen.nlevels)) {
+        cmd_err(a, "--%s says how the grid file of --mesh FILE is read and needs it",
+                a->m.format >= 0 ? "format" : "levels");
         return -1;
     }
     if (o->mesh && o->size_set) {

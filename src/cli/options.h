@@ -4,6 +4,7 @@
 #define PILLAR_OPTIONS_H
 
 #include "src/exec/run_options.h"
+#include "src/io/mesh_io.h"
 
 /* ---- pillar's command line: one table of flags (options.c) for every command ----
  *
@@ -46,10 +47,11 @@ typedef struct {
 typedef struct {
     const char *file;   /* FILE, or IN of import */
     const char *out;    /* import: OUT */
-    mesh_gen_spec gen;  /* generate; import takes gen.nlevels */
+    mesh_gen_spec gen;  /* generate; import, info take gen.nlevels (info: 0 unless --levels) */
     int radius, part_size, parts;
     mesh_order_t order; /* info --layout */
-    int format;         /* import --format: an index of mesh_importers, or -1: from the content */
+    int format;         /* import, info --format: an index of mesh_importers, or -1: from the
+                         * content */
     int json;           /* info --json */
 } mesh_args;
 
@@ -76,6 +78,10 @@ int cli_stencil_file(cli_args *a);
 /* After a run of a stencil file in checked mode: rc, or 1 with a message when the run read
  * outside the stencil's declared extent. */
 int cli_check_reads(const cli_args *a, int rc);
+
+/* How run --mesh and mesh info read a grid file: --format (NULL unless given) and --levels (0
+ * unless given). */
+mesh_load_opts cli_grid_opts(const mesh_args *m);
 
 /* Defaults of every field of command `cmd`. */
 void cli_defaults(cli_args *a, unsigned cmd);

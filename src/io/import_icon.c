@@ -3,9 +3,12 @@
  *   neighbor_cell_index  int  (nv = 3, cell)   1-based neighbour of each cell across edge j,
  *                                              <= 0 where the edge lies on the grid's boundary
  *   clon, clat           real (cell)           cell centre, radians
- *   vertex_of_cell       int  (nv = 3, cell)   optional: 1-based corners of each triangle
+ *   vertex_of_cell       int  (nv = 3, cell)   1-based corners of each triangle, in order
+ *                                              around it; optional with neighbor_cell_index
  *   vlon, vlat           real (vertex)         their positions, radians (with vertex_of_cell)
- * and ignores everything else. */
+ * and ignores everything else. Without neighbor_cell_index the neighbours are derived from
+ * vertex_of_cell: the cell across edge j is the other cell with the corners j and j + 1 (mod 3),
+ * ICON's numbering of a triangle's edges (mesh_adj_from_nodes). */
 #include "mesh_import.h"
 
 #include "base/common.h"
@@ -15,12 +18,15 @@
 
 int mesh_detect_icon(const mesh_probe *p)
 {
-    return p->nc.ncid >= 0 && nc_var(&p->nc, "neighbor_cell_index") >= 0;
+    return p->nc.ncid >= 0 && (nc_var(&p->nc, "neighbor_cell_index") >= 0 ||
+                               (nc_var(&p->nc, "vertex_of_cell") >= 0 &&
+                                nc_var(&p->nc, "clon") >= 0 && nc_var(&p->nc, "clat") >= 0));
 }
 
 /* A (3, ncells) table of 1-based indices into rows[3*c + j] (0-based); a value <= 0 becomes -1
- * when none_ok, else it is refused like one above max. *ncells = its columns (when it is -1
- * on entry), else they must match. -1 after a message naming the first bad index. */
+ * when none_ok, else it is refused like one above max (max < 0: the table's columns, for a table
+ * of cells). *ncells = its columns (when it is -1 on entry), else they must match. -1 after a
+ * message naming the first bad index. */
 static int read_table(const nc_reader *rd, const char *name, int none_ok, int *ncells, int max,
                       int **rows)
 {
@@ -43,7 +49,9 @@ static int read_table(const nc_reader *rd, const char *name, int none_ok, int *n
     }
     int n = (int)s.len[1];
     if (*ncells < 0)
-        *ncells = max = n;
+        *ncells = n;
+    if (max < 0)
+        max = n;
     *rows = xalloc(sizeof(int) * 3 * (size_t)n);
     for (int j = 0; j < 3; j++)
         for (int c = 0; c < n; c++) {
@@ -79,6 +87,31 @@ static int read_vertices(const nc_reader *rd, mesh *m)
     return read_table(rd, "vertex_of_cell", 0, &m->ncells, m->nnodes, &m->cell_nodes);
 }
 
+/* The neighbours: neighbor_cell_index, or derived from vertex_of_cell (read_vertices) where the
+ * file has no neighbor_cell_index; *what = the variable they come from. */
+static int read_neighbours(const nc_reader *rd, mesh *m, const char **what)
+{
+    *what = "neighbor_cell_index";
+    m->maxdeg = 3;
+    if (nc_var(rd, "neighbor_cell_index") >= 0)
+        return read_table(rd, "neighbor_cell_index", 1, &m->ncells, -1, &m->adj) != 0 ||
+                       read_vertices(rd, m) != 0 ? -1 : 0;
+    if (nc_var(rd, "vertex_of_cell") < 0) {
+        perr("%s: variable neighbor_cell_index is missing, and so is vertex_of_cell, from which "
+             "pillar would derive it", rd->path);
+        return -1;
+    }
+    *what = "vertex_of_cell";
+    if (read_vertices(rd, m) != 0)
+        return -1;
+    char err[512];
+    if (mesh_adj_from_nodes(m, "vertex_of_cell", err, sizeof err) != 0) {
+        perr("%s: %s (cells counted from 0)", rd->path, err);
+        return -1;
+    }
+    return 0;
+}
+
 int mesh_import_icon(const char *path, int nlevels, mesh *m)
 {
     memset(m, 0, sizeof *m);
@@ -86,14 +119,12 @@ int mesh_import_icon(const char *path, int nlevels, mesh *m)
     if (nc_open_read(&rd, path, "ICON grid file") != 0)
         return -1;
     m->ncells = -1;
-    int n, rc = read_table(&rd, "neighbor_cell_index", 1, &m->ncells, 0, &m->adj);
+    const char *what;
+    int n, rc = read_neighbours(&rd, m, &what);
     if (rc == 0) {
-        m->maxdeg = 3;
         rc = mesh_read_lonlat(&rd, "clon", "clat", 0, m->ncells, 0, &m->coord, &n);
         m->ncoord = 3;
     }
-    if (rc == 0)
-        rc = read_vertices(&rd, m);
     nc_close_read(&rd);
-    return mesh_import_finish(path, "icon", "triangles", "neighbor_cell_index", rd.kind, nlevels, rc, m);
+    return mesh_import_finish(path, "icon", "triangles", what, rd.kind, nlevels, rc, m);
 }

@@ -8,27 +8,33 @@
  *   xCell, yCell[, zCell]                     lonCell is absent or the global attribute
  *                                             on_a_sphere is "NO", the Cartesian centres (x, y
  *                                             only on a plane)
- *   verticesOnCell  int  (nCells, maxEdges)   optional: 1-based corners of each cell, with
+ *   verticesOnCell  int  (nCells, maxEdges)   1-based corners of each cell, counter-clockwise
+ *                                             (optional with cellsOnCell), with
  *   lonVertex, latVertex / xVertex, yVertex[, zVertex]   their positions, likewise
- * and ignores everything else. */
+ * and ignores everything else. Every position must be finite. Without cellsOnCell the
+ * neighbours are derived from verticesOnCell: the cell across edge j is the other cell with the
+ * corners j - 1 and j (mod nEdgesOnCell), MPAS's numbering (edge j ends at vertex j: the mesh
+ * specification, and MPAS-Tools' mesh converter, which builds both lists that way). */
 #include "mesh_import.h"
 
 #include "base/common.h"
 
+#include <math.h>
 #include <netcdf.h>
 #include <stdio.h>
 #include <string.h>
 
 int mesh_detect_mpas(const mesh_probe *p)
 {
-    return p->nc.ncid >= 0 && nc_var(&p->nc, "cellsOnCell") >= 0 &&
-           nc_var(&p->nc, "nEdgesOnCell") >= 0;
+    return p->nc.ncid >= 0 && nc_var(&p->nc, "nEdgesOnCell") >= 0 &&
+           (nc_var(&p->nc, "cellsOnCell") >= 0 || nc_var(&p->nc, "verticesOnCell") >= 0);
 }
 
 /* A (nCells, maxEdges) table of 1-based indices into rows (0-based, -1 past each cell's edges
- * and, when none_ok, for 0). -1 after a message naming the first bad entry. */
-static int read_table(const nc_reader *rd, const char *name, const mesh *m, int max, int none_ok,
-                      int **rows)
+ * and, when none_ok, for 0); `as` names the table that gave nCells x maxEdges. -1 after a
+ * message naming the first bad entry. */
+static int read_table(const nc_reader *rd, const char *name, const char *as, const mesh *m,
+                      int max, int none_ok, int **rows)
 {
     nc_shape s;
     int *idx;
@@ -37,7 +43,7 @@ static int read_table(const nc_reader *rd, const char *name, const mesh *m, int 
         return -1;
     if (s.len[0] != (size_t)m->ncells || s.len[1] != (size_t)m->maxdeg) {
         perr("%s: variable %s is %zu x %zu; expected nCells x maxEdges (%d x %d), as "
-             "cellsOnCell", rd->path, name, s.len[0], s.len[1], m->ncells, m->maxdeg);
+             "%s", rd->path, name, s.len[0], s.len[1], m->ncells, m->maxdeg, as);
         xfree(idx);
         return -1;
     }
@@ -105,6 +111,18 @@ static int read_points(const nc_reader *rd, const char *what, int planar, long n
             xfree(v[k]);
         return -1;
     }
+    for (int k = 0; k < *ndim && rc == 0; k++)
+        for (long i = 0; i < n && rc == 0; i++)
+            if (!isfinite(v[k][i])) {
+                perr("%s: %s[%ld] = %g is not a finite position", rd->path, xyzname[k], i,
+                     v[k][i]);
+                rc = -1;
+            }
+    if (rc != 0) {
+        for (int k = 0; k < 3; k++)
+            xfree(v[k]);
+        return -1;
+    }
     *count = (int)n;
     *xyz = xalloc(sizeof(double) * (size_t)*ndim * (size_t)(n ? n : 1));
     for (long i = 0; i < n; i++)
@@ -115,15 +133,22 @@ static int read_points(const nc_reader *rd, const char *what, int planar, long n
     return 0;
 }
 
-/* nEdgesOnCell and cellsOnCell into m (ncells, maxdeg, sides, adj). */
-static int read_cells(const nc_reader *rd, mesh *m)
+/* nEdgesOnCell and the shape of cellsOnCell, or else of verticesOnCell (*table), into m
+ * (ncells, maxdeg, sides). */
+static int read_cells(const nc_reader *rd, mesh *m, const char **table)
 {
     nc_shape s;
-    if (nc_var_shape(rd, "cellsOnCell", 0, &s) != 0)
+    *table = nc_var(rd, "cellsOnCell") >= 0 ? "cellsOnCell" : "verticesOnCell";
+    if (nc_var(rd, *table) < 0) {
+        perr("%s: variable cellsOnCell is missing, and so is verticesOnCell, from which pillar "
+             "would derive it", rd->path);
+        return -1;
+    }
+    if (nc_var_shape(rd, *table, 0, &s) != 0)
         return -1;
     if (s.rank != 2 || s.len[0] == 0 || s.len[1] < 1 || s.len[1] > MESH_MAXDEG) {
-        perr("%s: variable cellsOnCell must be (nCells, maxEdges) with 1 <= maxEdges <= %d and "
-             "at least one cell", rd->path, MESH_MAXDEG);
+        perr("%s: variable %s must be (nCells, maxEdges) with 1 <= maxEdges <= %d and "
+             "at least one cell", rd->path, *table, MESH_MAXDEG);
         return -1;
     }
     m->ncells = (int)s.len[0];
@@ -141,7 +166,44 @@ static int read_cells(const nc_reader *rd, mesh *m)
                  m->sides[c], m->maxdeg);
             return -1;
         }
-    return read_table(rd, "cellsOnCell", m, m->ncells, 1, &m->adj);
+    return 0;
+}
+
+/* The neighbours from the cells' vertices (cell_nodes): mesh_adj_from_nodes gives in column j
+ * the cell across corners j and j + 1, which is MPAS's edge j + 1; each row turns by one. */
+static int derive_neighbours(const nc_reader *rd, mesh *m)
+{
+    char err[512];
+    if (mesh_adj_from_nodes(m, "verticesOnCell", err, sizeof err) != 0) {
+        perr("%s: %s (cells counted from 0)", rd->path, err);
+        return -1;
+    }
+    for (int c = 0; c < m->ncells; c++) {
+        int *row = m->adj + (size_t)m->maxdeg * (size_t)c, k = mesh_sides(m, c), last = row[k - 1];
+        memmove(row + 1, row, sizeof(int) * (size_t)(k - 1));
+        row[0] = last;
+    }
+    return 0;
+}
+
+/* verticesOnCell with the vertices' positions, when the file has them (when it has no
+ * cellsOnCell, it must: the neighbours come from them). */
+static int read_vertices(const nc_reader *rd, int planar, const char *table, mesh *m)
+{
+    if (nc_var(rd, "verticesOnCell") < 0)
+        return 0;
+    int rc = read_points(rd, "Vertex", planar, -1, &m->node_coord, &m->nnode_coord, &m->nnodes);
+    if (rc == 0 && m->nnodes == 0) {
+        perr("%s: the mesh has no vertices, but verticesOnCell refers to them", rd->path);
+        rc = -1;
+    }
+    if (rc == 0) {
+        m->node_width = m->maxdeg;
+        rc = read_table(rd, "verticesOnCell", table, m, m->nnodes, 0, &m->cell_nodes);
+    }
+    if (rc == 0 && !m->adj)
+        rc = derive_neighbours(rd, m);
+    return rc;
 }
 
 int mesh_import_mpas(const char *path, int nlevels, mesh *m)
@@ -153,22 +215,16 @@ int mesh_import_mpas(const char *path, int nlevels, mesh *m)
     char sphere[16];
     int planar = nc_att_text(&rd, NC_GLOBAL, "on_a_sphere", sphere, sizeof sphere) == 0 &&
                  (!strcmp(sphere, "NO") || !strcmp(sphere, "no"));
-    int n, rc = read_cells(&rd, m);
+    const char *table;
+    int n, rc = read_cells(&rd, m, &table);
+    if (rc == 0 && !strcmp(table, "cellsOnCell"))
+        rc = read_table(&rd, "cellsOnCell", table, m, m->ncells, 1, &m->adj);
     if (rc == 0)
         rc = read_points(&rd, "Cell", planar, m->ncells, &m->coord, &m->ncoord, &n);
-    if (rc == 0 && nc_var(&rd, "verticesOnCell") >= 0) {
-        rc = read_points(&rd, "Vertex", planar, -1, &m->node_coord, &m->nnode_coord, &m->nnodes);
-        if (rc == 0 && m->nnodes == 0) {
-            perr("%s: the mesh has no vertices, but verticesOnCell refers to them", path);
-            rc = -1;
-        }
-        if (rc == 0) {
-            m->node_width = m->maxdeg;
-            rc = read_table(&rd, "verticesOnCell", m, m->nnodes, 0, &m->cell_nodes);
-        }
-    }
+    if (rc == 0)
+        rc = read_vertices(&rd, planar, table, m);
     nc_close_read(&rd);
-    if (rc == 0) {
+    if (rc == 0 && m->sides) {
         int all = 1;
         for (int c = 0; c < m->ncells; c++)
             all &= m->sides[c] == m->maxdeg;
@@ -177,5 +233,5 @@ int mesh_import_mpas(const char *path, int nlevels, mesh *m)
             m->sides = NULL;
         }
     }
-    return mesh_import_finish(path, "mpas", "cells", "cellsOnCell", rd.kind, nlevels, rc, m);
+    return mesh_import_finish(path, "mpas", "cells", table, rd.kind, nlevels, rc, m);
 }

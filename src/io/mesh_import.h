@@ -19,12 +19,16 @@
 #define PILLAR_IMPORTERS(X)                                                                       \
     X(ugrid, "a variable with cf_role = \"mesh_topology\"",                                      \
       "UGRID 2D mesh (netCDF): the cf_role = \"mesh_topology\" variable's faces")                \
-    X(icon, "variable neighbor_cell_index",                                                      \
+    X(icon, "variable neighbor_cell_index, or vertex_of_cell with clon/clat",                   \
       "ICON grid file (netCDF): neighbor_cell_index, clon/clat, vertex_of_cell")                 \
-    X(mpas, "variables cellsOnCell and nEdgesOnCell",                                            \
+    X(mpas, "variables cellsOnCell and nEdgesOnCell, or verticesOnCell and nEdgesOnCell",       \
       "MPAS mesh (netCDF): cellsOnCell, nEdgesOnCell, verticesOnCell")                           \
     X(scrip, "variables grid_corner_lat and grid_corner_lon",                                    \
       "SCRIP grid (netCDF): cells from grid_corner_lat/lon, shared corners")                     \
+    X(esmf, "variables nodeCoords, elementConn and numElementConn",                              \
+      "ESMF unstructured grid (netCDF): nodeCoords, elementConn, numElementConn")                \
+    X(bounds, "a 1-D longitude and latitude, each with a bounds attribute",                      \
+      "CF cell bounds (netCDF): 1-D lon/lat whose bounds give corners")                          \
     X(gmsh, "a first line $MeshFormat, then an MSH 2 or 4 version",                              \
       "Gmsh mesh (MSH 2 or 4): triangles and quadrangles")
 
@@ -101,6 +105,28 @@ int mesh_lonlat_points(const char *path, const char *lon_name, const char *lat_n
  * lon_name is absent and optional, -1 after a message. */
 int mesh_read_lonlat(const nc_reader *rd, const char *lon_name, const char *lat_name, int optional,
                      long n, int degrees, double **xyz, int *count);
+
+/* Points on the unit sphere of the variables lat_name and lon_name (rank 1 or 2, the same shape
+ * s; xyz in a new array of their values' count), in degrees or radians by the `units` attribute
+ * of the variables lat_units and lon_units (NULL: each its own; absent: degrees). -1 after a
+ * message naming the variable and, for a value that is not a longitude or latitude, its
+ * index. */
+int mesh_read_sphere(const nc_reader *rd, const char *lat_name, const char *lon_name,
+                     const char *lat_units, const char *lon_units, int rank, nc_shape *s,
+                     double **xyz);
+
+#define MESH_NODE_TOL 1e-9 /* corners closer than this on the unit sphere (about 6 mm on the
+                            * Earth) are one node (mesh_cells_from_corners) */
+
+/* Cells given by their corners, as SCRIP and CF cell bounds give them: corner[3 * (w*c + j)] is
+ * corner j of cell c (ncells cells of w corners each, in order around the cell) as a point on
+ * the unit sphere. Corners within MESH_NODE_TOL of each other (also through others, in chains)
+ * become one node, numbered in order of first appearance; in each cell a corner repeated next to
+ * itself (padding, a pole) counts once. Sets m's ncells, nodes (node_coord, cell_nodes) and
+ * neighbours across shared edges (mesh_adj_from_nodes); time O(n log n) in the corners, however
+ * many coincide. Returns 0, or -1 after a message "path: what: ..." naming the first bad cell. */
+int mesh_cells_from_corners(const char *path, const char *what, const double *corner, int ncells,
+                            int w, mesh *m);
 
 /* Whether path may be handed to Gmsh: an existing, regular file named *.msh whose first line is
  * $MeshFormat and whose second an MSH 2 or 4 version line (never a Gmsh script, which could run

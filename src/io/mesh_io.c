@@ -5,7 +5,9 @@
 #include "mesh_io.h"
 
 #include "base/common.h"
+#include "files.h"
 #include "h5_util.h"
+#include "mesh_import.h"
 #include "nc_write.h"
 #include "ugrid_write.h"
 
@@ -157,7 +159,7 @@ static int read_opened(h5_reader *rd, mesh *m)
     return rc;
 }
 
-int mesh_read(const char *path, mesh *m)
+int mesh_read_pillar(const char *path, mesh *m)
 {
     memset(m, 0, sizeof *m);
     h5_reader rd;
@@ -165,6 +167,79 @@ int mesh_read(const char *path, mesh *m)
         return -1;
     return read_opened(&rd, m);
 }
+
+/* Whether path (checked by file_input_check) is an HDF5 file with the root attribute
+ * pillar_mesh_version: a pillar mesh file, though perhaps a bad one (no message). */
+static int is_mesh_file(const char *path)
+{
+    h5_quiet();
+    if (H5Fis_hdf5(path) <= 0)
+        return 0;
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    int yes = f >= 0 && H5Aexists(f, "pillar_mesh_version") > 0;
+    if (f >= 0)
+        H5Fclose(f);
+    return yes;
+}
+
+/* The importer of a file that is not a pillar mesh file: the one named by format, else the one
+ * its content shows; -1 when none, after a message that says so and why it is not a mesh file
+ * either. */
+static int grid_importer(const char *path, const char *format)
+{
+    if (format) {
+        int k = mesh_importer_find(format);
+        if (k < 0)
+            perr("%s: format '%s': pillar has no importer of that name", path, format);
+        return k;
+    }
+    char why_not_mesh[512], why_not_grid[512];
+    perr_saved saved = perr_capture_save();
+    perr_capture(why_not_grid, sizeof why_not_grid);
+    int k = mesh_importer_detect(path);
+    if (k < 0) {
+        mesh m; /* read only for its message: is_mesh_file found no pillar_mesh_version */
+        perr_capture(why_not_mesh, sizeof why_not_mesh);
+        if (mesh_read_pillar(path, &m) == 0)
+            mesh_free(&m);
+    }
+    perr_capture_restore(saved);
+    if (k < 0) {
+        const char *grid = strstr(why_not_grid, "which format?");
+        perr("%s; nor is it a grid file of another tool's format: %s", why_not_mesh,
+             grid ? grid : why_not_grid);
+    }
+    return k;
+}
+
+int mesh_load(const char *path, const mesh_load_opts *o, mesh *m)
+{
+    static const mesh_load_opts defaults = {NULL, 0};
+    o = o ? o : &defaults;
+    memset(m, 0, sizeof *m);
+    if (file_input_check(path, "mesh file") != 0)
+        return -1;
+    int rc;
+    if (!o->format && is_mesh_file(path)) {
+        rc = mesh_read_pillar(path, m);
+    } else {
+        int k = grid_importer(path, o->format);
+        rc = k < 0 ? -1 : mesh_import(path, k, o->nlevels ? o->nlevels : 64, m);
+    }
+    if (rc == 0 && o->nlevels)
+        m->nlevels = o->nlevels;
+    return rc;
+}
+
+static mesh_load_opts read_options; /* mesh_read's (mesh_read_options); zeroed: the defaults */
+
+void mesh_read_options(const mesh_load_opts *o)
+{
+    static const mesh_load_opts defaults = {NULL, 0};
+    read_options = o ? *o : defaults;
+}
+
+int mesh_read(const char *path, mesh *m) { return mesh_load(path, &read_options, m); }
 
 int mesh_read_image(const void *image, size_t size, const char *name, mesh *m)
 {

@@ -4,9 +4,34 @@
 
 #include "grids/mesh.h"
 
-/* Reads and checks a mesh. Returns 0, or -1 after a message naming the file, the dataset or
- * attribute and the first bad cell; m is then empty. */
+/* Reads and checks a pillar mesh file. Returns 0, or -1 after a message naming the file, the
+ * dataset or attribute and the first bad cell; m is then empty. */
+int mesh_read_pillar(const char *path, mesh *m);
+
+/* How a grid file is read where a mesh is expected (`run --mesh`, `mesh info`,
+ * pillar_grid_file): format, an importer's name (mesh_import.h; NULL: a pillar mesh file, or
+ * else the importer its content shows), and the levels (0: a pillar mesh file's own, 64 for a
+ * grid file imported; else these). Zeroed: the defaults. */
+typedef struct {
+    const char *format;
+    int nlevels;
+} mesh_load_opts;
+
+/* Reads and checks any grid file pillar reads: a pillar mesh file (mesh_read_pillar), or a file
+ * of another tool's format, imported in memory as `pillar mesh import` would (o NULL: the
+ * defaults). Returns 0, or -1 after a message naming the file and what is wrong (for a file
+ * that is neither, both why it is not a mesh file and that no importer recognises it); m is then
+ * empty. */
+int mesh_load(const char *path, const mesh_load_opts *o, mesh *m);
+
+/* mesh_load with the options mesh_read_options set (the defaults until then): how every mesh
+ * path is read, by the engine (a run's --mesh) and the library (pillar_grid_file). */
 int mesh_read(const char *path, mesh *m);
+
+/* Sets the options mesh_read uses from now on, for the whole process (o NULL: the defaults
+ * again): `pillar run --format/--levels`, set once after its command line is read, before any
+ * mesh is. Not for a library, whose callers may read meshes in several threads. */
+void mesh_read_options(const mesh_load_opts *o);
 
 /* The same from an HDF5 file image of size bytes in memory (the fuzz tests); name stands for the
  * file in messages. */
