@@ -107,24 +107,23 @@ static int read_coords(const nc_reader *rd, const char *name, long *n, double **
     return rc;
 }
 
-/* The attributes of elementConn: start_index (0 or 1; absent: 1) into *start and its
- * _FillValue (absent: -1) into *fill. -1 after a message. */
-static int conn_attributes(const nc_reader *rd, long long *start, long long *fill)
+/* The attribute start_index of elementConn (0 or 1; absent: 1) into *start. -1 after a
+ * message. Its _FillValue is applied by nc_read_ints. */
+static int conn_attributes(const nc_reader *rd, long long *start)
 {
     *start = 1;
-    *fill = -1;
     int rc = nc_att_int(rd, nc_var(rd, "elementConn"), "start_index", start);
     if (rc < 0 || *start < 0 || *start > 1) {
         perr("%s: variable elementConn: attribute start_index must be 0 or 1", rd->path);
         return -1;
     }
-    return nc_fill_int(rd, "elementConn", fill) < 0 ? -1 : 0;
+    return 0;
 }
 
 /* Element c's row of elementConn (w entries, count[c] of them nodes) into m->cell_nodes. -1
  * after a message naming the first bad entry. */
-static int element_row(const nc_reader *rd, mesh *m, int c, const long long *conn,
-                       const int *count, long long start, long long fill)
+static int element_row(const nc_reader *rd, mesh *m, int c, const int *conn, const int *count,
+                       long long start)
 {
     int w = m->node_width, *row = m->cell_nodes + (size_t)w * (size_t)c;
     if (count[c] < 3 || count[c] > w) {
@@ -136,7 +135,11 @@ static int element_row(const nc_reader *rd, mesh *m, int c, const long long *con
         long long v = conn[(size_t)w * (size_t)c + (size_t)j];
         if (j >= count[c]) {
             row[j] = -1;
-        } else if (v == fill || v < start || v - start >= m->nnodes) {
+        } else if (v == NC_READ_FILL) {
+            perr("%s: elementConn[%d][%d] holds the fill value, but element %d has %d nodes "
+                 "(numElementConn)", rd->path, c, j, c, count[c]);
+            return -1;
+        } else if (v < start || v - start >= m->nnodes) {
             perr("%s: elementConn[%d][%d] = %lld is out of range (%lld..%lld: element %d has %d "
                  "nodes, numElementConn)", rd->path, c, j, v, start, start + m->nnodes - 1, c,
                  count[c]);
@@ -153,10 +156,10 @@ static int element_row(const nc_reader *rd, mesh *m, int c, const long long *con
 static int read_elements(const nc_reader *rd, mesh *m)
 {
     nc_shape s, t;
-    long long *conn = NULL, start, fill;
-    int *count = NULL;
-    int rc = conn_attributes(rd, &start, &fill) == 0 &&
-                     nc_read_var(rd, "elementConn", 0, 0, 2, &s, (void **)&conn) == 0 &&
+    long long start;
+    int *count = NULL, *conn = NULL;
+    int rc = conn_attributes(rd, &start) == 0 &&
+                     nc_read_ints(rd, "elementConn", 0, 2, &s, &conn) == 0 &&
                      nc_read_ints(rd, "numElementConn", 0, 1, &t, &count) == 0
                  ? 0
                  : -1;
@@ -175,7 +178,7 @@ static int read_elements(const nc_reader *rd, mesh *m)
         m->node_width = (int)s.len[1];
         m->cell_nodes = xalloc(sizeof(int) * s.len[1] * s.len[0]);
         for (int c = 0; c < m->ncells && rc == 0; c++)
-            rc = element_row(rd, m, c, conn, count, start, fill);
+            rc = element_row(rd, m, c, conn, count, start);
     }
     xfree(conn);
     xfree(count);
