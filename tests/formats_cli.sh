@@ -83,6 +83,69 @@ fi
 expect_output "icon: 80 triangles" mesh import "$data/icon-cdf5.nc" "$tmp/f.h5" --format icon
 expect_output "ugrid: 80 faces" mesh import "$data/ugrid-sphere.nc" "$tmp/f.h5" --format=ugrid
 
+# coincident nodes: the geodesic sphere of 180 triangles (make-samples.py's construction) as
+# UGRID whose every face has its own 3 node ids (540 ids at 92 positions); copy k of a node is
+# moved by JITTER * k degrees of longitude. ugrid_copies NAME JITTER
+ugrid_copies() {
+    python3 - "$src/tools/make-samples.py" "$tmp/$1.nc" "$2" <<'PY' || { echo "FAIL: $1"; fail=1; }
+import importlib.util, math, sys
+spec = importlib.util.spec_from_file_location("samples", sys.argv[1])
+s = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(s)
+points, tris = s.geodesic(3)
+assert len(tris) == 180 and len(points) == 92
+deg, jitter, seen = 180 / math.pi, float(sys.argv[3]), {}
+lon, lat, faces = [], [], []
+for t in tris:
+    row = []
+    for v in t:
+        k = seen[v] = seen.get(v, -1) + 1
+        x, y = s.lonlat(points[v])
+        lon.append(x * deg + jitter * k)
+        lat.append(y * deg)
+        row.append(len(lon) - 1)
+    faces.append(row)
+variables = [
+    ("int", "mesh", (), {"cf_role": "mesh_topology", "topology_dimension": 2,
+                          "node_coordinates": "lon lat", "face_node_connectivity": "fn"}, [0]),
+    ("int", "fn", ("nFaces", "nMax"), {}, s.flat(faces)),
+    ("double", "lon", ("nNodes",), {"units": "degrees_east"}, lon),
+    ("double", "lat", ("nNodes",), {"units": "degrees_north"}, lat)]
+s.ncgen(s.cdl("copies", [("nNodes", len(lon)), ("nFaces", 180), ("nMax", 3)], variables),
+        sys.argv[2], 3)
+PY
+}
+ugrid_copies ugrid-copies 0
+ugrid_copies ugrid-copies-near 1e-10
+# identical positions merge by default, and the count is said; the sphere is closed
+m=$tmp/copies.h5
+expect_output "merged 448 coincident node ids (at identical positions): 92 nodes of the file's 540" \
+    mesh import "$tmp/ugrid-copies.nc" "$m"
+expect_output "neighbours  3: 180 cells" mesh info "$m"
+expect_output "nodes       92, 3 coordinates each" mesh info "$m"
+expect_output "0 halo cells, 180 inner" mesh info "$m"
+expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
+    run --mesh "$m" --stencil graphlap --backend cpu --runs 1
+# kept apart (off, or positions that differ) the faces share no edge; --merge-nodes [TOL]
+# joins those within TOL (1e-9 on the unit sphere when omitted)
+expect_output "neighbours 0: 180" mesh import "$tmp/ugrid-copies.nc" "$m" --merge-nodes off
+expect_output "neighbours 0: 180" mesh import "$tmp/ugrid-copies-near.nc" "$m"
+expect_output "merged 448 coincident node ids (at most 1e-09 apart): 92 nodes of the file's 540" \
+    mesh import "$tmp/ugrid-copies-near.nc" "$m" --merge-nodes
+expect_output "neighbours  3: 180 cells" mesh info "$m"
+expect_output "merged 448 coincident node ids (at most 1e-08 apart)" \
+    mesh import "$tmp/ugrid-copies-near.nc" "$m" --merge-nodes=1e-8 --levels 2
+expect_output "merged 448 coincident node ids (at most 1e-09 apart)" \
+    mesh import --merge-nodes "$tmp/ugrid-copies-near.nc" "$m"
+# a tolerance that merges the nodes of a face: refused, naming the face
+"$pillar" mesh import "$tmp/ugrid-copies.nc" "$m" --merge-nodes 0.5 >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "twice in a row (corners .*nodes after merging coincident ones" "$tmp/err" ||
+    { echo "FAIL: --merge-nodes 0.5: exit $rc, $(cat "$tmp/err")"; fail=1; }
+expect_error "--merge-nodes 'near': expected a distance" \
+    mesh import "$tmp/ugrid-copies.nc" "$m" --merge-nodes=near
+expect_error "--merge-nodes '-1': expected a distance" \
+    mesh import "$tmp/ugrid-copies.nc" "$m" --merge-nodes=-1
+
 # ---- 3. bad files ----
 # mk NAME KIND: CDL on stdin -> $tmp/NAME.nc (KIND: 1 classic, 2 64-bit offset, 5 CDF-5, 3
 # netCDF-4)

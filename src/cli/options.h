@@ -50,6 +50,7 @@ typedef struct {
     int radius, part_size, parts;
     mesh_order_t order; /* info --layout */
     int format;         /* import --format: an index of mesh_importers, or -1: from the content */
+    double merge_tol;   /* import --merge-nodes: mesh_import_opts.merge_tol (0 without it) */
 } mesh_args;
 
 /* Everything a command line can set; cli_parse fills the part of its command. */

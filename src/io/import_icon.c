@@ -79,7 +79,7 @@ static int read_vertices(const nc_reader *rd, mesh *m)
     return read_table(rd, "vertex_of_cell", 0, &m->ncells, m->nnodes, &m->cell_nodes);
 }
 
-int mesh_import_icon(const char *path, int nlevels, mesh *m)
+int mesh_import_icon(const char *path, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
     nc_reader rd;
@@ -95,5 +95,5 @@ int mesh_import_icon(const char *path, int nlevels, mesh *m)
     if (rc == 0)
         rc = read_vertices(&rd, m);
     nc_close_read(&rd);
-    return mesh_import_finish(path, "icon", "triangles", "neighbor_cell_index", rd.kind, nlevels, rc, m);
+    return mesh_import_finish(path, "icon", "triangles", "neighbor_cell_index", rd.kind, o->nlevels, rc, m);
 }

@@ -144,7 +144,7 @@ static int read_cells(const nc_reader *rd, mesh *m)
     return read_table(rd, "cellsOnCell", m, m->ncells, 1, &m->adj);
 }
 
-int mesh_import_mpas(const char *path, int nlevels, mesh *m)
+int mesh_import_mpas(const char *path, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
     nc_reader rd;
@@ -177,5 +177,5 @@ int mesh_import_mpas(const char *path, int nlevels, mesh *m)
             m->sides = NULL;
         }
     }
-    return mesh_import_finish(path, "mpas", "cells", "cellsOnCell", rd.kind, nlevels, rc, m);
+    return mesh_import_finish(path, "mpas", "cells", "cellsOnCell", rd.kind, o->nlevels, rc, m);
 }

@@ -132,7 +132,7 @@ static int merge_corners(const double *xyz, int n, int *node, double **pos)
     return count;
 }
 
-int mesh_import_scrip(const char *path, int nlevels, mesh *m)
+int mesh_import_scrip(const char *path, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
     nc_reader rd;
@@ -182,5 +182,5 @@ int mesh_import_scrip(const char *path, int nlevels, mesh *m)
         }
     }
     xfree(corner);
-    return mesh_import_finish(path, "scrip", "cells", "grid_corner_lat/lon", rd.kind, nlevels, rc, m);
+    return mesh_import_finish(path, "scrip", "cells", "grid_corner_lat/lon", rd.kind, o->nlevels, rc, m);
 }
