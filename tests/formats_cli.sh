@@ -293,6 +293,17 @@ ncdump -h "$tmp/ugrid-filltype.nc" | grep -q "_FillValue = -999s" ||
 ugrid_fn ugrid-repeat-mid 1 int "" "1, 4, 4, 2"
 ugrid_fn ugrid-4coord 1 int "fn:_FillValue = -1 ; fn:start_index = 0 ;" "1, 4, 2, _" "x y z w"
 ugrid_fn ugrid-3coord 1 int "fn:_FillValue = -1 ;" "1, 4, 2, _" "x y z"
+# an edge of three faces, the third through node ids of its own at the same positions (4 and
+# 5 lie where 0 and 1 do): merged, they are the edge of faces 0 and 1, which is refused
+mk ugrid-three-dup 1 <<CDL
+netcdf ugrid { dimensions: node = 7 ; face = 3 ; nmax = 3 ;
+variables: int mesh ; mesh:cf_role = "mesh_topology" ; mesh:topology_dimension = 2 ;
+  mesh:node_coordinates = "x y" ; mesh:face_node_connectivity = "fn" ; int fn(face, nmax) ;
+  double x(node) ; double y(node) ;
+data: mesh = 0 ; fn = 0, 1, 2, 1, 0, 3, 4, 5, 6 ; x = 0, 1, 1, 0, 0, 1, 0.5 ;
+  y = 0, 0, 1, 1, 0, 0, -1 ; }
+CDL
+expect_output "neighbours 1: 2 0: 1" mesh import "$tmp/ugrid-three-dup.nc" "$tmp/ok.h5" --merge-nodes off
 expect_output "ugrid: 2 faces" mesh import "$tmp/ugrid-3coord.nc" "$tmp/ok.h5"
 expect_output "ugrid: 3 faces" mesh import "$tmp/ugrid-ffok.nc" "$tmp/ok.h5"
 
@@ -366,6 +377,7 @@ ugrid-three|fn: cell 0: its edge between nodes 0 and 1 is shared by 3 cells (0, 
 ugrid-fillmid|variable fn: face 1, entry 2 = 5 follows a fill value
 ugrid-range|variable fn: face 1, entry 1 = 8 is out of range (1..7, counted from 1;
 ugrid-twice|fn: cell 0 lists cell 1 twice (columns 0 and 1)
+ugrid-three-dup|fn: cell 0: its edge between nodes 0 and 1 is shared by 3 cells (0, 1 and 2); a surface has at most 2 cells on an edge (faces and nodes counted from 0, nodes after merging coincident ones
 ugrid-filltype|variable fn: attribute _FillValue has another type than the variable
 ugrid-repeat-mid|fn: cell 1 has node 4 twice in a row
 ugrid-4coord|attribute node_coordinates names 4 variables; expected 2 or 3
