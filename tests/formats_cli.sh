@@ -265,11 +265,12 @@ ncdump "$tmp/ugrid-int64min-cdf5.nc" | grep -q "_FillValue = -922337203685477580
 ugrid_fn ugrid-missing 1 int "fn:missing_value = -9s ;" "1, 4, 2, -9"
 ugrid_fn ugrid-fill-missing 1 int "fn:_FillValue = -999 ; fn:missing_value = -9, -8 ;" \
     "1, 4, 2, -8"
+ugrid_fn ugrid-missing-real 1 int "fn:missing_value = 0.5, -7. ;" "1, 4, 2, -7"
 # the one padding rule: the last corner repeated, with or without a _FillValue, from 1
 ugrid_fn ugrid-repeat 1 int "" "1, 4, 2, 2"
 ugrid_fn ugrid-repeat-fill 1 int "fn:_FillValue = -999 ; fn:start_index = 1 ;" "2, 5, 3, 3" \
     "x y" 1
-for f in nostart int64min int64min-cdf5 missing fill-missing repeat repeat-fill; do
+for f in nostart int64min int64min-cdf5 missing fill-missing missing-real repeat repeat-fill; do
     rm -f "$tmp/ok.h5"
     expect_output "ugrid: 2 faces" mesh import "$tmp/ugrid-$f.nc" "$tmp/ok.h5"
     expect_output "neighbours  1: 2 cells" mesh info "$tmp/ok.h5"

@@ -59,7 +59,8 @@ static help_part import_help[] = {
      "Converts another tool's mesh into a general mesh file OUT (netCDF-4; written to a temporary file\n"
      "and renamed when complete, so a refused input leaves no OUT). IN's format is found from its\n"
      "content (netCDF in any variant: classic, 64-bit offset, CDF-5, netCDF-4; which variables it\n"
-     "holds; the Gmsh header), the first of these that matches (docs/mesh-formats-in.md):\n"
+     "holds; the Gmsh header; never its name), the first of these that matches\n"
+     "(docs/mesh-formats-in.md; a file none recognises is refused with what each looks for):\n"
      "\n", 0},
     {import_formats, 0},
     {"\n"

@@ -783,7 +783,7 @@ static const flag flags[] = {
      "vertical levels stored in the file       (generate: 16, import: 64)",
      set_range, AT(m.gen.nlevels), 1, 100000, NULL},
     {"--merge-nodes", "[TOL]", CMD_MESH_IMPORT, HELP_MAIN,
-     "UGRID: nodes at most TOL apart are one node (TOL: 1e-9 when\n"
+     "\nUGRID: nodes at most TOL apart are one node (TOL: 1e-9 when\n"
      "omitted; lengths on the unit sphere for longitude/latitude, the\n"
      "file's units for planar nodes; off: none merged). Without it,\n"
      "nodes at identical positions are one. The count is printed",
