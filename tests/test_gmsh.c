@@ -324,7 +324,8 @@ static void check_samples(void)
 {
     long cells = write_samples(dir);
     mesh ref;
-    CHECK(mesh_import_gmsh(tmpname("square.msh"), &(mesh_import_opts){.nlevels = 2}, &ref) == 0, "import square.msh");
+    CHECK(mesh_import_gmsh(tmpname("square.msh"), &(mesh_import_opts){.nlevels = 2}, &ref) == 0,
+          "import square.msh");
     CHECK(ref.ncells == cells && cells > 20, "square.msh: %d cells, Gmsh made %ld", ref.ncells,
           cells);
     check_nodes(&ref, "square.msh");
@@ -332,7 +333,8 @@ static void check_samples(void)
     static const char *const same[] = {"groups22.msh", "ghosts.msh", "ghosts22.msh"};
     for (size_t k = 0; k < sizeof same / sizeof same[0]; k++) {
         mesh m;
-        CHECK(mesh_import_gmsh(tmpname(same[k]), &(mesh_import_opts){.nlevels = 2}, &m) == 0, "import %s", same[k]);
+        CHECK(mesh_import_gmsh(tmpname(same[k]), &(mesh_import_opts){.nlevels = 2}, &m) == 0,
+              "import %s", same[k]);
         if (m.ncells != ref.ncells) {
             CHECK(0, "%s: %d cells; the square has %d", same[k], m.ncells, ref.ncells);
         } else {

@@ -484,7 +484,8 @@ static void test_bad_files(void)
         snprintf(log, sizeof log, "%s", tmpname("stderr.txt"));
         int saved = stderr_to(log);
         mesh m;
-        int rc = i < NBAD_MESH ? mesh_read(path, &m) : mesh_import_icon(path, &(mesh_import_opts){.nlevels = 4}, &m);
+        int rc = i < NBAD_MESH ? mesh_read(path, &m)
+                               : mesh_import_icon(path, &(mesh_import_opts){.nlevels = 4}, &m);
         stderr_restore(saved, log, msg, sizeof msg);
         CHECK(rc != 0 && m.ncells == 0 && !m.adj, "%s was accepted", path);
         CHECK(strstr(msg, bad_files[i].needle) != NULL, "%s: message does not say '%s': %s",

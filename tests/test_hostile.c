@@ -275,7 +275,9 @@ int main(int argc, char **argv)
     int rc = mesh_import_icon(tmpname("icon-u64.nc"), &(mesh_import_opts){.nlevels = 2}, &m);
     stderr_restore(saved, log, msg, sizeof msg);
     CHECK(rc != 0 && strstr(msg, "out of range"), "ICON uint64 2^64 - 1: %s", msg);
-    CHECK(mesh_import_icon(tmpname("icon-ok.nc"), &(mesh_import_opts){.nlevels = 2}, &m) == 0 && m.ncells == N, "icon-ok.nc");
+    CHECK(mesh_import_icon(tmpname("icon-ok.nc"), &(mesh_import_opts){.nlevels = 2}, &m) == 0 &&
+              m.ncells == N,
+          "icon-ok.nc");
     mesh_free(&m);
     scratch_remove();
     return check_done("test_hostile");

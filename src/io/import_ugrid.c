@@ -3,7 +3,10 @@
  * pillar finds the mesh topology variable (attribute cf_role = "mesh_topology",
  * topology_dimension = 2; the first one in the file) and reads from the variables it names:
  *   face_node_connectivity   the corners of each face, in order around it; padded with the
- *                            variable's _FillValue (mixed triangles, quadrangles, ...)
+ *                            variable's _FillValue or missing_value, or by repeating the last
+ *                            corner (mixed triangles, quadrangles, ...: mesh_index_rows); nodes
+ *                            at identical positions (or within --merge-nodes TOL) are merged
+ *                            first (mesh_merge_nodes)
  *   face_face_connectivity   optional: each face's neighbours (_FillValue where an edge lies on
  *                            the boundary); without it, two faces are neighbours when they share
  *                            an edge (two consecutive corners); with it, it must agree with that
@@ -108,7 +111,8 @@ static int read_conn(const topology *t, const char *name, int max, int corners, 
         return -1;
     }
     long long start = 0;
-    if (nc_att_int(rd, nc_var(rd, name), "start_index", &start) < 0 || (start != 0 && start != 1)) {
+    if (nc_att_int(rd, nc_var(rd, name), "start_index", &start) < 0 ||
+        (start != 0 && start != 1)) {
         perr("%s: variable %s: attribute start_index must be the integer 0 or 1", rd->path, name);
         xfree(idx);
         return -1;
