@@ -83,6 +83,69 @@ fi
 expect_output "icon: 80 triangles" mesh import "$data/icon-cdf5.nc" "$tmp/f.h5" --format icon
 expect_output "ugrid: 80 faces" mesh import "$data/ugrid-sphere.nc" "$tmp/f.h5" --format=ugrid
 
+# coincident nodes: the geodesic sphere of 180 triangles (make-samples.py's construction) as
+# UGRID whose every face has its own 3 node ids (540 ids at 92 positions); copy k of a node is
+# moved by JITTER * k degrees of longitude. ugrid_copies NAME JITTER
+ugrid_copies() {
+    python3 - "$src/tools/make-samples.py" "$tmp/$1.nc" "$2" <<'PY' || { echo "FAIL: $1"; fail=1; }
+import importlib.util, math, sys
+spec = importlib.util.spec_from_file_location("samples", sys.argv[1])
+s = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(s)
+points, tris = s.geodesic(3)
+assert len(tris) == 180 and len(points) == 92
+deg, jitter, seen = 180 / math.pi, float(sys.argv[3]), {}
+lon, lat, faces = [], [], []
+for t in tris:
+    row = []
+    for v in t:
+        k = seen[v] = seen.get(v, -1) + 1
+        x, y = s.lonlat(points[v])
+        lon.append(x * deg + jitter * k)
+        lat.append(y * deg)
+        row.append(len(lon) - 1)
+    faces.append(row)
+variables = [
+    ("int", "mesh", (), {"cf_role": "mesh_topology", "topology_dimension": 2,
+                          "node_coordinates": "lon lat", "face_node_connectivity": "fn"}, [0]),
+    ("int", "fn", ("nFaces", "nMax"), {}, s.flat(faces)),
+    ("double", "lon", ("nNodes",), {"units": "degrees_east"}, lon),
+    ("double", "lat", ("nNodes",), {"units": "degrees_north"}, lat)]
+s.ncgen(s.cdl("copies", [("nNodes", len(lon)), ("nFaces", 180), ("nMax", 3)], variables),
+        sys.argv[2], 3)
+PY
+}
+ugrid_copies ugrid-copies 0
+ugrid_copies ugrid-copies-near 1e-10
+# identical positions merge by default, and the count is said; the sphere is closed
+m=$tmp/copies.h5
+expect_output "merged 448 coincident node ids (at identical positions): 92 nodes of the file's 540" \
+    mesh import "$tmp/ugrid-copies.nc" "$m"
+expect_output "neighbours  3: 180 cells" mesh info "$m"
+expect_output "nodes       92, 3 coordinates each" mesh info "$m"
+expect_output "0 halo cells, 180 inner" mesh info "$m"
+expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
+    run --mesh "$m" --stencil graphlap --backend cpu --runs 1
+# kept apart (off, or positions that differ) the faces share no edge; --merge-nodes [TOL]
+# joins those within TOL (1e-9 on the unit sphere when omitted)
+expect_output "neighbours 0: 180" mesh import "$tmp/ugrid-copies.nc" "$m" --merge-nodes off
+expect_output "neighbours 0: 180" mesh import "$tmp/ugrid-copies-near.nc" "$m"
+expect_output "merged 448 coincident node ids (at most 1e-09 apart): 92 nodes of the file's 540" \
+    mesh import "$tmp/ugrid-copies-near.nc" "$m" --merge-nodes
+expect_output "neighbours  3: 180 cells" mesh info "$m"
+expect_output "merged 448 coincident node ids (at most 1e-08 apart)" \
+    mesh import "$tmp/ugrid-copies-near.nc" "$m" --merge-nodes=1e-8 --levels 2
+expect_output "merged 448 coincident node ids (at most 1e-09 apart)" \
+    mesh import --merge-nodes "$tmp/ugrid-copies-near.nc" "$m"
+# a tolerance that merges the nodes of a face: refused, naming the face
+"$pillar" mesh import "$tmp/ugrid-copies.nc" "$m" --merge-nodes 0.5 >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "twice in a row (corners .*nodes after merging coincident ones" "$tmp/err" ||
+    { echo "FAIL: --merge-nodes 0.5: exit $rc, $(cat "$tmp/err")"; fail=1; }
+expect_error "--merge-nodes 'near': expected a distance" \
+    mesh import "$tmp/ugrid-copies.nc" "$m" --merge-nodes=near
+expect_error "--merge-nodes '-1': expected a distance" \
+    mesh import "$tmp/ugrid-copies.nc" "$m" --merge-nodes=-1
+
 # ---- 3. bad files ----
 # mk NAME KIND: CDL on stdin -> $tmp/NAME.nc (KIND: 1 classic, 2 64-bit offset, 5 CDF-5, 3
 # netCDF-4)
@@ -202,11 +265,12 @@ ncdump "$tmp/ugrid-int64min-cdf5.nc" | grep -q "_FillValue = -922337203685477580
 ugrid_fn ugrid-missing 1 int "fn:missing_value = -9s ;" "1, 4, 2, -9"
 ugrid_fn ugrid-fill-missing 1 int "fn:_FillValue = -999 ; fn:missing_value = -9, -8 ;" \
     "1, 4, 2, -8"
+ugrid_fn ugrid-missing-real 1 int "fn:missing_value = 0.5, -7. ;" "1, 4, 2, -7"
 # the one padding rule: the last corner repeated, with or without a _FillValue, from 1
 ugrid_fn ugrid-repeat 1 int "" "1, 4, 2, 2"
 ugrid_fn ugrid-repeat-fill 1 int "fn:_FillValue = -999 ; fn:start_index = 1 ;" "2, 5, 3, 3" \
     "x y" 1
-for f in nostart int64min int64min-cdf5 missing fill-missing repeat repeat-fill; do
+for f in nostart int64min int64min-cdf5 missing fill-missing missing-real repeat repeat-fill; do
     rm -f "$tmp/ok.h5"
     expect_output "ugrid: 2 faces" mesh import "$tmp/ugrid-$f.nc" "$tmp/ok.h5"
     expect_output "neighbours  1: 2 cells" mesh info "$tmp/ok.h5"
@@ -230,6 +294,17 @@ ncdump -h "$tmp/ugrid-filltype.nc" | grep -q "_FillValue = -999s" ||
 ugrid_fn ugrid-repeat-mid 1 int "" "1, 4, 4, 2"
 ugrid_fn ugrid-4coord 1 int "fn:_FillValue = -1 ; fn:start_index = 0 ;" "1, 4, 2, _" "x y z w"
 ugrid_fn ugrid-3coord 1 int "fn:_FillValue = -1 ;" "1, 4, 2, _" "x y z"
+# an edge of three faces, the third through node ids of its own at the same positions (4 and
+# 5 lie where 0 and 1 do): merged, they are the edge of faces 0 and 1, which is refused
+mk ugrid-three-dup 1 <<CDL
+netcdf ugrid { dimensions: node = 7 ; face = 3 ; nmax = 3 ;
+variables: int mesh ; mesh:cf_role = "mesh_topology" ; mesh:topology_dimension = 2 ;
+  mesh:node_coordinates = "x y" ; mesh:face_node_connectivity = "fn" ; int fn(face, nmax) ;
+  double x(node) ; double y(node) ;
+data: mesh = 0 ; fn = 0, 1, 2, 1, 0, 3, 4, 5, 6 ; x = 0, 1, 1, 0, 0, 1, 0.5 ;
+  y = 0, 0, 1, 1, 0, 0, -1 ; }
+CDL
+expect_output "neighbours 1: 2 0: 1" mesh import "$tmp/ugrid-three-dup.nc" "$tmp/ok.h5" --merge-nodes off
 expect_output "ugrid: 2 faces" mesh import "$tmp/ugrid-3coord.nc" "$tmp/ok.h5"
 expect_output "ugrid: 3 faces" mesh import "$tmp/ugrid-ffok.nc" "$tmp/ok.h5"
 
@@ -303,6 +378,7 @@ ugrid-three|fn: cell 0: its edge between nodes 0 and 1 is shared by 3 cells (0, 
 ugrid-fillmid|variable fn: face 1, entry 2 = 5 follows a fill value
 ugrid-range|variable fn: face 1, entry 1 = 8 is out of range (1..7, counted from 1;
 ugrid-twice|fn: cell 0 lists cell 1 twice (columns 0 and 1)
+ugrid-three-dup|fn: cell 0: its edge between nodes 0 and 1 is shared by 3 cells (0, 1 and 2); a surface has at most 2 cells on an edge (faces and nodes counted from 0, nodes after merging coincident ones
 ugrid-filltype|variable fn: attribute _FillValue has another type than the variable
 ugrid-repeat-mid|fn: cell 1 has node 4 twice in a row
 ugrid-4coord|attribute node_coordinates names 4 variables; expected 2 or 3

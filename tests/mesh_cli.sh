@@ -205,8 +205,8 @@ expect_error "which format?" mesh import "$icon/grid.txt" "$m/x.h5"
 expect_error "IN and OUT files" mesh import "$icon/grid.nc"
 expect_error "cannot read the mesh to import: no such file" mesh import "$tmp/none.nc" "$m/x.h5"
 while IFS="$(printf '\t')" read -r kind name needle; do
-    if [ "$kind" = icon ]; then
-        expect_error "$needle" mesh import "$icon/$name" "$m/x.h5"
+    if [ "$kind" = icon ]; then # (a file without neighbor_cell_index is no ICON file by content)
+        expect_error "$needle" mesh import "$icon/$name" "$m/x.h5" --format icon
         no_file "$m/x.h5"
     else
         expect_error "$needle" mesh info "$icon/$name"

@@ -28,7 +28,7 @@ static int refused(const char *path, const char *needle)
     snprintf(log, sizeof log, "%s/stderr.txt", dir);
     int saved = stderr_to(log);
     mesh m;
-    int rc = mesh_import_gmsh(path, 4, &m);
+    int rc = mesh_import_gmsh(path, &(mesh_import_opts){.nlevels = 4}, &m);
     stderr_restore(saved, log, msg, sizeof msg);
     CHECK(rc != 0 && m.ncells == 0, "%s was imported", path);
     CHECK(strstr(msg, needle) != NULL, "%s: message does not say '%s': %s", path, needle, msg);
@@ -162,7 +162,7 @@ static void check_square(int recombine)
     long cells, boundary;
     make_square(path, recombine, &cells, &boundary);
     mesh m;
-    CHECK(mesh_import_gmsh(path, 5, &m) == 0, "import %s", path);
+    CHECK(mesh_import_gmsh(path, &(mesh_import_opts){.nlevels = 5}, &m) == 0, "import %s", path);
     CHECK(m.ncells == cells && cells > 50, "%s: %d cells, Gmsh made %ld", what, m.ncells, cells);
     CHECK(recombine ? (m.nbr && !m.adj && m.maxdeg == 0) : (m.adj && m.maxdeg == 3), "%s: %s "
           "mesh, maxdeg %d", what, m.nbr ? "quad" : "general", m.maxdeg);
@@ -324,7 +324,8 @@ static void check_samples(void)
 {
     long cells = write_samples(dir);
     mesh ref;
-    CHECK(mesh_import_gmsh(tmpname("square.msh"), 2, &ref) == 0, "import square.msh");
+    CHECK(mesh_import_gmsh(tmpname("square.msh"), &(mesh_import_opts){.nlevels = 2}, &ref) == 0,
+          "import square.msh");
     CHECK(ref.ncells == cells && cells > 20, "square.msh: %d cells, Gmsh made %ld", ref.ncells,
           cells);
     check_nodes(&ref, "square.msh");
@@ -332,7 +333,8 @@ static void check_samples(void)
     static const char *const same[] = {"groups22.msh", "ghosts.msh", "ghosts22.msh"};
     for (size_t k = 0; k < sizeof same / sizeof same[0]; k++) {
         mesh m;
-        CHECK(mesh_import_gmsh(tmpname(same[k]), 2, &m) == 0, "import %s", same[k]);
+        CHECK(mesh_import_gmsh(tmpname(same[k]), &(mesh_import_opts){.nlevels = 2}, &m) == 0,
+              "import %s", same[k]);
         if (m.ncells != ref.ncells) {
             CHECK(0, "%s: %d cells; the square has %d", same[k], m.ncells, ref.ncells);
         } else {
@@ -409,7 +411,7 @@ static void bad_files(void)
     char captured[512];
     mesh mc;
     perr_capture(captured, sizeof captured);
-    int rc = mesh_import_gmsh(tmpname("missing-node.msh"), 4, &mc);
+    int rc = mesh_import_gmsh(tmpname("missing-node.msh"), &(mesh_import_opts){.nlevels = 4}, &mc);
     perr_capture(NULL, 0);
     CHECK(rc != 0 && strstr(captured, "node index 9"), "captured message: '%s'", captured);
     CHECK(mkdir(tmpname("dir.msh"), 0700) == 0, "mkdir");

@@ -476,7 +476,7 @@ static void test_icon_import(void)
     icon_mesh(&src);
     const char *path = tmpname("grid.nc");
     write_icon(path, &src, 0);
-    CHECK(mesh_import_icon(path, 7, &m) == 0, "import %s", path);
+    CHECK(mesh_import_icon(path, &(mesh_import_opts){.nlevels = 7}, &m) == 0, "import %s", path);
     CHECK(m.ncells == src.ncells && m.maxdeg == 3 && m.nlevels == 7 && m.ncoord == 3,
           "imported sizes");
     if (m.ncells == src.ncells) {
@@ -583,7 +583,8 @@ static void test_bad_files(void)
         snprintf(log, sizeof log, "%s", tmpname("stderr.txt"));
         int saved = stderr_to(log);
         mesh m;
-        int rc = i < NBAD_MESH ? mesh_read(path, &m) : mesh_import_icon(path, 4, &m);
+        int rc = i < NBAD_MESH ? mesh_read(path, &m)
+                               : mesh_import_icon(path, &(mesh_import_opts){.nlevels = 4}, &m);
         stderr_restore(saved, log, msg, sizeof msg);
         CHECK(rc != 0 && m.ncells == 0 && !m.adj, "%s was accepted", path);
         CHECK(strstr(msg, bad_files[i].needle) != NULL, "%s: message does not say '%s': %s",

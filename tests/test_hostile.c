@@ -309,10 +309,12 @@ int main(int argc, char **argv)
     char log[600], msg[2048];
     snprintf(log, sizeof log, "%s/stderr.txt", dir);
     int saved = stderr_to(log);
-    int rc = mesh_import_icon(tmpname("icon-u64.nc"), 2, &m);
+    int rc = mesh_import_icon(tmpname("icon-u64.nc"), &(mesh_import_opts){.nlevels = 2}, &m);
     stderr_restore(saved, log, msg, sizeof msg);
     CHECK(rc != 0 && strstr(msg, "out of range"), "ICON uint64 2^64 - 1: %s", msg);
-    CHECK(mesh_import_icon(tmpname("icon-ok.nc"), 2, &m) == 0 && m.ncells == N, "icon-ok.nc");
+    CHECK(mesh_import_icon(tmpname("icon-ok.nc"), &(mesh_import_opts){.nlevels = 2}, &m) == 0 &&
+              m.ncells == N,
+          "icon-ok.nc");
     mesh_free(&m);
     scratch_remove();
     return check_done("test_hostile");

@@ -54,12 +54,13 @@ static const help_part info_help[] = {
 static char import_formats[2048];
 
 static help_part import_help[] = {
-    {"usage: pillar mesh import IN OUT [--levels L] [--format NAME]\n"
+    {"usage: pillar mesh import IN OUT [--levels L] [--format NAME] [--merge-nodes [TOL]]\n"
      "\n"
      "Converts another tool's mesh into a general mesh file OUT (netCDF-4; written to a temporary file\n"
      "and renamed when complete, so a refused input leaves no OUT). IN's format is found from its\n"
      "content (netCDF in any variant: classic, 64-bit offset, CDF-5, netCDF-4; which variables it\n"
-     "holds; the Gmsh header), the first of these that matches (docs/mesh-formats-in.md):\n"
+     "holds; the Gmsh header; never its name), the first of these that matches\n"
+     "(docs/mesh-formats-in.md; a file none recognises is refused with what each looks for):\n"
      "\n", 0},
     {import_formats, 0},
     {"\n"
@@ -300,9 +301,19 @@ static int mesh_import_cmd(int argc, char **argv)
     if (rc)
         return CLI_EXIT(rc);
     mesh m;
-    rc = mesh_import(a.file, a.format, a.gen.nlevels /* 64 unless --levels */, &m);
+    mesh_import_opts o = {.nlevels = a.gen.nlevels /* 64 unless --levels */,
+                          .merge_tol = a.merge_tol};
+    rc = mesh_import(a.file, a.format, &o, &m);
     if (rc != 0)
         return 1;
+    if (o.merged > 0) {
+        char how[64] = "at identical positions";
+        if (o.merge_tol > 0)
+            snprintf(how, sizeof how, "at most %g apart", o.merge_tol);
+        printf("merged %d coincident node ids (%s): %d nodes of the file's %d%s\n", o.merged,
+               how, o.nodes - o.merged, o.nodes,
+               o.merge_tol > 0 ? "" : " (--merge-nodes off keeps them apart)");
+    }
     rc = mesh_write(a.out, &m);
     if (rc == 0) {
         long hist[MESH_MAXDEG + 1];

@@ -502,6 +502,30 @@ mesh_load_opts cli_grid_opts(const mesh_args *m)
     return g;
 }
 
+/* --merge-nodes [TOL] of mesh import: nodes at most TOL apart are one; without TOL, SCRIP's
+ * 1e-9 (about 6 mm on the Earth's unit sphere); "off": none merged */
+static int set_merge_nodes(cli_args *a, const flag *f, const char *v)
+{
+    char *end = NULL;
+    double tol = 1e-9;
+    if (v && !strcmp(v, "off"))
+        tol = -1;
+    else if (v && (!*v || strspn(v, "0123456789.eE-+") != strlen(v) ||
+                   (tol = strtod(v, &end), *end) || !(tol >= 0 && tol < 1e300))) {
+        cmd_err(a, "%s '%s': expected a distance (0 or more, e.g. 1e-6) or off", f->name, v);
+        return -1;
+    }
+    a->m.merge_tol = tol;
+    return 0;
+}
+
+/* Whether an argument can be the value of a flag whose value is optional ("[TOL]"): a number or
+ * a word without a dot, never a file name such as IN or OUT. */
+static int optional_value(const char *v)
+{
+    return v[0] != '-' && (strspn(v, "0123456789.eE-+") == strlen(v) || !strcmp(v, "off"));
+}
+
 /* ---- every command ---- */
 
 #define RUN (CMD_RUN)
@@ -792,6 +816,12 @@ static const flag flags[] = {
      "run --mesh, mesh info: the levels of a grid file read directly (64)\n"
      "or instead of a mesh file's own",
      set_range, AT(m.gen.nlevels), 1, 100000, NULL},
+    {"--merge-nodes", "[TOL]", CMD_MESH_IMPORT, HELP_MAIN,
+     "\nUGRID: nodes at most TOL apart are one node (TOL: 1e-9 when\n"
+     "omitted; lengths on the unit sphere for longitude/latitude, the\n"
+     "file's units for planar nodes; off: none merged). Without it,\n"
+     "nodes at identical positions are one. The count is printed",
+     set_merge_nodes, 0, 0, 0, NULL},
     {"--format", "NAME", CMD_MESH_IMPORT | RUN | MINFO, HELP_MAIN,
      "read the grid file as this format ('pillar mesh import --help' lists\n"
      "them) instead of the one its content shows", set_format, 0, 0, 0, NULL},
@@ -1055,6 +1085,8 @@ int cli_parse(cli_args *a, unsigned cmd, const help_part *help, int argc, char *
         if (f->arg) {
             if (eq)
                 v = eq + 1;
+            else if (f->arg[0] == '[') /* an optional value */
+                v = i + 1 < argc && optional_value(argv[i + 1]) ? argv[++i] : NULL;
             else if (i + 1 < argc)
                 v = argv[++i];
             else {

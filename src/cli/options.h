@@ -53,6 +53,7 @@ typedef struct {
     int format;         /* import, info --format: an index of mesh_importers, or -1: from the
                          * content */
     int json;           /* info --json */
+    double merge_tol;   /* import --merge-nodes: mesh_import_opts.merge_tol (0 without it) */
 } mesh_args;
 
 /* Everything a command line can set; cli_parse fills the part of its command. */

@@ -120,7 +120,7 @@ static int coordinate_names(const nc_reader *rd, char name[2][NC_MAX_NAME + 1],
     return 0;
 }
 
-int mesh_import_bounds(const char *path, int nlevels, mesh *m)
+int mesh_import_bounds(const char *path, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
     nc_reader rd;
@@ -153,5 +153,5 @@ int mesh_import_bounds(const char *path, int nlevels, mesh *m)
     }
     xfree(corner);
     return mesh_import_finish(path, "bounds", "cells", what[0] ? what : "bounds", rd.kind,
-                              nlevels, rc, m);
+                              o->nlevels, rc, m);
 }

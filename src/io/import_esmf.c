@@ -206,7 +206,7 @@ static void centres_from_nodes(mesh *m)
     }
 }
 
-int mesh_import_esmf(const char *path, int nlevels, mesh *m)
+int mesh_import_esmf(const char *path, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
     nc_reader rd;
@@ -238,5 +238,5 @@ int mesh_import_esmf(const char *path, int nlevels, mesh *m)
         perr("%s: %s (cells counted from 0)", path, err);
         rc = -1;
     }
-    return mesh_import_finish(path, "esmf", "elements", "elementConn", rd.kind, nlevels, rc, m);
+    return mesh_import_finish(path, "esmf", "elements", "elementConn", rd.kind, o->nlevels, rc, m);
 }

@@ -91,9 +91,9 @@ int mesh_detect_gmsh(const mesh_probe *p)
 
 #ifndef PILLAR_HAVE_GMSH
 
-int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
+int mesh_import_gmsh(const char *path, mesh_import_opts *o, mesh *m)
 {
-    (void)nlevels;
+    (void)o;
     memset(m, 0, sizeof *m);
     int fd; /* the same checks of the file as with Gmsh, so a bad file gets the same message */
     if (gmsh_file_check(path, &fd) != 0)
@@ -531,7 +531,7 @@ static int receive(int in, mesh *m, long *repeats)
     return 0;
 }
 
-int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
+int mesh_import_gmsh(const char *path, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
     int fd, pfd[2];
@@ -568,7 +568,7 @@ int mesh_import_gmsh(const char *path, int nlevels, mesh *m)
              WIFSIGNALED(status) ? "signal" : "exit status",
              WIFSIGNALED(status) ? WTERMSIG(status) : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     if (rc == 0) {
-        m->nlevels = nlevels;
+        m->nlevels = o->nlevels;
         char dropped[48] = "";
         if (repeats)
             snprintf(dropped, sizeof dropped, " (%ld listed again, counted once)", repeats);

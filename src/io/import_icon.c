@@ -112,7 +112,7 @@ static int read_neighbours(const nc_reader *rd, mesh *m, const char **what)
     return 0;
 }
 
-int mesh_import_icon(const char *path, int nlevels, mesh *m)
+int mesh_import_icon(const char *path, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
     nc_reader rd;
@@ -126,5 +126,5 @@ int mesh_import_icon(const char *path, int nlevels, mesh *m)
         m->ncoord = 3;
     }
     nc_close_read(&rd);
-    return mesh_import_finish(path, "icon", "triangles", what, rd.kind, nlevels, rc, m);
+    return mesh_import_finish(path, "icon", "triangles", what, rd.kind, o->nlevels, rc, m);
 }

@@ -206,7 +206,7 @@ static int read_vertices(const nc_reader *rd, int planar, const char *table, mes
     return rc;
 }
 
-int mesh_import_mpas(const char *path, int nlevels, mesh *m)
+int mesh_import_mpas(const char *path, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
     nc_reader rd;
@@ -233,5 +233,5 @@ int mesh_import_mpas(const char *path, int nlevels, mesh *m)
             m->sides = NULL;
         }
     }
-    return mesh_import_finish(path, "mpas", "cells", table, rd.kind, nlevels, rc, m);
+    return mesh_import_finish(path, "mpas", "cells", table, rd.kind, o->nlevels, rc, m);
 }

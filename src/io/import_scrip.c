@@ -24,7 +24,7 @@ int mesh_detect_scrip(const mesh_probe *p)
            nc_var(&p->nc, "grid_corner_lon") >= 0;
 }
 
-int mesh_import_scrip(const char *path, int nlevels, mesh *m)
+int mesh_import_scrip(const char *path, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
     nc_reader rd;
@@ -54,5 +54,5 @@ int mesh_import_scrip(const char *path, int nlevels, mesh *m)
                                      (int)s.len[1], m);
     }
     xfree(corner);
-    return mesh_import_finish(path, "scrip", "cells", "grid_corner_lat/lon", rd.kind, nlevels, rc, m);
+    return mesh_import_finish(path, "scrip", "cells", "grid_corner_lat/lon", rd.kind, o->nlevels, rc, m);
 }

@@ -3,7 +3,10 @@
  * pillar finds the mesh topology variable (attribute cf_role = "mesh_topology",
  * topology_dimension = 2; the first one in the file) and reads from the variables it names:
  *   face_node_connectivity   the corners of each face, in order around it; padded with the
- *                            variable's _FillValue (mixed triangles, quadrangles, ...)
+ *                            variable's _FillValue or missing_value, or by repeating the last
+ *                            corner (mixed triangles, quadrangles, ...: mesh_index_rows); nodes
+ *                            at identical positions (or within --merge-nodes TOL) are merged
+ *                            first (mesh_merge_nodes)
  *   face_face_connectivity   optional: each face's neighbours (_FillValue where an edge lies on
  *                            the boundary); without it, two faces are neighbours when they share
  *                            an edge (two consecutive corners); with it, it must agree with that
@@ -108,7 +111,8 @@ static int read_conn(const topology *t, const char *name, int max, int corners, 
         return -1;
     }
     long long start = 0;
-    if (nc_att_int(rd, nc_var(rd, name), "start_index", &start) < 0 || (start != 0 && start != 1)) {
+    if (nc_att_int(rd, nc_var(rd, name), "start_index", &start) < 0 ||
+        (start != 0 && start != 1)) {
         perr("%s: variable %s: attribute start_index must be the integer 0 or 1", rd->path, name);
         xfree(idx);
         return -1;
@@ -293,8 +297,8 @@ static int read_face_faces(const topology *t, const char *var, mesh *m, const me
     return 0;
 }
 
-/* Reads the mesh of topology t into m. */
-static int read_mesh(const topology *t, mesh *m)
+/* Reads the mesh of topology t into m, coincident nodes merged as o asks. */
+static int read_mesh(const topology *t, mesh_import_opts *o, mesh *m)
 {
     const nc_reader *rd = t->rd;
     char fn[NC_MAX_NAME + 1], ff[NC_MAX_NAME + 1];
@@ -311,12 +315,16 @@ static int read_mesh(const topology *t, mesh *m)
     m->ncells = -1;
     if (read_conn(t, fn, nnodes, 1, &m->ncells, &m->node_width, &m->cell_nodes) != 0)
         return -1;
+    o->nodes = nnodes;
+    o->merged = mesh_merge_nodes(m, o->merge_tol);
     mesh derived = *m; /* the neighbours the shared edges give */
     derived.adj = NULL;
     derived.sides = NULL;
     char err[512];
     if (mesh_adj_from_nodes(&derived, fn, err, sizeof err) != 0) {
-        perr("%s: %s (faces and nodes counted from 0)", rd->path, err);
+        perr("%s: %s (faces and nodes counted from 0%s)", rd->path, err,
+             o->merged ? ", nodes after merging coincident ones; --merge-nodes off keeps them"
+                       : "");
         return -1;
     }
     m->sides = derived.sides;
@@ -347,7 +355,7 @@ static int read_mesh(const topology *t, mesh *m)
     return 0;
 }
 
-int mesh_import_ugrid(const char *path, int nlevels, mesh *m)
+int mesh_import_ugrid(const char *path, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
     nc_reader rd;
@@ -365,9 +373,9 @@ int mesh_import_ugrid(const char *path, int nlevels, mesh *m)
         if (topo_att(&t, "face_dimension", 1, t.face_dim, sizeof t.face_dim) < 0)
             rc = -1;
     }
-    m->nlevels = nlevels; /* read_mesh checks the neighbour table it reads */
+    m->nlevels = o->nlevels; /* read_mesh checks the neighbour table it reads */
     if (rc == 0)
-        rc = read_mesh(&t, m);
+        rc = read_mesh(&t, o, m);
     nc_close_read(&rd);
-    return mesh_import_finish(path, "ugrid", "faces", "the mesh", rd.kind, nlevels, rc, m);
+    return mesh_import_finish(path, "ugrid", "faces", "the mesh", rd.kind, o->nlevels, rc, m);
 }

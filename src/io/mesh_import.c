@@ -93,14 +93,15 @@ int mesh_importer_detect(const char *path)
     return found;
 }
 
-int mesh_import(const char *path, int which, int nlevels, mesh *m)
+int mesh_import(const char *path, int which, mesh_import_opts *o, mesh *m)
 {
     memset(m, 0, sizeof *m);
+    o->merged = o->nodes = 0;
     if (which < 0)
         which = mesh_importer_detect(path);
     if (which < 0 || which >= MESH_IMPORTER_COUNT)
         return -1;
-    return mesh_importers[which].import(path, nlevels, m);
+    return mesh_importers[which].import(path, o, m);
 }
 
 /* Whether entries j.. of row v (w entries) all repeat node `node` (as stored) or are fill. */
@@ -298,6 +299,47 @@ static int corner_root(int *up, int i)
     return i;
 }
 
+/* ---- coincident nodes (mesh_merge_nodes) ---- */
+
+/* A node's cell in the grid of merging: its coordinates divided by the cell size and rounded
+ * down (or the coordinates themselves when only identical positions merge). */
+typedef struct {
+    double key[3];
+    int node;
+} grid_cell;
+
+static int cell_cmp(const void *a, const void *b)
+{
+    const grid_cell *p = a, *q = b;
+    for (int k = 0; k < 3; k++)
+        if (p->key[k] != q->key[k])
+            return p->key[k] < q->key[k] ? -1 : 1;
+    return p->node - q->node;
+}
+
+/* The first entry of sorted cells c (n) whose key is at least key. */
+static size_t cell_find(const grid_cell *c, size_t n, const double key[3])
+{
+    size_t lo = 0, hi = n;
+    grid_cell probe = {{key[0], key[1], key[2]}, -1};
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cell_cmp(c + mid, &probe) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Union-find of nodes: the representative of i (the earliest node of its set). */
+static int merge_root(int *up, int i)
+{
+    while (up[i] != i)
+        i = up[i] = up[up[i]];
+    return i;
+}
+
 /* Joins the classes of corners a and b, the earliest corner leading. */
 static void corner_join(int *up, int a, int b)
 {
@@ -458,4 +500,100 @@ int mesh_cells_from_corners(const char *path, const char *what, const double *co
         return -1;
     }
     return 0;
+static int same_cell(const double *a, const double *b)
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+/* Joins node a with the nodes in the cell at key (sorted cells c) that lie at most tol from
+ * it. */
+static void merge_cell(const mesh *m, const grid_cell *c, size_t n, const double key[3], int a,
+                       double tol, int *up)
+{
+    int d = m->nnode_coord;
+    const double *p = m->node_coord + (size_t)d * a;
+    for (size_t i = cell_find(c, n, key); i < n; i++) {
+        const grid_cell *q = c + i;
+        if (!same_cell(q->key, key))
+            break;
+        int ra = merge_root(up, a), rb = merge_root(up, q->node);
+        if (ra == rb)
+            continue;
+        double d2 = 0;
+        for (int k = 0; k < d; k++) {
+            double t = p[k] - m->node_coord[(size_t)d * q->node + k];
+            d2 += t * t;
+        }
+        if (d2 <= tol * tol)
+            up[ra > rb ? ra : rb] = ra < rb ? ra : rb; /* the earliest node leads */
+    }
+}
+
+/* Sorts the n nodes of m (or those that are their set's root, with `roots`) into c by their
+ * cell in a grid of cells h wide (h 0: their positions themselves). Returns how many. */
+static size_t sort_cells(const mesh *m, int *up, int roots, double h, grid_cell *c)
+{
+    int d = m->nnode_coord;
+    size_t n = 0;
+    for (int i = 0; i < m->nnodes; i++) {
+        if (roots && merge_root(up, i) != i)
+            continue;
+        c[n].node = i;
+        for (int k = 0; k < 3; k++) {
+            double x = k < d ? m->node_coord[(size_t)d * i + k] : 0;
+            c[n].key[k] = h > 0 ? floor(x / h) : x + 0.0; /* + 0.0: -0 is 0 */
+        }
+        n++;
+    }
+    qsort(c, n, sizeof(grid_cell), cell_cmp);
+    return n;
+}
+
+int mesh_merge_nodes(mesh *m, double tol)
+{
+    int n = m->nnodes, d = m->nnode_coord;
+    if (tol < 0 || n < 2)
+        return 0;
+    grid_cell *c = xalloc(sizeof(grid_cell) * (size_t)n);
+    int *up = xalloc(sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        up[i] = i;
+    /* identical positions: runs of the sorted positions (linear, however many share one) */
+    sort_cells(m, up, 0, 0, c);
+    for (int i = 1; i < n; i++)
+        if (same_cell(c[i].key, c[i - 1].key))
+            up[c[i].node] = merge_root(up, c[i - 1].node); /* the run's first leads */
+    if (tol > 0) {
+        /* the others of one set each, in a grid of cells at least tol wide and wide enough
+         * that a cell's number is an exact integer (below 2^50): nodes within tol lie in the
+         * same or adjacent cells */
+        double big = 0;
+        for (size_t i = 0; i < (size_t)n * d; i++)
+            big = fmax(big, fabs(m->node_coord[i]));
+        size_t nc = sort_cells(m, up, 1, fmax(tol, big * 0x1p-50), c);
+        for (size_t i = 0; i < nc; i++)
+            for (int o = 0; o < (d < 3 ? 9 : 27); o++) {
+                double key[3] = {c[i].key[0] + o % 3 - 1, c[i].key[1] + o / 3 % 3 - 1,
+                                 c[i].key[2] + (d < 3 ? 0 : o / 9 - 1)};
+                merge_cell(m, c, nc, key, c[i].node, tol, up);
+            }
+    }
+    int count = 0, *node = xalloc(sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++) /* roots come before their members: numbered first */
+        node[i] = merge_root(up, i) == i ? count++ : -1;
+    for (int i = 0; i < n; i++) {
+        if (node[i] >= 0)
+            memmove(m->node_coord + (size_t)d * node[i], m->node_coord + (size_t)d * i,
+                    sizeof(double) * d);
+        else
+            node[i] = node[merge_root(up, i)];
+    }
+    for (size_t j = 0; j < (size_t)m->ncells * m->node_width; j++)
+        if (m->cell_nodes[j] >= 0)
+            m->cell_nodes[j] = node[m->cell_nodes[j]];
+    m->nnodes = count;
+    xfree(c);
+    xfree(up);
+    xfree(node);
+    return n - count;
 }

@@ -41,18 +41,29 @@ typedef struct {
     nc_reader nc;
 } mesh_probe;
 
+/* What an import is asked for (the options of `pillar mesh import`), and what it reports back
+ * for the caller to say (the library prints nothing of it). */
+typedef struct {
+    int nlevels;      /* vertical levels of the fields placed on the mesh */
+    double merge_tol; /* importers that derive neighbours from nodes (mesh_merge_nodes): nodes
+                       * at most this far apart are one node; 0 (the default): nodes at
+                       * identical positions only; < 0: none merged */
+    int merged;       /* set by the import: node ids merged into others (0: none) */
+    int nodes;        /* set with merged: the nodes the file gives */
+} mesh_import_opts;
+
 /* Each importer: detect returns 1 when the file is of its format; import reads path into m with
- * nlevels levels and returns 0, or -1 after a message naming the file and the variable (or
+ * o->nlevels levels and returns 0, or -1 after a message naming the file and the variable (or
  * element) and the first bad index; m is then empty. */
-#define PILLAR_IMPORTER_DECL(name, looks_for, summary)                                               \
+#define PILLAR_IMPORTER_DECL(name, looks_for, summary)                                            \
     int mesh_detect_##name(const mesh_probe *p);                                                  \
-    int mesh_import_##name(const char *path, int nlevels, mesh *m);
+    int mesh_import_##name(const char *path, mesh_import_opts *o, mesh *m);
 PILLAR_IMPORTERS(PILLAR_IMPORTER_DECL)
 
 typedef struct {
     const char *name, *looks_for, *summary;
     int (*detect)(const mesh_probe *p);
-    int (*import)(const char *path, int nlevels, mesh *m);
+    int (*import)(const char *path, mesh_import_opts *o, mesh *m);
 } mesh_importer;
 
 #define PILLAR_IMPORTER_COUNT_(name, looks_for, summary) +1
@@ -69,8 +80,16 @@ int mesh_importer_find(const char *name);
 int mesh_importer_detect(const char *path);
 
 /* Imports path with importer `which` (an index of mesh_importers), or the one found from its
- * content when which < 0. Returns 0, or -1 after a message; m is then empty. */
-int mesh_import(const char *path, int which, int nlevels, mesh *m);
+ * content when which < 0, as o asks (its report fields set). Returns 0, or -1 after a message;
+ * m is then empty. */
+int mesh_import(const char *path, int which, mesh_import_opts *o, mesh *m);
+
+/* Coincident nodes made one (the nodes of m: node_coord, cell_nodes): nodes at most tol apart
+ * (tol 0: at identical positions; tol < 0: none), transitively, become the node of the earliest
+ * of them; nodes are renumbered in order of first appearance and keep that node's position. In
+ * O(n log n): positions sorted by their cell in a grid of at least tol. Returns the number of
+ * node ids merged into others. */
+int mesh_merge_nodes(mesh *m, double tol);
 
 /* The check every importer ends with: mesh_check (indices in range, no cell its own neighbour,
  * no neighbour twice, symmetric lists, nodes in range). On failure prints "path: what: message

@@ -224,7 +224,8 @@ int mesh_load(const char *path, const mesh_load_opts *o, mesh *m)
         rc = mesh_read_pillar(path, m);
     } else {
         int k = grid_importer(path, o->format);
-        rc = k < 0 ? -1 : mesh_import(path, k, o->nlevels ? o->nlevels : 64, m);
+        mesh_import_opts io = {o->nlevels ? o->nlevels : 64, 0, 0, 0};
+        rc = k < 0 ? -1 : mesh_import(path, k, &io, m);
     }
     if (rc == 0 && o->nlevels)
         m->nlevels = o->nlevels;

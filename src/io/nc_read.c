@@ -390,33 +390,37 @@ int nc_read_var(const nc_reader *rd, const char *name, int optional, int is_floa
     return 0;
 }
 
-/* The values of variable id's attribute `att` that mark absent entries: 0 and *n (1..8) values
+/* The values of variable id's attribute `att` that mark absent entries: 0 and *n (0..8) values
  * in v, 1 when absent, -1 after a message. _FillValue must be one value of the variable's own
- * type (libnetcdf compares it in that type); missing_value may be any integer type and up to
- * 8 values (CF allows a vector), compared by value. */
+ * type (libnetcdf compares it in that type); missing_value may be one to 8 values (CF allows a
+ * vector) of any numeric type, compared by value (a real one that is no integer marks
+ * nothing). */
 static int marker_values(const nc_reader *rd, int id, const char *var, const char *att,
                          long long *v, int *n)
 {
-    nc_type t, vt;
+    nc_type t, vt = NC_NAT;
     size_t len;
     int u64;
     if (nc_inq_att(rd->ncid, id, att, &t, &len) != NC_NOERR)
         return 1;
-    int is_fill = !strcmp(att, "_FillValue");
-    if (nc_inq_vartype(rd->ncid, id, &vt) != NC_NOERR)
-        return -1;
-    if (is_fill && t != vt) {
+    int is_fill = !strcmp(att, "_FillValue"), real = t == NC_FLOAT || t == NC_DOUBLE;
+    if (is_fill && (nc_inq_vartype(rd->ncid, id, &vt) != NC_NOERR || t != vt)) {
         perr("%s: variable %s: attribute _FillValue has another type than the variable (a "
              "_FillValue must have its variable's own type)", rd->path, var);
         return -1;
     }
-    if (!int_type(t, &u64) || len < 1 || len > (is_fill ? 1 : 8) ||
-        nc_get_att_longlong(rd->ncid, id, att, v) != NC_NOERR) {
-        perr("%s: variable %s: attribute %s is not %s integer", rd->path, var, att,
-             is_fill ? "one" : "one to 8 values of an");
+    double d[8];
+    if ((!int_type(t, &u64) && !real) || len < 1 || len > (is_fill ? 1 : 8) ||
+        (real ? nc_get_att_double(rd->ncid, id, att, d)
+              : nc_get_att_longlong(rd->ncid, id, att, v)) != NC_NOERR) {
+        perr("%s: variable %s: attribute %s is not %s", rd->path, var, att,
+             is_fill ? "one integer" : "one to 8 numbers");
         return -1;
     }
-    *n = (int)len;
+    *n = real ? 0 : (int)len;
+    for (size_t k = 0; real && k < len; k++)
+        if (d[k] > -9e18 && d[k] < 9e18 && d[k] == (double)(long long)d[k])
+            v[(*n)++] = (long long)d[k];
     return 0;
 }
 

@@ -72,9 +72,9 @@ int nc_read_var(const nc_reader *rd, const char *name, int optional, int is_floa
 
 /* nc_read_var of integers into int. Entries equal to the variable's _FillValue (one value of
  * the variable's own type: another type is refused) or to one of its missing_value values (any
- * integer type) become NC_READ_FILL before anything is range-checked, whatever their stored
- * value (uxarray pads with INT64_MIN); the first other value outside INT_MIN+1..INT_MAX is
- * reported by its position. Same returns; *out (xfree) NULL unless 0. */
+ * numeric type, compared by value) become NC_READ_FILL before anything is range-checked,
+ * whatever their stored value (uxarray pads with INT64_MIN); the first other value outside
+ * INT_MIN+1..INT_MAX is reported by its position. Same returns; *out (xfree) NULL unless 0. */
 int nc_read_ints(const nc_reader *rd, const char *name, int optional, int rank, nc_shape *s,
                  int **out);
 

@@ -29,9 +29,9 @@
 #define FUZZ_NAME "fuzz.nc"
 #define FUZZ_IMPORT import_by_content
 /* mesh_import with the format found from the content */
-static int import_by_content(const char *path, int nlevels, mesh *m)
+static int import_by_content(const char *path, mesh_import_opts *o, mesh *m)
 {
-    return mesh_import(path, -1, nlevels, m);
+    return mesh_import(path, -1, o, m);
 }
 #endif
 
@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_fail("cannot write the input file");
     mesh m;
     char err[512];
-    if (FUZZ_IMPORT(path, 2, &m) == 0) {
+    if (FUZZ_IMPORT(path, &(mesh_import_opts){.nlevels = 2}, &m) == 0) {
         if (mesh_check(&m, err, sizeof err) != 0)
             fuzz_fail("an imported mesh fails mesh_check");
         mesh_free(&m);
