@@ -291,7 +291,7 @@ static int corner_key_cmp_sorted(const void *a, const void *b)
     return corner_key_cmp(a, b, sort_points);
 }
 
-/* Union-find of corners: the representative of i. */
+/* Union-find of corners (and of nodes, mesh_merge_nodes): the representative of i. */
 static int corner_root(int *up, int i)
 {
     while (up[i] != i)
@@ -332,13 +332,6 @@ static size_t cell_find(const grid_cell *c, size_t n, const double key[3])
     return lo;
 }
 
-/* Union-find of nodes: the representative of i (the earliest node of its set). */
-static int merge_root(int *up, int i)
-{
-    while (up[i] != i)
-        i = up[i] = up[up[i]];
-    return i;
-}
 
 /* Joins the classes of corners a and b, the earliest corner leading. */
 static void corner_join(int *up, int a, int b)
@@ -500,6 +493,8 @@ int mesh_cells_from_corners(const char *path, const char *what, const double *co
         return -1;
     }
     return 0;
+}
+
 static int same_cell(const double *a, const double *b)
 {
     return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
@@ -516,7 +511,7 @@ static void merge_cell(const mesh *m, const grid_cell *c, size_t n, const double
         const grid_cell *q = c + i;
         if (!same_cell(q->key, key))
             break;
-        int ra = merge_root(up, a), rb = merge_root(up, q->node);
+        int ra = corner_root(up, a), rb = corner_root(up, q->node);
         if (ra == rb)
             continue;
         double d2 = 0;
@@ -536,7 +531,7 @@ static size_t sort_cells(const mesh *m, int *up, int roots, double h, grid_cell 
     int d = m->nnode_coord;
     size_t n = 0;
     for (int i = 0; i < m->nnodes; i++) {
-        if (roots && merge_root(up, i) != i)
+        if (roots && corner_root(up, i) != i)
             continue;
         c[n].node = i;
         for (int k = 0; k < 3; k++) {
@@ -562,7 +557,7 @@ int mesh_merge_nodes(mesh *m, double tol)
     sort_cells(m, up, 0, 0, c);
     for (int i = 1; i < n; i++)
         if (same_cell(c[i].key, c[i - 1].key))
-            up[c[i].node] = merge_root(up, c[i - 1].node); /* the run's first leads */
+            up[c[i].node] = corner_root(up, c[i - 1].node); /* the run's first leads */
     if (tol > 0) {
         /* the others of one set each, in a grid of cells at least tol wide and wide enough
          * that a cell's number is an exact integer (below 2^50): nodes within tol lie in the
@@ -580,13 +575,13 @@ int mesh_merge_nodes(mesh *m, double tol)
     }
     int count = 0, *node = xalloc(sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++) /* roots come before their members: numbered first */
-        node[i] = merge_root(up, i) == i ? count++ : -1;
+        node[i] = corner_root(up, i) == i ? count++ : -1;
     for (int i = 0; i < n; i++) {
         if (node[i] >= 0)
             memmove(m->node_coord + (size_t)d * node[i], m->node_coord + (size_t)d * i,
                     sizeof(double) * d);
         else
-            node[i] = node[merge_root(up, i)];
+            node[i] = node[corner_root(up, i)];
     }
     for (size_t j = 0; j < (size_t)m->ncells * m->node_width; j++)
         if (m->cell_nodes[j] >= 0)
