@@ -426,7 +426,10 @@ variables: double coordx(num_nodes) ; double coordy(num_nodes) ;
   :api_version = 8.f ; :version = 8.f ; :floating_point_word_size = 8 ;
 data: coordx = 0, 1, 1, 0 ; coordy = 0, 0, 1, 1 ; connect1 = 1, 2, 3, 1, 3, 4 ; eb_prop1 = 1 ; }
 CDL
-ncdump "$data/mpas-sphere.nc" | sed -e '/^	int cellsOnCell(/d' -e '/^ cellsOnCell =/,/;$/d' >"$tmp/mpas-nocells.cdl"
+# an MPAS mesh without cellsOnCell and verticesOnCell (without cellsOnCell alone its neighbours
+# are derived from verticesOnCell: grid_readers_cli)
+ncdump "$data/mpas-sphere.nc" | sed -e '/^	int cellsOnCell(/d' -e '/^ cellsOnCell =/,/;$/d' \
+    -e '/^	int verticesOnCell(/d' -e '/^ verticesOnCell =/,/;$/d' >"$tmp/mpas-nocells.cdl"
 ncgen -k 5 -o "$tmp/mpas-nocells.nc" "$tmp/mpas-nocells.cdl" || { echo "FAIL: ncgen mpas-nocells"; fail=1; }
 printf '4\n1 0.0 0.0 1\n2 1.0 0.0 1\n3 1.0 1.0 1\n4 0.0 1.0 0\n' >"$tmp/nod2d.out"
 printf '2\n1 2 3\n1 3 4\n' >"$tmp/elem2d.out"
@@ -434,10 +437,10 @@ cp "$tmp/nod2d.out" "$tmp/nod2d.nc"
 for f in exodus.nc mpas-nocells.nc nod2d.out elem2d.out nod2d.nc; do
     expect1 "which format? pillar recognises none of its own in this file's content" \
         mesh import "$tmp/$f" "$out"
-    grep -qF 'looked for: ugrid: a variable with cf_role = "mesh_topology"; icon: variable neighbor_cell_index; mpas: variables cellsOnCell and nEdgesOnCell' "$tmp/stderr" ||
+    grep -qF 'looked for: ugrid: a variable with cf_role = "mesh_topology"; icon: variable neighbor_cell_index, or vertex_of_cell with clon/clat; mpas: variables cellsOnCell and nEdgesOnCell, or verticesOnCell and nEdgesOnCell; scrip: variables grid_corner_lat and grid_corner_lon; esmf: variables nodeCoords, elementConn and numElementConn; bounds: ' "$tmp/stderr" ||
         { echo "FAIL: mesh import $f does not list what the readers look for"; cat "$tmp/stderr"; fail=1; }
 done
-expect1 "variable cellsOnCell is missing" mesh import "$tmp/mpas-nocells.nc" "$out" --format mpas
+expect1 "variable cellsOnCell is missing, and so is verticesOnCell" mesh import "$tmp/mpas-nocells.nc" "$out" --format mpas
 expect1 "variable neighbor_cell_index is missing" mesh import "$tmp/exodus.nc" "$out" --format icon
 # a forced format that is not the file's: its reader names what is missing
 expect1 "variable cellsOnCell is missing" mesh import "$data/icon-classic.nc" "$out" --format mpas

@@ -111,7 +111,7 @@ done <<EOF
 start_index 2|esmf1.nc|vatt=elementConn:start_index:2|elementConn: attribute start_index must be 0 or 1
 a node past the last|esmf1.nc|set=elementConn:7:43|elementConn[2][1] = 43 is out of range (1..42
 a node 0 counted from 1|esmf1.nc|set=elementConn:0:0|elementConn[0][0] = 0 is out of range (1..42
-the fill value among the nodes|esmf-mixed.nc|set=elementConn:2:-1|elementConn[0][2] = -1 is out of range (0..62
+the fill value among the nodes|esmf-mixed.nc|set=elementConn:2:-1|elementConn[0][2] holds the fill value, but element 0 has 3 nodes
 too few nodes|esmf1.nc|set=numElementConn:5:2|numElementConn[5] = 2 is out of range (3..maxNodePElement = 3)
 a node not a position|esmf1.nc|set=nodeCoords:9:nan|nodeCoords (column 1, latitude)[4] = nan is not a latitude
 a centre beyond the pole|esmf1.nc|set=centerCoords:1:91|centerCoords (column 1, latitude)[0] = 91 is not a latitude
