@@ -267,6 +267,40 @@ for how in relative absolute; do
     fi
 done
 
+# --- MPI: a rank that fails alone (its --input or --mesh unreadable: the same relative path in
+# another folder per rank) stops every rank, and ranks given different --steps are refused; each
+# job ends within 10 s with a message (timeout 20: a hang fails)
+if "$pillar" --version | grep -q "MPI yes" && command -v mpirun >/dev/null; then
+    m="$tmp/mpi"; mkdir -p "$m/r0" "$m/r1"
+    "$pillar" run --size 12x10x2 --steps 1 --backend cpu --output-inputs --output "$m/r0/f.h5" >/dev/null
+    "$pillar" mesh generate "$m/r0/mesh.h5" --kind hexagons --n 8 --levels 2 >/dev/null
+    echo "not a field file" >"$m/r1/f.h5"
+    printf '#!/bin/sh\ncd "%s/r$OMPI_COMM_WORLD_RANK" && exec "$@"\n' "$m" >"$m/in-rank-dir"
+    printf '#!/bin/sh\ns=$1; shift; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && s=$((s + 1)); exec "$@" --steps $s\n' >"$m/steps-per-rank"
+    chmod +x "$m/in-rank-dir" "$m/steps-per-rank"
+    # mpi_alone WHAT NEEDLE ARGS...: a 2-rank job, exit != 0 within 10 s, NEEDLE in its output
+    mpi_alone() {
+        what=$1; needle=$2; shift 2
+        t0=$(date +%s)
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 OMPI_MCA_orte_tmpdir_base="$m" \
+            timeout 20 mpirun --oversubscribe -np 2 "$@" >"$m/log" 2>&1; rc=$?
+        dt=$(($(date +%s) - t0))
+        if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $dt -gt 10 ] || ! grep -qF -- "$needle" "$m/log"; then
+            echo "FAIL: MPI, $what: exit $rc after $dt s (want != 0 within 10 s, '$needle'):"; cat "$m/log"; fail=1
+        else
+            echo "ok: MPI, $what: exit $rc after $dt s"
+        fi
+    }
+    mpi_alone "rank 1 cannot read --input" "another rank failed" \
+        "$m/in-rank-dir" "$pillar" run --ranks 2 --backend cpu --size 12x10x2 --steps 2 --input f.h5
+    mpi_alone "rank 1 has no --mesh" "no such file" \
+        "$m/in-rank-dir" "$pillar" run --ranks 2 --backend cpu --mesh mesh.h5 --stencil graphlap --steps 2
+    mpi_alone "ranks given different --steps" "different arguments" \
+        "$m/steps-per-rank" 2 "$pillar" run --ranks 2 --backend cpu --size 12x10x2
+else
+    echo "skip: the MPI cases (pillar built without MPI, or no mpirun)"
+fi
+
 # Debris: a run killed while writing leaves DIR/.NAME.tmp-PID; the next write of NAME removes it
 # (and the older NAME.tmp-PID form), but never the temporary file of a process still running.
 sh -c 'exit 0' & dead=$!; wait $dead
