@@ -301,6 +301,34 @@ else
     echo "skip: the MPI cases (pillar built without MPI, or no mpirun)"
 fi
 
+# --- stencil files and their compiler: a comment never closed, a bad clause named by its
+# character, a compiler that hangs (stopped after PILLAR_COMPILE_TIMEOUT), one that writes
+# nothing; temporary files of a killed compile removed by the next use of the cache
+printf '#pragma pillar stencil(h) in(in) out(out) radius(1)\n#pragma pillar body\n/* ST(out, LD(in, C));\n' >"$tmp/unclosed.c"
+printf '#pragma pillar stencil(h) in(in) out(out) radius(1) ;x\n#pragma pillar body\nST(out, LD(in, C));\n' >"$tmp/semicolon.c"
+printf '#!/bin/sh\nexec sleep 30\n' >"$tmp/cc-hangs"; printf '#!/bin/sh\nexit 0\n' >"$tmp/cc-silent"
+chmod +x "$tmp/cc-hangs" "$tmp/cc-silent"
+expect 1 "unclosed.c:3: a comment opened here ('/*') is never closed" run --size 8x8x2 --stencil-file "$tmp/unclosed.c" --backend cpu
+expect 1 "semicolon.c:1: unexpected ';' in '#pragma pillar'" run --size 8x8x2 --stencil-file "$tmp/semicolon.c" --backend cpu
+t0=$(date +%s)
+CC="$tmp/cc-hangs" PILLAR_COMPILE_TIMEOUT=2 PILLAR_CACHE_DIR="$tmp/cc-cache" expect 1 "did not finish within 2 s" run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu
+[ $(($(date +%s) - t0)) -le 10 ] || { echo "FAIL: a hanging compiler was not stopped within 10 s"; fail=1; }
+CC="$tmp/cc-silent" PILLAR_CACHE_DIR="$tmp/cc-cache" expect 1 "exited 0 but wrote no shared object" run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu
+if ls -a "$tmp/cc-cache" | grep -q "tmp-"; then echo "FAIL: the failed compiles left temporary files"; ls -a "$tmp/cc-cache"; fail=1; fi
+# a compile killed with SIGKILL (pillar and its hanging compiler): the next use removes its files
+CC="$tmp/cc-hangs" PILLAR_CACHE_DIR="$tmp/cc-cache" "$pillar" run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 400 ] && ! ls -a "$tmp/cc-cache" | grep -q "tmp-$pid"; do sleep 0.05; i=$((i + 1)); done
+kill -9 -- -$(ps -o pgid= -p $(pgrep -P $pid | head -n1) | tr -d ' ') 2>/dev/null; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+ls -a "$tmp/cc-cache" | grep -q "tmp-$pid" || { echo "FAIL: the compile was not caught running (no temporary file)"; fail=1; }
+sh -c 'exit 0' & dead=$!; wait $dead
+: >"$tmp/cc-cache/.cpu-0123.so.tmp-$dead"; : >"$tmp/cc-cache/.cpu-0123.so.tmp-$dead.log"; : >"$tmp/cc-cache/.cpu-0123.so.tmp-$$.log"
+PILLAR_CACHE_DIR="$tmp/cc-cache" "$pillar" run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu >/dev/null 2>&1 || { echo "FAIL: heat.c after a killed compile"; fail=1; }
+if ls -a "$tmp/cc-cache" | grep -q "tmp-$pid\|tmp-$dead"; then echo "FAIL: a killed compile's temporary files survived:"; ls -a "$tmp/cc-cache"; fail=1
+elif [ ! -e "$tmp/cc-cache/.cpu-0123.so.tmp-$$.log" ]; then echo "FAIL: a live process's temporary file was removed"; fail=1
+else echo "ok: the temporary files of a killed compile are removed by the next use of the cache"; fi
+
 # Debris: a run killed while writing leaves DIR/.NAME.tmp-PID; the next write of NAME removes it
 # (and the older NAME.tmp-PID form), but never the temporary file of a process still running.
 sh -c 'exit 0' & dead=$!; wait $dead
