@@ -93,9 +93,28 @@ void perr(const char *fmt, ...)
         }
         return;
     }
-    fputs("pillar: ", stderr);
+    /* one write of the whole line: the ranks of an MPI job share stderr, and a line written in
+     * pieces interleaves with theirs ("pillar: pillar: ...") */
+    char small[2048], *line = small;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(small + 8, sizeof small - 9, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n + 10 > sizeof small) {
+        line = malloc((size_t)n + 10);
+        if (!line) { /* no memory for a long message: its start */
+            line = small;
+            n = (int)sizeof small - 10;
+        } else {
+            va_start(ap, fmt);
+            vsnprintf(line + 8, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+        }
+    }
+    memcpy(line, "pillar: ", 8);
+    line[8 + n] = '\n';
+    fwrite(line, 1, (size_t)n + 9, stderr);
+    if (line != small)
+        free(line);
 }

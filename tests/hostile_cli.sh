@@ -83,6 +83,10 @@ done <<EOF
 2|--runs '0'|bench --runs=0
 2|unexpected argument 'extra'|mesh info $t/none.h5 extra
 2|unexpected argument 'extra'|run extra
+# an empty output path is named as such (not ": names a directory")
+2|--output '': the path is empty|run --size 8x8x2 --backend cpu --output ''
+2|FILE '': the path is empty|mesh generate '' --kind hexagons --n 4
+2|OUT '': the path is empty|mesh import $t/icon-ok.nc ''
 # --- stored integer types checked before conversion; data in other files refused unread
 1|holds 18446744073709551615, out of range|mesh info $t/mesh-u64be.h5
 1|holds 18446744073709551615, out of range|mesh info $t/mesh-u64le.h5
@@ -297,6 +301,13 @@ if "$pillar" --version | grep -q "MPI yes" && command -v mpirun >/dev/null; then
         "$m/in-rank-dir" "$pillar" run --ranks 2 --backend cpu --mesh mesh.h5 --stencil graphlap --steps 2
     mpi_alone "ranks given different --steps" "different arguments" \
         "$m/steps-per-rank" 2 "$pillar" run --ranks 2 --backend cpu --size 12x10x2
+    # every rank reports a failed partition; each line whole ("pillar: pillar: ..." when a
+    # message was written in pieces that interleaved with another rank's)
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 OMPI_MCA_orte_tmpdir_base="$m" \
+        timeout 20 mpirun --oversubscribe -np 7 "$pillar" run --backend cpu --size 6x6x2 --steps 1 >"$m/log" 2>&1
+    if grep "partition" "$m/log" | grep -qv "^pillar: [^p]"; then
+        echo "FAIL: MPI, a message line cut by another rank's:"; grep partition "$m/log"; fail=1
+    else echo "ok: MPI, each rank's message is one whole line"; fi
 else
     echo "skip: the MPI cases (pillar built without MPI, or no mpirun)"
 fi
