@@ -105,6 +105,9 @@ done <<EOF
 1|floating-point numbers of at most 64 bits|mesh info $t/mesh-float128.h5
 1|declares 80000000 values but the file stores only 0 bytes|mesh info $t/mesh-bomb.h5
 1|declares 90000000 values but the file holds only|mesh import $t/icon-bomb.nc $out
+# ... and datasets of a few KB each, deflated zeros, that together would take about 100 MB
+1|compressed more than 256:1|mesh info $t/mesh-zbomb.h5
+1|compressed more than 256:1|mesh import $t/icon-zbomb.nc $out
 1|$gmsh_crash|mesh import $t/gmsh-crash.msh $out
 # --- every number on the command line at and past its limits
 2|--threads '2097152x2097152x4194304'|run --size 8x8x2 --threads 2097152x2097152x4194304
