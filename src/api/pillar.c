@@ -56,6 +56,7 @@ struct pillar_ctx {
     int fuse;        /* option "fuse": steps between exchanges (0: 1) */
     persist_mode persistent; /* option "persistent": GPU in-core steps in one launch */
     int faulted;     /* a call was interrupted by a fault (PROTECTED) */
+    xarena arena;    /* the blocks its calls allocated (freed by pillar_destroy after a fault) */
 };
 
 /* ---- errors ---- */
@@ -104,11 +105,15 @@ static pillar_status fail(pillar_ctx *ctx, pillar_status st, const char *fmt, ..
     if (!(ctx))                                                                                   \
         return PILLAR_ERR_NULL;                                                                   \
     guard g_;                                                                                     \
+    xarena *outer_ = xarena_use(&(ctx)->arena); /* what the call allocates is the handle's */      \
     guard_enter(&g_);                                                                             \
-    if (setjmp(g_.at) != 0)                                                                       \
+    if (setjmp(g_.at) != 0) {                                                                     \
+        xarena_use(outer_);                                                                       \
         return faulted(ctx, &g_);                                                                 \
+    }                                                                                             \
     pillar_status s_ = (call);                                                                    \
     guard_leave(&g_);                                                                             \
+    xarena_use(outer_);                                                                           \
     return s_
 
 static pillar_status faulted(pillar_ctx *ctx, const guard *g)
@@ -175,7 +180,8 @@ void pillar_destroy(pillar_ctx *ctx)
 {
     if (!ctx)
         return;
-    if (ctx->faulted) { /* half-built state: only the handle is certain */
+    if (ctx->faulted) { /* half-built state: every block its calls allocated, from its arena */
+        xarena_free(&ctx->arena);
         free(ctx);
         return;
     }
@@ -184,6 +190,7 @@ void pillar_destroy(pillar_ctx *ctx)
         problem_free(&ctx->pb);
     }
     grid_drop(ctx);
+    xarena_forget(&ctx->arena);
     free(ctx);
 }
 
