@@ -32,17 +32,19 @@ xarena *xarena_use(xarena *a)
 /* Takes n out of its arena's list (nothing when it has none). */
 static void detach(xnode *n)
 {
-    if (!n->arena)
+    if (!n->arena) /* a block of no arena stays so: only its owner frees it */
         return;
     pthread_mutex_lock(&arena_lock);
-    if (n->prev)
-        n->prev->next = n->next;
-    else
-        n->arena->head = n->next;
-    if (n->next)
-        n->next->prev = n->prev;
-    n->arena = NULL;
-    n->prev = n->next = NULL;
+    if (n->arena) { /* again under the lock: xarena_free/forget may have taken it meanwhile */
+        if (n->prev)
+            n->prev->next = n->next;
+        else
+            n->arena->head = n->next;
+        if (n->next)
+            n->next->prev = n->prev;
+        n->arena = NULL;
+        n->prev = n->next = NULL;
+    }
     pthread_mutex_unlock(&arena_lock);
 }
 
