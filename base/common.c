@@ -1,6 +1,7 @@
 /* common.c — allocation and error reporting shared by all of pillar. */
 #include "common.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,75 @@ static _Thread_local long fail_countdown = -1;
 
 void xalloc_fail_after(long n) { fail_countdown = n; }
 
+/* Each block starts with a header of PILLAR_ALIGN bytes (the caller's part stays aligned): its
+ * arena, if one was current, and its neighbours in that arena's list. */
+typedef struct xnode {
+    struct xnode *prev, *next;
+    xarena *arena;
+} xnode;
+static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local xarena *current_arena;
+
+xarena *xarena_use(xarena *a)
+{
+    xarena *old = current_arena;
+    current_arena = a;
+    return old;
+}
+
+/* Takes n out of its arena's list (nothing when it has none). */
+static void detach(xnode *n)
+{
+    if (!n->arena) /* a block of no arena stays so: only its owner frees it */
+        return;
+    pthread_mutex_lock(&arena_lock);
+    if (n->arena) { /* again under the lock: xarena_free/forget may have taken it meanwhile */
+        if (n->prev)
+            n->prev->next = n->next;
+        else
+            n->arena->head = n->next;
+        if (n->next)
+            n->next->prev = n->prev;
+        n->arena = NULL;
+        n->prev = n->next = NULL;
+    }
+    pthread_mutex_unlock(&arena_lock);
+}
+
+/* Empties a's list; returns its blocks, linked by next. */
+static xnode *take_all(xarena *a)
+{
+    pthread_mutex_lock(&arena_lock);
+    xnode *all = a->head;
+    a->head = NULL;
+    for (xnode *n = all; n; n = n->next)
+        n->arena = NULL;
+    pthread_mutex_unlock(&arena_lock);
+    return all;
+}
+
+void xarena_free(xarena *a)
+{
+    for (xnode *n = take_all(a), *next; n; n = next) {
+        next = n->next;
+        free(n);
+    }
+}
+
+void xarena_forget(xarena *a)
+{
+    for (xnode *n = take_all(a), *next; n; n = next) {
+        next = n->next;
+        n->prev = n->next = NULL;
+    }
+}
+
+void xkeep(void *p)
+{
+    if (p)
+        detach((xnode *)((char *)p - PILLAR_ALIGN));
+}
+
 void *xalloc(size_t bytes)
 {
     void *p = NULL;
@@ -21,10 +91,22 @@ void *xalloc(size_t bytes)
     int injected = fail_countdown == 0;
     if (fail_countdown >= 0)
         fail_countdown--;
-    if (injected || posix_memalign(&p, PILLAR_ALIGN, rounded) != 0)
+    if (injected || rounded > SIZE_MAX - PILLAR_ALIGN ||
+        posix_memalign(&p, PILLAR_ALIGN, rounded + PILLAR_ALIGN) != 0)
         fault_raise(FAULT_MEMORY, "out of host memory allocating %zu bytes", bytes);
-    memset(p, 0, rounded);
-    return p;
+    memset(p, 0, rounded + PILLAR_ALIGN);
+    xnode *n = p;
+    xarena *a = current_arena;
+    if (a) {
+        pthread_mutex_lock(&arena_lock);
+        n->arena = a;
+        n->next = a->head;
+        if (n->next)
+            n->next->prev = n;
+        a->head = n;
+        pthread_mutex_unlock(&arena_lock);
+    }
+    return (char *)p + PILLAR_ALIGN;
 }
 
 /* ---- faults ---- */
@@ -59,7 +141,14 @@ void fault_raise(int f, const char *fmt, ...)
     longjmp(g->at, 1);
 }
 
-void xfree(void *p) { free(p); }
+void xfree(void *p)
+{
+    if (!p)
+        return;
+    xnode *n = (xnode *)((char *)p - PILLAR_ALIGN);
+    detach(n);
+    free(n);
+}
 
 void *xgrow(void *p, size_t used, size_t bytes)
 {
@@ -105,9 +194,28 @@ void perr(const char *fmt, ...)
         }
         return;
     }
-    fputs("pillar: ", stderr);
+    /* one write of the whole line: the ranks of an MPI job share stderr, and a line written in
+     * pieces interleaves with theirs ("pillar: pillar: ...") */
+    char small[2048], *line = small;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(small + 8, sizeof small - 9, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n + 10 > sizeof small) {
+        line = malloc((size_t)n + 10);
+        if (!line) { /* no memory for a long message: its start */
+            line = small;
+            n = (int)sizeof small - 10;
+        } else {
+            va_start(ap, fmt);
+            vsnprintf(line + 8, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+        }
+    }
+    memcpy(line, "pillar: ", 8);
+    line[8 + n] = '\n';
+    fwrite(line, 1, (size_t)n + 9, stderr);
+    if (line != small)
+        free(line);
 }

@@ -29,6 +29,23 @@ void xfree(void *p);
  * `bytes` (xalloc); p is freed. */
 void *xgrow(void *p, size_t used, size_t bytes);
 
+/* Arenas: the blocks xalloc gives while an arena is the calling thread's current one are listed
+ * in it until xfree, so that the owner of everything a sequence of calls built can free it all
+ * when those calls were interrupted half-way (a fault, below) and their structures cannot be
+ * trusted: the library API makes each handle's arena current during its calls. The list is
+ * shared by threads under a lock (a block may be freed by another thread). */
+typedef struct xarena {
+    void *head; /* the newest block's header */
+} xarena;
+/* Makes a (NULL: none) the calling thread's current arena; returns the one it replaces. */
+xarena *xarena_use(xarena *a);
+/* Frees every block still listed in a. */
+void xarena_free(xarena *a);
+/* Forgets every block listed in a (they stay allocated, owned by whatever holds them). */
+void xarena_forget(xarena *a);
+/* Takes block p (xalloc) out of its arena: it outlives its owner (process-wide tables). */
+void xkeep(void *p);
+
 /* Prints "pillar: <message>" to stderr, or, while the calling thread captures messages, keeps
  * the first one (without the prefix) in its buffer. */
 void perr(const char *fmt, ...);
@@ -50,8 +67,8 @@ void perr_capture_restore(perr_saved saved);
  * Host memory exhausted (xalloc) and a failed CUDA call (the GPU runners' CK) happen deep in code
  * that has no way to return an error. They unwind, as Lua's errors do, to the innermost guard the
  * calling thread has entered: the library API enters one around each call into the engine and
- * turns the fault into a status; the `pillar` command enters one in main. Memory the interrupted
- * call had allocated is not freed (the handle is then only good for destroying). Without a guard
+ * turns the fault into a status; the `pillar` command enters one in main. The handle is then only
+ * good for destroying, which frees what its calls allocated through its arena (above). Without a guard
  * (a test calling the engine directly) a fault prints its message and aborts. */
 #include <setjmp.h>
 

@@ -84,6 +84,10 @@ done <<EOF
 2|--runs '0'|bench --runs=0
 2|unexpected argument 'extra'|mesh info $t/none.h5 extra
 2|unexpected argument 'extra'|run extra
+# an empty output path is named as such (not ": names a directory")
+2|--output '': the path is empty|run --size 8x8x2 --backend cpu --output ''
+2|FILE '': the path is empty|mesh generate '' --kind hexagons --n 4
+2|OUT '': the path is empty|mesh import $t/icon-ok.nc ''
 # --- stored integer types checked before conversion; data in other files refused unread
 1|holds 18446744073709551615, out of range|mesh info $t/mesh-u64be.h5
 1|holds 18446744073709551615, out of range|mesh info $t/mesh-u64le.h5
@@ -102,6 +106,9 @@ done <<EOF
 1|floating-point numbers of at most 64 bits|mesh info $t/mesh-float128.h5
 1|declares 80000000 values but the file stores only 0 bytes|mesh info $t/mesh-bomb.h5
 1|declares 90000000 values but the file holds only|mesh import $t/icon-bomb.nc $out
+# ... and datasets of a few KB each, deflated zeros, that together would take about 100 MB
+1|compressed more than 256:1|mesh info $t/mesh-zbomb.h5
+1|compressed more than 256:1|mesh import $t/icon-zbomb.nc $out
 1|$gmsh_crash|mesh import $t/gmsh-crash.msh $out
 # --- every number on the command line at and past its limits
 2|--threads '2097152x2097152x4194304'|run --size 8x8x2 --threads 2097152x2097152x4194304
@@ -267,6 +274,75 @@ for how in relative absolute; do
         echo "FAIL: a header included by $how path changed, the stencil was not compiled again:"; cat "$tmp/own/log2" "$tmp/own/log3"; fail=1
     fi
 done
+
+# --- MPI: a rank that fails alone (its --input or --mesh unreadable: the same relative path in
+# another folder per rank) stops every rank, and ranks given different --steps are refused; each
+# job ends within 10 s with a message (timeout 20: a hang fails)
+if "$pillar" --version | grep -q "MPI yes" && command -v mpirun >/dev/null; then
+    m="$tmp/mpi"; mkdir -p "$m/r0" "$m/r1"
+    "$pillar" run --size 12x10x2 --steps 1 --backend cpu --output-inputs --output "$m/r0/f.h5" >/dev/null
+    "$pillar" mesh generate "$m/r0/mesh.h5" --kind hexagons --n 8 --levels 2 >/dev/null
+    echo "not a field file" >"$m/r1/f.h5"
+    printf '#!/bin/sh\ncd "%s/r$OMPI_COMM_WORLD_RANK" && exec "$@"\n' "$m" >"$m/in-rank-dir"
+    printf '#!/bin/sh\ns=$1; shift; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && s=$((s + 1)); exec "$@" --steps $s\n' >"$m/steps-per-rank"
+    chmod +x "$m/in-rank-dir" "$m/steps-per-rank"
+    # mpi_alone WHAT NEEDLE ARGS...: a 2-rank job, exit != 0 within 10 s, NEEDLE in its output
+    mpi_alone() {
+        what=$1; needle=$2; shift 2
+        t0=$(date +%s)
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 OMPI_MCA_orte_tmpdir_base="$m" \
+            timeout 20 mpirun --oversubscribe -np 2 "$@" >"$m/log" 2>&1; rc=$?
+        dt=$(($(date +%s) - t0))
+        if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $dt -gt 10 ] || ! grep -qF -- "$needle" "$m/log"; then
+            echo "FAIL: MPI, $what: exit $rc after $dt s (want != 0 within 10 s, '$needle'):"; cat "$m/log"; fail=1
+        else
+            echo "ok: MPI, $what: exit $rc after $dt s"
+        fi
+    }
+    mpi_alone "rank 1 cannot read --input" "another rank failed" \
+        "$m/in-rank-dir" "$pillar" run --ranks 2 --backend cpu --size 12x10x2 --steps 2 --input f.h5
+    mpi_alone "rank 1 has no --mesh" "no such file" \
+        "$m/in-rank-dir" "$pillar" run --ranks 2 --backend cpu --mesh mesh.h5 --stencil graphlap --steps 2
+    mpi_alone "ranks given different --steps" "different arguments" \
+        "$m/steps-per-rank" 2 "$pillar" run --ranks 2 --backend cpu --size 12x10x2
+    # every rank reports a failed partition; each line whole ("pillar: pillar: ..." when a
+    # message was written in pieces that interleaved with another rank's)
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 OMPI_MCA_orte_tmpdir_base="$m" \
+        timeout 20 mpirun --oversubscribe -np 7 "$pillar" run --backend cpu --size 6x6x2 --steps 1 >"$m/log" 2>&1
+    if grep "partition" "$m/log" | grep -qv "^pillar: [^p]"; then
+        echo "FAIL: MPI, a message line cut by another rank's:"; grep partition "$m/log"; fail=1
+    else echo "ok: MPI, each rank's message is one whole line"; fi
+else
+    echo "skip: the MPI cases (pillar built without MPI, or no mpirun)"
+fi
+
+# --- stencil files and their compiler: a comment never closed, a bad clause named by its
+# character, a compiler that hangs (stopped after PILLAR_COMPILE_TIMEOUT), one that writes
+# nothing; temporary files of a killed compile removed by the next use of the cache
+printf '#pragma pillar stencil(h) in(in) out(out) radius(1)\n#pragma pillar body\n/* ST(out, LD(in, C));\n' >"$tmp/unclosed.c"
+printf '#pragma pillar stencil(h) in(in) out(out) radius(1) ;x\n#pragma pillar body\nST(out, LD(in, C));\n' >"$tmp/semicolon.c"
+printf '#!/bin/sh\nexec sleep 30\n' >"$tmp/cc-hangs"; printf '#!/bin/sh\nexit 0\n' >"$tmp/cc-silent"
+chmod +x "$tmp/cc-hangs" "$tmp/cc-silent"
+expect 1 "unclosed.c:3: a comment opened here ('/*') is never closed" run --size 8x8x2 --stencil-file "$tmp/unclosed.c" --backend cpu
+expect 1 "semicolon.c:1: unexpected ';' in '#pragma pillar'" run --size 8x8x2 --stencil-file "$tmp/semicolon.c" --backend cpu
+t0=$(date +%s)
+CC="$tmp/cc-hangs" PILLAR_COMPILE_TIMEOUT=2 PILLAR_CACHE_DIR="$tmp/cc-cache" expect 1 "did not finish within 2 s" run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu
+[ $(($(date +%s) - t0)) -le 10 ] || { echo "FAIL: a hanging compiler was not stopped within 10 s"; fail=1; }
+CC="$tmp/cc-silent" PILLAR_CACHE_DIR="$tmp/cc-cache" expect 1 "exited 0 but wrote no shared object" run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu
+if ls -a "$tmp/cc-cache" | grep -q "tmp-"; then echo "FAIL: the failed compiles left temporary files"; ls -a "$tmp/cc-cache"; fail=1; fi
+# a compile killed with SIGKILL (pillar and its hanging compiler): the next use removes its files
+CC="$tmp/cc-hangs" PILLAR_CACHE_DIR="$tmp/cc-cache" "$pillar" run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 400 ] && ! ls -a "$tmp/cc-cache" | grep -q "tmp-$pid"; do sleep 0.05; i=$((i + 1)); done
+kill -9 -- -$(ps -o pgid= -p $(pgrep -P $pid | head -n1) | tr -d ' ') 2>/dev/null; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+ls -a "$tmp/cc-cache" | grep -q "tmp-$pid" || { echo "FAIL: the compile was not caught running (no temporary file)"; fail=1; }
+sh -c 'exit 0' & dead=$!; wait $dead
+: >"$tmp/cc-cache/.cpu-0123.so.tmp-$dead"; : >"$tmp/cc-cache/.cpu-0123.so.tmp-$dead.log"; : >"$tmp/cc-cache/.cpu-0123.so.tmp-$$.log"
+PILLAR_CACHE_DIR="$tmp/cc-cache" "$pillar" run --size 8x8x2 --stencil-file "$tmp/heat.c" --backend cpu >/dev/null 2>&1 || { echo "FAIL: heat.c after a killed compile"; fail=1; }
+if ls -a "$tmp/cc-cache" | grep -q "tmp-$pid\|tmp-$dead"; then echo "FAIL: a killed compile's temporary files survived:"; ls -a "$tmp/cc-cache"; fail=1
+elif [ ! -e "$tmp/cc-cache/.cpu-0123.so.tmp-$$.log" ]; then echo "FAIL: a live process's temporary file was removed"; fail=1
+else echo "ok: the temporary files of a killed compile are removed by the next use of the cache"; fi
 
 # Debris: a run killed while writing leaves DIR/.NAME.tmp-PID; the next write of NAME removes it
 # (and the older NAME.tmp-PID form), but never the temporary file of a process still running.

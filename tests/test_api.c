@@ -178,6 +178,51 @@ static void test_results(void)
         T(strlen(pillar_last_error(ctx)) > 0 && strstr(pillar_last_error(ctx), (word)));      \
     } while (0)
 
+/* Whether the files at a and b hold the same bytes. */
+static int same_file_bytes(const char *a, const char *b)
+{
+    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+    int same = f && g;
+    for (int x, y; same;) {
+        x = fgetc(f);
+        y = fgetc(g);
+        same = x == y;
+        if (x == EOF)
+            break;
+    }
+    if (f)
+        fclose(f);
+    if (g)
+        fclose(g);
+    return same;
+}
+
+/* pillar_write_fields and pillar_write_mesh never write over the grid file the handle read
+ * (by its name or through a hard link), which stays byte-identical. */
+static void test_output_is_input(const char *dir)
+{
+    char grid[4096], copy[4100], link_[4100];
+    snprintf(grid, sizeof grid, "%s/grid.h5", dir);
+    snprintf(copy, sizeof copy, "%s/grid-copy.h5", dir);
+    snprintf(link_, sizeof link_, "%s/grid-link.h5", dir);
+    pillar_ctx *ctx = lap_ctx("file");
+    T(pillar_write_mesh(ctx, grid) == PILLAR_OK && pillar_write_mesh(ctx, copy) == PILLAR_OK);
+    pillar_destroy(ctx);
+    T(link(grid, link_) == 0);
+    T(pillar_create(&ctx) == PILLAR_OK);
+    T(pillar_set_option(ctx, "stencil", "lap") == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK);
+    T(pillar_grid_file(ctx, grid) == PILLAR_OK);
+    T(pillar_setup(ctx) == PILLAR_OK);
+    double in[NZ * N] = {0};
+    T(pillar_set_field(ctx, "in", in, NZ * N) == PILLAR_OK);
+    EXPECT(pillar_write_fields(ctx, grid), PILLAR_ERR_ARG, "never writes over an input");
+    EXPECT(pillar_write_fields(ctx, link_), PILLAR_ERR_ARG, "never writes over an input");
+    EXPECT(pillar_write_mesh(ctx, link_), PILLAR_ERR_ARG, "never writes over an input");
+    T(same_file_bytes(grid, copy));
+    pillar_destroy(ctx);
+}
+
 static void test_errors(const char *dir)
 {
     pillar_ctx *ctx = NULL;
@@ -659,6 +704,7 @@ int main(int argc, char **argv)
     dup2(fileno(f), 2);
     test_results();
     test_errors(dir);
+    test_output_is_input(dir);
     test_fluxdiff_steps();
     test_device_on_cpu();
     fflush(stdout);

@@ -27,6 +27,8 @@
  *   fields-extstore.h5             a field file whose /in lives in secret.bin
  *   mesh-bomb.h5 / icon-bomb.nc    a neighbour table declaring 2*10^7 rows that are never written
  *                                  (a few KB of file; reading it would allocate 640 MB)
+ *   mesh-zbomb.h5 / icon-zbomb.nc  datasets of zeros, deflated, each under 64 MiB once read but
+ *                                  together about 100 MB from a file of about 100 KB
  *   secret.bin                     the bytes "SECRET-BYTES..." that must never be printed */
 #include "../include/pillar.h"
 #include "check.h"
@@ -121,6 +123,24 @@ static void put_external(hid_t f, const char *name, hid_t ftype, hsize_t rows, h
     hid_t sp = H5Screate_simple(2, dims, NULL), pl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_external(pl, "secret.bin", 0, (hsize_t)sizeof secret);
     hid_t d = H5Dcreate2(f, name, ftype, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+    H5Dclose(d);
+    H5Pclose(pl);
+    H5Sclose(sp);
+}
+
+/* Dataset name of rows x cols (cols 0: rank 1) zeros stored as type, chunked and deflated. */
+static void put_zeros(hid_t f, const char *name, hid_t type, hsize_t rows, hsize_t cols)
+{
+    hsize_t dims[2] = {rows, cols}, chunk[2] = {rows < 65536 ? rows : 65536, cols};
+    int rank = cols ? 2 : 1;
+    hid_t sp = H5Screate_simple(rank, dims, NULL), pl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(pl, rank, chunk);
+    H5Pset_deflate(pl, 9);
+    void *zeros = calloc((size_t)rows * (cols ? (size_t)cols : 1), 8);
+    hid_t d = H5Dcreate2(f, name, type, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+    H5Dwrite(d, H5T_NATIVE_DOUBLE == type ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT, H5S_ALL, H5S_ALL,
+             H5P_DEFAULT, zeros);
+    free(zeros);
     H5Dclose(d);
     H5Pclose(pl);
     H5Sclose(sp);
@@ -227,6 +247,17 @@ static void make_all(const char *dir)
     H5Pclose(bpl);
     H5Sclose(bsp);
 
+    f = mesh_file(dir, "mesh-zbomb.h5", 4);
+    put_zeros(f, "/neighbours", H5T_STD_I32LE, 2000000, 4);
+    put_zeros(f, "/coordinates", H5T_NATIVE_DOUBLE, 2000000, 2);
+    H5Fclose(f);
+    snprintf(path, sizeof path, "%s/icon-zbomb.nc", dir);
+    f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    put_zeros(f, "neighbor_cell_index", H5T_STD_I32LE, 3, 2600000);
+    put_zeros(f, "clon", H5T_NATIVE_DOUBLE, 2600000, 0);
+    put_zeros(f, "clat", H5T_NATIVE_DOUBLE, 2600000, 0);
+    H5Fclose(f);
+
     /* a field file for an 8x8x2 laplap run (ncells 64, nz 2) whose /in lives in secret.bin */
     snprintf(path, sizeof path, "%s/fields-extstore.h5", dir);
     f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -300,6 +331,7 @@ int main(int argc, char **argv)
     mesh_refused("mesh-extlink.h5", "link to another file");
     mesh_refused("mesh-float128.h5", "floating-point numbers of at most 64 bits");
     mesh_refused("mesh-bomb.h5", "the file stores only 0 bytes of them");
+    mesh_refused("mesh-zbomb.h5", "compressed more than 256:1");
 
     mesh m;
     CHECK(mesh_read(tmpname("mesh-i8.h5"), &m) == 0 && m.ncells == N && m.nbr[4 * 5 + 1] == 6,

@@ -14,6 +14,7 @@
 #include "src/exec/run_options.h"
 #include "src/exec/runner.h"
 #include "src/dist/dist_mpi.h"
+#include "src/io/files.h"
 #include "src/io/mesh_io.h"
 #include "src/jit/jit.h"
 #ifdef PILLAR_HAVE_CUDA
@@ -41,6 +42,7 @@ struct pillar_ctx {
     int have_grid;
     mesh mesh;
     char *mesh_name; /* for messages: the file's path or what the caller gave */
+    char *grid_path; /* pillar_grid_file's path (an input no write may replace), or NULL */
     /* after setup */
     int ready;
     int backend; /* BACKEND_CPU or BACKEND_GPU */
@@ -55,6 +57,7 @@ struct pillar_ctx {
     int fuse;        /* option "fuse": steps between exchanges (0: 1) */
     persist_mode persistent; /* option "persistent": GPU in-core steps in one launch */
     int faulted;     /* a call was interrupted by a fault (PROTECTED) */
+    xarena arena;    /* the blocks its calls allocated (freed by pillar_destroy after a fault) */
 };
 
 /* ---- errors ---- */
@@ -103,11 +106,15 @@ static pillar_status fail(pillar_ctx *ctx, pillar_status st, const char *fmt, ..
     if (!(ctx))                                                                                   \
         return PILLAR_ERR_NULL;                                                                   \
     guard g_;                                                                                     \
+    xarena *outer_ = xarena_use(&(ctx)->arena); /* what the call allocates is the handle's */      \
     guard_enter(&g_);                                                                             \
-    if (setjmp(g_.at) != 0)                                                                       \
+    if (setjmp(g_.at) != 0) {                                                                     \
+        xarena_use(outer_);                                                                       \
         return faulted(ctx, &g_);                                                                 \
+    }                                                                                             \
     pillar_status s_ = (call);                                                                    \
     guard_leave(&g_);                                                                             \
+    xarena_use(outer_);                                                                           \
     return s_
 
 static pillar_status faulted(pillar_ctx *ctx, const guard *g)
@@ -167,6 +174,8 @@ static void grid_drop(pillar_ctx *ctx)
     memset(&ctx->mesh, 0, sizeof ctx->mesh);
     xfree(ctx->mesh_name);
     ctx->mesh_name = NULL;
+    xfree(ctx->grid_path);
+    ctx->grid_path = NULL;
     ctx->have_grid = 0;
 }
 
@@ -174,7 +183,8 @@ void pillar_destroy(pillar_ctx *ctx)
 {
     if (!ctx)
         return;
-    if (ctx->faulted) { /* half-built state: only the handle is certain */
+    if (ctx->faulted) { /* half-built state: every block its calls allocated, from its arena */
+        xarena_free(&ctx->arena);
         free(ctx);
         return;
     }
@@ -184,6 +194,7 @@ void pillar_destroy(pillar_ctx *ctx)
         problem_free(&ctx->pb);
     }
     grid_drop(ctx);
+    xarena_forget(&ctx->arena);
     free(ctx);
 }
 
@@ -416,6 +427,7 @@ static pillar_status grid_file_call(pillar_ctx *ctx, const char *path)
         return PILLAR_ERR_GRID; /* mesh_read's message names the file and what is wrong */
     }
     ctx->mesh_name = dup_str(path);
+    ctx->grid_path = dup_str(path);
     ctx->have_grid = 1;
     return PILLAR_OK;
 }
@@ -452,7 +464,9 @@ static pillar_status write_mesh_call(pillar_ctx *ctx, const char *path)
     if (!ctx->ready && !ctx->have_grid)
         return fail(ctx, PILLAR_ERR_STATE, "pillar_write_mesh: the handle has no grid yet");
     perr_capture(ctx->err, sizeof ctx->err);
-    int rc = mesh_write(path, m);
+    file_named in = {ctx->grid_path, "grid file"};
+    int rc = file_output_distinct(path, "pillar_write_mesh", &in, 1) == 0 ? mesh_write(path, m)
+                                                                          : -1;
     perr_capture(NULL, 0);
     if (rc != 0 && !ctx->err[0])
         fail(ctx, PILLAR_ERR_ARG, "pillar_write_mesh: %s could not be written", path);
@@ -925,7 +939,11 @@ static pillar_status write_fields_call(pillar_ctx *ctx, const char *path)
     if (!ctx->outputs_valid && ctx->steps_done > 0 && ctx->steps_done <= 1L << 30)
         w.steps = (int)ctx->steps_done;
     perr_capture(ctx->err, sizeof ctx->err);
-    int rc = field_output_check(path) == 0 ? field_write(&ctx->pb, ctx->pb.uf, 1, &w, path) : -1;
+    file_named in = {ctx->grid_path, "grid file"};
+    int rc = file_output_distinct(path, "pillar_write_fields", &in, 1) == 0 &&
+                     field_output_check(path) == 0
+                 ? field_write(&ctx->pb, ctx->pb.uf, 1, &w, path)
+                 : -1;
     perr_capture(NULL, 0);
     if (rc != 0 && !ctx->err[0])
         fail(ctx, PILLAR_ERR_ARG, "pillar_write_fields: %s could not be written", path);

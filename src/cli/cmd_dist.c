@@ -3,6 +3,7 @@
  * iteration and writing --output; and `pillar run --plan-only`, the model of such runs on P GPUs
  * (src/dist/dist_model.h). */
 #include "commands.h"
+#include "base/sha256.h"
 #include "src/dist/dist_model.h"
 #include "src/dist/dist_mpi.h"
 #include "src/dist/dist_sim.h"
@@ -29,6 +30,42 @@ static int dist_flags_check(const options *o)
         return -1;
     }
     return 0;
+}
+
+/* The status every rank agrees on when one may have failed alone (collective): the largest of
+ * the ranks' rc, 0 when none failed. A rank that failed has said why; rank 0 says, when it did
+ * not fail itself, that another rank did, so that the job ends with a message on every path. */
+static int worst(int comm, int me, int rc, const char *what)
+{
+    double lo, hi;
+    dist_minmax(comm, rc, &lo, &hi);
+    if (hi != 0 && rc == 0 && me == 0)
+        perr("run: another rank failed %s (its message above says why); every rank stops", what);
+    return (int)hi;
+}
+
+/* Whether every rank was given the same command line (collective): a hash of the arguments
+ * (48 bits of their SHA-256, exact in a double), its least and largest over the ranks compared.
+ * Ranks given different --steps or --fuse would wait on each other for ever. 0, or -1 after a
+ * message on rank 0. */
+static int same_arguments(int comm, int me, int argc, char **argv)
+{
+    sha256_ctx c;
+    sha256_init(&c);
+    for (int i = 0; i < argc; i++)
+        sha256_update_str(&c, argv[i]);
+    unsigned char d[32];
+    sha256_final(&c, d);
+    double h = 0, lo, hi;
+    for (int i = 0; i < 6; i++)
+        h = h * 256 + d[i];
+    dist_minmax(comm, h, &lo, &hi);
+    if (lo == hi)
+        return 0;
+    if (me == 0)
+        perr("run: the ranks were given different arguments (--steps, --fuse, files...); every "
+             "rank must run the same command line (mpirun -np P pillar run ...)");
+    return -1;
 }
 
 /* Every rank exits with rank 0's status. */
@@ -249,22 +286,29 @@ int run_distributed(options *o, int argc, char **argv)
         dist_finalize();
         return 2;
     }
+    if (same_arguments(comm, me, argc, argv) != 0) {
+        dist_finalize();
+        return 2;
+    }
     char why[256];
     int backend = me == 0 ? cli_backend(o) : runner_pick_backend(o, why, sizeof why);
     int steps = o->steps ? o->steps : 1, F = o->fuse ? o->fuse : 1, rc = 0;
     problem pb;
     /* --verify off without --input: no rank holds more than its part (and one level on rank 0) */
     int bare = o->no_verify && !o->input;
-    if (backend < 0 ||
-        (bare ? problem_make_bare(&pb, &o->spec, o->mesh, o->mesh_order)
-              : problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, !o->no_verify)) != 0) {
+    /* each rank reads the mesh and the inputs itself: one that fails alone must stop them all */
+    int made = backend >= 0 &&
+               (bare ? problem_make_bare(&pb, &o->spec, o->mesh, o->mesh_order)
+                     : problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, !o->no_verify)) == 0;
+    rc = backend < 0 ? 1 : !made ? (o->mesh ? 1 : 2) : 0;
+    if (rc == 0 && o->input && field_read_inputs(&pb, o->input) != 0)
+        rc = 1;
+    rc = worst(comm, me, rc, "to read its grid or inputs");
+    if (rc != 0) {
+        if (made)
+            problem_free(&pb);
         dist_finalize();
-        return backend < 0 ? 1 : o->mesh ? 1 : 2;
-    }
-    if (o->input && field_read_inputs(&pb, o->input) != 0) {
-        problem_free(&pb);
-        dist_finalize();
-        return 1;
+        return rc;
     }
     int full = !o->no_verify && iterated_full_check(&pb);
     if (o->output && !full) {

@@ -1016,20 +1016,29 @@ static int mesh_flags_check(const cli_args *a)
     return 0;
 }
 
-/* Whether every file the command writes differs from every file it reads (file_output_distinct):
- * run --output against --mesh, --input and --stencil-file; mesh import OUT against IN. (mesh
- * partition rewrites its FILE on purpose; mesh generate and bench read no file they could write.)
- * 0, or -1 after a message. */
-static int outputs_distinct(const cli_args *a)
+/* Whether the files the command writes are named (not "") and differ from every file it reads
+ * (file_output_distinct): run --output against --mesh, --input and --stencil-file; mesh import
+ * OUT against IN. (mesh partition rewrites its FILE on purpose; mesh generate and bench read no
+ * file they could write.) 0, or -1 after a message. */
+static int outputs_check(const cli_args *a)
 {
+    const char *out = a->cmd == CMD_MESH_IMPORT     ? a->m.out
+                      : a->cmd == CMD_MESH_GENERATE ? a->m.file
+                                                    : a->o.output;
+    const char *what = a->cmd == CMD_MESH_IMPORT ? "OUT" : a->cmd == CMD_MESH_GENERATE ? "FILE"
+                                                                                     : "--output";
+    if (out && !*out) {
+        cmd_err(a, "%s '': the path is empty; name the file to write", what);
+        return -1;
+    }
     if (a->cmd == CMD_MESH_IMPORT) {
         file_named in = {a->m.file, "mesh to import"};
-        return file_output_distinct(a->m.out, "OUT", &in, 1);
+        return file_output_distinct(out, what, &in, 1);
     }
     file_named in[] = {{a->o.mesh, "mesh file"},
                        {a->o.input, "--input field file"},
                        {a->stencil_file, "stencil file"}};
-    return file_output_distinct(a->o.output, "--output", in, 3);
+    return file_output_distinct(a->o.output, what, in, 3);
 }
 
 /* The flag of the table called `name` that command `cmd` accepts, or NULL. */
@@ -1113,7 +1122,7 @@ int cli_parse(cli_args *a, unsigned cmd, const help_part *help, int argc, char *
                 a->name);
         return -1;
     }
-    if (outputs_distinct(a) != 0)
+    if (outputs_check(a) != 0)
         return -1;
     if (cmd & (CMD_DEFAULT | CMD_RUN | CMD_INFO)) {
         mesh_layout_resolve(&a->o);

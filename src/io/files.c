@@ -164,6 +164,10 @@ static char *copy(const char *s)
 int file_out_begin(file_out *o, const char *path)
 {
     memset(o, 0, sizeof *o);
+    if (!path || !*path) {
+        perr("the path of the file to write is empty");
+        return -1;
+    }
     const char *base;
     char *dir = dir_of(path, &base);
     if (!*base) {

@@ -23,6 +23,13 @@
  * unreadable). Never opens the path. */
 int file_input_check(const char *path, const char *what);
 
+/* What the readers (HDF5: h5_util.c, netCDF: nc_read.c) allocate for what an input declares:
+ * the values read from one file, 8 bytes each in memory, may take IO_FREE_BYTES together;
+ * beyond that, at most IO_STORED_RATIO times the bytes the file stores (a few hundred bytes of
+ * compressed or unwritten data would otherwise make pillar allocate gigabytes). */
+#define IO_FREE_BYTES (64.0 * 1024 * 1024)
+#define IO_STORED_RATIO 256.0
+
 /* A file a command reads, named for messages: {"sphere.h5", "mesh file"}. */
 typedef struct {
     const char *path; /* NULL: not given, skipped */

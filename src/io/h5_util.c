@@ -72,6 +72,7 @@ int h5_read_attr_int(hid_t obj, const char *name, long long *v)
 int h5_open(h5_reader *rd, const char *path, const char *what)
 {
     rd->path = path;
+    rd->declared = 0;
     rd->file = h5_open_read(path, what);
     return rd->file < 0 ? -1 : 0;
 }
@@ -233,7 +234,9 @@ static hid_t read_memtype(h5_reader *rd, const char *name, hid_t t, int is_float
 /* Whether dataset d, declaring n values, holds a plausible share of them in the file: a few
  * hundred bytes of HDF5 can declare billions of values (unwritten, or compressed from
  * repetition), which pillar would allocate before reading. Values read are 8 bytes in memory;
- * beyond 64 MiB the file must store at least 1/1024 of that. 1, or 0 after a message. */
+ * beyond 64 MiB for the datasets of a file together (rd->declared), they must be at most
+ * IO_STORED_RATIO times the bytes the file stores of the dataset and of the whole file. 1, or 0
+ * after a message. */
 static int stored_enough(h5_reader *rd, const char *name, hid_t d, size_t n)
 {
     /* the storage size is what the file's metadata claims; the file itself bounds it */
@@ -242,11 +245,19 @@ static int stored_enough(h5_reader *rd, const char *name, hid_t d, size_t n)
     if (H5Fget_filesize(rd->file, &fsize) < 0 || (double)fsize < stored)
         stored = (double)fsize;
     const double bytes = 8.0 * (double)n;
-    if (bytes <= 64.0 * 1024 * 1024 || bytes <= 1024.0 * stored)
+    rd->declared += bytes;
+    if (rd->declared <= IO_FREE_BYTES ||
+        (bytes <= IO_STORED_RATIO * stored && rd->declared <= IO_STORED_RATIO * (double)fsize))
         return 1;
-    perr("%s: dataset %s declares %zu values but the file stores only %.0f bytes of them; pillar "
-         "does not read datasets that are mostly unwritten or compressed more than 1024:1",
-         rd->path, name, n, stored);
+    if (bytes > IO_STORED_RATIO * stored)
+        perr("%s: dataset %s declares %zu values but the file stores only %.0f bytes of them; "
+             "pillar does not read datasets that are mostly unwritten or compressed more than "
+             "%.0f:1", rd->path, name, n, stored, IO_STORED_RATIO);
+    else
+        perr("%s: dataset %s: the datasets read from this file declare %.0f MB in all, more than "
+             "%.0f times the file's %.0f bytes; pillar does not read files compressed more than "
+             "%.0f:1", rd->path, name, rd->declared / 1e6, IO_STORED_RATIO, (double)fsize,
+             IO_STORED_RATIO);
     return 0;
 }
 

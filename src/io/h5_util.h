@@ -25,6 +25,7 @@ int h5_read_attr_int(hid_t obj, const char *name, long long *v);
 typedef struct {
     const char *path;
     hid_t file;
+    double declared; /* bytes the datasets read so far declare, 8 per value (h5_read's budget) */
 } h5_reader;
 
 /* h5_open_read into rd; 0, or -1 after a message (missing, unreadable, not HDF5). */

@@ -253,7 +253,7 @@ int mesh_read_image(const void *image, size_t size, const char *name, mesh *m)
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     int ok = fapl >= 0 && H5Pset_fapl_core(fapl, 65536, 0) >= 0 &&
              H5Pset_file_image(fapl, (void *)image, size) >= 0;
-    h5_reader rd = {name, ok ? H5Fopen(name, H5F_ACC_RDONLY, fapl) : -1};
+    h5_reader rd = {name, ok ? H5Fopen(name, H5F_ACC_RDONLY, fapl) : -1, 0};
     if (fapl >= 0)
         H5Pclose(fapl);
     return read_opened(&rd, m);

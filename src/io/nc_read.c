@@ -266,6 +266,8 @@ int nc_open_read(nc_reader *rd, const char *path, const char *what)
         return -1;
     }
     rd->ncid = ncid;
+    rd->declared = xalloc(sizeof *rd->declared);
+    *rd->declared = 0;
     return 0;
 }
 
@@ -274,6 +276,8 @@ void nc_close_read(nc_reader *rd)
     if (rd->ncid >= 0)
         nc_close(rd->ncid);
     rd->ncid = -1;
+    xfree(rd->declared);
+    rd->declared = NULL;
 }
 
 int nc_var(const nc_reader *rd, const char *name)
@@ -353,11 +357,17 @@ int nc_read_var(const nc_reader *rd, const char *name, int optional, int is_floa
     size_t n = 1;
     for (int k = 0; k < rank; k++)
         n *= s->len[k]; /* each below 2^29: no overflow */
-    double bytes = 8.0 * (double)n;
-    if (bytes > 64.0 * 1024 * 1024 && bytes > 1024.0 * (double)rd->size) {
-        perr("%s: variable %s declares %zu values but the file holds only %lld bytes; pillar "
-             "does not read variables that are mostly unwritten or compressed more than 1024:1",
-             rd->path, name, n, rd->size);
+    double bytes = 8.0 * (double)n, all = (*rd->declared += bytes);
+    if (all > IO_FREE_BYTES && all > IO_STORED_RATIO * (double)rd->size) {
+        if (bytes == all)
+            perr("%s: variable %s declares %zu values but the file holds only %lld bytes; pillar "
+                 "does not read variables that are mostly unwritten or compressed more than "
+                 "%.0f:1", rd->path, name, n, rd->size, IO_STORED_RATIO);
+        else
+            perr("%s: variable %s: the variables read from this file declare %.0f MB in all, "
+                 "more than %.0f times the file's %lld bytes; pillar does not read files "
+                 "compressed more than %.0f:1", rd->path, name, all / 1e6, IO_STORED_RATIO,
+                 rd->size, IO_STORED_RATIO);
         return -1;
     }
     *buf = xalloc(8 * (n ? n : 1));

@@ -33,6 +33,8 @@ typedef struct {
     int ncid;
     nc_kind kind;
     long long size;
+    double *declared; /* bytes the variables read so far declare, 8 per value (nc_read_var's
+                       * budget, shared by copies; nc_close_read frees it) */
 } nc_reader;
 
 /* Opens path read-only: the path checked (files.h, `what` names the kind of file), its
@@ -59,9 +61,9 @@ int nc_var_shape(const nc_reader *rd, const char *name, int optional, nc_shape *
 /* Reads variable `name` whole: integers (is_float 0) as long long, checked for the stored type
  * (characters, strings and floats refused; unsigned 64-bit values above LLONG_MAX refused, never
  * wrapped), or numbers (is_float 1, integer or floating point) as double. The shape must have
- * rank `rank` (1 or 2); s receives it. A variable that declares more than 64 MiB of values is
- * read only when the file has at least 1/1024 of their size in bytes (a few bytes of header can
- * declare billions of values). Returns 0, 1 when absent and optional, -1 after a message; *buf
+ * rank `rank` (1 or 2); s receives it. The variables read from one file may declare
+ * IO_FREE_BYTES of values together (8 bytes each), beyond that at most IO_STORED_RATIO times the
+ * file's size (files.h: a few bytes of header can declare billions of values). Returns 0, 1 when absent and optional, -1 after a message; *buf
  * (xfree) is NULL unless 0. */
 int nc_read_var(const nc_reader *rd, const char *name, int optional, int is_float, int rank,
                 nc_shape *s, void **buf);

@@ -251,8 +251,7 @@ int jit_cpu_load(const jit_spec *sp, int checked, jit_cpu *out, loaded_code *lc)
         int rc = run_cc(sp, ccname, argv, log, NULL);
         if (rc == 0 && holds_key(o.tmp, mark) != 1) {
             perr("%s: the C compiler (%s) exited 0 but wrote no shared object holding the "
-                 "stencil (%s is missing or empty): is %s a C compiler?", sp->path, ccname, o.tmp,
-                 ccpath);
+                 "stencil: is %s a C compiler?", sp->path, ccname, ccpath);
             rc = -1;
         }
         if (rc != 0) {

@@ -67,7 +67,9 @@ static int load(jit_spec *sp, const jit_options *o, stencil_t *out)
         return -1;
     }
     jit_slot *k = &slots[s - ST_COUNT];
-    k->spec = *sp; /* the slot keeps the texts */
+    k->spec = *sp; /* the slot keeps the texts, for the process (not a handle's arena) */
+    xkeep(k->spec.text);
+    xkeep(k->spec.raw);
     k->cpu = cpu;
     k->checked = checked;
 #ifdef PILLAR_HAVE_NVRTC

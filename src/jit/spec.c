@@ -40,9 +40,11 @@ static int line_of(const char *text, const char *at)
 }
 
 /* A copy of src with comments replaced by spaces (newlines kept), string and character
- * literals left alone. */
-static char *blank_comments(const char *src)
+ * literals left alone; *open_line: the line of a comment that is never closed (0: none), which
+ * the compiler would take as the rest of the file (a body of nothing). */
+static char *blank_comments(const char *src, int *open_line)
 {
+    *open_line = 0;
     size_t n = strlen(src);
     char *t = xalloc(n + 1);
     memcpy(t, src, n + 1);
@@ -56,12 +58,18 @@ static char *blank_comments(const char *src)
             for (; i < n && t[i] != '\n'; i++)
                 t[i] = ' ';
         } else if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
-            t[i] = t[i + 1] = ' ';
+            size_t at = i;
             for (i += 2; i < n && !(t[i] == '*' && i + 1 < n && t[i + 1] == '/'); i++)
                 if (t[i] != '\n')
                     t[i] = ' ';
-            if (i < n)
+            if (i < n) {
+                t[at] = t[at + 1] = ' ';
                 t[i] = t[i + 1] = ' ', i++;
+            } else if (!*open_line) { /* never closed: left as it is, and refused */
+                *open_line = 1;
+                for (size_t k = 0; k < at; k++)
+                    *open_line += src[k] == '\n';
+            }
         }
     }
     return t;
@@ -304,7 +312,7 @@ static int pragma_line(reader *r, char *line)
             key[n++] = *q++;
         key[n] = 0;
         if (!n)
-            return bad(r, "unexpected '%c' in '#pragma pillar' (clauses look like name(value))",
+            return bad(r, "unexpected '%s' in '#pragma pillar' (clauses look like name(value))",
                        (char[]){*q, 0}, "");
         while (isspace((unsigned char)*q))
             q++;
@@ -460,7 +468,13 @@ int jit_spec_parse(jit_spec *sp, const char *name, const char *source)
     for (size_t j = 0; j < n; j++)
         h = (h ^ (unsigned char)source[j]) * 1099511628211ull;
     sp->source_hash = h;
-    sp->text = blank_comments(source);
+    int open_line;
+    sp->text = blank_comments(source, &open_line);
+    if (open_line) {
+        perr("%s:%d: a comment opened here ('/*') is never closed", name, open_line);
+        jit_spec_free(sp);
+        return -1;
+    }
     reader r = {sp, 0, 0, 0, 0, 0};
     char *t = sp->text, *body = NULL;
     for (char *line = t; *line && !body;) {
