@@ -89,6 +89,13 @@ const char *pillar_status_name(pillar_status s);
  *              strategy pillar measured fastest for the stencil (docs/api.md); every choice
  *              gives the same bits
  *   backend    auto (default: the GPU when one is usable, else the CPU) | cpu | gpu
+ *   levels     0 (default) | 1 to 100000: the levels of pillar_grid_file's grid (0: a pillar
+ *              mesh file's own, 64 for another tool's grid file)
+ *   format     auto (default: from the file's content) | ugrid | icon | mpas | scrip | esmf |
+ *              bounds | gmsh: how pillar_grid_file reads another tool's grid file
+ *   merge_nodes 0 (default: nodes at identical positions are one) | a distance | off: how
+ *              pillar_grid_file merges the coincident nodes of a UGRID file (pillar mesh import
+ *              --merge-nodes)
  *   persistent auto (default, off for now) | on | off: on the GPU, pillar_step runs all its
  *              steps in one cooperative launch (laplap, hdiff, lap, in core: docs/persistent.md;
  *              another stencil, or a grid larger than the device, fails with PILLAR_ERR_BACKEND

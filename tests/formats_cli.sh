@@ -137,6 +137,11 @@ expect_output "merged 448 coincident node ids (at most 1e-08 apart)" \
     mesh import "$tmp/ugrid-copies-near.nc" "$m" --merge-nodes=1e-8 --levels 2
 expect_output "merged 448 coincident node ids (at most 1e-09 apart)" \
     mesh import --merge-nodes "$tmp/ugrid-copies-near.nc" "$m"
+# read directly by mesh info (and run --mesh), the same rule and the same option
+expect_output "neighbours  0: 180 cells" mesh info "$tmp/ugrid-copies-near.nc"
+expect_output "neighbours  3: 180 cells" mesh info "$tmp/ugrid-copies-near.nc" --merge-nodes
+expect_output "PASS against the CPU unstructured executor (same cells): bit-exact" \
+    run --mesh "$tmp/ugrid-copies-near.nc" --merge-nodes 1e-8 --stencil graphlap --backend cpu --runs 1 --levels 2
 # a tolerance that merges the nodes of a face: refused, naming the face
 "$pillar" mesh import "$tmp/ugrid-copies.nc" "$m" --merge-nodes 0.5 >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] && grep -q "twice in a row (corners .*nodes after merging coincident ones" "$tmp/err" ||

@@ -18,8 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* pillar_grid_file of path, then its cells and levels (after pillar_setup of graphlap). */
-static pillar_status grid_of(const char *path, int *ncells, int *nlevels, char *err, size_t n)
+/* pillar_grid_file of path after the options opt[0] = opt[1], ... (NULL-terminated; opt NULL:
+ * none), then its cells and levels (after pillar_setup of graphlap). */
+static pillar_status grid_of_opts(const char *path, const char *const *opt, int *ncells,
+                                  int *nlevels, char *err, size_t n)
 {
     pillar_ctx *ctx;
     int nhalo;
@@ -27,6 +29,8 @@ static pillar_status grid_of(const char *path, int *ncells, int *nlevels, char *
     if (pillar_create(&ctx) != PILLAR_OK)
         return PILLAR_ERR_NOMEM;
     pillar_status st = pillar_set_option(ctx, "stencil", "graphlap");
+    for (int k = 0; opt && opt[k] && st == PILLAR_OK; k += 2)
+        st = pillar_set_option(ctx, opt[k], opt[k + 1]);
     if (st == PILLAR_OK)
         st = pillar_grid_file(ctx, path);
     if (st == PILLAR_OK)
@@ -36,6 +40,11 @@ static pillar_status grid_of(const char *path, int *ncells, int *nlevels, char *
     snprintf(err, n, "%s", pillar_last_error(ctx));
     pillar_destroy(ctx);
     return st;
+}
+
+static pillar_status grid_of(const char *path, int *ncells, int *nlevels, char *err, size_t n)
+{
+    return grid_of_opts(path, NULL, ncells, nlevels, err, n);
 }
 
 /* A netCDF file of no grid format: one variable `temperature`. */
@@ -64,6 +73,25 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/data/mpas-sphere.nc", argv[1]);
     CHECK(grid_of(path, &ncells, &nlevels, err, sizeof err) == PILLAR_OK, "%s: %s", path, err);
     CHECK(ncells == 92 && nlevels == 64, "mpas-sphere.nc: %d cells, %d levels", ncells, nlevels);
+
+    /* the options of a grid file read directly: levels, a forced format, bad values refused */
+    const char *levels7[] = {"levels", "7", "merge_nodes", "off", NULL};
+    CHECK(grid_of_opts(path, levels7, &ncells, &nlevels, err, sizeof err) == PILLAR_OK, "%s", err);
+    CHECK(ncells == 92 && nlevels == 7, "mpas-sphere.nc, levels 7: %d cells, %d levels", ncells,
+          nlevels);
+    const char *as_icon[] = {"format", "icon", NULL};
+    CHECK(grid_of_opts(path, as_icon, &ncells, &nlevels, err, sizeof err) == PILLAR_ERR_GRID &&
+              strstr(err, "neighbor_cell_index is missing"),
+          "mpas-sphere.nc read as icon: %s", err);
+    const char *bad_format[] = {"format", "netcdf", NULL};
+    CHECK(grid_of_opts(path, bad_format, &ncells, &nlevels, err, sizeof err) ==
+                  PILLAR_ERR_UNKNOWN && strstr(err, "ugrid, icon, mpas"),
+          "format netcdf: %s", err);
+    const char *bad_tol[] = {"merge_nodes", "near", NULL}, *bad_levels[] = {"levels", "-3", NULL};
+    CHECK(grid_of_opts(path, bad_tol, &ncells, &nlevels, err, sizeof err) == PILLAR_ERR_ARG,
+          "merge_nodes near: %s", err);
+    CHECK(grid_of_opts(path, bad_levels, &ncells, &nlevels, err, sizeof err) == PILLAR_ERR_ARG,
+          "levels -3: %s", err);
 
     mesh m;
     mesh_gen_spec spec = {.kind = MESH_HEXAGONS, .nx = 6, .ny = 4, .nlevels = 5, .periodic = 1};

@@ -15,6 +15,7 @@
 #include "src/exec/runner.h"
 #include "src/dist/dist_mpi.h"
 #include "src/io/files.h"
+#include "src/io/mesh_import.h"
 #include "src/io/mesh_io.h"
 #include "src/jit/jit.h"
 #ifdef PILLAR_HAVE_CUDA
@@ -56,6 +57,7 @@ struct pillar_ctx {
     int comm;        /* its Fortran handle */
     int fuse;        /* option "fuse": steps between exchanges (0: 1) */
     persist_mode persistent; /* option "persistent": GPU in-core steps in one launch */
+    mesh_load_opts grid_opts; /* options "levels", "format", "merge_nodes": pillar_grid_file */
     int faulted;     /* a call was interrupted by a fault (PROTECTED) */
     xarena arena;    /* the blocks its calls allocated (freed by pillar_destroy after a fault) */
 };
@@ -331,6 +333,32 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
         if (k < 0)
             return bad_value(ctx, key, value, names, 3);
         ctx->persistent = (persist_mode)k; /* the order of persist_mode */
+    } else if (strcmp(key, "levels") == 0) {
+        char *end;
+        long l = strtol(value, &end, 10);
+        if (*value == 0 || *end != 0 || l < 0 || l > 100000)
+            return fail(ctx, PILLAR_ERR_ARG, "pillar_set_option: levels '%s': expected an integer "
+                        "from 1 to 100000 (0: the file's own, 64 for another tool's grid file)",
+                        value);
+        ctx->grid_opts.nlevels = (int)l;
+    } else if (strcmp(key, "format") == 0) {
+        int k = strcmp(value, "auto") == 0 ? -1 : mesh_importer_find(value);
+        if (k < 0 && strcmp(value, "auto") != 0) {
+            const char *names[MESH_IMPORTER_COUNT + 1];
+            for (int i = 0; i < MESH_IMPORTER_COUNT; i++)
+                names[i] = mesh_importers[i].name;
+            names[MESH_IMPORTER_COUNT] = "auto";
+            return bad_value(ctx, key, value, names, MESH_IMPORTER_COUNT + 1);
+        }
+        ctx->grid_opts.format = k < 0 ? NULL : mesh_importers[k].name;
+    } else if (strcmp(key, "merge_nodes") == 0) {
+        char *end;
+        double tol = strcmp(value, "off") == 0 ? -1 : strtod(value, &end);
+        if (strcmp(value, "off") != 0 && (*value == 0 || *end != 0 || !(tol >= 0 && tol < 1e300)))
+            return fail(ctx, PILLAR_ERR_ARG, "pillar_set_option: merge_nodes '%s': expected a "
+                        "distance (0 or more: nodes at most that far apart are one) or off",
+                        value);
+        ctx->grid_opts.merge_tol = tol;
     } else if (strcmp(key, "backend") == 0) {
         static const char *const names[] = {"auto", "cpu", "gpu"};
         int k = pick(value, names, 3);
@@ -420,7 +448,7 @@ static pillar_status grid_file_call(pillar_ctx *ctx, const char *path)
     ENTER(ctx, grid_sizes(ctx, "pillar_grid_file", 1, 1));
     NEED(ctx, path);
     perr_capture(ctx->err, sizeof ctx->err);
-    int rc = mesh_read(path, &ctx->mesh);
+    int rc = mesh_load(path, &ctx->grid_opts, &ctx->mesh);
     perr_capture(NULL, 0);
     if (rc != 0) {
         memset(&ctx->mesh, 0, sizeof ctx->mesh);

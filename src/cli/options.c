@@ -498,7 +498,8 @@ static int set_format(cli_args *a, const flag *f, const char *v)
 
 mesh_load_opts cli_grid_opts(const mesh_args *m)
 {
-    mesh_load_opts g = {m->format >= 0 ? mesh_importers[m->format].name : NULL, m->gen.nlevels};
+    mesh_load_opts g = {m->format >= 0 ? mesh_importers[m->format].name : NULL, m->gen.nlevels,
+                        m->merge_tol};
     return g;
 }
 
@@ -816,11 +817,12 @@ static const flag flags[] = {
      "run --mesh, mesh info: the levels of a grid file read directly (64)\n"
      "or instead of a mesh file's own",
      set_range, AT(m.gen.nlevels), 1, 100000, NULL},
-    {"--merge-nodes", "[TOL]", CMD_MESH_IMPORT, HELP_MAIN,
+    {"--merge-nodes", "[TOL]", CMD_MESH_IMPORT | RUN | MINFO, HELP_MAIN,
      "\nUGRID: nodes at most TOL apart are one node (TOL: 1e-9 when\n"
      "omitted; lengths on the unit sphere for longitude/latitude, the\n"
      "file's units for planar nodes; off: none merged). Without it,\n"
-     "nodes at identical positions are one. The count is printed",
+     "nodes at identical positions are one. mesh import prints the count;\n"
+     "run --mesh and mesh info apply it to a grid file read directly",
      set_merge_nodes, 0, 0, 0, NULL},
     {"--format", "NAME", CMD_MESH_IMPORT | RUN | MINFO, HELP_MAIN,
      "read the grid file as this format ('pillar mesh import --help' lists\n"

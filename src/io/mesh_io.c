@@ -214,7 +214,7 @@ static int grid_importer(const char *path, const char *format)
 
 int mesh_load(const char *path, const mesh_load_opts *o, mesh *m)
 {
-    static const mesh_load_opts defaults = {NULL, 0};
+    static const mesh_load_opts defaults = {NULL, 0, 0};
     o = o ? o : &defaults;
     memset(m, 0, sizeof *m);
     if (file_input_check(path, "mesh file") != 0)
@@ -224,7 +224,7 @@ int mesh_load(const char *path, const mesh_load_opts *o, mesh *m)
         rc = mesh_read_pillar(path, m);
     } else {
         int k = grid_importer(path, o->format);
-        mesh_import_opts io = {o->nlevels ? o->nlevels : 64, 0, 0, 0};
+        mesh_import_opts io = {o->nlevels ? o->nlevels : 64, o->merge_tol, 0, 0};
         rc = k < 0 ? -1 : mesh_import(path, k, &io, m);
     }
     if (rc == 0 && o->nlevels)
@@ -236,7 +236,7 @@ static mesh_load_opts read_options; /* mesh_read's (mesh_read_options); zeroed: 
 
 void mesh_read_options(const mesh_load_opts *o)
 {
-    static const mesh_load_opts defaults = {NULL, 0};
+    static const mesh_load_opts defaults = {NULL, 0, 0};
     read_options = o ? *o : defaults;
 }
 

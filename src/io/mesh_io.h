@@ -10,11 +10,13 @@ int mesh_read_pillar(const char *path, mesh *m);
 
 /* How a grid file is read where a mesh is expected (`run --mesh`, `mesh info`,
  * pillar_grid_file): format, an importer's name (mesh_import.h; NULL: a pillar mesh file, or
- * else the importer its content shows), and the levels (0: a pillar mesh file's own, 64 for a
- * grid file imported; else these). Zeroed: the defaults. */
+ * else the importer its content shows), the levels (0: a pillar mesh file's own, 64 for a
+ * grid file imported; else these) and how coincident nodes merge. Zeroed: the defaults. */
 typedef struct {
     const char *format;
     int nlevels;
+    double merge_tol; /* a grid file imported: mesh_import_opts.merge_tol (0: nodes at identical
+                       * positions are one; < 0: none merged) */
 } mesh_load_opts;
 
 /* Reads and checks any grid file pillar reads: a pillar mesh file (mesh_read_pillar), or a file
