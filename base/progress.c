@@ -15,3 +15,5 @@ void progress_update(const char *what, double done, double total)
     if (hook.update)
         hook.update(hook.arg, what, done, total);
 }
+
+int progress_wanted(void) { return hook.update != NULL; }

@@ -17,6 +17,9 @@ typedef struct {
 /* Installs h (copied), or with NULL removes the hook. */
 void progress_set(const progress_hook *h);
 
+/* Whether a hook is installed: a loop may then pay a little (a wait for the device) to report. */
+int progress_wanted(void);
+
 /* Reports to the hook, if any. */
 void progress_update(const char *what, double done, double total);
 

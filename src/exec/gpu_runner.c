@@ -3,6 +3,7 @@
 #include "gpu.h"
 
 #include "gpu_launch.h"
+#include "base/progress.h"
 #include "storage/gstaging.h"
 #include "storage/gtwopass.h"
 #include "storage/staging.h"
@@ -593,8 +594,10 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
         CK(cudaEventSynchronize(c->e1));
         float e;
         CK(cudaEventElapsedTime(&e, c->e0, c->e1));
-        if (r >= 0)
+        if (r >= 0) {
             ms[r] = e;
+            progress_update("runs", r + 1, runs);
+        }
     }
     qsort(ms, (size_t)runs, sizeof(double), cmp_double);
     t->runs = runs;

@@ -47,6 +47,7 @@ typedef struct {
     persist_chunk_kernel pk; /* its kernel, */
     persist_shape *pshape;   /* each part's launch shape, */
     int32_t *dfirst;         /* and each part's first[] on the device, F + 1 entries a part */
+    int whole_run;           /* one chunk, one pass: its steps are the run's (progress) */
 } ooc_gpu;
 
 static double now_s(void) { return now_ms() * 1e-3; }
@@ -475,7 +476,14 @@ static int run_steps(ooc_gpu *o, ooc_buffer *u, long gi, int p, int k, int steps
     int zr = stencil_table[pl->stencil].zradius, in_out = 0;
     if (steps > 1)
         copy_fixed(o, u, p, k);
+    /* a run of one chunk and one pass (in core): with a meter shown, it reports every 1% of its
+     * steps, waiting for them (a few µs each time) */
+    int report = o->whole_run && progress_wanted() ? (steps + 99) / 100 : 0;
     for (int j = 1; j <= steps; j++) {
+        if (report && j > 1 && (j - 1) % report == 0) {
+            CK(cudaStreamSynchronize(u->stream));
+            progress_update("steps", j - 1, steps);
+        }
         int m = steps - j;
         int k0 = s->z0 - zr * m > 0 ? s->z0 - zr * m : 0;
         int k1 = s->z1 + zr * m < pl->zend ? s->z1 + zr * m : pl->zend;
@@ -741,6 +749,7 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
         t->h2d_bytes += sizeof(int32_t) * (double)pl->nparts * (double)(pl->F + 1);
     const iter_carry *c = iter_carried(pl->stencil);
     int npass = (steps + pl->F - 1) / pl->F, *dep_at, *dep = chunk_deps(o, &dep_at);
+    o->whole_run = chunks == 1 && npass == 1;
     double *pass_s = xalloc(sizeof(double) * (size_t)(npass > 0 ? npass : 1));
     /* by pass parity: each chunk's steps (start, end) and its copy out done */
     cudaEvent_t start, *ev[2], *out[2];
