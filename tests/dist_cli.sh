@@ -45,6 +45,14 @@ run() {
     fi
 }
 
+# --progress: rank 0's meter counts the passes' steps (PILLAR_PROGRESS_AFTER=0: from the first)
+if PILLAR_PROGRESS_AFTER=0 mpi 2 --size 24x20x4 --steps 4 --fuse 2 --progress >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "^pillar: run  50% (2 of 4 steps)" "$tmp/err" && grep -q "^pillar: run 100% (4 of 4 steps)$" "$tmp/err"; then
+    echo "ok   --progress on 2 ranks"
+else
+    echo "FAIL --progress on 2 ranks"; cat "$tmp/err"; fail=1
+fi
+
 # generated grids: every W/E/S/N stencil, layouts, storages, P = 1, 2, 3, 4, 7, F = 1..3
 ranks="1 2 3 4 7"
 [ "$backend" = gpu ] && ranks="2 4"

@@ -370,6 +370,7 @@ int run_distributed(options *o, int argc, char **argv)
         report_printf("  state     checksum %016llx (iter_state_hash: equal on equal states)\n",
                       (unsigned long long)(bare ? t.hash : iter_state_hash(&pb, pb.uf)));
         if (full) {
+            meter_phase("verify");
             iter_run_incore(&pb, ref, steps);
             long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
             report_printf(

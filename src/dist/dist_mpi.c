@@ -4,6 +4,7 @@
 #include "dist_cpu.h"
 #include "dist_model.h"
 #include "dist_pieces.h"
+#include "base/progress.h"
 #include "grids/mesh.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
@@ -565,6 +566,8 @@ int dist_mpi_run(int comm, const ugrid *g, const geometry *geo, stencil_t s, pre
         pass(c, &r, k, req, &ps);
         done += k;
         t->exchanges++;
+        if (me == 0) /* one meter for the job */
+            progress_update("steps", done, steps);
     }
     double total = (now_ms() - t0) * 1e-3;
     dist_rates rates = {0, 0, 0, 0};
