@@ -254,45 +254,8 @@ int mesh_read_sphere(const nc_reader *rd, const char *lat_name, const char *lon_
     return rc;
 }
 
-/* ---- corners merged into nodes ----
- * Two corners are one node when their points lie within MESH_NODE_TOL; the nodes are the
- * classes of that relation's chains (union-find, the earliest corner leading). The candidates
- * for a pair come from a grid of cubes of edge CUBE_EDGE, found through a hash table: a point
- * is compared with the points of its own cube and of those adjacent cubes that it lies within
- * the tolerance of (none for most points). Corners at exactly one position are joined first and
- * compared once, so that a file of many identical corners costs a sort, not a comparison of
- * every pair. */
-
-#define CUBE_EDGE (16 * MESH_NODE_TOL)
-
-typedef struct {
-    long long cube[3]; /* the point's cube: floor(coordinate / edge) */
-    int i;             /* the corner */
-} corner_key;
-
-static int corner_key_cmp(const void *a, const void *b, const double *xyz)
-{
-    const corner_key *p = a, *q = b;
-    for (int k = 0; k < 3; k++)
-        if (p->cube[k] != q->cube[k])
-            return p->cube[k] < q->cube[k] ? -1 : 1;
-    for (int k = 0; k < 3; k++) {
-        double u = xyz[3 * p->i + k], v = xyz[3 * q->i + k];
-        if (u != v)
-            return u < v ? -1 : 1;
-    }
-    return (p->i > q->i) - (p->i < q->i);
-}
-
-static _Thread_local const double *sort_points; /* the points corner_key_cmp_sorted reads
-                                                    * (qsort passes no argument) */
-static int corner_key_cmp_sorted(const void *a, const void *b)
-{
-    return corner_key_cmp(a, b, sort_points);
-}
-
-/* Union-find of corners (and of nodes, mesh_merge_nodes): the representative of i. */
-static int corner_root(int *up, int i)
+/* Union-find of nodes (mesh_merge_nodes): the representative of i. */
+static int node_root(int *up, int i)
 {
     while (up[i] != i)
         i = up[i] = up[up[i]];
@@ -333,133 +296,6 @@ static size_t cell_find(const grid_cell *c, size_t n, const double key[3])
 }
 
 
-/* Joins the classes of corners a and b, the earliest corner leading. */
-static void corner_join(int *up, int a, int b)
-{
-    int ra = corner_root(up, a), rb = corner_root(up, b);
-    if (ra != rb)
-        up[ra > rb ? ra : rb] = ra < rb ? ra : rb;
-}
-
-/* An open-addressing table from a cube to the run [start, end) of the sorted distinct points
- * lying in it. */
-typedef struct {
-    long long cube[3];
-    int start, end; /* end 0: an empty slot */
-} cube_slot;
-
-/* splitmix64's finaliser: every bit of x moves every bit of the result. */
-static unsigned long long mix64(unsigned long long x)
-{
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static size_t cube_hash(const long long c[3], size_t mask)
-{
-    unsigned long long h = 0;
-    for (int k = 0; k < 3; k++)
-        h = mix64(h + (unsigned long long)c[k]);
-    return (size_t)h & mask;
-}
-
-/* The slot of cube c: the one holding it, or the empty one where it would go. */
-static cube_slot *cube_find(cube_slot *t, size_t mask, const long long c[3])
-{
-    for (size_t h = cube_hash(c, mask);; h = (h + 1) & mask)
-        if (t[h].end == 0 || !memcmp(t[h].cube, c, sizeof t[h].cube))
-            return &t[h];
-}
-
-/* Joins distinct point d[a] with each later one (d[b], b > a) within the tolerance, looked for
- * in the cubes the box of the tolerance around it meets (t: the cubes' runs of d). */
-static void join_around(const double *xyz, const corner_key *d, int a, cube_slot *t, size_t mask,
-                        int *up)
-{
-    const double *p = xyz + 3 * (size_t)d[a].i, reach = 1.01 * MESH_NODE_TOL; /* rounding */
-    long long lo[3], hi[3], c[3];
-    for (int k = 0; k < 3; k++) {
-        lo[k] = (long long)floor((p[k] - reach) / CUBE_EDGE);
-        hi[k] = (long long)floor((p[k] + reach) / CUBE_EDGE);
-    }
-    for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++)
-        for (c[1] = lo[1]; c[1] <= hi[1]; c[1]++)
-            for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++) {
-                const cube_slot *s = cube_find(t, mask, c);
-                for (int b = s->start > a + 1 ? s->start : a + 1; b < s->end; b++) {
-                    const double *q = xyz + 3 * (size_t)d[b].i;
-                    double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
-                                (p[2] - q[2]) * (p[2] - q[2]);
-                    if (d2 <= MESH_NODE_TOL * MESH_NODE_TOL)
-                        corner_join(up, d[a].i, d[b].i);
-                }
-            }
-}
-
-/* Joins every pair of the n distinct points d[] (sorted by cube) that lie within the tolerance;
- * up is the union-find of the corners d[].i name. */
-static void join_near(const double *xyz, const corner_key *d, int n, int *up)
-{
-    size_t cap = 16;
-    while (cap < 2 * (size_t)n)
-        cap *= 2;
-    cube_slot *t = xalloc(sizeof(cube_slot) * cap);
-    for (int a = 0; a < n;) {
-        int b = a + 1;
-        while (b < n && !memcmp(d[b].cube, d[a].cube, sizeof d[a].cube))
-            b++;
-        cube_slot *s = cube_find(t, cap - 1, d[a].cube);
-        memcpy(s->cube, d[a].cube, sizeof s->cube);
-        s->start = a;
-        s->end = b;
-        a = b;
-    }
-    for (int a = 0; a < n; a++)
-        join_around(xyz, d, a, t, cap - 1, up);
-    xfree(t);
-}
-
-/* Corners (n finite points xyz, each coordinate within [-2, 2]) merged into nodes: node[i] =
- * the node of corner i, numbered in order of first appearance; their positions into a new
- * *pos. Returns the number of nodes. */
-static int merge_corners(const double *xyz, int n, int *node, double **pos)
-{
-    corner_key *k = xalloc(sizeof(corner_key) * (size_t)(n ? n : 1));
-    int *up = xalloc(sizeof(int) * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) {
-        for (int c = 0; c < 3; c++)
-            k[i].cube[c] = (long long)floor(xyz[3 * (size_t)i + c] / CUBE_EDGE);
-        k[i].i = i;
-        up[i] = i;
-    }
-    sort_points = xyz;
-    qsort(k, (size_t)n, sizeof(corner_key), corner_key_cmp_sorted);
-    int distinct = 0; /* the first corner of each position, kept in place, in sorted order */
-    for (int a = 0; a < n; a++) {
-        const double *p = xyz + 3 * (size_t)k[a].i;
-        const double *q = distinct > 0 ? xyz + 3 * (size_t)k[distinct - 1].i : NULL;
-        if (q && p[0] == q[0] && p[1] == q[1] && p[2] == q[2])
-            corner_join(up, k[distinct - 1].i, k[a].i);
-        else
-            k[distinct++] = k[a];
-    }
-    join_near(xyz, k, distinct, up);
-    int count = 0;
-    for (int i = 0; i < n; i++) /* roots come before their members: numbered first */
-        node[i] = corner_root(up, i) == i ? count++ : -1;
-    *pos = xalloc(sizeof(double) * 3 * (size_t)(count ? count : 1));
-    for (int i = 0; i < n; i++) {
-        if (node[i] >= 0)
-            memcpy(*pos + 3 * (size_t)node[i], xyz + 3 * (size_t)i, 3 * sizeof(double));
-        else
-            node[i] = node[corner_root(up, i)];
-    }
-    xfree(k);
-    xfree(up);
-    return count;
-}
-
 int mesh_cells_from_corners(const char *path, const char *what, const double *corner, int ncells,
                             int w, mesh *m)
 {
@@ -468,16 +304,23 @@ int mesh_cells_from_corners(const char *path, const char *what, const double *co
              ncells, w, INT_MAX);
         return -1;
     }
-    int *node = xalloc(sizeof(int) * (size_t)ncells * (size_t)w);
+    /* every corner its own node first, then the nodes within MESH_NODE_TOL merged (transitively,
+     * the earliest corner leading) */
+    size_t n = (size_t)ncells * (size_t)w;
     m->ncells = ncells;
-    m->nnodes = merge_corners(corner, ncells * w, node, &m->node_coord);
+    m->nnodes = (int)n;
     m->nnode_coord = 3;
     m->node_width = w;
-    m->cell_nodes = xalloc(sizeof(int) * (size_t)ncells * (size_t)w);
+    m->node_coord = xalloc(sizeof(double) * 3 * (n ? n : 1));
+    memcpy(m->node_coord, corner, sizeof(double) * 3 * n);
+    m->cell_nodes = xalloc(sizeof(int) * (n ? n : 1));
+    for (size_t j = 0; j < n; j++)
+        m->cell_nodes[j] = (int)j;
+    mesh_merge_nodes(m, MESH_NODE_TOL);
     for (int c = 0; c < ncells; c++) { /* corners repeated next to themselves count once */
         int *row = m->cell_nodes + (size_t)w * (size_t)c, k = 0;
-        for (int j = 0; j < w; j++) {
-            int v = node[(size_t)w * (size_t)c + (size_t)j];
+        for (int j = 0; j < w; j++) { /* in place: row[k] with k <= j is written once read */
+            int v = row[j];
             if (k == 0 || (v != row[k - 1] && (j < w - 1 || v != row[0])))
                 row[k++] = v;
         }
@@ -486,7 +329,6 @@ int mesh_cells_from_corners(const char *path, const char *what, const double *co
         for (int j = k; j < w; j++)
             row[j] = -1;
     }
-    xfree(node);
     char err[512];
     if (mesh_adj_from_nodes(m, what, err, sizeof err) != 0) {
         perr("%s: %s (cells counted from 0)", path, err);
@@ -511,7 +353,7 @@ static void merge_cell(const mesh *m, const grid_cell *c, size_t n, const double
         const grid_cell *q = c + i;
         if (!same_cell(q->key, key))
             break;
-        int ra = corner_root(up, a), rb = corner_root(up, q->node);
+        int ra = node_root(up, a), rb = node_root(up, q->node);
         if (ra == rb)
             continue;
         double d2 = 0;
@@ -531,7 +373,7 @@ static size_t sort_cells(const mesh *m, int *up, int roots, double h, grid_cell 
     int d = m->nnode_coord;
     size_t n = 0;
     for (int i = 0; i < m->nnodes; i++) {
-        if (roots && corner_root(up, i) != i)
+        if (roots && node_root(up, i) != i)
             continue;
         c[n].node = i;
         for (int k = 0; k < 3; k++) {
@@ -557,7 +399,7 @@ int mesh_merge_nodes(mesh *m, double tol)
     sort_cells(m, up, 0, 0, c);
     for (int i = 1; i < n; i++)
         if (same_cell(c[i].key, c[i - 1].key))
-            up[c[i].node] = corner_root(up, c[i - 1].node); /* the run's first leads */
+            up[c[i].node] = node_root(up, c[i - 1].node); /* the run's first leads */
     if (tol > 0) {
         /* the others of one set each, in a grid of cells at least tol wide and wide enough
          * that a cell's number is an exact integer (below 2^50): nodes within tol lie in the
@@ -575,13 +417,13 @@ int mesh_merge_nodes(mesh *m, double tol)
     }
     int count = 0, *node = xalloc(sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++) /* roots come before their members: numbered first */
-        node[i] = corner_root(up, i) == i ? count++ : -1;
+        node[i] = node_root(up, i) == i ? count++ : -1;
     for (int i = 0; i < n; i++) {
         if (node[i] >= 0)
             memmove(m->node_coord + (size_t)d * node[i], m->node_coord + (size_t)d * i,
                     sizeof(double) * d);
         else
-            node[i] = node[corner_root(up, i)];
+            node[i] = node[node_root(up, i)];
     }
     for (size_t j = 0; j < (size_t)m->ncells * m->node_width; j++)
         if (m->cell_nodes[j] >= 0)
