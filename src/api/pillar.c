@@ -668,22 +668,26 @@ static double value_at(const void *values, int is_float, size_t j)
 
 static pillar_status field_was_set(pillar_ctx *ctx, int k);
 
+/* The refusal of a set whose value v at index j of the caller's array is not finite (or does
+ * not fit float): the field is unchanged. */
+static pillar_status bad_field_value(pillar_ctx *ctx, const char *fn, int k, double v, long j)
+{
+    return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': the value at level %d, cell %d is %g; "
+                "values must be finite%s", fn, stencil_table[ctx->pb.s.stencil].field[k],
+                (int)(j / ctx->pb.ug.nxy), (int)(j % ctx->pb.ug.nxy), v,
+                ctx->pb.s.prec == PREC_FLOAT ? " and fit in float" : "");
+}
+
 static pillar_status set_field(pillar_ctx *ctx, const char *fn, int k, const void *values,
                                int is_float, size_t count)
 {
     const problem *pb = &ctx->pb;
-    const char *name = stencil_table[pb->s.stencil].field[k];
-    if (k >= stencil_table[pb->s.stencil].nin)
-        return fail(ctx, PILLAR_ERR_ARG, "%s: '%s' is an output field of %s; only inputs are set",
-                    fn, name, stencil_table[pb->s.stencil].name);
     int n = pb->ug.nxy;
     precision_t p = pb->s.prec;
     for (size_t j = 0; j < count; j++) { /* checked before any value is replaced */
         double v = value_at(values, is_float, j);
         if (!isfinite(v) || (p == PREC_FLOAT && fabs(v) > FLT_MAX))
-            return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': the value at level %d, cell %d is "
-                        "%g; values must be finite%s", fn, name, (int)(j / (size_t)n),
-                        (int)(j % (size_t)n), v, p == PREC_FLOAT ? " and fit in float" : "");
+            return bad_field_value(ctx, fn, k, v, (long)j);
     }
     for (int z = 0; z < pb->ug.nz; z++)
         for (int i = 0; i < n; i++)
@@ -702,16 +706,11 @@ static pillar_status field_was_set(pillar_ctx *ctx, int k)
     return PILLAR_OK;
 }
 
-static pillar_status get_field(pillar_ctx *ctx, const char *fn, int k, void *values,
-                               int is_float)
+/* Field k (checked by field_use) from the host copy into the caller's array, in its order. */
+static pillar_status get_field(pillar_ctx *ctx, int k, void *values, int is_float)
 {
     const problem *pb = &ctx->pb;
-    const char *name = stencil_table[pb->s.stencil].field[k];
     int output = k >= stencil_table[pb->s.stencil].nin;
-    if (output && !ctx->outputs_valid)
-        return fail(ctx, PILLAR_ERR_STATE, "%s: output '%s' holds nothing: call pillar_apply "
-                    "first (pillar_step and pillar_set_field leave the outputs undefined)", fn,
-                    name);
     int n = pb->ug.nxy;
     session_host_read(&ctx->ses, k);
     for (int z = 0; z < pb->ug.nz; z++)
@@ -737,13 +736,49 @@ static void session_sync(pillar_ctx *ctx)
     ctx->ses.fuse = ctx->fuse;
 }
 
-/* A field value the session found bad at index j of the caller's array: the message, field unchanged. */
-static pillar_status bad_field_value(pillar_ctx *ctx, const char *fn, int k, double v, long j)
+
+/* Whether field k may be set (an input) or read (an input, or an output after pillar_apply). */
+static pillar_status field_use(pillar_ctx *ctx, const char *fn, int k, int set)
 {
-    return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': the value at level %d, cell %d is %g; "
-                "values must be finite%s", fn, stencil_table[ctx->pb.s.stencil].field[k],
-                (int)(j / ctx->pb.ug.nxy), (int)(j % ctx->pb.ug.nxy), v,
-                ctx->pb.s.prec == PREC_FLOAT ? " and fit in float" : "");
+    const stencil_info *si = &stencil_table[ctx->pb.s.stencil];
+    if (set && k >= si->nin)
+        return fail(ctx, PILLAR_ERR_ARG, "%s: '%s' is an output field of %s; only inputs are set",
+                    fn, si->field[k], si->name);
+    if (!set && k >= si->nin && !ctx->outputs_valid)
+        return fail(ctx, PILLAR_ERR_STATE, "%s: output '%s' holds nothing: call pillar_apply "
+                    "first (pillar_step and pillar_set_field leave the outputs undefined)", fn,
+                    si->field[k]);
+    return PILLAR_OK;
+}
+
+/* Field k set from / read into the caller's values (on_device: device memory) by the session,
+ * renumbered on the device where it keeps the grid resident. *host_path = 1 when the session
+ * leaves it to the host copy (renumbered on the host by the caller). */
+static pillar_status session_field(pillar_ctx *ctx, const char *fn, int k, void *values,
+                                   int is_float, int set, int on_device, int *host_path)
+{
+    long bad = -1;
+    session_sync(ctx);
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = set ? session_set(&ctx->ses, k, values, is_float, on_device, &bad)
+                 : session_get(&ctx->ses, k, values, is_float, on_device);
+    perr_capture(NULL, 0);
+    *host_path = rc == 1;
+    if (rc < 0)
+        return PILLAR_ERR_BACKEND;
+    if (bad >= 0) { /* the offending value, for the message */
+        size_t es = is_float ? sizeof(float) : sizeof(double);
+        unsigned char raw[sizeof(double)];
+        const char *at = (const char *)values + (size_t)bad * es;
+#ifdef PILLAR_HAVE_CUDA
+        if (on_device)
+            gpu_copy(raw, at, es, 0);
+        else
+#endif
+            memcpy(raw, at, es);
+        return bad_field_value(ctx, fn, k, value_at(raw, is_float, 0), bad);
+    }
+    return rc == 0 && set ? field_was_set(ctx, k) : PILLAR_OK;
 }
 
 /* pillar_set_field (set) and pillar_get_field, of either type: across the link once, renumbered
@@ -754,26 +789,16 @@ static pillar_status field_call(pillar_ctx *ctx, const char *fn, const char *nam
     BEGIN(ctx);
     pillar_status st;
     int k = field_arg(ctx, fn, name, values, count, &st);
-    if (k < 0)
+    if (k < 0 || (st = field_use(ctx, fn, k, set)) != PILLAR_OK)
         return st;
-    const stencil_info *si = &stencil_table[ctx->pb.s.stencil];
-    int output = k >= si->nin;
-    if (ctx->backend == BACKEND_GPU && !(set && output) && !(output && !ctx->outputs_valid)) {
-        long bad = -1;
-        session_sync(ctx);
-        perr_capture(ctx->err, sizeof ctx->err);
-        int rc = set ? session_set_host(&ctx->ses, k, values, is_float, &bad)
-                     : session_get_host(&ctx->ses, k, values, is_float);
-        perr_capture(NULL, 0);
-        if (rc < 0)
-            return PILLAR_ERR_BACKEND;
-        if (rc == 0 && bad >= 0)
-            return bad_field_value(ctx, fn, k, value_at(values, is_float, (size_t)bad), bad);
-        if (rc == 0)
-            return set ? field_was_set(ctx, k) : PILLAR_OK;
+    if (ctx->backend == BACKEND_GPU) {
+        int host_path;
+        st = session_field(ctx, fn, k, values, is_float, set, 0, &host_path);
+        if (!host_path)
+            return st;
     }
     return set ? set_field(ctx, fn, k, values, is_float, count)
-               : get_field(ctx, fn, k, values, is_float);
+               : get_field(ctx, k, values, is_float);
 }
 
 pillar_status pillar_set_field(pillar_ctx *ctx, const char *name, const double *values,
@@ -818,30 +843,11 @@ static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const ch
         return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': values is not device memory (cudaMalloc "
                     "or cudaMallocManaged); give host arrays to %s", fn, name,
                     set ? "pillar_set_field" : "pillar_get_field");
-    const stencil_info *si = &stencil_table[ctx->pb.s.stencil];
-    if (set && k >= si->nin)
-        return fail(ctx, PILLAR_ERR_ARG, "%s: '%s' is an output field of %s; only inputs are set",
-                    fn, name, si->name);
-    if (!set && k >= si->nin && !ctx->outputs_valid)
-        return fail(ctx, PILLAR_ERR_STATE, "%s: output '%s' holds nothing: call pillar_apply "
-                    "first (pillar_step and pillar_set_field leave the outputs undefined)", fn,
-                    name);
-    long bad = -1;
-    session_sync(ctx);
-    perr_capture(ctx->err, sizeof ctx->err);
-    int rc = set ? session_set_device(&ctx->ses, k, values, is_float, &bad)
-                 : session_get_device(&ctx->ses, k, values, is_float);
-    perr_capture(NULL, 0);
-    if (rc < 0)
-        return PILLAR_ERR_BACKEND;
-    if (rc == 0 && bad >= 0) {
-        size_t es = is_float ? sizeof(float) : sizeof(double);
-        unsigned char raw[sizeof(double)];
-        gpu_copy(raw, (const char *)values + (size_t)bad * es, es, 0);
-        return bad_field_value(ctx, fn, k, value_at(raw, is_float, 0), bad);
-    }
-    if (rc == 0)
-        return set ? field_was_set(ctx, k) : PILLAR_OK;
+    int host_path;
+    if ((st = field_use(ctx, fn, k, set)) != PILLAR_OK ||
+        (st = session_field(ctx, fn, k, values, is_float, set, 1, &host_path)) != PILLAR_OK ||
+        !host_path)
+        return st;
     /* not resident (a grid larger than the device, a strategy without iterated kernels) */
     size_t bytes = count * (is_float ? sizeof(float) : sizeof(double));
     void *host = xalloc(bytes);
@@ -849,7 +855,7 @@ static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const ch
         gpu_copy(host, values, bytes, 0);
         st = set_field(ctx, fn, k, host, is_float, count);
     } else {
-        st = get_field(ctx, fn, k, host, is_float);
+        st = get_field(ctx, k, host, is_float);
         if (st == PILLAR_OK)
             gpu_copy(values, host, bytes, 1);
     }

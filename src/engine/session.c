@@ -300,6 +300,13 @@ static void set_from_device(session *s, int k, const void *dvalues, int is_float
     s->host_ok[k] = 0;
 }
 
+/* Bytes of a caller's array of one field (nlevels * ncells values, float or double). */
+static size_t caller_bytes(const session *s, int is_float)
+{
+    return (is_float ? sizeof(float) : sizeof(double)) * (size_t)s->pb->ug.nxy *
+           (size_t)s->pb->ug.nz;
+}
+
 /* A device array of the caller's size (nlevels * ncells doubles), for host arrays crossing. */
 static void *stage_of(session *s)
 {
@@ -309,46 +316,35 @@ static void *stage_of(session *s)
 }
 #endif
 
-int session_set_device(session *s, int k, const void *values, int is_float, long *bad_at)
+int session_set(session *s, int k, const void *values, int is_float, int on_device, long *bad_at)
 {
     *bad_at = -1;
 #ifdef PILLAR_HAVE_CUDA
+    if (!on_device && (!s->gpu || s->comm_set || s->persistent == PERSIST_ON))
+        return 1; /* the runs take the host copies: renumbered there */
     int r = resident_ready(s);
     if (r <= 0)
         return r < 0 ? -1 : 1;
-    set_from_device(s, k, values, is_float, bad_at);
+    const void *dvalues = values;
+    if (!on_device) { /* across the link once, into the stage */
+        dvalues = stage_of(s);
+        CK(cudaMemcpyAsync((void *)dvalues, values, caller_bytes(s, is_float),
+                           cudaMemcpyHostToDevice, resident_stream(s->res)));
+    }
+    set_from_device(s, k, dvalues, is_float, bad_at);
     return 0;
 #else
-    (void)s, (void)k, (void)values, (void)is_float;
+    (void)s, (void)k, (void)values, (void)is_float, (void)on_device;
     return 1;
 #endif
 }
 
-int session_set_host(session *s, int k, const void *values, int is_float, long *bad_at)
-{
-    *bad_at = -1;
-#ifdef PILLAR_HAVE_CUDA
-    if (!s->gpu || s->comm_set || s->persistent == PERSIST_ON)
-        return 1;
-    int r = resident_ready(s);
-    if (r <= 0)
-        return r < 0 ? -1 : 1;
-    size_t bytes = (is_float ? sizeof(float) : sizeof(double)) * (size_t)s->pb->ug.nxy *
-                   (size_t)s->pb->ug.nz;
-    void *stage = stage_of(s);
-    CK(cudaMemcpyAsync(stage, values, bytes, cudaMemcpyHostToDevice, resident_stream(s->res)));
-    set_from_device(s, k, stage, is_float, bad_at);
-    return 0;
-#else
-    (void)s, (void)k, (void)values, (void)is_float;
-    return 1;
-#endif
-}
-
-int session_get_device(session *s, int k, void *values, int is_float)
+int session_get(session *s, int k, void *values, int is_float, int on_device)
 {
 #ifdef PILLAR_HAVE_CUDA
-    if (!s->dev_ok[k]) {
+    if (!on_device && (s->host_ok[k] || !s->dev_ok[k]))
+        return 1; /* the host copy is current: renumbered there */
+    if (!s->dev_ok[k]) { /* a device array asked for a field current on the host only */
         int r = resident_ready(s);
         if (r <= 0)
             return r < 0 ? -1 : 1;
@@ -356,31 +352,14 @@ int session_get_device(session *s, int k, void *values, int is_float)
         s->dev_ok[k] = 1;
     }
     renumber_args a = renumber_of(s);
-    void *stream = resident_stream(s->res);
-    CK((cudaError_t)renumber_out(&a, values, is_float, resident_field(s->res, k), k >= nin_of(s),
+    void *stream = resident_stream(s->res), *to = on_device ? values : stage_of(s);
+    CK((cudaError_t)renumber_out(&a, to, is_float, resident_field(s->res, k), k >= nin_of(s),
                                  stream));
+    if (!on_device) /* back across the link once */
+        CK(cudaMemcpyAsync(values, to, caller_bytes(s, is_float), cudaMemcpyDeviceToHost, stream));
     return resident_sync(s->res);
 #else
-    (void)s, (void)k, (void)values, (void)is_float;
-    return 1;
-#endif
-}
-
-int session_get_host(session *s, int k, void *values, int is_float)
-{
-#ifdef PILLAR_HAVE_CUDA
-    if (s->host_ok[k] || !s->dev_ok[k])
-        return 1; /* the host copy is current: renumbered on the host */
-    renumber_args a = renumber_of(s);
-    void *stream = resident_stream(s->res), *stage = stage_of(s);
-    size_t bytes = (is_float ? sizeof(float) : sizeof(double)) * (size_t)s->pb->ug.nxy *
-                   (size_t)s->pb->ug.nz;
-    CK((cudaError_t)renumber_out(&a, stage, is_float, resident_field(s->res, k), k >= nin_of(s),
-                                 stream));
-    CK(cudaMemcpyAsync(values, stage, bytes, cudaMemcpyDeviceToHost, stream));
-    return resident_sync(s->res);
-#else
-    (void)s, (void)k, (void)values, (void)is_float;
+    (void)s, (void)k, (void)values, (void)is_float, (void)on_device;
     return 1;
 #endif
 }

@@ -61,18 +61,15 @@ int session_steps(session *s, int steps);
 /* One application: every output field from the inputs. */
 int session_apply(session *s);
 
-/* Field k from / to a device array in the caller's order (count = nlevels * ncells values,
- * float when is_float), renumbered on the device where the grid is resident, through the host
- * copy otherwise. set: *bad_at receives the index of the first value that is not finite or does
- * not fit the precision (-1 if none); the field is then unchanged. get: outputs NaN where the
- * stencil computes nothing. */
-int session_set_device(session *s, int k, const void *values, int is_float, long *bad_at);
-int session_get_device(session *s, int k, void *values, int is_float);
-/* The same from / to the caller's host arrays where the grid is resident: one copy across the
- * link, renumbered on the device. Return 1 where the host copy is the one to use (the CPU
- * backend, runs on host fields, a host copy already current): the caller renumbers on the
- * host. */
-int session_set_host(session *s, int k, const void *values, int is_float, long *bad_at);
-int session_get_host(session *s, int k, void *values, int is_float);
+/* Field k set from / read into the caller's array in its order (count = nlevels * ncells values,
+ * float when is_float), in device memory when on_device, else in host memory. Where the grid is
+ * resident the values are renumbered on the device (a host array crosses the link once);
+ * otherwise 1 is returned and the caller renumbers through the host copy (session_host_read,
+ * session_host_wrote) — for a host array also wherever the runs take the host copies (CPU,
+ * MPI, persistent) or the host copy is current. set: *bad_at receives the index of the first
+ * value that is not finite or does not fit the precision (-1 if none); the field is then
+ * unchanged. get: outputs NaN where the stencil computes nothing. 0, 1, or -1 after a message. */
+int session_set(session *s, int k, const void *values, int is_float, int on_device, long *bad_at);
+int session_get(session *s, int k, void *values, int is_float, int on_device);
 
 #endif
