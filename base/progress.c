@@ -7,7 +7,7 @@ static progress_hook hook; /* update NULL: none */
 
 void progress_set(const progress_hook *h)
 {
-    hook = h ? *h : (progress_hook){NULL, NULL};
+    hook = h ? *h : (progress_hook){NULL, NULL, NULL};
 }
 
 void progress_update(const char *what, double done, double total)
@@ -17,3 +17,9 @@ void progress_update(const char *what, double done, double total)
 }
 
 int progress_wanted(void) { return hook.update != NULL; }
+
+void progress_phase(const char *label)
+{
+    if (hook.phase)
+        hook.phase(hook.arg, label);
+}

@@ -34,7 +34,7 @@ static void test_engine_reports(void)
     problem_spec s = {ST_LAPLAP, PREC_DOUBLE, 24, 20, 6, 2, LAYOUT_ZCURVE, 8, 11, 1, 0};
     problem pb;
     CHECK(problem_make(&pb, &s) == 0, "problem_make");
-    progress_hook h = {record, NULL};
+    progress_hook h = {record, NULL, NULL};
     progress_set(&h);
     memset(&seen, 0, sizeof seen);
     iter_run_incore(&pb, pb.uf, 7);

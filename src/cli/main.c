@@ -1,6 +1,5 @@
 /* main.c — the pillar command: dispatch to subcommands. */
 #include "commands.h"
-#include "base/common.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,21 +29,12 @@ static const char usage[] =
 static int dispatch(int argc, char **argv);
 static int help_command(int argc, char **argv);
 
-/* The commands run under a guard (base/common.h): host memory exhausted or a failed CUDA call
- * ends the command with its message and exit status 1. */
+/* Each command's job runs under the engine's fault guard (include/pillar_tools.h): host memory
+ * exhausted or a failed CUDA call ends it with its message and exit status 1. */
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    guard g;
-    guard_enter(&g);
-    if (setjmp(g.at) != 0) {
-        fflush(stdout);
-        fprintf(stderr, "pillar: %s\n", g.msg);
-        return 1;
-    }
-    int rc = dispatch(argc, argv);
-    guard_leave(&g);
-    return rc;
+    return dispatch(argc, argv);
 }
 
 static int dispatch(int argc, char **argv)

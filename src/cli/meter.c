@@ -1,12 +1,12 @@
 /* meter.c — the progress meter of the pillar command (meter.h). */
 #include "meter.h"
 
-#include "base/progress.h"
-#include "src/exec/runner.h"
+#include "include/pillar_tools.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct {
@@ -37,12 +37,20 @@ void meter_line(char *buf, size_t n, const char *label, const char *what, double
                  left - 60.0 * (double)(long)(left / 60));
 }
 
+/* Seconds on a monotonic clock. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* The engine's hook: a new count (other units or total, or counting again from below) starts a
  * new piece of work. */
 static void update(void *arg, const char *what, double done, double total)
 {
     (void)arg;
-    double now = now_ms() * 1e-3;
+    double now = now_s();
     if (what != mt.what || total != mt.total || done < mt.last_done) {
         mt.what = what;
         mt.total = total;
@@ -67,6 +75,13 @@ static void update(void *arg, const char *what, double done, double total)
     mt.drawn = now;
 }
 
+/* The engine's hook: a new phase. */
+static void phase(void *arg, const char *label)
+{
+    (void)arg;
+    mt.label = label; /* the work goes on: a new count starts anew (update) */
+}
+
 void meter_start(int force)
 {
     memset(&mt, 0, sizeof mt);
@@ -76,14 +91,8 @@ void meter_start(int force)
     const char *after = getenv("PILLAR_PROGRESS_AFTER");
     mt.after = after && *after ? atof(after) : 2.0;
     mt.label = "run";
-    progress_hook h = {update, NULL};
-    progress_set(&h);
-}
-
-void meter_phase(const char *label)
-{
-    mt.label = label;
-    mt.what = NULL; /* the next update begins a new piece of work */
+    pillar_progress h = {update, phase, NULL};
+    pillar_set_progress(&h);
 }
 
 void meter_stop(void)
@@ -91,5 +100,5 @@ void meter_stop(void)
     if (mt.shown)
         fprintf(stderr, "\r\033[K");
     mt.shown = 0;
-    progress_set(NULL);
+    pillar_set_progress(NULL);
 }

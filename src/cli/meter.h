@@ -1,4 +1,4 @@
-/* meter.h — the pillar command's progress meter: the engine's progress (base/progress.h) as a
+/* meter.h — the pillar command's progress meter: the engine's progress (pillar_set_progress of include/pillar_tools.h) as a
  * line on stderr, "pillar: run 45% (9 of 20 steps), 12 s left".
  *
  * Shown for work that has gone on for PILLAR_PROGRESS_AFTER seconds (default 2), when stderr is a
@@ -13,8 +13,6 @@
 /* Installs the meter as the engine's progress hook when stderr is a terminal or `force`. */
 void meter_start(int force);
 
-/* Names what the next updates measure ("run", "verify"). */
-void meter_phase(const char *label);
 
 /* Erases a line still shown and removes the hook. */
 void meter_stop(void);

@@ -1,10 +1,5 @@
 /* options.c — flag parsing. Every error names the flag and the value it did not accept. */
 #include "options.h"
-#include "report.h"
-#include "src/exec/runner.h"
-#include "src/io/files.h"
-#include "src/io/mesh_import.h"
-#include "src/jit/jit.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -137,7 +132,7 @@ static void cmd_err(const cli_args *a, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    perr("%s%s%s", a->name, a->name[0] ? ": " : "", buf);
+    pillar_perr("%s%s%s", a->name, a->name[0] ? ": " : "", buf);
 }
 
 /* An integer in [lo, hi], or "CMD: --flag 'V': expected an integer from LO to HI[why]". */
@@ -173,13 +168,13 @@ static int choose(const cli_args *a, const flag *f, const char *v, const char *c
     return -1;
 }
 
-/* The stencils' names, the first n of them. */
-static int choose_stencil(const cli_args *a, const flag *f, const char *v, int n)
+/* The index of v among the names of a kind (include/pillar_tools.h), or -1 after a message. */
+static int choose_kind(const cli_args *a, const flag *f, const char *v, pillar_names_kind kind,
+                       const char *extra)
 {
-    const char *names[ST_COUNT];
-    for (int k = 0; k < ST_COUNT; k++)
-        names[k] = stencil_table[k].name;
-    return choose(a, f, v, names, n, NULL);
+    int n;
+    const char *const *names = pillar_names(kind, &n);
+    return choose(a, f, v, names, n, extra);
 }
 
 static const char *const on_off_auto[] = {"auto", "on", "off"};
@@ -228,6 +223,16 @@ static int set_choice(cli_args *a, const flag *f, const char *v)
     return 0;
 }
 
+/* a name of kind f->lo (include/pillar_tools.h), its index into the int at f->at */
+static int set_named(cli_args *a, const flag *f, const char *v)
+{
+    int k = choose_kind(a, f, v, (pillar_names_kind)f->lo, NULL);
+    if (k < 0)
+        return -1;
+    *(int *)((char *)a + f->at) = k;
+    return 0;
+}
+
 /* --json of run and mesh info */
 static int set_json(cli_args *a, const flag *f, const char *v)
 {
@@ -241,17 +246,17 @@ static int set_json(cli_args *a, const flag *f, const char *v)
 
 static int set_stencil(cli_args *a, const flag *f, const char *v)
 {
-    int k = choose_stencil(a, f, v, ST_COUNT);
+    int k = choose_kind(a, f, v, PILLAR_NAMES_STENCIL, NULL);
     if (k < 0)
         return -1;
-    a->o.spec.stencil = (stencil_t)k;
+    a->o.spec.stencil = k;
     a->o.stencil_set = 1;
     return 0;
 }
 
 static int set_size(cli_args *a, const flag *f, const char *v)
 {
-    problem_spec *s = &a->o.spec;
+    pillar_grid_spec *s = &a->o.spec;
     if (parse_triple(v, &s->nx, &s->ny, &s->nz) != 0) {
         cmd_err(a, "%s '%s': expected NXxNYxNZ with three positive integers, e.g. 512x512x64",
                 f->name, v);
@@ -266,8 +271,8 @@ static int set_size(cli_args *a, const flag *f, const char *v)
 static int set_layout(cli_args *a, const flag *f, const char *v)
 {
     options *o = &a->o;
-    mesh_order_t order;
-    if (mesh_order_parse(v, &order) == 0 && order != MESH_ORDER_ZCURVE) {
+    int order = pillar_name_index(PILLAR_NAMES_ORDER, v);
+    if (order >= 0 && order != pillar_name_index(PILLAR_NAMES_ORDER, "zcurve")) {
         o->mesh_order = order;
         o->mesh_layout_set = 1;
         o->grid_layout_set = 0;
@@ -275,8 +280,8 @@ static int set_layout(cli_args *a, const flag *f, const char *v)
     }
     o->grid_layout_set = 1;
     o->mesh_layout_set = 0;
-    int k = choose(a, f, v, layout_name, LAYOUT_COUNT, " (with --mesh: file, metis or zcurve)");
-    o->spec.layout = k < 0 ? o->spec.layout : (layout_t)k;
+    int k = choose_kind(a, f, v, PILLAR_NAMES_LAYOUT, " (with --mesh: file, metis or zcurve)");
+    o->spec.layout = k < 0 ? o->spec.layout : k;
     return k < 0 ? -1 : 0;
 }
 
@@ -314,13 +319,13 @@ static int set_storage(cli_args *a, const flag *f, const char *v)
 
 static int set_access(cli_args *a, const flag *f, const char *v)
 {
-    int k = choose(a, f, v, access_name, ACC_COUNT, NULL);
+    int k = choose_kind(a, f, v, PILLAR_NAMES_STRATEGY, NULL);
     if (k < 0)
         return -1;
     if (a->cmd == CMD_BENCH) {
         a->b.access = k;
     } else {
-        a->o.access = (access_t)k;
+        a->o.access = k;
         a->o.access_set = 1;
     }
     return 0;
@@ -346,58 +351,12 @@ static int set_device_mem(cli_args *a, const flag *f, const char *v)
     return 0;
 }
 
-/* ---- stencil files ---- */
-
-int cli_stencil_file(cli_args *a)
-{
-    if (!a->stencil_file)
-        return 0;
-    if (a->o.stencil_set || (a->cmd == CMD_BENCH && a->b.stencil >= 0)) {
-        perr("--stencil-file: give either --stencil or --stencil-file");
-        return -1;
-    }
-    jit_options jo = {a->check_reads, 0};
-    stencil_t s;
-    if (jit_load_file(a->stencil_file, &jo, &s) != 0)
-        return -1;
-    const jit_report *r = jit_last();
-    report_printf("stencil file %s: %s '%s' (%s%s) in %.3f s\n", a->stencil_file,
-                  r->cached ? "loaded" : "compiled", stencil_table[s].name,
-                  r->cached ? "from the cache" : "C compiler",
-                  a->check_reads ? ", checked mode" : "", r->seconds);
-    if (a->cmd == CMD_RUN && stencil_table[s].graph && !a->o.mesh) {
-        perr("--stencil-file %s: %s is a graph stencil and runs on the cells of a mesh file: add "
-             "--mesh FILE (e.g. from 'pillar mesh generate F --kind hexagons')", a->stencil_file,
-             stencil_table[s].name);
-        return -1;
-    }
-    a->o.spec.stencil = s;
-    a->o.stencil_set = 1;
-    a->b.stencil = (int)s;
-    return 0;
-}
-
-int cli_check_reads(const cli_args *a, int rc)
-{
-    if (!a->stencil_file || !a->check_reads)
-        return rc;
-    char msg[512];
-    long n = jit_violations(a->o.spec.stencil, msg, sizeof msg);
-    if (n) {
-        fprintf(stderr, "pillar: --check-reads: %ld reads outside the declared extent; the first: %s\n",
-                n, msg);
-        return 1;
-    }
-    report_printf("  checked   every read within the declared radius and levels\n");
-    return rc;
-}
-
 /* ---- bench ---- */
 
 static int set_bench_stencil(cli_args *a, const flag *f, const char *v)
 {
     /* graph stencils need --mesh, W/E/S/N ones go without it: cmd_bench.c checks the pair */
-    int k = choose_stencil(a, f, v, ST_COUNT);
+    int k = choose_kind(a, f, v, PILLAR_NAMES_STENCIL, NULL);
     a->b.stencil = k;
     return k < 0 ? -1 : 0;
 }
@@ -405,18 +364,20 @@ static int set_bench_stencil(cli_args *a, const flag *f, const char *v)
 static int set_bench_precision(cli_args *a, const flag *f, const char *v)
 {
     int k = choose(a, f, v, precisions, 3, NULL);
-    a->b.precs[0] = k == 1 ? PREC_FLOAT : PREC_DOUBLE;
-    a->b.precs[1] = PREC_FLOAT;
+    int dbl = pillar_name_index(PILLAR_NAMES_PRECISION, "double"),
+        flt = pillar_name_index(PILLAR_NAMES_PRECISION, "float");
+    a->b.precs[0] = k == 1 ? flt : dbl;
+    a->b.precs[1] = flt;
     a->b.nprecs = k == 2 ? 2 : 1;
     return k < 0 ? -1 : 0;
 }
 
 static int set_bench_layout(cli_args *a, const flag *f, const char *v)
 {
-    int k = choose(a, f, v, layout_name, LAYOUT_COUNT, NULL);
+    int k = choose_kind(a, f, v, PILLAR_NAMES_LAYOUT, NULL);
     if (k < 0)
         return -1;
-    a->b.layouts[0] = (layout_t)k;
+    a->b.layouts[0] = k;
     a->b.nlayouts = 1;
     return 0;
 }
@@ -489,18 +450,8 @@ static int set_mesh_size(cli_args *a, const flag *f, const char *v)
 /* --format of mesh import: an importer of the registry (src/io/mesh_import.h) */
 static int set_format(cli_args *a, const flag *f, const char *v)
 {
-    const char *names[MESH_IMPORTER_COUNT];
-    for (int k = 0; k < MESH_IMPORTER_COUNT; k++)
-        names[k] = mesh_importers[k].name;
-    a->m.format = choose(a, f, v, names, MESH_IMPORTER_COUNT, NULL);
+    a->m.format = choose_kind(a, f, v, PILLAR_NAMES_FORMAT, NULL);
     return a->m.format < 0 ? -1 : 0;
-}
-
-mesh_load_opts cli_grid_opts(const mesh_args *m)
-{
-    mesh_load_opts g = {m->format >= 0 ? mesh_importers[m->format].name : NULL, m->gen.nlevels,
-                        m->merge_tol};
-    return g;
 }
 
 /* --merge-nodes [TOL] of mesh import: nodes at most TOL apart are one; without TOL, SCRIP's
@@ -799,8 +750,8 @@ static const flag flags[] = {
      "refined       a general mesh: an NXxNY quad patch whose\n"
      "              centred MxM square (--refine) is split 2x2;\n"
      "              hanging nodes on its border: the coarse cells\n"
-     "              along it have 5 neighbours", set_choice, AT(m.gen.kind), 0, MESH_KIND_COUNT,
-     mesh_kind_name},
+     "              along it have 5 neighbours", set_named, AT(m.gen.kind), PILLAR_NAMES_MESH_KIND,
+     0, NULL},
     {"--size", "NXxNY", GEN, HELP_MAIN,
      "patch extent (all but cubed-sphere)                (64x64)", set_mesh_size, 0, 0, 0, NULL},
     {"--refine", "M", GEN, HELP_MAIN,
@@ -837,7 +788,7 @@ static const flag flags[] = {
     {"--layout", "L", MINFO, HELP_MAIN,
      "cell order: file | metis | zcurve                  (file)\n"
      "(zcurve: a Morton curve of the cells' coordinates)",
-     set_choice, AT(m.order), 0, MESH_ORDER_COUNT, mesh_order_name},
+     set_named, AT(m.order), PILLAR_NAMES_ORDER, 0, NULL},
     {"--part-size", "W", MINFO, HELP_MAIN,
      "metis without a stored partition: cells per part   (32)",
      set_range, AT(m.part_size), 1, INT_MAX, NULL},
@@ -878,7 +829,7 @@ void cli_defaults(cli_args *a, unsigned cmd)
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
         if (commands[k].cmd == cmd)
             a->name = commands[k].name;
-    options_defaults(&a->o);
+    pillar_run_defaults(&a->o);
     if (cmd == CMD_DEFAULT) { /* the built-in 512x512x64 grid, non-chasing compressed */
         a->o.spec.nx = a->o.spec.ny = 512;
         a->o.spec.nz = 64;
@@ -889,11 +840,11 @@ void cli_defaults(cli_args *a, unsigned cmd)
     bench_opts *b = &a->b;
     b->runs = -1;
     b->stencil = b->access = b->storage = b->compress = -1;
-    b->precs[0] = PREC_DOUBLE;
+    b->precs[0] = pillar_name_index(PILLAR_NAMES_PRECISION, "double");
     b->nprecs = 1;
     b->out = "bench-out";
     mesh_args *m = &a->m;
-    m->gen.kind = MESH_REGULAR;
+    m->gen.kind = pillar_name_index(PILLAR_NAMES_MESH_KIND, "regular");
     m->gen.nx = m->gen.ny = 64;
     m->gen.n = 24;
     m->gen.nlevels = cmd == CMD_MESH_IMPORT ? 64 : cmd == CMD_MESH_GENERATE ? 16 : 0;
@@ -904,36 +855,7 @@ void cli_defaults(cli_args *a, unsigned cmd)
     m->format = -1;
 }
 
-int cli_backend(const options *o)
-{
-    char why[256];
-    int b = runner_pick_backend(o, why, sizeof why);
-    if (b >= 0 && why[0])
-        fprintf(stderr, "pillar: no CUDA device (%s): running the CPU backend\n", why);
-    return b;
-}
-
-void print_version(void)
-{
-    printf("pillar %s (commit %s)\n", PILLAR_VERSION, PILLAR_COMMIT);
-    printf("built with: CUDA %s, Gmsh %s, MPI %s\n",
-#ifdef PILLAR_HAVE_CUDA
-           "yes",
-#else
-           "no",
-#endif
-#ifdef PILLAR_HAVE_GMSH
-           "yes",
-#else
-           "no",
-#endif
-#ifdef PILLAR_HAVE_MPI
-           "yes"
-#else
-           "no"
-#endif
-    );
-}
+void print_version(void) { pillar_tool_version(stdout); }
 
 /* One flag's help: "  --name ARG        text", continuation lines indented to the text. */
 static void print_flag(const flag *f)
@@ -944,10 +866,12 @@ static void print_flag(const flag *f)
     for (const char *p = f->help; *p; p++) {
         if (*p == '@') { /* the stencils of the registry (stencils/registry.h), W/E/S/N ones
                           * only where '@' is followed by '4' */
-            int quad = p[1] == '4', n = quad ? ST_QUAD_COUNT : ST_COUNT;
+            int quad = p[1] == '4', n;
+            const char *const *names = pillar_names(PILLAR_NAMES_STENCIL, &n);
+            for (int k = 0; k < n; k++) /* the built-in ones */
+                if (k < (quad ? pillar_stencil_quad_count() : n))
+                    printf("%s%s", k ? " | " : "", names[k]);
             p += quad;
-            for (int k = 0; k < n; k++)
-                printf("%s%s", k ? " | " : "", stencil_table[k].name);
             continue;
         }
         putchar(*p);
@@ -973,8 +897,9 @@ void cli_print_help(unsigned cmd, const help_part *help)
 /* --layout zcurve orders a regular grid, or with --mesh the mesh's cells by their coordinates. */
 static void mesh_layout_resolve(options *o)
 {
-    if (o->mesh && o->grid_layout_set && o->spec.layout == LAYOUT_ZCURVE) {
-        o->mesh_order = MESH_ORDER_ZCURVE;
+    if (o->mesh && o->grid_layout_set &&
+        o->spec.layout == pillar_name_index(PILLAR_NAMES_LAYOUT, "zcurve")) {
+        o->mesh_order = pillar_name_index(PILLAR_NAMES_ORDER, "zcurve");
         o->mesh_layout_set = 1;
         o->grid_layout_set = 0;
     }
@@ -984,19 +909,19 @@ static void mesh_layout_resolve(options *o)
 static int mesh_flags_check(const cli_args *a)
 {
     const options *o = &a->o;
-    int run = a->cmd == CMD_RUN;
+    int run = a->cmd == CMD_RUN, n;
     if (o->output_inputs && !o->output) {
         cmd_err(a, "--output-inputs adds the input fields to the --output FILE and needs it");
         return -1;
     }
     if (o->mesh_layout_set && !o->mesh) {
         cmd_err(a, "--layout %s orders the cells of a mesh file and needs --mesh FILE%s",
-                mesh_order_name[o->mesh_order], run ? "" : " (pillar run)");
+                pillar_names(PILLAR_NAMES_ORDER, &n)[o->mesh_order], run ? "" : " (pillar run)");
         return -1;
     }
     if (o->mesh && o->grid_layout_set) {
         cmd_err(a, "--layout %s needs a regular grid to order; with --mesh choose file, metis or "
-                   "zcurve", layout_name[o->spec.layout]);
+                   "zcurve", pillar_names(PILLAR_NAMES_LAYOUT, &n)[o->spec.layout]);
         return -1;
     }
     if (!o->mesh && (a->m.format >= 0 || a->m.gen.nlevels)) {
@@ -1008,9 +933,9 @@ static int mesh_flags_check(const cli_args *a)
         cmd_err(a, "--size does not go with --mesh: the mesh file fixes the cells and levels");
         return -1;
     }
-    if (stencil_table[o->spec.stencil].graph && !o->mesh) {
+    if (pillar_stencil_is_graph(o->spec.stencil) && !o->mesh) {
         cmd_err(a, "--stencil %s runs on the cells of a mesh file: %s",
-                stencil_table[o->spec.stencil].name,
+                pillar_names(PILLAR_NAMES_STENCIL, &n)[o->spec.stencil],
                 run ? "add --mesh FILE (e.g. from 'pillar mesh generate F --kind hexagons')"
                     : "use 'pillar run --mesh FILE'");
         return -1;
@@ -1034,13 +959,12 @@ static int outputs_check(const cli_args *a)
         return -1;
     }
     if (a->cmd == CMD_MESH_IMPORT) {
-        file_named in = {a->m.file, "mesh to import"};
-        return file_output_distinct(out, what, &in, 1);
+        const char *in[] = {a->m.file}, *label[] = {"mesh to import"};
+        return pillar_tool_outputs_distinct(out, what, in, label, 1);
     }
-    file_named in[] = {{a->o.mesh, "mesh file"},
-                       {a->o.input, "--input field file"},
-                       {a->stencil_file, "stencil file"}};
-    return file_output_distinct(a->o.output, what, in, 3);
+    const char *in[] = {a->o.mesh, a->o.input, a->stencil_file},
+               *label[] = {"mesh file", "--input field file", "stencil file"};
+    return pillar_tool_outputs_distinct(a->o.output, what, in, label, 3);
 }
 
 /* The flag of the table called `name` that command `cmd` accepts, or NULL. */

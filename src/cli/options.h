@@ -3,8 +3,7 @@
 #ifndef PILLAR_OPTIONS_H
 #define PILLAR_OPTIONS_H
 
-#include "src/exec/run_options.h"
-#include "src/io/mesh_io.h"
+#include "include/pillar_tools.h"
 
 /* ---- pillar's command line: one table of flags (options.c) for every command ----
  *
@@ -26,35 +25,10 @@ enum {
     CMD_MESH_PARTITION = 1 << 7,
 };
 
-/* `pillar bench` (cmd_bench.c completes sizes, layouts and runs after parsing). */
-typedef struct {
-    int quick, runs, stencil, access, storage, compress, nsizes, nlayouts;
-    int sweep;         /* --sweep domain */
-    int precs[2], nprecs;
-    int sizes[32][3];
-    layout_t layouts[LAYOUT_COUNT];
-    const char *mesh;  /* --mesh FILE: the graph stencils on its cells (cmd_bench.c) */
-    int iterated;      /* --iterated: host loop, K-step kernels and persistent launches of
-                        * in-core iterated runs (cmd_bench_iterated.c) */
-    int steps;         /* --iterated: time steps per timed run (0: the mode's default) */
-    int levels[8], nlevels; /* --iterated --levels L,L,...: level counts of the grids */
-    int backend;       /* --iterated --backend: backend_t (auto: the GPU when there is one) */
-    const char *out;
-    char command[1024];
-} bench_opts;
-
-/* `pillar mesh SUBCOMMAND`. */
-typedef struct {
-    const char *file;   /* FILE, or IN of import */
-    const char *out;    /* import: OUT */
-    mesh_gen_spec gen;  /* generate; import, info take gen.nlevels (info: 0 unless --levels) */
-    int radius, part_size, parts;
-    mesh_order_t order; /* info --layout */
-    int format;         /* import, info --format: an index of mesh_importers, or -1: from the
-                         * content */
-    int json;           /* info --json */
-    double merge_tol;   /* import --merge-nodes: mesh_import_opts.merge_tol (0 without it) */
-} mesh_args;
+/* The settings the commands fill: include/pillar_tools.h's. */
+typedef pillar_run_settings options;
+typedef pillar_bench_settings bench_opts;
+typedef pillar_mesh_settings mesh_args;
 
 /* Everything a command line can set; cli_parse fills the part of its command. */
 typedef struct {
@@ -70,19 +44,6 @@ typedef struct {
     int json;                 /* run: --json, one JSON object instead of the table (mesh info:
                                * m.json) */
 } cli_args;
-
-/* Loads a->stencil_file (when given) and makes it the stencil of the run or the bench, with a
- * line on stdout saying whether it was compiled or found in the cache and how long that took.
- * 0, or -1 after a message (the caller exits 1: a bad input file). */
-int cli_stencil_file(cli_args *a);
-
-/* After a run of a stencil file in checked mode: rc, or 1 with a message when the run read
- * outside the stencil's declared extent. */
-int cli_check_reads(const cli_args *a, int rc);
-
-/* How run --mesh and mesh info read a grid file: --format (NULL unless given) and --levels (0
- * unless given). */
-mesh_load_opts cli_grid_opts(const mesh_args *m);
 
 /* Defaults of every field of command `cmd`. */
 void cli_defaults(cli_args *a, unsigned cmd);
@@ -131,9 +92,5 @@ int parse_bytes(const char *s, size_t *out);
 /* "AxBxC": three integers from 1 to INT_MAX/4 (their product may still overflow int: callers
  * bound it). */
 int parse_triple(const char *s, int *a, int *b, int *c);
-
-/* The backend of a run (runner_pick_backend), with the one-line notice on stderr when --backend
- * auto falls back to the CPU. BACKEND_CPU, BACKEND_GPU, or -1 after a message. */
-int cli_backend(const options *o);
 
 #endif

@@ -1,5 +1,6 @@
 /* resident.c — a problem's fields resident on the device (resident.h). */
 #include "resident.h"
+#include "run_plan.h"
 
 #include "src/exec/gpu_launch.h"
 #include "src/exec/iterate.h"
@@ -36,13 +37,9 @@ resident *resident_open(const problem *pb, const resident_kernel *k)
     r->apply = r->launch;
     r->apply.apply = 1;
     int gtp = k->access == ACC_GRAPH_TWOPASS && stencil_table[s->stencil].graph;
-    if (ooc_plan_incore(&r->pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, 1) != 0) {
-        xfree(r);
-        return NULL;
-    }
-    if ((gtp && ooc_plan_gtwopass(&r->pl, r->launch.bx) != 0) ||
-        ooc_plan_geometry(&r->pl, &pb->geo) != 0) {
-        ooc_plan_free(&r->pl);
+    /* the whole grid as one part of one step per launch, with its lists and coefficients */
+    plan_request rq = {1, 0, 0, k->access, r->launch.bx, 1, 1, 0, 1, 0, NULL};
+    if (engine_plan(&r->pl, pb, &rq) != 0) {
         xfree(r);
         return NULL;
     }

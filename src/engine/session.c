@@ -1,6 +1,8 @@
 /* session.c — the library's engine: where the fields live and the one decision tree of a run
  * (session.h). */
 #include "session.h"
+#include "route.h"
+#include "run_plan.h"
 
 #include "src/dist/dist_mpi.h"
 #include "src/exec/cpu_exec.h"
@@ -133,27 +135,22 @@ static void device_inputs(session *s)
         }
 }
 
-/* T steps out of core: the grid in chunks of one step per transfer (src/ooc/ooc_plan.h),
- * streamed through the device from the host fields. */
-static int ooc_steps(session *s, int steps, size_t budget)
+/* T steps streamed: the grid in chunks under the budget, one step per transfer (persistent
+ * on: each chunk's steps in one cooperative launch), from the host fields. */
+static int streamed_steps(session *s, int steps, size_t budget)
 {
     problem *pb = s->pb;
     const problem_spec *sp = &pb->s;
+    int persistent = s->persistent == PERSIST_ON;
+    plan_request rq = {1, 1, persistent, s->access, 0, 1, 1, 0, steps, budget, NULL};
     ooc_plan pl;
-    if (ooc_plan_make(&pl, &pb->ug, sp->stencil, sp->prec, sp->chasing, sp->compressed, budget,
-                      1) != 0)
+    if (engine_plan(&pl, pb, &rq) != 0)
         return -1;
-    if ((s->access == ACC_GRAPH_TWOPASS && stencil_table[sp->stencil].graph &&
-         ooc_plan_gtwopass(&pl, access_table[ACC_GRAPH_TWOPASS].shape_uns[0]) != 0) ||
-        ooc_plan_geometry(&pl, &pb->geo) != 0) { /* its lists replace the neighbour lists */
-        ooc_plan_free(&pl);
-        return -1;
-    }
     const iter_carry *c = iter_carried(sp->stencil);
     fieldset spare = {{0}};
     for (int j = 0; j < c->n; j++)
         spare.p[c->in[j]] = field_alloc(sp->prec, pb->ug.len);
-    ooc_kernel k = {s->access, 0, 0, 0, 8, 0};
+    ooc_kernel k = {s->access, 0, 0, 0, 8, persistent};
     ooc_timing t;
     int rc = ooc_gpu_run(&pl, &pb->ug, &pb->uf, &spare, steps, &k, &t);
     for (int j = 0; j < c->n; j++)
@@ -162,16 +159,11 @@ static int ooc_steps(session *s, int steps, size_t budget)
     return rc;
 }
 
-/* The GPU's branch of the decision tree. */
-static int gpu_steps(session *s, int steps)
+/* The GPU's leaves of the decision tree. */
+static int gpu_steps(session *s, route_t route, int steps, size_t budget)
 {
     problem *pb = s->pb;
-    if (s->persistent == PERSIST_ON) { /* one cooperative launch (docs/persistent.md) */
-        if (resident_bytes(pb) > (double)(gpu_free_bytes() / 100 * 95)) {
-            perr("pillar_step: option persistent on: the grid needs %.3f GB on the device, more "
-                 "than its free memory (persistent runs are in core)", resident_bytes(pb) / 1e9);
-            return -1;
-        }
+    if (route == ROUTE_PERSISTENT) { /* one cooperative launch (docs/persistent.md) */
         host_all(s);
         persist_timing pt;
         int rc = persist_gpu_run(pb, pb->uf, steps,
@@ -179,17 +171,19 @@ static int gpu_steps(session *s, int steps)
         state_ran(s, 0);
         return rc;
     }
-    int r = resident_ready(s);
-    if (r < 0)
-        return -1;
-    if (r == 1) {
-        device_inputs(s);
-        int rc = resident_steps(s->res, steps);
-        state_ran(s, 1);
-        return rc;
+    if (route == ROUTE_IN_CORE) {
+        int r = resident_ready(s);
+        if (r < 0)
+            return -1;
+        if (r == 1) {
+            device_inputs(s);
+            int rc = resident_steps(s->res, steps);
+            state_ran(s, 1);
+            return rc;
+        }
     }
-    host_all(s);
-    int rc = ooc_steps(s, steps, gpu_free_bytes() / 100 * 95);
+    host_all(s); /* streamed, or in core where the strategy has no resident kernels */
+    int rc = streamed_steps(s, steps, budget);
     state_ran(s, 0);
     return rc;
 }
@@ -198,7 +192,18 @@ static int gpu_steps(session *s, int steps)
 int session_steps(session *s, int steps)
 {
     problem *pb = s->pb;
-    if (s->comm_set) {
+    size_t budget = 0;
+    double need = 0; /* what the resident fields need, 0 once they are on the device */
+#ifdef PILLAR_HAVE_CUDA
+    if (s->gpu) {
+        budget = gpu_free_bytes() / 100 * 95;
+        need = s->res ? 0 : resident_bytes(pb);
+    }
+#endif
+    /* the engine's one decision (route.h); the library runs out of core only when it must */
+    route_in ri = {s->comm_set, s->gpu, OOC_AUTO, s->persistent, 0, 1, need, budget};
+    route_t route = engine_route(&ri, NULL);
+    if (route == ROUTE_RANKS) {
         host_all(s);
         dist_exec e = {s->gpu, s->access, 0, 0, 0, 8, 0, NULL};
         dist_timing t;
@@ -208,14 +213,14 @@ int session_steps(session *s, int steps)
         state_ran(s, 0);
         return rc;
     }
-    if (!s->gpu) {
+    if (route == ROUTE_CPU) {
         host_all(s);
         iter_run_incore(pb, pb->uf, steps);
         state_ran(s, 0);
         return 0;
     }
 #ifdef PILLAR_HAVE_CUDA
-    return gpu_steps(s, steps);
+    return gpu_steps(s, route, steps, budget);
 #else
     perr("pillar_step: this build has no GPU backend");
     return -1;

@@ -12,17 +12,11 @@
 #include "storage/geometry.h"
 #include "storage/gtable.h"
 #include "storage/nbtable.h"
+#include "include/pillar_tools.h"
 
-typedef struct {
-    stencil_t stencil;
-    precision_t prec;
-    int nx, ny, nz; /* full grid, halo included */
-    int halo;
-    layout_t layout;
-    int w;          /* zcurve-w run width */
-    uint64_t seed;
-    int chasing, compressed;
-} problem_spec;
+/* The grid and stencil of a problem: include/pillar_tools.h's pillar_grid_spec, whose integer
+ * fields hold stencil_t, precision_t and layout_t values. */
+typedef pillar_grid_spec problem_spec;
 
 typedef struct {
     problem_spec s;

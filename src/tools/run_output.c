@@ -1,5 +1,5 @@
 /* run_output.c — what `pillar run` writes with --output, iterated or not (commands.h). */
-#include "commands.h"
+#include "tools.h"
 #include "src/exec/field_io.h"
 
 #include <stdio.h>

@@ -13,9 +13,12 @@
 #ifndef PILLAR_REPORT_H
 #define PILLAR_REPORT_H
 
-/* Starts a command's report: a table (json 0) or one JSON object (json 1) naming `command`,
- * whose key lines are indented by `indent` blanks. */
-void report_begin(const char *command, int json, int indent);
+#include <stdio.h>
+
+/* Starts a command's report on stream f (NULL: stdout): a table (json 0) or one JSON object
+ * (json 1) naming `command`, whose key lines are indented by `indent` blanks (pillar_report_begin
+ * of include/pillar_tools.h). Until a report begins, report_printf writes to stdout. */
+void report_begin(const char *command, int json, int indent, FILE *f);
 
 /* Whether the report is JSON. */
 int report_json(void);

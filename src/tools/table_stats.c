@@ -10,7 +10,7 @@
 static void print_head(void)
 {
     if (!report_json()) /* JSON: the rows' members name the columns */
-        printf("  %-26s %12s %10s %10s %12s %12s\n", "neighbour table", "entries", "ratio", "patterns",
+        report_printf("  %-26s %12s %10s %10s %12s %12s\n", "neighbour table", "entries", "ratio", "patterns",
            "top pattern", "bytes");
 }
 

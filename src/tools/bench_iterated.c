@@ -5,8 +5,10 @@
  * warm-up run that is verified bit for bit against the CPU in-core iteration, then the median of --runs runs; a table
  * on stdout, CSV and JSON into --out. On the CPU backend the host loop is the chunked CPU
  * iteration of one in-core chunk and the K-step variants its CPU twin, so that CI runs the command. */
-#include "commands.h"
+#include "tools.h"
+#include "src/engine/run_plan.h"
 #include "bench_out.h"
+#include "base/progress.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
 #include "src/ooc/ooc_cpu.h"
@@ -61,6 +63,7 @@ typedef struct {
     double t0;
     char grid[160];    /* the cells and tables of the current stencil */
     char device[256];
+    char what[256];    /* the row measured last: the progress hook's phase */
 } ibench;
 
 /* Variants stencil st has on this backend. */
@@ -198,9 +201,11 @@ static void progress(ibench *x, const irow *r)
     char us[48] = "";
     if (r->ran)
         snprintf(us, sizeof us, "%.1f us/step, ", r->med);
-    fprintf(stderr, "bench --iterated: [%ld/%ld] %s %s %dx%dx%d %-10s %s%s (%.0f s)\n", x->done,
-            x->total, stencil_table[r->stencil].name, prec_name((precision_t)r->prec), r->nx, r->ny,
-            r->nz, variant_name[r->v], us, r->verify, (now_ms() - x->t0) / 1e3);
+    snprintf(x->what, sizeof x->what, "bench --iterated %s %s %dx%dx%d %s %s%s",
+             stencil_table[r->stencil].name, prec_name((precision_t)r->prec), r->nx, r->ny, r->nz,
+             variant_name[r->v], us, r->verify);
+    progress_phase(x->what);
+    progress_update("rows", (double)x->done, (double)x->total);
 }
 
 /* Times variant v of pb (its plan in w->pl made): a warm-up run of verify_steps(T) steps checked
@@ -254,26 +259,13 @@ static int time_variant(ibench *x, ivar *w, variant_t v, fieldset *ref)
 /* Prepares w->pl for variant v (the in-core plan; K-step balls). Returns 0 or -1. */
 static int plan_variant(const ibench *x, ivar *w, variant_t v)
 {
-    const problem_spec *s = &w->pb->s;
-    if (ooc_plan_incore(&w->pl, &w->pb->ug, s->stencil, s->prec, s->chasing, s->compressed, x->T) != 0)
-        return -1;
     int K = v == V_K2 ? 2 : v == V_K3 ? 3 : 1;
-    if (K > 1 && ooc_plan_tiles(&w->pl, K, TILE_THREADS) != 0) {
-        ooc_plan_free(&w->pl);
-        return -1;
-    }
-    /* graph-twopass: its lists replace the neighbour lists (blocks of the launch's threads) */
-    if (K == 1 && v != V_PERSIST && x->backend != BACKEND_CPU && x->b->access == ACC_GRAPH_TWOPASS &&
-        stencil_table[s->stencil].graph &&
-        ooc_plan_gtwopass(&w->pl, v == V_HOST ? HOST_THREADS : TILE_THREADS) != 0) {
-        ooc_plan_free(&w->pl);
-        return -1;
-    }
-    if (ooc_plan_geometry(&w->pl, &w->pb->geo) != 0) { /* fluxdiff: its coefficients */
-        ooc_plan_free(&w->pl);
-        return -1;
-    }
-    return 0;
+    /* in core, all T steps in one pass; graph-twopass's lists (blocks of the launch's threads)
+     * for the host loop on the GPU */
+    plan_request rq = {x->backend != BACKEND_CPU && v != V_PERSIST, 0, 0,
+                       x->b->access >= 0 ? (access_t)x->b->access : ACC_IDXVAR,
+                       v == V_HOST ? HOST_THREADS : TILE_THREADS, x->T, K, 0, x->T, 0, NULL};
+    return engine_plan(&w->pl, w->pb, &rq);
 }
 
 /* Every variant of stencil st in precision prec at nz levels. Returns the variants that failed
@@ -346,10 +338,10 @@ static int bench_grid(ibench *x, int st, int prec, int nx, int ny, int nz)
 
 static void print_rows(const ibench *x, int first, int st, int prec)
 {
-    printf("\n%s %s on %s, %d steps, median of %d runs after a verified warm-up (%s; %s)\n",
+    report_printf("\n%s %s on %s, %d steps, median of %d runs after a verified warm-up (%s; %s)\n",
            stencil_table[st].name, prec_name((precision_t)prec), x->grid, x->T, x->runs,
            x->backend == BACKEND_GPU ? "kernels only" : "the CPU iteration, wall clock", x->device);
-    printf("  %-10s %6s  %-22s %12s %9s  %s\n", "stencil", "levels", "variant", "us/step",
+    report_printf("  %-10s %6s  %-22s %12s %9s  %s\n", "stencil", "levels", "variant", "us/step",
            "speed-up", "verify");
     for (int k = first; k < x->nrows; k++) {
         const irow *r = &x->rows[k];
@@ -362,7 +354,7 @@ static void print_rows(const ibench *x, int first, int st, int prec)
             snprintf(us, sizeof us, "%.1f", r->med);
         if (r->speedup > 0)
             snprintf(sp, sizeof sp, "%.2fx", r->speedup);
-        printf("  %-10s %6d  %-22s %12s %9s  %s\n", stencil_table[r->stencil].name, r->nz, var, us,
+        report_printf("  %-10s %6d  %-22s %12s %9s  %s\n", stencil_table[r->stencil].name, r->nz, var, us,
                sp, r->verify);
     }
 }
@@ -466,7 +458,7 @@ int bench_iterated(bench_opts *b)
     ibench x;
     memset(&x, 0, sizeof x);
     x.b = b;
-    x.backend = cli_backend(&o);
+    x.backend = tools_backend(&o);
     if (x.backend < 0)
         return 1;
     x.T = b->steps;
@@ -498,7 +490,7 @@ int bench_iterated(bench_opts *b)
             if (b->levels[l] >= stencil_table[st].ztop + 1)
                 for (int v = 0; v < V_COUNT; v++)
                     x.total += has_variant(&x, st, (variant_t)v) * b->nprecs;
-    printf("pillar bench --iterated on %s, commit %s: %d steps a run, median of %d runs\n", x.device,
+    report_printf("pillar bench --iterated on %s, commit %s: %d steps a run, median of %d runs\n", x.device,
            PILLAR_COMMIT, x.T, x.runs);
     int failures = 0, rc = 0;
     for (int st = 0; st < ST_COUNT && rc == 0; st++) {
@@ -521,7 +513,7 @@ int bench_iterated(bench_opts *b)
     }
     if (rc == 0 && write_files(&x, device_json) != 0)
         rc = 1;
-    printf("\n%d rows in %.0f s\n", x.nrows, (now_ms() - x.t0) / 1e3);
+    report_printf("\n%d rows in %.0f s\n", x.nrows, (now_ms() - x.t0) / 1e3);
     xfree(x.rows);
     if (failures)
         perr("bench: %d variant(s) failed verification", failures);

@@ -2,6 +2,7 @@
 #include "report.h"
 #include "bench_out.h"
 #include "base/common.h"
+#include "include/pillar_tools.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -26,11 +27,16 @@ static struct {
     int n, cap_m;
     int *is_row;         /* m[k] is a row object (raw JSON), not a text */
     char values[4096];   /* "k": v, ... */
-} rep;
+    FILE *f;             /* where the report goes */
+} rep = {.f = NULL};
 
-void report_begin(const char *command, int json, int indent)
+/* The report's stream: stdout until a report names another. */
+static FILE *out_stream(void) { return rep.f ? rep.f : stdout; }
+
+void report_begin(const char *command, int json, int indent, FILE *f)
 {
     memset(&rep, 0, sizeof rep);
+    rep.f = f;
     rep.command = command;
     rep.json = json;
     rep.indent = indent;
@@ -65,7 +71,7 @@ int report_printf(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (!rep.json) {
-        int r = vprintf(fmt, ap);
+        int r = vfprintf(out_stream(), fmt, ap);
         va_end(ap);
         return r;
     }
@@ -110,7 +116,7 @@ void report_row(const char *table, const char *line, int n, const char *const *n
     if (rep.silent)
         return;
     if (!rep.json) {
-        printf("%s\n", line);
+        fprintf(out_stream(), "%s\n", line);
         return;
     }
     flush_text(); /* the lines before the row come before it */
@@ -206,18 +212,18 @@ static void print_member(int first)
     for (int k = first; k < rep.n; k++)
         count += !strcmp(rep.m[k].key, key);
     int array = count > 1 || rep.is_row[first];
-    printf(",\n  \"%s\": %s", key, array ? "[" : "");
+    fprintf(out_stream(), ",\n  \"%s\": %s", key, array ? "[" : "");
     int seen = 0;
     for (int k = first; k < rep.n; k++) {
         if (strcmp(rep.m[k].key, key))
             continue;
-        fputs(seen++ ? ", " : "", stdout);
+        fputs(seen++ ? ", " : "", out_stream());
         if (rep.is_row[k])
-            fputs(rep.m[k].text, stdout);
+            fputs(rep.m[k].text, out_stream());
         else
-            bench_json_text(stdout, rep.m[k].text);
+            bench_json_text(out_stream(), rep.m[k].text);
     }
-    fputs(array ? "]" : "", stdout);
+    fputs(array ? "]" : "", out_stream());
 }
 
 void report_end(int ok)
@@ -227,9 +233,9 @@ void report_end(int ok)
         return;
     }
     flush_text();
-    printf("{\n  ");
-    bench_json_str(stdout, "command", rep.command, 0);
-    printf(",\n  \"ok\": %s", ok ? "true" : "false");
+    fprintf(out_stream(), "{\n  ");
+    bench_json_str(out_stream(), "command", rep.command, 0);
+    fprintf(out_stream(), ",\n  \"ok\": %s", ok ? "true" : "false");
     for (int k = 0; k < rep.n; k++) {
         int first = 1;
         for (int j = 0; j < k; j++)
@@ -237,7 +243,7 @@ void report_end(int ok)
         if (first)
             print_member(k);
     }
-    printf(",\n  \"values\": {%s}\n}\n", rep.values);
+    fprintf(out_stream(), ",\n  \"values\": {%s}\n}\n", rep.values);
     for (int k = 0; k < rep.n; k++)
         xfree(rep.m[k].text);
     xfree(rep.m);
@@ -245,3 +251,14 @@ void report_end(int ok)
     xfree(rep.out);
     memset(&rep, 0, sizeof rep);
 }
+
+/* ---- the public face (include/pillar_tools.h) ---- */
+
+void pillar_report_begin(const char *command, int json, int indent, FILE *out)
+{
+    report_begin(command, json, indent, out);
+}
+
+void pillar_report_silence(void) { report_silence(); }
+
+void pillar_report_end(int ok) { report_end(ok); }

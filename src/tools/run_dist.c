@@ -2,7 +2,8 @@
  * MPI ranks (src/dist/dist_mpi.h), rank 0 printing, gathering, verifying against the CPU in-core
  * iteration and writing --output; and `pillar run --plan-only`, the model of such runs on P GPUs
  * (src/dist/dist_model.h). */
-#include "commands.h"
+#include "tools.h"
+#include "base/progress.h"
 #include "base/sha256.h"
 #include "src/dist/dist_model.h"
 #include "src/dist/dist_mpi.h"
@@ -139,15 +140,15 @@ static int measure_pieces(problem *pb, const options *o, int F, dist_link *l, do
         return -1;
     }
     double per = 1e3 / m.passes; /* ms per pass and rank */
-    printf("  measured  on this GPU: 2 METIS parts of this grid, one after the other, %d steps "
+    report_printf("  measured  on this GPU: 2 METIS parts of this grid, one after the other, %d steps "
            "(%s, access %s), per pass and part:\n", steps, prec_name(pb->s.prec),
            access_name[o->access]);
-    printf("            pack %.3f ms (%.1f GB/s of messages), unpack %.3f ms (%.1f GB/s)",
+    report_printf("            pack %.3f ms (%.1f GB/s of messages), unpack %.3f ms (%.1f GB/s)",
            m.pack * per, m.sent / m.pack / 1e9, m.unpack * per, m.received / m.unpack / 1e9);
     if (m.d2h > 0 && m.h2d > 0)
-        printf(", to the host %.3f ms (%.1f GB/s), from the host %.3f ms (%.1f GB/s)", m.d2h * per,
+        report_printf(", to the host %.3f ms (%.1f GB/s), from the host %.3f ms (%.1f GB/s)", m.d2h * per,
                m.sent / m.d2h / 1e9, m.h2d * per, m.received / m.h2d / 1e9);
-    printf("\n            step 1's interior %.3f ms (%.1f G points/s), boundary %.3f ms, steps "
+    report_printf("\n            step 1's interior %.3f ms (%.1f G points/s), boundary %.3f ms, steps "
            "2..F %.3f ms\n", m.interior * per, m.interior_pts / m.interior / 1e9,
            m.boundary * per, m.rest * per);
     dist_rates r = dist_pieces_rates(&m);
@@ -176,7 +177,7 @@ static int plan_only(const options *o)
         return 1;
     }
     if (measured) {
-        printf("%s %s on %d cells x %d levels: the single-GPU pieces of a distributed run\n",
+        report_printf("%s %s on %d cells x %d levels: the single-GPU pieces of a distributed run\n",
                stencil_table[pb.s.stencil].name, prec_name(pb.s.prec), inner, pb.s.nz);
         if (measure_pieces(&pb, o, F, &l, &pts) != 0) {
             problem_free(&pb);
@@ -187,20 +188,20 @@ static int plan_only(const options *o)
     staged.staged = 1;
     dist_problem pr = {pb.s.stencil, pb.s.prec, MODEL_CELLS, MODEL_LEVELS, F, k, pts,
                        coeff_bytes(&pb)};
-    printf("%s %s, %d step%s between exchanges; the model of docs/distributed.md\n",
+    report_printf("%s %s, %d step%s between exchanges; the model of docs/distributed.md\n",
            stencil_table[pb.s.stencil].name, prec_name(pb.s.prec), F, F == 1 ? "" : "s");
-    printf("  ring      k = %.2f: rings of radius %d x %d measured on %d METIS parts of this run's "
+    report_printf("  ring      k = %.2f: rings of radius %d x %d measured on %d METIS parts of this run's "
            "grid (%d cells)\n", k, stencil_table[pb.s.stencil].radius, F, P, inner);
     if (measured)
-        printf("  compute   %.1f G points/s (step 1's interior, measured above); packing and the "
+        report_printf("  compute   %.1f G points/s (step 1's interior, measured above); packing and the "
                "host link as measured above\n", pts / 1e9);
     else if (pts > 0)
-        printf("  compute   %.1f G points/s (measured on the H100)\n", pts / 1e9);
+        report_printf("  compute   %.1f G points/s (measured on the H100)\n", pts / 1e9);
     else
-        printf("  compute   the fields' bytes%s at %.2f x %.0f GB/s (the H100's measured copy "
+        report_printf("  compute   the fields' bytes%s at %.2f x %.0f GB/s (the H100's measured copy "
                "rate)\n", pr.coeff_bytes > 0 ? " and the coefficients'" : "", l.dev_fraction,
                l.dev_bps / 1e9);
-    printf("  links     NVLink %.0f GB/s, %.0f us within %d GPUs; InfiniBand %.0f GB/s, %.0f us "
+    report_printf("  links     NVLink %.0f GB/s, %.0f us within %d GPUs; InfiniBand %.0f GB/s, %.0f us "
            "beyond; %d peers; staged: + host link %.0f GB/s twice\n", l.nvlink_bps / 1e9,
            l.nvlink_lat_s * 1e6, l.gpus_per_node, l.ib_bps / 1e9, l.ib_lat_s * 1e6, l.peers,
            l.host_bps / 1e9);
@@ -208,10 +209,10 @@ static int plan_only(const options *o)
         dist_problem w = pr;
         double per = MODEL_CELLS / 64;
         if (weak)
-            printf("weak scaling: %.0f cells x %d levels per GPU\n", per, MODEL_LEVELS);
+            report_printf("weak scaling: %.0f cells x %d levels per GPU\n", per, MODEL_LEVELS);
         else
-            printf("strong scaling: %.0f cells x %d levels\n", MODEL_CELLS, MODEL_LEVELS);
-        printf("  %6s %10s %8s %9s %10s %10s %10s %10s %7s %6s %6s\n", "GPUs", "cells/GPU",
+            report_printf("strong scaling: %.0f cells x %d levels\n", MODEL_CELLS, MODEL_LEVELS);
+        report_printf("  %6s %10s %8s %9s %10s %10s %10s %10s %7s %6s %6s\n", "GPUs", "cells/GPU",
                "ring", "halo MB", "exchange", "compute", "step", "staged", "hidden", "eff",
                "effst");
         w.cells = weak ? per : MODEL_CELLS;
@@ -220,7 +221,7 @@ static int plan_only(const options *o)
             w.cells = weak ? per * p : MODEL_CELLS;
             dist_estimate e = dist_model(&w, &l, p), es = dist_model(&w, &staged, p);
             double ideal = weak ? one : one / p;
-            printf("  %6d %10.0f %8.0f %9.3f %8.1fus %8.1fus %8.3fms %8.3fms %6.0f%% %5.0f%% "
+            report_printf("  %6d %10.0f %8.0f %9.3f %8.1fus %8.1fus %8.3fms %8.3fms %6.0f%% %5.0f%% "
                    "%5.0f%%%s\n", p, e.own, e.ring, e.halo_bytes / 1e6, e.exchange_s * 1e6,
                    (e.interior_s + e.boundary_s + e.rest_s) * 1e6 / F, e.step_s * 1e3,
                    es.step_s * 1e3, 100 * e.comm_hidden, 100 * ideal / e.step_s,
@@ -247,14 +248,14 @@ static void print_model(const problem *pb, const dist_timing *t, int F, int P)
     if (t->host_bps > 0)
         l.host_bps = t->host_bps;
     dist_estimate m = dist_model(&pr, &l, P);
-    printf("  model     %.3f ms per step on paper (the H100's rates%s), %.3f ms with this run's "
+    report_printf("  model     %.3f ms per step on paper (the H100's rates%s), %.3f ms with this run's "
            "rates (interior %.1f G points/s", paper * 1e3,
            P == 1 ? "" : l.staged ? ", NVLink staged through the host" : ", NVLink",
            m.step_s * 1e3, t->pts_per_s / 1e9);
     if (P > 1)
-        printf(", host link %.1f GB/s; ring k = %.2f; %.0f%% of the exchange hidden",
+        report_printf(", host link %.1f GB/s; ring k = %.2f; %.0f%% of the exchange hidden",
                l.host_bps / 1e9, t->ring_k, 100 * m.comm_hidden);
-    printf(")\n");
+    report_printf(")\n");
 }
 
 int run_distributed(options *o, int argc, char **argv)
@@ -291,7 +292,7 @@ int run_distributed(options *o, int argc, char **argv)
         return 2;
     }
     char why[256];
-    int backend = me == 0 ? cli_backend(o) : runner_pick_backend(o, why, sizeof why);
+    int backend = me == 0 ? tools_backend(o) : runner_pick_backend(o, why, sizeof why);
     int steps = o->steps ? o->steps : 1, F = o->fuse ? o->fuse : 1, rc = 0;
     problem pb;
     /* --verify off without --input: no rank holds more than its part (and one level on rank 0) */
@@ -370,7 +371,7 @@ int run_distributed(options *o, int argc, char **argv)
         report_printf("  state     checksum %016llx (iter_state_hash: equal on equal states)\n",
                       (unsigned long long)(bare ? t.hash : iter_state_hash(&pb, pb.uf)));
         if (full) {
-            meter_phase("verify");
+            progress_phase("verify");
             iter_run_incore(&pb, ref, steps);
             long points, bad = iter_state_differ(&pb, pb.uf, ref, &points);
             report_printf(

@@ -1,7 +1,10 @@
 /* cmd_iterate.c — `pillar run --steps T`: a stencil iterated T time steps (src/exec/iterate.h), in
  * core or streamed through the device in chunks (src/ooc/ooc_plan.h), timed and verified against
  * the CPU in-core iteration. */
-#include "commands.h"
+#include "tools.h"
+#include "src/engine/route.h"
+#include "src/engine/run_plan.h"
+#include "base/progress.h"
 #include "src/exec/field_io.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
@@ -28,18 +31,6 @@ int iterated_full_check(const problem *pb)
     double es = (double)prec_size(pb->s.prec);
     return (double)(pb->nf + stencil_table[pb->s.stencil].nin) * es * (double)pb->ug.len <=
            FULL_CHECK_BYTES;
-}
-
-/* Device bytes of the whole grid as one chunk: every field and the table (and fluxdiff's
- * coefficients: r and a κ per list column a cell). */
-static double whole_bytes(const problem *pb)
-{
-    double es = (double)prec_size(pb->s.prec);
-    double geo = stencil_table[pb->s.stencil].geometry
-                     ? (double)geometry_cell_bytes(pb->s.prec, pb->ug.adjw) * pb->ug.nxy
-                     : 0;
-    return (double)pb->nf * es * (double)pb->ug.len + geo +
-           (double)(stencil_table[pb->s.stencil].graph ? ell_bytes(&pb->ell) : nbtable_bytes(&pb->nt));
 }
 
 const char *iterated_refuses(const options *o)
@@ -209,136 +200,6 @@ static void must_cross(const problem *pb, double *in, double *out)
 }
 #endif
 
-/* An out-of-core plan of F steps per transfer, sharing only with --share. Returns 0 or -1. */
-static int plan_out_of_core(ooc_plan *pl, const problem *pb, const options *o, size_t budget, int F)
-{
-    const problem_spec *s = &pb->s;
-    if (ooc_plan_make(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget, F) != 0)
-        return -1;
-    if (!o->share)
-        ooc_plan_share(pl, 0);
-    return 0;
-}
-
-/* Most steps per transfer the model considers. */
-#define MODEL_MAX_FUSE 32
-
-/* The plan of the run: in core (one chunk) or out of core under the budget, F given or chosen
- * by the model among K, 2K, 4K, ... up to 32 (GPU; K on the CPU), K the steps per launch.
- * Returns 0 or -1. */
-static int make_plan_f(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
-                     size_t budget, int steps, const void *link, double dev)
-{
-    const problem_spec *s = &pb->s;
-    if (!ooc)
-        return ooc_plan_incore(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed,
-                               o->fuse ? o->fuse : steps);
-    int K = ooc_kernel_steps(o->kernel_steps);
-    if (o->fuse || backend == BACKEND_CPU)
-        return plan_out_of_core(pl, pb, o, budget, o->fuse ? o->fuse : K);
-#ifdef PILLAR_HAVE_CUDA
-    const gpu_link *l = link;
-    ooc_rates r = {l->duplex_h2d, l->duplex_d2h, dev};
-    int most = steps < MODEL_MAX_FUSE ? steps : MODEL_MAX_FUSE;
-    return ooc_plan_choose(pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, budget,
-                           o->share, K, most > K ? most : K, &r);
-#else
-    (void)link;
-    (void)dev;
-    return -1;
-#endif
-}
-
-/* The threads of a K-step kernel's block: its cells. */
-#define TILE_THREADS 256
-
-/* Plans made again, smaller, for persistent chunks at most. */
-#define PERSIST_OOC_TRIES 40
-
-/* make_plan_f for --persistent on out of core (src/ooc/persist_ooc.h): while a part's launch
- * region does not fit the device (its offsets in the SMs' shared memory), the plan is made again
- * for a smaller budget (persist_ooc_shrink), a bounded number of times. Returns 0 or -1. */
-static int make_plan_persistent(ooc_plan *pl, const problem *pb, const options *o, size_t budget,
-                                int steps, const void *link, double dev)
-{
-#ifdef PILLAR_HAVE_CUDA
-    size_t target = budget;
-    char msg[400] = "";
-    for (int tries = 0; tries < PERSIST_OOC_TRIES; tries++) {
-        if (make_plan_f(pl, pb, o, BACKEND_GPU, 1, target, steps, link, dev) != 0)
-            return -1;
-        if (persist_ooc_check(pl) != 0) {
-            ooc_plan_free(pl);
-            return -1;
-        }
-        persist_chunk_kernel k;
-        persist_shape *shape = xalloc(sizeof(persist_shape) * (size_t)pl->nparts);
-        long most;
-        perr_capture(msg, sizeof msg);
-        int rc = persist_chunk_prepare(&k, pl, o->bx, shape, &most);
-        perr_capture(NULL, 0);
-        xfree(shape);
-        if (rc == 0) {
-            if (pl->nparts * pl->nslabs > 1)
-                pl->budget = budget;
-            return 0;
-        }
-        double shrink = persist_ooc_shrink(pl, &k.d, most);
-        ooc_plan_free(pl);
-        if (most == 0) { /* refused for another reason than size */
-            perr("%s", msg);
-            return -1;
-        }
-        target = (size_t)((double)target * shrink);
-    }
-    perr("run: --persistent on: no plan whose parts fit a persistent launch (%s)", msg);
-    return -1;
-#else
-    (void)pl, (void)pb, (void)o, (void)budget, (void)steps, (void)link, (void)dev;
-    perr("run: --persistent on runs on the GPU");
-    return -1;
-#endif
-}
-
-/* make_plan_f, and with --kernel-steps K > 1 the balls of every part; when the chunks no longer
- * fit the budget with them, the chunks are planned again for a budget 5% smaller, a few times.
- * Returns 0 or -1. */
-static int make_plan(ooc_plan *pl, const problem *pb, const options *o, int backend, int ooc,
-                     size_t budget, int steps, const void *link, double dev)
-{
-    if (backend == BACKEND_GPU && ooc && o->persistent == PERSIST_ON)
-        return make_plan_persistent(pl, pb, o, budget, steps, link, dev);
-    int K = ooc_kernel_steps(o->kernel_steps), B = o->bx ? o->bx : TILE_THREADS;
-    /* graph-twopass on the GPU: its lists replace the neighbour lists (blocks of its threads) */
-    int gtp = backend == BACKEND_GPU && o->access == ACC_GRAPH_TWOPASS
-                  ? (o->bx ? o->bx : access_table[ACC_GRAPH_TWOPASS].shape_uns[0])
-                  : 0;
-    size_t target = budget;
-    for (int tries = 0; tries < 8; tries++, target = target / 20 * 19) {
-        if (make_plan_f(pl, pb, o, backend, ooc, target, steps, link, dev) != 0)
-            return -1;
-        if (K == 1 && !gtp)
-            return 0;
-        if (gtp ? ooc_plan_gtwopass(pl, gtp) != 0 : ooc_plan_tiles(pl, K, B) != 0) {
-            ooc_plan_free(pl);
-            return -1;
-        }
-        if (ooc_plan_fits(pl, budget)) {
-            if (pl->nparts * pl->nslabs > 1)
-                pl->budget = budget;
-            return 0;
-        }
-        ooc_plan_free(pl);
-    }
-    if (gtp)
-        perr("run: --access graph-twopass: the chunks with their lists do not fit the budget; "
-             "give more --device-mem");
-    else
-        perr("run: --kernel-steps %d: the chunks' balls do not fit the budget; give more "
-             "--device-mem or fewer --kernel-steps", K);
-    return -1;
-}
-
 static void print_header(const problem *pb, const options *o, int steps, int ooc)
 {
     const problem_spec *s = &pb->s;
@@ -378,38 +239,26 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
         gpu_link_bandwidth((size_t)256 << 20, 5, &link);
         dev = gpu_copy_bandwidth((size_t)256 << 20, 5);
     }
-    const void *linkp = &link;
-#else
-    const void *linkp = NULL;
 #endif
-    int ooc = o->ooc == OOC_ON || (o->ooc == OOC_AUTO && budget && whole_bytes(pb) > (double)budget);
-    if (o->ooc == OOC_OFF && backend == BACKEND_GPU && whole_bytes(pb) > (double)budget) {
+    double need = engine_whole_bytes(pb);
+    if (o->ooc == OOC_OFF && backend == BACKEND_GPU && need > (double)budget) {
         perr("run: --out-of-core off: the grid needs %.3f GB on the device, more than the %.3f GB "
-             "budget; use --out-of-core auto or on", whole_bytes(pb) / 1e9, budget / 1e9);
+             "budget; use --out-of-core auto or on", need / 1e9, budget / 1e9);
         return 2;
     }
     if (o->persist_levels >= 0 && o->persistent == PERSIST_OFF) {
         perr("run: --persistent-levels goes with --persistent on or auto, not off");
         return 2;
     }
-    int persistent = o->persistent == PERSIST_ON;
-    if (persistent && persistent_check(o, backend, ooc, 0) != 0)
+    /* the engine's one decision (src/engine/route.h); persistent auto asks the model first */
+    route_in ri = {0, backend == BACKEND_GPU, o->ooc, o->persistent, 0, o->kernel_steps, need,
+                   backend == BACKEND_GPU ? budget : o->device_mem};
+    int ooc;
+    engine_route(&ri, &ooc);
+    if (o->persistent == PERSIST_ON && persistent_check(o, backend, ooc, 0) != 0)
         return 2;
-    ooc_plan pl;
-    if (make_plan(&pl, pb, o, backend, ooc, budget, steps, linkp, dev) != 0)
-        return 2;
-    if (ooc_plan_geometry(&pl, &pb->geo) != 0) { /* fluxdiff: each part's coefficients */
-        ooc_plan_free(&pl);
-        return 1;
-    }
-    print_header(pb, o, steps, ooc);
-    if (o->output_every)
-        report_printf("  pass      steps %d to %d of %d (--output-every %d)\n", done + 1, done + steps,
-                      o->steps, o->output_every);
-    char line[512];
-    ooc_plan_describe(&pl, line, sizeof line);
-    report_printf("  plan      %s\n", line);
 #ifdef PILLAR_HAVE_CUDA
+    char pick[600] = "";
     persist_request prq = {o->bx, 0,
                            o->persist_levels < 0    ? PERSIST_LEVELS_MODEL
                            : o->persist_levels == 0 ? PERSIST_LEVELS_NONE
@@ -419,12 +268,38 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
         /* auto: the model's prediction decides (docs/persistent.md) */
         char pred[512];
         if (persistent_check(o, backend, ooc, 1) != 0) {
-            report_printf("  persistent off (auto: not for this run)\n");
+            snprintf(pick, sizeof pick, "  persistent off (auto: not for this run)\n");
         } else {
-            persistent = persistent_auto_picks(pb, backend, ooc, &prq, pred, sizeof pred);
-            report_printf("  persistent %s (auto, the model: %s)\n", persistent ? "on" : "off",
-                          pred);
+            ri.persist_picks = persistent_auto_picks(pb, backend, ooc, &prq, pred, sizeof pred);
+            snprintf(pick, sizeof pick, "  persistent %s (auto, the model: %s)\n",
+                     ri.persist_picks ? "on" : "off", pred);
         }
+    }
+#else
+    (void)dev;
+#endif
+    route_t route = engine_route(&ri, &ooc);
+    int persistent = route == ROUTE_PERSISTENT ||
+                     (route == ROUTE_STREAMED && o->persistent == PERSIST_ON);
+    ooc_plan pl;
+    plan_request rq = {backend == BACKEND_GPU, ooc, persistent, o->access, o->bx, o->fuse,
+                       o->kernel_steps, o->share, steps, budget, NULL};
+#ifdef PILLAR_HAVE_CUDA
+    ooc_rates rates = {link.duplex_h2d, link.duplex_d2h, dev};
+    rq.rates = &rates;
+#endif
+    if (engine_plan(&pl, pb, &rq) != 0)
+        return 2;
+    print_header(pb, o, steps, ooc);
+    if (o->output_every)
+        report_printf("  pass      steps %d to %d of %d (--output-every %d)\n", done + 1, done + steps,
+                      o->steps, o->output_every);
+    char line[512];
+    ooc_plan_describe(&pl, line, sizeof line);
+    report_printf("  plan      %s\n", line);
+#ifdef PILLAR_HAVE_CUDA
+    if (pick[0]) {
+        report_printf("%s", pick);
     } else if (backend == BACKEND_GPU && ooc && o->persistent == PERSIST_AUTO) {
         report_printf(
             "  persistent off (auto, out of core: no model of a chunk's launch; in core the "
@@ -462,10 +337,10 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
     fieldset spare = {{0}};
     double t_step = 0, total_s = 0;
     int rc = 0;
-    meter_phase("run");
-    if (backend == BACKEND_CPU) {
+    progress_phase("run");
+    if (route == ROUTE_CPU || route == ROUTE_CPU_CHUNKS) {
         double t0 = now_ms();
-        if (ooc || pl.K > 1)
+        if (route == ROUTE_CPU_CHUNKS)
             rc = ooc_cpu_run(&pl, &pb->ug, pb->uf, steps);
         else
             iter_run_incore(pb, pb->uf, steps);
@@ -474,7 +349,7 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
         report_printf("  backend   cpu\n");
     }
 #ifdef PILLAR_HAVE_CUDA
-    else if (persistent && !ooc) {
+    else if (route == ROUTE_PERSISTENT) {
         persist_timing pt;
         for (int j = 0; j < c->n; j++) { /* the initial state, for the sampled check below */
             spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
@@ -564,7 +439,7 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
     if (o->no_verify) {
         report_printf("  verify    skipped (--verify off)\n");
     } else if (full && (ooc || pl.K > 1 || backend == BACKEND_GPU)) {
-        meter_phase("verify");
+        progress_phase("verify");
         iter_run_incore(pb, ref, steps);
         long points, bad = iter_state_differ(pb, pb->uf, ref, &points);
         ok = bad == 0;
@@ -602,7 +477,7 @@ int run_iterated(options *o, int argc, char **argv)
 {
     if (flags_check(o) != 0)
         return 2;
-    int backend = cli_backend(o);
+    int backend = tools_backend(o);
     if (backend < 0)
         return 1;
     if (backend == BACKEND_CPU && o->ooc == OOC_ON && !o->device_mem) {

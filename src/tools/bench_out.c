@@ -1,6 +1,7 @@
 /* bench_out.c — files of the benchmark modes (bench_out.h). */
 #include "bench_out.h"
 #include "base/common.h"
+#include "report.h"
 
 #include <errno.h>
 #include <string.h>
@@ -39,7 +40,7 @@ int bench_close(FILE *f, file_out *o)
     strcpy(path, o->path);
     int rc = file_out_commit(o);
     if (rc == 0)
-        printf("wrote %s\n", path);
+        report_printf("wrote %s\n", path);
     xfree(path);
     return rc;
 }

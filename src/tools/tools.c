@@ -1,0 +1,107 @@
+/* tools.c — the boundary of the tools layer (include/pillar_tools.h): the fault guard around each
+ * job, the message channel, the progress hook, the backend a run gets, stencil files, the version. */
+#include "tools.h"
+#include "base/progress.h"
+#include "src/dist/dist_mpi.h"
+#include "src/exec/runner.h"
+#include "src/io/files.h"
+#include "src/jit/jit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int tools_guarded(int (*job)(void *arg), void *arg)
+{
+    guard g;
+    guard_enter(&g);
+    if (setjmp(g.at) != 0) {
+        fflush(stdout);
+        perr("%s", g.msg);
+        return 1;
+    }
+    int rc = job(arg);
+    guard_leave(&g);
+    return rc;
+}
+
+void pillar_perr(const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    perr("%s", buf);
+}
+
+void pillar_set_progress(const pillar_progress *p)
+{
+    if (!p) {
+        progress_set(NULL);
+        return;
+    }
+    progress_hook h = {p->update, p->phase, p->user};
+    progress_set(&h);
+}
+
+int tools_backend(const options *o)
+{
+    char why[256];
+    int b = runner_pick_backend(o, why, sizeof why);
+    if (b >= 0 && why[0])
+        perr("no CUDA device (%s): running the CPU backend", why);
+    return b;
+}
+
+int pillar_tool_backend(const pillar_run_settings *o) { return tools_backend(o); }
+
+int pillar_tool_launcher_ranks(void) { return dist_launcher_ranks(); }
+
+int tools_stencil_file(const char *path, int check_reads, stencil_t *s)
+{
+    jit_options jo = {check_reads, 0};
+    if (jit_load_file(path, &jo, s) != 0)
+        return -1;
+    const jit_report *r = jit_last();
+    report_printf("stencil file %s: %s '%s' (%s%s) in %.3f s\n", path,
+                  r->cached ? "loaded" : "compiled", stencil_table[*s].name,
+                  r->cached ? "from the cache" : "C compiler", check_reads ? ", checked mode" : "",
+                  r->seconds);
+    return 0;
+}
+
+int pillar_tool_outputs_distinct(const char *out, const char *what, const char *const *paths,
+                                 const char *const *labels, int n)
+{
+    file_named in[16];
+    if (n > 16)
+        n = 16;
+    for (int k = 0; k < n; k++)
+        in[k] = (file_named){paths[k], labels[k]};
+    return file_output_distinct(out, what, in, n);
+}
+
+void pillar_tool_version(FILE *out)
+{
+    if (!out)
+        out = stdout;
+    fprintf(out, "pillar %s (commit %s)\n", PILLAR_VERSION, PILLAR_COMMIT);
+    fprintf(out, "built with: CUDA %s, Gmsh %s, MPI %s\n",
+#ifdef PILLAR_HAVE_CUDA
+            "yes",
+#else
+            "no",
+#endif
+#ifdef PILLAR_HAVE_GMSH
+            "yes",
+#else
+            "no",
+#endif
+#ifdef PILLAR_HAVE_MPI
+            "yes"
+#else
+            "no"
+#endif
+    );
+}

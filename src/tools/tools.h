@@ -1,0 +1,57 @@
+/* tools.h — what the files of the tools layer share: the jobs behind include/pillar_tools.h
+ * (run, iterated and distributed runs, bench, mesh, info) over the engine. Each job reports
+ * through report.h and returns an exit status (0, 1, 2: include/pillar_tools.h). */
+#ifndef PILLAR_TOOLS_INTERNAL_H
+#define PILLAR_TOOLS_INTERNAL_H
+
+#include "include/pillar_tools.h"
+#include "report.h"
+#include "src/exec/field_io.h"
+#include "src/exec/run_options.h"
+#include "src/ooc/persist_gpu.h"
+
+/* The settings as the engine reads them (the same struct). */
+typedef pillar_bench_settings bench_opts;
+typedef pillar_mesh_settings mesh_args;
+
+/* `pillar run` with --steps or --out-of-core on: iterated runs (run_iterated.c); argc/argv: the
+ * command line, recorded in an --output file. */
+int run_iterated(options *o, int argc, char **argv);
+/* The first setting of o that iterated runs do not take ("--aos", ...), or NULL. */
+const char *iterated_refuses(const options *o);
+/* Whether the CPU recomputes the whole of an iterated run on pb to verify it: its fields (and a
+ * copy of the inputs) fit FULL_CHECK_BYTES of host memory (run_iterated.c). */
+int iterated_full_check(const problem *pb);
+/* A run distributed over MPI ranks, or the model of one (run_dist.c). */
+int run_distributed(options *o, int argc, char **argv);
+/* --output of a run whose verification passed (ok; else nothing is written, -1): the output
+ * fields of out (on the unstructured grid when uns), with --output-inputs the inputs too; for
+ * an iterated run of `steps` > 0 steps the state after them (pb's input fields), or with snaps
+ * (--output-every) the states of snaps along a time axis. Returns 0 or -1 after a message. */
+int run_write_output(const problem *pb, const options *o, fieldset out, int uns, int steps, int ok,
+                     const field_snapshots *snaps, int argc, char **argv);
+/* `pillar bench --iterated` (bench_iterated.c): completes its defaults, refuses the settings it
+ * does not take (2), times and verifies (1 when a variant failed verification or a file could
+ * not be written), else 0. */
+int bench_iterated(bench_opts *b);
+/* Whether `--persistent auto` runs an in-core iterated run of pb on the backend as one persistent
+ * launch (run_iterated.c; bench --iterated reports it): on the GPU in core, where the model of
+ * docs/persistent.md predicts at least PERSIST_AUTO_GAIN over the host loop and the model is
+ * trusted (PERSIST_AUTO_TRUSTED: not yet, so never). request: NULL for the model's shape and
+ * levels; the model's line (or why not) into pred (n bytes) when pred is not NULL. */
+int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist_request *request,
+                          char *pred, size_t n);
+/* The backend of a run (runner_pick_backend), with the one-line notice on stderr when auto falls
+ * back to the CPU. BACKEND_CPU, BACKEND_GPU, or -1 after a message. */
+int tools_backend(const options *o);
+
+/* Loads stencil file `path` (checked mode: check_reads) into the registry as *s, with a line in
+ * the report saying whether it was compiled or found in the cache and how long that took. 0, or
+ * -1 after a message. */
+int tools_stencil_file(const char *path, int check_reads, stencil_t *s);
+
+/* Runs job(arg) under the fault guard (base/common.h): host memory exhausted or a failed CUDA
+ * call ends it with its message and status 1. */
+int tools_guarded(int (*job)(void *arg), void *arg);
+
+#endif
