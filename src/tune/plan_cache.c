@@ -172,7 +172,7 @@ static plan_status bad_note(const char *msg, const plan_problem *want, char *not
 
 plan_status plan_cache_lookup(const plan_problem *want, int s, plan *out, char *note, size_t n)
 {
-    char dir[1024], name[120], path[1200], msg[600] = "";
+    char dir[1024], name[120], path[1200], msg[1600] = "";
     note[0] = 0;
     perr_saved saved = perr_capture_save();
     perr_capture(msg, sizeof msg);
@@ -195,8 +195,9 @@ plan_status plan_cache_lookup(const plan_problem *want, int s, plan *out, char *
             snprintf(why, sizeof why, "plan %s: for another problem", path);
             return bad_note(why, want, note, n, out);
         }
-        if (!plan_config_ok(want, s, &p.c, why, sizeof why)) {
-            snprintf(msg, sizeof msg, "plan %s: %s", path, why);
+        char cw[300];
+        if (!plan_config_ok(want, s, &p.c, cw, sizeof cw)) {
+            snprintf(msg, sizeof msg, "plan %s: %s", path, cw);
             return bad_note(msg, want, note, n, out);
         }
         *out = p;

@@ -394,7 +394,7 @@ int plan_parse(const char *text, size_t len, const char *name, plan *out)
         rc = get_text(&r, "measured", out->measured, sizeof out->measured, 0);
     if (rc == 0) {
         int Y, M, D, h, m, s;
-        char z, canon[32];
+        char z, canon[64];
         if (sscanf(out->measured, "%4d-%2d-%2dT%2d:%2d:%2d%c", &Y, &M, &D, &h, &m, &s, &z) != 7 ||
             z != 'Z' || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || s > 60 ||
             Y < 1970 || (snprintf(canon, sizeof canon, "%04d-%02d-%02dT%02d:%02d:%02dZ", Y, M, D, h,
