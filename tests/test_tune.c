@@ -9,6 +9,9 @@
 #include "grids/mesh.h"
 #include "src/tune/plan_cache.h"
 #include "src/tune/tune.h"
+#ifdef PILLAR_HAVE_CUDA
+#include "src/exec/gpu.h"
+#endif
 
 #include <fcntl.h>
 #include <signal.h>
@@ -390,6 +393,27 @@ static void test_cache(void)
     xfree(L);
 }
 
+/* ---- the registries' support rule == the kernel tables (CUDA builds: no device needed) ---- */
+static void test_supports(void)
+{
+    int n = 0;
+    for (int a = 0; a < ACC_COUNT; a++)
+        for (int st = 0; st < ST_COUNT; st++) {
+            n += access_supports((access_t)a, (stencil_t)st);
+#ifdef PILLAR_HAVE_CUDA
+            CHECK(access_supports((access_t)a, (stencil_t)st) == gpu_supports((access_t)a, (stencil_t)st),
+                  "%s on %s: access_supports %d, the kernel tables %d", access_name[a],
+                  stencil_table[st].name, access_supports((access_t)a, (stencil_t)st),
+                  gpu_supports((access_t)a, (stencil_t)st));
+#endif
+        }
+    CHECK(!access_supports(ACC_GRAPH_TWOPASS, ST_LAPLAP) && access_supports(ACC_GRAPH_TWOPASS, ST_GRAPHLAP) &&
+              !access_supports(ACC_TWOPASS, ST_FASTWAVES) && access_supports(ACC_TWOPASS, ST_HDIFF) &&
+              !access_supports(ACC_PAIRS, ST_GRAPHLAP) && access_supports(ACC_PAIRS, ST_FASTWAVES),
+          "support rule");
+    CHECK(n > 0, "no support at all");
+}
+
 /* ---- the JSON reader's own corners ---- */
 static void test_json(void)
 {
@@ -585,6 +609,7 @@ int main(void)
     test_key();
     test_round_trip();
     test_json();
+    test_supports();
     test_cache();
     test_search();
     char cmd[400];
