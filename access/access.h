@@ -116,6 +116,24 @@ int access_parse(const char *s, access_t *out); /* 0 on success */
 /* The strategy's descriptor, or NULL (with a message) for a value that names none. */
 const access_desc *access_get(access_t a);
 
+/* Whether strategy a has kernels for the built-in stencil s, from the registries alone (no CUDA
+ * needed): a graph stencil needs a strategy with graph kernels (graph 1); a W/E/S/N one a
+ * strategy with W/E/S/N kernels, which the graph two-pass lists (staging 3) have not, and the
+ * staged and two-pass strategies (staging 1, 2) only for stencils marked staged in
+ * stencils/registry.h. A stencil file's stencil (stencil_is_user): every strategy but the staged
+ * ones (staging != 0), graph ones only for a graph stencil. With CUDA, gpu_supports
+ * (src/exec/gpu.h) also checks the kernel tables and whether a stencil file was compiled. */
+int access_supports(access_t a, stencil_t s);
+
+/* Default block shape of a strategy on the unstructured (uns) or regular grid (idxvar's for a
+ * value that names none). */
+void access_default_shape(access_t a, int uns, int *bx, int *by, int *bz);
+
+/* Whether a block of bx x by x bz threads suits strategy a's shape rule (above: shape) on the
+ * unstructured (uns) or regular grid, and holds 1 to PILLAR_MAX_THREADS (access/launch.h)
+ * threads; 1, or 0 with the reason in why (n bytes). */
+int access_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t n);
+
 /* The kernel tables of the strategy files (CUDA backend). */
 #ifdef __cplusplus
 extern "C" {

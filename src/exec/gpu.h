@@ -15,10 +15,12 @@ int gpu_probe(char *msg, size_t n);
 gpu_ctx *gpu_open(const problem *pb, int uns, int aos);
 void gpu_close(gpu_ctx *c);
 
-/* Whether strategy a has kernels for stencil s. */
+/* Whether strategy a has kernels for stencil s: its kernel tables (and a stencil file's compiled
+ * GPU code); agrees with access_supports (access/access.h) on the built-in stencils. */
 int gpu_supports(access_t a, stencil_t s);
 
-/* Default block shape of a strategy, and whether a shape suits it (reason in why if not). */
+/* Default block shape of a strategy, and whether a shape suits it (reason in why if not):
+ * access_default_shape and access_shape_ok (access/access.h), which CPU builds have too. */
 void gpu_default_shape(access_t a, int uns, int *bx, int *by, int *bz);
 int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t n);
 

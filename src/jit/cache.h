@@ -6,17 +6,12 @@
 
 #include <stddef.h>
 
-/* The cache folder, created if missing (mode 0700): $PILLAR_CACHE_DIR, else
- * $XDG_CACHE_HOME/pillar, else $HOME/.cache/pillar. pillar runs code from it, so, as ssh does
- * with ~/.ssh, it must be the user's and writable by no one else, and so must every folder above
- * it (root's, or writable by others only when sticky, as /tmp); the temporary files of dead
- * processes in it are removed (file_sweep_stale). 0, or -1 with a message naming the folder and
- * what is wrong. */
+/* The cache folder (src/io/cache_dir.h: cache_dir, "stencil cache"), created if missing and
+ * checked as ssh checks ~/.ssh, since pillar runs code from it. 0, or -1 with a message. */
 int jit_cache_dir(char *out, size_t n);
 
-/* Opens a file of the cache to read what it holds: never through a symbolic link, and only a
- * regular file that is the user's and writable by no one else. The descriptor; -2 when there is
- * no such file; -1 after a message naming it and what is wrong. */
+/* cache_open_trusted (src/io/cache_dir.h) for the stencil cache: the descriptor; -2 when there
+ * is no such file; -1 after a message. */
 int jit_open_trusted(const char *path);
 
 /* The folder holding the engine headers a composition includes (DIR/include-SHA256, the
@@ -41,10 +36,11 @@ char *jit_slurp(const char *path, size_t max);
  * so: the body is compiled once per loop and precision, so the same error repeats. */
 void jit_first_error(char *log, size_t size);
 
-/* Writes text to path whole (src/io/files.h). 0 or -1 with a message. */
+/* Writes text to path whole (cache_write). 0 or -1 with a message. */
 int jit_write(const char *path, const char *text);
 
-/* 1 if path is a regular file (not a link) that is the user's and writable by no one else. */
+/* cache_file_trusted: 1 if path is a regular file (not a link), the user's, writable by no one
+ * else. */
 int jit_exists(const char *path);
 
 #endif

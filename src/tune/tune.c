@@ -1,0 +1,364 @@
+/* tune.c — the search of `pillar tune`: candidates, pruning, ordering, measuring in budget. */
+#include "tune.h"
+
+#include "base/progress.h"
+#include "grids/grid.h"
+#include "grids/mesh.h"
+#include "plan_cache.h"
+#include "src/exec/fastest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- priors: lower is tried earlier ---- */
+
+/* Cell orders in the order worth trying: z-curves keep neighbours close in memory. */
+static int order_rank(const tune_problem *p, int order)
+{
+    if (plan_emulated(&p->pr))
+        return order == LAYOUT_ZCURVE_W ? 0 : order == LAYOUT_ZCURVE ? 1 : 2;
+    return order == MESH_ORDER_ZCURVE ? 0 : order == MESH_ORDER_METIS ? 1 : 2;
+}
+
+/* The storage of the fastest known configuration (src/exec/fastest.c) first; for graph stencils
+ * (which it does not list) compressed tables first. */
+static int storage_rank(const tune_problem *p, int chasing, int compressed)
+{
+    if (stencil_table[p->stencil].graph || p->stencil >= ST_COUNT)
+        return !compressed + (chasing ? 2 : 0);
+    fastest_config f = fastest_known((stencil_t)p->stencil);
+    return (chasing != f.chasing) + (compressed != f.compressed) * 2;
+}
+
+/* The known best strategy first, then those that look indices up once per cell or pillar. */
+static int access_rank(const tune_problem *p, access_t a)
+{
+    if (stencil_table[p->stencil].graph)
+        return a == ACC_GRAPH_TWOPASS ? 0 : a == ACC_IDXVAR || a == ACC_ZLOOP ? 1 : 2;
+    if (p->stencil < ST_COUNT && a == fastest_known((stencil_t)p->stencil).access)
+        return 0;
+    return a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED || a == ACC_IDXVAR || a == ACC_TWOPASS ? 1 : 2;
+}
+
+/* The first zslice a strategy that walks slices is tried with (the run's default, 8;
+ * graph-twopass reads its lists once per slice: 32), at most the levels. */
+static int first_zslice(const tune_problem *p, access_t a)
+{
+    if (access_table[a].levels != LEVELS_SLICE)
+        return 0;
+    int z = a == ACC_GRAPH_TWOPASS ? 32 : 8;
+    return z < p->pr.levels ? z : p->pr.levels;
+}
+
+/* ---- candidates ---- */
+
+typedef struct {
+    tune_candidate *v;
+    int n, cap, pruned;
+} cand_list;
+
+static void add(cand_list *L, const plan_config *c, double prior, int tier, int parent)
+{
+    if (L->n == L->cap) {
+        int nc = L->cap ? 2 * L->cap : 256;
+        L->v = xgrow(L->v, sizeof *L->v * (size_t)L->cap, sizeof *L->v * (size_t)nc);
+        L->cap = nc;
+    }
+    tune_candidate *t = &L->v[L->n++];
+    t->c = *c;
+    t->prior = prior;
+    t->tier = tier;
+    t->parent = parent;
+}
+
+static int same_config(const plan_config *a, const plan_config *b)
+{
+    return a->order == b->order && a->chasing == b->chasing && a->compressed == b->compressed &&
+           a->access == b->access && a->bx == b->bx && a->by == b->by && a->bz == b->bz &&
+           a->zslice == b->zslice && a->kernel_steps == b->kernel_steps;
+}
+
+/* Whether order o of p's grid is worth a candidate (heuristics: the random layout is a test of
+ * the engine, never fast; a z-curve needs cell coordinates). */
+static int order_wanted(const tune_problem *p, int o)
+{
+    if (plan_emulated(&p->pr))
+        return o != LAYOUT_RANDOM;
+    return o != MESH_ORDER_ZCURVE || p->has_coords;
+}
+
+/* Whether strategy a is worth candidates for p: it has kernels for the stencil (registries), it
+ * has iterated runs when p is one, and it is not naive (which looks every neighbour up at every
+ * use what idxvar looks up once: never faster). */
+static int access_wanted(const tune_problem *p, access_t a)
+{
+    return access_supports(a, (stencil_t)p->stencil) && (!p->iterated || access_table[a].iterated) &&
+           a != ACC_NAIVE;
+}
+
+/* The block shapes (and slices) of strategy a beyond its first one: 64 to 512 threads, blocks
+ * of cells x levels (the unstructured grid is linear: by = 1), each allowed by its shape rule. */
+static void add_shapes(cand_list *L, const tune_problem *p, const plan_config *first, double prior,
+                       int parent)
+{
+    const access_desc *d = &access_table[first->access];
+    static const int zs_plain[] = {4, 8, 16, 32, 64}, zs_gtp[] = {16, 32, 64};
+    const int *zs = first->access == ACC_GRAPH_TWOPASS ? zs_gtp : zs_plain;
+    const int nzs = d->levels != LEVELS_SLICE ? 1 : first->access == ACC_GRAPH_TWOPASS ? 3 : 5;
+    const int xmin = d->shape == SHAPE_WARP ? 8 : 32;
+    for (int t = 64; t <= 512; t *= 2)
+        for (int bx = xmin; bx <= t; bx *= 2) {
+            int bz = t / bx;
+            char why[200];
+            if (d->shape == SHAPE_WARP && bx >= 32) { /* needs several levels a warp */
+                L->pruned++;
+                continue;
+            }
+            if ((d->levels == LEVELS_ALL && bz > 1) || bz > 8 || bz > p->pr.levels ||
+                !access_shape_ok(first->access, 1, bx, 1, bz, why, sizeof why)) {
+                L->pruned++;
+                continue;
+            }
+            for (int k = 0; k < nzs; k++) {
+                plan_config c = *first;
+                c.bx = bx;
+                c.by = 1;
+                c.bz = bz;
+                c.zslice = d->levels == LEVELS_SLICE ? zs[k] : 0;
+                if (c.zslice > p->pr.levels) {
+                    L->pruned++;
+                    continue;
+                }
+                if (same_config(&c, first))
+                    continue;
+                add(L, &c, prior, 2, parent);
+            }
+        }
+}
+
+static int by_prior(const void *a, const void *b)
+{
+    const tune_candidate *x = a, *y = b;
+    return x->prior < y->prior ? -1 : x->prior > y->prior ? 1 : 0;
+}
+
+int tune_candidates(const tune_problem *p, tune_candidate **out, int *n, int *pruned)
+{
+    *out = NULL;
+    *n = *pruned = 0;
+    if (p->stencil < 0 || p->stencil >= stencil_count()) {
+        perr("tune: stencil %d: no such stencil", p->stencil);
+        return -1;
+    }
+    if (stencil_table[p->stencil].graph && plan_emulated(&p->pr)) {
+        perr("tune: %s runs on mesh files only", stencil_table[p->stencil].name);
+        return -1;
+    }
+    cand_list L = {0};
+    plan_config base;
+    plan_config_default(&p->pr, &base);
+    if (!access_wanted(p, base.access) || !access_supports(base.access, (stencil_t)p->stencil)) {
+        perr("tune: the default strategy %s does not run %s", access_name[base.access],
+             stencil_table[p->stencil].name);
+        return -1;
+    }
+    add(&L, &base, -1, 0, -1);
+    const int norders = plan_emulated(&p->pr) ? LAYOUT_COUNT : MESH_ORDER_COUNT;
+    /* tier 1: every order x storage x strategy with the strategy's first shape, grouped by order
+     * and storage (each group one relayout of the grid), best groups first */
+    for (int o = 0; o < norders; o++)
+        for (int st = 0; st < 4; st++)
+            for (int a = 0; a < ACC_COUNT; a++) {
+                if (!order_wanted(p, o) || !access_wanted(p, (access_t)a)) {
+                    L.pruned++;
+                    continue;
+                }
+                plan_config c = base;
+                c.order = o;
+                c.chasing = st >> 1;
+                c.compressed = st & 1;
+                c.access = (access_t)a;
+                access_default_shape(c.access, 1, &c.bx, &c.by, &c.bz);
+                c.zslice = first_zslice(p, c.access);
+                char why[200];
+                if (c.bz > p->pr.levels || !access_shape_ok(c.access, 1, c.bx, c.by, c.bz, why, sizeof why)) {
+                    L.pruned++;
+                    continue;
+                }
+                double group = order_rank(p, o) * 4 + storage_rank(p, c.chasing, c.compressed);
+                int parent = L.n;
+                if (!same_config(&c, &base))
+                    add(&L, &c, group * 10 + access_rank(p, c.access), 1, -1);
+                else
+                    parent = 0;
+                /* tier 2: the other shapes, after every first shape (tune_search reorders them
+                 * by what their first shape measured) */
+                add_shapes(&L, p, &c, 1000 + group * 10 + access_rank(p, c.access), parent);
+            }
+    /* stable: equal priors keep their enumeration order */
+    for (int i = 0; i < L.n; i++)
+        L.v[i].prior += i * 1e-9;
+    qsort(L.v, (size_t)L.n, sizeof *L.v, by_prior);
+    /* parents moved: find each again by its configuration */
+    for (int i = 0; i < L.n; i++) {
+        if (L.v[i].tier != 2)
+            continue;
+        plan_config first = L.v[i].c;
+        access_default_shape(first.access, 1, &first.bx, &first.by, &first.bz);
+        first.zslice = first_zslice(p, first.access);
+        L.v[i].parent = -1;
+        for (int j = 0; j < L.n && L.v[j].tier < 2; j++)
+            if (same_config(&L.v[j].c, &first))
+                L.v[i].parent = j;
+    }
+    *out = L.v;
+    *n = L.n;
+    *pruned = L.pruned;
+    return 0;
+}
+
+/* ---- the search ---- */
+
+static double mono_now(void *ctx)
+{
+    (void)ctx;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct {
+    const tune_opts *o;
+    double (*now)(void *);
+    double start, spent; /* spent: seconds inside measure() */
+    int measured;
+} budget;
+
+/* Whether one more measurement fits: the first always does. */
+static int fits(const budget *b)
+{
+    if (b->o->max_measure > 0 && b->measured >= b->o->max_measure)
+        return 0;
+    if (b->o->budget_s <= 0 || b->measured == 0)
+        return 1;
+    double elapsed = b->now(b->o->clock_ctx) - b->start, mean = b->spent / b->measured;
+    return elapsed + mean <= b->o->budget_s;
+}
+
+/* Order of the shape variants: by their parent's time, then their prior. */
+typedef struct {
+    int cand;
+    double key, prior;
+} variant;
+
+static int by_key(const void *a, const void *b)
+{
+    const variant *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->prior < y->prior ? -1 : x->prior > y->prior ? 1 : 0;
+}
+
+int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measure, void *ctx,
+                tune_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->best = r->baseline = -1;
+    tune_candidate *cand;
+    int n, pruned;
+    if (tune_candidates(p, &cand, &n, &pruned) != 0)
+        return -1;
+    r->candidates = n;
+    r->pruned = pruned;
+    r->rows = xalloc(sizeof *r->rows * (size_t)n);
+    int *row_of = xalloc(sizeof *row_of * (size_t)n); /* candidate -> its row, -1: not measured */
+    for (int i = 0; i < n; i++)
+        row_of[i] = -1;
+    budget b = {o, o->now ? o->now : mono_now, 0, 0, 0};
+    b.start = b.now(o->clock_ctx);
+    double total = n;
+    int stopped = 0;
+    /* one candidate measured into the next row */
+    #define MEASURE(i)                                                                            \
+        do {                                                                                      \
+            tune_row *row = &r->rows[r->nrows];                                                   \
+            row->c = cand[i].c;                                                                   \
+            row->prior = cand[i].prior;                                                           \
+            double t0 = b.now(o->clock_ctx), ms = 0;                                              \
+            row->ok = measure(&cand[i].c, ctx, &ms) == 0 && ms > 0;                               \
+            row->ms = row->ok ? ms : 0;                                                           \
+            b.spent += b.now(o->clock_ctx) - t0;                                                  \
+            b.measured++;                                                                         \
+            row_of[i] = r->nrows++;                                                               \
+            if (row->ok && (r->best < 0 || row->ms < r->rows[r->best].ms))                        \
+                r->best = row_of[i];                                                              \
+            progress_update("candidates", r->nrows, total);                                       \
+        } while (0)
+    int i = 0;
+    for (; i < n && cand[i].tier < 2; i++) {
+        if (!fits(&b)) {
+            stopped = 1;
+            break;
+        }
+        MEASURE(i);
+    }
+    /* the shape variants of the strategies whose first shape came close to the best */
+    variant *v = xalloc(sizeof *v * (size_t)(n - i + 1));
+    int nv = 0, left = 0;
+    for (int j = i; j < n; j++) {
+        if (stopped) { /* the budget left it out */
+            left++;
+            continue;
+        }
+        int pr = cand[j].parent >= 0 ? row_of[cand[j].parent] : -1;
+        if (pr < 0 || !r->rows[pr].ok || r->best < 0 ||
+            r->rows[pr].ms > TUNE_SHAPE_SPREAD * r->rows[r->best].ms) {
+            r->pruned++; /* its first shape did not run, or ran too slow */
+            continue;
+        }
+        v[nv++] = (variant){j, r->rows[pr].ms, cand[j].prior};
+    }
+    qsort(v, (size_t)nv, sizeof *v, by_key);
+    total = r->nrows + nv;
+    int k = 0;
+    for (; k < nv && !stopped; k++) {
+        if (!fits(&b)) {
+            stopped = 1;
+            break;
+        }
+        MEASURE(v[k].cand);
+    }
+    #undef MEASURE
+    r->out_of_budget = left + (nv - k);
+    if (r->nrows)
+        progress_update("candidates", r->nrows, r->nrows);
+    r->elapsed_s = b.now(o->clock_ctx) - b.start;
+    r->baseline = row_of[0] >= 0 && r->rows[row_of[0]].ok ? row_of[0] : -1;
+    xfree(v);
+    xfree(row_of);
+    xfree(cand);
+    if (r->best < 0) {
+        perr("tune: none of the %d candidates measured could run", r->nrows);
+        return -1;
+    }
+    return 0;
+}
+
+void tune_result_free(tune_result *r)
+{
+    xfree(r->rows);
+    memset(r, 0, sizeof *r);
+}
+
+void tune_make_plan(const tune_problem *p, const tune_result *r, plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->pr = p->pr;
+    plan_key(&p->pr, out->key);
+    out->c = r->rows[r->best].c;
+    out->ms = r->rows[r->best].ms;
+    out->default_ms = r->baseline >= 0 ? r->rows[r->baseline].ms : 0;
+    plan_now(out->measured);
+}
