@@ -506,7 +506,7 @@ static void on_progress(void *arg, const char *what, double done, double total)
 
 static void test_search(void)
 {
-    progress_hook h = {on_progress, NULL};
+    progress_hook h = {on_progress, NULL, NULL};
     progress_set(&h);
     struct {
         const char *mesh, *stencil;
