@@ -31,7 +31,7 @@ static void expect_paths(const problem *pb, fieldset ref, const char *name)
     cpu_run_unstructured(pb, out);
     expect_exact(pb, out, 1, ref, "neighbour lists", name);
     runner_free_outputs(pb, &out);
-    if (pb->lattice_twin) {
+    if (problem_has_lattice(pb)) {
         out = runner_outputs(pb, 0);
         cpu_run_regular(pb, out);
         expect_exact(pb, out, 0, ref, "lattice twin", name);

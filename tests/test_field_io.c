@@ -142,7 +142,7 @@ static problem_spec spec_of(stencil_t st, precision_t p, int nx, int ny, int nz,
 
 /* ---- emulated grids: round trip, user order, independence of the layout ---- */
 
-/* Checks every dataset of the file at path against pb's regular-grid fields: inputs from pb->rf,
+/* Checks every dataset of the file at path against pb's regular-grid fields: inputs from pb->twin->rf,
  * outputs from ref; points without output must be NaN. */
 static void check_against_regular(const problem *pb, fieldset ref, const char *path)
 {
@@ -166,7 +166,7 @@ static void check_against_regular(const problem *pb, fieldset ref, const char *p
                   ds.dims[1] == (hsize_t)s->nx * s->ny && H5Tequal(ds.ftype, want) > 0,
               "%s: %s has the wrong rank, shape or type", path, si->field[k]);
         CHECK(is_chunked(path, si->field[k]), "%s: %s is not chunked", path, si->field[k]);
-        const void *src = k < si->nin ? pb->rf.p[k] : ref.p[k];
+        const void *src = k < si->nin ? pb->twin->rf.p[k] : ref.p[k];
         long bad = 0;
         for (int z = 0; z < s->nz && ds.rank == 2; z++)
             for (int y = 0; y < s->ny; y++)
@@ -177,7 +177,7 @@ static void check_against_regular(const problem *pb, fieldset ref, const char *p
                         bad += !isnan(field_get(s->prec, ds.values, at));
                     else
                         bad += !field_same_bits(s->prec, ds.values, at, src,
-                                                (size_t)rgrid_index(&pb->rg, x, y, z));
+                                                (size_t)rgrid_index(&pb->twin->rg, x, y, z));
                 }
         CHECK(bad == 0, "%s: %s: %ld values differ from the CPU result", path, si->field[k], bad);
         dataset_free(&ds);
@@ -275,7 +275,7 @@ static void test_known_input(void)
                 double want = pow(x, 4) + 2 * pow(y, 4) + 2;
                 placed &= field_get(s.prec, pb.uf.p[0], (size_t)c + 2 * (size_t)pb.ug.zstride) ==
                               want &&
-                          field_get(s.prec, pb.rf.p[0], (size_t)rgrid_index(&pb.rg, x, y, 2)) ==
+                          field_get(s.prec, pb.twin->rf.p[0], (size_t)rgrid_index(&pb.twin->rg, x, y, 2)) ==
                               want;
             }
             CHECK(placed, "%s %s: inputs not at their (x, y)", prec_name(s.prec), layout_name[l]);
@@ -336,7 +336,7 @@ static void test_mesh_patch(void)
             size_t at = (size_t)z * m.ncells + i;
             if (x >= 2 && x < 28 && y >= 2 && y < 18)
                 bad += !field_same_bits(s.prec, ds.values, at, ref.p[2],
-                                        (size_t)rgrid_index(&pb.rg, x, y, z));
+                                        (size_t)rgrid_index(&pb.twin->rg, x, y, z));
             else
                 bad += !isnan(field_get(s.prec, ds.values, at));
         }
@@ -555,7 +555,7 @@ static void fold_regular(const problem *pb, fieldset f)
         for (int z = 0; z < zend; z++)
             for (int y = h; y < s->ny - h; y++)
                 for (int x = h; x < s->nx - h; x++) {
-                    size_t i = (size_t)rgrid_index(&pb->rg, x, y, z);
+                    size_t i = (size_t)rgrid_index(&pb->twin->rg, x, y, z);
                     /* the folds of docs/stencils.md: laplap damps by 1/64, lap by 1/8 */
                     int div = s->stencil == ST_LAPLAP ? 64 : s->stencil == ST_LAP ? 8 : 0;
                     if (!div)
@@ -583,12 +583,12 @@ static int check_iterated(int argc, char **argv)
     problem pb;
     if ((is_mesh ? problem_make_mesh(&pb, &s, grid, MESH_ORDER_FILE) : problem_make(&pb, &s)) != 0)
         return 2;
-    if (!pb.regular_twin || (input && field_read_inputs(&pb, input) != 0)) {
+    if (!problem_has_regular(&pb) || (input && field_read_inputs(&pb, input) != 0)) {
         fprintf(stderr, "--iterate: no regular twin, or %s unreadable\n", input);
         problem_free(&pb);
         return 2;
     }
-    fieldset f = runner_outputs(&pb, 0); /* its inputs are pb.rf's: the state */
+    fieldset f = runner_outputs(&pb, 0); /* its inputs are pb.twin->rf's: the state */
     for (int t = 0; t < steps; t++) {
         cpu_run_regular(&pb, f);
         fold_regular(&pb, f);
@@ -619,7 +619,7 @@ static int check_iterated(int argc, char **argv)
             for (int i = 0; i < ncells; i++) {
                 int x = is_mesh ? pb.mesh.xy[2 * i] : i % nx, y = is_mesh ? pb.mesh.xy[2 * i + 1] : i / nx;
                 differ += !field_same_bits(pb.s.prec, ds.values, (size_t)z * ncells + i, f.p[k],
-                                           (size_t)rgrid_index(&pb.rg, x, y, z));
+                                           (size_t)rgrid_index(&pb.twin->rg, x, y, z));
             }
         if (differ)
             fprintf(stderr, "%s: %s: %ld of %ld values differ from %d steps on the regular grid\n",

@@ -34,7 +34,7 @@ static void check_one(gpu_ctx *c, problem *pb, fieldset ref, fieldset out, int u
     CHECK(rc == 0, "launch failed");
     gpu_fetch(c, out);
     /* a mesh without a regular twin: ref is the CPU's unstructured run, and must match exactly */
-    int exact = !pb->regular_twin;
+    int exact = !problem_has_regular(pb);
     verify_result r = exact ? verify_compare_cells(pb, out, ref) : verify_compare(pb, out, uns, ref, 0);
     int ok = verify_ok(pb, &r, exact);
     tally *ty = &tallies[pb->s.stencil][pb->s.prec];

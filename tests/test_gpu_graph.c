@@ -122,7 +122,7 @@ int main(int argc, char **argv)
                     fieldset ref = runner_outputs(&pb, 1);
                     cpu_run_unstructured(&pb, ref);
                     run_strategies(&pb, ref, 1, name);
-                    if (pb.lattice_twin && o == 0 && v < 2)
+                    if (problem_has_lattice(&pb) && o == 0 && v < 2)
                         run_strategies(&pb, ref, 0, name);
                     runner_free_outputs(&pb, &ref);
                     problem_free(&pb);

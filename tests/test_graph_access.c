@@ -141,7 +141,7 @@ static void check_meshes(void)
                     CHECK(0, "graphlap problem on %s, order %d", name, o);
                     continue;
                 }
-                CHECK(pb.lattice_twin == want, "lattice twin on %s", name);
+                CHECK(problem_has_lattice(&pb) == want, "lattice twin on %s", name);
                 fieldset ref = reference(&pb);
                 expect_paths(&pb, ref, name);
                 if (v == 0 && o != MESH_ORDER_ZCURVE) {

@@ -23,12 +23,12 @@ int main(void)
                     CHECK(0, "problem_make");
                     continue;
                 }
-                const rgrid *rg = &pb.rg;
+                const rgrid *rg = &pb.twin->rg;
                 const ugrid *ug = &pb.ug;
                 for (int z = 0; z < s.nz; z++) {
                     for (int y = 0; y < s.ny; y++)
                         for (int x = 0; x < s.nx; x++)
-                            field_set(s.prec, pb.rf.p[0], (size_t)rgrid_index(rg, x, y, z), q(x, y, z));
+                            field_set(s.prec, pb.twin->rf.p[0], (size_t)rgrid_index(rg, x, y, z), q(x, y, z));
                     for (int c = 0; c < ug->nxy; c++)
                         field_set(s.prec, pb.uf.p[0], (size_t)c + (size_t)z * ug->zstride,
                                   q(ug->cx[c], ug->cy[c], z));

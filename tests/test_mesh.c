@@ -260,7 +260,7 @@ static void test_patch_equals_emulate(void)
                 om[o] = runner_outputs(&pm[o], 1);
                 cpu_run_unstructured(&pm[o], om[o]);
             }
-            CHECK(pm[0].regular_twin && pm[0].ug.nhalo == pe.ug.nhalo, "twin/halo");
+            CHECK(problem_has_regular(&pm[0]) && pm[0].ug.nhalo == pe.ug.nhalo, "twin/halo");
             fieldset reg = runner_outputs(&pm[0], 0);
             cpu_run_regular(&pm[0], reg);
             for (int f = stencil_table[st].nin; f < pe.nf; f++)
@@ -313,7 +313,7 @@ static void test_mesh_runs(void)
             continue;
         }
         CHECK(problem_make_mesh(&pf, &s, path, MESH_ORDER_FILE) == 0, "sphere problem");
-        CHECK(!pf.regular_twin && pf.ug.nhalo == 0 && pf.ug.nxy == 600, "sphere grid");
+        CHECK(!problem_has_regular(&pf) && pf.ug.nhalo == 0 && pf.ug.nxy == 600, "sphere grid");
         of = runner_outputs(&pf, 1);
         cpu_run_unstructured(&pf, of);
         verify_result r = verify_compare_cells(&pf, of, of);

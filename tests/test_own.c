@@ -43,7 +43,7 @@ static int load_src(const char *name, const char *src, int checked, stencil_t *s
 static long differ(const problem *a, fieldset fa, const problem *b, fieldset fb, int uns)
 {
     long bad = 0;
-    size_t len = uns ? a->ug.len : a->rg.len;
+    size_t len = uns ? a->ug.len : a->twin->rg.len;
     for (int f = stencil_table[a->s.stencil].nin; f < a->nf; f++)
         for (size_t i = 0; i < len; i++)
             bad += !field_same_bits(a->s.prec, fa.p[f], i, fb.p[f], i);
@@ -89,7 +89,7 @@ static void same_as_builtin(stencil_t builtin, const char *rel)
                     long bad = differ(&a, oa, &b, ob, uns);
                     CHECK(bad == 0, "%s %s %s storage %d grid %s: %ld points differ", rel,
                           prec_name(s.prec), layout_name[lay], st, uns ? "uns" : "reg", bad);
-                    pts += (long)(uns ? a.ug.len : a.rg.len);
+                    pts += (long)(uns ? a.ug.len : a.twin->rg.len);
                     runner_free_outputs(&a, &oa);
                     runner_free_outputs(&b, &ob);
                 }
@@ -126,7 +126,7 @@ static void lap5_exact(void)
                 for (int z = 0; z < s.nz; z++) {
                     for (int y = 0; y < s.ny; y++)
                         for (int x = 0; x < s.nx; x++)
-                            field_set(s.prec, pb.rf.p[0], (size_t)rgrid_index(&pb.rg, x, y, z), quad(x, y, z));
+                            field_set(s.prec, pb.twin->rf.p[0], (size_t)rgrid_index(&pb.twin->rg, x, y, z), quad(x, y, z));
                     for (int c = 0; c < pb.ug.nxy; c++)
                         field_set(s.prec, pb.uf.p[0], (size_t)c + (size_t)z * pb.ug.zstride,
                                   quad(pb.ug.cx[c], pb.ug.cy[c], z));
@@ -138,7 +138,7 @@ static void lap5_exact(void)
                 for (int z = 0; z < s.nz; z++) {
                     for (int y = 1; y < s.ny - 1; y++)
                         for (int x = 1; x < s.nx - 1; x++)
-                            bad += field_get(s.prec, r.p[1], (size_t)rgrid_index(&pb.rg, x, y, z)) != -8.0;
+                            bad += field_get(s.prec, r.p[1], (size_t)rgrid_index(&pb.twin->rg, x, y, z)) != -8.0;
                     for (int c = pb.ug.nhalo; c < pb.ug.nxy; c++)
                         bad += field_get(s.prec, o.p[1], (size_t)c + (size_t)z * pb.ug.zstride) != -8.0;
                 }
@@ -167,13 +167,13 @@ static void upwind_reference(void)
         cpu_run_regular(&pb, r);
         cpu_run_unstructured(&pb, o);
         long bad = 0, range = 0;
-        const rgrid *g = &pb.rg;
+        const rgrid *g = &pb.twin->rg;
         for (int z = 0; z < s.nz; z++)
             for (int y = 1; y < s.ny - 1; y++)
                 for (int x = 1; x < s.nx - 1; x++) {
                     size_t i = (size_t)rgrid_index(g, x, y, z);
-#define Q(dx, dy) field_get(s.prec, pb.rf.p[0], i + (dx) + (long)(dy) * g->ystride)
-                    double uc = field_get(s.prec, pb.rf.p[1], i), vc = field_get(s.prec, pb.rf.p[2], i);
+#define Q(dx, dy) field_get(s.prec, pb.twin->rf.p[0], i + (dx) + (long)(dy) * g->ystride)
+                    double uc = field_get(s.prec, pb.twin->rf.p[1], i), vc = field_get(s.prec, pb.twin->rf.p[2], i);
                     range += uc < 0 || uc > 0.4 || vc < -0.3 || vc > 0.1;
                     double qc = Q(0, 0), want;
                     if (prec == 0) {
@@ -269,8 +269,8 @@ static void graph_files(void)
         iter_fields_free(&a, &ia);
         iter_fields_free(&b, &ib);
         /* both have the lattice twin of this generated mesh (graph_storages_twins runs it) */
-        CHECK(a.lattice_twin && b.lattice_twin, "lattice twins: built-in %d, file %d",
-              a.lattice_twin, b.lattice_twin);
+        CHECK(problem_has_lattice(&a) && problem_has_lattice(&b), "lattice twins: built-in %d, file %d",
+              problem_has_lattice(&a), problem_has_lattice(&b));
         runner_free_outputs(&a, &oa);
         runner_free_outputs(&b, &ob);
         problem_free(&a);
@@ -418,7 +418,7 @@ static void graph_storages_twins(void)
                     int ok = problem_make_mesh(&pb, &s, mpath, MESH_ORDER_METIS) == 0;
                     s.stencil = (int)builtin[i] >= 0 ? builtin[i] : u[i];
                     ok = ok && problem_make_mesh(&pr, &s, mpath, MESH_ORDER_METIS) == 0;
-                    CHECK(ok && pb.lattice_twin, "%s on mesh %d: problem or twin", rel[i], kind);
+                    CHECK(ok && problem_has_lattice(&pb), "%s on mesh %d: problem or twin", rel[i], kind);
                     if (!ok)
                         continue;
                     const char *name = stencil_table[u[i]].name;
@@ -437,7 +437,7 @@ static void graph_storages_twins(void)
                                                  (size_t)c + (size_t)z * pb.ug.zstride) != ring2_at(&pb, c, z);
                         CHECK(bad == 0, "ring2 mesh %d: %ld points differ from the formula", kind, bad);
                     }
-                    if (st == 0 && pb.lattice_twin) { /* the twin: once per precision */
+                    if (st == 0 && problem_has_lattice(&pb)) { /* the twin: once per precision */
                         fieldset tw = runner_outputs(&pb, 0), twr = runner_outputs(&pr, 0);
                         cpu_run_regular(&pb, tw);
                         verify_result vr = verify_compare(&pb, tw, 0, ref, 1);

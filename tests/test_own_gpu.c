@@ -114,7 +114,7 @@ static void every_strategy(problem *pb, stencil_t builtin)
 {
     int graph = stencil_table[pb->s.stencil].graph;
     for (int uns = 0; uns < 2; uns++) {
-        if (!uns && !pb->regular_twin && !pb->lattice_twin)
+        if (!uns && !problem_has_regular(pb) && !problem_has_lattice(pb))
             continue;
         fieldset ref = runner_outputs(pb, uns), out = runner_outputs(pb, uns);
         if (uns)
@@ -138,7 +138,7 @@ static void every_strategy(problem *pb, stencil_t builtin)
                     continue;
                 gpu_fetch(c, out);
                 long bad = 0;
-                size_t len = uns ? pb->ug.len : pb->rg.len;
+                size_t len = uns ? pb->ug.len : pb->twin->rg.len;
                 for (int f = stencil_table[pb->s.stencil].nin; f < pb->nf; f++)
                     for (size_t i = 0; i < len; i++)
                         bad += !field_same_bits(pb->s.prec, ref.p[f], i, out.p[f], i);

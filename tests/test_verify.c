@@ -36,7 +36,7 @@ int main(void)
         CHECK(!verify_ok(&pb, &r, 0) && r.unwritten == 1, "an unwritten point must fail");
 
         /* a large error fails the tolerance */
-        field_set(s.prec, uns.p[2], i, field_get(s.prec, ref.p[2], (size_t)rgrid_index(&pb.rg, 9, 7, 3)) + 1.0);
+        field_set(s.prec, uns.p[2], i, field_get(s.prec, ref.p[2], (size_t)rgrid_index(&pb.twin->rg, 9, 7, 3)) + 1.0);
         r = verify_compare(&pb, uns, 1, ref, 0);
         CHECK(!verify_ok(&pb, &r, 0), "an error of 1 must fail the tolerance");
         runner_free_outputs(&pb, &ref);

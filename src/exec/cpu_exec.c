@@ -128,15 +128,15 @@ void cpu_run_regular(const problem *pb, fieldset f)
     if (stencil_table[pb->s.stencil].graph) { /* the lattice twin (problem_make made one) */
         lattice_fn fn = lc ? lc->lattice[pb->s.prec]
                            : lattice_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec];
-        fn(pb->lat, stencil_table[pb->s.stencil].radius, stencil_zend(pb->s.stencil, pb->s.nz),
-           pb->rg.zstride, &pb->geo_file, f);
+        fn(pb->twin->lat, stencil_table[pb->s.stencil].radius, stencil_zend(pb->s.stencil, pb->s.nz),
+           pb->twin->rg.zstride, &pb->twin->geo_file, f);
         return;
     }
     if (lc) {
-        lc->reg[pb->s.prec](&pb->rg, f);
+        lc->reg[pb->s.prec](&pb->twin->rg, f);
         return;
     }
-    reg_table[pb->s.stencil][pb->s.prec](&pb->rg, f);
+    reg_table[pb->s.stencil][pb->s.prec](&pb->twin->rg, f);
 }
 
 cpu_block cpu_block_inner(const problem *pb)

@@ -8,7 +8,7 @@
 
 /* Computes into the output fields of f (laid out as pb's regular / unstructured grid). A graph
  * stencil runs on the unstructured grid through its neighbour lists pb->ell (the reference), and
- * "regular" means its lattice twin (pb->lattice_twin: the mesh's cells in file order, neighbours
+ * "regular" means its lattice twin (problem_has_lattice(pb): the mesh's cells in file order, neighbours
  * by arithmetic, grids/lattice.h). */
 void cpu_run_regular(const problem *pb, fieldset f);
 void cpu_run_unstructured(const problem *pb, fieldset f);

@@ -27,13 +27,13 @@ void user_order_make(const problem *pb, user_order *u)
     const ugrid *g = &pb->ug;
     u->ncells = g->nxy;
     u->cell = xalloc(sizeof(int) * (size_t)g->nxy);
-    u->roff = pb->regular_twin ? xalloc(sizeof(long) * (size_t)g->nxy) : NULL;
+    u->roff = problem_has_regular(pb) ? xalloc(sizeof(long) * (size_t)g->nxy) : NULL;
     for (int c = 0; c < g->nxy; c++) {
         /* a mesh: the file's row; an emulated grid (or a mesh's patch position): y*nx + x */
         int i = g->mesh_cell ? g->mesh_cell[c] : g->cy[c] * g->nx + g->cx[c];
         u->cell[i] = c;
         if (u->roff)
-            u->roff[i] = rgrid_index(&pb->rg, g->cx[c], g->cy[c], 0);
+            u->roff[i] = rgrid_index(&pb->twin->rg, g->cx[c], g->cy[c], 0);
     }
 }
 
@@ -52,7 +52,7 @@ size_t user_order_element(const problem *pb, const user_order *u, int uns, int i
 {
     if (uns)
         return (size_t)u->cell[i] + (size_t)z * (size_t)pb->ug.zstride;
-    return (size_t)(u->roff[i] + (long)z * pb->rg.zstride);
+    return (size_t)(u->roff[i] + (long)z * pb->twin->rg.zstride);
 }
 
 /* The file dataspace with level z of a [nz][ncells] dataset selected, or of a [ntime][nz][ncells]
@@ -144,7 +144,7 @@ static int read_input(const problem *pb, const user_order *u, hid_t d, int k, co
             }
             field_set(p, pb->uf.p[k], user_order_element(pb, u, 1, i, z), v);
             if (u->roff)
-                field_set(p, pb->rf.p[k], user_order_element(pb, u, 0, i, z), v);
+                field_set(p, pb->twin->rf.p[k], user_order_element(pb, u, 0, i, z), v);
         }
     }
     xfree(level);

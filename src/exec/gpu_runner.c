@@ -74,9 +74,9 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
     c->pb = pb;
     c->uns = uns;
     c->aos = aos;
-    c->len = uns ? pb->ug.len : pb->rg.len;
+    c->len = uns ? pb->ug.len : pb->twin->rg.len;
     size_t bytes = c->len * prec_size(pb->s.prec);
-    const fieldset *host = uns ? &pb->uf : &pb->rf;
+    const fieldset *host = uns ? &pb->uf : &pb->twin->rf;
     int nin = stencil_table[pb->s.stencil].nin;
     if (aos)
         upload_aos(c, host);
@@ -91,7 +91,7 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
     P->zend = stencil_zend(pb->s.stencil, pb->s.nz);
     P->g_radius = stencil_table[pb->s.stencil].radius;
     if (stencil_table[pb->s.stencil].geometry) { /* the grid's cells, or the file's (twin) */
-        const geometry *g = uns ? &pb->geo : &pb->geo_file;
+        const geometry *g = uns ? &pb->geo : &pb->twin->geo_file;
         size_t es = prec_size(pb->s.prec), nr = es * (size_t)g->n, nk = nr * (size_t)g->width;
         CK(cudaMalloc(&c->geo_r, nr));
         CK(cudaMalloc(&c->geo_k, nk));
@@ -118,10 +118,10 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
         P->c0 = pb->ug.nhalo;
         P->n = pb->ug.nxy - pb->ug.nhalo;
     } else if (stencil_table[pb->s.stencil].graph) { /* the lattice twin, file order */
-        P->zs = pb->rg.zstride;
-        P->lat_nx = pb->lat.nx;
-        P->lat_ny = pb->lat.ny;
-        P->lat_w = lattice_w(pb->lat.kind, pb->lat.nx);
+        P->zs = pb->twin->rg.zstride;
+        P->lat_nx = pb->twin->lat.nx;
+        P->lat_ny = pb->twin->lat.ny;
+        P->lat_w = lattice_w(pb->twin->lat.kind, pb->twin->lat.nx);
         P->x0 = 0;
         P->nxi = P->lat_w;
         P->nyi = P->lat_ny;
@@ -141,12 +141,12 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
         P->c0 = pb->ug.nhalo;
         P->n = pb->ug.nxy - pb->ug.nhalo;
     } else {
-        P->zs = pb->rg.zstride;
-        P->ys = pb->rg.ystride;
+        P->zs = pb->twin->rg.zstride;
+        P->ys = pb->twin->rg.ystride;
         P->x0 = pb->s.halo;
         P->nxi = pb->s.nx - 2 * pb->s.halo;
         P->nyi = pb->s.ny - 2 * pb->s.halo;
-        P->a = pb->rg.a;
+        P->a = pb->twin->rg.a;
     }
     CK(cudaEventCreate(&c->e0));
     CK(cudaEventCreate(&c->e1));
@@ -461,7 +461,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
              stencil_table[pb->s.stencil].name);
         return -1;
     }
-    if (graph && !c->uns && !pb->lattice_twin) {
+    if (graph && !c->uns && !problem_has_lattice(pb)) {
         perr("--grid regular: %s has a regular twin on bounded hexagon and triangle meshes made by "
              "pillar mesh generate only", stencil_table[pb->s.stencil].name);
         return -1;
@@ -484,7 +484,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
     if (graph)
         column = c->uns ? pb->gt.chasing * 2 + pb->gt.compressed
-                 : pb->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
+                 : pb->twin->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
     if (graph && c->uns && d->staging == 3) /* graph-twopass: columns by degree bound 4, 8, 16 */
         column = c->gp.D <= 4 ? 0 : c->gp.D <= 8 ? 1 : 2;
     if (tables != TABLES_GLOBAL) {
@@ -510,7 +510,7 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
         return -1;
     if (d->staging == 3 && c->uns) /* graph-twopass: one block per run of its lists */
         l.grid.x = (unsigned)c->gp.nblocks;
-    l.smem = graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->lat.kind, pb->s.prec, bx, by,
+    l.smem = graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->twin->lat.kind, pb->s.prec, bx, by,
                                           c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
                    : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, bz, c->st.hmax);
     if (graph && c->uns && a == ACC_STAGED && bx + c->st.hmax > 65535) {

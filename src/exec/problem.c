@@ -34,12 +34,12 @@ static void fill_unstructured(problem *pb)
     size_t es = prec_size(s->prec);
     for (int f = 0; f < nin; f++) {
         char *u = pb->uf.p[f];
-        const char *r = pb->rf.p[f];
+        const char *r = pb->twin->rf.p[f];
 #pragma omp parallel for schedule(static)
         for (int z = 0; z < s->nz; z++)
             for (int c = 0; c < pb->ug.nxy; c++)
                 memcpy(u + ((size_t)c + (size_t)z * pb->ug.zstride) * es,
-                       r + (size_t)rgrid_index(&pb->rg, pb->ug.cx[c], pb->ug.cy[c], z) * es, es);
+                       r + (size_t)rgrid_index(&pb->twin->rg, pb->ug.cx[c], pb->ug.cy[c], z) * es, es);
     }
 }
 
@@ -114,7 +114,7 @@ static int build_unstructured(problem *pb)
     for (int f = 0; f < pb->nf; f++)
         if (f < nin || !pb->lean || pb->lean_outputs)
             pb->uf.p[f] = field_alloc(s->prec, pb->ug.len);
-    if (pb->regular_twin)
+    if (problem_has_regular(pb))
         fill_unstructured(pb);
     else
         fill_direct_inputs(pb);
@@ -162,10 +162,10 @@ static int load_mesh(problem *pb, mesh *given)
     s->halo = si->radius;
     s->nx = pb->mesh.xy && !si->graph ? pb->mesh.nx : pb->mesh.ncells;
     s->ny = pb->mesh.xy && !si->graph ? pb->mesh.ny : 1;
-    pb->regular_twin = pb->mesh.xy != NULL && !si->graph;
+    pb->twin->regular = pb->mesh.xy != NULL && !si->graph;
     /* the lattice twin: lattice_inner knows the inner cells of radius 1 and 2 */
     if (si->graph && si->radius >= 1 && si->radius <= 2)
-        lattice_detect(&pb->mesh, &pb->lat);
+        lattice_detect(&pb->mesh, &pb->twin->lat);
     if ((double)pb->mesh.ncells * s->nz > 4e10) {
         perr("%s: %d cells x %d levels: too large", pb->mesh_path, pb->mesh.ncells, s->nz);
         return -1;
@@ -191,16 +191,16 @@ static int load_mesh(problem *pb, mesh *given)
 static void build_regular(problem *pb)
 {
     const problem_spec *s = &pb->s;
-    pb->rg = rgrid_make(s->nx, s->ny, s->nz, s->halo, prec_size(s->prec));
+    pb->twin->rg = rgrid_make(s->nx, s->ny, s->nz, s->halo, prec_size(s->prec));
     for (int f = 0; f < pb->nf; f++)
-        pb->rf.p[f] = field_alloc(s->prec, pb->rg.len);
+        pb->twin->rf.p[f] = field_alloc(s->prec, pb->twin->rg.len);
     for (int f = 0; f < stencil_table[s->stencil].nin; f++) {
-        void *r = pb->rf.p[f];
+        void *r = pb->twin->rf.p[f];
 #pragma omp parallel for schedule(static)
         for (int z = 0; z < s->nz; z++)
             for (int y = 0; y < s->ny; y++)
                 for (int x = 0; x < s->nx; x++)
-                    field_set(s->prec, r, (size_t)rgrid_index(&pb->rg, x, y, z),
+                    field_set(s->prec, r, (size_t)rgrid_index(&pb->twin->rg, x, y, z),
                               stencil_input(s->stencil, f, x, y, z, s->seed));
     }
 }
@@ -210,20 +210,20 @@ static void build_regular(problem *pb)
 static int build_lattice_twin(problem *pb)
 {
     if (stencil_table[pb->s.stencil].geometry &&
-        geometry_build(&pb->geo_file, &pb->ug, &pb->mesh, pb->s.prec, 1, pb->mesh_path) != 0)
+        geometry_build(&pb->twin->geo_file, &pb->ug, &pb->mesh, pb->s.prec, 1, pb->mesh_path) != 0)
         return -1;
     const ugrid *g = &pb->ug;
     size_t es = prec_size(pb->s.prec);
-    pb->lattice_twin = 1;
-    pb->rg.nz = pb->s.nz;
-    pb->rg.len = g->len;
-    pb->rg.zstride = g->zstride;
+    pb->twin->lattice = 1;
+    pb->twin->rg.nz = pb->s.nz;
+    pb->twin->rg.len = g->len;
+    pb->twin->rg.zstride = g->zstride;
     for (int f = 0; f < pb->nf; f++)
-        pb->rf.p[f] = field_alloc(pb->s.prec, g->len);
+        pb->twin->rf.p[f] = field_alloc(pb->s.prec, g->len);
     for (int f = 0; f < stencil_table[pb->s.stencil].nin; f++)
         for (int z = 0; z < pb->s.nz; z++)
             for (int c = 0; c < g->nxy; c++)
-                memcpy((char *)pb->rf.p[f] + ((size_t)g->mesh_cell[c] + (size_t)z * g->zstride) * es,
+                memcpy((char *)pb->twin->rf.p[f] + ((size_t)g->mesh_cell[c] + (size_t)z * g->zstride) * es,
                        (const char *)pb->uf.p[f] + ((size_t)c + (size_t)z * g->zstride) * es, es);
     return 0;
 }
@@ -239,22 +239,28 @@ static int problem_build(problem *pb, const problem_spec *s, const char *path, m
     pb->s = *s;
     pb->mesh_path = path;
     pb->mesh_order = order;
-    pb->regular_twin = 1;
+    /* the twin is decided while the grid is read: a regular grid for an emulated grid or a mesh
+     * that is a regular patch, a lattice for a bounded generated hexagon or triangle mesh */
+    pb->twin = xalloc(sizeof *pb->twin);
+    memset(pb->twin, 0, sizeof *pb->twin);
+    pb->twin->regular = 1;
     const stencil_info *si = &stencil_table[s->stencil];
     pb->nf = si->nin + si->nout;
-    if ((path && load_mesh(pb, given) != 0) || (pb->regular_twin && problem_check(&pb->s) != 0)) {
+    if ((path && load_mesh(pb, given) != 0) || (pb->twin->regular && problem_check(&pb->s) != 0)) {
         problem_free(pb);
         return -1;
     }
-    if (pb->lean)
-        pb->regular_twin = 0;
-    if (pb->regular_twin)
+    if (pb->lean || (!pb->twin->regular && !pb->twin->lat.kind)) { /* no twin */
+        xfree(pb->twin);
+        pb->twin = NULL;
+    }
+    if (problem_has_regular(pb))
         build_regular(pb);
     if (build_unstructured(pb) != 0) {
         problem_free(pb);
         return -1;
     }
-    if (pb->lat.kind && !pb->lean && build_lattice_twin(pb) != 0) {
+    if (pb->twin && pb->twin->lat.kind && build_lattice_twin(pb) != 0) {
         problem_free(pb);
         return -1;
     }
@@ -316,8 +322,8 @@ void problem_poison(problem *pb)
 {
     const stencil_info *si = &stencil_table[pb->s.stencil];
     for (int f = si->nin; f < pb->nf; f++) {
-        if (pb->rf.p[f])
-            field_poison(pb->s.prec, pb->rf.p[f], pb->rg.len);
+        if (pb->twin && pb->twin->rf.p[f])
+            field_poison(pb->s.prec, pb->twin->rf.p[f], pb->twin->rg.len);
         if (pb->uf.p[f])
             field_poison(pb->s.prec, pb->uf.p[f], pb->ug.len);
     }
@@ -325,16 +331,19 @@ void problem_poison(problem *pb)
 
 void problem_free(problem *pb)
 {
-    for (int f = 0; f < pb->nf; f++) {
-        xfree(pb->rf.p[f]);
+    for (int f = 0; f < pb->nf; f++)
         xfree(pb->uf.p[f]);
+    if (pb->twin) {
+        for (int f = 0; f < pb->nf; f++)
+            xfree(pb->twin->rf.p[f]);
+        geometry_free(&pb->twin->geo_file);
+        xfree(pb->twin);
     }
 
     nbtable_free(&pb->nt);
     ell_free(&pb->ell);
     gtable_free(&pb->gt);
     geometry_free(&pb->geo);
-    geometry_free(&pb->geo_file);
     ugrid_free(&pb->ug);
     mesh_free(&pb->mesh);
     memset(pb, 0, sizeof *pb);

@@ -1,5 +1,6 @@
-/* problem.h — one stencil on one grid: the regular grid, its unstructured twin, the neighbour
- * table and host fields for both, inputs filled and outputs poisoned. */
+/* problem.h — one stencil on one grid: the unstructured grid, its tables and host fields, inputs
+ * filled and outputs poisoned; for verification and the benchmark also its twin (the regular grid
+ * or lattice it emulates, with its own fields). */
 #ifndef PILLAR_PROBLEM_H
 #define PILLAR_PROBLEM_H
 
@@ -18,41 +19,61 @@
  * fields hold stencil_t, precision_t and layout_t values. */
 typedef pillar_grid_spec problem_spec;
 
+/* What only verification and the benchmark use: the problem's twin, addressed by arithmetic. */
+typedef struct {
+    int regular;   /* rg and rf: the regular grid this one emulates (an emulated grid, or a mesh
+                    * that is a regular patch), its fields filled with the same inputs */
+    int lattice;   /* lat is set and rg/rf hold its lattice twin: the mesh's cells in file order,
+                    * at ug's level stride (rg.len, rg.zstride, rg.nz only); regular is 0 */
+    rgrid rg;
+    fieldset rf;   /* the twin's host fields */
+    lattice lat;   /* graph stencils on a bounded generated hexagon or triangle mesh: the lattice
+                    * that addresses it by arithmetic (grids/lattice.h), else kind 0 */
+    geometry geo_file; /* coefficients (fluxdiff) in the file's cell order, for the lattice twin */
+} problem_twin;
+
+/* One stencil on one grid: the grid, its tables, its fields and, for verification and the
+ * benchmark only, its twin. Lean problems (the library, iterated and distributed runs) have no
+ * twin. */
 typedef struct {
     problem_spec s;
-    rgrid rg;
+    int nf;      /* fields: inputs + outputs */
+
+    /* the grid */
     ugrid ug;
-    nbtable nt;  /* W/E/S/N stencils: the neighbour table of ug */
-    ell_table ell; /* graph stencils: the neighbour lists of ug (nt stays empty) */
-    gtable gt;     /* graph stencils: the offset table of ug in s.chasing / s.compressed
-                    * (storage/gtable.h), what the GPU strategies read */
-    lattice lat;   /* graph stencils on a bounded generated hexagon or triangle mesh: the
-                    * lattice that addresses it by arithmetic (grids/lattice.h), else kind 0 */
-    geometry geo;      /* graph stencils that read coefficients (fluxdiff): per cell of ug */
-    geometry geo_file; /* the same in the file's cell order, for the lattice twin */
-    int lattice_twin; /* lat is set and rg/rf hold its twin: the mesh's cells in file order, at
-                       * ug's level stride (rg.len, rg.zstride, rg.nz only); regular_twin is 0 */
     const char *mesh_path; /* the grid comes from this mesh file (else NULL: emulated) */
     mesh_order_t mesh_order; /* order of the mesh's cells (METIS: parts of about s.w cells) */
     int mesh_parts;   /* parts of a METIS order, 0 if none */
     mesh mesh;        /* the mesh file's contents */
-    int regular_twin; /* rg and rf exist: an emulated grid, or a mesh that is a regular patch */
-    int lean;         /* made by problem_make_lean */
-    int lean_outputs; /* lean, with unstructured output fields */
+
+    /* the tables the kernels read besides the fields */
+    nbtable nt;    /* W/E/S/N stencils: the neighbour table of ug */
+    ell_table ell; /* graph stencils: the neighbour lists of ug (nt stays empty) */
+    gtable gt;     /* graph stencils: the offset table of ug in s.chasing / s.compressed
+                    * (storage/gtable.h), what the GPU strategies read */
+    geometry geo;  /* graph stencils that read coefficients (fluxdiff): per cell of ug */
+
+    /* the fields */
+    fieldset uf;      /* host fields on ug */
+    int lean;         /* made by problem_make_lean: no twin */
+    int lean_outputs; /* lean, with output fields */
     int bare;         /* lean without any field (problem_make_bare): uf is empty */
-    int nf;      /* fields: inputs + outputs */
-    fieldset rf; /* regular-grid host fields */
-    fieldset uf; /* unstructured-grid host fields */
+
+    problem_twin *twin; /* NULL: none */
 } problem;
+
+/* Whether pb has a regular twin, or a lattice twin. */
+static inline int problem_has_regular(const problem *pb) { return pb->twin && pb->twin->regular; }
+static inline int problem_has_lattice(const problem *pb) { return pb->twin && pb->twin->lattice; }
 
 /* Checks the spec (message naming the bad value, -1) and builds everything. */
 int problem_check(const problem_spec *s);
 int problem_make(problem *pb, const problem_spec *s);
 /* The same on the cells of a mesh file in the given order (file, metis, zcurve): the file
  * fixes the cells and levels (nx, ny, nz, halo of s are replaced; halo = the stencil's radius).
- * A mesh that is a regular patch also gets its regular twin for the W/E/S/N stencils; any other
- * mesh, and a graph stencil on any mesh, none (rg, rf empty, regular_twin 0). The W/E/S/N
- * stencils refuse a general mesh. */
+ * A mesh that is a regular patch also gets its regular twin for the W/E/S/N stencils, a bounded
+ * generated hexagon or triangle mesh its lattice twin for the graph stencils; any other mesh
+ * none (twin NULL). The W/E/S/N stencils refuse a general mesh. */
 int problem_make_mesh(problem *pb, const problem_spec *s, const char *path, mesh_order_t order);
 /* For iterated runs: the unstructured grid only (no regular twin; its inputs hold the values the
  * twin would), and its output fields only when `outputs` is set. */

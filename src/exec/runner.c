@@ -55,8 +55,8 @@ int runner_pick_backend(const options *o, char *fallback, size_t n)
 fieldset runner_outputs(const problem *pb, int uns)
 {
     const stencil_info *si = &stencil_table[pb->s.stencil];
-    fieldset f = uns ? pb->uf : pb->rf;
-    size_t len = uns ? pb->ug.len : pb->rg.len;
+    fieldset f = uns ? pb->uf : pb->twin->rf;
+    size_t len = uns ? pb->ug.len : pb->twin->rg.len;
     for (int k = si->nin; k < pb->nf; k++) {
         f.p[k] = field_alloc(pb->s.prec, len);
         field_poison(pb->s.prec, f.p[k], len);
@@ -74,7 +74,7 @@ void runner_free_outputs(const problem *pb, fieldset *f)
 
 static void poison_outputs(const problem *pb, int uns, fieldset out)
 {
-    size_t len = uns ? pb->ug.len : pb->rg.len;
+    size_t len = uns ? pb->ug.len : pb->twin->rg.len;
     for (int k = stencil_table[pb->s.stencil].nin; k < pb->nf; k++)
         field_poison(pb->s.prec, out.p[k], len);
 }

@@ -8,7 +8,7 @@ static size_t index_of(const problem *pb, int uns, int x, int y, int z)
 {
     if (uns)
         return (size_t)pb->ug.cell_at[y * pb->s.nx + x] + (size_t)z * pb->ug.zstride;
-    return (size_t)rgrid_index(&pb->rg, x, y, z);
+    return (size_t)rgrid_index(&pb->twin->rg, x, y, z);
 }
 
 /* Running maxima of one field's comparison. */
@@ -76,7 +76,7 @@ static verify_result compare_cells(const problem *pb, fieldset a, int a_uns, fie
 
 verify_result verify_compare(const problem *pb, fieldset a, int a_uns, fieldset b, int b_uns)
 {
-    if (pb->lattice_twin)
+    if (problem_has_lattice(pb))
         return compare_cells(pb, a, a_uns, b, b_uns);
     verify_result r = {0, 0, 0, 0.0, -1, -1, -1, -1};
     const stencil_info *si = &stencil_table[pb->s.stencil];

@@ -14,7 +14,7 @@ typedef struct {
 } verify_result;
 
 /* a and b are output field sets; a_uns / b_uns say whether each is laid out on the unstructured
- * grid (else the regular one; for a graph stencil its lattice twin, pb->lattice_twin, compared
+ * grid (else the regular one; for a graph stencil its lattice twin, problem_has_lattice(pb), compared
  * cell by cell over the unstructured grid's inner cells). */
 verify_result verify_compare(const problem *pb, fieldset a, int a_uns, fieldset b, int b_uns);
 

@@ -262,7 +262,7 @@ static void verify_best(const problem *pb, fieldset ref, brow *row)
     /* a graph stencil's reference is the CPU's run on the mesh's cells: bit for bit */
     int graph = stencil_table[pb->s.stencil].graph;
     verify_result v = !graph            ? verify_compare(pb, out, r->uns, ref, 0)
-                      : pb->lattice_twin ? verify_compare(pb, out, r->uns, ref, 1)
+                      : problem_has_lattice(pb) ? verify_compare(pb, out, r->uns, ref, 1)
                                          : verify_compare_cells(pb, out, ref);
     row->ok = verify_ok(pb, &v, graph);
     if (row->ok && v.differ == 0)
@@ -462,7 +462,7 @@ static int bench_mesh(const bench_opts *b, bench_log *L, double ceiling, progres
             size_t first = L->nrows;
             double reg_best = 0, floor_us = problem_min_bytes(&pb) / ceiling * 1e6;
             fieldset ref = runner_outputs(&pb, 1);
-            if (pb.lattice_twin) {
+            if (problem_has_lattice(&pb)) {
                 cpu_run_unstructured(&pb, ref);
                 long bi = measure(L, b, &pb, 0, 0, pr);
                 if (bi >= 0) {
@@ -500,7 +500,7 @@ static int bench_mesh(const bench_opts *b, bench_log *L, double ceiling, progres
                    pb.ug.nxy, pb.ug.nxy - pb.ug.nhalo, pb.s.nz, pb.mesh.kind);
             report_printf("\n  memory floor %.1f us (each input value read once, each output written once, "
                    "at the copy ceiling); slowdown against the %s\n", floor_us,
-                   pb.lattice_twin ? "lattice addressed by arithmetic" : "(no regular twin: 0)");
+                   problem_has_lattice(&pb) ? "lattice addressed by arithmetic" : "(no regular twin: 0)");
             if (first < L->nrows)
                 print_table(L, first, ceiling);
             runner_free_outputs(&pb, &ref);

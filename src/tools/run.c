@@ -119,7 +119,7 @@ static int run_one(options o, int argc, char **argv)
     if (problem_make_mesh(&pb, &o.spec, o.mesh, o.mesh_order) != 0)
         return o.mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
     const problem_spec *s = &pb.s;
-    int uns = !o.regular, twin = pb.regular_twin, lat = pb.lattice_twin;
+    int uns = !o.regular, twin = problem_has_regular(&pb), lat = problem_has_lattice(&pb);
     int graph = stencil_table[s->stencil].graph;
     if (!uns && !twin && !lat) {
         if (graph && (stencil_table[s->stencil].radius < 1 || stencil_table[s->stencil].radius > 2))
