@@ -198,7 +198,7 @@ static double elapsed_s(double t0) { return (now_ms() - t0) / 1e3; }
 typedef struct {
     long done, total;
     double t0;
-    char what[128]; /* the configuration measured last: the progress hook's phase */
+    char what[160]; /* the configuration measured last: the progress hook's phase */
 } progress;
 
 /* To the progress hook (base/progress.h): what was measured last, and how many of all. */

@@ -38,7 +38,7 @@ static int lay_out(tune_gpu *g, const plan_config *c)
         g->ctx = NULL;
         if (mesh)
             pb->mesh_order = (mesh_order_t)c->order;
-        if (problem_relayout(pb, mesh ? pb->s.layout : (layout_t)c->order, 32, c->chasing,
+        if (problem_relayout(pb, mesh ? (layout_t)pb->s.layout : (layout_t)c->order, 32, c->chasing,
                              c->compressed) != 0)
             return -1;
     }
