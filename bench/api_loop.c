@@ -19,6 +19,11 @@
  *                   cudaMemcpy device->device of it
  *   first call      the first pillar_step(1) of a handle: what is made once (plan, device
  *                   images, the upload of the fields)
+ *   bound loop      T calls of pillar_step(1) with the state bound to a device array
+ *                   (pillar_bind_field_device): renumbered on the device before and after each
+ *                   call, as the caller's order is not pillar's
+ *   bound in place  the same on the lattice given in pillar's own order (its cells renumbered
+ *                   by pillar_get_permutation): the bound array is the state, used in place
  *
  * Verification: the state after each mode's last run (T steps from the initial state) against
  * a handle on the CPU backend that ran the same T steps: the count of points whose bits differ
@@ -187,19 +192,55 @@ int main(int argc, char **argv)
     die_cuda(cudaDeviceSynchronize(), "sync");
     double first_s = now_s() - f0;
 
-    enum { STEP_T, STEP_1, HOST_LOOP, MODES };
-    const char *mode_name[MODES] = {"step(T)", "step(1) loop", "host set+step(1)+get loop"};
+    /* the lattice in pillar's own order, for the state bound in place */
+    int *perm = malloc(sizeof(int) * (size_t)ncells), *nbrp = NULL;
+    pillar_ctx *pctx = NULL;
+    double *d_bound, *v0p = malloc(bytes);
+    if (!perm || !v0p)
+        return 1;
+    die_cuda(cudaMalloc((void **)&d_bound, bytes), "cudaMalloc");
+    die_api(ctx, pillar_get_permutation(ctx, perm, ncells), "permutation");
+    if (!a.mesh) {
+        nbrp = malloc(sizeof(int) * 4 * (size_t)ncells);
+        if (!nbrp)
+            return 1;
+        for (int c = 0; c < ncells; c++)
+            for (int d = 0; d < 4; d++)
+                nbrp[4 * perm[c] + d] = nbr[4 * c + d] < 0 ? -1 : perm[nbr[4 * c + d]];
+        pctx = make(&a, nbrp);
+        for (size_t j = 0; j < n; j++) /* v0 in pillar's order */
+            v0p[(j / ncells) * ncells + perm[j % ncells]] = v0[j];
+    }
+
+    enum { STEP_T, STEP_1, HOST_LOOP, BOUND, IN_PLACE, MODES };
+    const char *mode_name[MODES] = {"step(T)", "step(1) loop", "host set+step(1)+get loop",
+                                    "step(1) loop, state bound", "step(1) loop, bound in place"};
     double per_step[MODES];
     long bad[MODES];
     double *t = malloc(sizeof(double) * (size_t)(runs + 1));
     for (int m = 0; m < MODES; m++) {
+        if (m == IN_PLACE && !pctx) { /* a mesh file: its cells stay in the file's order */
+            per_step[m] = 0;
+            bad[m] = 0;
+            continue;
+        }
+        pillar_ctx *h = m == IN_PLACE ? pctx : ctx;
         /* the host loop crosses the link twice a step: 3 runs, after the others' warm-up */
         int mruns = m == HOST_LOOP && runs > 3 ? 3 : runs;
         for (int r = m == HOST_LOOP ? 0 : -1; r < mruns; r++) { /* r = -1: the warm-up */
-            die_api(ctx, pillar_set_field_device(ctx, "in", d_state, n), "set_field_device");
+            if (m >= BOUND) {
+                die_cuda(cudaMemcpy(d_bound, m == IN_PLACE ? v0p : v0, bytes,
+                                    cudaMemcpyHostToDevice), "cudaMemcpy");
+                die_api(h, pillar_bind_field_device(h, "in", d_bound, n), "bind");
+            } else {
+                die_api(ctx, pillar_set_field_device(ctx, "in", d_state, n), "set_field_device");
+            }
             die_cuda(cudaDeviceSynchronize(), "sync");
             double s0 = now_s();
-            if (m == STEP_T)
+            if (m >= BOUND)
+                for (int k = 0; k < steps; k++)
+                    die_api(h, pillar_step(h, 1), "step(1), bound");
+            else if (m == STEP_T)
                 die_api(ctx, pillar_step(ctx, steps), "step(T)");
             else if (m == STEP_1)
                 for (int k = 0; k < steps; k++)
@@ -216,7 +257,14 @@ int main(int argc, char **argv)
                 t[r] = (now_s() - s0) / steps;
         }
         per_step[m] = median(t, mruns);
-        die_api(ctx, pillar_get_field(ctx, "in", got, n), "get_field");
+        if (m >= BOUND) { /* the state is in the bound array, in the caller's order */
+            die_cuda(cudaMemcpy(host, d_bound, bytes, cudaMemcpyDeviceToHost), "d2h");
+            for (size_t j = 0; j < n; j++)
+                got[j] = m == IN_PLACE ? host[(j / ncells) * ncells + perm[j % ncells]] : host[j];
+            die_api(h, pillar_bind_field_device(h, "in", NULL, 0), "unbind");
+        } else {
+            die_api(ctx, pillar_get_field(ctx, "in", got, n), "get_field");
+        }
         bad[m] = differ(got, ref, n);
     }
 
@@ -273,11 +321,14 @@ int main(int argc, char **argv)
             return 1;
         }
         fprintf(f, "grid,cells,levels,stencil,precision,steps,what,ms,ratio,against,differ\n");
-        for (int m = 0; m < MODES; m++)
+        for (int m = 0; m < MODES; m++) {
+            if (per_step[m] <= 0)
+                continue;
             fprintf(f, "%s,%d,%d,%s,%s,%d,%s,%.4f,%.4f,%s,%ld\n", grid, ncells, nlevels, a.stencil,
                    a.precision, steps, mode_name[m], per_step[m] * 1e3,
                    m == HOST_LOOP ? per_step[m] / host_floor : per_step[m] / per_step[STEP_T],
                    m == HOST_LOOP ? "step(1) + h2d + d2h" : "step(T)", bad[m]);
+        }
         for (int c = 0; c < COPIES; c++)
             fprintf(f, "%s,%d,%d,%s,%s,%d,%s,%.4f,%.4f,%s,%ld\n", grid, ncells, nlevels, a.stencil,
                    a.precision, steps, copy_name[c], copy_s[c] * 1e3,
@@ -291,11 +342,14 @@ int main(int argc, char **argv)
         printf("  first pillar_step(1) of the handle  %9.3f ms  (plan, device images, upload)\n",
                first_s * 1e3);
         printf("  CPU reference                        %9.3f s   (%d steps)\n", cpu_s, steps);
-        for (int m = 0; m < MODES; m++)
+        for (int m = 0; m < MODES; m++) {
+            if (per_step[m] <= 0)
+                continue;
             printf("  %-34s %9.4f ms a step  %.3fx %s  %s\n", mode_name[m], per_step[m] * 1e3,
                    m == HOST_LOOP ? per_step[m] / host_floor : per_step[m] / per_step[STEP_T],
                    m == HOST_LOOP ? "step(1) + h2d + d2h" : "step(T)",
                    bad[m] ? "DIFFERS from the CPU" : "bit-exact vs CPU");
+        }
         for (int c = 0; c < COPIES; c++)
             printf("  %-34s %9.4f ms  (%.1f MB)\n", copy_name[c], copy_s[c] * 1e3, bytes / 1e6);
         printf("  device set / d2d copy %.2fx, get / d2d copy %.2fx; round trip %s\n",
@@ -303,6 +357,12 @@ int main(int argc, char **argv)
                bad_round ? "DIFFERS" : "bit-exact");
     }
     pillar_destroy(ctx);
+    if (pctx)
+        pillar_destroy(pctx);
+    cudaFree(d_bound);
+    free(perm);
+    free(nbrp);
+    free(v0p);
     cudaFree(d_state);
     cudaFree(d_copy);
     free(v0);

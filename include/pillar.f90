@@ -70,7 +70,8 @@ module pillar
               pillar_field_name, pillar_set_field, pillar_set_field_float, pillar_get_field, &
               pillar_get_field_float, pillar_write_mesh, pillar_write_fields, &
               pillar_set_field_device, pillar_set_field_device_float, pillar_get_field_device, &
-              pillar_get_field_device_float, pillar_set_stencil_file, pillar_set_stencil_source
+              pillar_get_field_device_float, pillar_set_stencil_file, pillar_set_stencil_source, &
+              pillar_bind_field_device, pillar_bind_field_device_float
     ! the bind(C) interfaces behind the wrappers
     public :: c_pillar_last_error, c_pillar_status_name, c_pillar_set_option, c_pillar_grid_file, &
               c_pillar_field_name, c_pillar_set_field, c_pillar_set_field_float, &
@@ -78,7 +79,8 @@ module pillar
               c_pillar_write_fields, c_pillar_set_field_device, &
               c_pillar_set_field_device_float, c_pillar_get_field_device, &
               c_pillar_get_field_device_float, c_pillar_set_stencil_file, &
-              c_pillar_set_stencil_source
+              c_pillar_set_stencil_source, c_pillar_bind_field_device, &
+              c_pillar_bind_field_device_float
 
     interface
         integer(c_int) function pillar_create(ctx) bind(C, name='pillar_create')
@@ -242,6 +244,21 @@ module pillar
             character(kind=c_char), intent(in) :: name(*)
             integer(c_size_t), value :: count
         end function
+        ! binding: values stays the caller's device array (c_null_ptr unbinds)
+        integer(c_int) function c_pillar_bind_field_device(ctx, name, values, count) &
+            bind(C, name='pillar_bind_field_device')
+            import :: c_int, c_ptr, c_char, c_size_t
+            type(c_ptr), value :: ctx, values
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_size_t), value :: count
+        end function
+        integer(c_int) function c_pillar_bind_field_device_float(ctx, name, values, count) &
+            bind(C, name='pillar_bind_field_device_float')
+            import :: c_int, c_ptr, c_char, c_size_t
+            type(c_ptr), value :: ctx, values
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_size_t), value :: count
+        end function
         integer(c_int) function pillar_apply(ctx) bind(C, name='pillar_apply')
             import :: c_int, c_ptr
             type(c_ptr), value :: ctx
@@ -391,6 +408,20 @@ contains
         character(*), intent(in) :: name
         integer(c_size_t), intent(in) :: count
         st = c_pillar_get_field_device_float(ctx, c_string(name), values, count)
+    end function
+
+    ! pillar_bind_field_device: the device array used by every later step and apply
+    integer(c_int) function pillar_bind_field_device(ctx, name, values, count) result(st)
+        type(c_ptr), intent(in) :: ctx, values
+        character(*), intent(in) :: name
+        integer(c_size_t), intent(in) :: count
+        st = c_pillar_bind_field_device(ctx, c_string(name), values, count)
+    end function
+    integer(c_int) function pillar_bind_field_device_float(ctx, name, values, count) result(st)
+        type(c_ptr), intent(in) :: ctx, values
+        character(*), intent(in) :: name
+        integer(c_size_t), intent(in) :: count
+        st = c_pillar_bind_field_device_float(ctx, c_string(name), values, count)
     end function
 
     integer(c_int) function set_field_d1(ctx, name, values) result(st)

@@ -174,6 +174,25 @@ pillar_status pillar_get_field_device(pillar_ctx *ctx, const char *name, double 
 pillar_status pillar_get_field_device_float(pillar_ctx *ctx, const char *name, float *values,
                                             size_t count);
 
+/* Binds the caller's device array `values` (count = nlevels * ncells, the caller's order) to
+ * field `name` for the calls that follow, so that a model keeping its state on the GPU calls
+ * only pillar_step in its time loop: before each pillar_step / pillar_apply the handle takes a
+ * bound input's values from the array (the model may write into it between calls), and after it
+ * the array holds the field's new values (the state after steps, an output after an
+ * application). An input takes the array's values at once, checked as pillar_set_field_device
+ * checks them. Where the array can serve as pillar's own — GPU backend in core, the caller's
+ * cell order is pillar's (pillar_get_permutation is the identity), ncells is a multiple of 64
+ * (no padding between levels) and the precision is the handle's — it is used in place: the
+ * kernels read and write it, nothing is copied (one device-to-device copy after an odd number
+ * of steps) and nothing checks its values again. Otherwise each call renumbers it on the device
+ * as pillar_set_field_device / pillar_get_field_device do. values = NULL unbinds (the field
+ * keeps its values in the handle's memory). The array must stay allocated while bound. Same
+ * refusals as pillar_set_field_device. */
+pillar_status pillar_bind_field_device(pillar_ctx *ctx, const char *name, double *values,
+                                       size_t count);
+pillar_status pillar_bind_field_device_float(pillar_ctx *ctx, const char *name, float *values,
+                                             size_t count);
+
 /* One application: every output from the inputs; the inputs are unchanged. */
 pillar_status pillar_apply(pillar_ctx *ctx);
 /* steps >= 0 iterated time steps: the stencil's state inputs advance by its fold (laplap:

@@ -477,6 +477,114 @@ static int test_device(void)
 }
 #endif
 
+#ifdef TEST_API_CUDA
+/* pillar_bind_field_device on a lattice of BX x BY cells (q: its neighbour table, the caller's
+ * order) against the CPU backend on the same table: a model's loop of step(1) with the state
+ * bound (written into between calls, as a model sets boundary values), then an application
+ * with the output bound, then unbound. */
+enum { BX = 16, BY = 8, BN = BX * BY, BM = NZ * BN };
+
+static void bind_case(const int (*q)[4], const char *label)
+{
+    pillar_ctx *g, *c;
+    const char *backend[2] = {"gpu", "cpu"};
+    pillar_ctx **h[2] = {&g, &c};
+    for (int b = 0; b < 2; b++) {
+        T(pillar_create(h[b]) == PILLAR_OK);
+        T(pillar_set_option(*h[b], "stencil", "lap") == PILLAR_OK);
+        T(pillar_set_option(*h[b], "backend", backend[b]) == PILLAR_OK);
+        T(pillar_grid_quad(*h[b], BN, NZ, &q[0][0]) == PILLAR_OK);
+        T(pillar_setup(*h[b]) == PILLAR_OK);
+    }
+    static double in[BM], more[BM], got[BM], want[BM];
+    for (int i = 0; i < BM; i++) {
+        in[i] = sin(0.37 * i) + 0.01 * (i % 11);
+        more[i] = cos(0.21 * i);
+    }
+    double *d_state, *d_out;
+    T(cudaMalloc((void **)&d_state, sizeof in) == cudaSuccess);
+    T(cudaMalloc((void **)&d_out, sizeof in) == cudaSuccess);
+    T(cudaMemcpy(d_state, in, sizeof in, cudaMemcpyHostToDevice) == cudaSuccess);
+    pillar_ctx *ctx = g; /* EXPECT's handle */
+    EXPECT(pillar_bind_field_device(ctx, "in", in, BM), PILLAR_ERR_ARG, "not device memory");
+    ctx = c;
+    EXPECT(pillar_bind_field_device(ctx, "in", d_state, BM), PILLAR_ERR_UNSUPPORTED, "CPU backend");
+    T(pillar_bind_field_device(g, "in", d_state, BM) == PILLAR_OK);
+    T(pillar_set_field(c, "in", in, BM) == PILLAR_OK);
+    for (int t = 0; t < 7; t++) {
+        if (t == 3) { /* the model writes the state between two calls */
+            T(cudaMemcpy(d_state, more, sizeof more, cudaMemcpyHostToDevice) == cudaSuccess);
+            T(pillar_set_field(c, "in", more, BM) == PILLAR_OK);
+        }
+        CHECK(pillar_step(g, 1) == PILLAR_OK, "%s: step: %s", label, pillar_last_error(g));
+        T(pillar_step(c, 1) == PILLAR_OK);
+    }
+    T(cudaMemcpy(got, d_state, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    T(pillar_get_field(c, "in", want, BM) == PILLAR_OK);
+    CHECK(same_bits(got, want, BM), "%s: the bound state after 7 steps of one", label);
+    T(pillar_step(g, 2) == PILLAR_OK && pillar_step(c, 2) == PILLAR_OK); /* an even count */
+    T(cudaMemcpy(got, d_state, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    T(pillar_get_field(c, "in", want, BM) == PILLAR_OK);
+    CHECK(same_bits(got, want, BM), "%s: the bound state after 2 more", label);
+    T(pillar_bind_field_device(g, "out", d_out, BM) == PILLAR_OK);
+    T(pillar_apply(g) == PILLAR_OK && pillar_apply(c) == PILLAR_OK);
+    T(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    T(pillar_get_field(c, "out", want, BM) == PILLAR_OK);
+    CHECK(same_bits(got, want, BM), "%s: the bound output of an application", label);
+    /* unbound: the handle keeps the state; the array is the caller's again */
+    T(pillar_bind_field_device(g, "in", NULL, 0) == PILLAR_OK);
+    T(cudaMemset(d_state, 0xff, sizeof in) == cudaSuccess);
+    T(pillar_step(g, 1) == PILLAR_OK && pillar_step(c, 1) == PILLAR_OK);
+    T(pillar_get_field(g, "in", got, BM) == PILLAR_OK);
+    T(pillar_get_field(c, "in", want, BM) == PILLAR_OK);
+    CHECK(same_bits(got, want, BM), "%s: the state after unbinding", label);
+    pillar_destroy(g);
+    pillar_destroy(c);
+    cudaFree(d_state);
+    cudaFree(d_out);
+}
+
+static void test_device_bind(void)
+{
+    static int q[BN][4], qp[BN][4], perm[BN];
+    int at[BX][BY];
+    for (int y = 0; y < BY; y++) /* a scrambled order: (x, y) -> (7 (y BX + x) + 3) mod BN */
+        for (int x = 0; x < BX; x++)
+            at[x][y] = (7 * (y * BX + x) + 3) % BN;
+    for (int y = 0; y < BY; y++)
+        for (int x = 0; x < BX; x++) {
+            int *n = q[at[x][y]];
+            n[0] = x > 0 ? at[x - 1][y] : -1;
+            n[1] = x < BX - 1 ? at[x + 1][y] : -1;
+            n[2] = y > 0 ? at[x][y - 1] : -1;
+            n[3] = y < BY - 1 ? at[x][y + 1] : -1;
+        }
+    bind_case((const int (*)[4])q, "bound, renumbered on the device");
+    /* the same lattice in pillar's own order: the array is used in place */
+    pillar_ctx *p;
+    T(pillar_create(&p) == PILLAR_OK);
+    T(pillar_set_option(p, "stencil", "lap") == PILLAR_OK);
+    T(pillar_grid_quad(p, BN, NZ, &q[0][0]) == PILLAR_OK);
+    T(pillar_setup(p) == PILLAR_OK);
+    T(pillar_get_permutation(p, perm, BN) == PILLAR_OK);
+    pillar_destroy(p);
+    for (int i = 0; i < BN; i++)
+        for (int d = 0; d < 4; d++)
+            qp[perm[i]][d] = q[i][d] < 0 ? -1 : perm[q[i][d]];
+    T(pillar_create(&p) == PILLAR_OK);
+    T(pillar_set_option(p, "stencil", "lap") == PILLAR_OK);
+    T(pillar_grid_quad(p, BN, NZ, &qp[0][0]) == PILLAR_OK);
+    T(pillar_setup(p) == PILLAR_OK);
+    T(pillar_get_permutation(p, perm, BN) == PILLAR_OK);
+    int identity = 1;
+    for (int i = 0; i < BN; i++)
+        identity &= perm[i] == i;
+    CHECK(identity, "a grid given in pillar's order keeps it (the in-place case)");
+    pillar_destroy(p);
+    bind_case((const int (*)[4])qp, "bound in place");
+}
+#endif
+
 static int fault_try(long k)
 {
     pillar_ctx *ctx = NULL;
@@ -683,6 +791,7 @@ int main(int argc, char **argv)
             return rc;
         test_device_graph();
         test_device_quad();
+        test_device_bind();
         return check_done("test_api --gpu (graph and quad stencils)") || rc;
     }
 #endif

@@ -51,6 +51,12 @@ struct pillar_ctx {
     user_order u;
     session ses;     /* where the fields live; every run (src/engine/session.h) */
     int input_set[PILLAR_MAXF];
+    struct {
+        void *p;       /* the caller's device array bound to field k (pillar_bind_field_device) */
+        int is_float;
+        size_t count;
+        int in_place;  /* used in place by the session (session_bind) */
+    } bound[PILLAR_MAXF];
     int outputs_valid;
     long steps_done; /* pillar_step's steps since the inputs were last set */
     int comm_set;    /* pillar_set_comm: pillar_step runs over the ranks of comm */
@@ -824,6 +830,11 @@ pillar_status pillar_get_field_float(pillar_ctx *ctx, const char *name, float *v
     PROTECTED(ctx, field_call(ctx, "pillar_get_field_float", name, values, 1, count, 0));
 }
 
+#ifdef PILLAR_HAVE_CUDA
+static pillar_status device_field_move(pillar_ctx *ctx, const char *fn, int k, void *values,
+                                       int is_float, size_t count, int set);
+#endif
+
 /* pillar_set_field_device (set) and pillar_get_field_device, of either type: renumbered on the
  * device where the session keeps the grid resident; otherwise the values cross through a host
  * copy, which the host path then handles. */
@@ -843,10 +854,26 @@ static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const ch
         return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': values is not device memory (cudaMalloc "
                     "or cudaMallocManaged); give host arrays to %s", fn, name,
                     set ? "pillar_set_field" : "pillar_get_field");
+    if ((st = field_use(ctx, fn, k, set)) != PILLAR_OK)
+        return st;
+    return device_field_move(ctx, fn, k, values, is_float, count, set);
+#else
+    (void)is_float;
+    (void)set;
+    (void)k;
+    return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this build of libpillar has no GPU backend", fn);
+#endif
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* Field k (checked) set from or read into the caller's device array: renumbered on the device
+ * where the session keeps the grid resident; else through a host copy. */
+static pillar_status device_field_move(pillar_ctx *ctx, const char *fn, int k, void *values,
+                                       int is_float, size_t count, int set)
+{
     int host_path;
-    if ((st = field_use(ctx, fn, k, set)) != PILLAR_OK ||
-        (st = session_field(ctx, fn, k, values, is_float, set, 1, &host_path)) != PILLAR_OK ||
-        !host_path)
+    pillar_status st = session_field(ctx, fn, k, values, is_float, set, 1, &host_path);
+    if (st != PILLAR_OK || !host_path)
         return st;
     /* not resident (a grid larger than the device, a strategy without iterated kernels) */
     size_t bytes = count * (is_float ? sizeof(float) : sizeof(double));
@@ -861,12 +888,8 @@ static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const ch
     }
     xfree(host);
     return st;
-#else
-    (void)is_float;
-    (void)set;
-    return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this build of libpillar has no GPU backend", fn);
-#endif
 }
+#endif
 
 pillar_status pillar_set_field_device(pillar_ctx *ctx, const char *name, const double *values,
                                       size_t count)
@@ -895,6 +918,93 @@ pillar_status pillar_get_field_device_float(pillar_ctx *ctx, const char *name, f
                                      count, 0));
 }
 
+/* pillar_bind_field_device of either type (values NULL: unbind). */
+static pillar_status bind_call(pillar_ctx *ctx, const char *fn, const char *name, void *values,
+                               int is_float, size_t count)
+{
+    BEGIN(ctx);
+    pillar_status st;
+    if (!values) { /* unbind: the field keeps its values, in the handle's own memory */
+        int k = field_arg(ctx, fn, name, "", (size_t)ctx->pb.ug.nxy * (size_t)ctx->pb.ug.nz, &st);
+        if (k < 0)
+            return st;
+        session_unbind(&ctx->ses, k);
+        memset(&ctx->bound[k], 0, sizeof ctx->bound[k]);
+        return PILLAR_OK;
+    }
+    int k = field_arg(ctx, fn, name, values, count, &st);
+    if (k < 0)
+        return st;
+#ifdef PILLAR_HAVE_CUDA
+    if (ctx->backend != BACKEND_GPU)
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this handle runs on the CPU backend; device "
+                    "arrays need backend gpu (pillar_set_option(ctx, \"backend\", \"gpu\"))", fn);
+    if (!gpu_is_device_memory(values))
+        return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': values is not device memory (cudaMalloc "
+                    "or cudaMallocManaged)", fn, name);
+    int nin = stencil_table[ctx->pb.s.stencil].nin;
+    session_unbind(&ctx->ses, k);
+    memset(&ctx->bound[k], 0, sizeof ctx->bound[k]);
+    if (k < nin) { /* an input takes the array's values now, checked as a set is */
+        if ((st = device_field_move(ctx, fn, k, values, is_float, count, 1)) != PILLAR_OK)
+            return st;
+        session_sync(ctx);
+        perr_capture(ctx->err, sizeof ctx->err);
+        int r = session_bind(&ctx->ses, k, values, is_float);
+        perr_capture(NULL, 0);
+        if (r < 0)
+            return PILLAR_ERR_BACKEND;
+        ctx->bound[k].in_place = r == 1;
+    }
+    ctx->bound[k].p = values;
+    ctx->bound[k].is_float = is_float;
+    ctx->bound[k].count = count;
+    return PILLAR_OK;
+#else
+    (void)is_float;
+    return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this build of libpillar has no GPU backend", fn);
+#endif
+}
+
+pillar_status pillar_bind_field_device(pillar_ctx *ctx, const char *name, double *values,
+                                       size_t count)
+{
+    PROTECTED(ctx, bind_call(ctx, "pillar_bind_field_device", name, values, 0, count));
+}
+
+pillar_status pillar_bind_field_device_float(pillar_ctx *ctx, const char *name, float *values,
+                                             size_t count)
+{
+    PROTECTED(ctx, bind_call(ctx, "pillar_bind_field_device_float", name, values, 1, count));
+}
+
+/* Before a run: bound inputs not used in place are set from their arrays (the caller may have
+ * written into them); after it: the fields the run changed (the state after steps, the outputs
+ * after an application) go back into their bound arrays. */
+static pillar_status bound_move(pillar_ctx *ctx, const char *fn, int before, int steps)
+{
+#ifdef PILLAR_HAVE_CUDA
+    const stencil_info *si = &stencil_table[ctx->pb.s.stencil];
+    const iter_carry *c = iter_carried(ctx->pb.s.stencil);
+    for (int k = 0; k < ctx->pb.nf; k++) {
+        if (!ctx->bound[k].p || ctx->bound[k].in_place)
+            continue;
+        int changed = k >= si->nin ? !steps : 0;
+        for (int j = 0; steps && j < c->n; j++)
+            changed |= c->in[j] == k;
+        if (before ? k >= si->nin : !changed)
+            continue;
+        pillar_status st = device_field_move(ctx, fn, k, ctx->bound[k].p, ctx->bound[k].is_float,
+                                             ctx->bound[k].count, before);
+        if (st != PILLAR_OK)
+            return st;
+    }
+#else
+    (void)ctx, (void)fn, (void)before, (void)steps;
+#endif
+    return PILLAR_OK;
+}
+
 /* ---- running ---- */
 
 static pillar_status inputs_ready(pillar_ctx *ctx, const char *fn)
@@ -913,13 +1023,16 @@ static pillar_status inputs_ready(pillar_ctx *ctx, const char *fn)
 static pillar_status apply_call(pillar_ctx *ctx)
 {
     ENTER(ctx, inputs_ready(ctx, "pillar_apply"));
+    pillar_status st = bound_move(ctx, "pillar_apply", 1, 0);
+    if (st != PILLAR_OK)
+        return st;
     perr_capture(ctx->err, sizeof ctx->err);
     int rc = session_apply(&ctx->ses);
     perr_capture(NULL, 0);
     if (rc != 0)
         return PILLAR_ERR_BACKEND;
     ctx->outputs_valid = 1;
-    return PILLAR_OK;
+    return bound_move(ctx, "pillar_apply", 0, 0);
 }
 
 static pillar_status step_call(pillar_ctx *ctx, int steps)
@@ -935,6 +1048,9 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
     ctx->outputs_valid = 0;
     if (steps == 0)
         return PILLAR_OK;
+    pillar_status st = bound_move(ctx, "pillar_step", 1, steps);
+    if (st != PILLAR_OK)
+        return st;
     session_sync(ctx);
     perr_capture(ctx->err, sizeof ctx->err);
     int rc = session_steps(&ctx->ses, steps);
@@ -942,7 +1058,7 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
     if (rc != 0)
         return PILLAR_ERR_BACKEND; /* the state is then undefined */
     ctx->steps_done += steps;
-    return PILLAR_OK;
+    return bound_move(ctx, "pillar_step", 0, steps);
 }
 
 static pillar_status set_comm_call(pillar_ctx *ctx, int fcomm)

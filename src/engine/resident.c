@@ -18,6 +18,8 @@ struct resident {
     int32_t *tab;       /* the part's image on the device (ooc_part_image_pack) */
     fieldset d;         /* every field's device array, the grid's layout */
     void *scratch;      /* one spare array of a field */
+    void *adopted[PILLAR_MAXF]; /* a caller's array used in place as input k's (NULL: none) */
+    void *own[PILLAR_MAXF];     /* meanwhile, k's own array */
     cudaStream_t stream;
     size_t es;
 };
@@ -65,6 +67,8 @@ void resident_close(resident *r)
 {
     if (!r)
         return;
+    for (int i = 0; i < r->pb->nf; i++)
+        resident_release(r, i); /* every array its own again */
     for (int i = 0; i < r->pb->nf; i++)
         CK(cudaFree(r->d.p[i]));
     CK(cudaFree(r->scratch));
@@ -178,4 +182,56 @@ int resident_sync(resident *r)
         return 0;
     perr("on the device: %s", cudaGetErrorString(e));
     return -1;
+}
+
+/* The slot (field index) whose array is p, or -1. */
+static int slot_of(const resident *r, const void *p)
+{
+    for (int i = 0; i < r->pb->nf; i++)
+        if (r->d.p[i] == p)
+            return i;
+    return -1;
+}
+
+void resident_adopt(resident *r, int k, void *dev)
+{
+    resident_release(r, k);
+    r->own[k] = r->d.p[k];
+    r->d.p[k] = dev;
+    r->adopted[k] = dev;
+    resident_wrote(r, k);
+}
+
+void resident_settle(resident *r)
+{
+    for (int k = 0; k < r->pb->nf; k++) {
+        void *dev = r->adopted[k];
+        if (!dev || r->d.p[k] == dev)
+            continue;
+        /* the state ended in the other array of the pair: copied into the caller's, which
+         * becomes k's again (the other array takes the slot the caller's array had) */
+        int o = slot_of(r, dev);
+        CK(cudaMemcpyAsync(dev, r->d.p[k], r->es * r->pb->ug.len, cudaMemcpyDeviceToDevice,
+                           r->stream));
+        if (o >= 0)
+            r->d.p[o] = r->d.p[k];
+        else
+            r->scratch = r->d.p[k];
+        r->d.p[k] = dev;
+    }
+}
+
+void resident_release(resident *r, int k)
+{
+    void *dev = r->adopted[k];
+    if (!dev)
+        return;
+    resident_settle(r);
+    /* k's own array takes the values back */
+    CK(cudaMemcpyAsync(r->own[k], dev, r->es * r->pb->ug.len, cudaMemcpyDeviceToDevice,
+                       r->stream));
+    CK(cudaStreamSynchronize(r->stream));
+    r->d.p[k] = r->own[k];
+    r->own[k] = NULL;
+    r->adopted[k] = NULL;
 }

@@ -54,6 +54,16 @@ void *resident_scratch(resident *r);
 /* Makes the scratch array field k's array (and k's old array the scratch), then resident_wrote. */
 void resident_swap_in(resident *r, int k);
 
+/* A caller's device array (the grid's layout and precision) used in place as input field k's
+ * array: steps read it and, once resident_settle has run, leave k's new values in it.
+ * resident_wrote follows. Arrays of the grid's layout only: the caller checks. */
+void resident_adopt(resident *r, int k, void *dev);
+/* After steps: every adopted field's values back in the caller's array (one device-to-device
+ * copy where the last step left them in the other array of its pair), queued on the stream. */
+void resident_settle(resident *r);
+/* Field k's own array again, holding the adopted array's values (nothing if k adopted none). */
+void resident_release(resident *r, int k);
+
 /* `steps` time steps, launched on the handle's stream without waiting for them. Returns 0, or
  * -1 after a message when a launch failed (a device error: the state is then undefined). */
 int resident_steps(resident *r, int steps);

@@ -68,6 +68,22 @@ void session_host_read(session *s, int k)
     (void)k;
 }
 
+/* Inputs bound in place: the caller may have written into them since the last call, so the
+ * device copy is current (unless the host copy was set since: it is uploaded into the caller's
+ * array at the next run); what no step writes goes to the other array of a carried pair. */
+static void refresh_in_place(session *s)
+{
+#ifdef PILLAR_HAVE_CUDA
+    for (int k = 0; k < s->pb->nf; k++)
+        if (s->in_place[k] && s->dev_ok[k]) {
+            s->host_ok[k] = 0;
+            resident_wrote(s->res, k);
+        }
+#else
+    (void)s;
+#endif
+}
+
 /* Every field brought to the host, for a run on the host fields. */
 static void host_all(session *s)
 {
@@ -178,6 +194,7 @@ static int gpu_steps(session *s, route_t route, int steps, size_t budget)
         if (r == 1) {
             device_inputs(s);
             int rc = resident_steps(s->res, steps);
+            resident_settle(s->res); /* inputs bound in place hold the new state */
             state_ran(s, 1);
             return rc;
         }
@@ -192,6 +209,7 @@ static int gpu_steps(session *s, route_t route, int steps, size_t budget)
 int session_steps(session *s, int steps)
 {
     problem *pb = s->pb;
+    refresh_in_place(s);
     size_t budget = 0;
     double need = 0; /* what the resident fields need, 0 once they are on the device */
 #ifdef PILLAR_HAVE_CUDA
@@ -230,6 +248,7 @@ int session_steps(session *s, int steps)
 int session_apply(session *s)
 {
     problem *pb = s->pb;
+    refresh_in_place(s);
     int nin = nin_of(s);
     if (!s->gpu) {
         host_all(s);
@@ -324,6 +343,7 @@ static void *stage_of(session *s)
 int session_set(session *s, int k, const void *values, int is_float, int on_device, long *bad_at)
 {
     *bad_at = -1;
+    refresh_in_place(s);
 #ifdef PILLAR_HAVE_CUDA
     if (!on_device && (!s->gpu || s->comm_set || s->persistent == PERSIST_ON))
         return 1; /* the runs take the host copies: renumbered there */
@@ -337,6 +357,7 @@ int session_set(session *s, int k, const void *values, int is_float, int on_devi
                            cudaMemcpyHostToDevice, resident_stream(s->res)));
     }
     set_from_device(s, k, dvalues, is_float, bad_at);
+    resident_settle(s->res); /* a field bound in place holds the values set */
     return 0;
 #else
     (void)s, (void)k, (void)values, (void)is_float, (void)on_device;
@@ -346,6 +367,7 @@ int session_set(session *s, int k, const void *values, int is_float, int on_devi
 
 int session_get(session *s, int k, void *values, int is_float, int on_device)
 {
+    refresh_in_place(s);
 #ifdef PILLAR_HAVE_CUDA
     if (!on_device && (s->host_ok[k] || !s->dev_ok[k]))
         return 1; /* the host copy is current: renumbered there */
@@ -367,4 +389,38 @@ int session_get(session *s, int k, void *values, int is_float, int on_device)
     (void)s, (void)k, (void)values, (void)is_float, (void)on_device;
     return 1;
 #endif
+}
+
+int session_bind(session *s, int k, void *dvalues, int is_float)
+{
+#ifdef PILLAR_HAVE_CUDA
+    const problem *pb = s->pb;
+    if (!s->gpu || s->comm_set || s->persistent == PERSIST_ON || k >= nin_of(s) ||
+        is_float != (pb->s.prec == PREC_FLOAT) || pb->ug.zstride != pb->ug.nxy ||
+        s->u->ncells != pb->ug.nxy)
+        return 0;
+    for (int i = 0; i < s->u->ncells; i++)
+        if (s->u->cell[i] != i)
+            return 0;
+    int r = resident_ready(s);
+    if (r <= 0)
+        return r;
+    resident_adopt(s->res, k, dvalues);
+    s->in_place[k] = 1;
+    s->dev_ok[k] = 1;
+    s->host_ok[k] = 0;
+    return 1;
+#else
+    (void)s, (void)k, (void)dvalues, (void)is_float;
+    return 0;
+#endif
+}
+
+void session_unbind(session *s, int k)
+{
+#ifdef PILLAR_HAVE_CUDA
+    if (s->in_place[k] && s->res)
+        resident_release(s->res, k);
+#endif
+    s->in_place[k] = 0;
 }

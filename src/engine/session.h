@@ -36,6 +36,7 @@ typedef struct {
     int comm_set, comm, fuse; /* steps over the ranks of an MPI communicator (Fortran handle) */
     /* where each field is current (inputs, then outputs) */
     unsigned char host_ok[PILLAR_MAXF], dev_ok[PILLAR_MAXF];
+    unsigned char in_place[PILLAR_MAXF]; /* input k is a caller's device array (session_bind) */
     resident *res;           /* the device-resident fields (NULL until first needed) */
     int res_refused;         /* the grid does not fit the device, or the strategy has no
                               * iterated kernels: the host paths run instead */
@@ -71,5 +72,17 @@ int session_apply(session *s);
  * unchanged. get: outputs NaN where the stencil computes nothing. 0, 1, or -1 after a message. */
 int session_set(session *s, int k, const void *values, int is_float, int on_device, long *bad_at);
 int session_get(session *s, int k, void *values, int is_float, int on_device);
+
+/* Input field k bound to the caller's device array dvalues (nlevels * ncells values, float
+ * when is_float), used in place: possible on the GPU where the grid is resident, the caller's
+ * cell order is pillar's (an identity permutation, pillar_get_permutation), there is no padding
+ * between levels (pillar's level stride is the number of cells) and the precision is the
+ * field's. Returns 1 when bound in place: from then on runs read the caller's array as field k
+ * and leave its new values there (one device-to-device copy after an odd number of steps), and
+ * nothing checks its values; 0 when it cannot be (the caller moves the values at each call);
+ * -1 after a message. */
+int session_bind(session *s, int k, void *dvalues, int is_float);
+/* Field k its own array again, holding the bound array's values. */
+void session_unbind(session *s, int k);
 
 #endif
