@@ -207,7 +207,9 @@ int main(int argc, char **argv)
         for (int c = 0; c < ncells; c++)
             for (int d = 0; d < 4; d++)
                 nbrp[4 * perm[c] + d] = nbr[4 * c + d] < 0 ? -1 : perm[nbr[4 * c + d]];
-        pctx = make(&a, nbrp);
+        setup_args ga = a;
+        ga.backend = "gpu";
+        pctx = make(&ga, nbrp);
         for (size_t j = 0; j < n; j++) /* v0 in pillar's order */
             v0p[(j / ncells) * ncells + perm[j % ncells]] = v0[j];
     }
