@@ -289,7 +289,7 @@ static int run_gtwopass(const problem *pb, ooc_plan *pl, fieldset ref, int nt, i
 {
     CHECK(ooc_plan_gtwopass(pl, nt) == 0, "%s: no graph-twopass lists for blocks of %d", what, nt);
     CHECK(ooc_plan_geometry(pl, &pb->geo) == 0, "%s: coefficients", what); /* fluxdiff's */
-    if (pl->gtp != nt)
+    if (pl->lists_bx != nt)
         return 0;
     fieldset st = iter_fields_copy(pb), spare = {{0}};
     spare.p[0] = field_alloc(pb->s.prec, pb->ug.len);

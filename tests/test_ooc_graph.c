@@ -19,6 +19,7 @@ enum { NZ = 5, STEPS = 5, MAXF = 3 };
 #include "ooc_checks.h"
 #include "scratch.h"
 #include "src/io/mesh_io.h"
+#include "access/graph_twopass.h"
 
 #include <math.h>
 #include <string.h>
@@ -145,10 +146,10 @@ static void test_gtwopass_lists(const problem *pb, const char *what)
                     continue;
                 }
                 double before = pl.h2d_table_bytes, lists = 0;
-                CHECK(ooc_plan_gtwopass(&pl, nt) == 0 && pl.gtp == nt, "%s: no lists", what);
-                for (int p = 0; p < pl.nparts && pl.gtp; p++) {
+                CHECK(ooc_plan_gtwopass(&pl, nt) == 0 && pl.lists_bx == nt, "%s: no lists", what);
+                for (int p = 0; p < pl.nparts && pl.lists_bx; p++) {
                     const ooc_part *pt = &pl.part[p];
-                    const gtwopass *gp = &pt->gp;
+                    const gtwopass *gp = graph_twopass_lists(pt->lists);
                     const int nb = gp->nblocks;
                     const size_t ne = gp->nent > 0 ? gp->nent : 1;
                     lists += (double)sizeof(int32_t) * (double)gtwopass_words(gp) * pl.nslabs;
@@ -198,7 +199,7 @@ static void test_gtwopass_lists(const problem *pb, const char *what)
             const int todo = steps - done < pl->F ? steps - done : pl->F;                         \
             for (int p = 0; p < pl->nparts; p++) {                                                \
                 const ooc_part *pt = &pl->part[p];                                                \
-                const gtwopass *s = &pt->gp;                                                      \
+                const gtwopass *s = graph_twopass_lists(pt->lists);                                                      \
                 const int n = pt->ncells, nb = s->nblocks, base = n - s->n;                       \
                 const size_t ne = s->nent > 0 ? s->nent : 1;                                      \
                 T *a = xalloc(sizeof(T) * (size_t)n * (size_t)g->nz), *b = xalloc(sizeof(T) * (size_t)n * (size_t)g->nz); \

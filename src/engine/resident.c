@@ -35,21 +35,20 @@ resident *resident_open(const problem *pb, const resident_kernel *k)
     }
     r->apply = r->launch;
     r->apply.apply = 1;
-    int gtp = k->access == ACC_GRAPH_TWOPASS && stencil_table[s->stencil].graph;
     if (ooc_plan_incore(&r->pl, &pb->ug, s->stencil, s->prec, s->chasing, s->compressed, 1) != 0) {
         xfree(r);
         return NULL;
     }
-    if ((gtp && ooc_plan_gtwopass(&r->pl, r->launch.bx) != 0) ||
+    if (ooc_plan_lists(&r->pl, k->access, r->launch.bx) != 0 ||
         ooc_plan_geometry(&r->pl, &pb->geo) != 0) {
         ooc_plan_free(&r->pl);
         xfree(r);
         return NULL;
     }
     const ooc_part *pt = &r->pl.part[0];
-    size_t words = ooc_part_image_words(pt, s->stencil, s->prec, gtp);
+    size_t words = ooc_part_image_words(pt, s->stencil, s->prec);
     int32_t *image = xalloc(sizeof(int32_t) * (words ? words : 1));
-    ooc_part_image_pack(pt, s->stencil, s->prec, gtp, image);
+    ooc_part_image_pack(pt, s->stencil, s->prec, image);
     CK(cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking));
     CK(cudaMalloc((void **)&r->tab, sizeof(int32_t) * (words ? words : 1)));
     CK(cudaMemcpy(r->tab, image, sizeof(int32_t) * words, cudaMemcpyHostToDevice));

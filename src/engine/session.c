@@ -143,9 +143,10 @@ static int ooc_steps(session *s, int steps, size_t budget)
     if (ooc_plan_make(&pl, &pb->ug, sp->stencil, sp->prec, sp->chasing, sp->compressed, budget,
                       1) != 0)
         return -1;
-    if ((s->access == ACC_GRAPH_TWOPASS && stencil_table[sp->stencil].graph &&
-         ooc_plan_gtwopass(&pl, access_table[ACC_GRAPH_TWOPASS].shape_uns[0]) != 0) ||
-        ooc_plan_geometry(&pl, &pb->geo) != 0) { /* its lists replace the neighbour lists */
+    /* a strategy with its own lists (access/hooks.h): they replace the neighbour lists */
+    if ((ooc_iterated_ok(s->access, sp->stencil) &&
+         ooc_plan_lists(&pl, s->access, access_table[s->access].shape_uns[0]) != 0) ||
+        ooc_plan_geometry(&pl, &pb->geo) != 0) {
         ooc_plan_free(&pl);
         return -1;
     }
