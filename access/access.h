@@ -39,41 +39,41 @@
  *             the offset tables of storage/gtable.h and the lattice twins)
  *   iterated  1: usable in iterated runs (src/ooc/ooc_gpu.c)
  *   twin      the strategy whose regular twin is the same kernel as this one's (itself if its own) */
-#define PILLAR_ACCESS(X)                                                                          \
-    X(NAIVE, "naive", naive, 1, ONE, ANY, NONE, NONE, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),          \
-      "one thread per cell; every neighbour looked up at every use")                              \
-    X(IDXVAR, "idxvar", idxvar, 1, ONE, ANY, NONE, NONE, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),       \
-      "one thread per cell; each neighbour looked up once into a register")                       \
-    X(SHARED, "shared", shared, 1, ONE, ANY, OFFSETS, NONE, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),    \
-      "the block's lowest-z thread per plane cell shares the indices through shared memory")      \
-    X(SHARED_WARP, "shared-warp", shared_warp, 1, ONE, WARP, NONE, NONE, 1, 1, IDXVAR, (16, 1, 8),   \
-      (16, 1, 8), "as shared, through warp shuffles (needs block x < 32 dividing 32, z > 1)")     \
-    X(ZLOOP, "zloop", zloop, 1, ALL, ANY, NONE, NONE, 1, 1, ZLOOP, (128, 1, 1), (128, 1, 1),         \
-      "one thread per pillar; indices looked up once, loop over all levels")                      \
-    X(ZLOOP_SLICED, "zloop-sliced", zloop, 1, SLICE, ANY, NONE, NONE, 1, 1, ZLOOP_SLICED,            \
-      (128, 1, 1), (128, 1, 1),                                                                   \
-      "one thread per slice of m levels (--zslice m, default 8); indices looked up once per "    \
-      "slice")                                                                                    \
-    X(STAGED, "staged", staged, 0, SLICE, STAGED, STAGED, STAGED, 1, 0, STAGED, (256, 1, 1),           \
-      (32, 8, 1),                                                                                 \
-      "a block's cells and their halo (per-block lists built once on the host) are copied to "   \
-      "shared\nmemory level by level; neighbours are local slots kept in registers (laplap, "    \
-      "hdiff, lap)")                                                                           \
-    X(TWOPASS, "twopass", twopass, 1, SLICE, TILE, LAPS, TWOPASS, 0, 0, TWOPASS, (128, 1, 4),           \
-      (32, 4, 4),                                                                                 \
-      "a block of cells x levels computes the Laplacian of its cells and their ring once into "  \
-      "shared\nmemory, then the outputs from there (laplap, hdiff, lap); --zslice level groups "  \
-      "per block")                                                                              \
-    X(GRAPH_TWOPASS, "graph-twopass", graph_twopass, 0, SLICE, GTILE, GLAPS, GRAPH_TWOPASS, 1, 1,            \
-      GRAPH_TWOPASS, (256, 1, 1), (32, 4, 1),                                                     \
-      "graph stencils: a block computes the inner Laplacian of its run of cells and their "      \
-      "ring once per\nlevel into shared memory, then its outputs from there (per-block lists "  \
-      "built once on the host)")                                                                \
-    X(ZLOOP_PLAIN, "zloop-plain", zloop_plain, 1, SLICE, ANY, NONE, NONE, 0, 0, ZLOOP_PLAIN,        \
-      (128, 1, 1), (128, 1, 1),                                                                   \
-      "zloop-sliced with the values read by plain loads, not the read-only path")               \
-    X(PAIRS, "pairs", pairs, 1, SLICE, PAIRS, NONE, NONE, 0, 0, PAIRS, (128, 1, 1), (64, 4, 1),      \
-      "two cells of a row per thread, --zslice levels; the regular twin reads aligned pairs of "  \
+#define PILLAR_ACCESS(X)                                                                           \
+    X(NAIVE, "naive", naive, 1, ONE, ANY, NONE, NONE, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),        \
+      "one thread per cell; every neighbour looked up at every use")                               \
+    X(IDXVAR, "idxvar", idxvar, 1, ONE, ANY, NONE, NONE, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),     \
+      "one thread per cell; each neighbour looked up once into a register")                        \
+    X(SHARED, "shared", shared, 1, ONE, ANY, OFFSETS, NONE, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),  \
+      "the block's lowest-z thread per plane cell shares the indices through shared memory")       \
+    X(SHARED_WARP, "shared-warp", shared_warp, 1, ONE, WARP, NONE, NONE, 1, 1, IDXVAR, (16, 1, 8), \
+      (16, 1, 8), "as shared, through warp shuffles (needs block x < 32 dividing 32, z > 1)")      \
+    X(ZLOOP, "zloop", zloop, 1, ALL, ANY, NONE, NONE, 1, 1, ZLOOP, (128, 1, 1), (128, 1, 1),       \
+      "one thread per pillar; indices looked up once, loop over all levels")                       \
+    X(ZLOOP_SLICED, "zloop-sliced", zloop, 1, SLICE, ANY, NONE, NONE, 1, 1, ZLOOP_SLICED,          \
+      (128, 1, 1), (128, 1, 1),                                                                    \
+      "one thread per slice of m levels (--zslice m, default 8); indices looked up once per "      \
+      "slice")                                                                                     \
+    X(STAGED, "staged", staged, 0, SLICE, STAGED, STAGED, STAGED, 1, 0, STAGED, (256, 1, 1),       \
+      (32, 8, 1),                                                                                  \
+      "a block's cells and their halo (per-block lists built once on the host) are copied to "     \
+      "shared\nmemory level by level; neighbours are local slots kept in registers (laplap, "      \
+      "hdiff, lap)")                                                                               \
+    X(TWOPASS, "twopass", twopass, 1, SLICE, TILE, LAPS, TWOPASS, 0, 0, TWOPASS, (128, 1, 4),      \
+      (32, 4, 4),                                                                                  \
+      "a block of cells x levels computes the Laplacian of its cells and their ring once into "    \
+      "shared\nmemory, then the outputs from there (laplap, hdiff, lap); --zslice level groups "   \
+      "per block")                                                                                 \
+    X(GRAPH_TWOPASS, "graph-twopass", graph_twopass, 0, SLICE, GTILE, GLAPS, GRAPH_TWOPASS, 1, 1,  \
+      GRAPH_TWOPASS, (256, 1, 1), (32, 4, 1),                                                      \
+      "graph stencils: a block computes the inner Laplacian of its run of cells and their "        \
+      "ring once per\nlevel into shared memory, then its outputs from there (per-block lists "     \
+      "built once on the host)")                                                                   \
+    X(ZLOOP_PLAIN, "zloop-plain", zloop_plain, 1, SLICE, ANY, NONE, NONE, 0, 0, ZLOOP_PLAIN,       \
+      (128, 1, 1), (128, 1, 1),                                                                    \
+      "zloop-sliced with the values read by plain loads, not the read-only path")                  \
+    X(PAIRS, "pairs", pairs, 1, SLICE, PAIRS, NONE, NONE, 0, 0, PAIRS, (128, 1, 1), (64, 4, 1),    \
+      "two cells of a row per thread, --zslice levels; the regular twin reads aligned pairs of "   \
       "values\n(vector loads) and stores both cells at once")
 
 #define PILLAR_ACC_ENUM_(E, ...) ACC_##E,
