@@ -1,5 +1,8 @@
-/* access.c — the access strategy table of access.h. */
+/* access.c — the access strategy table of access.h, and the hooks several strategies share
+ * (access/hooks.h): the block-shape rules ANY, WARP, PAIRS, the shared memory NONE and OFFSETS,
+ * the lists NONE, and the calls through a strategy's lists. */
 #include "access.h"
+#include "hooks.h"
 
 #include "../base/common.h"
 #include "launch.h"
@@ -18,16 +21,16 @@
 #endif
 #define PILLAR_ACC_GKERNELS_0(k) NULL
 #define PILLAR_ACC_UPLOAD_0(k) NULL
-#define PILLAR_ACC_ROW_(E, nm, k, up, lev, shape, smem, staging, graph, iterated, twin, su, sr,  \
+#define PILLAR_ACC_ROW_(E, nm, k, up, lev, shape, smem, prep, graph, iterated, twin, su, sr,     \
                         summary)                                                                  \
-    {nm, summary, LEVELS_##lev, SHAPE_##shape, SMEM_##smem, staging, graph, iterated, ACC_##twin, \
+    {nm, summary, LEVELS_##lev, SHAPE_##shape, SMEM_##smem, graph, iterated, ACC_##twin,          \
      {PILLAR_LIST su}, {PILLAR_LIST sr}, PILLAR_ACC_KERNELS(k), PILLAR_ACC_GKERNELS_##graph(k),     \
-     PILLAR_ACC_UPLOAD_##up(k)},
+     PILLAR_ACC_UPLOAD_##up(k), access_shape_##shape, access_smem_##smem, &access_prep_##prep},
 const access_desc access_table[ACC_COUNT] = {PILLAR_ACCESS(PILLAR_ACC_ROW_)};
 
 #define PILLAR_ACC_NAME_(E, nm, ...) nm,
 const char *const access_name[ACC_COUNT] = {PILLAR_ACCESS(PILLAR_ACC_NAME_)};
-#define PILLAR_ACC_SUMMARY_(E, nm, k, up, lev, shape, smem, staging, graph, iterated, twin, su,  \
+#define PILLAR_ACC_SUMMARY_(E, nm, k, up, lev, shape, smem, prep, graph, iterated, twin, su,  \
                             sr, summary)                                                          \
     summary,
 const char *const access_summary[ACC_COUNT] = {PILLAR_ACCESS(PILLAR_ACC_SUMMARY_)};
@@ -56,13 +59,15 @@ int access_supports(access_t a, stencil_t s)
     if ((int)a < 0 || a >= ACC_COUNT || (int)s < 0 || (int)s >= stencil_count())
         return 0;
     const access_desc *d = &access_table[a];
-    if (stencil_is_user(s))
-        return !d->staging && (!stencil_table[s].graph || d->graph);
-    if (stencil_table[s].graph)
-        return d->graph;
-    if (d->staging == 3) /* the graph two-pass lists: graph kernels only */
+    const stencil_info *si = &stencil_table[s];
+    if (si->graph)
+        return d->graph && d->prep->stencils != PREP_FOR_STAGED &&
+               (!stencil_is_user(s) || d->prep->stencils == PREP_FOR_ANY);
+    if (d->prep->stencils == PREP_FOR_GRAPH)
         return 0;
-    return d->staging == 1 || d->staging == 2 ? stencil_table[s].staged : 1;
+    if (d->prep->stencils == PREP_FOR_STAGED)
+        return !stencil_is_user(s) && si->staged;
+    return 1;
 }
 
 void access_default_shape(access_t a, int uns, int *bx, int *by, int *bz)
@@ -83,52 +88,80 @@ int access_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size
     }
     long t = (long)bx * by * bz;
     if (t > PILLAR_MAX_THREADS || t < 1) {
-        snprintf(why, n, "%dx%dx%d is %ld threads; a block holds 1 to %d", bx, by, bz, t, PILLAR_MAX_THREADS);
+        snprintf(why, n, "%dx%dx%d is %ld threads; a block holds 1 to %d", bx, by, bz, t,
+                 PILLAR_MAX_THREADS);
         return 0;
     }
-    switch (d->shape) {
-    case SHAPE_ANY:
-    case SHAPE_PAIRS: return 1;
-    case SHAPE_WARP:
-        if (uns) {
-            int m = bx * by;
-            if (!((m % 32 == 0) || (32 % m == 0)) || t % 32 != 0) {
-                snprintf(why, n, "%s needs bx*by dividing 32 (or a multiple of 32) and whole "
-                         "warps; %dx%dx%d is not", d->name, bx, by, bz);
-                return 0;
-            }
-        }
-        return 1;
-    case SHAPE_TILE:     /* a tile and its ring of one cell, L levels a group */
-    case SHAPE_STAGED: { /* a tile and its halo of two cells, one level */
-        const int staged = d->shape == SHAPE_STAGED, ring = staged ? 2 : 1;
-        if ((staged && bz != 1) || (uns && by != 1)) {
-            snprintf(why, n, "%s takes blocks of %s cells (unstructured) or %s (regular); %s",
-                     d->name, staged ? "Bx1x1" : "Bx1xL", staged ? "BXxBYx1" : "BXxBYxL",
-                     staged ? "levels per block come from --zslice"
-                            : "L levels a group, --zslice groups per block");
-            return 0;
-        }
-        if (!uns && (bx + 2 * ring) * (by + 2 * ring) > 4 * bx * by) {
-            snprintf(why, n, "%s: a %dx%d tile with its %s needs more than 4 %s per thread",
-                     d->name, bx, by, staged ? "halo" : "ring", staged ? "loads" : "entries");
-            return 0;
-        }
-        return 1;
+    return d->shape_ok(d, uns, bx, by, bz, why, n);
+}
+
+/* ---- the hooks several strategies share ---- */
+
+int access_shape_ANY(const access_desc *d, int uns, int bx, int by, int bz, char *why, size_t n)
+{
+    (void)d, (void)uns, (void)bx, (void)by, (void)bz, (void)why, (void)n;
+    return 1;
+}
+
+/* a thread computes two cells; any block (access_desc shape PAIRS sizes the grid of blocks) */
+int access_shape_PAIRS(const access_desc *d, int uns, int bx, int by, int bz, char *why, size_t n)
+{
+    return access_shape_ANY(d, uns, bx, by, bz, why, n);
+}
+
+/* unstructured: bx·by divides 32 or is a multiple of 32, whole warps (access/shared_warp.cu) */
+int access_shape_WARP(const access_desc *d, int uns, int bx, int by, int bz, char *why, size_t n)
+{
+    long t = (long)bx * by * bz;
+    int m = bx * by;
+    if (uns && (!((m % 32 == 0) || (32 % m == 0)) || t % 32 != 0)) {
+        snprintf(why, n, "%s needs bx*by dividing 32 (or a multiple of 32) and whole warps; "
+                 "%dx%dx%d is not", d->name, bx, by, bz);
+        return 0;
     }
-    case SHAPE_GTILE: /* access/graph_twopass.cu */
-        if (bz != 1 || (uns && (by != 1 || bx < 32))) {
-            snprintf(why, n, "%s takes blocks of Bx1x1 cells with B >= 32 (unstructured) or "
-                     "BXxBYx1 (regular); levels per block come from --zslice", d->name);
-            return 0;
-        }
-        if (!uns && (bx % 2 != 0 || (bx + 4) * (by + 2) > GTP_EMAX * bx * by)) {
-            snprintf(why, n, "%s: a %dx%d tile needs an even width and its ring at most %d "
-                     "entries per thread", d->name, bx, by, GTP_EMAX);
-            return 0;
-        }
-        return 1;
-    }
-    snprintf(why, n, "%s: unknown block-shape rule %d", d->name, (int)d->shape);
+    return 1;
+}
+
+size_t access_smem_NONE(const access_smem_in *in)
+{
+    (void)in;
     return 0;
+}
+
+/* unstructured: NREL2 rows of offsets per plane cell of the block (access/shared.cu); a graph
+ * stencil on its offset table: degree, table row and ring of each plane cell */
+size_t access_smem_OFFSETS(const access_smem_in *in)
+{
+    size_t cells = (size_t)((in->bx * in->by) | 1);
+    if (in->graph)
+        return in->lattice_kind ? 0 : sizeof(int32_t) * (size_t)(2 + in->D) * cells;
+    return in->uns ? sizeof(int32_t) * NREL2 * cells : 0;
+}
+
+const access_prep access_prep_NONE = {PREP_FOR_ANY, NULL, NULL, NULL, NULL, NULL, NULL};
+
+int access_prepare(access_t a, const access_prep_in *in, void **data)
+{
+    *data = NULL;
+    const access_desc *d = access_get(a);
+    if (!d)
+        return -1;
+    return d->prep->prepare ? d->prep->prepare(data, in) : 0;
+}
+
+void access_release(access_t a, void *data)
+{
+    if (data)
+        access_table[a].prep->release(data);
+}
+
+size_t access_words(access_t a, const void *data)
+{
+    return data ? access_table[a].prep->words(data) : 0;
+}
+
+void access_pack(access_t a, const void *data, int32_t *at)
+{
+    if (data)
+        access_table[a].prep->pack(data, at);
 }

@@ -10,6 +10,7 @@
  * same comparisons, and the graph stencils (graphlap, fluxdiff) also by graph-twopass on P = 2,
  * 3, 4 ranks, F = 1..3. */
 #include "check.h"
+#include "access/graph_twopass.h"
 #include "grids/mesh.h"
 #include "src/dist/dist_sim.h"
 #include "src/exec/iterate.h"
@@ -63,24 +64,24 @@ static int whole_blocks(const gtwopass *gp, int c0, int c1)
            gtwopass_block_start(gp, gtwopass_block_of(gp, c1)) == c1;
 }
 
-/* A rank's graph-twopass lists (dist_rank_gtwopass) for blocks of 32 and 96 threads: they cover
+/* A rank's graph-twopass lists (dist_rank_lists) for blocks of 32 and 96 threads: they cover
  * [first[F-1], ncells), and every cell range a pass of t <= F steps launches (step 1's interior
  * and boundary, steps 2..t) is whole blocks. */
 static void check_gtwopass_cuts(dist_rank *d, const char *what)
 {
     const ooc_part *pt = &d->pt;
     for (int nt = 32; nt <= 96; nt += 64) {
-        if (dist_rank_gtwopass(d, nt) != 0) {
+        if (dist_rank_lists(d, ACC_GRAPH_TWOPASS, nt) != 0) {
             CHECK(0, "%s: rank %d: no graph-twopass lists for blocks of %d", what, d->rank, nt);
             continue;
         }
-        long bad = pt->gp.n != pt->ncells - pt->first[d->F - 1] ||
-                   gtwopass_block_start(&pt->gp, 0) != pt->first[d->F - 1];
+        long bad = graph_twopass_lists(pt->lists)->n != pt->ncells - pt->first[d->F - 1] ||
+                   gtwopass_block_start(graph_twopass_lists(pt->lists), 0) != pt->first[d->F - 1];
         for (int t = 1; t <= d->F; t++) {
-            bad += !whole_blocks(&pt->gp, d->inner0, pt->ncells);
-            bad += !whole_blocks(&pt->gp, pt->first[t - 1], d->inner0);
+            bad += !whole_blocks(graph_twopass_lists(pt->lists), d->inner0, pt->ncells);
+            bad += !whole_blocks(graph_twopass_lists(pt->lists), pt->first[t - 1], d->inner0);
             for (int j = 2; j <= t; j++)
-                bad += !whole_blocks(&pt->gp, pt->first[t - j], pt->ncells);
+                bad += !whole_blocks(graph_twopass_lists(pt->lists), pt->first[t - j], pt->ncells);
         }
         CHECK(bad == 0, "%s: rank %d, blocks of %d: %ld launch ranges not whole blocks", what,
               d->rank, nt, bad);
@@ -180,7 +181,7 @@ static int sim_run(const problem *pb, int P, int F, fieldset f, int gtp)
     if (P % 2 == 0 && gpu_supports(ACC_ZLOOP, pb->s.stencil) && !stencil_table[pb->s.stencil].graph)
         a = ACC_ZLOOP;
 #endif
-    if (gtp) /* the ranks' two-pass lists (dist_gpu_open, dist_rank_gtwopass) */
+    if (gtp) /* the ranks' two-pass lists (dist_gpu_open, dist_rank_lists) */
         a = ACC_GRAPH_TWOPASS;
     int rc = dist_sim_steps_gpu(&sm, f, STEPS, a, NULL);
     dist_sim_close(&sm);

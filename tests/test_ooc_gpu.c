@@ -282,14 +282,14 @@ static void run_thirds(const problem *pb, fieldset ref, const char *what, long *
 }
 
 /* graph-twopass (access/graph_twopass.cu) as the step kernel of plan pl: its lists built for
- * blocks of nt threads (ooc_plan_gtwopass), then run against ref. Returns the number of chunks
+ * blocks of nt threads (ooc_plan_lists), then run against ref. Returns the number of chunks
  * (0: no lists). */
 static int run_gtwopass(const problem *pb, ooc_plan *pl, fieldset ref, int nt, int steps,
                         const char *what)
 {
-    CHECK(ooc_plan_gtwopass(pl, nt) == 0, "%s: no graph-twopass lists for blocks of %d", what, nt);
+    CHECK(ooc_plan_lists(pl, ACC_GRAPH_TWOPASS, nt) == 0, "%s: no graph-twopass lists for blocks of %d", what, nt);
     CHECK(ooc_plan_geometry(pl, &pb->geo) == 0, "%s: coefficients", what); /* fluxdiff's */
-    if (pl->gtp != nt)
+    if (pl->lists_bx != nt)
         return 0;
     fieldset st = iter_fields_copy(pb), spare = {{0}};
     spare.p[0] = field_alloc(pb->s.prec, pb->ug.len);

@@ -7,7 +7,7 @@
  *    double and float, F = 1..3, budgets from the minimum (many parts and slabs) to unlimited,
  *    with region sharing; every computed cell's list and its neighbours' lists in a chunk are
  *    the whole grid's; in METIS order some plans are made of whole METIS parts;
- *  - the parts' graph-twopass lists (ooc_plan_gtwopass) give, for every shrinking region of a
+ *  - the parts' graph-twopass lists (ooc_plan_lists) give, for every shrinking region of a
  *    pass, a suffix of blocks that owns exactly it, with the whole grid's lists; the GPU's
  *    graph-twopass steps, emulated on those lists (suffix of blocks, slots from the lists' first
  *    cell, fold, two arrays taking turns), equal the in-core iteration bit for bit;
@@ -19,6 +19,7 @@ enum { NZ = 5, STEPS = 5, MAXF = 3 };
 #include "ooc_checks.h"
 #include "scratch.h"
 #include "src/io/mesh_io.h"
+#include "access/graph_twopass.h"
 
 #include <math.h>
 #include <string.h>
@@ -121,7 +122,7 @@ static void test_metis_parts(const problem *pb, fieldset ref, const char *what, 
     printf("%s: %d plans of several whole METIS parts, bit-exact\n", what, whole);
 }
 
-/* ---- graph-twopass lists of the parts (ooc_plan_gtwopass) ---- */
+/* ---- graph-twopass lists of the parts (ooc_plan_lists) ---- */
 
 /* F = 1..3 at twice the minimum budget and in core, blocks of 32 and 64 threads: every part's
  * lists cover [first[F-1], ncells); for every m < F the blocks from gtwopass_block_of(first[m])
@@ -145,10 +146,10 @@ static void test_gtwopass_lists(const problem *pb, const char *what)
                     continue;
                 }
                 double before = pl.h2d_table_bytes, lists = 0;
-                CHECK(ooc_plan_gtwopass(&pl, nt) == 0 && pl.gtp == nt, "%s: no lists", what);
-                for (int p = 0; p < pl.nparts && pl.gtp; p++) {
+                CHECK(ooc_plan_lists(&pl, ACC_GRAPH_TWOPASS, nt) == 0 && pl.lists_bx == nt, "%s: no lists", what);
+                for (int p = 0; p < pl.nparts && pl.lists_bx; p++) {
                     const ooc_part *pt = &pl.part[p];
-                    const gtwopass *gp = &pt->gp;
+                    const gtwopass *gp = graph_twopass_lists(pt->lists);
                     const int nb = gp->nblocks;
                     const size_t ne = gp->nent > 0 ? gp->nent : 1;
                     lists += (double)sizeof(int32_t) * (double)gtwopass_words(gp) * pl.nslabs;
@@ -198,7 +199,7 @@ static void test_gtwopass_lists(const problem *pb, const char *what)
             const int todo = steps - done < pl->F ? steps - done : pl->F;                         \
             for (int p = 0; p < pl->nparts; p++) {                                                \
                 const ooc_part *pt = &pl->part[p];                                                \
-                const gtwopass *s = &pt->gp;                                                      \
+                const gtwopass *s = graph_twopass_lists(pt->lists);                                                      \
                 const int n = pt->ncells, nb = s->nblocks, base = n - s->n;                       \
                 const size_t ne = s->nent > 0 ? s->nent : 1;                                      \
                 T *a = xalloc(sizeof(T) * (size_t)n * (size_t)g->nz), *b = xalloc(sizeof(T) * (size_t)n * (size_t)g->nz); \
@@ -261,7 +262,7 @@ static void test_gtwopass_steps(const problem *pb, fieldset ref, const char *wha
         size_t min = ooc_min_budget(g, s->stencil, s->prec, 0, 0, F);
         int rc = F > MAXF ? ooc_plan_incore(&pl, g, s->stencil, s->prec, 0, 0, STEPS)
                           : ooc_plan_make(&pl, g, s->stencil, s->prec, 0, 0, 2 * min, F);
-        if (rc != 0 || ooc_plan_gtwopass(&pl, F % 2 ? 32 : 96) != 0) {
+        if (rc != 0 || ooc_plan_lists(&pl, ACC_GRAPH_TWOPASS, F % 2 ? 32 : 96) != 0) {
             CHECK(0, "%s F=%d: no plan with lists", what, F);
             if (rc == 0)
                 ooc_plan_free(&pl);

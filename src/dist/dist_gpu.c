@@ -75,14 +75,14 @@ dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, 
 {
     const ooc_part *pt = &d->pt;
     ooc_kernel k = {a, bx, by, bz, zslice, 0};
-    int gtp = a == ACC_GRAPH_TWOPASS;
     bind_device();
     dist_gpu *g = xalloc(sizeof *g);
     memset(g, 0, sizeof *g);
-    /* graph-twopass: the rank's lists for the launch's blocks replace the ELL lists */
+    /* a strategy with lists (graph-twopass): the rank's for the launch's blocks replace the
+     * ELL lists (access/hooks.h) */
     if (ooc_launch_prepare(&g->launch, &k, d->stencil, d->prec, pt->nt.chasing,
                            pt->nt.compressed) != 0 ||
-        (gtp && dist_rank_gtwopass(d, g->launch.bx) != 0)) {
+        dist_rank_lists(d, a, g->launch.bx) != 0) {
         xfree(g);
         return NULL;
     }
@@ -102,11 +102,11 @@ dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, 
     const iter_carry *c = iter_carried(d->stencil);
     for (int j = 0; j < c->n; j++)
         CK(cudaMemcpy(g->dev.p[c->out[j]], g->dev.p[c->in[j]], es * len, cudaMemcpyDeviceToDevice));
-    /* the part's table or lists (or graph-twopass lists), then fluxdiff's coefficients (what
+    /* the part's table or lists (or its strategy's lists), then fluxdiff's coefficients (what
      * ooc_step_launch reads) */
-    size_t words = ooc_part_image_words(pt, d->stencil, d->prec, gtp);
+    size_t words = ooc_part_image_words(pt, d->stencil, d->prec);
     int32_t *image = xalloc(sizeof(int32_t) * (words ? words : 1));
-    ooc_part_image_pack(pt, d->stencil, d->prec, gtp, image);
+    ooc_part_image_pack(pt, d->stencil, d->prec, image);
     g->tab = dev_copy(image, sizeof(int32_t) * words);
     xfree(image);
     int nsend = d->sstart[d->nsend], nrecv = d->rstart[d->nrecv], most = 0;

@@ -18,9 +18,9 @@ typedef struct dist_gpu dist_gpu;
 
 /* The device copy of rank d's local fields loc (every input at every local cell and level),
  * its table, message buffers for every peer, strategy a with block bx x by x bz (0: default),
- * zslice levels per thread of zloop-sliced. With a = graph-twopass it first builds the rank's
- * lists for blocks of bx threads into d (dist_rank_gtwopass), which go to the device instead of
- * the ELL lists. Raises FAULT_DEVICE on a CUDA failure; returns NULL with a message when the
+ * zslice levels per thread of zloop-sliced. With a strategy that has its own lists
+ * (graph-twopass) it first builds the rank's for blocks of bx threads into d (dist_rank_lists),
+ * which go to the device instead of the ELL lists. Raises FAULT_DEVICE on a CUDA failure; returns NULL with a message when the
  * strategy's launch does not fit or the lists cannot be built. */
 dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, int bz,
                         int zslice);

@@ -167,9 +167,9 @@ void dist_rank_wants(const dist_rank *d, int *gcells)
         gcells[i] = d->pt.gcell[d->rcell[i]];
 }
 
-int dist_rank_gtwopass(dist_rank *d, int nt)
+int dist_rank_lists(dist_rank *d, access_t a, int nt)
 {
-    return ooc_part_gtwopass(&d->pt, d->stencil, d->F, nt, &d->inner0, 1);
+    return ooc_part_lists(&d->pt, a, d->stencil, d->F, nt, &d->inner0, 1);
 }
 
 int dist_rank_sends(dist_rank *d, const int *want, const int *gcells)

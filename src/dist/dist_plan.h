@@ -55,11 +55,12 @@ int dist_rank_make(dist_rank *d, const ugrid *g, const geometry *geo, const int 
                    int nranks, int rank, stencil_t s, precision_t p, int chasing, int compressed,
                    int F);
 
-/* Rank d's graph-twopass lists (d->pt.gp, ooc_part_gtwopass) for blocks of nt threads: cut at
- * every first[m] and at inner0, so that each of a pass's launches (step 1's interior [inner0,
- * ncells) and boundary [first[t-1], inner0), step j's [first[t-j], ncells), t <= F) covers whole
- * blocks. Returns 0, or -1 with a message (not a graph stencil, a ring that does not fit nt). */
-int dist_rank_gtwopass(dist_rank *d, int nt);
+/* Rank d's lists of strategy a (access/hooks.h; graph-twopass's: d->pt.lists, ooc_part_lists)
+ * for blocks of nt threads: cut at every first[m] and at inner0, so that each of a pass's
+ * launches (step 1's interior [inner0, ncells) and boundary [first[t-1], inner0), step j's
+ * [first[t-j], ncells), t <= F) covers whole blocks. A strategy without lists builds none.
+ * Returns 0, or -1 with a message (not a graph stencil, a ring that does not fit nt). */
+int dist_rank_lists(dist_rank *d, access_t a, int nt);
 
 /* The send lists from what every rank wants: want[q] cells for rank q (nranks entries, want[rank]
  * = 0), their global ids concatenated in rank order in gcells, each q's in the order it

@@ -38,7 +38,6 @@ resident *resident_open(const problem *pb, const resident_kernel *k)
     }
     r->apply = r->launch;
     r->apply.apply = 1;
-    int gtp = k->access == ACC_GRAPH_TWOPASS && stencil_table[s->stencil].graph;
     /* the whole grid as one part of one step per launch, with its lists and coefficients */
     plan_request rq = {1, 0, 0, k->access, r->launch.bx, 1, 1, 0, 1, 0, NULL};
     if (engine_plan(&r->pl, pb, &rq) != 0) {
@@ -46,9 +45,9 @@ resident *resident_open(const problem *pb, const resident_kernel *k)
         return NULL;
     }
     const ooc_part *pt = &r->pl.part[0];
-    size_t words = ooc_part_image_words(pt, s->stencil, s->prec, gtp);
+    size_t words = ooc_part_image_words(pt, s->stencil, s->prec);
     int32_t *image = xalloc(sizeof(int32_t) * (words ? words : 1));
-    ooc_part_image_pack(pt, s->stencil, s->prec, gtp, image);
+    ooc_part_image_pack(pt, s->stencil, s->prec, image);
     CK(cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking));
     CK(cudaMalloc((void **)&r->tab, sizeof(int32_t) * (words ? words : 1)));
     CK(cudaMemcpy(r->tab, image, sizeof(int32_t) * words, cudaMemcpyHostToDevice));

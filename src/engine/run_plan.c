@@ -1,5 +1,6 @@
 /* run_plan.c — the plan of an iterated run for every front door (run_plan.h). */
 #include "run_plan.h"
+#include "access/hooks.h"
 
 #ifdef PILLAR_HAVE_CUDA
 #include "src/ooc/persist_gpu.h"
@@ -109,18 +110,20 @@ static int plan_with_lists(ooc_plan *pl, const problem *pb, const plan_request *
     if (rq->gpu && rq->ooc && rq->persistent)
         return plan_persistent(pl, pb, rq);
     int K = ooc_kernel_steps(rq->kernel_steps), B = rq->bx ? rq->bx : TILE_THREADS;
-    /* graph-twopass on the GPU: its lists replace the neighbour lists (blocks of its threads) */
-    int gtp = K == 1 && rq->gpu && rq->access == ACC_GRAPH_TWOPASS &&
-                      stencil_table[pb->s.stencil].graph
-                  ? (rq->bx ? rq->bx : access_table[ACC_GRAPH_TWOPASS].shape_uns[0])
-                  : 0;
+    /* a strategy with its own lists (access/hooks.h; graph-twopass) on the GPU: they replace the
+     * neighbour lists, for blocks of its threads */
+    const access_desc *d = &access_table[rq->access];
+    int lists = K == 1 && rq->gpu && d->iterated && d->prep->prepare &&
+                        access_supports(rq->access, pb->s.stencil)
+                    ? (rq->bx ? rq->bx : d->shape_uns[0])
+                    : 0;
     size_t target = rq->budget;
     for (int tries = 0; tries < 8; tries++, target = target / 20 * 19) {
         if (plan_parts(pl, pb, rq, target) != 0)
             return -1;
-        if (K == 1 && !gtp)
+        if (K == 1 && !lists)
             return 0;
-        if (gtp ? ooc_plan_gtwopass(pl, gtp) != 0 : ooc_plan_tiles(pl, K, B) != 0) {
+        if (lists ? ooc_plan_lists(pl, rq->access, lists) != 0 : ooc_plan_tiles(pl, K, B) != 0) {
             ooc_plan_free(pl);
             return -1;
         }
@@ -131,9 +134,9 @@ static int plan_with_lists(ooc_plan *pl, const problem *pb, const plan_request *
         }
         ooc_plan_free(pl);
     }
-    if (gtp)
-        perr("run: --access graph-twopass: the chunks with their lists do not fit the budget; "
-             "give more --device-mem");
+    if (lists)
+        perr("run: --access %s: the chunks with its lists do not fit the budget; give more "
+             "--device-mem", d->name);
     else
         perr("run: --kernel-steps %d: the chunks' balls do not fit the budget; give more "
              "--device-mem or fewer --kernel-steps", K);

@@ -4,9 +4,7 @@
 
 #include "gpu_launch.h"
 #include "base/progress.h"
-#include "storage/gstaging.h"
-#include "storage/gtwopass.h"
-#include "storage/staging.h"
+#include "access/hooks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +21,10 @@ struct gpu_ctx {
     int32_t *tab, *pat;
     kparams P;
     cudaEvent_t e0, e1;
-    staging st;      /* staged, twopass: host lists for blocks of st.B cells (built on first use) */
-    unsigned st_mask; /* the relations st was built for */
-    int32_t *st_start, *st_cells, *st_loc;
-    gtwopass gp;     /* graph-twopass: host lists for blocks of gp.nt threads (first use) */
-    int32_t *gp_blk, *gp_ent, *gp_slot;
+    void *lists;     /* a strategy's own lists (access/hooks.h), built on first use, */
+    access_t lists_a; /* for this strategy */
+    int lists_bx;    /* and blocks of this many threads; */
+    int32_t *dlists; /* their image on the device */
     int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
     int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
     void *geo_r, *geo_k;      /* fluxdiff: its coefficients (storage/geometry.h) */
@@ -153,70 +150,37 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
     return c;
 }
 
-static void drop_staging(gpu_ctx *c)
+static void drop_lists(gpu_ctx *c)
 {
-    if (!c->st.B)
+    if (!c->lists)
         return;
-    CK(cudaFree(c->st_start));
-    CK(cudaFree(c->st_cells));
-    CK(cudaFree(c->st_loc));
-    staging_free(&c->st);
+    CK(cudaFree(c->dlists));
+    access_release(c->lists_a, c->lists);
+    c->lists = NULL;
+    c->dlists = NULL;
 }
 
-/* Per-block halo lists for blocks of B cells (the relations in mask; a graph stencil: the cells
- * within its radius, storage/gstaging.h), built once per B and mask and kept on the device. */
-static void ensure_staging(gpu_ctx *c, int B, unsigned mask)
+/* Strategy a's own lists (access/hooks.h prep) for blocks of bx threads over the grid's inner
+ * cells, built once per strategy and bx and kept on the device (none for a strategy without
+ * lists); -1 with a message when they cannot be built. */
+static int ensure_lists(gpu_ctx *c, access_t a, int bx)
 {
-    if (c->st.B == B && c->st_mask == mask)
-        return;
-    drop_staging(c);
-    const stencil_info *si = &stencil_table[c->pb->s.stencil];
-    if (si->graph)
-        gstaging_build(&c->st, &c->pb->ug, B, si->radius);
-    else
-        staging_build(&c->st, &c->pb->ug, B, mask);
-    c->st_mask = mask;
-    size_t nb = sizeof(int32_t) * (size_t)(c->st.nblocks + 1), nc = sizeof(int32_t) * (c->st.ncells + 1);
-    size_t width = si->graph ? (size_t)(1 + c->pb->ug.adjw) * (size_t)(1 + c->pb->ug.adjw) : NREL2;
-    size_t nl = sizeof(int32_t) * width * (size_t)(c->st.n > 0 ? c->st.n : 1);
-    CK(cudaMalloc((void **)&c->st_start, nb));
-    CK(cudaMalloc((void **)&c->st_cells, nc));
-    CK(cudaMalloc((void **)&c->st_loc, nl));
-    CK(cudaMemcpy(c->st_start, c->st.start, nb, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(c->st_cells, c->st.cells, nc - sizeof(int32_t), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(c->st_loc, c->st.loc, nl, cudaMemcpyHostToDevice));
-}
-
-static void drop_gtwopass(gpu_ctx *c)
-{
-    if (!c->gp.nt)
-        return;
-    CK(cudaFree(c->gp_blk));
-    CK(cudaFree(c->gp_ent));
-    CK(cudaFree(c->gp_slot));
-    gtwopass_free(&c->gp);
-}
-
-/* The graph two-pass lists (storage/gtwopass.h) for blocks of nt threads, built once per nt and
- * kept on the device; -1 with a message when a block cannot hold a cell and its ring. */
-static int ensure_gtwopass(gpu_ctx *c, int nt)
-{
-    if (c->gp.nt == nt)
+    if (c->lists && c->lists_a == a && c->lists_bx == bx)
         return 0;
-    drop_gtwopass(c);
-    const ugrid *g = &c->pb->ug;
-    if (gtwopass_build(&c->gp, g, nt, stencil_table[c->pb->s.stencil].radius) != 0)
+    drop_lists(c);
+    access_prep_in in = {&c->pb->ug, c->pb->s.stencil, bx, NULL, 0};
+    if (access_prepare(a, &in, &c->lists) != 0)
         return -1;
-    const gtwopass *t = &c->gp;
-    size_t nb = sizeof(int32_t) * (3 * (size_t)t->nblocks + 1);
-    size_t ne = sizeof(int32_t) * (size_t)(2 + t->D) * (t->nent > 0 ? t->nent : 1);
-    size_t ns = sizeof(int32_t) * (size_t)gtwopass_slot_rows(t->D) * (size_t)(t->n > 0 ? t->n : 1);
-    CK(cudaMalloc((void **)&c->gp_blk, nb));
-    CK(cudaMalloc((void **)&c->gp_ent, ne));
-    CK(cudaMalloc((void **)&c->gp_slot, ns));
-    CK(cudaMemcpy(c->gp_blk, t->blk, nb, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(c->gp_ent, t->ent, ne, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(c->gp_slot, t->slot, ns, cudaMemcpyHostToDevice));
+    if (!c->lists)
+        return 0;
+    c->lists_a = a;
+    c->lists_bx = bx;
+    size_t words = access_words(a, c->lists);
+    int32_t *img = xalloc(sizeof(int32_t) * (words ? words : 1));
+    access_pack(a, c->lists, img);
+    CK(cudaMalloc((void **)&c->dlists, sizeof(int32_t) * (words ? words : 1)));
+    CK(cudaMemcpy(c->dlists, img, sizeof(int32_t) * words, cudaMemcpyHostToDevice));
+    xfree(img);
     return 0;
 }
 
@@ -229,8 +193,7 @@ void gpu_close(gpu_ctx *c)
         CK(cudaFree(c->tab));
     if (c->pat)
         CK(cudaFree(c->pat));
-    drop_staging(c);
-    drop_gtwopass(c);
+    drop_lists(c);
     if (c->rows)
         CK(cudaFree(c->rows));
     if (c->gt_tab)
@@ -252,7 +215,7 @@ int gpu_supports(access_t a, stencil_t s)
         return 0;
     const access_desc *d = &access_table[a];
     if (stencil_is_user(s)) /* compiled at run time: every strategy but the staged ones */
-        return loaded_get(s) && loaded_get(s)->gpu_kernel && !d->staging &&
+        return loaded_get(s) && loaded_get(s)->gpu_kernel && !d->prep->prepare &&
                (!stencil_table[s].graph || d->graph);
     if (stencil_table[s].graph)
         return d->graph && d->gkernels && (*d->gkernels)[s - ST_QUAD_COUNT][0][0] != NULL;
@@ -299,38 +262,15 @@ int gpu_shape_ok(access_t a, int uns, int bx, int by, int bz, char *why, size_t 
 
 size_t gpu_smem_bytes(access_t a, int uns, precision_t p, int bx, int by, int bz, int hmax)
 {
-    switch (access_table[a].smem) {
-    case SMEM_LAPS: /* two buffers of bz levels of the tile and its ring (access/twopass.cu) */
-        return 2 * (size_t)bz * prec_size(p) *
-               (uns ? (size_t)(bx + hmax) : (size_t)(bx + 2) * (size_t)(by + 2));
-    case SMEM_NONE:
-    case SMEM_GLAPS: return 0; /* graph kernels only */
-    case SMEM_OFFSETS: return uns ? sizeof(int32_t) * NREL2 * (size_t)((bx * by) | 1) : 0;
-    case SMEM_STAGED:
-        return uns ? prec_size(p) * (size_t)(bx + hmax) : prec_size(p) * (size_t)(bx + 4) * (size_t)(by + 4);
-    }
-    return 0;
+    access_smem_in in = {0, uns, 0, p, bx, by, bz, 0, hmax};
+    return access_table[a].smem_bytes(&in);
 }
 
 size_t gpu_graph_smem_bytes(access_t a, int lattice_kind, precision_t p, int bx, int by, int D,
                             int hmax)
 {
-    switch (access_table[a].smem) {
-    case SMEM_NONE:
-    case SMEM_LAPS: return 0; /* no graph kernels */
-    case SMEM_GLAPS: /* two halves of GTP_G levels of a Laplacian per entry (graph_twopass.cu) */
-        return 2 * GTP_G * prec_size(p) *
-               (lattice_kind ? (size_t)(bx + (lattice_kind == LATTICE_HEXAGONS ? 2 : 4)) * (size_t)(by + 2)
-                             : (size_t)bx);
-    case SMEM_OFFSETS: /* degree, table row and ring of each plane cell (access/shared.cu) */
-        return lattice_kind ? 0 : sizeof(int32_t) * (size_t)(2 + D) * (size_t)((bx * by) | 1);
-    case SMEM_STAGED: { /* the block's cells and halo, or a lattice tile (access/staged.cu) */
-        int hx = lattice_kind == LATTICE_HEXAGONS ? 2 : 3, hy = lattice_kind == LATTICE_HEXAGONS ? 2 : 1;
-        return lattice_kind ? prec_size(p) * (size_t)(bx + 2 * hx) * (size_t)(by + 2 * hy)
-                            : prec_size(p) * (size_t)(bx + hmax) + gstaged_rows_bytes(bx, D);
-    }
-    }
-    return 0;
+    access_smem_in in = {1, !lattice_kind, lattice_kind, p, bx, by, 1, D, hmax};
+    return access_table[a].smem_bytes(&in);
 }
 
 static void poison_outputs(gpu_ctx *c)
@@ -466,27 +406,20 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
              "pillar mesh generate only", stencil_table[pb->s.stencil].name);
         return -1;
     }
-    if (d->staging == 3 && c->uns) { /* graph-twopass: its lists replace the table */
-        if (ensure_gtwopass(c, bx) != 0)
-            return -1;
-        c->P.gp_blk = c->gp_blk;
-        c->P.gp_ent = c->gp_ent;
-        c->P.gp_slot = c->gp_slot;
-        c->P.gp_nent = (long)(c->gp.nent > 0 ? c->gp.nent : 1);
-        c->P.gp_nblk = c->gp.nblocks;
-    } else if (d->staging && c->uns) {
-        ensure_staging(c, bx, d->staging == 2 ? 0xfu : stencil_table[pb->s.stencil].rels);
-        c->P.st_start = c->st_start;
-        c->P.st_cells = c->st_cells;
-        c->P.st_loc = c->st_loc;
-    }
+    if (c->uns && ensure_lists(c, a, bx) != 0) /* the strategy's own lists (access/hooks.h) */
+        return -1;
     kparams P = c->P;
     int column = c->uns ? pb->nt.chasing * 2 + pb->nt.compressed : STORAGE_REGULAR;
     if (graph)
         column = c->uns ? pb->gt.chasing * 2 + pb->gt.compressed
                  : pb->twin->lat.kind == LATTICE_HEXAGONS ? GSTORAGE_HEX : GSTORAGE_TRI;
-    if (graph && c->uns && d->staging == 3) /* graph-twopass: columns by degree bound 4, 8, 16 */
-        column = c->gp.D <= 4 ? 0 : c->gp.D <= 8 ? 1 : 2;
+    unsigned blocks = 0;
+    int hmax = 0;
+    if (c->uns && c->lists) { /* the lists' fields of P, their column and blocks */
+        if (d->prep->bind(c->lists, c->dlists, P.c0, P.c0 + P.n, &P, &column, &blocks) != 0)
+            return -1;
+        hmax = d->prep->hmax(c->lists);
+    }
     if (tables != TABLES_GLOBAL) {
         const char *flag = tables == TABLES_CONSTANT ? "--constant-tables" : "--packed-rows";
         if (!c->uns || !pb->nt.compressed ||
@@ -508,16 +441,11 @@ int gpu_time(gpu_ctx *c, access_t a, int bx, int by, int bz, int zslice, int tab
     gpu_launch l;
     if (gpu_launch_plan(&l, a, c->aos, pb->s.stencil, pb->s.prec, column, c->uns, bx, by, bz, &P) != 0)
         return -1;
-    if (d->staging == 3 && c->uns) /* graph-twopass: one block per run of its lists */
-        l.grid.x = (unsigned)c->gp.nblocks;
+    if (blocks) /* the lists' blocks (graph-twopass: one block per run of its lists) */
+        l.grid.x = blocks;
     l.smem = graph ? gpu_graph_smem_bytes(a, c->uns ? 0 : pb->twin->lat.kind, pb->s.prec, bx, by,
-                                          c->uns ? pb->gt.maxdeg : 0, c->st.hmax)
-                   : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, bz, c->st.hmax);
-    if (graph && c->uns && a == ACC_STAGED && bx + c->st.hmax > 65535) {
-        perr("--access staged: blocks of %d cells reach %d halo cells; their slots must stay "
-             "below 65536: use smaller blocks", bx, c->st.hmax);
-        return -1;
-    }
+                                          c->uns ? pb->gt.maxdeg : 0, hmax)
+                   : gpu_smem_bytes(a, c->uns, pb->s.prec, bx, by, bz, hmax);
     int optin = 0;
     CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
     if (l.smem > (size_t)optin) {

@@ -3,6 +3,7 @@
  * architecture and NVRTC's version), loaded and launched through the driver API. */
 #include "gpu.h"
 
+#include "access/hooks.h"
 #include "base/sha256.h"
 #include "cache.h"
 #include "compose.h"
@@ -88,7 +89,7 @@ int jit_gpu_strategies(const jit_spec *sp, const char *names[], int max)
     if (sp->graph && n < max)
         names[n++] = "graph"; /* the lists: iterated and out-of-core runs */
     for (int a = 0; a < ACC_COUNT && n < max; a++) {
-        if (access_table[a].staging || (sp->graph && !access_table[a].graph))
+        if (access_table[a].prep->prepare || (sp->graph && !access_table[a].graph))
             continue;
         strategy_file((access_t)a, files[a], sizeof files[a]);
         int seen = 0;

@@ -52,16 +52,20 @@ typedef struct {
 
 static double now_s(void) { return now_ms() * 1e-3; }
 
-/* 32-bit words of a part's neighbours on the device: its table (a graph stencil's lists:
- * degrees, then the columns), or with K > 1 its balls (tiles_bytes is a multiple of 4), or its
- * graph-twopass lists. */
+/* 32-bit words of a part's neighbours in its image: its strategy's lists (access/hooks.h) when
+ * it has them, else its table or ELL lists. */
+static size_t image_nb_words(const ooc_part *pt, stencil_t st)
+{
+    return pt->lists ? access_words(pt->lists_a, pt->lists) : ooc_table_words(pt, st);
+}
+
+/* 32-bit words of a part's neighbours on the device: with K > 1 its balls (tiles_bytes is a
+ * multiple of 4), else as in its image. */
 static size_t part_nb_words(const ooc_plan *pl, const ooc_part *pt)
 {
     if (pl->K > 1)
         return tiles_bytes(&pt->tl) / sizeof(int32_t);
-    if (pl->gtp > 0)
-        return gtwopass_words(&pt->gp);
-    return ooc_table_words(pt, pl->stencil);
+    return image_nb_words(pt, pl->stencil);
 }
 
 /* Where a part's coefficients start in its image (fluxdiff): after its nb_words neighbour
@@ -82,16 +86,6 @@ static void geometry_pack(const ooc_part *pt, size_t es, int32_t *at)
     size_t n = (size_t)g->n;
     memcpy(at, g->r, es * n);
     memcpy((char *)at + es * n, g->k, es * n * (size_t)g->width);
-}
-
-/* A part's graph-twopass lists in a gtwopass_words-long image: blk, ent, slot. */
-static void gtwopass_pack(const gtwopass *s, int32_t *at)
-{
-    size_t nb = 3 * (size_t)s->nblocks + 1, ne = (size_t)(2 + s->D) * (s->nent > 0 ? s->nent : 1);
-    memcpy(at, s->blk, sizeof(int32_t) * nb);
-    memcpy(at + nb, s->ent, sizeof(int32_t) * ne);
-    memcpy(at + nb + ne, s->slot,
-           sizeof(int32_t) * (size_t)gtwopass_slot_rows(s->D) * (size_t)(s->n > 0 ? s->n : 1));
 }
 
 size_t ooc_table_words(const ooc_part *pt, stencil_t st)
@@ -116,26 +110,19 @@ void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at)
         memcpy(at + (size_t)t->nrel * (size_t)t->ntab, t->pat, sizeof(int32_t) * (size_t)t->nxy);
 }
 
-/* 32-bit words of a part's neighbours in its image: its graph-twopass lists with gtp, else its
- * table or ELL lists. */
-static size_t image_nb_words(const ooc_part *pt, stencil_t st, int gtp)
+size_t ooc_part_image_words(const ooc_part *pt, stencil_t st, precision_t prec)
 {
-    return gtp ? gtwopass_words(&pt->gp) : ooc_table_words(pt, st);
+    return image_nb_words(pt, st) + ooc_geometry_words(pt, st, prec);
 }
 
-size_t ooc_part_image_words(const ooc_part *pt, stencil_t st, precision_t prec, int gtp)
+void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int32_t *at)
 {
-    return image_nb_words(pt, st, gtp) + ooc_geometry_words(pt, st, prec);
-}
-
-void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int gtp, int32_t *at)
-{
-    if (gtp)
-        gtwopass_pack(&pt->gp, at);
+    if (pt->lists)
+        access_pack(pt->lists_a, pt->lists, at);
     else
         ooc_table_pack(pt, st, at);
     if (ooc_geometry_words(pt, st, prec) > 0)
-        geometry_pack(pt, prec_size(prec), at + geo_offset(image_nb_words(pt, st, gtp)));
+        geometry_pack(pt, prec_size(prec), at + geo_offset(image_nb_words(pt, st)));
 }
 
 /* A part's balls in a words-long image: slots first (8-byte aligned on the device), then start,
@@ -195,14 +182,13 @@ static void ooc_gpu_open(ooc_gpu *o)
     CK(cudaMallocHost((void **)&o->tables, sizeof(int32_t) * (total ? total : 1)));
     for (int p = 0; p < pl->nparts; p++) {
         int32_t *at = o->tables + o->tab_at[p];
-        if (pl->K > 1)
+        if (pl->K > 1) {
             tiles_pack(&pl->part[p].tl, at);
-        else if (pl->gtp > 0)
-            gtwopass_pack(&pl->part[p].gp, at);
-        else
-            ooc_table_pack(&pl->part[p], pl->stencil, at);
-        if (ooc_geometry_words(&pl->part[p], pl->stencil, pl->prec) > 0)
-            geometry_pack(&pl->part[p], o->es, at + geo_offset(part_nb_words(pl, &pl->part[p])));
+            if (ooc_geometry_words(&pl->part[p], pl->stencil, pl->prec) > 0)
+                geometry_pack(&pl->part[p], o->es, at + geo_offset(part_nb_words(pl, &pl->part[p])));
+        } else {
+            ooc_part_image_pack(&pl->part[p], pl->stencil, pl->prec, at);
+        }
         if (part_list_words(pl, p) > 0) {
             const ooc_part *next = &pl->part[p + 1];
             int32_t *list = at + part_table_words(pl, &pl->part[p]);
@@ -520,7 +506,7 @@ void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const 
         P.g_stride = pt->ell.nxy;
     }
     if (stencil_table[st].geometry) { /* its coefficients after the lists (ooc_gpu_open) */
-        size_t nb = image_nb_words(pt, st, L->access == ACC_GRAPH_TWOPASS);
+        size_t nb = image_nb_words(pt, st);
         if (!pt->geo.r)
             fault_raise(FAULT_INTERNAL, "iterated steps: a part without its coefficients");
         P.geo_r = tab + geo_offset(nb);
@@ -536,32 +522,20 @@ void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const 
     gpu_launch l;
     if (P.n <= 0 || P.zend <= 0)
         return;
-    int column = L->column, b0 = 0, b1 = 0;
-    const gtwopass *gp = &pt->gp;
-    if (L->access == ACC_GRAPH_TWOPASS) { /* the part's lists, as ooc_gpu_open packs them */
-        /* the blocks of [c0, c1) are [b0, b1) when both ends are cuts of the lists */
-        b0 = gtwopass_block_of(gp, c0);
-        b1 = gtwopass_block_of(gp, c1);
-        if (gp->nblocks == 0 || gtwopass_block_start(gp, b0) != c0 ||
-            gtwopass_block_start(gp, b1) != c1)
-            fault_raise(FAULT_INTERNAL, "iterated steps: graph-twopass lists not cut at [%d, %d)",
-                        c0, c1);
-        size_t nb = 3 * (size_t)gp->nblocks + 1, ne = (size_t)(2 + gp->D) * (gp->nent ? gp->nent : 1);
-        P.gp_blk = tab;
-        P.gp_ent = tab + nb;
-        P.gp_slot = tab + nb + ne;
-        P.gp_nent = (long)(gp->nent ? gp->nent : 1);
-        P.gp_nblk = gp->nblocks;
-        /* slots are indexed from the lists' first cell */
-        P.c0 = pt->ncells - gp->n;
-        P.n = gp->n;
-        P.gp_b0 = b0;
-        column = gp->D <= 4 ? 0 : gp->D <= 8 ? 1 : 2; /* degree bounds 4, 8, 16 */
+    int column = L->column;
+    unsigned blocks = 0;
+    if (pt->lists) { /* the strategy's lists, as ooc_part_image_pack packs them */
+        if (pt->lists_a != L->access)
+            fault_raise(FAULT_INTERNAL, "iterated steps: a part's lists are %s's, the launch %s's",
+                        access_name[pt->lists_a], access_name[L->access]);
+        if (access_table[L->access].prep->bind(pt->lists, tab, c0, c1, &P, &column, &blocks) != 0)
+            fault_raise(FAULT_INTERNAL, "iterated steps: %s lists not cut at [%d, %d)",
+                        access_name[L->access], c0, c1);
     }
     if (gpu_launch_plan(&l, L->access, 0, st, prec, column, 1, L->bx, L->by, L->bz, &P) != 0)
         fault_raise(FAULT_INTERNAL, "iterated steps: a launch checked before the run failed");
-    if (L->access == ACC_GRAPH_TWOPASS)
-        l.grid.x = (unsigned)(b1 - b0);
+    if (blocks)
+        l.grid.x = blocks;
     l.smem = L->smem;
     gpu_launch_run(&l, &P, stream);
 }
@@ -847,7 +821,7 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
 int ooc_iterated_ok(access_t a, stencil_t st)
 {
     return access_table[a].iterated && gpu_supports(a, st) &&
-           (!stencil_table[st].graph || a == ACC_IDXVAR || a == ACC_GRAPH_TWOPASS);
+           (!stencil_table[st].graph || a == ACC_IDXVAR || access_table[a].prep->prepare);
 }
 
 int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precision_t prec,
@@ -862,8 +836,8 @@ int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precisi
         gpu_default_shape(k->access, 1, &L->bx, &L->by, &L->bz);
     L->zslice = k->zslice;
     /* a graph stencil's steps run the ELL kernel (access/graph.cu), one thread per cell and
-     * level, under idxvar's name, or graph-twopass on the parts' lists (ooc_plan_gtwopass; the
-     * column by the lists' degree bound is picked at each launch) */
+     * level, under idxvar's name, or a strategy with lists on the parts' lists (ooc_plan_lists;
+     * graph-twopass: the column by the lists' degree bound is picked at each launch) */
     int graph = stencil_table[st].graph;
     L->column = graph ? GSTORAGE_ELL : chasing * 2 + compressed;
     char why[160];
@@ -922,11 +896,13 @@ int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare
     if (ooc_launch_prepare(&o.launch, k, pl->stencil, pl->prec, pl->part[0].nt.chasing,
                            pl->part[0].nt.compressed) != 0)
         return -1;
-    if ((k->access == ACC_GRAPH_TWOPASS) != (pl->gtp > 0) ||
-        (pl->gtp > 0 && pl->gtp != o.launch.bx)) {
-        perr("iterated run: --access %s: the plan %s graph-twopass lists%s (ooc_plan_gtwopass)",
-             access_name[k->access], pl->gtp > 0 ? "has" : "has no",
-             pl->gtp > 0 && k->access == ACC_GRAPH_TWOPASS ? " for other blocks" : "");
+    int lists = access_table[k->access].prep->prepare != NULL; /* the strategy reads lists */
+    if (lists != (pl->lists_bx > 0) ||
+        (pl->lists_bx > 0 && (pl->lists_a != k->access || pl->lists_bx != o.launch.bx))) {
+        perr("iterated run: --access %s: the plan %s %s lists%s (ooc_plan_lists)",
+             access_name[k->access], pl->lists_bx > 0 ? "has" : "has no",
+             access_name[pl->lists_bx > 0 ? pl->lists_a : k->access],
+             pl->lists_bx > 0 && pl->lists_a == k->access ? " for other blocks" : "");
         return -1;
     }
     return ooc_gpu_pipeline(&o, f, spare, steps, t);

@@ -59,20 +59,22 @@ size_t ooc_table_words(const ooc_part *pt, stencil_t st);
 void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at);
 
 /* 32-bit words of part pt's whole image for single steps (K = 1) of stencil st in precision
- * prec: its neighbours (with gtp its graph-twopass lists pt->gp, gtwopass_words; else its table
- * or ELL lists, ooc_table_words), then for a stencil that reads coefficients (fluxdiff) the
- * part's (ooc_part_geometry) at the next even word; and that image written at `at`: all
- * ooc_step_launch reads at tab (a distributed rank's part, src/dist/dist_gpu.c). The part must
- * have its coefficients when the stencil reads them, and its lists with gtp. */
-size_t ooc_part_image_words(const ooc_part *pt, stencil_t st, precision_t prec, int gtp);
-void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int gtp, int32_t *at);
+ * prec: its neighbours (its strategy's lists pt->lists when it has them, access/hooks.h words;
+ * else its table or ELL lists, ooc_table_words), then for a stencil that reads coefficients
+ * (fluxdiff) the part's (ooc_part_geometry) at the next even word; and that image written at
+ * `at`: all ooc_step_launch reads at tab (the pipeline's parts, the resident part of
+ * src/engine/resident.c, a distributed rank's part of src/dist/dist_gpu.c). The part must have
+ * its coefficients when the stencil reads them, and the launch's strategy's lists when it has
+ * any (ooc_part_lists). */
+size_t ooc_part_image_words(const ooc_part *pt, stencil_t st, precision_t prec);
+void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int32_t *at);
 
 /* One step of stencil st on the device arrays d of part pt (levels pt->zstride apart, level 0 of
  * the arrays = global level lz0): cells [c0, c1) at global levels [k0, k1), the new state (fold
  * fused) written into the output fields from the state fields, or with in_out the other way
  * round; the part's table at tab (then its patterns when compressed), or a graph stencil's lists
- * (degrees, then columns; with --access graph-twopass the part's two-pass lists, whose blocks
- * must be cut at c0 and c1: ooc_part_gtwopass), followed for a stencil that reads coefficients
+ * (degrees, then columns), or the part's lists of a strategy that has them (access/hooks.h,
+ * bound by its prep's bind; graph-twopass: blocks cut at c0 and c1, ooc_part_lists), followed for a stencil that reads coefficients
  * (fluxdiff) by the part's coefficients at the next even word (as ooc_gpu_open packs them). Launched on `stream`; nothing when the region is empty. */
 void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const ooc_part *pt,
                      const int32_t *tab, fieldset d, int lz0, int k0, int k1, int c0, int c1,

@@ -453,8 +453,8 @@ static size_t part_table_bytes(const ooc_plan *pl, const ooc_part *pt)
     if (pl->K > 1)
         return tiles_bytes(&pt->tl);
     size_t geo = sizeof(int32_t) * ooc_geometry_words(pt, pl->stencil, pl->prec);
-    if (pl->gtp > 0)
-        return sizeof(int32_t) * gtwopass_words(&pt->gp) + geo;
+    if (pt->lists)
+        return sizeof(int32_t) * access_words(pt->lists_a, pt->lists) + geo;
     return (stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt)) + geo;
 }
 
@@ -765,19 +765,16 @@ int ooc_plan_tiles(ooc_plan *pl, int K, int B)
     return 0;
 }
 
-int ooc_part_gtwopass(ooc_part *pt, stencil_t s, int F, int nt, const int *more, int nmore)
+int ooc_part_lists(ooc_part *pt, access_t a, stencil_t s, int F, int nt, const int *more,
+                   int nmore)
 {
-    if (!stencil_table[s].graph) {
-        perr("graph-twopass lists are for a graph stencil's steps (%s)", stencil_table[s].name);
-        return -1;
-    }
     int ncuts = F - 1 + nmore;
     int *cuts = xalloc(sizeof(int) * (size_t)(ncuts > 0 ? ncuts : 1));
     for (int m = 0; m < F - 1; m++)
         cuts[m] = pt->first[m];
     for (int i = 0; i < nmore; i++)
         cuts[F - 1 + i] = more[i];
-    for (int i = 1; i < ncuts; i++) /* ascending, as gtwopass_build_cut wants them */
+    for (int i = 1; i < ncuts; i++) /* ascending, as the lists want them */
         for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
             int swap = cuts[j];
             cuts[j] = cuts[j - 1];
@@ -785,28 +782,35 @@ int ooc_part_gtwopass(ooc_part *pt, stencil_t s, int F, int nt, const int *more,
         }
     ugrid view = pt->lg; /* the same lists, the computed cells from first[F-1] on */
     view.nhalo = pt->first[F - 1];
-    gtwopass_free(&pt->gp);
-    int rc = gtwopass_build_cut(&pt->gp, &view, nt, stencil_table[s].radius, cuts, ncuts);
+    access_release(pt->lists_a, pt->lists);
+    pt->lists = NULL;
+    access_prep_in in = {&view, s, nt, cuts, ncuts};
+    int rc = access_prepare(a, &in, &pt->lists);
+    pt->lists_a = a;
     xfree(cuts);
     return rc;
 }
 
-int ooc_plan_gtwopass(ooc_plan *pl, int nt)
+int ooc_plan_lists(ooc_plan *pl, access_t a, int nt)
 {
-    if (!stencil_table[pl->stencil].graph || pl->K > 1) {
-        perr("out-of-core: graph-twopass lists are for a graph stencil's single steps (%s%s)",
-             stencil_table[pl->stencil].name, pl->K > 1 ? ", K > 1 steps per launch" : "");
+    if (pl->K > 1) {
+        perr("out-of-core: %s lists are for single steps (%s, K > 1 steps per launch)",
+             access_name[a], stencil_table[pl->stencil].name);
         return -1;
     }
     for (int p = 0; p < pl->nparts; p++)
-        if (ooc_part_gtwopass(&pl->part[p], pl->stencil, pl->F, nt, NULL, 0) != 0)
+        if (ooc_part_lists(&pl->part[p], a, pl->stencil, pl->F, nt, NULL, 0) != 0)
             return -1;
-    pl->gtp = nt;
+    if (!pl->part[0].lists)
+        return 0; /* a strategy that reads the table */
+    pl->lists_bx = nt;
+    pl->lists_a = a;
     plan_traffic(pl);
     if (pl->nparts * pl->nslabs == 1 && pl->max_chunk_bytes > pl->budget)
         pl->budget = pl->max_chunk_bytes;
     return 0;
 }
+
 
 int ooc_plan_fits(const ooc_plan *pl, size_t budget)
 {
@@ -821,7 +825,7 @@ void ooc_part_free(ooc_part *pt)
     nbtable_free(&pt->nt);
     ell_free(&pt->ell);
     tiles_free(&pt->tl);
-    gtwopass_free(&pt->gp);
+    access_release(pt->lists_a, pt->lists);
     geometry_free(&pt->geo);
     ugrid_free(&pt->lg);
     xfree(pt->share_to);
@@ -913,9 +917,9 @@ void ooc_plan_describe(const ooc_plan *pl, char *buf, size_t n)
         snprintf(buf + len, n - len, "; parts of whole METIS parts (%d in all)", pl->units);
         len = strlen(buf);
     }
-    if (pl->gtp > 0 && len < n) {
-        snprintf(buf + len, n - len, "; graph-twopass lists of blocks of %d threads replace the "
-                 "neighbour lists", pl->gtp);
+    if (pl->lists_bx > 0 && len < n) {
+        snprintf(buf + len, n - len, "; %s lists of blocks of %d threads replace the "
+                 "neighbour lists", access_name[pl->lists_a], pl->lists_bx);
         len = strlen(buf);
     }
     if (pl->K > 1 && len < n) {

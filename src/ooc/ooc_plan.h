@@ -39,7 +39,7 @@
 #include "stencils/stencil.h"
 #include "storage/ell.h"
 #include "storage/geometry.h"
-#include "storage/gtwopass.h"
+#include "access/hooks.h"
 #include "storage/nbtable.h"
 #include "storage/tiles.h"
 
@@ -66,9 +66,10 @@ typedef struct {
                       * and are never computed) */
     tiles tl;        /* with K > 1 steps per launch: its blocks' balls, which replace the table
                       * on the device (ooc_plan_tiles); else empty */
-    gtwopass gp;     /* graph stencils run by graph-twopass: its per-block lists over the cells
-                      * [first[F-1], ncells), cut at every first[m] (ooc_plan_gtwopass); they
-                      * replace the ELL lists on the device; else empty */
+    void *lists;     /* a strategy with its own lists (access/hooks.h prep; graph-twopass):
+                      * the part's, over the cells [first[F-1], ncells), cut at every first[m]
+                      * (ooc_plan_lists); they replace the table on the device; else NULL */
+    access_t lists_a; /* the strategy they are for */
     geometry geo;    /* a stencil that reads coefficients (fluxdiff): those of its local cells
                       * (ooc_plan_geometry; r[l], k[j·ncells + l], j in the order of l's list);
                       * else empty */
@@ -90,8 +91,9 @@ typedef struct {
     precision_t prec;
     int F;                /* steps per transfer */
     int K;                /* steps per kernel launch (1, or more after ooc_plan_tiles) */
-    int gtp;              /* threads per block of the parts' graph-twopass lists (0: none;
-                           * ooc_plan_gtwopass) */
+    int lists_bx;         /* threads per block of the parts' strategy lists (0: none;
+                           * ooc_plan_lists) */
+    access_t lists_a;     /* the strategy they are for */
     size_t budget;        /* device bytes */
     int nz, zend;         /* levels, computed levels */
     int nparts, nslabs;   /* chunks: nparts x nslabs */
@@ -160,24 +162,23 @@ int ooc_kernel_steps(int requested);
  * to fill a budget may exceed it afterwards (ooc_plan_fits). Returns 0, or -1 with a message. */
 int ooc_plan_tiles(ooc_plan *pl, int K, int B);
 
-/* Builds every part's graph-twopass lists (storage/gtwopass.h) for blocks of nt threads, for a
- * graph stencil's steps run by --access graph-twopass (src/ooc/ooc_gpu.c): over the cells a
- * pass's first step computes, [first[F-1], ncells) (the part's local lists g->adj), with the
- * blocks cut at every first[m], so that the step with m steps to go launches the suffix of
- * blocks from gtwopass_block_of(first[m]) and computes exactly [first[m], ncells). The lists
- * replace the ELL lists in the device bytes and the traffic (ooc_plan_fits, as for
- * ooc_plan_tiles). Returns 0, or -1 with a message (not a graph stencil, K > 1, a cell whose
- * ring does not fit nt). */
-int ooc_plan_gtwopass(ooc_plan *pl, int nt);
+/* Builds every part's lists of strategy a (access/hooks.h prep; graph-twopass: storage/gtwopass.h)
+ * for blocks of nt threads, for its iterated steps (src/ooc/ooc_gpu.c): over the cells a pass's
+ * first step computes, [first[F-1], ncells) (the part's local grid), with the blocks cut at every
+ * first[m], so that the step with m steps to go launches the suffix of blocks of
+ * [first[m], ncells) (the prep's bind). The lists replace the table in the device bytes and the
+ * traffic (ooc_plan_fits, as for ooc_plan_tiles). A strategy without lists builds none (0).
+ * Returns 0, or -1 with a message (K > 1, lists the strategy cannot build: not a graph stencil,
+ * a cell whose ring does not fit nt). */
+int ooc_plan_lists(ooc_plan *pl, access_t a, int nt);
 
-/* Builds part pt's graph-twopass lists (pt->gp, replacing any) for stencil s's steps with F steps
- * per pass and blocks of nt threads: over the cells [first[F-1], ncells), the blocks cut at every
- * first[m] (m < F - 1) and at the nmore cells more[] (any order; a distributed rank's first
+/* Builds part pt's lists of strategy a (pt->lists, replacing any) for stencil s's steps with F
+ * steps per pass and blocks of nt threads: over the cells [first[F-1], ncells), the blocks cut at
+ * every first[m] (m < F - 1) and at the nmore cells more[] (any order; a distributed rank's first
  * interior cell, src/dist/), so that the blocks of [a, b) for a and b among those cuts or ncells
- * are consecutive (gtwopass_block_of(a) up to gtwopass_block_of(b)). ooc_plan_gtwopass builds
- * every part's with it. Returns 0, or -1 with a message (not a graph stencil, a cell whose ring
- * does not fit nt). */
-int ooc_part_gtwopass(ooc_part *pt, stencil_t s, int F, int nt, const int *more, int nmore);
+ * are consecutive. ooc_plan_lists builds every part's with it. Returns 0, or -1 with a message. */
+int ooc_part_lists(ooc_part *pt, access_t a, stencil_t s, int F, int nt, const int *more,
+                   int nmore);
 
 /* 32-bit words of part pt's coefficients on the device for stencil s in precision p (a stencil
  * that reads them, fluxdiff: r, then κ column by column, in that precision, after a word of

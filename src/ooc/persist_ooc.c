@@ -21,7 +21,7 @@ int persist_ooc_check(const ooc_plan *pl)
              "shrink in levels too); the persistent chunks compute a slab's own levels", si->name);
         return -1;
     }
-    if (pl->K > 1 || pl->gtp > 0) {
+    if (pl->K > 1 || pl->lists_bx > 0) {
         perr("--persistent out of core: the plan has %s; a persistent chunk runs its steps one "
              "per grid barrier on the part's table", pl->K > 1 ? "K-step balls" : "graph-twopass lists");
         return -1;

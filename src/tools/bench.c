@@ -154,8 +154,10 @@ static int make_configs(const bench_opts *b, int uns, int stencil, config *out)
                         zs[0] = 32;
                         zs[1] = 64;
                     }
-                    int nconst = uns == 2 && a != ACC_STAGED && !stencil_table[stencil].graph
-                                     ? 3 : 1; /* uns == 2: compressed */
+                    /* uns == 2: compressed, also read from constant memory and packed rows where
+                     * the strategy's kernels have those variants */
+                    int nconst = uns == 2 && access_table[a].upload && !stencil_table[stencil].graph
+                                     ? 3 : 1;
                     for (int k = 0; k < nzs; k++)
                         for (int cst = 0; cst < nconst; cst++) {
                             config c = {(access_t)a, bx, uns ? 1 : by, bz, pillar ? zs[k] : 0, cst, 0};

@@ -2,6 +2,7 @@
  * core or streamed through the device in chunks (src/ooc/ooc_plan.h), timed and verified against
  * the CPU in-core iteration. */
 #include "tools.h"
+#include "access/hooks.h"
 #include "src/engine/route.h"
 #include "src/engine/run_plan.h"
 #include "base/progress.h"
@@ -81,14 +82,16 @@ static int flags_check(const options *o)
              "graph-twopass)", bad);
         return -1;
     }
-    if (o->access == ACC_GRAPH_TWOPASS && !stencil_table[o->spec.stencil].graph) {
-        perr("run: --access graph-twopass runs graph stencils (graphlap); %s takes naive, idxvar, "
-             "shared, shared-warp, zloop or zloop-sliced", stencil_table[o->spec.stencil].name);
+    if (!access_supports(o->access, o->spec.stencil)) {
+        perr("run: --access %s has no kernels for %s; it takes naive, idxvar, shared, "
+             "shared-warp, zloop or zloop-sliced", access_name[o->access],
+             stencil_table[o->spec.stencil].name);
         return -1;
     }
-    if (o->access == ACC_GRAPH_TWOPASS && o->kernel_steps > 1) {
-        perr("run: --access graph-twopass runs one step per launch; it does not go with "
-             "--kernel-steps %d", o->kernel_steps);
+    if (access_table[o->access].prep->prepare && o->kernel_steps > 1) {
+        perr("run: --access %s runs one step per launch (its own lists replace the neighbour "
+             "lists); it does not go with --kernel-steps %d", access_name[o->access],
+             o->kernel_steps);
         return -1;
     }
     return 0;
