@@ -1,6 +1,7 @@
 /* plan_use.c — a run's plan: its key, its source, and its configuration applied to the settings. */
 #include "plan_use.h"
 
+#include "base/sha256.h"
 #include "grids/grid.h"
 #include "grids/mesh.h"
 #ifdef PILLAR_HAVE_CUDA
@@ -39,22 +40,50 @@ void plan_device(int gpu, char *out, size_t n)
 #endif
 }
 
-int plan_problem_of(plan_problem *pr, const char *mesh_path, int nx, int ny, int stencil,
-                    const char *stencil_id, precision_t prec, int levels, int gpu)
+void plan_tables_id(const mesh *m, char *out, size_t n)
+{
+    sha256_ctx c;
+    unsigned char d[32];
+    char hex[65];
+    int head[4] = {m->ncells, m->maxdeg, m->ncoord, m->nbr != NULL};
+    size_t w = m->nbr ? 4 : (size_t)m->maxdeg, nc = (size_t)m->ncells;
+    sha256_init(&c);
+    sha256_update_str(&c, "pillar mesh tables 1");
+    sha256_update(&c, head, sizeof head);
+    sha256_update(&c, m->nbr ? m->nbr : m->adj, sizeof(int) * w * nc);
+    if (m->sides)
+        sha256_update(&c, m->sides, sizeof(int) * nc);
+    if (m->coord)
+        sha256_update(&c, m->coord, sizeof(double) * (size_t)m->ncoord * nc);
+    sha256_final(&c, d);
+    sha256_hex(d, hex);
+    snprintf(out, n, "sha256:%s", hex);
+}
+
+void plan_problem_set(plan_problem *pr, const char *mesh, int stencil, const char *stencil_id,
+                      precision_t prec, int levels, int gpu)
 {
     memset(pr, 0, sizeof *pr);
-    if (mesh_path) {
-        if (plan_content_id(mesh_path, "mesh file", pr->mesh, sizeof pr->mesh) != 0)
-            return -1;
-    } else {
-        plan_size_id(nx, ny, pr->mesh, sizeof pr->mesh);
-    }
+    snprintf(pr->mesh, sizeof pr->mesh, "%s", mesh);
     snprintf(pr->stencil, sizeof pr->stencil, "%s",
              stencil_id ? stencil_id : stencil_table[stencil].name);
     pr->prec = prec;
     pr->levels = levels;
     plan_device(gpu, pr->device, sizeof pr->device);
     snprintf(pr->version, sizeof pr->version, "%s", PILLAR_VERSION);
+}
+
+int plan_problem_of(plan_problem *pr, const char *mesh_path, int nx, int ny, int stencil,
+                    const char *stencil_id, precision_t prec, int levels, int gpu)
+{
+    char id[80];
+    if (mesh_path) {
+        if (plan_content_id(mesh_path, "mesh file", id, sizeof id) != 0)
+            return -1;
+    } else {
+        plan_size_id(nx, ny, id, sizeof id);
+    }
+    plan_problem_set(pr, id, stencil, stencil_id, prec, levels, gpu);
     return 0;
 }
 

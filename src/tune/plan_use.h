@@ -8,6 +8,7 @@
 #define PILLAR_PLAN_USE_H
 
 #include "plan_cache.h"
+#include "grids/mesh.h"
 #include "src/exec/run_options.h"
 
 #include <stddef.h>
@@ -26,6 +27,16 @@ plan_from plan_source(const char *spec, const char **file);
 /* The device a run keys its plan on: the GPU's name (gpu_describe) for the GPU backend, "cpu" for
  * the CPU backend (docs/tune.md: what a CPU run takes from a plan). */
 void plan_device(int gpu, char *out, size_t n);
+
+/* The content id ("sha256:<hex>") of a mesh given as tables in memory (the library's
+ * pillar_grid_quad, pillar_grid_general): its cells' relations, edge counts and coordinates, not
+ * a file's bytes (a plan made for the file does not match the tables read from it). */
+void plan_tables_id(const mesh *m, char *out, size_t n);
+
+/* pr for the mesh id `mesh` (plan_content_id, plan_size_id, plan_tables_id), stencil (its name,
+ * or stencil_id when not NULL), prec, levels, the device (plan_device) and this version. */
+void plan_problem_set(plan_problem *pr, const char *mesh, int stencil, const char *stencil_id,
+                      precision_t prec, int levels, int gpu);
 
 /* The problem of a run: the mesh (the content id of the file at mesh_path, or the generator spec
  * of an emulated grid of nx x ny cells), the stencil (a built-in stencil's name, or stencil_id
