@@ -79,14 +79,15 @@ const char *pillar_status_name(pillar_status s);
 /* Sets an option by name (both strings NUL-terminated):
  *   stencil    laplap (default), hdiff, fastwaves, lap, graphlap (the registry's names)
  *   precision  double (default) | float: the engine's arithmetic
- *   order      file (default: the caller's order, halo cells first) | metis | zcurve (needs
- *              coordinates: pillar_set_coordinates or a mesh file that has them)
+ *   order      auto (default: the plan's order, else file) | file (the caller's order, halo
+ *              cells first) | metis | zcurve (needs coordinates: pillar_set_coordinates or a
+ *              mesh file that has them); fields keep the caller's order whichever runs
  *   part_cells cells per METIS part (default 32)
  *   storage    auto (default) | chasing | nonchasing | chasing-compressed |
  *              nonchasing-compressed
  *   access     auto (default) | the GPU access strategy (naive, idxvar, shared, shared-warp,
- *              zloop, zloop-sliced, staged, twopass; the CPU ignores it). auto: the storage and
- *              strategy pillar measured fastest for the stencil (docs/api.md); every choice
+ *              zloop, zloop-sliced, staged, twopass; the CPU ignores it). auto: the plan's, else the
+ *              storage and strategy pillar measured fastest for the stencil (docs/api.md); every choice
  *              gives the same bits
  *   backend    auto (default: the GPU when one is usable, else the CPU) | cpu | gpu
  *   levels     0 (default) | 1 to 100000: the levels of pillar_grid_file's grid (0: a pillar
@@ -96,6 +97,12 @@ const char *pillar_status_name(pillar_status s);
  *   merge_nodes 0 (default: nodes at identical positions are one) | a distance | off: how
  *              pillar_grid_file merges the coincident nodes of a UGRID file (pillar mesh import
  *              --merge-nodes)
+ *   plan       auto (default: the plan cache's plan for this grid, stencil, precision, levels
+ *              and device, docs/tune.md) | off (the untuned defaults) | the path of a plan file;
+ *              it sets the options left auto (order, storage, access); a stale or bad plan: a
+ *              note on stderr and the defaults
+ *   tune       off (default) | on: pillar_setup measures the candidates on the GPU (60 s at
+ *              most), stores the plan and takes it; on the CPU PILLAR_ERR_UNSUPPORTED
  *   persistent auto (default, off for now) | on | off: on the GPU, pillar_step runs all its
  *              steps in one cooperative launch (laplap, hdiff, lap, in core: docs/persistent.md;
  *              another stencil, or a grid larger than the device, fails with PILLAR_ERR_BACKEND

@@ -103,6 +103,12 @@ typedef struct {
     int output_inputs;   /* the input fields go into the output file too */
     int output_every;    /* with steps: the state every N steps into the output's time axis */
     int no_verify;       /* no CPU reference, nothing compared; no output */
+    /* the plan (docs/tune.md): NULL or "auto" the plan cache's (unless $PILLAR_PLAN says "off" or
+     * names a file), "off" none (the untuned defaults), else a plan file; it chooses what the
+     * flags leave free, field by field (the marks below, access_set, the layout marks, a block
+     * shape of 0) */
+    const char *plan;
+    int storage_set, compress_set, zslice_set; /* --storage, --compress, --zslice were given */
 } pillar_run_settings;
 
 /* The defaults of run and info. */
@@ -154,6 +160,24 @@ int pillar_tool_default(const pillar_run_settings *o);
 int pillar_tool_backend(const pillar_run_settings *o);
 /* The number of MPI ranks the process was started with by a launcher (1 if none). */
 int pillar_tool_launcher_ranks(void);
+
+/* ---- pillar tune (docs/tune.md) ---- */
+
+typedef struct {
+    pillar_run_settings run; /* the problem: spec (stencil, precision, NXxNYxNZ) or mesh; runs:
+                              * timed launches of each candidate (their median) */
+    double budget_s;         /* no candidate starts once the search would pass it */
+    const char *out;         /* also write the plan there (NULL: the cache only) */
+    int top;                 /* rows of the table of what was measured */
+} pillar_tune_settings;
+
+/* `pillar tune`: measures the problem's candidates on the GPU within the budget (progress
+ * through the progress hook), verifies the winner bit for bit, stores the plan in the plan cache
+ * (and at `out`), reports a table of the fastest `top` measured and the plan's path. Without a
+ * CUDA device: a message and 1. */
+int pillar_tool_tune(const pillar_tune_settings *t, const pillar_run_extra *x);
+/* `pillar tune --show`: the plans of the plan cache, one row each (a bad file with its reason). */
+int pillar_tool_tune_show(void);
 
 /* ---- pillar bench ---- */
 

@@ -1,4 +1,5 @@
-/* test_tune.c — plans (src/tune/): the cache key (a known answer from an independent SHA-256,
+/* test_tune.c — plans (src/tune/): the library taking a plan that reorders the cells (the same
+ * bits in the caller's order), the cache key (a known answer from an independent SHA-256,
  * each component changing it), plan files written and read back, stale plans ignored with their
  * note, corrupt and hostile plan files (each its message and the defaults, never a block or a
  * crash), the cache's listing, and the search with a deterministic fake measurer (the budget,
@@ -9,6 +10,8 @@
 #include "grids/mesh.h"
 #include "src/tune/plan_cache.h"
 #include "src/tune/tune.h"
+#include "src/tune/plan_use.h"
+#include "include/pillar.h"
 #ifdef PILLAR_HAVE_CUDA
 #include "src/exec/gpu.h"
 #endif
@@ -596,6 +599,93 @@ static void test_search(void)
     progress_set(NULL);
 }
 
+/* The library (src/api/pillar.c) with a plan of another cell order and storage, on the CPU: the
+ * plan is taken (named with option "plan", and from the cache under option order auto), the cells
+ * are reordered (another permutation than without the plan), and the outputs the caller gets, in
+ * its own cell order, are the same bits as without the plan; an explicit order wins. */
+#define LN 20
+#define LZ 6
+typedef struct {
+    int perm[LN * LN];
+    double out[LZ * LN * LN];
+} lib_result;
+
+static int lib_run(const char *plan_opt, const char *order, const int *nbr, const double *xy,
+                   lib_result *r)
+{
+    pillar_ctx *ctx;
+    int n = LN * LN, ok = pillar_create(&ctx) == PILLAR_OK;
+    static double in[LZ * LN * LN];
+    for (int i = 0; i < LZ * n; i++)
+        in[i] = (double)((i * 7919) % 1013) / 97.0 - 5.0;
+    int *perm = r->perm;
+    ok = ok && pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK &&
+         (!plan_opt || pillar_set_option(ctx, "plan", plan_opt) == PILLAR_OK) &&
+         (!order || pillar_set_option(ctx, "order", order) == PILLAR_OK) &&
+         pillar_grid_quad(ctx, n, LZ, nbr) == PILLAR_OK &&
+         pillar_set_coordinates(ctx, n, 2, xy) == PILLAR_OK && pillar_setup(ctx) == PILLAR_OK &&
+         pillar_get_permutation(ctx, perm, n) == PILLAR_OK &&
+         pillar_set_field(ctx, "in", in, (size_t)(LZ * n)) == PILLAR_OK &&
+         pillar_apply(ctx) == PILLAR_OK &&
+         pillar_get_field(ctx, "out", r->out, (size_t)(LZ * n)) == PILLAR_OK;
+    if (!ok)
+        printf("library: %s\n", pillar_last_error(ctx));
+    pillar_destroy(ctx);
+    return ok ? 0 : -1;
+}
+
+static void test_library_order(void)
+{
+    static int nbr[LN * LN * 4];
+    static double xy[LN * LN * 2];
+    for (int y = 0; y < LN; y++)
+        for (int x = 0; x < LN; x++) {
+            int c = y * LN + x;
+            nbr[4 * c + 0] = x > 0 ? c - 1 : -1;
+            nbr[4 * c + 1] = x + 1 < LN ? c + 1 : -1;
+            nbr[4 * c + 2] = y > 0 ? c - LN : -1;
+            nbr[4 * c + 3] = y + 1 < LN ? c + LN : -1;
+            xy[2 * c] = x;
+            xy[2 * c + 1] = y;
+        }
+    mesh m;
+    memset(&m, 0, sizeof m);
+    m.ncells = LN * LN;
+    m.nlevels = LZ;
+    m.nbr = nbr;
+    m.ncoord = 2;
+    m.coord = xy;
+    char id[80];
+    plan_tables_id(&m, id, sizeof id);
+    plan p;
+    memset(&p, 0, sizeof p);
+    plan_problem_set(&p.pr, id, ST_LAPLAP, NULL, PREC_DOUBLE, LZ, 0);
+    plan_config_default(&p.pr, &p.c);
+    p.c.order = MESH_ORDER_ZCURVE;
+    p.c.chasing = 0;
+    p.c.compressed = 1;
+    p.ms = 1;
+    plan_now(p.measured);
+    plan_key(&p.pr, p.key);
+    char path[400];
+    snprintf(path, sizeof path, "%s/lib-plan.json", tmp);
+    CHECK(plan_write(path, &p) == 0, "plan_write %s", path);
+
+    static lib_result none, named, cached, expl;
+    CHECK(lib_run("off", NULL, nbr, xy, &none) == 0, "library without a plan");
+    CHECK(lib_run(path, NULL, nbr, xy, &named) == 0, "library with plan %s", path);
+    CHECK(memcmp(none.perm, named.perm, sizeof none.perm) != 0, "the named plan's z-curve order reorders the cells");
+    CHECK(memcmp(none.out, named.out, sizeof none.out) == 0,
+          "a plan of another order: the same bits in the caller's order");
+    CHECK(plan_cache_store(&p, NULL, 0) == 0, "plan_cache_store");
+    CHECK(lib_run(NULL, "auto", nbr, xy, &cached) == 0, "library with the cached plan");
+    CHECK(memcmp(named.perm, cached.perm, sizeof none.perm) == 0, "the cached plan is taken under order auto");
+    CHECK(memcmp(none.out, cached.out, sizeof none.out) == 0, "cached plan: the same bits");
+    CHECK(lib_run(NULL, "file", nbr, xy, &expl) == 0, "library, order file, with the plan");
+    CHECK(memcmp(none.perm, expl.perm, sizeof none.perm) == 0, "an explicit order wins over the plan");
+    CHECK(memcmp(none.out, expl.out, sizeof none.out) == 0, "explicit order: the same bits");
+}
+
 int main(void)
 {
     snprintf(tmp, sizeof tmp, "/tmp/pillar-test-tune-XXXXXX");
@@ -612,6 +702,7 @@ int main(void)
     test_supports();
     test_cache();
     test_search();
+    test_library_order();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     if (system(cmd) != 0)

@@ -18,6 +18,9 @@
 #include "src/io/mesh_import.h"
 #include "src/io/mesh_io.h"
 #include "src/jit/jit.h"
+#include "src/tune/plan_use.h"
+#include "src/tune/tune.h"
+#include "base/sha256.h"
 #ifdef PILLAR_HAVE_CUDA
 #include "src/exec/gpu.h"
 #endif
@@ -37,7 +40,11 @@ struct pillar_ctx {
     problem_spec spec;
     mesh_order_t order;
     access_t access;
-    int storage_auto, access_auto; /* "auto": fastest_known at setup (the defaults) */
+    int storage_auto, access_auto; /* "auto": the plan's, else fastest_known at setup */
+    int order_auto;  /* "auto" (the default): the plan's order, else file */
+    char plan[1024]; /* option "plan": "" or "auto" the plan cache, "off", or a plan file */
+    int tune;        /* option "tune" on: the search at setup (GPU) */
+    char stencil_id[80]; /* a stencil file's or text's content id, "" for a built-in stencil */
     backend_t backend_asked;
     /* the grid before setup (taken over by the problem at setup) */
     int have_grid;
@@ -169,7 +176,7 @@ pillar_status pillar_create(pillar_ctx **out)
     ctx->spec = o.spec;
     ctx->spec.layout = LAYOUT_ROWMAJOR; /* unused on a mesh: the cell order is `order` */
     ctx->access = o.access;
-    ctx->storage_auto = ctx->access_auto = 1;
+    ctx->storage_auto = ctx->access_auto = ctx->order_auto = 1;
     ctx->backend_asked = BACKEND_AUTO;
     ctx->order = MESH_ORDER_FILE;
     *out = ctx;
@@ -255,6 +262,23 @@ static pillar_status load_stencil(pillar_ctx *ctx, const char *path, const char 
     if (rc != 0)
         return strstr(ctx->err, "no C compiler") ? PILLAR_ERR_UNSUPPORTED : PILLAR_ERR_ARG;
     ctx->spec.stencil = s;
+    ctx->stencil_id[0] = 0; /* what plans key the stencil on */
+    if (path) {
+        perr_capture(ctx->err, sizeof ctx->err);
+        if (plan_content_id(path, "stencil file", ctx->stencil_id, sizeof ctx->stencil_id) != 0)
+            ctx->stencil_id[0] = 0; /* read a moment ago; no plan if it cannot be read again */
+        perr_capture(NULL, 0);
+        ctx->err[0] = 0;
+    } else {
+        sha256_ctx c;
+        unsigned char d[32];
+        char hex[65];
+        sha256_init(&c);
+        sha256_update(&c, source, strlen(source));
+        sha256_final(&c, d);
+        sha256_hex(d, hex);
+        snprintf(ctx->stencil_id, sizeof ctx->stencil_id, "sha256:%s", hex);
+    }
     return PILLAR_OK;
 }
 
@@ -304,8 +328,28 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
             return bad_value(ctx, key, value, names, 2);
         ctx->spec.prec = k ? PREC_FLOAT : PREC_DOUBLE;
     } else if (strcmp(key, "order") == 0) {
-        if (mesh_order_parse(value, &ctx->order) != 0)
-            return bad_value(ctx, key, value, mesh_order_name, MESH_ORDER_COUNT);
+        ctx->order_auto = strcmp(value, "auto") == 0;
+        if (!ctx->order_auto && mesh_order_parse(value, &ctx->order) != 0) {
+            const char *names[MESH_ORDER_COUNT + 1];
+            for (int i = 0; i < MESH_ORDER_COUNT; i++)
+                names[i] = mesh_order_name[i];
+            names[MESH_ORDER_COUNT] = "auto";
+            return bad_value(ctx, key, value, names, MESH_ORDER_COUNT + 1);
+        }
+        if (ctx->order_auto)
+            ctx->order = MESH_ORDER_FILE;
+    } else if (strcmp(key, "plan") == 0) {
+        if (!*value || strlen(value) >= sizeof ctx->plan)
+            return fail(ctx, PILLAR_ERR_ARG, "pillar_set_option: plan '%.64s': expected auto, off "
+                        "or the path of a plan file (at most %zu bytes)", value,
+                        sizeof ctx->plan - 1);
+        snprintf(ctx->plan, sizeof ctx->plan, "%s", value);
+    } else if (strcmp(key, "tune") == 0) {
+        static const char *const names[] = {"off", "on"};
+        int k = pick(value, names, 2);
+        if (k < 0)
+            return bad_value(ctx, key, value, names, 2);
+        ctx->tune = k;
     } else if (strcmp(key, "part_cells") == 0) {
         char *end;
         long w = strtol(value, &end, 10);
@@ -373,7 +417,8 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
         ctx->backend_asked = k == 0 ? BACKEND_AUTO : k == 1 ? BACKEND_CPU : BACKEND_GPU;
     } else {
         return fail(ctx, PILLAR_ERR_UNKNOWN, "pillar_set_option: unknown option '%s' (stencil, "
-                    "precision, order, part_cells, storage, access, backend, fuse, persistent)", key);
+                    "precision, order, part_cells, storage, access, backend, fuse, persistent, "
+                    "levels, format, merge_nodes, plan, tune)", key);
     }
     return PILLAR_OK;
 }
@@ -525,6 +570,87 @@ static pillar_status pick_backend(pillar_ctx *ctx)
     return PILLAR_OK;
 }
 
+/* The plan of the handle's problem (src/tune/plan_use.h), keyed on the grid file's bytes (or
+ * the tables the caller gave), the stencil, precision, levels and the backend's device; applied
+ * to the options left auto: order, storage, and on the GPU access (block shapes are the
+ * session's own). A stale or bad plan's note goes to stderr, in the command line's words; the
+ * defaults then run. pr gets the problem. 1 when a plan was applied, else 0. */
+static int take_plan(pillar_ctx *ctx, plan_problem *pr)
+{
+    char id[80] = "";
+    int gpu = ctx->backend == BACKEND_GPU;
+    perr_capture(ctx->err, sizeof ctx->err);
+    if (ctx->grid_path && plan_content_id(ctx->grid_path, "grid file", id, sizeof id) != 0)
+        id[0] = 0; /* read a moment ago; no plan if it cannot be read again */
+    perr_capture(NULL, 0);
+    ctx->err[0] = 0;
+    if (!ctx->grid_path)
+        plan_tables_id(&ctx->mesh, id, sizeof id);
+    plan_problem_set(pr, id[0] ? id : "sha256:-", ctx->spec.stencil,
+                     ctx->stencil_id[0] ? ctx->stencil_id : NULL, ctx->spec.prec,
+                     ctx->mesh.nlevels, gpu);
+    if (!id[0] || ctx->tune || !(ctx->order_auto || ctx->storage_auto || ctx->access_auto))
+        return 0;
+    plan_choice ch;
+    if (plan_choose(ctx->plan[0] ? ctx->plan : NULL, pr, ctx->spec.stencil,
+                    ctx->mesh.coord != NULL, &ch) != PLAN_FOUND) {
+        if (ch.note[0])
+            perr("%s", ch.note);
+        return 0;
+    }
+    if (ctx->order_auto)
+        ctx->order = (mesh_order_t)ch.p.c.order;
+    if (ctx->storage_auto) {
+        ctx->spec.chasing = ch.p.c.chasing;
+        ctx->spec.compressed = ch.p.c.compressed;
+    }
+    if (ctx->access_auto && gpu)
+        ctx->access = ch.p.c.access;
+    return 1;
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* Option tune on: the search of `pillar tune` on the handle's problem (made in the caller's
+ * options), its winner verified, stored as the plan and laid out for the session (the options
+ * the caller set explicitly stay). 0, or -1 with the message in ctx->err. */
+static int tune_at_setup(pillar_ctx *ctx, const plan_problem *pr)
+{
+    problem *pb = &ctx->pb;
+    tune_problem tp = {*pr, ctx->spec.stencil, pb->mesh.coord != NULL, 0};
+    tune_opts to = {60, 0, NULL, NULL};
+    tune_result r;
+    perr_capture(ctx->err, sizeof ctx->err);
+    tune_gpu *g = tune_gpu_open(pb, 10);
+    int rc = tune_search(&tp, &to, tune_gpu_measure, g, &r);
+    plan p;
+    char msg[512] = "";
+    if (rc == 0) {
+        tune_make_plan(&tp, &r, &p);
+        tune_result_free(&r);
+        rc = tune_gpu_verify(g, &p.c, msg, sizeof msg);
+        if (rc != 0)
+            perr("pillar_setup: tune on: the fastest configuration failed verification (%s)", msg);
+    }
+    tune_gpu_close(g);
+    if (rc == 0)
+        rc = plan_cache_store(&p, NULL, 0);
+    if (rc == 0) {
+        if (ctx->order_auto)
+            ctx->order = (mesh_order_t)p.c.order;
+        if (ctx->storage_auto) {
+            ctx->spec.chasing = p.c.chasing;
+            ctx->spec.compressed = p.c.compressed;
+        }
+        if (ctx->access_auto)
+            ctx->access = p.c.access;
+        pb->mesh_order = ctx->order; /* the search left pb in its last candidate's layout */
+        rc = problem_relayout(pb, pb->s.layout, pb->s.w, ctx->spec.chasing, ctx->spec.compressed);
+    }
+    perr_capture(NULL, 0);
+    return rc;
+}
+#endif
+
 static pillar_status setup_call(pillar_ctx *ctx)
 {
     ENTER(ctx, before_setup(ctx, "pillar_setup"));
@@ -542,12 +668,19 @@ static pillar_status setup_call(pillar_ctx *ctx)
     pillar_status st = pick_backend(ctx);
     if (st != PILLAR_OK)
         return st;
+    if (ctx->tune && ctx->backend != BACKEND_GPU)
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "pillar_setup: tune on measures on the GPU, and "
+                    "this handle runs on the CPU backend (%s); set tune off (a plan made by "
+                    "'pillar tune' on a GPU machine is taken by option plan)",
+                    ctx->backend_asked == BACKEND_CPU ? "backend cpu" : "no usable CUDA device");
+    plan_problem pr;
+    int planned = take_plan(ctx, &pr);
     fastest_config fc = fastest_known(ctx->spec.stencil);
-    if (ctx->storage_auto) {
+    if (ctx->storage_auto && !planned) {
         ctx->spec.chasing = fc.chasing;
         ctx->spec.compressed = fc.compressed;
     }
-    if (ctx->access_auto)
+    if (ctx->access_auto && !planned)
         ctx->access = fc.access;
     /* the problem takes the mesh over (also on failure) */
     perr_capture(ctx->err, sizeof ctx->err);
@@ -559,6 +692,13 @@ static pillar_status setup_call(pillar_ctx *ctx)
         grid_drop(ctx);
         return PILLAR_ERR_UNSUPPORTED; /* the engine's message: too few levels, no inner cell, ... */
     }
+#ifdef PILLAR_HAVE_CUDA
+    if (ctx->tune && tune_at_setup(ctx, &pr) != 0) {
+        problem_free(&ctx->pb);
+        grid_drop(ctx);
+        return PILLAR_ERR_BACKEND;
+    }
+#endif
     user_order_make(&ctx->pb, &ctx->u);
     session_init(&ctx->ses, &ctx->pb, &ctx->u, ctx->backend == BACKEND_GPU, ctx->access,
                  ctx->persistent);

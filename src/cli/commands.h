@@ -11,5 +11,6 @@ int cmd_info(int argc, char **argv);
 int cmd_default(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_mesh(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 #endif

@@ -16,6 +16,8 @@ static const char usage[] =
     "  info     grid, neighbour-table and compression statistics\n"
     "  mesh     mesh files (netCDF-4/HDF5): generate, import, info, partition (docs/mesh-format.md)\n"
     "  bench    the experiment matrix on the GPU: tables, CSV, JSON (plots: tools/plot)\n"
+    "  tune     find the fastest configuration of one problem on this GPU and store it as the\n"
+    "           plan later runs take by default; 'pillar tune --show' lists the plans\n"
     "  help     this text; 'pillar help COMMAND' (or 'help mesh SUBCOMMAND') a command's help\n"
     "\n"
     "'pillar COMMAND --help' explains a command and lists its flags; 'pillar --version' (or\n"
@@ -55,9 +57,11 @@ static int dispatch(int argc, char **argv)
         return cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "mesh"))
         return cmd_mesh(argc - 2, argv + 2);
+    if (!strcmp(cmd, "tune"))
+        return cmd_tune(argc - 2, argv + 2);
     if (!strcmp(cmd, "help"))
         return help_command(argc - 2, argv + 2);
-    fprintf(stderr, "pillar: unknown command '%s' (commands: run, info, mesh, bench, help; see 'pillar help')\n",
+    fprintf(stderr, "pillar: unknown command '%s' (commands: run, info, mesh, bench, tune, help; see 'pillar help')\n",
             cmd);
     return 2;
 }
@@ -71,13 +75,13 @@ static int help_command(int argc, char **argv)
         fputs(usage, stdout);
         return 0;
     }
-    static const char *const simple[] = {"run", "info", "bench"};
+    static const char *const simple[] = {"run", "info", "bench", "tune"};
     int words = !strcmp(argv[0], "mesh") ? 2 : 1; /* mesh takes a subcommand */
     int known = words == 2;
     for (size_t k = 0; k < sizeof simple / sizeof simple[0]; k++)
         known |= !strcmp(argv[0], simple[k]);
     if (!known || argc > words) {
-        fprintf(stderr, "pillar: help: %s '%s' (commands: run, info, mesh [SUBCOMMAND], bench)\n",
+        fprintf(stderr, "pillar: help: %s '%s' (commands: run, info, mesh [SUBCOMMAND], bench, tune)\n",
                 known ? "one command, or 'mesh SUBCOMMAND', not" : "unknown command",
                 known ? argv[words] : argv[0]);
         return 2;

@@ -314,7 +314,39 @@ static int set_storage(cli_args *a, const flag *f, const char *v)
         a->b.storage = k == 0; /* only chasing (1) or only nonchasing (0) */
     else
         a->o.spec.chasing = k == 0;
+    a->o.storage_set = 1;
     return k < 0 ? -1 : 0;
+}
+
+/* --compress of run, info, the default job (bench's takes yes | no) */
+static int set_compress(cli_args *a, const flag *f, const char *v)
+{
+    (void)f;
+    (void)v;
+    a->o.spec.compressed = 1;
+    a->o.compress_set = 1;
+    return 0;
+}
+
+static int set_zslice(cli_args *a, const flag *f, const char *v)
+{
+    a->o.zslice_set = 1;
+    return set_range(a, f, v);
+}
+
+/* --budget SECONDS of tune: a positive number of seconds, at most a day */
+static int set_budget(cli_args *a, const flag *f, const char *v)
+{
+    char *end = NULL;
+    double s = 0;
+    if (!*v || strspn(v, "0123456789.") != strlen(v) || (s = strtod(v, &end), *end) ||
+        !(s > 0 && s <= 86400)) {
+        cmd_err(a, "%s '%s': expected seconds, more than 0 and at most 86400 (e.g. 60, 2.5)",
+                f->name, v);
+        return -1;
+    }
+    a->budget = s;
+    return 0;
 }
 
 static int set_access(cli_args *a, const flag *f, const char *v)
@@ -483,6 +515,7 @@ static int optional_value(const char *v)
 #define RUN (CMD_RUN)
 #define RD (CMD_RUN | CMD_DEFAULT)
 #define RID (CMD_RUN | CMD_INFO | CMD_DEFAULT)
+#define TUNE (CMD_TUNE)
 #define BENCH (CMD_BENCH)
 #define GEN (CMD_MESH_GENERATE)
 #define MINFO (CMD_MESH_INFO)
@@ -499,7 +532,9 @@ static const flag flags[] = {
      "of neighbours per cell) run on mesh files only, quad or general;\n"
      "the others need W/E/S/N relations (a quad mesh or the built-in\n"
      "grid); docs/stencils.md defines each", set_stencil, 0, 0, 0, NULL},
-    {"--stencil-file", "FILE", RUN, HELP_MAIN,
+    {"--stencil", "S", TUNE, HELP_MAIN,
+     "@   (laplap)", set_stencil, 0, 0, 0, NULL},
+    {"--stencil-file", "FILE", RUN | TUNE, HELP_MAIN,
      "your own stencil: a body file compiled at run time for the CPU\n"
      "(and the GPU with NVRTC), cached; docs/own-stencil.md",
      set_text, AT(stencil_file), 0, 0, NULL},
@@ -508,9 +543,9 @@ static const flag flags[] = {
      "and a graph stencil's every neighbour, checked against the\n"
      "declared extent; a read outside it fails the run",
      set_switch, AT(check_reads), 0, 0, NULL},
-    {"--size", "NXxNYxNZ", RID, HELP_MAIN,
+    {"--size", "NXxNYxNZ", RID | TUNE, HELP_MAIN,
      "grid cells, the halo of 2 on each side included    (64x64x16)", set_size, 0, 0, 0, NULL},
-    {"--precision", "P", RID, HELP_MAIN,
+    {"--precision", "P", RID | TUNE, HELP_MAIN,
      "double | float (info: of the field footprint)      (double)",
      set_choice, AT(o.spec.prec), 0, 2, precisions},
     {"--layout", "L", RID, HELP_MAIN,
@@ -524,7 +559,7 @@ static const flag flags[] = {
      "chasing (4 relations) | nonchasing (20 relations)   (chasing)", set_storage, 0, 0, 0, NULL},
     {"--compress", NULL, RID, HELP_MAIN,
      "compress the neighbour table into patterns (info: mark the\n"
-     "compressed table)", set_switch, AT(o.spec.compressed), 0, 0, NULL},
+     "compressed table)", set_compress, 0, 0, 0, NULL},
     {"--grid", "G", RD, HELP_MAIN,
      "unstructured | regular (the baseline twin)          (unstructured)",
      set_choice, AT(o.regular), 0, 2, grids},
@@ -536,7 +571,7 @@ static const flag flags[] = {
     {"--zslice", "M", RD, HELP_MAIN,
      "levels per thread of zloop-sliced (per block: staged;\n"
      "level groups per block: twopass)                    (8)",
-     set_range, AT(o.zslice), 1, 4096, NULL},
+     set_zslice, AT(o.zslice), 1, 4096, NULL},
     {"--constant-tables", NULL, RD, HELP_MAIN,
      "GPU: compressed tables in __constant__ memory",
      set_switch, AT(o.constant_tables), 0, 0, NULL},
@@ -550,10 +585,33 @@ static const flag flags[] = {
     {"--runs", "N", RD, HELP_MAIN,
      "timed runs; the median is reported                  (10)",
      set_range, AT(o.runs), 1, 100000, NULL},
+    {"--runs", "N", TUNE, HELP_MAIN,
+     "timed runs of each candidate; its median counts     (10)",
+     set_range, AT(o.runs), 1, 100000, NULL},
+    {"--plan", "P", RUN, HELP_MAIN,
+     "the tuned plan (docs/tune.md): auto (the plan cache's plan for this\n"
+     "mesh, stencil, precision, levels and device, if 'pillar tune' made\n"
+     "one), off (the untuned defaults), or a plan FILE. The plan chooses\n"
+     "what the flags leave free: --layout, --storage, --compress and, on\n"
+     "the GPU, --access, --threads, --zslice. $PILLAR_PLAN=off|FILE sets\n"
+     "the default                                          (auto)",
+     set_text, AT(o.plan), 0, 0, NULL},
+    {"--budget", "SECONDS", TUNE, HELP_MAIN,
+     "no candidate starts once the search would pass this (60)",
+     set_budget, 0, 0, 0, NULL},
+    {"--show", NULL, TUNE, HELP_MAIN,
+     "list the plans of the plan cache (no GPU needed), nothing measured",
+     set_switch, AT(show), 0, 0, NULL},
+    {"--out", "PATH", TUNE, HELP_MAIN,
+     "also write the plan to PATH (a plan file 'pillar run --plan PATH'\n"
+     "takes, e.g. to copy to another machine)", set_text, AT(plan_out), 0, 0, NULL},
+    {"--top", "N", TUNE, HELP_MAIN,
+     "rows of the table of what was measured, fastest first  (10)",
+     set_range, AT(top), 1, 100000, NULL},
     {"--backend", "B", RD, HELP_MAIN,
      "auto | cpu | gpu                                    (auto)",
      set_choice, AT(o.backend), 0, 3, backends},
-    {"--mesh", "FILE", RUN, HELP_MAIN,
+    {"--mesh", "FILE", RUN | TUNE, HELP_MAIN,
      "run on the cells of a mesh file (docs/mesh-format.md; 'pillar mesh'),\n"
      "or of any grid file 'pillar mesh import' reads, imported in memory\n"
      "(--levels, --format):\n"
@@ -763,7 +821,7 @@ static const flag flags[] = {
      set_switch, AT(m.gen.periodic), 0, 0, NULL},
     {"--n", "N", GEN, HELP_MAIN, "panel edge of the cubed sphere                     (24)",
      set_range, AT(m.gen.n), 1, 8192, NULL},
-    {"--levels", "L", GEN | CMD_MESH_IMPORT | RUN | MINFO, HELP_MAIN,
+    {"--levels", "L", GEN | CMD_MESH_IMPORT | RUN | MINFO | TUNE, HELP_MAIN,
      "vertical levels stored in the file       (generate: 16, import: 64);\n"
      "run --mesh, mesh info: the levels of a grid file read directly (64)\n"
      "or instead of a mesh file's own",
@@ -775,7 +833,7 @@ static const flag flags[] = {
      "nodes at identical positions are one. mesh import prints the count;\n"
      "run --mesh and mesh info apply it to a grid file read directly",
      set_merge_nodes, 0, 0, 0, NULL},
-    {"--format", "NAME", CMD_MESH_IMPORT | RUN | MINFO, HELP_MAIN,
+    {"--format", "NAME", CMD_MESH_IMPORT | RUN | MINFO | TUNE, HELP_MAIN,
      "read the grid file as this format ('pillar mesh import --help' lists\n"
      "them) instead of the one its content shows", set_format, 0, 0, 0, NULL},
     {"--window", "W", GEN, HELP_MAIN,
@@ -819,6 +877,7 @@ static const struct {
     {CMD_MESH_INFO, "mesh info", 1, "FILE"},
     {CMD_MESH_IMPORT, "mesh import", 2, "IN and OUT"},
     {CMD_MESH_PARTITION, "mesh partition", 1, "FILE"},
+    {CMD_TUNE, "tune", 0, NULL},
 };
 
 void cli_defaults(cli_args *a, unsigned cmd)
@@ -853,6 +912,8 @@ void cli_defaults(cli_args *a, unsigned cmd)
     m->radius = 2;
     m->part_size = 32;
     m->format = -1;
+    a->budget = 60;
+    a->top = 10;
 }
 
 void print_version(void) { pillar_tool_version(stdout); }
@@ -909,7 +970,7 @@ static void mesh_layout_resolve(options *o)
 static int mesh_flags_check(const cli_args *a)
 {
     const options *o = &a->o;
-    int run = a->cmd == CMD_RUN, n;
+    int run = a->cmd == CMD_RUN || a->cmd == CMD_TUNE, n;
     if (o->output_inputs && !o->output) {
         cmd_err(a, "--output-inputs adds the input fields to the --output FILE and needs it");
         return -1;
@@ -1050,7 +1111,7 @@ int cli_parse(cli_args *a, unsigned cmd, const help_part *help, int argc, char *
     }
     if (outputs_check(a) != 0)
         return -1;
-    if (cmd & (CMD_DEFAULT | CMD_RUN | CMD_INFO)) {
+    if (cmd & (CMD_DEFAULT | CMD_RUN | CMD_INFO | CMD_TUNE)) {
         mesh_layout_resolve(&a->o);
         return mesh_flags_check(a);
     }

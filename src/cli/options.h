@@ -23,6 +23,7 @@ enum {
     CMD_MESH_INFO = 1 << 5,
     CMD_MESH_IMPORT = 1 << 6,
     CMD_MESH_PARTITION = 1 << 7,
+    CMD_TUNE = 1 << 8,
 };
 
 /* The settings the commands fill: include/pillar_tools.h's. */
@@ -43,6 +44,10 @@ typedef struct {
     int progress;             /* run: --progress, the meter on stderr also when it is no terminal */
     int json;                 /* run: --json, one JSON object instead of the table (mesh info:
                                * m.json) */
+    double budget;            /* tune: --budget SECONDS */
+    int show;                 /* tune: --show, the cached plans listed */
+    const char *plan_out;     /* tune: --out PATH, the plan written there too */
+    int top;                  /* tune: --top N rows of what was measured */
 } cli_args;
 
 /* Defaults of every field of command `cmd`. */

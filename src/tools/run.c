@@ -14,10 +14,17 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Loads the stencil file of x (when given) and makes it o's stencil, with a line in the report
- * saying whether it was compiled or found in the cache and how long that took. 0, or -1 after a
- * message. */
-static int load_stencil_file(options *o, const pillar_run_extra *x)
+void tools_grid_options(const pillar_run_extra *x)
+{
+    if (x->grid) { /* --format, --levels: how --mesh FILE is read */
+        const pillar_mesh_settings *g = x->grid;
+        mesh_load_opts lo = {g->format >= 0 ? mesh_importers[g->format].name : NULL,
+                             g->gen.nlevels, g->merge_tol};
+        mesh_read_options(&lo);
+    }
+}
+
+int tools_run_stencil(options *o, const pillar_run_extra *x)
 {
     if (!x->stencil_file)
         return 0;
@@ -66,7 +73,7 @@ static int run_guarded(void *arg)
 {
     const run_job *j = arg;
     options o = *j->o;
-    if (load_stencil_file(&o, j->x) != 0)
+    if (tools_run_stencil(&o, j->x) != 0)
         return 1;
     return check_reads(&o, j->x, run_one(o, j->x->argc, j->x->argv));
 }
@@ -76,12 +83,7 @@ int pillar_tool_run(const pillar_run_settings *o, const pillar_run_extra *x)
     pillar_run_extra none = {0};
     if (!x)
         x = &none;
-    if (x->grid) { /* --format, --levels: how --mesh FILE is read */
-        const pillar_mesh_settings *g = x->grid;
-        mesh_load_opts lo = {g->format >= 0 ? mesh_importers[g->format].name : NULL,
-                             g->gen.nlevels, g->merge_tol};
-        mesh_read_options(&lo);
-    }
+    tools_grid_options(x);
     run_job j = {o, x};
     return tools_guarded(run_guarded, &j);
 }
@@ -118,6 +120,12 @@ static int run_one(options o, int argc, char **argv)
     problem pb;
     if (problem_make_mesh(&pb, &o.spec, o.mesh, o.mesh_order) != 0)
         return o.mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
+    char plan_line[1600];
+    if (tools_plan(&o, &pb, backend, 0, 0, plan_line, sizeof plan_line)) { /* another order */
+        problem_free(&pb);
+        if (problem_make_mesh(&pb, &o.spec, o.mesh, o.mesh_order) != 0)
+            return 1;
+    }
     const problem_spec *s = &pb.s;
     int uns = !o.regular, twin = problem_has_regular(&pb), lat = problem_has_lattice(&pb);
     int graph = stencil_table[s->stencil].graph;
@@ -197,6 +205,8 @@ static int run_one(options o, int argc, char **argv)
     report_printf("\n  backend   %s", t.backend);
     if (backend == BACKEND_GPU)
         report_printf(", access %s, threads %dx%dx%d", access_name[o.access], t.bx, t.by, t.bz);
+    if (plan_line[0])
+        report_printf("\n  tuned     %s", plan_line);
     double bytes = problem_min_bytes(&pb);
     report_printf("\n  time      median %.3f ms of %d runs (min %.3f, max %.3f)\n", t.median_ms,
                   t.runs, t.min_ms, t.max_ms);

@@ -11,6 +11,7 @@
 #include "src/exec/field_io.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
+#include "src/tune/plan_use.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -258,6 +259,47 @@ static void print_model(const problem *pb, const dist_timing *t, int F, int P)
     report_printf(")\n");
 }
 
+/* A configuration as one number, exact in a double, for the ranks to compare. */
+static double config_sig(const options *o)
+{
+    double order = o->mesh ? (double)o->mesh_order : (double)o->spec.layout;
+    return ((((order * 2 + o->spec.chasing) * 2 + o->spec.compressed) * 32 + o->access) * 513 +
+            o->bx) * 513 * 513 * 8 + (o->by * 513 + o->bz) * 8 + (o->zslice & 7);
+}
+
+/* The plan of a distributed run (collective): every rank looks up the plan of the whole mesh
+ * (tools_plan: rank 0 shows the note), applies it and makes its problem again when the order or
+ * storage changed (*made: whether pb holds one). Ranks whose plans differ (GPUs of different
+ * names) all run without one. 0, or the exit status after a message. */
+static int dist_plan(int comm, int me, options *o, problem *pb, int backend, int bare, char *line,
+                     size_t n, int *made)
+{
+    options before = *o;
+    unsigned set = tools_plan(o, pb, backend, 1, me != 0, line, n);
+    double lo, hi;
+    dist_minmax(comm, config_sig(o), &lo, &hi);
+    if (lo != hi) {
+        if (me == 0)
+            perr("run: the ranks found different plans (GPUs of different names?): every rank "
+                 "runs without one");
+        set = o->mesh_order != before.mesh_order || o->spec.layout != before.spec.layout ||
+                      o->spec.chasing != before.spec.chasing ||
+                      o->spec.compressed != before.spec.compressed
+                  ? PLAN_SET_LAYOUT
+                  : 0;
+        *o = before;
+        line[0] = 0;
+    }
+    int rc = 0;
+    if (set) {
+        problem_free(pb);
+        *made = (bare ? problem_make_bare(pb, &o->spec, o->mesh, o->mesh_order)
+                      : problem_make_lean(pb, &o->spec, o->mesh, o->mesh_order, !o->no_verify)) == 0;
+        rc = *made ? 0 : 1;
+    }
+    return worst(comm, me, rc, "to make its grid in the plan's order");
+}
+
 int run_distributed(options *o, int argc, char **argv)
 {
     if (o->plan_only)
@@ -302,6 +344,10 @@ int run_distributed(options *o, int argc, char **argv)
                (bare ? problem_make_bare(&pb, &o->spec, o->mesh, o->mesh_order)
                      : problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, !o->no_verify)) == 0;
     rc = backend < 0 ? 1 : !made ? (o->mesh ? 1 : 2) : 0;
+    rc = worst(comm, me, rc, "to read its grid");
+    char plan_line[1600] = "";
+    if (rc == 0) /* every rank takes the whole mesh's plan, and all the same one */
+        rc = dist_plan(comm, me, o, &pb, backend, bare, plan_line, sizeof plan_line, &made);
     if (rc == 0 && o->input && field_read_inputs(&pb, o->input) != 0)
         rc = 1;
     rc = worst(comm, me, rc, "to read its grid or inputs");
@@ -344,6 +390,8 @@ int run_distributed(options *o, int argc, char **argv)
             "  plan      METIS k-way parts, one per rank: %ld to %ld own cells, rings of up to "
             "%ld cells; exchange every %d step%s (%d exchanges)\n",
             t.own_min, t.own_max, t.ring_max, F, F == 1 ? "" : "s", t.exchanges);
+        if (plan_line[0])
+            report_printf("  tuned     %s\n", plan_line);
         report_printf("  rank 0    %s\n", t.rank0);
         report_printf("  backend   %s%s\n", backend == BACKEND_GPU ? "gpu, access " : "cpu",
                       backend == BACKEND_GPU ? access_name[o->access] : "");

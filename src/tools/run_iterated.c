@@ -492,6 +492,14 @@ int run_iterated(options *o, int argc, char **argv)
     problem pb;
     if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, backend == BACKEND_CPU) != 0)
         return o->mesh ? 1 : 2; /* a mesh file that cannot be used, or flags that do not fit */
+    char plan_line[1600];
+    if (tools_plan(o, &pb, backend, 1, 0, plan_line, sizeof plan_line)) { /* another order */
+        problem_free(&pb);
+        if (problem_make_lean(&pb, &o->spec, o->mesh, o->mesh_order, backend == BACKEND_CPU) != 0)
+            return 1;
+    }
+    if (plan_line[0])
+        report_printf("  tuned     %s\n", plan_line);
     if (o->input && field_read_inputs(&pb, o->input) != 0) { /* the initial state */
         problem_free(&pb);
         return 1;

@@ -6,6 +6,7 @@
 #include "src/exec/runner.h"
 #include "src/io/files.h"
 #include "src/jit/jit.h"
+#include "src/tune/plan_cache.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,11 +59,20 @@ int pillar_tool_backend(const pillar_run_settings *o) { return tools_backend(o);
 
 int pillar_tool_launcher_ranks(void) { return dist_launcher_ranks(); }
 
+/* The stencil file last loaded and its content id (a process runs one). */
+static int file_stencil = -1;
+static char file_stencil_id[80];
+
+const char *tools_stencil_id(stencil_t s) { return (int)s == file_stencil ? file_stencil_id : NULL; }
+
 int tools_stencil_file(const char *path, int check_reads, stencil_t *s)
 {
     jit_options jo = {check_reads, 0};
     if (jit_load_file(path, &jo, s) != 0)
         return -1;
+    file_stencil = -1;
+    if (plan_content_id(path, "stencil file", file_stencil_id, sizeof file_stencil_id) == 0)
+        file_stencil = (int)*s;
     const jit_report *r = jit_last();
     report_printf("stencil file %s: %s '%s' (%s%s) in %.3f s\n", path,
                   r->cached ? "loaded" : "compiled", stencil_table[*s].name,

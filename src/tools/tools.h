@@ -50,6 +50,29 @@ int tools_backend(const options *o);
  * -1 after a message. */
 int tools_stencil_file(const char *path, int check_reads, stencil_t *s);
 
+/* Loads the stencil file of x (when given: run and tune) and makes it o's stencil, with a line in
+ * the report saying whether it was compiled or found in the cache and how long that took. 0, or
+ * -1 after a message. */
+int tools_run_stencil(options *o, const pillar_run_extra *x);
+/* How the mesh files of run and tune are read from now on: x's --format, --levels, --merge-nodes
+ * (mesh_read_options), when x->grid is set. */
+void tools_grid_options(const pillar_run_extra *x);
+
+/* The content id ("sha256:<hex>") of the stencil file stencil s was loaded from by
+ * tools_stencil_file, or NULL for a built-in stencil: what plans key a stencil file on. */
+const char *tools_stencil_id(stencil_t s);
+
+/* The plan of a run (plan_run.c, docs/tune.md): o's problem as made in pb (its cells and levels),
+ * keyed on its mesh (file content or grid size), stencil, precision, levels and the backend's
+ * device, looked up from o->plan and applied to o where no flag set the field (plan_use.h;
+ * iterated: strategies with iterated kernels only). A stale or bad plan's note goes through perr
+ * (the same words in every command) unless quiet (the ranks of a distributed run but 0); a plan
+ * found is described in line (n bytes; "" when none: the caller puts it in its report as
+ * "tuned"). Returns PLAN_SET_LAYOUT when o's cell order or storage changed (the caller makes its
+ * problem again), else 0. An unusable plan never fails a run: the defaults run. */
+unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, int quiet,
+                    char *line, size_t n);
+
 /* Runs job(arg) under the fault guard (base/common.h): host memory exhausted or a failed CUDA
  * call ends it with its message and status 1. */
 int tools_guarded(int (*job)(void *arg), void *arg);
