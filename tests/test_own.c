@@ -206,8 +206,9 @@ static void graph_files(void)
     stencil_t fx = own_load("tests/own/fluxdiff.c");
     if ((int)d < 0 || (int)gl < 0 || (int)fx < 0)
         return;
-    CHECK(stencil_table[fx].geometry == 1 && stencil_table[gl].geometry == 0,
-          "geometry flags of the loaded graph stencils");
+    CHECK(stencil_table[fx].coeffs.n == 2 && stencil_table[fx].coeffs.build == fluxdiff_coeffs &&
+              stencil_table[gl].coeffs.n == 0,
+          "coefficient descriptors of the loaded graph stencils (geometry: fluxdiff's)");
     char mpath[] = "/tmp/pillar-own-XXXXXX";
     int fd = mkstemp(mpath);
     if (fd >= 0)

@@ -619,5 +619,6 @@ void jit_spec_info(const jit_spec *sp, stencil_info *info)
     info->carry = sp->carry;
     memcpy(info->input, sp->input, sizeof info->input);
     info->framed = sp->framed;
-    info->geometry = sp->geometry;
+    if (sp->geometry) /* fluxdiff's coefficients, built by its hook (stencils/fluxdiff.h) */
+        info->coeffs = stencil_table[ST_FLUXDIFF].coeffs;
 }

@@ -22,7 +22,8 @@ typedef struct {
     char fold[512];           /* fold(EXPR) in s, v, T; "v" by default */
     stencil_range input[PILLAR_MAXF];
     int framed;
-    int geometry;             /* graph: reads the mesh coefficients GAREA, GKAPPA */
+    int geometry;             /* graph: reads fluxdiff's coefficients GAREA, GKAPPA (its
+                               * descriptor, stencils/coeffs.h) */
     char summary[256];
     char *text;               /* the whole file, comments blanked (xalloc; jit_spec_free) */
     char *raw;                /* the whole file as read */
