@@ -144,10 +144,11 @@ static void graph_tables_and_lattice(jit_text *t, int checked)
                  names);
 }
 
-/* The names a graph file with `geometry` reads the coefficients by: fluxdiff's arrays
- * (stencils/fluxdiff.h) through the executor's accessors GCOEF, GCOEFJ (stencils/coeffs.h).
- * Without `geometry` a use fails to compile with a name that says what is missing (cpu: the
- * accessors too; the GPU kernels define them, and the CPU composition is compiled first). */
+/* The names a graph file reads its coefficients by: the executor's accessors GCOEF, GCOEFJ
+ * (stencils/coeffs.h) with coeffs(NAME) or geometry, and with geometry also fluxdiff's names of
+ * its arrays (stencils/fluxdiff.h), GAREA and GKAPPA. Without the clause a use fails to compile
+ * with a name that says what is missing (cpu: the accessors too; the GPU kernels define them,
+ * and the CPU composition is compiled first). */
 static void coef_names(const jit_spec *sp, int cpu, jit_text *t)
 {
     if (sp->geometry)
@@ -155,9 +156,9 @@ static void coef_names(const jit_spec *sp, int cpu, jit_text *t)
     else
         jit_text_add(t, "#define GAREA(q) pillar_GAREA_needs_pragma_pillar_geometry\n"
                         "#define GKAPPA(q, j) pillar_GKAPPA_needs_pragma_pillar_geometry\n");
-    if (!sp->geometry && cpu)
-        jit_text_add(t, "#define GCOEF(i, q) pillar_GCOEF_needs_pragma_pillar_geometry\n"
-                        "#define GCOEFJ(i, q, j) pillar_GCOEFJ_needs_pragma_pillar_geometry\n");
+    if (!sp->coeffs && cpu)
+        jit_text_add(t, "#define GCOEF(i, q) pillar_GCOEF_needs_pragma_pillar_coeffs\n"
+                        "#define GCOEFJ(i, q, j) pillar_GCOEFJ_needs_pragma_pillar_coeffs\n");
 }
 
 void jit_compose_cpu(const jit_spec *sp, int checked, jit_text *t)
@@ -227,7 +228,7 @@ void jit_compose_cpu(const jit_spec *sp, int checked, jit_text *t)
                         "#define GFOR2(k, lo, d) CPU_GFOR(k, lo, d)\n#define GOUT(q) CPU_GOUT(q)\n");
         /* the coefficient accessors (stencils/coeffs.h) of the lists, through the checked
          * mode's cell and slot where it routes them */
-        if (sp->geometry)
+        if (sp->coeffs)
             jit_text_add(t, "#define GCOEF(i, q) CPU_GCOEF(i, PILLAR_GCELL(q))\n"
                             "#define GCOEFJ(i, q, j) CPU_GCOEFJ(i, PILLAR_GCELL(q), PILLAR_GEDGE(PILLAR_GCELL(q), j))\n");
         coef_names(sp, 1, t);
