@@ -30,8 +30,8 @@
 #define GFOR2(k, lo, d) GRAPH_FOR_PLAIN(k, lo, d)
 #define GAT(q) ((q) + lev)
 #define GOUT(q) GAT(q)
-#define GAREA(q) __ldg((const T *)P.geo_r + (q))
-#define GKAPPA(q, j) __ldg((const T *)P.geo_k + (long)(j) * P.geo_n + (q))
+#define GCOEF(i, q) __ldg((const T *)P.coef[i] + (q))
+#define GCOEFJ(i, q, j) __ldg((const T *)P.coef[i] + (long)(j) * P.coef_n + (q))
 
 #define GRAPH_KERNEL(ST, TY)                                                                      \
     GRAPH_LINKAGE void __launch_bounds__(PILLAR_MAX_THREADS) k_graph_##ST##_##TY(kparams P)   \

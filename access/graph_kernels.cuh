@@ -90,9 +90,9 @@
     const int p = P.c0 + cell;                                                                    \
     const long lev = (long)k * P.zs;
 
-/* ---- coefficients (storage/geometry.h) of the cell GCELL(c) names (graph_acc.cuh) ---- */
-#define GAREA(c) __ldg((const T *)P.geo_r + GCELL(c))
-#define GKAPPA(c, j) __ldg((const T *)P.geo_k + (long)(j) * P.geo_n + GCELL(c))
+/* ---- coefficients (stencils/coeffs.h) of the cell GCELL(c) names (graph_acc.cuh) ---- */
+#define GCOEF(i, c) __ldg((const T *)P.coef[i] + GCELL(c))
+#define GCOEFJ(i, c, j) __ldg((const T *)P.coef[i] + (long)(j) * P.coef_n + GCELL(c))
 
 /* ---- accessor sets: a strategy file sets GRAPH_ACC to one of these and includes
  * graph_acc.cuh, which defines the body's names accordingly ---- */

@@ -3,6 +3,7 @@
 #define PILLAR_LAUNCH_H
 
 #include "../stencils/stencil.h"
+#include "../storage/coeffs.h"
 #include "../storage/nbtable.h"
 #include "access.h"
 
@@ -37,8 +38,9 @@ typedef struct {
     const int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
     int gt_ntab, gt_D;              /* its rows (column stride) and D, the list width */
     int lat_nx, lat_ny, lat_w;      /* the lattice twin (grids/lattice.h): extent, row width */
-    const void *geo_r, *geo_k;      /* coefficients of fluxdiff (storage/geometry.h), in T */
-    int geo_n;                      /* their cells (the column stride of geo_k) */
+    const void *coef[PILLAR_MAXC];  /* the stencil's coefficient arrays (stencils/coeffs.h), in T:
+                                     * coef[i][j * coef_n + c], column j of cell c */
+    int coef_n;                     /* their cells (the column stride) */
     const int32_t *gp_blk, *gp_ent, *gp_slot; /* graph-twopass: the per-block lists of
                                                * storage/gtwopass.h (blk, ent, slot) */
     long gp_nent;                   /* their entries (the row stride of gp_ent) */
@@ -46,6 +48,18 @@ typedef struct {
     int gp_b0;                      /* block of blockIdx.x 0 (iterated runs launch the suffix of
                                      * blocks of a shrinking region; else 0) */
 } kparams;
+
+/* Points P's coefficient arrays into `base`, where the arrays of c lie back to back in elements
+ * of es bytes (coef_set_pack). */
+static inline void kparams_coeffs(kparams *P, const void *base, const coef_set *c, size_t es)
+{
+    const char *at = (const char *)base;
+    for (int i = 0; i < c->count; i++) {
+        P->coef[i] = at;
+        at += es * (size_t)c->width[i] * (size_t)c->n;
+    }
+    P->coef_n = c->n;
+}
 
 /* Where a compressed table's entries are read from on the GPU. */
 typedef enum {

@@ -69,7 +69,7 @@ typedef enum { LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_ZCURVE_W, LAYOUT_RANDOM, L
 extern const char *const layout_name[LAYOUT_COUNT];
 int layout_parse(const char *s, layout_t *out); /* 0 on success */
 
-typedef struct {
+typedef struct ugrid {
     int nx, ny, nz, halo; /* the regular grid this one emulates */
     layout_t layout;
     int w;                /* zcurve-w run width */

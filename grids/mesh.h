@@ -14,7 +14,7 @@
                                 * versions 1 (quad meshes only) and 2 (HDF5) are still read */
 #define MESH_MAXDEG 16          /* most edges a cell of a general mesh may have */
 
-typedef struct {
+typedef struct mesh {
     int ncells;
     int nlevels;    /* vertical levels of the fields placed on it */
     int *nbr;       /* quad mesh: nbr[4*c + r], r = W, E, S, N: a cell index or -1 (the file's

@@ -61,8 +61,8 @@
 /* 4·MESH_MAXDEG² (grids/mesh.h: MESH_MAXDEG = 16), the damping of an iterated step. */
 #define GRAPHLAP_DAMPING 1024
 
-/* graphlap reads no mesh geometry (stencils/fluxdiff.h does) */
-#define GRAPHLAP_GEOMETRY 0
+/* graphlap reads no coefficients (stencils/coeffs.h; stencils/fluxdiff.h does) */
+#define GRAPHLAP_COEFFS {0}
 
 #define GRAPHLAP_BIND(F)                                                                          \
     const T *RESTRICT in = (const T *)(F).p[0];                                                   \

@@ -10,8 +10,9 @@
  *   A, B      passed through from the caller (PILLAR_STENCILS(X, A, B))
  *   name      the --stencil name, and the body header stencils/<name>.h
  *   PREFIX    the body's macro prefix: PREFIX_BIND(F), PREFIX_BODY() (graph: PREFIX_BODY(c)),
- *             PREFIX_RELS (W/E/S/N stencils: the relations the body reads); the enum is
- *             ST_PREFIX
+ *             PREFIX_RELS (W/E/S/N stencils: the relations the body reads), PREFIX_COEFFS
+ *             (graph stencils: the coefficients it reads, stencils/coeffs.h; {0}: none, else
+ *             built by the hook in its own stencils/<name>.c); the enum is ST_PREFIX
  *   kind      QUAD (W/E/S/N relations, every grid, layout, storage and strategy) or GRAPH
  *             (neighbour lists of any length, mesh files only, one GPU kernel)
  *   nin, nout, (fields)   field names, inputs then outputs

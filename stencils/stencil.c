@@ -10,8 +10,8 @@
 #define INPUT(f, base, scale, dz) [f] = {1, base, scale, dz}
 #define PILLAR_RELS_QUAD(P) P##_RELS
 #define PILLAR_RELS_GRAPH(P) 0u
-#define PILLAR_GEOMETRY_QUAD(P) 0
-#define PILLAR_GEOMETRY_GRAPH(P) P##_GEOMETRY
+#define PILLAR_COEFFS_QUAD(P) {0}
+#define PILLAR_COEFFS_GRAPH(P) P##_COEFFS
 #define PILLAR_IS_GRAPH_QUAD 0
 #define PILLAR_IS_GRAPH_GRAPH 1
 #define PILLAR_INFO_(A, B, nm, P, kind, nin, nout, fields, radius, ztop, zradius, carry, fold,   \
@@ -19,7 +19,7 @@
     [ST_##P] = {#nm, nin, nout, {PILLAR_LIST fields}, radius, ztop, zradius, summary,             \
                 PILLAR_IS_GRAPH_##kind, PILLAR_RELS_##kind(P), {PILLAR_LIST carry},               \
                 {[PILLAR_MAXF - 1] = {0}, PILLAR_LIST inputs}, framed, staged, ksteps,            \
-                PILLAR_GEOMETRY_##kind(P)},
+                PILLAR_COEFFS_##kind(P)},
 stencil_info stencil_table[ST_COUNT + ST_USER_SLOTS] = {PILLAR_STENCILS(PILLAR_INFO_, _, _)};
 
 /* Loaded stencils: how many slots are taken, and their folds. */
@@ -46,6 +46,32 @@ int stencil_user_add(const stencil_info *info, stencil_fold_d fd, stencil_fold_f
         return -1;
     }
     *out = (stencil_t)(ST_COUNT + k);
+    return 0;
+}
+
+int stencil_coeffs(stencil_t s, coef_set *out, const struct ugrid *g, const struct mesh *m,
+                   precision_t p, int file_order, const char *file)
+{
+    const coef_desc *d = &stencil_table[s].coeffs;
+    memset(out, 0, sizeof *out);
+    if (d->n == 0)
+        return 0;
+    if (d->n > PILLAR_MAXC || !d->build) {
+        perr("%s: its coefficient descriptor is wrong (%d arrays, at most %d, and a build hook)",
+             stencil_table[s].name, d->n, PILLAR_MAXC);
+        return -1;
+    }
+    if (d->build(out, g, m, p, file_order, file) != 0)
+        return -1;
+    int ok = out->count == d->n;
+    for (int i = 0; ok && i < d->n; i++)
+        ok = out->width[i] == coef_desc_width(d, i, g->adjw);
+    if (!ok) {
+        perr("%s: its coefficient hook built %d arrays, not the %d of its descriptor in their "
+             "widths", stencil_table[s].name, out->count, d->n);
+        coef_set_free(out);
+        return -1;
+    }
     return 0;
 }
 

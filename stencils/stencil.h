@@ -3,6 +3,7 @@
 #ifndef PILLAR_STENCIL_H
 #define PILLAR_STENCIL_H
 
+#include "coeffs.h" /* before registry.h: the stencils' build hooks */
 #include "registry.h"
 
 #include <stdint.h>
@@ -46,8 +47,8 @@ typedef struct {
     int framed;                     /* moves vectors in each cell's frame: not where it turns */
     int staged;                     /* has staged kernels */
     int ksteps;                     /* has K-step kernels (--kernel-steps) */
-    int geometry;                   /* graph: reads per-cell / per-edge coefficients from the
-                                     * mesh coordinates (PREFIX_GEOMETRY; storage/geometry.h) */
+    coef_desc coeffs;               /* graph: the read-only per-cell / per-slot arrays it reads
+                                     * (PREFIX_COEFFS, stencils/coeffs.h); n = 0: none */
 } stencil_info;
 
 /* Stencils loaded at run time (user stencil files, src/jit/) take the slots after the built-in
@@ -71,6 +72,12 @@ int stencil_user_add(const stencil_info *info, stencil_fold_d fd, stencil_fold_f
 static inline int stencil_is_user(stencil_t s) { return (int)s >= ST_COUNT; }
 /* Built-in stencils plus those loaded so far (ids 0 .. stencil_count() - 1). */
 int stencil_count(void);
+
+/* The coefficients of stencil s (its descriptor's hook) on grid g from mesh m, checked against
+ * the descriptor (count, widths); file_order as coef_build_fn. An empty set (and 0) for a
+ * stencil that reads none. Returns 0, or -1 with a message. */
+int stencil_coeffs(stencil_t s, coef_set *out, const struct ugrid *g, const struct mesh *m,
+                   precision_t p, int file_order, const char *file);
 
 /* Levels [0, nz - ztop) are computed. */
 static inline int stencil_zend(stencil_t s, int nz) { return nz - stencil_table[s].ztop; }

@@ -3,7 +3,7 @@
  * executor's output folded into the state; plans cover every inner point once, carry every
  * neighbour the trapezoid reads (through the part's table or lists) and share correctly; chunked
  * runs of every F and budget equal the in-core run bit for bit (a stencil that reads
- * coefficients, fluxdiff, gets each part's from ooc_plan_geometry). The including file defines
+ * coefficients, fluxdiff, gets each part's from ooc_plan_coeffs). The including file defines
  * STEPS (steps of each run) and MAXF (largest F tried). */
 #ifndef PILLAR_OOC_CHECKS_H
 #define PILLAR_OOC_CHECKS_H
@@ -255,7 +255,7 @@ static void run_plan(const problem *pb, ooc_plan *pl, fieldset ref, const char *
     check_plan(pb, pl, what);
     ty->shared += check_share(pb, pl, what);
     fieldset st = iter_fields_copy(pb);
-    CHECK(ooc_plan_geometry(pl, &pb->geo) == 0, "%s: coefficients", what); /* fluxdiff's */
+    CHECK(ooc_plan_coeffs(pl, &pb->coef) == 0, "%s: coefficients", what); /* fluxdiff's */
     CHECK(ooc_cpu_run(pl, &pb->ug, st, STEPS) == 0, "%s: run failed", what);
     long d = iter_state_differ(pb, st, ref, NULL);
     CHECK(d == 0, "%s (%d x %d chunks): %ld points differ from in core", what, pl->nparts,
@@ -299,7 +299,7 @@ static void test_chunked(const problem *pb, fieldset ref, const char *what, tall
     CHECK(ooc_plan_incore(&pl, &pb->ug, pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
                           2) == 0, "%s: no in-core plan", what);
     fieldset st = iter_fields_copy(pb);
-    CHECK(ooc_plan_geometry(&pl, &pb->geo) == 0, "%s: in-core plan: coefficients", what);
+    CHECK(ooc_plan_coeffs(&pl, &pb->coef) == 0, "%s: in-core plan: coefficients", what);
     CHECK(ooc_cpu_run(&pl, &pb->ug, st, STEPS) == 0, "%s: in-core plan: run failed", what);
     long d = iter_state_differ(pb, st, ref, NULL);
     CHECK(d == 0, "%s: in-core plan: %ld points differ from in core", what, d);

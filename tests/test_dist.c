@@ -104,7 +104,7 @@ static void test_ranks(const problem *pb, int n, int F, const char *what)
     dist_rank *d = xalloc(sizeof(dist_rank) * (size_t)n);
     long owned = 0, bad_own = 0, bad_inner = 0, bad_edge = 0, bad_ring = 0;
     for (int r = 0; r < n; r++) {
-        CHECK(dist_rank_make(&d[r], g, &pb->geo, part, n, r, s, pb->s.prec, pb->s.chasing,
+        CHECK(dist_rank_make(&d[r], g, &pb->coef, part, n, r, s, pb->s.prec, pb->s.chasing,
                              pb->s.compressed, F) == 0, "%s: rank %d", what, r);
         const ooc_part *pt = &d[r].pt;
         owned += d[r].nown;
@@ -168,10 +168,10 @@ static int use_gpu; /* --gpu: the ranks' parts on the device */
 static int sim_run(const problem *pb, int P, int F, fieldset f, int gtp)
 {
     if (!use_gpu)
-        return dist_sim_run(&pb->ug, &pb->geo, pb->s.stencil, pb->s.prec, pb->s.chasing,
+        return dist_sim_run(&pb->ug, &pb->coef, pb->s.stencil, pb->s.prec, pb->s.chasing,
                             pb->s.compressed, NULL, P, F, f, STEPS);
     dist_sim sm;
-    if (dist_sim_open(&sm, &pb->ug, &pb->geo, pb->s.stencil, pb->s.prec, pb->s.chasing,
+    if (dist_sim_open(&sm, &pb->ug, &pb->coef, pb->s.stencil, pb->s.prec, pb->s.chasing,
                       pb->s.compressed, NULL, P, F) != 0)
         return -1;
     /* idxvar, and zloop on an even number of ranks where it iterates the stencil (a graph
@@ -233,16 +233,17 @@ static void break_interior(dist_sim *sm, const problem *pb)
 
 /* Gathers every rank's coefficients wrongly on purpose: local cell l given global cell l's (the
  * global numbering where the local one belongs). */
-static void break_geometry(dist_sim *sm, const problem *pb)
+static void break_coeffs(dist_sim *sm, const problem *pb)
 {
     size_t es = prec_size(pb->s.prec);
-    const geometry *geo = &pb->geo;
+    const coef_set *all = &pb->coef;
     for (int r = 0; r < sm->nranks; r++) {
-        geometry *lg = &sm->d[r].pt.geo;
-        memcpy(lg->r, geo->r, es * (size_t)lg->n);
-        for (int j = 0; j < lg->width; j++)
-            memcpy((char *)lg->k + es * (size_t)j * (size_t)lg->n,
-                   (const char *)geo->k + es * (size_t)j * (size_t)geo->n, es * (size_t)lg->n);
+        coef_set *lc = &sm->d[r].pt.coef;
+        for (int i = 0; i < lc->count; i++)
+            for (int j = 0; j < lc->width[i]; j++)
+                memcpy((char *)lc->a[i] + es * (size_t)j * (size_t)lc->n,
+                       (const char *)all->a[i] + es * (size_t)j * (size_t)all->n,
+                       es * (size_t)lc->n);
     }
 }
 
@@ -255,7 +256,7 @@ static void test_negative(const problem *pb, void (*breaks)(dist_sim *, const pr
     iter_run_incore(pb, ref, STEPS);
     for (int broken = 0; broken < 2; broken++) {
         dist_sim sm;
-        if (dist_sim_open(&sm, &pb->ug, &pb->geo, pb->s.stencil, pb->s.prec, pb->s.chasing,
+        if (dist_sim_open(&sm, &pb->ug, &pb->coef, pb->s.stencil, pb->s.prec, pb->s.chasing,
                           pb->s.compressed, NULL, 3, 2) != 0) {
             CHECK(0, "negative (%s): open", fault);
             continue;
@@ -277,7 +278,7 @@ static void test_negative(const problem *pb, void (*breaks)(dist_sim *, const pr
 }
 
 /* A stencil that reads coefficients, given none: refused with a message, nothing made. */
-static void test_no_geometry(const problem *pb)
+static void test_no_coeffs(const problem *pb)
 {
     dist_sim sm;
     char msg[256] = "";
@@ -366,7 +367,7 @@ int main(int argc, char **argv)
             problem_free(&pb);
         }
 
-    /* fluxdiff: each rank carries its cells' coefficients (dist_rank_make, ooc_part_geometry);
+    /* fluxdiff: each rank carries its cells' coefficients (dist_rank_make, ooc_part_coeffs);
      * closed meshes and a bounded patch, file and METIS orders, both precisions */
     const mesh_case fx[] = {
         {"periodic hexagons", {MESH_HEXAGONS, 12, 10, 0, 4, 0, 1, 1, 0}, {ST_FLUXDIFF}, 1},
@@ -394,9 +395,9 @@ int main(int argc, char **argv)
                      fx[m].name, mesh_order_name[order]);
             runs += test_runs(&pb, what, m == 0 && o == 0 ? 3 : 2);
             if (m == 0 && o == 1 && !use_gpu) {
-                test_negative(&pb, break_geometry,
+                test_negative(&pb, break_coeffs,
                               "fluxdiff: coefficients gathered in global cell numbers");
-                test_no_geometry(&pb);
+                test_no_coeffs(&pb);
             }
             problem_free(&pb);
         }

@@ -3,9 +3,9 @@
  * the refined patch (cells of 4 and 5 edges), in file and METIS order, every offset-table storage
  * and the neighbour lists give, double and float, bit for bit a step written here from the mesh
  * file's rows with the problem's coefficients; those coefficients equal the formulas of
- * storage/geometry.h evaluated here from the coordinates (κ symmetric bit for bit, r·A = Δt to
- * rounding); on the closed meshes Σ A·u is conserved to rounding; a constant field stays
- * constant bit for bit; no output leaves the range of the inputs. */
+ * stencils/fluxdiff.c evaluated here from the coordinates (κ symmetric bit for bit, r·A = Δt,
+ * Δt also from its formula, to rounding); on the closed meshes Σ A·u is conserved to rounding; a
+ * constant field stays constant bit for bit; no output leaves the range of the inputs. */
 #include "check.h"
 #include "graph_checks.h"
 #include "scratch.h"
@@ -28,7 +28,7 @@ static double dist(const mesh *m, int a, int b)
     return sqrt(s);
 }
 
-/* The cell's area by the formula of geometry.h, from the file's rows and coordinates. */
+/* The cell's area by the formula of stencils/fluxdiff.c, from the file's rows and coordinates. */
 static double area_of(const mesh *m, int f)
 {
     const int *row = mesh_row(m, f);
@@ -52,26 +52,51 @@ static fieldset reference(const problem *pb, const int *to)
             const int *row = mesh_row(&pb->mesh, g->mesh_cell[c]);
             int j = 0;
             if (pb->s.prec == PREC_DOUBLE) {
-                const double *in = pb->uf.p[0], *k = pb->geo.k, u = in[c + lev];
+                const double *in = pb->uf.p[0], *k = pb->coef.a[1], u = in[c + lev];
                 double s = 0;
                 for (int e = 0; e < mesh_width(&pb->mesh); e++)
                     if (row[e] >= 0) {
                         double fl = k[(size_t)j * g->nxy + c] * (in[to[row[e]] + lev] - u);
                         s = j++ ? s + fl : fl;
                     }
-                ((double *)r.p[1])[c + lev] = u + ((const double *)pb->geo.r)[c] * s;
+                ((double *)r.p[1])[c + lev] = u + ((const double *)pb->coef.a[0])[c] * s;
             } else {
-                const float *in = pb->uf.p[0], *k = pb->geo.k, u = in[c + lev];
+                const float *in = pb->uf.p[0], *k = pb->coef.a[1], u = in[c + lev];
                 float s = 0;
                 for (int e = 0; e < mesh_width(&pb->mesh); e++)
                     if (row[e] >= 0) {
                         float fl = k[(size_t)j * g->nxy + c] * (in[to[row[e]] + lev] - u);
                         s = j++ ? s + fl : fl;
                     }
-                ((float *)r.p[1])[c + lev] = u + ((const float *)pb->geo.r)[c] * s;
+                ((float *)r.p[1])[c + lev] = u + ((const float *)pb->coef.a[0])[c] * s;
             }
         }
     return r;
+}
+
+/* κ of the edge between file cells f and fq by its formula. */
+static double kappa_of(const mesh *m, int f, int fq)
+{
+    return (tan(acos(-1.0) / mesh_sides(m, f)) + tan(acos(-1.0) / mesh_sides(m, fq))) / 2;
+}
+
+/* Δt by its formula: half the least A / Σ κ over the complete cells (all their edges present). */
+static double dt_of(const mesh *m)
+{
+    double dt = INFINITY;
+    for (int f = 0; f < m->ncells; f++) {
+        const int *row = mesh_row(m, f);
+        double ks = 0;
+        int deg = 0;
+        for (int e = 0; e < mesh_width(m); e++)
+            if (row[e] >= 0) {
+                ks += kappa_of(m, f, row[e]);
+                deg++;
+            }
+        if (deg == mesh_sides(m, f) && area_of(m, f) / ks < dt)
+            dt = area_of(m, f) / ks;
+    }
+    return dt / 2;
 }
 
 /* Coefficients against the formulas; κ the same from both sides of every edge. */
@@ -80,19 +105,20 @@ static void check_geometry(const problem *pb, const int *to, const char *name)
     const ugrid *g = &pb->ug;
     const mesh *m = &pb->mesh;
     long bad = 0;
-    double tol = pb->s.prec == PREC_DOUBLE ? 1e-13 : 1e-6;
+    double tol = pb->s.prec == PREC_DOUBLE ? 1e-13 : 1e-6, dt = dt_of(m);
+    const void *r = pb->coef.a[0], *kap = pb->coef.a[1];
     for (int c = g->nhalo; c < g->nxy; c++) {
         int f = g->mesh_cell[c];
-        double ra = GET(pb->geo.r, 0, c) * area_of(m, f);
-        bad += !(fabs(ra - pb->geo.dt) <= tol * pb->geo.dt);
+        double ra = GET(r, 0, c) * area_of(m, f);
+        bad += !(fabs(ra - dt) <= tol * dt);
         for (int j = 0; j < g->adjw && g->adj[(size_t)j * g->nxy + c] >= 0; j++) {
             int q = g->adj[(size_t)j * g->nxy + c], fq = g->mesh_cell[q];
-            double want = (tan(acos(-1.0) / mesh_sides(m, f)) + tan(acos(-1.0) / mesh_sides(m, fq))) / 2;
-            double k = GET(pb->geo.k, 0, (size_t)j * g->nxy + c);
+            double want = kappa_of(m, f, fq);
+            double k = GET(kap, 0, (size_t)j * g->nxy + c);
             bad += !(fabs(k - want) <= tol * want);
             for (int i = 0; i < g->adjw && g->adj[(size_t)i * g->nxy + q] >= 0; i++)
                 if (g->adj[(size_t)i * g->nxy + q] == c)
-                    bad += k != GET(pb->geo.k, 0, (size_t)i * g->nxy + q);
+                    bad += k != GET(kap, 0, (size_t)i * g->nxy + q);
         }
     }
     (void)to;

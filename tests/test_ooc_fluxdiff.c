@@ -6,7 +6,7 @@
  *  - the in-core iteration equals T = 1, 2 and 7 steps written here from the mesh file's rows
  *    with the problem's coefficients (sums in row order, halo cells fixed), bit for bit;
  *  - one step is the executor's output folded into the state (tests/ooc_checks.h);
- *  - chunked runs (ooc_plan_geometry: every part's coefficients gathered) equal the in-core
+ *  - chunked runs (ooc_plan_coeffs: every part's coefficients gathered) equal the in-core
  *    iteration bit for bit: T = 7 for F = 1..3 at budgets from the minimum (many parts, slabs)
  *    to in core, with region sharing (ooc_checks.h), and T = 1 and 2 for F = 1..3 on several
  *    chunks; in METIS order some plans are made of whole METIS parts; a plan without the
@@ -27,14 +27,14 @@ enum { NZ = 4, STEPS = 7, MAXF = 3 };
 
 /* steps steps of fluxdiff on state u (pb's grid: [nz][zstride], grid cell order), each cell's
  * neighbours from its mesh row (file indices, -1 = none) mapped to grid cells, κ of its j-th
- * present neighbour and r from pb->geo scaled by rscale; halo cells keep their values. */
+ * present neighbour and r from pb->coef (arrays 1 and 0) scaled by rscale; halo cells keep their values. */
 #define REFERENCE(TY)                                                                             \
     static void reference_##TY(const problem *pb, TY *u, int steps, TY rscale)                    \
     {                                                                                             \
         const ugrid *g = &pb->ug;                                                                 \
         const mesh *m = &pb->mesh;                                                                \
         const int n = g->nxy;                                                                     \
-        const TY *k = pb->geo.k, *r = pb->geo.r;                                                  \
+        const TY *k = pb->coef.a[1], *r = pb->coef.a[0];                                          \
         int *to = xalloc(sizeof(int) * (size_t)n);                                                \
         for (int c = 0; c < n; c++)                                                               \
             to[g->mesh_cell[c]] = c;                                                              \
@@ -108,7 +108,7 @@ static int test_short(const problem *pb, fieldset refs[3], const int T[3], const
             if (b == 2 * min)
                 CHECK(several, "%s F=%d: twice the minimum budget gave one chunk", what, F);
             if (several && (b == 2 * min || pl.units > 0)) {
-                CHECK(ooc_plan_geometry(&pl, &pb->geo) == 0, "%s: coefficients", what);
+                CHECK(ooc_plan_coeffs(&pl, &pb->coef) == 0, "%s: coefficients", what);
                 for (int i = 0; i < 2; i++) {
                     fieldset st = iter_fields_copy(pb);
                     CHECK(ooc_cpu_run(&pl, &pb->ug, st, T[i]) == 0, "%s: run", what);
@@ -148,10 +148,10 @@ static void test_refused(const problem *pb, const char *what)
           "%s: a plan without coefficients: rc %d '%s'", what, rc, msg);
     CHECK(iter_state_differ(pb, st, pb->uf, NULL) == 0, "%s: a refused run changed the state",
           what);
-    geometry none;
+    coef_set none;
     memset(&none, 0, sizeof none);
     perr_capture(msg, sizeof msg);
-    rc = ooc_plan_geometry(&pl, &none);
+    rc = ooc_plan_coeffs(&pl, &none);
     perr_capture(NULL, 0);
     CHECK(rc == -1 && strstr(msg, "coefficients"), "%s: empty coefficients: rc %d '%s'", what, rc,
           msg);
@@ -173,7 +173,7 @@ static double max_abs(const problem *pb, fieldset u)
     return m;
 }
 
-/* Σ A·u over the cells and levels, A from the coordinates (the formula of storage/geometry.h). */
+/* Σ A·u over the cells and levels, A from the coordinates (the formula of stencils/fluxdiff.c). */
 static double mass(const problem *pb, fieldset u, double *scale)
 {
     const mesh *m = &pb->mesh;

@@ -82,7 +82,7 @@ static void run_budget(const problem *pb, fieldset ref, access_t a, int F, size_
         CHECK(0, "%s F=%d: no plan", what, F);
         return;
     }
-    CHECK(ooc_plan_geometry(&pl, &pb->geo) == 0, "%s: coefficients", what); /* fluxdiff's */
+    CHECK(ooc_plan_coeffs(&pl, &pb->coef) == 0, "%s: coefficients", what); /* fluxdiff's */
     *chunked += run_one(pb, &pl, ref, a, STEPS, what) > 1;
     (*runs)++;
     if (unshared) {
@@ -288,7 +288,7 @@ static int run_gtwopass(const problem *pb, ooc_plan *pl, fieldset ref, int nt, i
                         const char *what)
 {
     CHECK(ooc_plan_lists(pl, ACC_GRAPH_TWOPASS, nt) == 0, "%s: no graph-twopass lists for blocks of %d", what, nt);
-    CHECK(ooc_plan_geometry(pl, &pb->geo) == 0, "%s: coefficients", what); /* fluxdiff's */
+    CHECK(ooc_plan_coeffs(pl, &pb->coef) == 0, "%s: coefficients", what); /* fluxdiff's */
     if (pl->lists_bx != nt)
         return 0;
     fieldset st = iter_fields_copy(pb), spare = {{0}};
@@ -440,7 +440,7 @@ static void graph_mesh_cases(long *runs, long *chunked)
     rmdir(dir);
 }
 
-/* fluxdiff (in <- out, its coefficients gathered per part: ooc_plan_geometry) on pb for T steps:
+/* fluxdiff (in <- out, its coefficients gathered per part: ooc_plan_coeffs) on pb for T steps:
  * the in-core plan and F = 1..3 at twice the minimum budget with the ELL kernel, graph-twopass
  * in core (blocks of 256) and at F = 3 (blocks of 32), against the CPU in-core iteration ref. */
 static void fluxdiff_runs(const problem *pb, fieldset ref, int T, const char *what, long *runs,
@@ -456,7 +456,7 @@ static void fluxdiff_runs(const problem *pb, fieldset ref, int T, const char *wh
             CHECK(0, "%s F=%d: no plan", what, F);
             continue;
         }
-        CHECK(ooc_plan_geometry(&pl, &pb->geo) == 0, "%s: coefficients", what);
+        CHECK(ooc_plan_coeffs(&pl, &pb->coef) == 0, "%s: coefficients", what);
         int n = run_one(pb, &pl, ref, ACC_IDXVAR, T, what);
         CHECK(F == 0 || n > 1, "%s F=%d: one chunk at twice the minimum budget", what, F);
         (*runs)++;

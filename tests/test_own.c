@@ -206,8 +206,9 @@ static void graph_files(void)
     stencil_t fx = own_load("tests/own/fluxdiff.c");
     if ((int)d < 0 || (int)gl < 0 || (int)fx < 0)
         return;
-    CHECK(stencil_table[fx].geometry == 1 && stencil_table[gl].geometry == 0,
-          "geometry flags of the loaded graph stencils");
+    CHECK(stencil_table[fx].coeffs.n == 2 && stencil_table[fx].coeffs.build == fluxdiff_coeffs &&
+              stencil_table[gl].coeffs.n == 0,
+          "coefficient descriptors of the loaded graph stencils (geometry: fluxdiff's)");
     char mpath[] = "/tmp/pillar-own-XXXXXX";
     int fd = mkstemp(mpath);
     if (fd >= 0)
@@ -389,10 +390,12 @@ static double ring2_at(const problem *pb, int c, int z)
 static void graph_storages_twins(void)
 {
     static const char *const rel[] = {"tests/own/graphlap.c", "tests/own/fluxdiff.c",
-                                      "docs/examples/divergence.c", "tests/own/ring2.c"};
-    const stencil_t builtin[] = {ST_GRAPHLAP, ST_FLUXDIFF, (stencil_t)-1, (stencil_t)-1};
-    stencil_t u[4];
-    for (int i = 0; i < 4; i++)
+                                      "docs/examples/divergence.c", "tests/own/ring2.c",
+                                      "tests/own/fluxdiff_coeffs.c"};
+    const stencil_t builtin[] = {ST_GRAPHLAP, ST_FLUXDIFF, (stencil_t)-1, (stencil_t)-1,
+                                 ST_FLUXDIFF};
+    stencil_t u[5];
+    for (int i = 0; i < 5; i++)
         if ((int)(u[i] = own_load(rel[i])) < 0)
             return;
     for (int kind = 0; kind < 2; kind++) {
@@ -409,7 +412,7 @@ static void graph_storages_twins(void)
         mesh m;
         CHECK(mesh_generate(&m, &gs) == 0 && mesh_write(mpath, &m) == 0, "mesh %d", kind);
         mesh_free(&m);
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             for (int prec = 0; prec < 2; prec++)
                 for (int st = 0; st < 4; st++) {
                     problem_spec s = {u[i], (precision_t)prec, 1, 1, 1, 1, LAYOUT_ZCURVE, 8, 4,
@@ -495,6 +498,20 @@ static void refusals(void)
     CHECK(load_src("geou", "#pragma pillar stencil(geou) kind(graph) in(in) out(out)\n"
                            "#pragma pillar body\nGST(out, c, GLD(in, c) * GAREA(c));\n", 0, &s) != 0 &&
               strstr(msg, "needs_pragma_pillar_geometry"), "GAREA undeclared: %s", msg);
+    CHECK(load_src("coeu", "#pragma pillar stencil(coeu) kind(graph) in(in) out(out)\n"
+                           "#pragma pillar body\nGST(out, c, GLD(in, c) * GCOEF(0, c));\n", 0, &s) != 0 &&
+              strstr(msg, "needs_pragma_pillar_coeffs"), "GCOEF undeclared: %s", msg);
+    /* coeffs(NAME): a built-in stencil that has coefficients, on a graph stencil */
+    CHECK(load_src("coeg", "#pragma pillar stencil(coeg) kind(graph) in(in) out(out) coeffs(graphlap)\n"
+                           "#pragma pillar body\nGST(out, c, GLD(in, c));\n", 0, &s) != 0 &&
+              strstr(msg, "coeffs(graphlap)") && strstr(msg, "has coefficients"),
+          "coeffs of a stencil without: %s", msg);
+    CHECK(load_src("coen", "#pragma pillar stencil(coen) kind(graph) in(in) out(out) coeffs(nosuch)\n"
+                           "#pragma pillar body\nGST(out, c, GLD(in, c));\n", 0, &s) != 0 &&
+              strstr(msg, "coeffs(nosuch)"), "coeffs of an unknown stencil: %s", msg);
+    CHECK(load_src("coeq", "#pragma pillar stencil(coeq) in(in) out(out) coeffs(fluxdiff)\n"
+                           "#pragma pillar body\nST(out, LD(in, C));\n", 0, &s) != 0 &&
+              strstr(msg, "coeffs") && strstr(msg, "kind(graph)"), "coeffs on a quad stencil: %s", msg);
     /* a compile error: the compiler names the user's file and line */
     CHECK(load_src("syntax", "/* line 1 */\n#pragma pillar stencil(syntax) in(in) out(out)\n"
                              "#pragma pillar body\nT a = LD(in, C);\n\nST(out, a +* );\n", 0, &s) != 0 &&

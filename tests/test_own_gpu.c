@@ -35,7 +35,7 @@ static const char *const files[] = {"docs/examples/lap5.c", "docs/examples/upwin
                                     "tests/own/lap.c", "tests/own/laplap.c", "tests/own/hdiff.c",
                                     "tests/own/fastwaves.c", "docs/examples/divergence.c",
                                     "tests/own/graphlap.c", "tests/own/fluxdiff.c",
-                                    "tests/own/ring2.c"};
+                                    "tests/own/ring2.c", "tests/own/fluxdiff_coeffs.c"};
 enum { NFILES = sizeof files / sizeof files[0] };
 
 

@@ -98,11 +98,11 @@ void dist_poison_ring(const dist_rank *d, fieldset loc)
 }
 
 /* The points of step j of a pass of t: cells [first[t - j], ncells), levels [0, zend); a
- * stencil that reads coefficients finds the part's (local cell numbers, pt.geo). */
+ * stencil that reads coefficients finds the part's (local cell numbers, pt.coef). */
 static cpu_block step_block(const dist_rank *d, int t, int j)
 {
     cpu_block b = {d->pt.first[t - j], d->pt.ncells, 0, d->zend, 0, d->pt.zstride,
-                   stencil_table[d->stencil].geometry ? &d->pt.geo : NULL};
+                   stencil_table[d->stencil].coeffs.n ? &d->pt.coef : NULL};
     return b;
 }
 

@@ -33,7 +33,7 @@ struct dist_gpu {
     cudaStream_t stream;  /* the exchange, the boundary and steps 2..t */
     cudaStream_t inner;   /* step 1's interior */
     fieldset dev;         /* every input and output, pt.zstride x nz each */
-    int32_t *tab;         /* the part's table or lists (then fluxdiff's coefficients) */
+    int32_t *tab;         /* the part's table or lists (then the stencil's coefficients) */
     int32_t *scell, *rcell, *ident; /* send and receive cells; 0, 1, 2, ... */
     char *dsend, *drecv;  /* messages on the device */
     char *hsend, *hrecv;  /* their pinned host copies (NULL when MPI takes device pointers) */
@@ -102,8 +102,8 @@ dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, 
     const iter_carry *c = iter_carried(d->stencil);
     for (int j = 0; j < c->n; j++)
         CK(cudaMemcpy(g->dev.p[c->out[j]], g->dev.p[c->in[j]], es * len, cudaMemcpyDeviceToDevice));
-    /* the part's table or lists (or its strategy's lists), then fluxdiff's coefficients (what
-     * ooc_step_launch reads) */
+    /* the part's table or lists (or its strategy's lists), then the stencil's coefficients
+     * (stencils/coeffs.h; what ooc_step_launch reads) */
     size_t words = ooc_part_image_words(pt, d->stencil, d->prec);
     int32_t *image = xalloc(sizeof(int32_t) * (words ? words : 1));
     ooc_part_image_pack(pt, d->stencil, d->prec, image);

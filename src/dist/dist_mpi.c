@@ -63,11 +63,11 @@ void dist_minmax(int comm, double x, double *lo, double *hi)
     (void)comm;
     *lo = *hi = x;
 }
-int dist_mpi_run(int comm, const ugrid *g, const geometry *geo, stencil_t s, precision_t p,
+int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, precision_t p,
                  int chasing, int compressed, int F, fieldset f, int steps, const dist_exec *e,
                  dist_timing *t)
 {
-    (void)comm, (void)g, (void)geo, (void)s, (void)p, (void)chasing, (void)compressed, (void)F, (void)f;
+    (void)comm, (void)g, (void)coef, (void)s, (void)p, (void)chasing, (void)compressed, (void)F, (void)f;
     (void)steps, (void)e, (void)t;
     return no_mpi();
 }
@@ -517,7 +517,7 @@ static uint64_t gather_hash(MPI_Comm c, const dist_rank *d, const problem *pb, f
     return me == 0 ? h : 0;
 }
 
-int dist_mpi_run(int comm, const ugrid *g, const geometry *geo, stencil_t s, precision_t p,
+int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, precision_t p,
                  int chasing, int compressed, int F, fieldset f, int steps, const dist_exec *e,
                  dist_timing *t)
 {
@@ -536,7 +536,7 @@ int dist_mpi_run(int comm, const ugrid *g, const geometry *geo, stencil_t s, pre
         return -1;
     }
     dist_rank d;
-    int rc = dist_rank_make(&d, g, geo, part, n, me, s, p, chasing, compressed, F);
+    int rc = dist_rank_make(&d, g, coef, part, n, me, s, p, chasing, compressed, F);
     xfree(part);
     if (!all_ok(c, rc)) {
         if (rc == 0) {

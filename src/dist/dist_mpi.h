@@ -85,16 +85,17 @@ typedef struct {
 
 /* Advances state f (on grid g; every rank passes the same grid and the same initial state) by
  * `steps` steps over the ranks of comm: the inner cells cut into as many parts as ranks by a
- * METIS k-way partition (ugrid_partition, on rank 0, broadcast), F steps between exchanges; geo:
- * g's coefficients for a stencil that reads them (fluxdiff: each rank keeps its cells'; NULL for
- * the others; each rank builds them itself, so nothing of them crosses MPI); each rank computes
+ * METIS k-way partition (ugrid_partition, on rank 0, broadcast), F steps between exchanges; coef:
+ * g's coefficients for a stencil that reads them (stencils/coeffs.h, fluxdiff's: each rank keeps
+ * its cells'; NULL for the others; each rank builds them itself, so nothing of them crosses
+ * MPI); each rank computes
  * its part (src/dist/dist_cpu.h, or dist_gpu.h with e->gpu), the ring exchanged
  * with MPI_Irecv / MPI_Isend while step 1's interior is computed. The result is gathered into f
  * on rank 0 (on every rank unless e->root_only); it equals iter_run_incore's bit for bit.
  * Collective: every rank of comm calls it with the same arguments and gets the same status.
  * Returns 0, or -1 with a message (on the rank that failed; the others report that some rank
  * failed). */
-int dist_mpi_run(int comm, const ugrid *g, const geometry *geo, stencil_t s, precision_t p,
+int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, precision_t p,
                  int chasing, int compressed, int F, fieldset f, int steps, const dist_exec *e,
                  dist_timing *t);
 

@@ -81,7 +81,7 @@ static int by_key(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-int dist_rank_make(dist_rank *d, const ugrid *g, const geometry *geo, const int *part,
+int dist_rank_make(dist_rank *d, const ugrid *g, const coef_set *coef, const int *part,
                    int nranks, int rank, stencil_t s, precision_t p, int chasing, int compressed,
                    int F)
 {
@@ -108,7 +108,7 @@ int dist_rank_make(dist_rank *d, const ugrid *g, const geometry *geo, const int 
     xfree(own);
     if (rc != 0)
         return -1;
-    if (ooc_part_geometry(&d->pt, s, p, geo, "distributed run") != 0) { /* fluxdiff's */
+    if (ooc_part_coeffs(&d->pt, s, p, coef, "distributed run") != 0) { /* fluxdiff's */
         ooc_part_free(&d->pt);
         return -1;
     }

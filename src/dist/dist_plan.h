@@ -30,8 +30,8 @@ typedef struct {
     precision_t prec;
     int F;            /* steps between exchanges */
     int nz, zend;     /* levels; computed levels */
-    ooc_part pt;      /* the local cells, grid and table (pt.own0 = pt.own1 = -1); fluxdiff:
-                       * their coefficients (pt.geo) */
+    ooc_part pt;      /* the local cells, grid and table (pt.own0 = pt.own1 = -1); a stencil
+                       * with coefficients: theirs (pt.coef, stencils/coeffs.h) */
     int nown;         /* own cells: [pt.first[0], pt.ncells) */
     int inner0;       /* first interior own cell */
     /* receiving: ring cells by owner */
@@ -46,12 +46,12 @@ typedef struct {
 
 /* Rank `rank`'s share of grid g for stencil s in precision p, table storage (chasing,
  * compressed) and F >= 1 steps between exchanges, part[c] (nxy entries, -1 for halo cells) the
- * owner of each inner cell among nranks ranks. A stencil that reads the mesh coefficients
- * (fluxdiff) gets its local cells' from geo (g's, storage/geometry.h; ooc_part_geometry into
- * pt.geo); geo is not read for the others and may be NULL. Send lists are empty until
+ * owner of each inner cell among nranks ranks. A stencil that reads coefficients
+ * (stencils/coeffs.h; fluxdiff) gets its local cells' from coef (g's; ooc_part_coeffs into
+ * pt.coef); coef is not read for the others and may be NULL. Send lists are empty until
  * dist_rank_sends. Returns 0, or -1 with a message (a rank that owns no cell, an owner out of
- * range, F < 1, fluxdiff without coefficients). */
-int dist_rank_make(dist_rank *d, const ugrid *g, const geometry *geo, const int *part,
+ * range, F < 1, a stencil with coefficients without them). */
+int dist_rank_make(dist_rank *d, const ugrid *g, const coef_set *coef, const int *part,
                    int nranks, int rank, stencil_t s, precision_t p, int chasing, int compressed,
                    int F);
 

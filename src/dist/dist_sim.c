@@ -50,7 +50,7 @@ static int send_index(const dist_rank *d, int q)
     return -1;
 }
 
-int dist_sim_open(dist_sim *sm, const ugrid *g, const geometry *geo, stencil_t s, precision_t p,
+int dist_sim_open(dist_sim *sm, const ugrid *g, const coef_set *coef, stencil_t s, precision_t p,
                   int chasing, int compressed, const int *part, int nranks, int F)
 {
     int *made = NULL, rc = 0;
@@ -69,7 +69,7 @@ int dist_sim_open(dist_sim *sm, const ugrid *g, const geometry *geo, stencil_t s
     sm->d = xalloc(sizeof(dist_rank) * (size_t)nranks);
     memset(sm->d, 0, sizeof(dist_rank) * (size_t)nranks);
     for (int r = 0; r < nranks && rc == 0; r++)
-        rc = dist_rank_make(&sm->d[r], g, geo, part, nranks, r, s, p, chasing, compressed, F);
+        rc = dist_rank_make(&sm->d[r], g, coef, part, nranks, r, s, p, chasing, compressed, F);
     if (rc == 0)
         rc = connect(sm->d, nranks);
     xfree(made);
@@ -196,11 +196,11 @@ int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a, di
 #endif
 }
 
-int dist_sim_run(const ugrid *g, const geometry *geo, stencil_t s, precision_t p, int chasing,
+int dist_sim_run(const ugrid *g, const coef_set *coef, stencil_t s, precision_t p, int chasing,
                  int compressed, const int *part, int nranks, int F, fieldset f, int steps)
 {
     dist_sim sm;
-    if (dist_sim_open(&sm, g, geo, s, p, chasing, compressed, part, nranks, F) != 0)
+    if (dist_sim_open(&sm, g, coef, s, p, chasing, compressed, part, nranks, F) != 0)
         return -1;
     dist_sim_steps(&sm, f, steps);
     dist_sim_close(&sm);

@@ -16,10 +16,10 @@ typedef struct {
 
 /* The ranks of grid g for stencil s in precision p, table storage (chasing, compressed), the
  * inner cells cut by part (ugrid_partition; NULL: a METIS k-way partition is made here) among
- * nranks ranks, F steps between exchanges; geo: g's coefficients, which a stencil that reads
+ * nranks ranks, F steps between exchanges; coef: g's coefficients, which a stencil that reads
  * them (fluxdiff) needs (each rank gets its cells', dist_rank_make), NULL for the others.
  * Returns 0, or -1 with a message. */
-int dist_sim_open(dist_sim *sm, const ugrid *g, const geometry *geo, stencil_t s, precision_t p,
+int dist_sim_open(dist_sim *sm, const ugrid *g, const coef_set *coef, stencil_t s, precision_t p,
                   int chasing, int compressed, const int *part, int nranks, int F);
 void dist_sim_close(dist_sim *sm);
 
@@ -39,7 +39,7 @@ void dist_sim_steps(const dist_sim *sm, fieldset f, int steps);
 int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a, dist_pieces *times);
 
 /* dist_sim_open, dist_sim_steps, dist_sim_close. Returns 0, or -1 with a message. */
-int dist_sim_run(const ugrid *g, const geometry *geo, stencil_t s, precision_t p, int chasing,
+int dist_sim_run(const ugrid *g, const coef_set *coef, stencil_t s, precision_t p, int chasing,
                  int compressed, const int *part, int nranks, int F, fieldset f, int steps);
 
 #endif

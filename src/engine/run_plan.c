@@ -12,10 +12,10 @@
 double engine_whole_bytes(const problem *pb)
 {
     double es = (double)prec_size(pb->s.prec);
-    double geo = stencil_table[pb->s.stencil].geometry
-                     ? (double)geometry_cell_bytes(pb->s.prec, pb->ug.adjw) * pb->ug.nxy
-                     : 0;
-    return (double)pb->nf * es * (double)pb->ug.len + geo +
+    double coef = (double)coef_desc_cell_bytes(&stencil_table[pb->s.stencil].coeffs, pb->s.prec,
+                                               pb->ug.adjw) *
+                  pb->ug.nxy;
+    return (double)pb->nf * es * (double)pb->ug.len + coef +
            (double)(stencil_table[pb->s.stencil].graph ? ell_bytes(&pb->ell)
                                                        : nbtable_bytes(&pb->nt));
 }
@@ -147,7 +147,7 @@ int engine_plan(ooc_plan *pl, const problem *pb, const plan_request *rq)
 {
     if (plan_with_lists(pl, pb, rq) != 0)
         return -1;
-    if (ooc_plan_geometry(pl, &pb->geo) != 0) { /* fluxdiff: each part's coefficients */
+    if (ooc_plan_coeffs(pl, &pb->coef) != 0) { /* each part's coefficients (fluxdiff's) */
         ooc_plan_free(pl);
         return -1;
     }

@@ -116,7 +116,7 @@ static double resident_bytes(const problem *pb)
     return (double)(pb->nf + 1) * (double)prec_size(sp->prec) * (double)pb->ug.len +
            (double)sizeof(double) * (double)pb->ug.nxy * (double)pb->ug.nz + /* stage_of */
            (double)(stencil_table[sp->stencil].graph ? ell_bytes(&pb->ell) : nbtable_bytes(&pb->nt)) +
-           (pb->geo.r ? (double)geometry_cell_bytes(sp->prec, pb->geo.width) * pb->geo.n : 0);
+           (double)prec_size(sp->prec) * (double)coef_set_cell_values(&pb->coef) * pb->coef.n;
 }
 
 /* The resident fields, opened at the first need. Returns 1 when they are there; 0 when the grid
@@ -225,7 +225,7 @@ int session_steps(session *s, int steps)
         host_all(s);
         dist_exec e = {s->gpu, s->access, 0, 0, 0, 8, 0, NULL};
         dist_timing t;
-        int rc = dist_mpi_run(s->comm, &pb->ug, &pb->geo, pb->s.stencil, pb->s.prec,
+        int rc = dist_mpi_run(s->comm, &pb->ug, &pb->coef, pb->s.stencil, pb->s.prec,
                               pb->s.chasing, pb->s.compressed, s->fuse ? s->fuse : 1, pb->uf,
                               steps, &e, &t);
         state_ran(s, 0);

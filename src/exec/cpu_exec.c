@@ -28,9 +28,9 @@ FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, double)
 FOR_EACH_STENCIL(CPU_UNSTRUCTURED_ALL, float)
 #undef NB
 
-/* ---- graph stencils: coefficients (storage/geometry.h) of cell q, from G ---- */
-#define GAREA(q) CPU_GAREA(q)
-#define GKAPPA(q, j) CPU_GKAPPA(q, j)
+/* ---- graph stencils: coefficients (stencils/coeffs.h) of cell q, from G ---- */
+#define GCOEF(i, q) CPU_GCOEF(i, q)
+#define GCOEFJ(i, q, j) CPU_GCOEFJ(i, q, j)
 
 /* ---- graph stencils: neighbour lists of any length (storage/ell.h); the reference ---- */
 #define GDEG(q) CPU_GDEG(q)
@@ -100,7 +100,7 @@ typedef void (*gtable_fn)(const gtable *, cpu_block, fieldset);
 static const gtable_fn gtable_table[ST_COUNT - ST_QUAD_COUNT][2][4] = {
     FOR_EACH_GRAPH_STENCIL(GTABLE_ROW, _)};
 
-typedef void (*lattice_fn)(lattice, int, int, long, const geometry *, fieldset);
+typedef void (*lattice_fn)(lattice, int, int, long, const coef_set *, fieldset);
 #define LATTICE_ROW(ST, _) {cpu_lattice_##ST##_double, cpu_lattice_##ST##_float},
 static const lattice_fn lattice_table[ST_COUNT - ST_QUAD_COUNT][2] = {
     FOR_EACH_GRAPH_STENCIL(LATTICE_ROW, _)};
@@ -115,7 +115,7 @@ void cpu_run_gtable(const problem *pb, fieldset f)
         return;
     }
     cpu_block b = cpu_block_inner(pb);
-    b.geo = &pb->geo;
+    b.coef = &pb->coef;
     if (lc)
         lc->gtable[pb->s.prec][storage](t, b, f);
     else
@@ -129,7 +129,7 @@ void cpu_run_regular(const problem *pb, fieldset f)
         lattice_fn fn = lc ? lc->lattice[pb->s.prec]
                            : lattice_table[pb->s.stencil - ST_QUAD_COUNT][pb->s.prec];
         fn(pb->twin->lat, stencil_table[pb->s.stencil].radius, stencil_zend(pb->s.stencil, pb->s.nz),
-           pb->twin->rg.zstride, &pb->twin->geo_file, f);
+           pb->twin->rg.zstride, &pb->twin->coef_file, f);
         return;
     }
     if (lc) {
@@ -169,6 +169,6 @@ void cpu_run_block(stencil_t s, precision_t p, const nbtable *nt, const ell_tabl
 void cpu_run_unstructured(const problem *pb, fieldset f)
 {
     cpu_block b = cpu_block_inner(pb);
-    b.geo = &pb->geo;
+    b.coef = &pb->coef;
     cpu_run_block(pb->s.stencil, pb->s.prec, &pb->nt, &pb->ell, b, f);
 }

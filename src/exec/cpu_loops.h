@@ -12,7 +12,7 @@
 #include "access/index.h"
 #include "storage/ell.h"
 #include "grids/lattice.h"
-#include "storage/geometry.h"
+#include "storage/coeffs.h"
 #include "storage/gtable.h"
 
 /* Points of an unstructured computation: plane cells [c0, c1) at global levels [k0, k1) of arrays
@@ -23,8 +23,8 @@ typedef struct {
     int k0, k1;
     int kbase;
     long zs;
-    const geometry *geo; /* graph stencils that read coefficients (fluxdiff): those of the
-                          * grid's cells; NULL for the others */
+    const coef_set *coef; /* graph stencils that read coefficients (stencils/coeffs.h): those of
+                           * the block's cells; NULL or empty for the others */
 } cpu_block;
 
 static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * (b.c1 - b.c0); }
@@ -66,8 +66,8 @@ static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * 
             }                                                                                     \
     }
 
-/* The graph stencils' neighbour lists (storage/ell.h: ev) and coefficients (storage/geometry.h:
- * G, of cell q), as the graph body interface names them (stencils/graphlap.h): the chasing
+/* The graph stencils' neighbour lists (storage/ell.h: ev) and coefficients (stencils/coeffs.h:
+ * G, array i at cell q, slot j), as the graph body interface names them (stencils/graphlap.h): the chasing
  * forms, plain loops. An expander defines GDEG as CPU_GDEG and so on, or its own forms. */
 #define CPU_GDEG(q) ev.deg[q]
 #define CPU_GNB(q, j) ev.nb[(long)(j) * ev.stride + (q)]
@@ -76,13 +76,13 @@ static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * 
 #define CPU_GFOR(k, lo, d) for (int k = (lo); k < (d); k++)
 #define CPU_GAT(q) ((q) + lev)
 #define CPU_GOUT(q) GAT(q)
-#define CPU_GAREA(q) ((const T *)G->r)[q]
-#define CPU_GKAPPA(q, j) ((const T *)G->k)[(long)(j) * G->n + (q)]
+#define CPU_GCOEF(i, q) ((const T *)G->a[i])[q]
+#define CPU_GCOEFJ(i, q, j) ((const T *)G->a[i])[(long)(j) * G->n + (q)]
 
-/* The points of block b (plane cell p at level k, lev the level's offset; G = b.geo), on
+/* The points of block b (plane cell p at level k, lev the level's offset; G = b.coef), on
  * whatever the body's names read: the lists, the offset tables or anything else. */
 #define CPU_GRAPH_POINTS(ST)                                                                      \
-    const geometry *G = b.geo;                                                                    \
+    const coef_set *G = b.coef;                                                                    \
     (void)G;                                                                                      \
     _Pragma("omp parallel for collapse(2) schedule(static) if(cpu_block_points(b) > 4096)")       \
     for (int k = b.k0; k < b.k1; k++)                                                             \
@@ -133,7 +133,7 @@ static inline long cpu_block_points(cpu_block b) { return (long)(b.k1 - b.k0) * 
 /* cpu_lattice_ST_TY(L, radius, nz, zs, G, F): every inner cell of lattice L (the regular twin of
  * a graph stencil: the mesh's cells in file order) at levels [0, nz). */
 #define CPU_LATTICE_LOOP(ST, TY)                                                                  \
-    void cpu_lattice_##ST##_##TY(lattice L, int radius, int nz, long zs, const geometry *G,       \
+    void cpu_lattice_##ST##_##TY(lattice L, int radius, int nz, long zs, const coef_set *G,       \
                                  fieldset F)                                                      \
     {                                                                                             \
         typedef TY T;                                                                             \

@@ -27,7 +27,7 @@ struct gpu_ctx {
     int32_t *dlists; /* their image on the device */
     int32_t *rows;   /* the compressed table as packed rows (--packed-rows), built on first use */
     int32_t *gt_tab, *gt_pat; /* graph stencils: the offset table (storage/gtable.h) */
-    void *geo_r, *geo_k;      /* fluxdiff: its coefficients (storage/geometry.h) */
+    void *coef;      /* the stencil's coefficients (stencils/coeffs.h), back to back */
 };
 
 int gpu_probe(char *msg, size_t n)
@@ -87,16 +87,15 @@ gpu_ctx *gpu_open(const problem *pb, int uns, int aos)
     P->f = c->d;
     P->zend = stencil_zend(pb->s.stencil, pb->s.nz);
     P->g_radius = stencil_table[pb->s.stencil].radius;
-    if (stencil_table[pb->s.stencil].geometry) { /* the grid's cells, or the file's (twin) */
-        const geometry *g = uns ? &pb->geo : &pb->twin->geo_file;
-        size_t es = prec_size(pb->s.prec), nr = es * (size_t)g->n, nk = nr * (size_t)g->width;
-        CK(cudaMalloc(&c->geo_r, nr));
-        CK(cudaMalloc(&c->geo_k, nk));
-        CK(cudaMemcpy(c->geo_r, g->r, nr, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(c->geo_k, g->k, nk, cudaMemcpyHostToDevice));
-        P->geo_r = c->geo_r;
-        P->geo_k = c->geo_k;
-        P->geo_n = g->n;
+    if (stencil_table[pb->s.stencil].coeffs.n) { /* the grid's cells, or the file's (twin) */
+        const coef_set *g = uns ? &pb->coef : &pb->twin->coef_file;
+        size_t es = prec_size(pb->s.prec), nb = es * coef_set_cell_values(g) * (size_t)g->n;
+        void *h = xalloc(nb);
+        coef_set_pack(g, es, h);
+        CK(cudaMalloc(&c->coef, nb));
+        CK(cudaMemcpy(c->coef, h, nb, cudaMemcpyHostToDevice));
+        xfree(h);
+        kparams_coeffs(P, c->coef, g, es);
     }
     if (uns && stencil_table[pb->s.stencil].graph) {
         const gtable *t = &pb->gt;
@@ -200,10 +199,8 @@ void gpu_close(gpu_ctx *c)
         CK(cudaFree(c->gt_tab));
     if (c->gt_pat)
         CK(cudaFree(c->gt_pat));
-    if (c->geo_r)
-        CK(cudaFree(c->geo_r));
-    if (c->geo_k)
-        CK(cudaFree(c->geo_k));
+    if (c->coef)
+        CK(cudaFree(c->coef));
     CK(cudaEventDestroy(c->e0));
     CK(cudaEventDestroy(c->e1));
     xfree(c);

@@ -115,7 +115,7 @@ uint64_t iter_state_hash(const problem *pb, fieldset f)
 void iter_run_incore(const problem *pb, fieldset f, int steps)
 {
     cpu_block b = cpu_block_inner(pb);
-    b.geo = &pb->geo; /* fluxdiff's coefficients (empty for the others) */
+    b.coef = &pb->coef; /* the stencil's coefficients (empty for most) */
     for (int t = 0; t < steps; t++) {
         iter_step(pb->s.stencil, pb->s.prec, &pb->nt, &pb->ell, b, f);
         progress_update("steps", t + 1, steps);

@@ -6,7 +6,7 @@
  *   hdiff      in <- out, coeff fixed            (state: in)
  *   fastwaves  u_pos, v_pos <- u_out, v_out      (state: u_pos, v_pos; the other inputs fixed)
  *   graphlap   in <- in - graphlap(in)/1024      (state: in; stencils/graphlap.h)
- *   fluxdiff   in <- out                         (state: in; its coefficients pb->geo, fixed)
+ *   fluxdiff   in <- out                         (state: in; its coefficients pb->coef, fixed)
  *
  * One step computes the stencil's outputs with its body (cpu_run_block: the bodies of
  * stencils/<name>.h, unchanged) and then folds them into the state in a second pass over the same
@@ -31,7 +31,7 @@ const iter_carry *iter_carried(stencil_t s);
 
 /* One time step on the points of block b of field set f (inputs then outputs, in the stencil's
  * order), neighbours from table nt (any storage) or, for a graph stencil, the lists ell; a
- * stencil that reads coefficients (fluxdiff) finds them at b.geo, numbered as ell's cells. Only
+ * stencil that reads coefficients (fluxdiff) finds them at b.coef, numbered as ell's cells. Only
  * the state at b's points changes; the caller sees to it that their neighbours hold the current
  * state. */
 void iter_step(stencil_t s, precision_t p, const nbtable *nt, const ell_table *ell, cpu_block b,

@@ -15,7 +15,7 @@ typedef void (*loaded_reg_fn)(const rgrid *g, fieldset f);
 typedef void (*loaded_uns_fn)(nbview nbv, cpu_block b, fieldset f);
 typedef void (*loaded_graph_fn)(ellview ev, cpu_block b, fieldset f);
 typedef void (*loaded_gtable_fn)(const gtable *t, cpu_block b, fieldset f);
-typedef void (*loaded_lattice_fn)(lattice L, int radius, int nz, long zs, const geometry *G,
+typedef void (*loaded_lattice_fn)(lattice L, int radius, int nz, long zs, const coef_set *G,
                                   fieldset f);
 
 typedef struct {

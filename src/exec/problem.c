@@ -105,8 +105,7 @@ static int build_unstructured(problem *pb)
     }
     if (!stencil_table[s->stencil].graph)
         nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
-    else if (stencil_table[s->stencil].geometry &&
-             geometry_build(&pb->geo, &pb->ug, &pb->mesh, s->prec, 0, pb->mesh_path) != 0)
+    else if (stencil_coeffs(s->stencil, &pb->coef, &pb->ug, &pb->mesh, s->prec, 0, pb->mesh_path) != 0)
         return -1;
     int nin = stencil_table[s->stencil].nin;
     if (pb->bare)
@@ -209,8 +208,8 @@ static void build_regular(problem *pb)
  * (a graph grid keeps every cell of the mesh, so each file cell has its grid cell). */
 static int build_lattice_twin(problem *pb)
 {
-    if (stencil_table[pb->s.stencil].geometry &&
-        geometry_build(&pb->twin->geo_file, &pb->ug, &pb->mesh, pb->s.prec, 1, pb->mesh_path) != 0)
+    if (stencil_coeffs(pb->s.stencil, &pb->twin->coef_file, &pb->ug, &pb->mesh, pb->s.prec, 1,
+                       pb->mesh_path) != 0)
         return -1;
     const ugrid *g = &pb->ug;
     size_t es = prec_size(pb->s.prec);
@@ -306,7 +305,7 @@ int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compr
     nbtable_free(&pb->nt);
     ell_free(&pb->ell);
     gtable_free(&pb->gt);
-    geometry_free(&pb->geo);
+    coef_set_free(&pb->coef);
     ugrid_free(&pb->ug);
     pb->s.layout = layout;
     pb->s.w = w;
@@ -336,14 +335,14 @@ void problem_free(problem *pb)
     if (pb->twin) {
         for (int f = 0; f < pb->nf; f++)
             xfree(pb->twin->rf.p[f]);
-        geometry_free(&pb->twin->geo_file);
+        coef_set_free(&pb->twin->coef_file);
         xfree(pb->twin);
     }
 
     nbtable_free(&pb->nt);
     ell_free(&pb->ell);
     gtable_free(&pb->gt);
-    geometry_free(&pb->geo);
+    coef_set_free(&pb->coef);
     ugrid_free(&pb->ug);
     mesh_free(&pb->mesh);
     memset(pb, 0, sizeof *pb);

@@ -10,7 +10,7 @@
 #include "stencils/stencil.h"
 #include "storage/ell.h"
 #include "storage/field.h"
-#include "storage/geometry.h"
+#include "storage/coeffs.h"
 #include "storage/gtable.h"
 #include "storage/nbtable.h"
 #include "include/pillar_tools.h"
@@ -29,7 +29,8 @@ typedef struct {
     fieldset rf;   /* the twin's host fields */
     lattice lat;   /* graph stencils on a bounded generated hexagon or triangle mesh: the lattice
                     * that addresses it by arithmetic (grids/lattice.h), else kind 0 */
-    geometry geo_file; /* coefficients (fluxdiff) in the file's cell order, for the lattice twin */
+    coef_set coef_file; /* the stencil's coefficients (stencils/coeffs.h) in the file's cell
+                         * order, for the lattice twin; empty for a stencil without */
 } problem_twin;
 
 /* One stencil on one grid: the grid, its tables, its fields and, for verification and the
@@ -51,7 +52,8 @@ typedef struct {
     ell_table ell; /* graph stencils: the neighbour lists of ug (nt stays empty) */
     gtable gt;     /* graph stencils: the offset table of ug in s.chasing / s.compressed
                     * (storage/gtable.h), what the GPU strategies read */
-    geometry geo;  /* graph stencils that read coefficients (fluxdiff): per cell of ug */
+    coef_set coef; /* the stencil's coefficients (stencils/coeffs.h; fluxdiff's r and κ) per
+                    * cell of ug; empty for a stencil without */
 
     /* the fields */
     fieldset uf;      /* host fields on ug */

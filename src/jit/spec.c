@@ -239,8 +239,13 @@ static int clause(reader *r, const char *key, char *arg)
         return has ? bad(r, "body takes no value", "", "") : (r->have_body = 1, 0);
     if (!strcmp(key, "framed"))
         return has ? bad(r, "framed takes no value", "", "") : (sp->framed = 1, 0);
-    if (!strcmp(key, "geometry"))
-        return has ? bad(r, "geometry takes no value", "", "") : (sp->geometry = 1, 0);
+    if (!strcmp(key, "geometry")) { /* coeffs(fluxdiff), and the names GAREA, GKAPPA */
+        if (has)
+            return bad(r, "geometry takes no value", "", "");
+        sp->geometry = sp->coeffs = 1;
+        sp->coeffs_of = ST_FLUXDIFF;
+        return 0;
+    }
     if (!has)
         return bad(r, "%s needs a value in parentheses", key, "");
     if (!strcmp(key, "stencil")) {
@@ -256,6 +261,15 @@ static int clause(reader *r, const char *key, char *arg)
                        parts[0], "");
         strcpy(sp->name, parts[0]);
         r->have_name = 1;
+        return 0;
+    }
+    if (!strcmp(key, "coeffs")) {
+        stencil_t s;
+        if (stencil_parse(arg, &s) != 0 || stencil_is_user(s) || !stencil_table[s].coeffs.n)
+            return bad(r, "coeffs(%s): the name of a built-in stencil that has coefficients "
+                          "(stencils/coeffs.h: fluxdiff)", arg, "");
+        sp->coeffs = 1;
+        sp->coeffs_of = s;
         return 0;
     }
     if (!strcmp(key, "kind")) {
@@ -294,7 +308,7 @@ static int clause(reader *r, const char *key, char *arg)
         return 0;
     }
     return bad(r, "unknown clause '%s' (stencil, kind, in, out, radius, ztop, zradius, carry, "
-                  "fold, range, framed, geometry, summary, body)", key, "");
+                  "fold, range, framed, geometry, coeffs, summary, body)", key, "");
 }
 
 /* Parses the clauses of one `#pragma pillar` line (line points past "pillar"). */
@@ -530,8 +544,8 @@ int jit_spec_parse(jit_spec *sp, const char *name, const char *source)
         jit_spec_free(sp);
         return -1;
     }
-    if (sp->geometry && (!sp->graph || sp->carry.n)) {
-        perr("%s: geometry: %s", name,
+    if (sp->coeffs && (!sp->graph || sp->carry.n)) {
+        perr("%s: %s: %s", name, sp->geometry ? "geometry" : "coeffs",
              !sp->graph ? "mesh coefficients are read by graph stencils only (kind(graph))"
                         : "a stencil file reading mesh coefficients has no iterated runs yet "
                           "(the built-in fluxdiff has): no carry(...)");
@@ -619,5 +633,6 @@ void jit_spec_info(const jit_spec *sp, stencil_info *info)
     info->carry = sp->carry;
     memcpy(info->input, sp->input, sizeof info->input);
     info->framed = sp->framed;
-    info->geometry = sp->geometry;
+    if (sp->coeffs) /* a built-in stencil's coefficients, built by its hook */
+        info->coeffs = stencil_table[sp->coeffs_of].coeffs;
 }

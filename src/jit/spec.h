@@ -22,7 +22,12 @@ typedef struct {
     char fold[512];           /* fold(EXPR) in s, v, T; "v" by default */
     stencil_range input[PILLAR_MAXF];
     int framed;
-    int geometry;             /* graph: reads the mesh coefficients GAREA, GKAPPA */
+    int geometry;             /* graph: `geometry`, coeffs(fluxdiff) with fluxdiff's names of
+                               * its arrays, GAREA and GKAPPA */
+    int coeffs;               /* graph: reads the coefficients of the built-in stencil coeffs_of
+                               * (coeffs(NAME), or geometry): its descriptor and build hook
+                               * (stencils/coeffs.h), read through GCOEF, GCOEFJ */
+    stencil_t coeffs_of;
     char summary[256];
     char *text;               /* the whole file, comments blanked (xalloc; jit_spec_free) */
     char *raw;                /* the whole file as read */

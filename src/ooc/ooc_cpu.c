@@ -161,7 +161,7 @@ static void run_trapezoid(const ooc_plan *pl, const ooc_part *pt, const ooc_slab
     for (int j = 1; j <= t; j++) {
         int m = t - j; /* steps still to go after this one */
         cpu_block b = {pt->first[m], pt->ncells, s->z0 - zr * m, s->z1 + zr * m, s->lz0, pt->zstride,
-                       &pt->geo};
+                       &pt->coef};
         if (b.k0 < 0)
             b.k0 = 0;
         if (b.k1 > pl->zend)
@@ -183,7 +183,7 @@ long ooc_cpu_check_chunks(const ooc_plan *pl, const ugrid *g, fieldset initial, 
     int chunks = pl->nparts * pl->nslabs;
     long bad = 0;
     *points = 0;
-    if (!ooc_plan_has_geometry(pl))
+    if (!ooc_plan_has_coeffs(pl))
         return -1;
     if (nsample > chunks)
         nsample = chunks;
@@ -214,7 +214,7 @@ int ooc_cpu_run(const ooc_plan *pl, const ugrid *g, fieldset f, int steps)
         perr("out-of-core: the plan was made for another grid");
         return -1;
     }
-    if (!ooc_plan_has_geometry(pl))
+    if (!ooc_plan_has_coeffs(pl))
         return -1;
     const iter_carry *c = iter_carried(pl->stencil);
     size_t bytes = prec_size(pl->prec) * g->len;

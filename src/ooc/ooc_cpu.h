@@ -12,7 +12,7 @@
  * consecutive chunks alternate: what a chunk shares with the previous one (ooc_chunk_share) is
  * copied from the previous chunk's arrays before its steps, the rest gathered from the host, into
  * arrays poisoned first. A stencil that reads coefficients (fluxdiff) reads each part's, which
- * ooc_plan_geometry gathered. The result equals iter_run_incore's bit for bit. Returns 0, or -1
+ * ooc_plan_coeffs gathered. The result equals iter_run_incore's bit for bit. Returns 0, or -1
  * with a message if the plan was made for another grid or lacks the coefficients. */
 int ooc_cpu_run(const ooc_plan *pl, const ugrid *g, fieldset f, int steps);
 

@@ -68,24 +68,15 @@ static size_t part_nb_words(const ooc_plan *pl, const ooc_part *pt)
     return image_nb_words(pt, pl->stencil);
 }
 
-/* Where a part's coefficients start in its image (fluxdiff): after its nb_words neighbour
- * words, at an even word (8 bytes, for double); ooc_geometry_words leaves room for it. */
-static size_t geo_offset(size_t nb_words) { return (nb_words + 1) / 2 * 2; }
+/* Where a part's coefficients start in its image (stencils/coeffs.h): after its nb_words
+ * neighbour words, at an even word (8 bytes, for double); ooc_coeffs_words leaves room for it. */
+static size_t coef_offset(size_t nb_words) { return (nb_words + 1) / 2 * 2; }
 
 /* 32-bit words of what a part's steps read besides the fields: its neighbours, then the
- * coefficients of a stencil that reads them (r, then κ column by column). */
+ * coefficients of a stencil that reads them (its arrays back to back, coef_set_pack). */
 static size_t part_table_words(const ooc_plan *pl, const ooc_part *pt)
 {
-    return part_nb_words(pl, pt) + ooc_geometry_words(pt, pl->stencil, pl->prec);
-}
-
-/* A part's coefficients at `at` (its image's geo_offset): r[ncells], then k[width][ncells]. */
-static void geometry_pack(const ooc_part *pt, size_t es, int32_t *at)
-{
-    const geometry *g = &pt->geo;
-    size_t n = (size_t)g->n;
-    memcpy(at, g->r, es * n);
-    memcpy((char *)at + es * n, g->k, es * n * (size_t)g->width);
+    return part_nb_words(pl, pt) + ooc_coeffs_words(pt, pl->stencil, pl->prec);
 }
 
 size_t ooc_table_words(const ooc_part *pt, stencil_t st)
@@ -112,7 +103,7 @@ void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at)
 
 size_t ooc_part_image_words(const ooc_part *pt, stencil_t st, precision_t prec)
 {
-    return image_nb_words(pt, st) + ooc_geometry_words(pt, st, prec);
+    return image_nb_words(pt, st) + ooc_coeffs_words(pt, st, prec);
 }
 
 void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int32_t *at)
@@ -121,8 +112,8 @@ void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int
         access_pack(pt->lists_a, pt->lists, at);
     else
         ooc_table_pack(pt, st, at);
-    if (ooc_geometry_words(pt, st, prec) > 0)
-        geometry_pack(pt, prec_size(prec), at + geo_offset(image_nb_words(pt, st)));
+    if (ooc_coeffs_words(pt, st, prec) > 0)
+        coef_set_pack(&pt->coef, prec_size(prec), at + coef_offset(image_nb_words(pt, st)));
 }
 
 /* A part's balls in a words-long image: slots first (8-byte aligned on the device), then start,
@@ -184,8 +175,9 @@ static void ooc_gpu_open(ooc_gpu *o)
         int32_t *at = o->tables + o->tab_at[p];
         if (pl->K > 1) {
             tiles_pack(&pl->part[p].tl, at);
-            if (ooc_geometry_words(&pl->part[p], pl->stencil, pl->prec) > 0)
-                geometry_pack(&pl->part[p], o->es, at + geo_offset(part_nb_words(pl, &pl->part[p])));
+            if (ooc_coeffs_words(&pl->part[p], pl->stencil, pl->prec) > 0)
+                coef_set_pack(&pl->part[p].coef, o->es,
+                              at + coef_offset(part_nb_words(pl, &pl->part[p])));
         } else {
             ooc_part_image_pack(&pl->part[p], pl->stencil, pl->prec, at);
         }
@@ -505,13 +497,11 @@ void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const 
         P.g_nb = tab + pt->ell.nxy;
         P.g_stride = pt->ell.nxy;
     }
-    if (stencil_table[st].geometry) { /* its coefficients after the lists (ooc_gpu_open) */
+    if (stencil_table[st].coeffs.n) { /* its coefficients after the lists (ooc_gpu_open) */
         size_t nb = image_nb_words(pt, st);
-        if (!pt->geo.r)
+        if (!pt->coef.count)
             fault_raise(FAULT_INTERNAL, "iterated steps: a part without its coefficients");
-        P.geo_r = tab + geo_offset(nb);
-        P.geo_k = (const char *)P.geo_r + prec_size(prec) * (size_t)pt->geo.n;
-        P.geo_n = pt->geo.n;
+        kparams_coeffs(&P, tab + coef_offset(nb), &pt->coef, prec_size(prec));
     }
     P.zs = pt->zstride;
     P.zend = k1 - k0;
@@ -871,7 +861,7 @@ int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare
     ooc_gpu o;
     memset(&o, 0, sizeof o);
     memset(t, 0, sizeof *t);
-    if (!ooc_plan_has_geometry(pl))
+    if (!ooc_plan_has_coeffs(pl))
         return -1;
     o.pl = pl;
     o.g = g;

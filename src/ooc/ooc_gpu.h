@@ -61,7 +61,7 @@ void ooc_table_pack(const ooc_part *pt, stencil_t st, int32_t *at);
 /* 32-bit words of part pt's whole image for single steps (K = 1) of stencil st in precision
  * prec: its neighbours (its strategy's lists pt->lists when it has them, access/hooks.h words;
  * else its table or ELL lists, ooc_table_words), then for a stencil that reads coefficients
- * (fluxdiff) the part's (ooc_part_geometry) at the next even word; and that image written at
+ * (stencils/coeffs.h) the part's (ooc_part_coeffs) at the next even word; and that image written at
  * `at`: all ooc_step_launch reads at tab (the pipeline's parts, the resident part of
  * src/engine/resident.c, a distributed rank's part of src/dist/dist_gpu.c). The part must have
  * its coefficients when the stencil reads them, and the launch's strategy's lists when it has

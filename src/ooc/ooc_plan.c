@@ -92,7 +92,8 @@ typedef struct {
     size_t es;     /* bytes per value */
     int nrel;      /* relations in the table (a graph stencil: columns of its lists) */
     int compressed; /* a column more per cell (patterns; a graph stencil's degrees) */
-    size_t geo;     /* bytes per cell of the coefficients (fluxdiff: r and a κ per column) */
+    size_t coef;    /* bytes per cell of the coefficients (stencils/coeffs.h; fluxdiff: r and a
+                     * κ per column) */
 } chunk_shape;
 
 /* Device bytes of one buffer of a chunk of ncells cells and nlev levels: fields, a table no
@@ -103,8 +104,8 @@ static size_t chunk_bound(const chunk_shape *cs, int ncells, int nlev)
 {
     size_t fields = (size_t)cs->nf * cs->es * (size_t)local_zstride(ncells) * (size_t)nlev;
     size_t table = sizeof(int32_t) * (size_t)ncells * (size_t)(cs->nrel + (cs->compressed ? 1 : 0));
-    size_t geo = cs->geo ? cs->geo * (size_t)ncells + sizeof(int32_t) : 0;
-    return fields + table + geo + 2 * sizeof(int32_t) * (size_t)ncells;
+    size_t coef = cs->coef ? cs->coef * (size_t)ncells + sizeof(int32_t) : 0;
+    return fields + table + coef + 2 * sizeof(int32_t) * (size_t)ncells;
 }
 
 static chunk_shape shape_of(const ugrid *g, stencil_t s, precision_t p, int chasing, int compressed)
@@ -114,8 +115,7 @@ static chunk_shape shape_of(const ugrid *g, stencil_t s, precision_t p, int chas
     if (si->graph) {
         cs.nrel = g->adjw;
         cs.compressed = 1;
-        if (si->geometry)
-            cs.geo = geometry_cell_bytes(p, g->adjw);
+        cs.coef = coef_desc_cell_bytes(&si->coeffs, p, g->adjw);
     }
     return cs;
 }
@@ -452,75 +452,56 @@ static size_t part_table_bytes(const ooc_plan *pl, const ooc_part *pt)
 {
     if (pl->K > 1)
         return tiles_bytes(&pt->tl);
-    size_t geo = sizeof(int32_t) * ooc_geometry_words(pt, pl->stencil, pl->prec);
+    size_t coef = sizeof(int32_t) * ooc_coeffs_words(pt, pl->stencil, pl->prec);
     if (pt->lists)
-        return sizeof(int32_t) * access_words(pt->lists_a, pt->lists) + geo;
-    return (stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt)) + geo;
+        return sizeof(int32_t) * access_words(pt->lists_a, pt->lists) + coef;
+    return (stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt)) + coef;
 }
 
-size_t ooc_geometry_words(const ooc_part *pt, stencil_t s, precision_t p)
+size_t ooc_coeffs_words(const ooc_part *pt, stencil_t s, precision_t p)
 {
-    if (!stencil_table[s].geometry)
+    if (!stencil_table[s].coeffs.n)
         return 0;
-    size_t bytes = geometry_cell_bytes(p, pt->lg.adjw) * (size_t)pt->ncells;
+    size_t bytes = coef_desc_cell_bytes(&stencil_table[s].coeffs, p, pt->lg.adjw) * (size_t)pt->ncells;
     return 1 + bytes / sizeof(int32_t); /* a word of alignment (8 bytes for double) */
 }
 
-int ooc_part_geometry(ooc_part *pt, stencil_t s, precision_t p, const geometry *geo,
-                      const char *who)
+int ooc_part_coeffs(ooc_part *pt, stencil_t s, precision_t p, const coef_set *all,
+                    const char *who)
 {
-    if (!stencil_table[s].geometry)
+    const coef_desc *d = &stencil_table[s].coeffs;
+    if (!d->n)
         return 0;
-    if (!geo || !geo->r || !geo->k || geo->n < 1) {
-        perr("%s: %s reads the mesh coefficients (storage/geometry.h), and the problem has none",
-             who, stencil_table[s].name);
+    if (!all || all->count != d->n || all->n < 1) {
+        perr("%s: %s reads coefficients (stencils/coeffs.h), and the problem has none", who,
+             stencil_table[s].name);
         return -1;
     }
-    size_t es = prec_size(p);
-    geometry *lg = &pt->geo;
-    int n = pt->ncells, w = geo->width;
-    if (pt->lg.adjw != w) {
-        perr("%s: the coefficients have %d columns, the part's lists %d", who, w, pt->lg.adjw);
-        return -1;
-    }
-    geometry_free(lg);
-    lg->n = n;
-    lg->width = w;
-    lg->dt = geo->dt;
-    lg->r = field_alloc(p, (size_t)(n > 0 ? n : 1));
-    lg->k = field_alloc(p, (size_t)(n > 0 ? n : 1) * (size_t)w);
-    for (int l = 0; l < n; l++) {
-        int c = pt->gcell[l];
-        if (c < 0 || c >= geo->n) {
-            perr("%s: local cell %d is global cell %d, outside the %d cells of the coefficients",
-                 who, l, c, geo->n);
-            geometry_free(lg);
+    for (int i = 0; i < d->n; i++)
+        if (all->width[i] != coef_desc_width(d, i, pt->lg.adjw)) {
+            perr("%s: the coefficients' array %d has %d columns, the part's lists %d", who, i,
+                 all->width[i], pt->lg.adjw);
             return -1;
         }
-        memcpy((char *)lg->r + (size_t)l * es, (const char *)geo->r + (size_t)c * es, es);
-        for (int j = 0; j < w; j++)
-            memcpy((char *)lg->k + ((size_t)j * (size_t)n + (size_t)l) * es,
-                   (const char *)geo->k + ((size_t)j * (size_t)geo->n + (size_t)c) * es, es);
-    }
-    return 0;
+    return coef_set_gather(&pt->coef, all, pt->gcell, pt->ncells, p, who);
 }
 
-int ooc_plan_geometry(ooc_plan *pl, const geometry *geo)
+int ooc_plan_coeffs(ooc_plan *pl, const coef_set *all)
 {
     for (int p = 0; p < pl->nparts; p++)
-        if (ooc_part_geometry(&pl->part[p], pl->stencil, pl->prec, geo, "out-of-core") != 0)
+        if (ooc_part_coeffs(&pl->part[p], pl->stencil, pl->prec, all, "out-of-core") != 0)
             return -1;
     return 0;
 }
 
-int ooc_plan_has_geometry(const ooc_plan *pl)
+int ooc_plan_has_coeffs(const ooc_plan *pl)
 {
-    if (!stencil_table[pl->stencil].geometry)
+    if (!stencil_table[pl->stencil].coeffs.n)
         return 1;
     for (int p = 0; p < pl->nparts; p++)
-        if (!pl->part[p].geo.r) {
-            perr("out-of-core: %s reads the mesh coefficients, and the plan's parts have none "
-                 "(ooc_plan_geometry)", stencil_table[pl->stencil].name);
+        if (!pl->part[p].coef.count) {
+            perr("out-of-core: %s reads coefficients, and the plan's parts have none "
+                 "(ooc_plan_coeffs)", stencil_table[pl->stencil].name);
             return 0;
         }
     return 1;
@@ -826,7 +807,7 @@ void ooc_part_free(ooc_part *pt)
     ell_free(&pt->ell);
     tiles_free(&pt->tl);
     access_release(pt->lists_a, pt->lists);
-    geometry_free(&pt->geo);
+    coef_set_free(&pt->coef);
     ugrid_free(&pt->lg);
     xfree(pt->share_to);
     xfree(pt->share_from);

@@ -38,7 +38,7 @@
 #include "grids/grid.h"
 #include "stencils/stencil.h"
 #include "storage/ell.h"
-#include "storage/geometry.h"
+#include "storage/coeffs.h"
 #include "access/hooks.h"
 #include "storage/nbtable.h"
 #include "storage/tiles.h"
@@ -70,9 +70,9 @@ typedef struct {
                       * the part's, over the cells [first[F-1], ncells), cut at every first[m]
                       * (ooc_plan_lists); they replace the table on the device; else NULL */
     access_t lists_a; /* the strategy they are for */
-    geometry geo;    /* a stencil that reads coefficients (fluxdiff): those of its local cells
-                      * (ooc_plan_geometry; r[l], k[j·ncells + l], j in the order of l's list);
-                      * else empty */
+    coef_set coef;   /* a stencil that reads coefficients (stencils/coeffs.h; fluxdiff): those
+                      * of its local cells (ooc_plan_coeffs; column j of local cell l, j in the
+                      * order of l's list); else empty */
     /* sharing with part p - 1 (none for part 0): */
     int nshare;      /* local cells taken from it */
     int *share_to;   /* nshare: those cells here, ascending */
@@ -181,27 +181,28 @@ int ooc_part_lists(ooc_part *pt, access_t a, stencil_t s, int F, int nt, const i
                    int nmore);
 
 /* 32-bit words of part pt's coefficients on the device for stencil s in precision p (a stencil
- * that reads them, fluxdiff: r, then κ column by column, in that precision, after a word of
- * alignment), 0 for the other stencils. They count in the chunk's device bytes and the table
- * traffic from the start (a pass sends them with the part's table), so a plan made for a budget
- * fits it with them. */
-size_t ooc_geometry_words(const ooc_part *pt, stencil_t s, precision_t p);
+ * that reads them, stencils/coeffs.h: its arrays back to back, each column by column, in that
+ * precision, after a word of alignment), 0 for the other stencils. They count in the chunk's
+ * device bytes and the table traffic from the start (a pass sends them with the part's table),
+ * so a plan made for a budget fits it with them. */
+size_t ooc_coeffs_words(const ooc_part *pt, stencil_t s, precision_t p);
 
 /* Gives part pt (an out-of-core chunk's or a distributed rank's, src/dist/) the coefficients of
- * its local cells for stencil s in precision p, gathered from geo (storage/geometry.h, numbered
- * as the grid's cells): r[l] = geo r[gcell[l]], k[j·ncells + l] = geo k[j·n + gcell[l]] (a local
- * cell's list keeps the global list's order wherever the cell is computed); read-only inputs of
- * every step. Nothing for stencils that read none. Returns 0, or -1 with a message starting
- * with `who` (no coefficients, another width, a cell outside them). */
-int ooc_part_geometry(ooc_part *pt, stencil_t s, precision_t p, const geometry *geo,
-                      const char *who);
+ * its local cells for stencil s in precision p, gathered from `all` (stencils/coeffs.h,
+ * numbered as the grid's cells): column j of local cell l = all's column j of gcell[l], every
+ * array (a local cell's list keeps the global list's order wherever the cell is computed);
+ * read-only inputs of every step. Nothing for stencils that read none. Returns 0, or -1 with a
+ * message starting with `who` (no coefficients, other arrays or widths than the descriptor's
+ * with the part's lists, a cell outside them). */
+int ooc_part_coeffs(ooc_part *pt, stencil_t s, precision_t p, const coef_set *all,
+                    const char *who);
 
-/* ooc_part_geometry for every part of the plan. Returns 0, or -1 with a message. */
-int ooc_plan_geometry(ooc_plan *pl, const geometry *geo);
+/* ooc_part_coeffs for every part of the plan. Returns 0, or -1 with a message. */
+int ooc_plan_coeffs(ooc_plan *pl, const coef_set *all);
 
 /* Whether the plan can run: 1, or 0 with a message when its stencil reads coefficients and
- * ooc_plan_geometry did not give them (the runners check it). */
-int ooc_plan_has_geometry(const ooc_plan *pl);
+ * ooc_plan_coeffs did not give them (the runners check it). */
+int ooc_plan_has_coeffs(const ooc_plan *pl);
 
 /* Whether the plan's chunks fit `budget` in their OOC_BUFFERS buffers (one chunk always does:
  * the in-core plan, or a grid that fits whole). */

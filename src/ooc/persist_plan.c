@@ -14,7 +14,7 @@ int persist_supported(stencil_t s, char *why, size_t n)
                  "state field read across the neighbourhood, other inputs read at the cell only%s)",
                  stencil_table[s].name,
                  stencil_table[s].carry.n == 0 ? "; it has no iterated runs at all"
-                 : stencil_table[s].geometry   ? "; it reads per-cell and per-edge coefficients"
+                 : stencil_table[s].coeffs.n   ? "; it reads per-cell and per-edge coefficients"
                                                : "");
     return yes;
 }

@@ -78,13 +78,12 @@ static int agreed(int comm, int me, int rc)
     return (int)hi;
 }
 
-/* The model's read-only bytes a cell column carries (dist_problem.coeff_bytes): fluxdiff's
- * coefficients, 1 + list width values; 0 for the other stencils. */
+/* The model's read-only bytes a cell column carries (dist_problem.coeff_bytes): the stencil's
+ * coefficients (stencils/coeffs.h; fluxdiff's: 1 + list width values); 0 for most. */
 static double coeff_bytes(const problem *pb)
 {
-    return stencil_table[pb->s.stencil].geometry
-               ? (double)geometry_cell_bytes(pb->s.prec, pb->ug.adjw)
-               : 0;
+    return (double)coef_desc_cell_bytes(&stencil_table[pb->s.stencil].coeffs, pb->s.prec,
+                                        pb->ug.adjw);
 }
 
 /* The ring constant of this grid: its rings of F steps on a METIS partition into P parts. */
@@ -98,7 +97,7 @@ static double measured_ring_k(const problem *pb, int P, int F)
         int n = 0;
         for (int r = 0; r < P; r++) {
             dist_rank d;
-            if (dist_rank_make(&d, g, &pb->geo, part, P, r, pb->s.stencil, pb->s.prec, 1, 0, F) != 0)
+            if (dist_rank_make(&d, g, &pb->coef, part, P, r, pb->s.stencil, pb->s.prec, 1, 0, F) != 0)
                 continue;
             own[n] = d.nown;
             ring[n++] = d.pt.first[0] - d.pt.nfixed;
@@ -125,7 +124,7 @@ static double measured_ring_k(const problem *pb, int P, int F)
 static int measure_pieces(problem *pb, const options *o, int F, dist_link *l, double *pts)
 {
     dist_sim sm;
-    if (dist_sim_open(&sm, &pb->ug, &pb->geo, pb->s.stencil, pb->s.prec, pb->s.chasing,
+    if (dist_sim_open(&sm, &pb->ug, &pb->coef, pb->s.stencil, pb->s.prec, pb->s.chasing,
                       pb->s.compressed, NULL, 2, F) != 0)
         return -1;
     int steps = o->steps ? o->steps : 10 * F;
@@ -373,7 +372,7 @@ int run_distributed(options *o, int argc, char **argv)
     dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1,
                    bare ? &pb : NULL};
     dist_timing t;
-    if (dist_mpi_run(comm, &pb.ug, &pb.geo, pb.s.stencil, pb.s.prec, pb.s.chasing,
+    if (dist_mpi_run(comm, &pb.ug, &pb.coef, pb.s.stencil, pb.s.prec, pb.s.chasing,
                      pb.s.compressed, F, pb.uf, steps, &e, &t) != 0)
         rc = 1;
     if (rc == 0 && me == 0) {

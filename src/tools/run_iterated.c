@@ -55,7 +55,7 @@ static int flags_check(const options *o)
                                               : "its line in stencils/registry.h");
         return -1;
     }
-    if (o->kernel_steps > 1 && stencil_table[o->spec.stencil].geometry) {
+    if (o->kernel_steps > 1 && stencil_table[o->spec.stencil].coeffs.n) {
         perr("run: --kernel-steps %d: %s has no K-step kernel: the balls of a K-step launch stage "
              "the state only, and %s reads per-cell and per-edge coefficients besides "
              "(docs/out-of-core.md); use --kernel-steps 1 (with --fuse F out of core)",

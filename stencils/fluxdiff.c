@@ -1,5 +1,22 @@
-/* geometry.c — the coefficient fields of flux-form stencils (geometry.h). */
-#include "geometry.h"
+/* fluxdiff.c — fluxdiff's coefficients (stencils/fluxdiff.h: FLUXDIFF_COEFFS), from the cells'
+ * centre coordinates:
+ *
+ *   d(c, j) = |x(n_j) − x(c)|                 distance of the centres across edge j of c
+ *   t(c)    = tan(π / sides(c))
+ *   κ(c, j) = (t(c) + t(n_j)) / 2             ℓ/d of the edge: exact for regular polygons
+ *                                             (ℓ = d·tan(π/k)), symmetric by construction
+ *   A(c)    = Σ_j d(c, j)² · t(c) / 4         the cell's area: triangles from the centre to
+ *                                             each edge, exact for regular polygons
+ *   Δt      = ½ · min over complete cells of A(c) / Σ_j κ(c, j)
+ *   r(c)    = Δt / A(c)
+ *
+ * so that r(c)·Σ_j κ(c, j) <= ½: each output is a convex combination of its inputs. Computed in
+ * double, stored in the field precision: array 0 r (per cell), array 1 κ (per slot, a column per
+ * slot of the lists). Cells with a missing edge get r = 0 (never computed). */
+#include "stencil.h"
+
+#include "../grids/mesh.h"
+#include "../storage/field.h"
 
 #include <math.h>
 #include <string.h>
@@ -16,10 +33,10 @@ static double centre_distance(const mesh *m, int a, int b)
 
 static double tan_of(const mesh *m, int f) { return tan(acos(-1.0) / mesh_sides(m, f)); }
 
-int geometry_build(geometry *geo, const ugrid *g, const mesh *m, precision_t p, int file_order,
-                   const char *file)
+int fluxdiff_coeffs(coef_set *out, const ugrid *g, const mesh *m, precision_t p, int file_order,
+                    const char *file)
 {
-    memset(geo, 0, sizeof *geo);
+    memset(out, 0, sizeof *out);
     if (!m->coord || m->ncoord < 2) {
         perr("%s: the flux-form stencil takes edge lengths and cell areas from /coordinates, and "
              "this mesh has none", file);
@@ -50,25 +67,15 @@ int geometry_build(geometry *geo, const ugrid *g, const mesh *m, precision_t p, 
         if (area[c] > 0 && area[c] / ksum < dt)
             dt = area[c] / ksum;
     }
-    geo->n = n;
-    geo->width = w;
-    geo->dt = isfinite(dt) ? dt / 2 : 0;
-    geo->r = field_alloc(p, (size_t)n);
-    geo->k = field_alloc(p, (size_t)n * w);
+    dt = isfinite(dt) ? dt / 2 : 0;
+    coef_set_alloc(out, 2, (const int[]){1, w}, n, p);
     for (int c = 0; c < n; c++) {
         size_t at = file_order ? (size_t)g->mesh_cell[c] : (size_t)c;
-        field_set(p, geo->r, at, area[c] > 0 ? geo->dt / area[c] : 0);
+        field_set(p, out->a[0], at, area[c] > 0 ? dt / area[c] : 0);
         for (int j = 0; j < w; j++)
-            field_set(p, geo->k, (size_t)j * n + at, g->adj[(size_t)j * n + c] >= 0 ? kap[(size_t)j * n + c] : 0);
+            field_set(p, out->a[1], (size_t)j * n + at, g->adj[(size_t)j * n + c] >= 0 ? kap[(size_t)j * n + c] : 0);
     }
     xfree(area);
     xfree(kap);
     return 0;
-}
-
-void geometry_free(geometry *geo)
-{
-    xfree(geo->r);
-    xfree(geo->k);
-    memset(geo, 0, sizeof *geo);
 }
