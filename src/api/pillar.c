@@ -8,7 +8,6 @@
 #include "include/pillar.h"
 
 #include "src/engine/session.h"
-#include "src/exec/fastest.h"
 #include "src/exec/field_io.h"
 #include "src/exec/iterate.h"
 #include "src/exec/run_options.h"
@@ -18,6 +17,7 @@
 #include "src/io/mesh_import.h"
 #include "src/io/mesh_io.h"
 #include "src/jit/jit.h"
+#include "src/tune/plan_defaults.h"
 #include "src/tune/plan_use.h"
 #include "src/tune/tune.h"
 #include "base/sha256.h"
@@ -40,7 +40,8 @@ struct pillar_ctx {
     problem_spec spec;
     mesh_order_t order;
     access_t access;
-    int storage_auto, access_auto; /* "auto": the plan's, else fastest_known at setup */
+    int storage_auto, access_auto; /* "auto": the plan's, else the built-in plan's at setup */
+    int bx, by, bz, zslice; /* the strategy's block shape and slice (0: its defaults) */
     int order_auto;  /* "auto" (the default): the plan's order, else file */
     char plan[1024]; /* option "plan": "" or "auto" the plan cache, "off", or a plan file */
     int tune;        /* option "tune" on: the search at setup (GPU) */
@@ -570,12 +571,31 @@ static pillar_status pick_backend(pillar_ctx *ctx)
     return PILLAR_OK;
 }
 
+/* Configuration c applied to the options left auto: order and storage, and on the GPU the
+ * strategy with its block shape and slice (what the session launches). */
+static void take_config(pillar_ctx *ctx, const plan_config *c, int gpu)
+{
+    if (ctx->order_auto)
+        ctx->order = (mesh_order_t)c->order;
+    if (ctx->storage_auto) {
+        ctx->spec.chasing = c->chasing;
+        ctx->spec.compressed = c->compressed;
+    }
+    if (ctx->access_auto && gpu) {
+        ctx->access = c->access;
+        ctx->bx = c->bx;
+        ctx->by = c->by;
+        ctx->bz = c->bz;
+        ctx->zslice = c->zslice;
+    }
+}
+
 /* The plan of the handle's problem (src/tune/plan_use.h), keyed on the grid file's bytes (or
- * the tables the caller gave), the stencil, precision, levels and the backend's device; applied
- * to the options left auto: order, storage, and on the GPU access (block shapes are the
- * session's own). A stale or bad plan's note goes to stderr, in the command line's words; the
- * defaults then run. pr gets the problem. 1 when a plan was applied, else 0. */
-static int take_plan(pillar_ctx *ctx, plan_problem *pr)
+ * the tables the caller gave), the stencil, precision, levels and the backend's device; without
+ * one, on the GPU, the built-in plan (src/tune/plan_defaults.h). Applied to the options left
+ * auto (take_config). A stale or bad plan's note goes to stderr, in the command line's words.
+ * pr gets the problem. */
+static void take_plan(pillar_ctx *ctx, plan_problem *pr)
 {
     char id[80] = "";
     int gpu = ctx->backend == BACKEND_GPU;
@@ -589,24 +609,24 @@ static int take_plan(pillar_ctx *ctx, plan_problem *pr)
     plan_problem_set(pr, id[0] ? id : "sha256:-", ctx->spec.stencil,
                      ctx->stencil_id[0] ? ctx->stencil_id : NULL, ctx->spec.prec,
                      ctx->mesh.nlevels, gpu);
-    if (!id[0] || ctx->tune || !(ctx->order_auto || ctx->storage_auto || ctx->access_auto))
-        return 0;
+    if (!(ctx->order_auto || ctx->storage_auto || ctx->access_auto))
+        return;
     plan_choice ch;
-    if (plan_choose(ctx->plan[0] ? ctx->plan : NULL, pr, ctx->spec.stencil,
-                    ctx->mesh.coord != NULL, &ch) != PLAN_FOUND) {
-        if (ch.note[0])
-            perr("%s", ch.note);
-        return 0;
+    if (id[0] && !ctx->tune &&
+        plan_choose(ctx->plan[0] ? ctx->plan : NULL, pr, ctx->spec.stencil,
+                    ctx->mesh.coord != NULL, &ch) == PLAN_FOUND) {
+        take_config(ctx, &ch.p.c, gpu);
+        return;
     }
-    if (ctx->order_auto)
-        ctx->order = (mesh_order_t)ch.p.c.order;
-    if (ctx->storage_auto) {
-        ctx->spec.chasing = ch.p.c.chasing;
-        ctx->spec.compressed = ch.p.c.compressed;
+    if (id[0] && !ctx->tune && ch.note[0])
+        perr("%s", ch.note);
+    plan_config c;
+    if (gpu) { /* the CPU keeps the library's defaults: file order, chasing uncompressed */
+        plan_config_builtin(pr, ctx->spec.stencil, ctx->mesh.coord != NULL, ctx->mesh.ncells, &c);
+        take_config(ctx, &c, gpu);
+    } else if (ctx->order_auto) {
+        ctx->order = MESH_ORDER_FILE;
     }
-    if (ctx->access_auto && gpu)
-        ctx->access = ch.p.c.access;
-    return 1;
 }
 
 #ifdef PILLAR_HAVE_CUDA
@@ -616,7 +636,7 @@ static int take_plan(pillar_ctx *ctx, plan_problem *pr)
 static int tune_at_setup(pillar_ctx *ctx, const plan_problem *pr)
 {
     problem *pb = &ctx->pb;
-    tune_problem tp = {*pr, ctx->spec.stencil, pb->mesh.coord != NULL, 0};
+    tune_problem tp = {*pr, ctx->spec.stencil, pb->mesh.coord != NULL, 0, pb->ug.nxy};
     tune_opts to = {60, 0, NULL, NULL};
     tune_result r;
     perr_capture(ctx->err, sizeof ctx->err);
@@ -635,14 +655,7 @@ static int tune_at_setup(pillar_ctx *ctx, const plan_problem *pr)
     if (rc == 0)
         rc = plan_cache_store(&p, NULL, 0);
     if (rc == 0) {
-        if (ctx->order_auto)
-            ctx->order = (mesh_order_t)p.c.order;
-        if (ctx->storage_auto) {
-            ctx->spec.chasing = p.c.chasing;
-            ctx->spec.compressed = p.c.compressed;
-        }
-        if (ctx->access_auto)
-            ctx->access = p.c.access;
+        take_config(ctx, &p.c, 1);
         pb->mesh_order = ctx->order; /* the search left pb in its last candidate's layout */
         rc = problem_relayout(pb, pb->s.layout, pb->s.w, ctx->spec.chasing, ctx->spec.compressed);
     }
@@ -674,14 +687,7 @@ static pillar_status setup_call(pillar_ctx *ctx)
                     "'pillar tune' on a GPU machine is taken by option plan)",
                     ctx->backend_asked == BACKEND_CPU ? "backend cpu" : "no usable CUDA device");
     plan_problem pr;
-    int planned = take_plan(ctx, &pr);
-    fastest_config fc = fastest_known(ctx->spec.stencil);
-    if (ctx->storage_auto && !planned) {
-        ctx->spec.chasing = fc.chasing;
-        ctx->spec.compressed = fc.compressed;
-    }
-    if (ctx->access_auto && !planned)
-        ctx->access = fc.access;
+    take_plan(ctx, &pr);
     /* the problem takes the mesh over (also on failure) */
     perr_capture(ctx->err, sizeof ctx->err);
     int rc = problem_make_lean_mesh(&ctx->pb, &ctx->spec, &ctx->mesh, ctx->mesh_name, ctx->order,
@@ -702,6 +708,7 @@ static pillar_status setup_call(pillar_ctx *ctx)
     user_order_make(&ctx->pb, &ctx->u);
     session_init(&ctx->ses, &ctx->pb, &ctx->u, ctx->backend == BACKEND_GPU, ctx->access,
                  ctx->persistent);
+    session_shape(&ctx->ses, ctx->bx, ctx->by, ctx->bz, ctx->zslice);
     ctx->ready = 1;
     return PILLAR_OK;
 }

@@ -29,6 +29,14 @@ void session_init(session *s, problem *pb, const user_order *u, int gpu, access_
     s->persistent = persistent;
 }
 
+void session_shape(session *s, int bx, int by, int bz, int zslice)
+{
+    s->bx = bx;
+    s->by = by;
+    s->bz = bz;
+    s->zslice = zslice;
+}
+
 void session_close(session *s)
 {
 #ifdef PILLAR_HAVE_CUDA
@@ -132,7 +140,7 @@ static int resident_ready(session *s)
         s->res_refused = 1;
         return 0;
     }
-    resident_kernel k = {s->access, 0, 0, 0, 8};
+    resident_kernel k = {s->access, s->bx, s->by, s->bz, s->zslice ? s->zslice : 8};
     s->res = resident_open(s->pb, &k);
     if (!s->res) {
         s->res_refused = 1;
@@ -158,7 +166,9 @@ static int streamed_steps(session *s, int steps, size_t budget)
     problem *pb = s->pb;
     const problem_spec *sp = &pb->s;
     int persistent = s->persistent == PERSIST_ON;
-    plan_request rq = {1, 1, persistent, s->access, 0, 1, 1, 0, steps, budget, NULL};
+    /* a persistent launch has its own block shape (src/ooc/persist_ooc.h) */
+    int bx = persistent ? 0 : s->bx, by = persistent ? 0 : s->by, bz = persistent ? 0 : s->bz;
+    plan_request rq = {1, 1, persistent, s->access, bx, 1, 1, 0, steps, budget, NULL};
     ooc_plan pl;
     if (engine_plan(&pl, pb, &rq) != 0)
         return -1;
@@ -166,7 +176,7 @@ static int streamed_steps(session *s, int steps, size_t budget)
     fieldset spare = {{0}};
     for (int j = 0; j < c->n; j++)
         spare.p[c->in[j]] = field_alloc(sp->prec, pb->ug.len);
-    ooc_kernel k = {s->access, 0, 0, 0, 8, persistent};
+    ooc_kernel k = {s->access, bx, by, bz, s->zslice ? s->zslice : 8, persistent};
     ooc_timing t;
     int rc = ooc_gpu_run(&pl, &pb->ug, &pb->uf, &spare, steps, &k, &t);
     for (int j = 0; j < c->n; j++)
@@ -276,6 +286,10 @@ int session_apply(session *s)
     options_defaults(&o);
     o.spec = pb->s;
     o.access = s->access;
+    o.bx = s->bx;
+    o.by = s->by;
+    o.bz = s->bz;
+    o.zslice = s->zslice ? s->zslice : o.zslice;
     o.runs = 1;
     o.backend = BACKEND_GPU;
     timing t;

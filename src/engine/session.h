@@ -32,6 +32,7 @@ typedef struct {
     const user_order *u;
     int gpu;                 /* the GPU backend (else the CPU) */
     access_t access;         /* the GPU strategy */
+    int bx, by, bz, zslice;  /* its block shape and levels per slice (0: the defaults) */
     persist_mode persistent; /* PERSIST_ON: steps in one cooperative launch */
     int comm_set, comm, fuse; /* steps over the ranks of an MPI communicator (Fortran handle) */
     /* where each field is current (inputs, then outputs) */
@@ -49,6 +50,8 @@ typedef struct {
  * device yet. */
 void session_init(session *s, problem *pb, const user_order *u, int gpu, access_t access,
                   persist_mode persistent);
+/* The strategy's block shape and levels per slice (0: the strategy's defaults; slices of 8). */
+void session_shape(session *s, int bx, int by, int bz, int zslice);
 /* Frees the device state. */
 void session_close(session *s);
 

@@ -1,10 +1,29 @@
 /* plan_run.c — the plan of a `pillar run` (tools.h: tools_plan): keyed, looked up, shown and
  * applied the same way by one application, iterated and out-of-core runs and every MPI rank. */
 #include "tools.h"
+#include "src/tune/plan_defaults.h"
 #include "src/tune/plan_use.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* The built-in plan applied to the fields the flags left free (GPU runs only: the CPU keeps the
+ * run's defaults), described in line. */
+static unsigned builtin_plan(options *o, const plan_problem *pr, const problem *pb, plan_free f,
+                             int gpu, int iterated, const char *why, char *line, size_t n)
+{
+    if (!gpu)
+        return 0;
+    plan_config c;
+    plan_config_builtin(pr, o->spec.stencil, pb->mesh.coord != NULL, pb->ug.nxy, &c);
+    unsigned set = plan_apply(o, pr, &c, f, gpu, iterated);
+    if (!set)
+        return 0;
+    char what[200];
+    plan_describe(pr, &c, gpu, what, sizeof what);
+    snprintf(line, n, "no (%s): the built-in defaults, %s (docs/tune.md)", why, what);
+    return set & PLAN_SET_LAYOUT;
+}
 
 unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, int quiet,
                     char *line, size_t n)
@@ -13,11 +32,18 @@ unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, in
     plan_free f = plan_free_fields(o);
     int gpu = backend == BACKEND_GPU;
     const char *file;
-    if (o->regular || plan_source(o->plan, &file) == PLAN_FROM_OFF)
+    if (o->regular)
         return 0; /* the regular twin has no cell order or table to choose */
     if (!f.order && !f.storage && !f.compress && (!gpu || (!f.access && !f.threads && !f.zslice)))
         return 0; /* the flags chose everything a plan could */
     plan_problem pr;
+    if (plan_source(o->plan, &file) == PLAN_FROM_OFF) {
+        char id[64];
+        plan_size_id(o->spec.nx, o->spec.ny, id, sizeof id);
+        plan_problem_set(&pr, o->mesh ? "sha256:-" : id, o->spec.stencil, NULL, o->spec.prec,
+                         pb->s.nz, gpu);
+        return builtin_plan(o, &pr, pb, f, gpu, iterated, "--plan off", line, n);
+    }
     if (plan_problem_of(&pr, o->mesh, o->spec.nx, o->spec.ny, o->spec.stencil,
                         tools_stencil_id(o->spec.stencil), o->spec.prec, pb->s.nz, gpu) != 0)
         return 0; /* the mesh file read a moment ago cannot be hashed: the defaults */
@@ -26,7 +52,10 @@ unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, in
     if (plan_choose(o->plan, &pr, o->spec.stencil, has_coords, &ch) != PLAN_FOUND) {
         if (ch.note[0] && !quiet)
             perr("%s", ch.note);
-        return 0;
+        return builtin_plan(o, &pr, pb, f, gpu, iterated,
+                            ch.st == PLAN_NONE ? "none made by pillar tune for this run"
+                                               : "the plan found is not usable",
+                            line, n);
     }
     unsigned set = plan_apply(o, &pr, &ch.p.c, f, gpu, iterated);
     char what[200];

@@ -5,7 +5,7 @@
 #include "grids/grid.h"
 #include "grids/mesh.h"
 #include "plan_cache.h"
-#include "src/exec/fastest.h"
+#include "plan_defaults.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,31 +14,42 @@
 
 /* ---- priors: lower is tried earlier ---- */
 
-/* Cell orders in the order worth trying: z-curves keep neighbours close in memory. */
+/* The built-in plan of p (plan_defaults.h): what a run takes without a tuned plan, the
+ * baseline, and what the priors put first. */
+static plan_config builtin_of(const tune_problem *p)
+{
+    plan_config c;
+    plan_config_builtin(&p->pr, p->stencil, p->has_coords, p->ncells, &c);
+    return c;
+}
+
+/* Cell orders in the order worth trying: the built-in plan's, then z-curves, which keep
+ * neighbours close in memory. */
 static int order_rank(const tune_problem *p, int order)
 {
+    if (order == builtin_of(p).order)
+        return 0;
     if (plan_emulated(&p->pr))
-        return order == LAYOUT_ZCURVE_W ? 0 : order == LAYOUT_ZCURVE ? 1 : 2;
-    return order == MESH_ORDER_ZCURVE ? 0 : order == MESH_ORDER_METIS ? 1 : 2;
+        return order == LAYOUT_ZCURVE_W ? 1 : order == LAYOUT_ZCURVE ? 2 : 3;
+    return order == MESH_ORDER_ZCURVE ? 1 : order == MESH_ORDER_METIS ? 2 : 3;
 }
 
-/* The storage of the fastest known configuration (src/exec/fastest.c) first; for graph stencils
- * (which it does not list) compressed tables first. */
+/* The built-in plan's storage first, then compressed tables. */
 static int storage_rank(const tune_problem *p, int chasing, int compressed)
 {
-    if (stencil_table[p->stencil].graph || p->stencil >= ST_COUNT)
-        return !compressed + (chasing ? 2 : 0);
-    fastest_config f = fastest_known((stencil_t)p->stencil);
-    return (chasing != f.chasing) + (compressed != f.compressed) * 2;
+    plan_config b = builtin_of(p);
+    if (chasing == b.chasing && compressed == b.compressed)
+        return 0;
+    return 1 + !compressed + (chasing ? 2 : 0);
 }
 
-/* The known best strategy first, then those that look indices up once per cell or pillar. */
+/* The built-in plan's strategy first, then those that look indices up once per cell or pillar. */
 static int access_rank(const tune_problem *p, access_t a)
 {
-    if (stencil_table[p->stencil].graph)
-        return a == ACC_GRAPH_TWOPASS ? 0 : a == ACC_IDXVAR || a == ACC_ZLOOP ? 1 : 2;
-    if (p->stencil < ST_COUNT && a == fastest_known((stencil_t)p->stencil).access)
+    if (a == builtin_of(p).access)
         return 0;
+    if (stencil_table[p->stencil].graph)
+        return a == ACC_IDXVAR || a == ACC_ZLOOP ? 1 : 2;
     return a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED || a == ACC_IDXVAR || a == ACC_TWOPASS ? 1 : 2;
 }
 
@@ -131,8 +142,8 @@ static void add_shapes(cand_list *L, const tune_problem *p, const plan_config *f
                     L->pruned++;
                     continue;
                 }
-                if (same_config(&c, first))
-                    continue;
+                if (same_config(&c, first) || (L->n > 0 && same_config(&c, &L->v[0].c)))
+                    continue; /* its first shape, or the baseline (the built-in plan) */
                 add(L, &c, prior, 2, parent);
             }
         }
@@ -157,8 +168,7 @@ int tune_candidates(const tune_problem *p, tune_candidate **out, int *n, int *pr
         return -1;
     }
     cand_list L = {0};
-    plan_config base;
-    plan_config_default(&p->pr, &base);
+    plan_config base = builtin_of(p);
     if (!access_wanted(p, base.access) || !access_supports(base.access, (stencil_t)p->stencil)) {
         perr("tune: the default strategy %s does not run %s", access_name[base.access],
              stencil_table[p->stencil].name);

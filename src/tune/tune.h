@@ -19,6 +19,7 @@ typedef struct {
     int stencil;      /* stencil_t, built-in or loaded from a file */
     int has_coords;   /* a mesh file with cell coordinates: the z-curve order exists */
     int iterated;     /* for iterated runs: only strategies that have them (access_desc.iterated) */
+    long ncells;      /* cells per level (0: not known), for the built-in plan */
 } tune_problem;
 
 /* One candidate: a configuration and the search's prior (lower: tried earlier). */
@@ -32,7 +33,7 @@ typedef struct {
 
 /* Every candidate of p after pruning, most promising first, into a new array (*out, xfree;
  * *n of them); *pruned counts the combinations left out (registries and heuristics). The run's
- * default configuration (plan_config_default) is always the first: the baseline. 0, or -1 with
+ * built-in plan (plan_config_builtin, src/tune/plan_defaults.h) is always the first: the baseline. 0, or -1 with
  * a message (no candidate at all). */
 int tune_candidates(const tune_problem *p, tune_candidate **out, int *n, int *pruned);
 
