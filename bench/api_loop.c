@@ -216,7 +216,7 @@ int main(int argc, char **argv)
 
     enum { STEP_T, STEP_1, HOST_LOOP, BOUND, IN_PLACE, MODES };
     const char *mode_name[MODES] = {"step(T)", "step(1) loop", "host set+step(1)+get loop",
-                                    "step(1) loop, state bound", "step(1) loop, bound in place"};
+                                    "step(1) loop with the state bound", "step(1) loop bound in place"};
     double per_step[MODES];
     long bad[MODES];
     double *t = malloc(sizeof(double) * (size_t)(runs + 1));
