@@ -37,7 +37,7 @@
  *             graph two-pass lists (storage/gtwopass.h) replace it
  *   graph     1: has kernels for the graph stencils (NAME_gkernels, access/graph_kernels.cuh:
  *             the offset tables of storage/gtable.h and the lattice twins)
- *   iterated  1: usable in iterated runs (src/ooc/ooc_gpu.c)
+ *   iterated  1: usable in iterated runs (src/plan/ooc_gpu.c)
  *   twin      the strategy whose regular twin is the same kernel as this one's (itself if its own) */
 #define PILLAR_ACCESS(X)                                                                           \
     X(NAIVE, "naive", naive, 1, ONE, ANY, NONE, NONE, 1, 1, IDXVAR, (32, 4, 2), (32, 4, 2),        \

@@ -1,4 +1,4 @@
-/* graph.cu — the graph stencils' kernel of iterated and out-of-core runs (src/ooc/ooc_gpu.c): one
+/* graph.cu — the graph stencils' kernel of iterated and out-of-core runs (src/plan/ooc_gpu.c): one
  * thread per (cell, level), the cell's neighbour lists read from the ELL table (storage/ell.h)
  * through the read-only path. (Single applications run every access strategy on the offset
  * tables of storage/gtable.h: access/graph_kernels.cuh.) The body

@@ -1,6 +1,6 @@
 /* hooks.h — what a strategy does on the host, behind one row of hooks per strategy (the
  * `shape_ok`, `smem` and `prep` of its line in access.h, docs/access.md "hooks"). The runners
- * (src/exec/gpu_runner.c, src/ooc/ooc_gpu.c, the part images of src/ooc, src/engine, src/dist)
+ * (src/exec/gpu_runner.c, src/plan/ooc_gpu.c, the part images of src/plan, src/engine, src/dist)
  * call these and never name a strategy:
  *   shape_ok   whether a block shape suits the strategy (after the common thread-count rule)
  *   smem       the dynamic shared memory of a launch
@@ -42,7 +42,7 @@ typedef size_t access_smem_fn(const access_smem_in *in);
 /* The cells a strategy's lists are built for: g's inner cells [g->nhalo, g->nxy) (the whole grid
  * in core; a part's computed cells out of core), for stencil s and blocks of bx threads; no block
  * may straddle one of the cells cuts[0 .. ncuts) (ascending; an iterated part launches the
- * blocks of [cut, nxy) only: src/ooc/ooc_plan.h). */
+ * blocks of [cut, nxy) only: src/plan/ooc_plan.h). */
 typedef struct {
     const ugrid *g;
     stencil_t stencil;

@@ -84,7 +84,7 @@ __device__ __forceinline__ constexpr int persist_row(unsigned mask, int r)
  * in registers across the levels: 20 of them beside the body's 21 values do not fit 64
  * registers (`volatile` keeps the compiler from hoisting the loads out of the loop). Looking
  * them up in the table instead (a shape whose offsets do not fit shared memory) spilled, so
- * such shapes are refused (src/ooc/persist_plan.c). ---- */
+ * such shapes are refused (src/plan/persist_plan.c). ---- */
 #define NB(R) (RIDX_##R < 0 ? i : i + so[persist_row(ST_RELS_, RIDX_##R) * ns])
 #define PERSIST_STREAMED_FN(ST, TY)                                                               \
     static __device__ __forceinline__ void pgs_##ST##_##TY(const persist_params &A, int t,        \

@@ -6,7 +6,7 @@
  * the stencils with staged kernels (registry.h: laplap, hdiff, lap): one state field `in` and
  * fixed inputs read at the cell only (persistent.cu); and for the graph stencils with K-step
  * kernels (graphlap: one state field on neighbour lists, radius 2; persistent_graph.cu).
- * Launched by src/ooc/persist_gpu.c. */
+ * Launched by src/plan/persist_gpu.c. */
 #ifndef PILLAR_PERSISTENT_H
 #define PILLAR_PERSISTENT_H
 
@@ -47,9 +47,9 @@ typedef struct {
     int M, H;
     unsigned offs_at, slots_at;
     const int32_t *hstart, *halo, *slots;
-    /* Out of core (src/ooc/ooc_gpu.c: one launch runs a chunk's steps on its shrinking region):
+    /* Out of core (src/plan/ooc_gpu.c: one launch runs a chunk's steps on its shrinking region):
      * active[m] is the first cell (0-based in the arrays, as c0) that the step after which m
-     * steps remain computes, up to c0 + n (the part's first[], src/ooc/ooc_plan.h); step t
+     * steps remain computes, up to c0 + n (the part's first[], src/plan/ooc_plan.h); step t
      * computes the cells of its block from active[steps - 1 - t] on (persist_step_from). NULL:
      * every cell at every step (in core). Not with cached levels (levels = 0: the cached state
      * of a cell a step skips would be stale). */

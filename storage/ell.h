@@ -22,7 +22,7 @@ typedef struct {
 } ell_table;
 
 /* The table of grid g, built from its neighbour lists g->adj (a grid from a mesh file, or a
- * chunk's local grid: src/ooc/ooc_plan.h). */
+ * chunk's local grid: src/plan/ooc_plan.h). */
 void ell_build(ell_table *t, const ugrid *g);
 void ell_free(ell_table *t);
 

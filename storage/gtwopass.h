@@ -48,7 +48,7 @@ int gtwopass_build(gtwopass *s, const ugrid *g, int nt, int radius);
 /* The same with blocks also cut at the cells cuts[0 .. ncuts) (ascending; those outside the
  * inner cells are ignored): no run straddles a cut, so the blocks whose cells are >= a cut form
  * a suffix of the blocks (gtwopass_block_of). An iterated out-of-core part cuts at the first
- * cell of each shrinking region (src/ooc/ooc_plan.h). */
+ * cell of each shrinking region (src/plan/ooc_plan.h). */
 int gtwopass_build_cut(gtwopass *s, const ugrid *g, int nt, int radius, const int *cuts,
                        int ncuts);
 void gtwopass_free(gtwopass *s);

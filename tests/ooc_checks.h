@@ -11,7 +11,7 @@
 #include "check.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
-#include "src/ooc/ooc_cpu.h"
+#include "src/plan/ooc_cpu.h"
 
 #include <string.h>
 

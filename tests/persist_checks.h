@@ -5,7 +5,7 @@
 
 #include "check.h"
 #include "src/exec/iterate.h"
-#include "src/ooc/persist_gpu.h"
+#include "src/plan/persist_gpu.h"
 
 #include <cuda_runtime_api.h>
 #include <string.h>

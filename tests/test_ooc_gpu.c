@@ -1,4 +1,4 @@
-/* Out-of-core on the GPU: the chunk pipeline (src/ooc/ooc_gpu.c) gives the CPU in-core iteration's
+/* Out-of-core on the GPU: the chunk pipeline (src/plan/ooc_gpu.c) gives the CPU in-core iteration's
  * state bit for bit, for every stencil and precision, the four table storages, the access
  * strategies, F = 1..3 and budgets from twice the minimum (a thousand chunks and more, Z-slabs;
  * tests/test_ooc.c runs the minimum, where every part is one cell, on the CPU) to in core, with
@@ -15,7 +15,7 @@
  * 512x512x64 runs of each stencil at a third of its size (and with K = 2 in core), and graphlap
  * on 512x512 hexagons x 64 levels in METIS order (also graph-twopass in core). With
  * --persistent (ctest ooc_gpu_persistent), only each chunk's steps in one persistent launch
- * (src/ooc/persist_ooc.h):
+ * (src/plan/persist_ooc.h):
  * laplap, hdiff, lap, both precisions, the four storages, F = 1, 2, 5 in several chunks and in
  * one, refusals, and laplap 512x512x64 at a third of its size. Exits 77 (skipped) without a
  * device. */
@@ -26,7 +26,7 @@
 #include "src/exec/gpu.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
-#include "src/ooc/ooc_gpu.h"
+#include "src/plan/ooc_gpu.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -629,7 +629,7 @@ static int run_persistent(const problem *pb, const ooc_plan *pl, fieldset ref, i
     return rc == 0 ? pl->nparts * pl->nslabs : 0;
 }
 
-/* Persistent chunks (src/ooc/persist_ooc.h): laplap, hdiff and lap, double and float, the four
+/* Persistent chunks (src/plan/persist_ooc.h): laplap, hdiff and lap, double and float, the four
  * table storages, F = 1, 2, 5 on 41x31x9 in several chunks (with and without sharing, blocks of
  * 256 and 64 threads; 7 steps: passes of fewer steps than F too), in one chunk, and refused for
  * fastwaves and for a K-step plan. */

@@ -181,7 +181,7 @@ static void test_gtwopass_lists(const problem *pb, const char *what)
 
 /* ---- graph-twopass steps on the parts' lists, emulated on the CPU ---- */
 
-/* What the GPU pipeline does with --access graph-twopass (src/ooc/ooc_gpu.c, ooc_step_launch,
+/* What the GPU pipeline does with --access graph-twopass (src/plan/ooc_gpu.c, ooc_step_launch,
  * access/graph_twopass.cu), written here from the lists: per pass of up to F steps and per part
  * (every level at once: graphlap reads no other level), the part's cells gathered from the state
  * into two local arrays; the step with m steps to go runs the blocks from

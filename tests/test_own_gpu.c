@@ -18,7 +18,7 @@
 #include "src/exec/cpu_exec.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
-#include "src/ooc/ooc_gpu.h"
+#include "src/plan/ooc_gpu.h"
 #include "src/io/mesh_io.h"
 #include "src/jit/jit.h"
 #ifdef PILLAR_HAVE_CUDA

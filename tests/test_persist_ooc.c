@@ -1,4 +1,4 @@
-/* The persistent executor out of core, without a device (src/ooc/persist_ooc.h,
+/* The persistent executor out of core, without a device (src/plan/persist_ooc.h,
  * access/persistent.h):
  *  - the schedule of the persistent kernel on a chunk, emulated on the CPU: blocks over the
  *    cells of the chunk's first step (persist_ooc_cells, persist_range), each step computing the
@@ -16,7 +16,7 @@
  *    (persist_ooc_shrink) until a part that did not fit does. */
 #include "check.h"
 #include "src/exec/iterate.h"
-#include "src/ooc/persist_ooc.h"
+#include "src/plan/persist_ooc.h"
 
 #include <string.h>
 

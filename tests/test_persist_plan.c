@@ -1,4 +1,4 @@
-/* The shape of a persistent run (src/ooc/persist_plan.c), without a device: block ranges cover
+/* The shape of a persistent run (src/plan/persist_plan.c), without a device: block ranges cover
  * the inner cells once, in order, sizes within one of each other (checked cell by cell against
  * a count, not the formula); the number of blocks from a stand-in occupancy; offsets in
  * registers, shared memory or the table by the rules of persist_plan.h; refusals (too many
@@ -11,9 +11,9 @@
  * (nothing cached where the L1 pipe limits, levels cached where DRAM does, the whole state on
  * chip where it fits, shapes the device holds) and refusals. */
 #include "check.h"
-#include "src/ooc/persist_lists.h"
-#include "src/ooc/persist_model.h"
-#include "src/ooc/persist_plan.h"
+#include "src/plan/persist_lists.h"
+#include "src/plan/persist_model.h"
+#include "src/plan/persist_plan.h"
 #include "grids/mesh.h"
 #include "storage/ell.h"
 

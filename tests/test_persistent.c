@@ -1,4 +1,4 @@
-/* Persistent kernels (access/persistent.cu, src/ooc/persist_gpu.c): every step of an in-core
+/* Persistent kernels (access/persistent.cu, src/plan/persist_gpu.c): every step of an in-core
  * iterated run in one cooperative launch gives the CPU in-core iteration's state
  * (iter_run_incore, a separate code path: the CPU body then a fold pass) bit for bit, at every
  * cell and level, halo included. laplap, hdiff and lap, double and float, the four table
@@ -23,7 +23,7 @@
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
 #include "src/io/mesh_io.h"
-#include "src/ooc/persist_gpu.h"
+#include "src/plan/persist_gpu.h"
 
 #include <cuda_runtime_api.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Persistent kernels of the graph stencils (access/persistent_graph.cu, src/ooc/persist_gpu.c):
+/* Persistent kernels of the graph stencils (access/persistent_graph.cu, src/plan/persist_gpu.c):
  * graphlap's in-core iteration as one cooperative launch gives the CPU in-core iteration's state
  * (iter_run_incore: the CPU body on the neighbour lists, then a fold pass) bit for bit, at every
  * cell and level, halo included: on bounded hexagons, bounded and periodic triangles, the
@@ -19,7 +19,7 @@
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
 #include "src/io/mesh_io.h"
-#include "src/ooc/persist_gpu.h"
+#include "src/plan/persist_gpu.h"
 
 #include <cuda_runtime_api.h>
 #include <string.h>

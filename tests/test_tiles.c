@@ -20,7 +20,7 @@
 #include "scratch.h"
 #include "src/exec/iterate.h"
 #include "src/io/mesh_io.h"
-#include "src/ooc/ooc_cpu.h"
+#include "src/plan/ooc_cpu.h"
 
 #include <string.h>
 

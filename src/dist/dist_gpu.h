@@ -1,7 +1,7 @@
 /* dist_gpu.h — a rank's part of a distributed iterated run on the CUDA device (built with CUDA
  * only; src/dist/dist_mpi.c drives it). The rank's local fields (dist_cpu.h's layout) live on
  * the device with its table; a step is one strategy kernel that writes the new state (the fold
- * fused) into the other of the state and output fields, as out of core (src/ooc/ooc_gpu.c).
+ * fused) into the other of the state and output fields, as out of core (src/plan/ooc_gpu.c).
  *
  * Messages: pack and unpack kernels (src/dist/halo.cu) gather the listed cells of the state into
  * a device buffer and scatter a received one into the ring. MPI sees pinned host copies of those

@@ -24,7 +24,7 @@
 
 typedef struct {
     double dev_bps;       /* measured device copy rate, bytes/s (both ways counted) */
-    double dev_fraction;  /* of it a step's kernel reaches (0.75, as src/ooc's model) */
+    double dev_fraction;  /* of it a step's kernel reaches (0.75, as src/plan's model) */
     double nvlink_bps;    /* per GPU, per direction */
     double nvlink_lat_s;  /* per message */
     double ib_bps;        /* per GPU (one NIC each), per direction */

@@ -3,7 +3,7 @@
  * The inner cells of the horizontal grid are cut into P parts (a METIS k-way partition,
  * ugrid_partition in grids/mesh.h); rank r owns part r at every level. It holds its own cells
  * plus the ring of every cell within radius·F of them (F steps between exchanges) and the grid's
- * halo cells it reaches, numbered as an out-of-core part (src/ooc/ooc_plan.h, ooc_part_of_cells):
+ * halo cells it reaches, numbered as an out-of-core part (src/plan/ooc_plan.h, ooc_part_of_cells):
  *
  *   [0, nfixed)          halo cells of the grid: read, never computed, never exchanged
  *   [nfixed, first[0])   ring cells by band, farthest first: owned by other ranks, received
@@ -22,7 +22,7 @@
 #ifndef PILLAR_DIST_PLAN_H
 #define PILLAR_DIST_PLAN_H
 
-#include "src/ooc/ooc_plan.h"
+#include "src/plan/ooc_plan.h"
 
 typedef struct {
     int rank, nranks;

@@ -4,7 +4,7 @@
 
 #include "src/exec/gpu_launch.h"
 #include "src/exec/iterate.h"
-#include "src/ooc/ooc_gpu.h"
+#include "src/plan/ooc_gpu.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* resident.h — a problem's fields kept on the device across calls: the library's in-core GPU
  * path (src/engine/session.h). Opened once per handle, it plans the grid as one in-core part
- * (src/ooc/ooc_plan.h, F = 1), uploads the part's image (neighbours, graph-twopass lists,
+ * (src/plan/ooc_plan.h, F = 1), uploads the part's image (neighbours, graph-twopass lists,
  * coefficients) once, and keeps two device arrays of every carried field: a time step is one
  * kernel launch on the handle's stream that writes the new state into the other array (the
  * fold fused, as every iterated GPU run does), and the two are exchanged by pointer. Nothing is

@@ -5,11 +5,11 @@
  *
  *   over MPI ranks                                   ROUTE_RANKS       src/dist/dist_mpi.h
  *   CPU, in core, one step per sweep                 ROUTE_CPU         src/exec/iterate.h
- *   CPU, out of core or K steps per sweep            ROUTE_CPU_CHUNKS  src/ooc/ooc_cpu.h
+ *   CPU, out of core or K steps per sweep            ROUTE_CPU_CHUNKS  src/plan/ooc_cpu.h
  *   GPU, persistent on (or auto and the model's pick)
- *        in core: one cooperative launch             ROUTE_PERSISTENT  src/ooc/persist_gpu.h
+ *        in core: one cooperative launch             ROUTE_PERSISTENT  src/plan/persist_gpu.h
  *   GPU, the grid fits the device budget             ROUTE_IN_CORE     resident.h / ooc_gpu.h
- *   GPU, larger than the budget (or out of core on)  ROUTE_STREAMED    src/ooc/ooc_gpu.h
+ *   GPU, larger than the budget (or out of core on)  ROUTE_STREAMED    src/plan/ooc_gpu.h
  *        (persistent on: each chunk in one cooperative launch)
  */
 #ifndef PILLAR_ROUTE_H

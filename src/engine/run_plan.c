@@ -3,8 +3,8 @@
 #include "access/hooks.h"
 
 #ifdef PILLAR_HAVE_CUDA
-#include "src/ooc/persist_gpu.h"
-#include "src/ooc/persist_ooc.h"
+#include "src/plan/persist_gpu.h"
+#include "src/plan/persist_ooc.h"
 #endif
 
 #include <string.h>
@@ -58,7 +58,7 @@ static int plan_parts(ooc_plan *pl, const problem *pb, const plan_request *rq, s
 /* Plans made again, smaller, for persistent chunks at most. */
 #define PERSIST_OOC_TRIES 40
 
-/* plan_parts for persistent chunks out of core (src/ooc/persist_ooc.h): while a part's launch
+/* plan_parts for persistent chunks out of core (src/plan/persist_ooc.h): while a part's launch
  * region does not fit the device (its offsets in the SMs' shared memory), the plan is made again
  * for a smaller budget (persist_ooc_shrink), a bounded number of times. Returns 0 or -1. */
 static int plan_persistent(ooc_plan *pl, const problem *pb, const plan_request *rq)

@@ -9,7 +9,7 @@
 
 #include "src/exec/problem.h"
 #include "access/access.h"
-#include "src/ooc/ooc_plan.h"
+#include "src/plan/ooc_plan.h"
 
 typedef struct {
     int gpu;            /* the GPU backend (else the CPU's chunked loops) */

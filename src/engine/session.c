@@ -12,8 +12,8 @@
 #include "src/engine/resident.h"
 #include "src/exec/gpu.h"
 #include "src/exec/gpu_launch.h"
-#include "src/ooc/ooc_gpu.h"
-#include "src/ooc/persist_gpu.h"
+#include "src/plan/ooc_gpu.h"
+#include "src/plan/persist_gpu.h"
 #endif
 
 #include <string.h>
@@ -166,7 +166,7 @@ static int streamed_steps(session *s, int steps, size_t budget)
     problem *pb = s->pb;
     const problem_spec *sp = &pb->s;
     int persistent = s->persistent == PERSIST_ON;
-    /* a persistent launch has its own block shape (src/ooc/persist_ooc.h) */
+    /* a persistent launch has its own block shape (src/plan/persist_ooc.h) */
     int bx = persistent ? 0 : s->bx, by = persistent ? 0 : s->by, bz = persistent ? 0 : s->bz;
     plan_request rq = {1, 1, persistent, s->access, bx, 1, 1, 0, steps, budget, NULL};
     ooc_plan pl;

@@ -4,9 +4,9 @@
  *
  *   steps:  over MPI ranks (a communicator was given)          src/dist/dist_mpi.h
  *           on the CPU                                          src/exec/iterate.h
- *           GPU, option persistent on: one cooperative launch   src/ooc/persist_gpu.h
+ *           GPU, option persistent on: one cooperative launch   src/plan/persist_gpu.h
  *           GPU, the fields fit the device: resident            src/engine/resident.h
- *           GPU, larger than the device: out of core, streamed  src/ooc/ooc_gpu.h
+ *           GPU, larger than the device: out of core, streamed  src/plan/ooc_gpu.h
  *   apply:  on the CPU; GPU resident; GPU through the benchmark runner for the strategies that
  *           have no iterated kernels (staged, twopass)
  *

@@ -11,7 +11,7 @@
  * One step computes the stencil's outputs with its body (cpu_run_block: the bodies of
  * stencils/<name>.h, unchanged) and then folds them into the state in a second pass over the same
  * points. The output fields are scratch. (The GPU fuses the fold into the stencil's kernel and
- * alternates between state and output fields, with the same arithmetic: src/ooc/ooc_gpu.c.)
+ * alternates between state and output fields, with the same arithmetic: src/plan/ooc_gpu.c.)
  *
  * Boundary rule: a step updates the inner cells at the computed levels [0, nz - ztop) only. Halo
  * cells, and the top level of fastwaves, keep their initial values for the whole run.

@@ -88,7 +88,7 @@ static int build_mesh_grid(problem *pb)
         ugrid_from_mesh(&pb->ug, &pb->mesh, s->halo, s->nz, order);
     }
     if (part)
-        ugrid_mark_parts(&pb->ug, part); /* out-of-core chunks follow them (src/ooc/ooc_plan.h) */
+        ugrid_mark_parts(&pb->ug, part); /* out-of-core chunks follow them (src/plan/ooc_plan.h) */
     xfree(order);
     xfree(part);
     return 0;

@@ -11,14 +11,14 @@
 #include "base/progress.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
-#include "src/ooc/ooc_cpu.h"
-#include "src/ooc/persist_plan.h"
+#include "src/plan/ooc_cpu.h"
+#include "src/plan/persist_plan.h"
 #include "access/tiles_run.h"
 
 #ifdef PILLAR_HAVE_CUDA
 #include "src/exec/gpu.h"
-#include "src/ooc/ooc_gpu.h"
-#include "src/ooc/persist_gpu.h"
+#include "src/plan/ooc_gpu.h"
+#include "src/plan/persist_gpu.h"
 #endif
 
 #include <stdio.h>

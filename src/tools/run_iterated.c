@@ -1,5 +1,5 @@
 /* cmd_iterate.c — `pillar run --steps T`: a stencil iterated T time steps (src/exec/iterate.h), in
- * core or streamed through the device in chunks (src/ooc/ooc_plan.h), timed and verified against
+ * core or streamed through the device in chunks (src/plan/ooc_plan.h), timed and verified against
  * the CPU in-core iteration. */
 #include "tools.h"
 #include "access/hooks.h"
@@ -9,14 +9,14 @@
 #include "src/exec/field_io.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
-#include "src/ooc/ooc_cpu.h"
-#include "src/ooc/persist_plan.h"
+#include "src/plan/ooc_cpu.h"
+#include "src/plan/persist_plan.h"
 #include "access/tiles_run.h"
 
 #ifdef PILLAR_HAVE_CUDA
 #include "src/exec/gpu.h"
-#include "src/ooc/ooc_gpu.h"
-#include "src/ooc/persist_gpu.h"
+#include "src/plan/ooc_gpu.h"
+#include "src/plan/persist_gpu.h"
 #endif
 
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include "report.h"
 #include "src/exec/field_io.h"
 #include "src/exec/run_options.h"
-#include "src/ooc/persist_gpu.h"
+#include "src/plan/persist_gpu.h"
 
 /* The settings as the engine reads them (the same struct). */
 typedef pillar_bench_settings bench_opts;

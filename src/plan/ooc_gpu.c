@@ -1,4 +1,4 @@
-/* ooc_gpu.c — the out-of-core pipeline on the GPU (src/ooc/ooc_gpu.h). */
+/* ooc_gpu.c — the out-of-core pipeline on the GPU (src/plan/ooc_gpu.h). */
 #include "ooc_gpu.h"
 #include "base/progress.h"
 

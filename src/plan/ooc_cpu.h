@@ -1,5 +1,5 @@
 /* ooc_cpu.h — out-of-core iterated runs executed chunk by chunk on the CPU: the reference for
- * the device pipeline, with the same gathers, trapezoids and scatters (src/ooc/ooc_plan.h). */
+ * the device pipeline, with the same gathers, trapezoids and scatters (src/plan/ooc_plan.h). */
 #ifndef PILLAR_OOC_CPU_H
 #define PILLAR_OOC_CPU_H
 

@@ -2,7 +2,7 @@
  * fields and the neighbour table go to the device once, one cooperative launch of a persistent
  * kernel (access/persistent.cu) runs every step with a grid barrier between two, and the state
  * comes back. Out of core, the same kernel runs each chunk's steps in one launch
- * (persist_chunk_*, called by src/ooc/ooc_gpu.c; src/ooc/persist_ooc.h). CUDA backend only. */
+ * (persist_chunk_*, called by src/plan/ooc_gpu.c; src/plan/persist_ooc.h). CUDA backend only. */
 #ifndef PILLAR_PERSIST_GPU_H
 #define PILLAR_PERSIST_GPU_H
 
@@ -47,7 +47,7 @@ int persist_gpu_plan(const problem *pb, const persist_request *r, persist_cache 
 int persist_gpu_run(const problem *pb, fieldset f, int steps, const persist_request *r,
                     persist_timing *t);
 
-/* ---- out of core: a chunk's steps in one launch (src/ooc/persist_ooc.h) ---- */
+/* ---- out of core: a chunk's steps in one launch (src/plan/persist_ooc.h) ---- */
 
 /* The kernel of a plan's chunks and the device it runs on. */
 typedef struct {

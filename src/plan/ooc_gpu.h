@@ -1,4 +1,4 @@
-/* ooc_gpu.h — out-of-core iterated runs on the GPU: the chunks of a plan (src/ooc/ooc_plan.h)
+/* ooc_gpu.h — out-of-core iterated runs on the GPU: the chunks of a plan (src/plan/ooc_plan.h)
  * streamed through OOC_BUFFERS device buffers, each with its own CUDA stream, so that the copy
  * of one chunk to the device, the steps of another and the copy back of a third overlap.
  *
@@ -7,7 +7,7 @@
  * its table goes from a pinned image of all tables built once (with fluxdiff's coefficients of
  * its cells after the lists: read-only inputs of every step, sent with the table each pass). What it holds in common with the
  * previous chunk of the pass (region sharing with --share, ooc_chunk_share) is not sent: the
- * previous chunk's stream copies it from its own buffer into this one (src/ooc/share.cu) before its
+ * previous chunk's stream copies it from its own buffer into this one (src/plan/share.cu) before its
  * steps, ordered by events (share_step in ooc_gpu.c). Then up to F steps on the shrinking region
  * (one strategy kernel per step that writes the new state, fold included, into the other of the
  * state and output fields; the global level passed so that fastwaves switches where it does in
@@ -26,7 +26,7 @@ typedef struct {
     int bx, by, bz; /* block shape (0: the strategy's default) */
     int zslice;     /* levels per thread of zloop-sliced */
     int persistent; /* 1: each chunk's steps in one cooperative launch of the persistent kernel
-                     * (src/ooc/persist_ooc.h; blocks of bx threads, 0: PERSIST_THREADS; access
+                     * (src/plan/persist_ooc.h; blocks of bx threads, 0: PERSIST_THREADS; access
                      * and the other shape fields unused), the chunks' launches one after the
                      * other; 0: a launch per step (or per K steps) */
 } ooc_kernel;
@@ -105,7 +105,7 @@ typedef struct {
  * and *spare the state before the last pass (the initial state when steps <= F). Other fields of
  * *spare are unused. With k->persistent the host->device bytes include every part's first[]
  * (F + 1 words a part), copied once. Returns 0, or -1 with a message (with k->persistent:
- * persist_chunk_prepare's refusals, src/ooc/persist_gpu.h). */
+ * persist_chunk_prepare's refusals, src/plan/persist_gpu.h). */
 int ooc_gpu_run(const ooc_plan *pl, const ugrid *g, fieldset *f, fieldset *spare, int steps,
                 const ooc_kernel *k, ooc_timing *t);
 

@@ -1,4 +1,4 @@
-/* persist_gpu.c — the persistent executor (src/ooc/persist_gpu.h). */
+/* persist_gpu.c — the persistent executor (src/plan/persist_gpu.h). */
 #include "persist_gpu.h"
 
 #include "persist_lists.h"

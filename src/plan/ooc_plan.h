@@ -163,7 +163,7 @@ int ooc_kernel_steps(int requested);
 int ooc_plan_tiles(ooc_plan *pl, int K, int B);
 
 /* Builds every part's lists of strategy a (access/hooks.h prep; graph-twopass: storage/gtwopass.h)
- * for blocks of nt threads, for its iterated steps (src/ooc/ooc_gpu.c): over the cells a pass's
+ * for blocks of nt threads, for its iterated steps (src/plan/ooc_gpu.c): over the cells a pass's
  * first step computes, [first[F-1], ncells) (the part's local grid), with the blocks cut at every
  * first[m], so that the step with m steps to go launches the suffix of blocks of
  * [first[m], ncells) (the prep's bind). The lists replace the table in the device bytes and the

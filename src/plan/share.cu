@@ -1,4 +1,4 @@
-/* share.cu — region sharing on the device (src/ooc/ooc_plan.h): the inputs a chunk holds in common
+/* share.cu — region sharing on the device (src/plan/ooc_plan.h): the inputs a chunk holds in common
  * with the chunk before it, copied from that chunk's buffer into its own, bit for bit (values moved
  * as unsigned words: no arithmetic touches them). */
 #include "grid_stride.cuh"

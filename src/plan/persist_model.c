@@ -1,5 +1,5 @@
 /* persist_model.c — cached levels, block shape and predicted times of a persistent run
- * (src/ooc/persist_model.h). */
+ * (src/plan/persist_model.h). */
 #include "persist_model.h"
 
 #include "persist_lists.h"

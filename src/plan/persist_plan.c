@@ -1,4 +1,4 @@
-/* persist_plan.c — the shape of a persistent run (src/ooc/persist_plan.h). */
+/* persist_plan.c — the shape of a persistent run (src/plan/persist_plan.h). */
 #include "persist_plan.h"
 
 #include <stdio.h>

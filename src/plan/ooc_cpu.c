@@ -84,7 +84,7 @@ TAKE(uint64_t)
 TAKE(uint32_t)
 
 /* Chunk i + 1's inputs that chunk i holds, from chunk i's local arrays (before its steps) into
- * chunk i + 1's, as the device does between its buffers (src/ooc/ooc_gpu.c). */
+ * chunk i + 1's, as the device does between its buffers (src/plan/ooc_gpu.c). */
 static void take_shared(const ooc_plan *pl, int i, fieldset from, fieldset to)
 {
     ooc_share sh;

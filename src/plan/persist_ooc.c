@@ -1,4 +1,4 @@
-/* persist_ooc.c — the persistent executor's plan out of core (src/ooc/persist_ooc.h). */
+/* persist_ooc.c — the persistent executor's plan out of core (src/plan/persist_ooc.h). */
 #include "persist_ooc.h"
 
 #include <stdio.h>

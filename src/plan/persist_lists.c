@@ -1,5 +1,5 @@
 /* persist_lists.c — halo and export lists of the blocks of a persistent launch
- * (src/ooc/persist_lists.h). */
+ * (src/plan/persist_lists.h). */
 #include "persist_lists.h"
 
 #include "base/common.h"
