@@ -29,7 +29,10 @@ static int put_ints(int nc, const char *name, const int *dims, size_t rows, size
                     const int *data, const char *long_name, const char *cf_role, int *varid)
 {
     size_t chunk[2];
-    NCW_TRY(ncw_var(nc, name, NC_INT, cols ? 2 : 1, dims, chunk_of(rows, cols, chunk), 0, 4,
+    /* a partition is a few long runs of one value: deflated, it shrinks past the 256:1 that the
+     * readers allow a dataset against compressed bombs (IO_STORED_RATIO), so it is stored plain */
+    int level = strcmp(name, "partition") == 0 ? 0 : 4;
+    NCW_TRY(ncw_var(nc, name, NC_INT, cols ? 2 : 1, dims, chunk_of(rows, cols, chunk), 0, level,
                     varid));
     NCW_TRY(ncw_text(nc, *varid, "long_name", long_name));
     if (cf_role) {
