@@ -60,9 +60,8 @@ int access_supports(access_t a, stencil_t s)
         return 0;
     const access_desc *d = &access_table[a];
     const stencil_info *si = &stencil_table[s];
-    if (si->graph)
-        return d->graph && d->prep->stencils != PREP_FOR_STAGED &&
-               (!stencil_is_user(s) || d->prep->stencils == PREP_FOR_ANY);
+    if (si->graph) /* a strategy's graph kernels (staged's read its own graph lists too) */
+        return d->graph && (!stencil_is_user(s) || d->prep->stencils == PREP_FOR_ANY);
     if (d->prep->stencils == PREP_FOR_GRAPH)
         return 0;
     if (d->prep->stencils == PREP_FOR_STAGED)

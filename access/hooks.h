@@ -55,7 +55,8 @@ typedef struct {
 enum {
     PREP_FOR_ANY,    /* no lists, or lists any stencil's kernels read */
     PREP_FOR_STAGED, /* W/E/S/N stencils whose field 'in' carries the horizontal neighbourhood
-                      * (stencils/registry.h: staged) */
+                      * (stencils/registry.h: staged); graph stencils where the strategy has
+                      * graph kernels */
     PREP_FOR_GRAPH   /* built-in graph stencils only */
 };
 

@@ -107,7 +107,8 @@ static int tune_on_gpu(options *o, const pillar_tune_settings *t)
     o->spec.compressed = 0;
     if (problem_make_mesh(&pb, &o->spec, o->mesh, order) != 0)
         return o->mesh ? 1 : 2;
-    tune_problem tp = {{{0}}, o->spec.stencil, pb.mesh.coord != NULL, 0, pb.ug.nxy};
+    tune_problem tp = {.stencil = o->spec.stencil, .has_coords = pb.mesh.coord != NULL,
+                       .ncells = pb.ug.nxy};
     if (plan_problem_of(&tp.pr, o->mesh, o->spec.nx, o->spec.ny, o->spec.stencil,
                         tools_stencil_id(o->spec.stencil), o->spec.prec, pb.s.nz, 1) != 0) {
         problem_free(&pb);
