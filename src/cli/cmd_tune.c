@@ -17,7 +17,7 @@ static const help_part tune_help[] = {
      "access strategies x block shapes and level slices. Candidates without kernels for the\n"
      "stencil, shapes the strategy refuses, and variants that cannot win (naive, the random order,\n"
      "other shapes of a strategy whose first shape ran 1.5x slower than the best) are pruned; the\n"
-     "most promising run first, the untuned default first of all (the baseline). No candidate\n"
+     "most promising run first, pillar's built-in defaults first of all (the baseline). No candidate\n"
      "starts once the search would pass --budget. Progress is shown on stderr as it measures.\n"
      "\n"
      "The fastest is run once more and verified bit for bit against the CPU reference in the same\n"
