@@ -36,6 +36,7 @@
 
 struct pillar_ctx {
     char err[ERR_LEN];
+    char note[ERR_LEN]; /* a plan ignored at setup (stale, bad): pillar_last_error after it */
     /* options */
     problem_spec spec;
     mesh_order_t order;
@@ -618,8 +619,8 @@ static void take_plan(pillar_ctx *ctx, plan_problem *pr)
         take_config(ctx, &ch.p.c, gpu);
         return;
     }
-    if (id[0] && !ctx->tune && ch.note[0])
-        perr("%s", ch.note);
+    if (id[0] && !ctx->tune && ch.note[0]) /* kept for pillar_last_error: the library never prints */
+        snprintf(ctx->note, sizeof ctx->note, "%.*s", (int)sizeof ctx->note - 1, ch.note);
     plan_config c;
     if (gpu) { /* the CPU keeps the library's defaults: file order, chasing uncompressed */
         plan_config_builtin(pr, ctx->spec.stencil, ctx->mesh.coord != NULL, ctx->mesh.ncells, &c);
@@ -710,6 +711,7 @@ static pillar_status setup_call(pillar_ctx *ctx)
                  ctx->persistent);
     session_shape(&ctx->ses, ctx->bx, ctx->by, ctx->bz, ctx->zslice);
     ctx->ready = 1;
+    snprintf(ctx->err, sizeof ctx->err, "%s", ctx->note); /* "" unless a plan was ignored */
     return PILLAR_OK;
 }
 
@@ -978,6 +980,20 @@ pillar_status pillar_get_field_float(pillar_ctx *ctx, const char *name, float *v
 }
 
 #ifdef PILLAR_HAVE_CUDA
+/* A device-array call's refusals: a handle on the CPU backend, values not in device memory
+ * (hint ends the message). */
+static pillar_status device_array_ok(pillar_ctx *ctx, const char *fn, const char *name,
+                                     const void *values, const char *hint)
+{
+    if (ctx->backend != BACKEND_GPU)
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this handle runs on the CPU backend; device "
+                    "arrays need backend gpu (pillar_set_option(ctx, \"backend\", \"gpu\"))", fn);
+    if (!gpu_is_device_memory(values))
+        return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': values is not device memory (cudaMalloc "
+                    "or cudaMallocManaged)%s", fn, name, hint);
+    return PILLAR_OK;
+}
+
 static pillar_status device_field_move(pillar_ctx *ctx, const char *fn, int k, void *values,
                                        int is_float, size_t count, int set);
 #endif
@@ -994,13 +1010,10 @@ static pillar_status device_field_call(pillar_ctx *ctx, const char *fn, const ch
     if (k < 0)
         return st;
 #ifdef PILLAR_HAVE_CUDA
-    if (ctx->backend != BACKEND_GPU)
-        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this handle runs on the CPU backend; device "
-                    "arrays need backend gpu (pillar_set_option(ctx, \"backend\", \"gpu\"))", fn);
-    if (!gpu_is_device_memory(values))
-        return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': values is not device memory (cudaMalloc "
-                    "or cudaMallocManaged); give host arrays to %s", fn, name,
-                    set ? "pillar_set_field" : "pillar_get_field");
+    if ((st = device_array_ok(ctx, fn, name, values,
+                              set ? "; give host arrays to pillar_set_field"
+                                  : "; give host arrays to pillar_get_field")) != PILLAR_OK)
+        return st;
     if ((st = field_use(ctx, fn, k, set)) != PILLAR_OK)
         return st;
     return device_field_move(ctx, fn, k, values, is_float, count, set);
@@ -1083,12 +1096,8 @@ static pillar_status bind_call(pillar_ctx *ctx, const char *fn, const char *name
     if (k < 0)
         return st;
 #ifdef PILLAR_HAVE_CUDA
-    if (ctx->backend != BACKEND_GPU)
-        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this handle runs on the CPU backend; device "
-                    "arrays need backend gpu (pillar_set_option(ctx, \"backend\", \"gpu\"))", fn);
-    if (!gpu_is_device_memory(values))
-        return fail(ctx, PILLAR_ERR_ARG, "%s: field '%s': values is not device memory (cudaMalloc "
-                    "or cudaMallocManaged)", fn, name);
+    if ((st = device_array_ok(ctx, fn, name, values, "")) != PILLAR_OK)
+        return st;
     int nin = stencil_table[ctx->pb.s.stencil].nin;
     session_unbind(&ctx->ses, k);
     memset(&ctx->bound[k], 0, sizeof ctx->bound[k]);
