@@ -724,7 +724,7 @@ static const flag flags[] = {
      set_switch, AT(b.quick), 0, 0, NULL},
     {"--stencil", "S", BENCH, HELP_MAIN,
      "only this stencil: @   (all W/E/S/N ones;\n"
-     "graph ones with --mesh)",
+     "graph ones with --mesh; a W/E/S/N one with --mesh on a quad mesh)",
      set_bench_stencil, 0, 0, 0, NULL},
     {"--stencil-file", "FILE", BENCH, HELP_MAIN,
      "only your own stencil, compiled from FILE (docs/own-stencil.md);\n"
@@ -754,11 +754,11 @@ static const flag flags[] = {
      "timed runs per configuration                           (20)",
      set_range, AT(b.runs), 1, 100000, NULL},
     {"--mesh", "FILE", BENCH, HELP_MAIN,
-     "the graph stencils (--stencil graphlap, ..., or --stencil-file) on\n"
-     "the cells of this mesh file: layouts file, metis, zcurve (with\n"
-     "coordinates) x every\n"
-     "offset-table storage x strategy x block shape, and the lattice twin\n"
-     "of a bounded generated hexagon or triangle mesh",
+     "the graph stencils (or --stencil S, also a W/E/S/N one on a quad\n"
+     "mesh, or --stencil-file) on the cells of this mesh file: orders file,\n"
+     "metis, zcurve (with coordinates) x every table storage x strategy x\n"
+     "block shape, and for graph stencils the lattice twin of a bounded\n"
+     "generated hexagon or triangle mesh",
      set_text, AT(b.mesh), 0, 0, NULL},
     {"--iterated", NULL, BENCH, HELP_MAIN,
      "in-core iterated runs instead of the matrix: per stencil with\n"
