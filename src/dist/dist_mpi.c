@@ -570,7 +570,7 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
             progress_update("steps", done, steps);
     }
     double total = (now_ms() - t0) * 1e-3;
-    dist_rates rates = {0, 0, 0, 0};
+    dist_rates rates = {0, 0, 0, 0, 0};
 #ifdef PILLAR_HAVE_CUDA
     if (r.dev) {
         dist_pieces gt = dist_gpu_timing(r.dev);
