@@ -205,6 +205,7 @@ int dist_gpu_nccl_attach(dist_gpu *g, const void *id, int nranks, int rank)
 {
     ncclUniqueId u;
     memcpy(&u, id, sizeof u);
+    setenv("NCCL_NVLS_ENABLE", "0", 0); /* NVLink multicast off unless the user set it */
     ncclResult_t r = ncclCommInitRank(&g->nccl, nranks, u, rank);
     if (r != ncclSuccess) {
         g->nccl = NULL;
