@@ -374,6 +374,12 @@ static int halo_setup(MPI_Comm c, rank_part *r, const dist_exec *e, char *what, 
     int me, size;
     MPI_Comm_rank(c, &me);
     MPI_Comm_size(c, &size);
+    if (!e->gpu && e->halo == DIST_HALO_NCCL) {
+        if (me == 0)
+            perr("distributed run: --halo nccl moves the halos of GPU runs; this run computes on "
+                 "the CPU (--backend gpu, or --halo auto)");
+        return -1;
+    }
     if (!e->gpu) {
         snprintf(what, n, "host memory (CPU)");
         return 0;
