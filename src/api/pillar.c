@@ -71,6 +71,7 @@ struct pillar_ctx {
     int comm_set;    /* pillar_set_comm: pillar_step runs over the ranks of comm */
     int comm;        /* its Fortran handle */
     int fuse;        /* option "fuse": steps between exchanges (0: 1) */
+    int halo;        /* option "halo": how a GPU run's halos travel over MPI ranks, DIST_HALO_* */
     persist_mode persistent; /* option "persistent": GPU in-core steps in one launch */
     mesh_load_opts grid_opts; /* options "levels", "format", "merge_nodes": pillar_grid_file */
     int faulted;     /* a call was interrupted by a fault (PROTECTED) */
@@ -379,6 +380,12 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
             return fail(ctx, PILLAR_ERR_ARG, "pillar_set_option: fuse '%s': expected an integer "
                         "from 1 to 64 (steps between halo exchanges)", value);
         ctx->fuse = (int)f;
+    } else if (strcmp(key, "halo") == 0) {
+        static const char *const names[] = {"auto", "nccl", "staged"}; /* DIST_HALO_* */
+        int k = pick(value, names, 3);
+        if (k < 0)
+            return bad_value(ctx, key, value, names, 3);
+        ctx->halo = k;
     } else if (strcmp(key, "persistent") == 0) {
         static const char *const names[] = {"auto", "on", "off"};
         int k = pick(value, names, 3);
@@ -419,7 +426,7 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
         ctx->backend_asked = k == 0 ? BACKEND_AUTO : k == 1 ? BACKEND_CPU : BACKEND_GPU;
     } else {
         return fail(ctx, PILLAR_ERR_UNKNOWN, "pillar_set_option: unknown option '%s' (stencil, "
-                    "precision, order, part_cells, storage, access, backend, fuse, persistent, "
+                    "precision, order, part_cells, storage, access, backend, fuse, halo, persistent, "
                     "levels, format, merge_nodes, plan, tune)", key);
     }
     return PILLAR_OK;
@@ -889,6 +896,7 @@ static void session_sync(pillar_ctx *ctx)
     ctx->ses.comm_set = ctx->comm_set;
     ctx->ses.comm = ctx->comm;
     ctx->ses.fuse = ctx->fuse;
+    ctx->ses.halo = ctx->halo;
 }
 
 

@@ -35,6 +35,7 @@ typedef struct {
     int bx, by, bz, zslice;  /* its block shape and levels per slice (0: the defaults) */
     persist_mode persistent; /* PERSIST_ON: steps in one cooperative launch */
     int comm_set, comm, fuse; /* steps over the ranks of an MPI communicator (Fortran handle) */
+    int halo;                 /* how their halos travel on GPUs (DIST_HALO_*, src/dist/dist_mpi.h) */
     /* where each field is current (inputs, then outputs) */
     unsigned char host_ok[PILLAR_MAXF], dev_ok[PILLAR_MAXF];
     unsigned char in_place[PILLAR_MAXF]; /* input k is a caller's device array (session_bind) */
