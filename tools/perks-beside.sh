@@ -166,7 +166,10 @@ perks_find() { # prebuilt binaries
         done
         [ -n "${perks_bin[$v]:-}" ] || perks_why[$v]="no binary 3d7pt_$v in $perks_dir"
     done
-    echo "prebuilt PERKS binaries from $perks_dir: ${perks_bin[*]:-none}" >"$out/perks-build.log"
+    {
+        echo "prebuilt PERKS binaries from $perks_dir: ${perks_bin[*]:-none}"
+        [ -f "$perks_dir/perks-build.log" ] && { echo "their build:"; cat "$perks_dir/perks-build.log"; }
+    } >"$out/perks-build.log"
 }
 
 if [ "${BESIDE_PERKS:-1}" != 0 ]; then
@@ -183,6 +186,7 @@ if [ "${BESIDE_PERKS:-1}" != 0 ]; then
     for v in $variants; do echo "  3d7pt_$v: ${perks_bin[$v]:-${perks_why[$v]}}"; done
     if [ "$build_only" = 1 ]; then
         mkdir -p "$out/perks-bin" && for v in "${perks_bin[@]}"; do cp "$v" "$out/perks-bin/"; done
+        cp "$out/perks-build.log" "$out/perks-bin/" # where they came from, for a later prebuilt run
         n=${#perks_bin[@]}
         echo "perks-beside.sh: PERKS_BUILD_ONLY: $n of 4 binaries in $out/perks-bin (log: $out/perks-build.log)"
         [ "$n" -eq 4 ]
