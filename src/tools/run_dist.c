@@ -369,8 +369,9 @@ static void fill_by_id(const void *user, int k, const int *gid, int n, int z0, i
 /* Whether a distributed run reads only each rank's rows of the mesh file (collective: every rank
  * decides alike from the same arguments and file): --verify off without --input, a pillar mesh
  * file in file order whose /partition has one part per rank, without a patch's (x, y), a stencil
- * without coefficients. 1 with the header in h; 0 with why not in note (n bytes) where the run
- * could have, or an empty note; -1 after a message (a malformed mesh file). */
+ * without coefficients and without a frame (fastwaves: the whole mesh is checked for turns), a
+ * graph stencil on a general mesh. 1 with the header in h; 0 with why not in note (n bytes) where
+ * the run could have, or an empty note; -1 after a message (a malformed mesh file). */
 static int part_only_mode(const options *o, int nranks, mesh_header *h, char *note, size_t n)
 {
     note[0] = 0;
@@ -392,6 +393,12 @@ static int part_only_mode(const options *o, int nranks, mesh_header *h, char *no
         why = "--layout other than file (each rank reads its rows in the file's order)";
     } else if (h->patch) {
         why = "the mesh is a regular patch (/patch_xy: its inputs go by (x, y))";
+    } else if (stencil_table[o->spec.stencil].framed ||
+               (!h->quad && !stencil_table[o->spec.stencil].graph)) {
+        snprintf(buf, sizeof buf, "%s is checked against the whole mesh (%s)",
+                 stencil_table[o->spec.stencil].name,
+                 h->quad ? "its W/E/S/N frame must not turn" : "a general mesh");
+        why = buf;
     } else if (stencil_table[o->spec.stencil].coeffs.n) {
         snprintf(buf, sizeof buf, "%s reads coefficients, made from the whole mesh",
                  stencil_table[o->spec.stencil].name);
