@@ -2,8 +2,8 @@
 # dist_mem.sh — each MPI rank holds its part and its ring, and no more (issue 33, item 1):
 #  1. small closed meshes (cubed sphere, periodic hexagons) with a stored partition of P parts,
 #     --verify off: the run reads only each rank's rows (its plan line says so), and its checksum
-#     equals the plain one-process run's for laplap, hdiff, lap, graphlap on 2 ranks (F = 1) and
-#     3 ranks (F = 2, graphlap on hexagons F = 3);
+#     equals the plain one-process run's for laplap, hdiff, lap, graphlap on 2 and 3 ranks,
+#     F = 1..3;
 #     without a stored partition of P parts the run says it takes the whole grid, same checksum;
 #  2. (unless "small") the cubed sphere with n = 512 and 32 levels: the plain one-process run,
 #     then 4 and 2 ranks reading their parts of the file partitioned into 4 (and 2) parts; every
@@ -40,13 +40,14 @@ for m in cs hx; do
         "$pillar" mesh partition "$tmp/$m$k.h5" --parts "$k" >/dev/null || { echo "FAIL: partition"; exit 1; }
     done
 done
-for case in "cs laplap" "cs hdiff" "cs lap" "cs graphlap" "hx graphlap"; do
+for case in "cs laplap 2:1 3:2" "cs hdiff 3:3" "cs lap 2:2" "cs graphlap 3:2" "hx graphlap 2:1 3:3"; do
     set -- $case
     m=$1 st=$2
+    shift 2
     "$pillar" run --stencil "$st" --mesh "$tmp/$m.h5" --steps 5 --verify off --backend cpu >"$tmp/ref" 2>&1
     ref=$(sum "$tmp/ref")
     [ -n "$ref" ] || { echo "FAIL $st on $m: the plain run printed no checksum"; cat "$tmp/ref"; fail=1; continue; }
-    for kf in 2:1 3:$([ "$m" = hx ] && echo 3 || echo 2); do
+    for kf in "$@"; do
         k=${kf%:*} F=${kf#*:}
         mpi "$k" --stencil "$st" --mesh "$tmp/$m$k.h5" --steps 5 --fuse "$F" --verify off >"$tmp/out" 2>&1
         if [ "$(sum "$tmp/out")" = "$ref" ] && grep -q "reading only its block" "$tmp/out"; then
