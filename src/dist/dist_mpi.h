@@ -34,6 +34,16 @@ int dist_comm_info(int comm, int *rank, int *size);
 /* The smallest and largest of x over the ranks of comm (every rank gets them). */
 void dist_minmax(int comm, double x, double *lo, double *hi);
 
+/* Every rank's x gathered on rank 0 of comm: all (comm's size entries, read on rank 0 only; the
+ * others may pass NULL) gets rank r's in all[r] (collective). */
+void dist_gather_long(int comm, long x, long *all);
+
+/* MPI_Alltoallv of ints over comm (collective): scount[q] ints for rank q, back to back in send
+ * in rank order; rcount (comm's size entries) gets how many come from each rank. Returns the
+ * received ints, back to back in rank order (a new array; at least one entry). Without MPI: one
+ * rank, send copied. */
+int *dist_alltoallv_int(int comm, const int *send, const int *scount, int *rcount);
+
 /* How a rank runs its part. */
 typedef struct {
     int gpu;         /* 1: on the CUDA device (dist_gpu.h), 0: on the CPU */
@@ -46,6 +56,14 @@ typedef struct {
      * more than its part and one level of the grid */
     const problem *bare;
     int halo;        /* GPU: how halos travel, DIST_HALO_* */
+    /* non-NULL (bare NULL; dist_mpi_run_local): input field k's initial values at the n local
+     * cells of global ids gid[], levels [z0, z1), value i of level z at index
+     * (z - z0) * zstride + i of dst; rank 0 gets the final state's hash as with bare, the
+     * global ids being the grid's cells 0 .. ncells-1, every one owned by some rank */
+    void (*fill)(const void *user, int k, const int *gid, int n, int z0, int z1, void *dst,
+                 long zstride);
+    const void *fill_user;
+    int ncells;
 } dist_exec;
 
 /* How a GPU run's halos travel: AUTO takes NCCL when pillar was built with it and every rank
@@ -109,5 +127,14 @@ typedef struct {
 int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, precision_t p,
                  int chasing, int compressed, int F, fieldset f, int steps, const dist_exec *e,
                  dist_timing *t);
+
+/* dist_mpi_run from each rank's own rows L (dist_local.h; e.g. dist_read_local): no rank holds
+ * more than its rows, its part's fields and (rank 0) one level of the grid. e->fill makes the
+ * inputs; the state is not gathered, rank 0 gets its hash (dist_timing.hash: iter_state_hash of
+ * the grid whose cell c is global id c, which must number every cell 0 .. e->ncells-1, each
+ * owned by one rank: a closed mesh in file order). Stencils that read coefficients (fluxdiff)
+ * are refused. Collective; returns 0, or -1 with a message. */
+int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p, int chasing,
+                       int compressed, int F, int steps, const dist_exec *e, dist_timing *t);
 
 #endif
