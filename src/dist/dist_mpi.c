@@ -72,6 +72,27 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
     return no_mpi();
 }
 
+int dist_agree(int comm, int st, char *msg, size_t n)
+{
+    (void)comm, (void)msg, (void)n;
+    return st;
+}
+int dist_alltoall_records(int comm, const int *send, const int *scount, int unit, int **recv,
+                          int *rcount)
+{
+    (void)comm, (void)send, (void)scount, (void)unit, (void)rcount;
+    *recv = NULL;
+    return no_mpi();
+}
+int dist_exchange_bytes(int comm, int nsend, const int *speer, const size_t *soff,
+                        const void *sbuf, int nrecv, const int *rpeer, const size_t *roff,
+                        void *rbuf)
+{
+    (void)comm, (void)nsend, (void)speer, (void)soff, (void)sbuf, (void)nrecv, (void)rpeer;
+    (void)roff, (void)rbuf;
+    return no_mpi();
+}
+
 #else
 
 #include <mpi.h>
@@ -626,6 +647,88 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
         dist_rank_describe(&d, t->rank0, sizeof t->rank0);
     part_close(&r);
     dist_rank_free(&d);
+    return 0;
+}
+
+/* ---- collectives for dist_decomp.c ---- */
+
+int dist_agree(int comm, int st, char *msg, size_t n)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    int me, size;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &size);
+    int mine[2] = {st != 0 ? me : size, st}, first[2];
+    MPI_Allreduce(mine, first, 1, MPI_2INT, MPI_MINLOC, c);
+    if (first[0] == size)
+        return 0;
+    int who = first[0], code = st;
+    MPI_Bcast(&code, 1, MPI_INT, who, c);
+    int len = n > (size_t)INT_MAX ? INT_MAX : (int)n;
+    if (len > 0) {
+        if (me == who)
+            msg[len - 1] = 0;
+        MPI_Bcast(msg, len, MPI_CHAR, who, c);
+    }
+    return code;
+}
+
+int dist_alltoall_records(int comm, const int *send, const int *scount, int unit, int **recv,
+                          int *rcount)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    int n;
+    MPI_Comm_size(c, &n);
+    MPI_Alltoall((void *)scount, 1, MPI_INT, rcount, 1, MPI_INT, c);
+    int *sc = xalloc(sizeof(int) * (size_t)n), *sd = xalloc(sizeof(int) * (size_t)n);
+    int *rc = xalloc(sizeof(int) * (size_t)n), *rd = xalloc(sizeof(int) * (size_t)n);
+    long long sa = 0, ra = 0;
+    for (int q = 0; q < n; q++) {
+        sc[q] = scount[q] * unit;
+        rc[q] = rcount[q] * unit;
+        sd[q] = (int)sa;
+        rd[q] = (int)ra;
+        sa += (long long)scount[q] * unit;
+        ra += (long long)rcount[q] * unit;
+    }
+    int big = sa > INT_MAX || ra > INT_MAX, any = 0;
+    MPI_Allreduce(&big, &any, 1, MPI_INT, MPI_LOR, c);
+    int total = -1;
+    *recv = NULL;
+    if (any) {
+        perr("distributed run: an exchange of cell records larger than 2^31 values");
+    } else {
+        *recv = xalloc(sizeof(int) * (size_t)(ra + 1));
+        MPI_Alltoallv((void *)send, sc, sd, MPI_INT, *recv, rc, rd, MPI_INT, c);
+        total = (int)(ra / (unit > 0 ? unit : 1));
+    }
+    xfree(sc);
+    xfree(sd);
+    xfree(rc);
+    xfree(rd);
+    return total;
+}
+
+int dist_exchange_bytes(int comm, int nsend, const int *speer, const size_t *soff,
+                        const void *sbuf, int nrecv, const int *rpeer, const size_t *roff,
+                        void *rbuf)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    int big = soff[nsend] > INT_MAX || roff[nrecv] > INT_MAX, any = 0;
+    MPI_Allreduce(&big, &any, 1, MPI_INT, MPI_LOR, c); /* every rank fails, none waits */
+    if (any) {
+        perr("halo exchange: a rank exchanges more than 2 GB at once; use more ranks");
+        return -1;
+    }
+    MPI_Request *req = xalloc(sizeof(MPI_Request) * (size_t)(nsend + nrecv + 1));
+    for (int j = 0; j < nrecv; j++)
+        MPI_Irecv((char *)rbuf + roff[j], (int)(roff[j + 1] - roff[j]), MPI_BYTE, rpeer[j], 1, c,
+                  &req[j]);
+    for (int j = 0; j < nsend; j++)
+        MPI_Isend((const char *)sbuf + soff[j], (int)(soff[j + 1] - soff[j]), MPI_BYTE, speer[j],
+                  1, c, &req[nrecv + j]);
+    MPI_Waitall(nrecv + nsend, req, MPI_STATUSES_IGNORE);
+    xfree(req);
     return 0;
 }
 

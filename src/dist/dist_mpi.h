@@ -99,4 +99,27 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
                  int chasing, int compressed, int F, fieldset f, int steps, const dist_exec *e,
                  dist_timing *t);
 
+/* ---- collectives for the other files of src/dist (dist_decomp.c): mpi.h stays here ---- */
+
+/* Agreement on a failure, collective over comm: each rank passes its status st (0: none) and,
+ * when st != 0, its message in msg (n bytes). Returns 0 when every rank passed 0; otherwise every
+ * rank gets the status and message of the lowest rank that failed (msg replaced), so that all
+ * ranks return the same status and say the same thing. Built without MPI: st, msg unchanged. */
+int dist_agree(int comm, int st, char *msg, size_t n);
+
+/* An all-to-all of records of `unit` ints, collective over comm: scount[q] records for rank q,
+ * back to back in rank order in send; *recv (allocated, xfree) gets every rank's records for
+ * this one in rank order, rcount[q] (nranks entries, the caller's array) of them from rank q.
+ * Returns the records received, or -1 after a message (more than 2^31 ints; built without MPI). */
+int dist_alltoall_records(int comm, const int *send, const int *scount, int unit, int **recv,
+                          int *rcount);
+
+/* Byte messages between ranks of comm: bytes [soff[j], soff[j+1]) of sbuf to speer[j]
+ * (nsend peers), and from rpeer[j] into [roff[j], roff[j+1]) of rbuf (nrecv peers); returns
+ * when every message has gone and arrived. Both sides must list each other. Returns 0, or -1
+ * after a message (a message over 2 GB; built without MPI). */
+int dist_exchange_bytes(int comm, int nsend, const int *speer, const size_t *soff,
+                        const void *sbuf, int nrecv, const int *rpeer, const size_t *roff,
+                        void *rbuf);
+
 #endif
