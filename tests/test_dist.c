@@ -4,7 +4,9 @@
  * exchanges; fluxdiff with each rank's coefficients on periodic hexagons and triangles, the
  * refined patch and the cubed sphere (file and METIS orders), and caught when they are gathered
  * in the wrong numbering; each rank's cells, ring, interior and lists are checked against the global grid
- * (ugrid_follow, the mesh's lists), not through the plan's own tables; a graph stencil's
+ * (ugrid_follow, the mesh's lists), not through the plan's own tables; each rank's share made
+ * from its rows alone (dist_rank_make_local) in a shuffled local order with other global ids
+ * equals the whole-grid one by global id, and broken rows are refused; a graph stencil's
  * graph-twopass lists of each rank are cut at every range a pass launches. With --gpu (built
  * with CUDA; 77 without a device): every rank's part on the one GPU (dist_sim_steps_gpu), the
  * same comparisons, and the graph stencils (graphlap, fluxdiff) also by graph-twopass on P = 2,
@@ -88,6 +90,137 @@ static void check_gtwopass_cuts(dist_rank *d, const char *what)
     }
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorted copy of the global ids of local cells [l0, l1) of rank d. */
+static int *gids_sorted(const dist_rank *d, int l0, int l1)
+{
+    int *v = xalloc(sizeof(int) * (size_t)(l1 > l0 ? l1 - l0 : 1));
+    for (int l = l0; l < l1; l++)
+        v[l - l0] = d->gid[l];
+    qsort(v, (size_t)(l1 - l0), sizeof(int), cmp_int);
+    return v;
+}
+
+/* A rank's share from its rows alone (dist_rank_make_local) in a shuffled local order, with
+ * global ids 3c + 7 instead of grid cells, equals the whole-grid one (ref) by global id: the same
+ * bands, interior, boundary, fixed and ring cells, and the same ring cells asked of each owner in
+ * the same order. Then L broken three ways is refused with a message naming the cell. */
+static void test_local(const problem *pb, const int *part, int n, int r, int F, const dist_rank *ref,
+                       const char *what)
+{
+    const ugrid *g = &pb->ug;
+    stencil_t s = pb->s.stencil;
+    dist_local L;
+    if (dist_local_from_grid(&L, g, part, n, r, s, F) != 0) {
+        CHECK(0, "%s: rank %d: dist_local_from_grid", what, r);
+        return;
+    }
+    /* perm: new cell -> old cell, own cells among themselves, the others among themselves */
+    int nl = L.nlocal, *perm = xalloc(sizeof(int) * (size_t)nl), *inv = xalloc(sizeof(int) * (size_t)nl);
+    uint64_t x = 0x9e3779b97f4a7c15ull + (uint64_t)r;
+    for (int l = 0; l < nl; l++)
+        perm[l] = l;
+    for (int part_ = 0; part_ < 2; part_++) {
+        int a = part_ ? L.nown : 0, b = part_ ? nl : L.nown;
+        for (int i = b - 1; i > a; i--) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            int j = a + (int)(x % (uint64_t)(i - a + 1)), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+    }
+    for (int l = 0; l < nl; l++)
+        inv[perm[l]] = l;
+    dist_local S = L;
+    S.gid = xalloc(sizeof(int) * (size_t)nl);
+    S.owner = xalloc(sizeof(int) * (size_t)nl);
+    for (int l = 0; l < nl; l++) {
+        S.gid[l] = 3 * L.gid[perm[l]] + 7;
+        S.owner[l] = L.owner[perm[l]];
+    }
+    S.nbr = S.adj = NULL;
+    for (int t = 0; t < 2; t++) {
+        const int *in = t ? L.adj : L.nbr;
+        int w = t ? L.adjw : NREL1;
+        if (!in)
+            continue;
+        int *out = xalloc(sizeof(int) * (size_t)w * (size_t)nl);
+        for (int c = 0; c < w; c++)
+            for (int l = 0; l < nl; l++) {
+                int v = in[(size_t)c * nl + perm[l]];
+                out[(size_t)c * nl + l] = v >= 0 ? inv[v] : -1;
+            }
+        *(t ? &S.adj : &S.nbr) = out;
+    }
+    dist_rank d;
+    if (dist_rank_make_local(&d, &S, n, r, s, pb->s.prec, pb->s.chasing, pb->s.compressed, F) != 0) {
+        CHECK(0, "%s: rank %d: dist_rank_make_local", what, r);
+    } else {
+        long bad = d.nown != ref->nown || d.pt.ncells != ref->pt.ncells ||
+                   d.pt.nfixed != ref->pt.nfixed || d.inner0 != ref->inner0 ||
+                   d.nrecv != ref->nrecv;
+        for (int m = 0; m <= F && !bad; m++)
+            bad += d.pt.first[m] != ref->pt.first[m];
+        for (int l = 0; l < d.pt.ncells && !bad; l++)
+            bad += d.gid[l] != S.gid[d.pt.gcell[l]];
+        /* the same global ids in every band, the fixed cells, the boundary and the interior */
+        int cut[16], nc = 0;
+        cut[nc++] = 0;
+        for (int m = F; m >= 0 && !bad; m--)
+            cut[nc++] = ref->pt.first[m];
+        cut[nc++] = ref->inner0;
+        cut[nc++] = ref->pt.ncells;
+        for (int k = 0; k + 1 < nc && !bad; k++) {
+            int *a = gids_sorted(&d, cut[k], cut[k + 1]), *b = gids_sorted(ref, cut[k], cut[k + 1]);
+            for (int i = 0; i < cut[k + 1] - cut[k]; i++)
+                bad += a[i] != 3 * b[i] + 7;
+            xfree(a);
+            xfree(b);
+        }
+        for (int j = 0; j < d.nrecv && !bad; j++) {
+            bad += d.rpeer[j] != ref->rpeer[j] || d.rstart[j + 1] != ref->rstart[j + 1];
+            for (int i = d.rstart[j]; i < d.rstart[j + 1] && !bad; i++)
+                bad += d.gid[d.rcell[i]] != 3 * ref->gid[ref->rcell[i]] + 7;
+        }
+        CHECK(bad == 0, "%s: rank %d of %d, F = %d: its share from shuffled local rows differs "
+              "from the whole grid's", what, r, n, F);
+        dist_rank_free(&d);
+    }
+    /* refusals: a duplicated global id, an owned cell of another rank, a neighbour out of range */
+    char msg[256];
+    for (int k = 0; k < 3 && nl > 1; k++) {
+        int keep_gid = S.gid[nl - 1], keep_owner = S.owner[0];
+        int *t = stencil_table[s].graph ? S.adj : S.nbr, keep_nb = t[0];
+        if (k == 0)
+            S.gid[nl - 1] = S.gid[0];
+        else if (k == 1)
+            S.owner[0] = n > 1 ? (r + 1) % n : -1;
+        else
+            t[0] = nl;
+        msg[0] = 0;
+        perr_capture(msg, sizeof msg);
+        int rc = dist_rank_make_local(&d, &S, n, r, s, pb->s.prec, pb->s.chasing, pb->s.compressed, F);
+        perr_capture(NULL, 0);
+        static const char *const want[] = {"twice", "owned cell", "not a local cell"};
+        CHECK(rc == -1 && strstr(msg, want[k]) && strstr(msg, "rank"),
+              "%s: rank %d: broken rows (%s) not refused: rc %d '%s'", what, r, want[k], rc, msg);
+        if (rc == 0)
+            dist_rank_free(&d);
+        S.gid[nl - 1] = keep_gid;
+        S.owner[0] = keep_owner;
+        t[0] = keep_nb;
+    }
+    xfree(perm);
+    xfree(inv);
+    dist_local_free(&S);
+    dist_local_free(&L);
+}
+
 /* Each rank of a partition: its own cells are exactly its part, its interior reads nothing of
  * another rank and its boundary does, every ring cell comes from its owner, and what each rank
  * sends another is, cell for cell, what that one receives. */
@@ -122,6 +255,8 @@ static void test_ranks(const problem *pb, int n, int F, const char *what)
                             d[r].rcell[i] < pt->nfixed || d[r].rcell[i] >= pt->first[0];
         bad_ring += d[r].rstart[d[r].nrecv] != pt->first[0] - pt->nfixed;
     }
+    for (int r = 0; r < n; r++)
+        test_local(pb, part, n, r, F, &d[r], what);
     if (stencil_table[s].graph)
         for (int r = 0; r < n; r++)
             check_gtwopass_cuts(&d[r], what);

@@ -47,7 +47,7 @@ static int reads_other(const ugrid *g, stencil_t s, const int *part, int rank, i
 }
 
 /* Rank `rank`'s cells in local order: those reading another rank's cells, then the others,
- * each in ascending global cell. Returns their number; *nboundary gets the first group's. */
+ * each in g's order. Returns their number; *nboundary gets the first group's. */
 static int own_cells(const ugrid *g, stencil_t s, const int *part, int rank, int *own, int *nboundary)
 {
     int n = 0, nb = 0;
@@ -81,68 +81,107 @@ static int by_key(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-int dist_rank_make(dist_rank *d, const ugrid *g, const coef_set *coef, const int *part,
-                   int nranks, int rank, stencil_t s, precision_t p, int chasing, int compressed,
-                   int F)
+/* L's cells as a grid (a ugrid's halo cells come first): its halo cells (owner -1), then the
+ * others, each in L's order; lg2L gets the local grid's cell -> L's cell, lown the owner of each
+ * local grid cell. */
+static void local_grid(ugrid *lg, const dist_local *L, int *lg2L, int *lown)
+{
+    int n = L->nlocal, nf = 0, *L2lg = xalloc(sizeof(int) * (size_t)n);
+    for (int l = 0; l < n; l++)
+        if (L->owner[l] < 0)
+            lg2L[nf++] = l;
+    for (int l = 0, k = nf; l < n; l++)
+        if (L->owner[l] >= 0)
+            lg2L[k++] = l;
+    for (int i = 0; i < n; i++) {
+        L2lg[lg2L[i]] = i;
+        lown[i] = L->owner[lg2L[i]];
+    }
+    memset(lg, 0, sizeof *lg);
+    lg->nxy = n;
+    lg->nhalo = nf;
+    lg->nz = L->nz;
+    for (int t = 0; t < 2; t++) {
+        const int *in = t ? L->adj : L->nbr;
+        int w = t ? L->adjw : NREL1;
+        if (!in)
+            continue;
+        int *out = xalloc(sizeof(int) * (size_t)w * (size_t)n);
+        for (int r = 0; r < w; r++)
+            for (int i = 0; i < n; i++) {
+                int v = in[(size_t)r * n + lg2L[i]];
+                out[(size_t)r * n + i] = v >= 0 ? L2lg[v] : -1;
+            }
+        if (t) {
+            lg->adj = out;
+            lg->adjw = w;
+        } else {
+            lg->nbr = out;
+        }
+    }
+    xfree(L2lg);
+}
+
+int dist_rank_make_local(dist_rank *d, const dist_local *L, int nranks, int rank, stencil_t s,
+                         precision_t p, int chasing, int compressed, int F)
 {
     memset(d, 0, sizeof *d);
     if (nranks < 1 || rank < 0 || rank >= nranks) {
         perr("distributed run: rank %d of %d", rank, nranks);
         return -1;
     }
-    for (int c = g->nhalo; c < g->nxy; c++)
-        if (part[c] < 0 || part[c] >= nranks) {
-            perr("distributed run: cell %d is given to rank %d, not one of 0 to %d", c, part[c],
-                 nranks - 1);
-            return -1;
-        }
-    int *own = xalloc(sizeof(int) * (size_t)g->nxy), nboundary = 0;
-    int nown = own_cells(g, s, part, rank, own, &nboundary);
-    if (nown == 0) {
-        perr("distributed run: rank %d of %d owns no cell (%d inner cells: use fewer ranks)", rank,
-             nranks, g->nxy - g->nhalo);
-        xfree(own);
+    if (dist_local_check(L, nranks, rank, s) != 0)
         return -1;
-    }
-    int rc = ooc_part_of_cells(&d->pt, g, s, chasing, compressed, F, own, nown);
+    int n = L->nlocal, *lg2L = xalloc(sizeof(int) * (size_t)n), *lown = xalloc(sizeof(int) * (size_t)n);
+    ugrid lg;
+    local_grid(&lg, L, lg2L, lown);
+    int *own = xalloc(sizeof(int) * (size_t)n), nboundary = 0;
+    int nown = own_cells(&lg, s, lown, rank, own, &nboundary);
+    int rc = ooc_part_of_cells(&d->pt, &lg, s, chasing, compressed, F, own, nown);
     xfree(own);
-    if (rc != 0)
-        return -1;
-    if (ooc_part_coeffs(&d->pt, s, p, coef, "distributed run") != 0) { /* fluxdiff's */
-        ooc_part_free(&d->pt);
+    xfree(lown);
+    ugrid_free(&lg);
+    if (rc != 0) {
+        xfree(lg2L);
         return -1;
     }
+    ooc_part *pt = &d->pt;
+    d->gid = xalloc(sizeof(int) * (size_t)pt->ncells);
+    for (int l = 0; l < pt->ncells; l++) {
+        pt->gcell[l] = lg2L[pt->gcell[l]]; /* L's cells from here on */
+        d->gid[l] = L->gid[pt->gcell[l]];
+    }
+    xfree(lg2L);
     d->rank = rank;
     d->nranks = nranks;
     d->stencil = s;
     d->prec = p;
     d->F = F;
-    d->nz = g->nz;
-    d->zend = stencil_zend(s, g->nz);
+    d->nz = L->nz;
+    d->zend = stencil_zend(s, L->nz);
     d->nown = nown;
-    d->inner0 = d->pt.first[0] + nboundary;
+    d->inner0 = pt->first[0] + nboundary;
 
-    /* ring cells [nfixed, first[0]) by owner, then global cell */
-    const ooc_part *pt = &d->pt;
+    /* ring cells [nfixed, first[0]) by owner, then global id */
     int nring = pt->first[0] - pt->nfixed;
     d->rcell = xalloc(sizeof(int) * (size_t)(nring > 0 ? nring : 1));
     for (int i = 0; i < nring; i++)
         d->rcell[i] = pt->nfixed + i;
-    sort_key = pt->gcell; /* by global cell, then (stable counting sort) by owner */
+    sort_key = d->gid; /* by global id, then (stable counting sort) by owner */
     qsort(d->rcell, (size_t)nring, sizeof(int), by_key);
     sort_key = NULL;
     int *count = xalloc(sizeof(int) * (size_t)nranks);
     memset(count, 0, sizeof(int) * (size_t)nranks);
     for (int i = 0; i < nring; i++)
-        count[part[pt->gcell[d->rcell[i]]]]++;
+        count[L->owner[pt->gcell[d->rcell[i]]]]++;
     int *sorted = xalloc(sizeof(int) * (size_t)(nring > 0 ? nring : 1)), *at = xalloc(sizeof(int) * (size_t)nranks);
     for (int q = 0, sum = 0; q < nranks; q++) {
         at[q] = sum;
         sum += count[q];
         d->nrecv += count[q] > 0;
     }
-    for (int i = 0; i < nring; i++) /* stable: ascending global cell within an owner */
-        sorted[at[part[pt->gcell[d->rcell[i]]]]++] = d->rcell[i];
+    for (int i = 0; i < nring; i++) /* stable: ascending global id within an owner */
+        sorted[at[L->owner[pt->gcell[d->rcell[i]]]]++] = d->rcell[i];
     memcpy(d->rcell, sorted, sizeof(int) * (size_t)nring);
     d->rpeer = xalloc(sizeof(int) * (size_t)(d->nrecv > 0 ? d->nrecv : 1));
     d->rstart = xalloc(sizeof(int) * (size_t)(d->nrecv + 1));
@@ -161,10 +200,38 @@ int dist_rank_make(dist_rank *d, const ugrid *g, const coef_set *coef, const int
     return 0;
 }
 
+int dist_rank_make(dist_rank *d, const ugrid *g, const coef_set *coef, const int *part,
+                   int nranks, int rank, stencil_t s, precision_t p, int chasing, int compressed,
+                   int F)
+{
+    dist_local L;
+    memset(d, 0, sizeof *d);
+    if (nranks < 1 || rank < 0 || rank >= nranks) {
+        perr("distributed run: rank %d of %d", rank, nranks);
+        return -1;
+    }
+    if (F < 1) {
+        perr("distributed run: need at least 1 step between exchanges");
+        return -1;
+    }
+    if (dist_local_from_grid(&L, g, part, nranks, rank, s, F) != 0)
+        return -1;
+    int rc = dist_rank_make_local(d, &L, nranks, rank, s, p, chasing, compressed, F);
+    dist_local_free(&L);
+    if (rc != 0)
+        return -1;
+    memcpy(d->pt.gcell, d->gid, sizeof(int) * (size_t)d->pt.ncells); /* the grid's cells */
+    if (ooc_part_coeffs(&d->pt, s, p, coef, "distributed run") != 0) { /* fluxdiff's */
+        dist_rank_free(d);
+        return -1;
+    }
+    return 0;
+}
+
 void dist_rank_wants(const dist_rank *d, int *gcells)
 {
     for (int i = 0; i < d->rstart[d->nrecv]; i++)
-        gcells[i] = d->pt.gcell[d->rcell[i]];
+        gcells[i] = d->gid[d->rcell[i]];
 }
 
 int dist_rank_lists(dist_rank *d, access_t a, int nt)
@@ -184,7 +251,7 @@ int dist_rank_sends(dist_rank *d, const int *want, const int *gcells)
     int n = d->nown, *bycell = xalloc(sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++)
         bycell[i] = pt->first[0] + i;
-    sort_key = pt->gcell;
+    sort_key = d->gid;
     qsort(bycell, (size_t)n, sizeof(int), by_key);
     sort_key = NULL;
     xfree(d->speer);
@@ -203,7 +270,7 @@ int dist_rank_sends(dist_rank *d, const int *want, const int *gcells)
         for (int k = 0; k < want[q]; k++, i++) {
             int c = gcells[i], lo = 0, hi = n - 1, found = -1;
             while (lo <= hi) {
-                int mid = lo + (hi - lo) / 2, m = pt->gcell[bycell[mid]];
+                int mid = lo + (hi - lo) / 2, m = d->gid[bycell[mid]];
                 if (m == c) {
                     found = bycell[mid];
                     break;
@@ -234,6 +301,7 @@ size_t dist_msg_values(const dist_rank *d, int n)
 void dist_rank_free(dist_rank *d)
 {
     ooc_part_free(&d->pt);
+    xfree(d->gid);
     xfree(d->rpeer);
     xfree(d->rstart);
     xfree(d->rcell);

@@ -15,13 +15,18 @@
  * (trapezoids: ring cells are computed redundantly, with fewer steps each band). The first step's
  * interior needs nothing received, so it is computed while the messages fly.
  *
- * Lists are built once from global cell ids: a rank lists the ring cells it needs by owner
- * (recv, each owner's in ascending global cell); each owner gets those global ids and turns them
+ * Lists are built once from global ids (gid): a rank lists the ring cells it needs by owner
+ * (recv, each owner's in ascending global id); each owner gets those global ids and turns them
  * into its local cells (dist_rank_sends), in the same order, so a message is the values of the
- * listed cells, carried field by carried field, level by level [0, zend). */
+ * listed cells, carried field by carried field, level by level [0, zend).
+ *
+ * A rank's share is built from its rows alone (dist_rank_make_local, from a dist_local:
+ * dist_local.h); dist_rank_make is the whole-grid path, which restricts the grid to the rank's
+ * rows first (dist_local_from_grid). */
 #ifndef PILLAR_DIST_PLAN_H
 #define PILLAR_DIST_PLAN_H
 
+#include "dist_local.h"
 #include "src/plan/ooc_plan.h"
 
 typedef struct {
@@ -30,8 +35,12 @@ typedef struct {
     precision_t prec;
     int F;            /* steps between exchanges */
     int nz, zend;     /* levels; computed levels */
-    ooc_part pt;      /* the local cells, grid and table (pt.own0 = pt.own1 = -1); a stencil
-                       * with coefficients: theirs (pt.coef, stencils/coeffs.h) */
+    ooc_part pt;      /* the local cells, grid and table (pt.own0 = pt.own1 = -1); pt.gcell:
+                       * each local cell's cell of the dist_local it was made from
+                       * (dist_rank_make_local), or of the whole grid (dist_rank_make); a
+                       * stencil with coefficients: theirs (pt.coef, stencils/coeffs.h) */
+    int *gid;         /* pt.ncells: the global id of each local cell (dist_rank_make: = pt.gcell,
+                       * the grid's cell) */
     int nown;         /* own cells: [pt.first[0], pt.ncells) */
     int inner0;       /* first interior own cell */
     /* receiving: ring cells by owner */
@@ -44,13 +53,23 @@ typedef struct {
     int *speer, *sstart, *scell;
 } dist_rank;
 
-/* Rank `rank`'s share of grid g for stencil s in precision p, table storage (chasing,
- * compressed) and F >= 1 steps between exchanges, part[c] (nxy entries, -1 for halo cells) the
- * owner of each inner cell among nranks ranks. A stencil that reads coefficients
- * (stencils/coeffs.h; fluxdiff) gets its local cells' from coef (g's; ooc_part_coeffs into
- * pt.coef); coef is not read for the others and may be NULL. Send lists are empty until
- * dist_rank_sends. Returns 0, or -1 with a message (a rank that owns no cell, an owner out of
- * range, F < 1, a stencil with coefficients without them). */
+/* Rank `rank`'s share (of nranks) from its rows L alone (dist_local.h: what L must hold for
+ * stencil s and F) for stencil s in precision p, table storage (chasing, compressed) and F >= 1
+ * steps between exchanges. Own cells keep L's order within the boundary and within the
+ * interior; pt.gcell[l] is local cell l's cell in L, gid[l] = L->gid[pt.gcell[l]]; nz = L->nz.
+ * The ring is received by owner (L->owner), each owner's cells in ascending global id. A stencil
+ * that reads coefficients (fluxdiff) gets none here: give them with ooc_part_coeffs(&d->pt, s, p,
+ * all, who), all numbered as pt.gcell. Send lists are empty until dist_rank_sends. Only O(L)
+ * memory. Returns 0, or -1 with a message (L malformed: dist_local_check; F < 1). */
+int dist_rank_make_local(dist_rank *d, const dist_local *L, int nranks, int rank, stencil_t s,
+                         precision_t p, int chasing, int compressed, int F);
+
+/* Rank `rank`'s share of the whole grid g: dist_local_from_grid then dist_rank_make_local, with
+ * pt.gcell and gid the grid's cells; part[c] (nxy entries, -1 for halo cells) the owner of each
+ * inner cell among nranks ranks. A stencil that reads coefficients (stencils/coeffs.h; fluxdiff)
+ * gets its local cells' from coef (g's; ooc_part_coeffs into pt.coef); coef is not read for the
+ * others and may be NULL. Returns 0, or -1 with a message (a rank that owns no cell, an owner out
+ * of range, F < 1, a stencil with coefficients without them). */
 int dist_rank_make(dist_rank *d, const ugrid *g, const coef_set *coef, const int *part,
                    int nranks, int rank, stencil_t s, precision_t p, int chasing, int compressed,
                    int F);
