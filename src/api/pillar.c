@@ -75,6 +75,9 @@ struct pillar_ctx {
     int decomp_set;  /* pillar_set_decomposition: the grid is this rank's part of a model's */
     dist_decomp decomp; /* its exchange (lists in pillar's cells after pillar_setup) */
     pillar_halo_fn halo_fn; /* pillar_set_halo_exchange: the model's exchange, or NULL */
+    int share_made;  /* share: the decomposition as a rank's share of passes (CPU, pillar's
+                      * exchange); -1: it could not be made (the local grid's passes run) */
+    dist_rank share;
     void *halo_user;
     persist_mode persistent; /* option "persistent": GPU in-core steps in one launch */
     mesh_load_opts grid_opts; /* options "levels", "format", "merge_nodes": pillar_grid_file */
@@ -212,6 +215,8 @@ void pillar_destroy(pillar_ctx *ctx)
     }
     if (ctx->decomp_set)
         dist_decomp_free(&ctx->decomp);
+    if (ctx->share_made == 1)
+        dist_rank_free(&ctx->share);
     if (ctx->ready) {
         session_close(&ctx->ses);
         user_order_free(&ctx->u);
@@ -1254,12 +1259,44 @@ static pillar_status halo_refresh(pillar_ctx *ctx, const char *fn, int all_input
     return agreed(ctx, st);
 }
 
-/* pillar_step over a model's decomposition: the halo refreshed, then passes of at most F local
- * steps, each followed by a refresh; every pass's status agreed. */
+/* Whether every rank runs pillar_step on its share (dist_decomp_share, made at the first such
+ * step): on the CPU with pillar's exchange; otherwise (the GPU, the model's exchange, a share
+ * that could not be made) each pass computes the whole local grid. Collective. */
+static int on_share(pillar_ctx *ctx)
+{
+    problem *pb = &ctx->pb;
+    char msg[64] = "";
+    int mine = ctx->backend == BACKEND_CPU && !ctx->halo_fn && ctx->share_made >= 0;
+    if (dist_agree(ctx->decomp.comm, !mine, msg, sizeof msg) != 0)
+        return 0;
+    if (ctx->share_made == 0) {
+        perr_capture(ctx->note, sizeof ctx->note); /* why not: pillar_step's note */
+        int rc = dist_decomp_share(&ctx->share, &ctx->decomp, &pb->ug, ctx->u.cell,
+                                   pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
+                                   ctx->fuse ? ctx->fuse : 1);
+        perr_capture(NULL, 0);
+        ctx->share_made = rc == 0 ? 1 : -1; /* alike on every rank (agreed) */
+    }
+    return ctx->share_made == 1;
+}
+
+/* pillar_step over a model's decomposition: the halo refreshed, then passes of at most F steps
+ * (on the rank's share, or on the whole local grid, each then followed by a refresh; every
+ * pass's status agreed), then the halo refreshed. */
 static pillar_status decomp_steps(pillar_ctx *ctx, int steps)
 {
     int F = ctx->fuse ? ctx->fuse : 1;
     pillar_status st = halo_refresh(ctx, "pillar_step", 1);
+    if (st == PILLAR_OK && on_share(ctx)) {
+        problem *pb = &ctx->pb;
+        const iter_carry *ca = iter_carried(pb->s.stencil);
+        for (int k = 0; k < stencil_table[pb->s.stencil].nin; k++)
+            session_host_read(&ctx->ses, k);
+        dist_decomp_steps(&ctx->share, &ctx->decomp, &pb->ug, pb->uf, steps);
+        for (int j = 0; j < ca->n; j++)
+            session_host_wrote(&ctx->ses, ca->in[j]);
+        return halo_refresh(ctx, "pillar_step", 0);
+    }
     for (int done = 0; st == PILLAR_OK && done < steps;) {
         int t = steps - done < F ? steps - done : F;
         perr_capture(ctx->err, sizeof ctx->err);
@@ -1270,6 +1307,9 @@ static pillar_status decomp_steps(pillar_ctx *ctx, int steps)
         done += t;
         st = halo_refresh(ctx, "pillar_step", 0);
     }
+    if (st == PILLAR_OK && ctx->share_made < 0) /* the steps ran; why not on the share */
+        snprintf(ctx->err, sizeof ctx->err, "pillar_step: note: each pass computes the whole "
+                 "local grid (%.900s)", ctx->note);
     return st;
 }
 

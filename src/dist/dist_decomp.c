@@ -394,7 +394,8 @@ int dist_decomp_make(dist_decomp *d, int comm, const mesh *m, int nown, const in
     d->nown = nown;
     d->gid = xalloc(sizeof(int) * (size_t)nc);
     memcpy(d->gid, gid, sizeof(int) * (size_t)nc);
-    int *owner = xalloc(sizeof(int) * (size_t)nc), *owner_local = xalloc(sizeof(int) * (size_t)nc);
+    int *owner = d->owner = xalloc(sizeof(int) * (size_t)nc);
+    int *owner_local = xalloc(sizeof(int) * (size_t)nc);
     for (int c = 0; c < nc; c++) {
         owner[c] = c < nown ? rank : -1;
         owner_local[c] = c < nown ? c : -1;
@@ -402,7 +403,6 @@ int dist_decomp_make(dist_decomp *d, int comm, const mesh *m, int nown, const in
     st = directory(d, owner, owner_local, msg, n);
     if (st == DECOMP_OK)
         st = rows_and_lists(d, m, owner, owner_local, reach, msg, n);
-    xfree(owner);
     xfree(owner_local);
     if (st != DECOMP_OK)
         dist_decomp_free(d);
@@ -467,6 +467,7 @@ int dist_decomp_exchange(const dist_decomp *d, precision_t p, void *const *field
 void dist_decomp_free(dist_decomp *d)
 {
     xfree(d->gid);
+    xfree(d->owner);
     xfree(d->rpeer);
     xfree(d->rstart);
     xfree(d->rcell);

@@ -18,6 +18,7 @@
 #ifndef PILLAR_DIST_DECOMP_H
 #define PILLAR_DIST_DECOMP_H
 
+#include "dist_plan.h"
 #include "grids/mesh.h"
 #include "stencils/stencil.h"
 
@@ -26,7 +27,8 @@
 typedef struct {
     int comm, rank, nranks;
     int ncells, nown; /* local cells, the first nown owned */
-    int *gid;         /* ncells: global id of each local cell */
+    int *gid;         /* ncells: global id of each local cell (the model's numbering) */
+    int *owner;       /* ncells: its owner (this rank for the owned cells) */
     /* receiving: the halo cells by owner (rpeer ascending), each owner's by ascending global id;
      * local cells in the model's numbering until dist_decomp_renumber */
     int nrecv, *rpeer, *rstart, *rcell;
@@ -61,5 +63,30 @@ int dist_decomp_exchange(const dist_decomp *d, precision_t p, void *const *field
                          long zstride);
 
 void dist_decomp_free(dist_decomp *d);
+
+/* ---- passes on the rank's share (dist_decomp_steps.c) ----
+ *
+ * The decomposition as a rank's share of a distributed run (src/dist/dist_plan.h), built from its
+ * rows (dist_local.h) as the whole-grid path's share is: so a pass computes the ring's trapezoid
+ * only, and step 1's interior while the ring's messages fly. */
+
+/* Rank d's share r for stencil s in precision p, table storage (chasing, compressed), F steps
+ * between exchanges, on g, the local grid as the engine numbers it (cell[c]: the engine's cell of
+ * the model's cell c; d already renumbered by dist_decomp_renumber). Its dist_local: the owned
+ * cells the stencil computes (inner cells of g), then every other held cell, owned elsewhere
+ * (d->owner) or, where its owner's grid never computes it (a halo cell there: the owners' flags
+ * are exchanged), -1; rows from g. r's pt.gcell are g's cells. The send lists made. Collective;
+ * returns 0 on every rank, or -1 on every rank (a rank that could not make its share: one that
+ * owns no cell the stencil computes) after a message. */
+int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const int *cell,
+                      stencil_t s, precision_t p, int chasing, int compressed, int F);
+
+/* `steps` steps of the fields f on g (the engine's, levels g->zstride apart) in passes of at most
+ * r->F steps on share r, the ring exchanged between the ranks of d->comm before each pass while
+ * step 1's interior is computed (dist_cpu.h). Afterwards the owned cells r computes hold the
+ * new state in f; the other held cells (the model's halo) are as they were: dist_decomp_exchange
+ * refreshes them. Collective. Returns 0. */
+int dist_decomp_steps(const dist_rank *r, const dist_decomp *d, const ugrid *g, fieldset f,
+                      int steps);
 
 #endif

@@ -84,14 +84,16 @@ int dist_alltoall_records(int comm, const int *send, const int *scount, int unit
     *recv = NULL;
     return no_mpi();
 }
-int dist_exchange_bytes(int comm, int nsend, const int *speer, const size_t *soff,
-                        const void *sbuf, int nrecv, const int *rpeer, const size_t *roff,
-                        void *rbuf)
+dist_flight *dist_exchange_start(int comm, int nsend, const int *speer, const size_t *soff,
+                                 const void *sbuf, int nrecv, const int *rpeer,
+                                 const size_t *roff, void *rbuf)
 {
     (void)comm, (void)nsend, (void)speer, (void)soff, (void)sbuf, (void)nrecv, (void)rpeer;
     (void)roff, (void)rbuf;
-    return no_mpi();
+    no_mpi();
+    return NULL;
 }
+void dist_exchange_wait(dist_flight *x) { (void)x; }
 
 #else
 
@@ -709,27 +711,53 @@ int dist_alltoall_records(int comm, const int *send, const int *scount, int unit
     return total;
 }
 
+struct dist_flight {
+    int n;
+    MPI_Request *req;
+};
+
+dist_flight *dist_exchange_start(int comm, int nsend, const int *speer, const size_t *soff,
+                                 const void *sbuf, int nrecv, const int *rpeer,
+                                 const size_t *roff, void *rbuf)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    dist_flight *x = xalloc(sizeof *x);
+    x->n = nsend + nrecv;
+    x->req = xalloc(sizeof(MPI_Request) * (size_t)(x->n + 1));
+    for (int j = 0; j < nrecv; j++)
+        MPI_Irecv((char *)rbuf + roff[j], (int)(roff[j + 1] - roff[j]), MPI_BYTE, rpeer[j], 1, c,
+                  &x->req[j]);
+    for (int j = 0; j < nsend; j++)
+        MPI_Isend((const char *)sbuf + soff[j], (int)(soff[j + 1] - soff[j]), MPI_BYTE, speer[j],
+                  1, c, &x->req[nrecv + j]);
+    return x;
+}
+
+void dist_exchange_wait(dist_flight *x)
+{
+    MPI_Waitall(x->n, x->req, MPI_STATUSES_IGNORE);
+    xfree(x->req);
+    xfree(x);
+}
+
+#endif
+
 int dist_exchange_bytes(int comm, int nsend, const int *speer, const size_t *soff,
                         const void *sbuf, int nrecv, const int *rpeer, const size_t *roff,
                         void *rbuf)
 {
-    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
-    int big = soff[nsend] > INT_MAX || roff[nrecv] > INT_MAX, any = 0;
-    MPI_Allreduce(&big, &any, 1, MPI_INT, MPI_LOR, c); /* every rank fails, none waits */
-    if (any) {
-        perr("halo exchange: a rank exchanges more than 2 GB at once; use more ranks");
+    char msg[160] = "";
+    int big = soff[nsend] > INT_MAX || roff[nrecv] > INT_MAX;
+    if (big)
+        snprintf(msg, sizeof msg, "halo exchange: a rank exchanges more than 2 GB at once; use "
+                 "more ranks");
+    if (dist_agree(comm, big, msg, sizeof msg) != 0) { /* every rank fails, none waits */
+        perr("%s", msg);
         return -1;
     }
-    MPI_Request *req = xalloc(sizeof(MPI_Request) * (size_t)(nsend + nrecv + 1));
-    for (int j = 0; j < nrecv; j++)
-        MPI_Irecv((char *)rbuf + roff[j], (int)(roff[j + 1] - roff[j]), MPI_BYTE, rpeer[j], 1, c,
-                  &req[j]);
-    for (int j = 0; j < nsend; j++)
-        MPI_Isend((const char *)sbuf + soff[j], (int)(soff[j + 1] - soff[j]), MPI_BYTE, speer[j],
-                  1, c, &req[nrecv + j]);
-    MPI_Waitall(nrecv + nsend, req, MPI_STATUSES_IGNORE);
-    xfree(req);
+    dist_flight *x = dist_exchange_start(comm, nsend, speer, soff, sbuf, nrecv, rpeer, roff, rbuf);
+    if (!x)
+        return -1; /* built without MPI */
+    dist_exchange_wait(x);
     return 0;
 }
-
-#endif

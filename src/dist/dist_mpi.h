@@ -117,9 +117,19 @@ int dist_alltoall_records(int comm, const int *send, const int *scount, int unit
 /* Byte messages between ranks of comm: bytes [soff[j], soff[j+1]) of sbuf to speer[j]
  * (nsend peers), and from rpeer[j] into [roff[j], roff[j+1]) of rbuf (nrecv peers); returns
  * when every message has gone and arrived. Both sides must list each other. Returns 0, or -1
- * after a message (a message over 2 GB; built without MPI). */
+ * after a message on every rank (a rank exchanging over 2 GB; built without MPI). */
 int dist_exchange_bytes(int comm, int nsend, const int *speer, const size_t *soff,
                         const void *sbuf, int nrecv, const int *rpeer, const size_t *roff,
                         void *rbuf);
+
+/* The same in two halves, to compute while the messages fly: dist_exchange_start posts them
+ * (no message over 2 GB: the caller has checked) and returns the messages in flight;
+ * dist_exchange_wait returns when all have gone and arrived, and frees them. sbuf must not change
+ * and rbuf must not be read in between. Built without MPI: NULL after a message. */
+typedef struct dist_flight dist_flight;
+dist_flight *dist_exchange_start(int comm, int nsend, const int *speer, const size_t *soff,
+                                 const void *sbuf, int nrecv, const int *rpeer,
+                                 const size_t *roff, void *rbuf);
+void dist_exchange_wait(dist_flight *x);
 
 #endif
