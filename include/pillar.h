@@ -236,6 +236,10 @@ pillar_status pillar_set_comm(pillar_ctx *ctx, int fcomm);
  * radius x F of the owned cells (the stencil's radius: 2 for laplap and hdiff, 1 for lap).
  * pillar_apply gives the inputs' halo cells their owners' values, then computes: the outputs
  * equal the one-rank run's at the owned cells. Fields are the local arrays [nlevels][ncells].
+ * On the CPU each rank computes its owned cells and the ring's trapezoid only, step 1's interior
+ * while the ring's messages fly; on the GPU (and with pillar_set_halo_exchange) each pass
+ * computes the whole local grid; where the first could not be set up pillar_step runs the second
+ * and, having succeeded, says why in pillar_last_error.
  *
  * A bad decomposition is refused on every rank with the same status and the same message
  * (pillar_last_error), naming the cell (local index, global id) and the rank: PILLAR_ERR_GRID for

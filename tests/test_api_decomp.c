@@ -6,9 +6,9 @@
  * halo cells' values garbage: pillar's first exchange must replace them), steps, and its local
  * cells (owned and halo) equal, bit for bit, a handle without a communicator on the whole grid;
  * the owned cells gathered on rank 0 cover the grid once. The same with the model's own exchange
- * (pillar_set_halo_exchange, an Allreduce here, independent of pillar's lists). Five bad
- * decompositions are refused on every rank with the same status and message, naming the cell and
- * the rank. A plain MPI program. */
+ * (pillar_set_halo_exchange, an Allreduce here, independent of pillar's lists), and pillar_apply.
+ * Five bad decompositions and a bad argument are refused on every rank with the same status and
+ * message, naming the cell and the rank. A plain MPI program. */
 #include "include/pillar.h"
 
 #include "grids/mesh.h"
@@ -132,15 +132,14 @@ static void local_free(local *l)
     free(l->nbr);
 }
 
-static pillar_ctx *handle(const char *stencil, const char *fuse, const char *precision)
+static pillar_ctx *handle(const char *stencil, const char *fuse)
 {
     pillar_ctx *ctx;
     if (pillar_create(&ctx) != PILLAR_OK)
         return NULL;
     int ok = pillar_set_option(ctx, "stencil", stencil) == PILLAR_OK &&
              pillar_set_option(ctx, "backend", getenv("API_MPI_BACKEND") ? getenv("API_MPI_BACKEND") : "cpu") == PILLAR_OK &&
-             pillar_set_option(ctx, "fuse", fuse) == PILLAR_OK &&
-             pillar_set_option(ctx, "precision", precision) == PILLAR_OK;
+             pillar_set_option(ctx, "fuse", fuse) == PILLAR_OK;
     CHECK(ok, "options: %s", pillar_last_error(ctx));
     return ctx;
 }
@@ -164,13 +163,12 @@ static int set_inputs(pillar_ctx *ctx, const int *ids, int n, int nown, int spoi
 }
 
 /* The reference: a handle without a communicator on the whole grid after T steps (field 0). */
-static double *reference(const char *stencil, const char *fuse, const char *prec, int general,
-                         int T)
+static double *reference(const char *stencil, const char *fuse, int general, int T)
 {
     int N = whole.ncells, *ids = malloc(sizeof(int) * N);
     for (int c = 0; c < N; c++)
         ids[c] = c;
-    pillar_ctx *ctx = handle(stencil, fuse, prec);
+    pillar_ctx *ctx = handle(stencil, fuse);
     double *out = malloc(sizeof(double) * N * NZ);
     int ok = (general ? pillar_grid_general(ctx, N, NZ, 4, whole.nbr)
                       : pillar_grid_quad(ctx, N, NZ, whole.nbr)) == PILLAR_OK &&
@@ -222,9 +220,9 @@ static void run(const char *stencil, const char *fuse, int general, int T, int o
     stencil_t s;
     CHECK(stencil_parse(stencil, &s) == 0, "stencil %s", stencil);
     int F = atoi(fuse), radius = stencil_table[s].radius;
-    double *ref = reference(stencil, fuse, "double", general, T);
+    double *ref = reference(stencil, fuse, general, T);
     local l = make_local(me, radius * F);
-    pillar_ctx *ctx = handle(stencil, fuse, "double");
+    pillar_ctx *ctx = handle(stencil, fuse);
     int comm = (int)MPI_Comm_c2f(MPI_COMM_WORLD);
     model mo = {&l, 0};
     int ok = (general ? pillar_grid_general(ctx, l.ncells, NZ, 4, l.nbr)
@@ -293,12 +291,53 @@ static void run(const char *stencil, const char *fuse, int general, int T, int o
     local_free(&l);
 }
 
+/* pillar_apply over the decomposition (halo garbage again): the outputs at the owned cells equal
+ * the handle's without a communicator on the whole grid, bit for bit. */
+static void run_apply(const char *stencil)
+{
+    int N = whole.ncells, *ids = malloc(sizeof(int) * N), nin = 0, nout = 0;
+    for (int c = 0; c < N; c++)
+        ids[c] = c;
+    const char *name;
+    double *ref = malloc(sizeof(double) * N * NZ);
+    pillar_ctx *ctx = handle(stencil, "1");
+    int ok = pillar_grid_quad(ctx, N, NZ, whole.nbr) == PILLAR_OK &&
+             pillar_setup(ctx) == PILLAR_OK && set_inputs(ctx, ids, N, N, 0) &&
+             pillar_apply(ctx) == PILLAR_OK &&
+             pillar_field_count(ctx, &nin, &nout) == PILLAR_OK &&
+             pillar_field_name(ctx, nin, &name) == PILLAR_OK &&
+             pillar_get_field(ctx, name, ref, (size_t)N * NZ) == PILLAR_OK;
+    CHECK(ok, "apply %s, reference: %s", stencil, pillar_last_error(ctx));
+    pillar_destroy(ctx);
+    local l = make_local(me, 2);
+    double *got = malloc(sizeof(double) * l.ncells * NZ);
+    ctx = handle(stencil, "1");
+    ok = pillar_grid_quad(ctx, l.ncells, NZ, l.nbr) == PILLAR_OK &&
+         pillar_set_decomposition(ctx, (int)MPI_Comm_c2f(MPI_COMM_WORLD), l.nown, l.gid) ==
+             PILLAR_OK &&
+         pillar_setup(ctx) == PILLAR_OK && set_inputs(ctx, l.gid, l.ncells, l.nown, 1) &&
+         pillar_apply(ctx) == PILLAR_OK && pillar_field_name(ctx, nin, &name) == PILLAR_OK &&
+         pillar_get_field(ctx, name, got, (size_t)l.ncells * NZ) == PILLAR_OK;
+    CHECK(ok, "apply %s: %s", stencil, pillar_last_error(ctx));
+    int bad = -1;
+    for (int z = 0; ok && z < NZ && bad < 0; z++)
+        for (int i = 0; i < l.nown && bad < 0; i++)
+            if (memcmp(&got[z * l.ncells + i], &ref[z * N + l.gid[i]], sizeof(double)) != 0)
+                bad = i;
+    CHECK(ok && bad < 0, "apply %s: owned cell %d differs from the one-rank run", stencil, bad);
+    pillar_destroy(ctx);
+    local_free(&l);
+    free(got);
+    free(ref);
+    free(ids);
+}
+
 /* A bad decomposition (l, nown as given) refused on every rank with status want and a message
  * that contains each of the strings in has[] (NULL-terminated) and is the same on every rank. */
 static void refused(const char *what, const char *fuse, local *l, int nown, pillar_status want,
                     const char *const *has)
 {
-    pillar_ctx *ctx = handle("laplap", fuse, "double");
+    pillar_ctx *ctx = handle("laplap", fuse);
     int comm = (int)MPI_Comm_c2f(MPI_COMM_WORLD);
     int ok = pillar_grid_quad(ctx, l->ncells, NZ, l->nbr) == PILLAR_OK;
     CHECK(ok, "%s: the local table: %s", what, pillar_last_error(ctx));
@@ -387,6 +426,14 @@ static void refusals(void)
         refused("a rank with no cells", "1", &l, me == 3 ? 0 : l.nown, PILLAR_ERR_GRID, has);
         local_free(&l);
     }
+    /* an argument one rank refuses alone: agreed too (rank 2's nowned beyond its cells) */
+    {
+        local l = make_local(me, 2);
+        const char *has[] = {"rank 2: nowned = ", NULL};
+        refused("nowned out of range", "1", &l, me == 2 ? l.ncells + 1 : l.nown, PILLAR_ERR_ARG,
+                has);
+        local_free(&l);
+    }
     /* 5. a halo too thin: fuse 2 needs 4 rings for laplap, every rank holds 2 */
     {
         local l = make_local(me, 2);
@@ -416,6 +463,7 @@ int main(int argc, char **argv)
     run("hdiff", "2", 0, 4, 0);
     run("graphlap", "2", 1, 4, 0);
     run("laplap", "2", 0, 5, 1); /* the model's own exchange */
+    run_apply("laplap");
     refusals();
     /* a patch with a boundary (halo cells of the grid, never computed: owned by some ranks, held
      * by others) whose W/E/S/N labels turn in a rotated square */

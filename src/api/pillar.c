@@ -78,6 +78,7 @@ struct pillar_ctx {
     int share_made;  /* share: the decomposition as a rank's share of passes (CPU, pillar's
                       * exchange); -1: it could not be made (the local grid's passes run) */
     dist_rank share;
+    char share_note[ERR_LEN]; /* why the share could not be made */
     void *halo_user;
     persist_mode persistent; /* option "persistent": GPU in-core steps in one launch */
     mesh_load_opts grid_opts; /* options "levels", "format", "merge_nodes": pillar_grid_file */
@@ -1270,7 +1271,7 @@ static int on_share(pillar_ctx *ctx)
     if (dist_agree(ctx->decomp.comm, !mine, msg, sizeof msg) != 0)
         return 0;
     if (ctx->share_made == 0) {
-        perr_capture(ctx->note, sizeof ctx->note); /* why not: pillar_step's note */
+        perr_capture(ctx->share_note, sizeof ctx->share_note); /* why not: pillar_step's note */
         int rc = dist_decomp_share(&ctx->share, &ctx->decomp, &pb->ug, ctx->u.cell,
                                    pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
                                    ctx->fuse ? ctx->fuse : 1);
@@ -1309,7 +1310,7 @@ static pillar_status decomp_steps(pillar_ctx *ctx, int steps)
     }
     if (st == PILLAR_OK && ctx->share_made < 0) /* the steps ran; why not on the share */
         snprintf(ctx->err, sizeof ctx->err, "pillar_step: note: each pass computes the whole "
-                 "local grid (%.900s)", ctx->note);
+                 "local grid (%.900s)", ctx->share_note);
     return st;
 }
 
@@ -1381,26 +1382,26 @@ static pillar_status set_comm_call(pillar_ctx *ctx, int fcomm)
     return PILLAR_OK;
 }
 
-/* What this rank alone can refuse of pillar_set_decomposition (the message in ctx->err); the
- * status goes into the agreement of all ranks. */
-static pillar_status decomp_args(pillar_ctx *ctx, int nowned, const int *gid)
+/* What this rank alone can refuse of pillar_set_decomposition (the message, naming the rank, in
+ * ctx->err); the status goes into the agreement of all ranks. */
+static pillar_status decomp_args(pillar_ctx *ctx, int rank, int nowned, const int *gid)
 {
     const char *fn = "pillar_set_decomposition";
-    pillar_status st = before_setup(ctx, fn);
-    if (st != PILLAR_OK)
-        return st;
+    if (ctx->ready)
+        return fail(ctx, PILLAR_ERR_STATE, "%s: rank %d's handle is set up already "
+                    "(pillar_setup): give the decomposition before", fn, rank);
     if (ctx->decomp_set || ctx->comm_set)
-        return fail(ctx, PILLAR_ERR_STATE, "%s: the handle has %s already", fn,
+        return fail(ctx, PILLAR_ERR_STATE, "%s: rank %d's handle has %s already", fn, rank,
                     ctx->decomp_set ? "a decomposition" : "a communicator (pillar_set_comm)");
     if (!ctx->have_grid || ctx->grid_path)
-        return fail(ctx, PILLAR_ERR_STATE, "%s: give the rank's local table first "
-                    "(pillar_grid_quad or pillar_grid_general)%s", fn,
+        return fail(ctx, PILLAR_ERR_STATE, "%s: rank %d: give the rank's local table first "
+                    "(pillar_grid_quad or pillar_grid_general)%s", fn, rank,
                     ctx->grid_path ? ", not a grid file" : "");
     if (!gid)
-        return fail(ctx, PILLAR_ERR_NULL, "%s: argument 'gid' is NULL", fn);
+        return fail(ctx, PILLAR_ERR_NULL, "%s: rank %d: argument 'gid' is NULL", fn, rank);
     if (nowned < 0 || nowned > ctx->mesh.ncells)
-        return fail(ctx, PILLAR_ERR_ARG, "%s: nowned = %d: expected 1 to the %d local cells", fn,
-                    nowned, ctx->mesh.ncells);
+        return fail(ctx, PILLAR_ERR_ARG, "%s: rank %d: nowned = %d: expected 1 to its %d local "
+                    "cells", fn, rank, nowned, ctx->mesh.ncells);
     const stencil_info *si = &stencil_table[ctx->spec.stencil];
     if (si->coeffs.n > 0)
         return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: %s reads coefficients that depend on the "
@@ -1423,7 +1424,7 @@ static pillar_status set_decomposition_call(pillar_ctx *ctx, int fcomm, int nown
     perr_capture(NULL, 0);
     if (rc != 0) /* no agreement without a communicator */
         return rc == -2 ? PILLAR_ERR_STATE : PILLAR_ERR_ARG;
-    pillar_status mine = decomp_args(ctx, nowned, gid);
+    pillar_status mine = decomp_args(ctx, rank, nowned, gid);
     char msg[ERR_LEN];
     snprintf(msg, sizeof msg, "%s", ctx->err);
     int F = ctx->fuse ? ctx->fuse : 1, reach = stencil_table[ctx->spec.stencil].radius * F;

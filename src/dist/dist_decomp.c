@@ -300,16 +300,6 @@ static int compare_rows(const dist_decomp *d, const mesh *m, const int *r, int q
     return DECOMP_OK;
 }
 
-static const int *sort_gid, *sort_owner; /* by_owner_gid's keys (qsort takes no context) */
-
-static int by_owner_gid(const void *pa, const void *pb)
-{
-    int a = *(const int *)pa, b = *(const int *)pb;
-    if (sort_owner[a] != sort_owner[b])
-        return (sort_owner[a] > sort_owner[b]) - (sort_owner[a] < sort_owner[b]);
-    return (sort_gid[a] > sort_gid[b]) - (sort_gid[a] < sort_gid[b]);
-}
-
 /* The peers (ranks with count[q] > 0, ascending) and starts of a list grouped by rank. */
 static void group(int P, const int *count, int *npeer, int **peer, int **start)
 {
@@ -338,12 +328,14 @@ static int rows_and_lists(dist_decomp *d, const mesh *m, const int *owner, const
     int P = d->nranks, nown = d->nown, nhalo = d->ncells - nown, unit = 4 + table_width(m);
     int st = DECOMP_OK;
     int *order = xalloc(sizeof(int) * (size_t)(nhalo + 1));
+    rec3 *key = xalloc(sizeof(rec3) * (size_t)(nhalo + 1)); /* no static sort key: handles on
+                                                              * other threads */
     for (int i = 0; i < nhalo; i++)
-        order[i] = nown + i;
-    sort_gid = d->gid;
-    sort_owner = owner;
-    qsort(order, (size_t)nhalo, sizeof(int), by_owner_gid);
-    sort_gid = sort_owner = NULL;
+        key[i] = (rec3){owner[nown + i], d->gid[nown + i], nown + i};
+    qsort(key, (size_t)nhalo, sizeof(rec3), by_rec3);
+    for (int i = 0; i < nhalo; i++)
+        order[i] = key[i].b;
+    xfree(key);
     int *dist = distances(m, nown, reach);
     rec_ctx x = {m, d->gid, dist, owner_local, reach};
     int *count = xalloc(sizeof(int) * (size_t)P), *rcount = xalloc(sizeof(int) * (size_t)P);

@@ -51,24 +51,7 @@ static void make_local(dist_local *L, int *at, const dist_decomp *d, const ugrid
         L->owner[i] = flag[c] ? -1 : d->owner[c];
         L->nown += c < d->nown && !flag[c];
     }
-    for (int t = 0; t < 2; t++) {
-        const int *in = t ? g->adj : g->nbr;
-        int w = t ? g->adjw : NREL1;
-        if (!in)
-            continue;
-        int *out = xalloc(sizeof(int) * (size_t)w * (size_t)n);
-        for (int r = 0; r < w; r++)
-            for (int i = 0; i < n; i++) {
-                int v = in[(size_t)r * (size_t)g->nxy + (size_t)at[i]];
-                out[(size_t)r * (size_t)n + (size_t)i] = v >= 0 ? toL[v] : -1;
-            }
-        if (t) {
-            L->adj = out;
-            L->adjw = w;
-        } else {
-            L->nbr = out;
-        }
-    }
+    dist_local_rows(L, g, at, toL);
     xfree(toL);
     xfree(from);
 }
