@@ -3,8 +3,9 @@
 ! cut into strips of rows, one a rank; each rank holds its strip and every row within
 ! radius x F = 4 of it, owned cells in reverse order then the halo rows, with 0-based global ids
 ! and the local table (-1 where a neighbour is not held). pillar_set_decomposition,
-! pillar_step: every local cell (owned and halo) equals, bit for bit, a handle without a
-! communicator on the whole torus; the same with the model's own exchange (a bind(C) function
+! pillar_step (on the rank's share: no note in pillar_last_error): every local cell (owned and
+! halo) equals, bit for bit, a handle without a communicator on the whole torus; the same with
+! the model's own exchange (a bind(C) function
 ! given by pillar_set_halo_exchange: an MPI_Allreduce of the owned values); a rank with no owned
 ! cell is refused with PILLAR_ERR_GRID and the same message on every rank.
 module decomp_model
