@@ -3,13 +3,14 @@
 TABLE holds the command's table (run without --json), JSON its --json output. Checks that JSON
 is one JSON object; that every line of the table indented by INDENT blanks ("key   text") has a
 member of that key (blanks and other signs in a key as '_') whose text, or one of whose texts,
-equals the line's text, except for the members named in VARY (timings differ between two runs);
+equals the line's text, except for the members named in VARY (timings and peak memory differ
+between two runs);
 then that each Python expression EXPR holds with `d` the object. Exit 0 or 1 with the reason."""
 import json
 import re
 import sys
 
-VARY = {"time", "moved", "kernels", "link", "link_use", "backend"}
+VARY = {"time", "moved", "kernels", "link", "link_use", "backend", "memory"}
 
 
 def table_members(path, indent):

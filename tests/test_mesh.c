@@ -700,6 +700,78 @@ static void test_bad_files(void)
     mesh_free(&m);
 }
 
+/* ---- a rank's share: the header and blocks of rows (mesh_read_header, mesh_read_block) ---- */
+
+/* Blocks of rows of a written mesh, read in uneven pieces, equal the rows of the whole read; the
+ * header equals the mesh's shape; rows past the end and a part out of range are refused. */
+static void test_blocks(void)
+{
+    mesh_gen_spec specs[] = {
+        {MESH_CUBED_SPHERE, 0, 0, 12, 7, 0, 1, 0, 0},
+        {MESH_HEXAGONS, 14, 12, 0, 3, 0, 1, 1, 0},
+        {MESH_REFINED, 15, 15, 0, 4, 0, 1, 0, 5}, /* a general mesh with /cell_sides */
+        {MESH_REGULAR, 100, 90, 0, 3, 0, 1, 0, 0}, /* chunked, compressed datasets */
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        const char *kind = mesh_kind_name[specs[i].kind];
+        mesh a;
+        CHECK(mesh_generate(&a, &specs[i]) == 0, "generate %s", kind);
+        a.nparts = 5;
+        a.part = xalloc(sizeof(int) * (size_t)a.ncells);
+        CHECK(mesh_partition(&a, 5, a.part) == 0, "partition %s", kind);
+        char path[512];
+        snprintf(path, sizeof path, "%s", tmpname("blocks.h5"));
+        CHECK(mesh_write(path, &a) == 0, "write %s", kind);
+        mesh_header h;
+        CHECK(mesh_read_header(path, &h) == 0, "%s: header", kind);
+        int w = mesh_width(&a);
+        CHECK(h.ncells == a.ncells && h.nlevels == a.nlevels && h.quad == (a.nbr != NULL) &&
+                  h.width == w && h.has_sides == (a.sides != NULL) && h.nparts == 5 &&
+                  h.patch == (a.xy != NULL),
+              "%s: header %d cells, %d levels, quad %d, width %d, sides %d, %d parts, patch %d",
+              kind, h.ncells, h.nlevels, h.quad, h.width, h.has_sides, h.nparts, h.patch);
+        long bad = 0;
+        for (int r0 = 0, len = 1; r0 < a.ncells; r0 += len, len = len * 3 + 1) {
+            int n = a.ncells - r0 < len ? a.ncells - r0 : len, *nbr, *sides, *part;
+            if (mesh_read_block(path, &h, r0, n, &nbr, &sides, &part) != 0) {
+                CHECK(0, "%s: rows %d to %d", kind, r0, r0 + n - 1);
+                break;
+            }
+            for (int c = 0; c < n; c++) {
+                const int *row = mesh_row(&a, r0 + c);
+                for (int j = 0; j < w; j++)
+                    bad += nbr[(size_t)c * (size_t)w + (size_t)j] != row[j];
+                bad += part[c] != a.part[r0 + c];
+                bad += a.sides ? !sides || sides[c] != a.sides[r0 + c] : sides != NULL;
+            }
+            xfree(nbr);
+            xfree(sides);
+            xfree(part);
+        }
+        CHECK(bad == 0, "%s: %ld values of the blocks differ from the whole read", kind, bad);
+        int *nbr, *sides, *part;
+        char msg[256] = "";
+        perr_capture(msg, sizeof msg);
+        int rc = mesh_read_block(path, &h, a.ncells - 2, 3, &nbr, &sides, &part);
+        perr_capture(NULL, 0);
+        CHECK(rc == -1 && !nbr && strstr(msg, "rows"), "%s: rows past the end: rc %d '%s'", kind,
+              rc, msg);
+        mesh_free(&a);
+    }
+    /* a part out of range (the bad file of test_bad_files), refused by its row */
+    mesh_header h;
+    const char *bad = tmpname("partition.h5");
+    CHECK(mesh_read_header(bad, &h) == 0 && h.nparts == 2, "partition.h5: header");
+    int *nbr, *sides, *part;
+    char msg[256] = "";
+    perr_capture(msg, sizeof msg);
+    int rc = mesh_read_block(bad, &h, 0, 3, &nbr, &sides, &part);
+    perr_capture(NULL, 0);
+    CHECK(rc == -1 && strstr(msg, "/partition: cell 1 is in part 5"), "partition.h5: rc %d '%s'",
+          rc, msg);
+    CHECK(mesh_read_header(tmpname("not-hdf5.h5"), &h) == 1, "not-hdf5.h5: not a mesh file");
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--bad-files")) {
@@ -720,6 +792,7 @@ int main(int argc, char **argv)
     test_metis();
     test_zcurve();
     test_bad_files();
+    test_blocks();
     scratch_remove();
     return check_done("test_mesh");
 }

@@ -110,6 +110,22 @@ static int *by_destination(const int *list, int k, const int *dest, int P, int u
     return out;
 }
 
+/* An all-to-all of records of `unit` ints (dist_alltoallv_int): count[q] records for rank q, laid
+ * out as by_destination lays them; *recv gets every rank's for this one, rcount[q] from rank q.
+ * Returns the records received. Collective. */
+static int records(int comm, int P, const int *send, const int *count, int unit, int **recv,
+                   int *rcount)
+{
+    int *ints = xalloc(sizeof(int) * (size_t)P), total = 0;
+    for (int q = 0; q < P; q++)
+        ints[q] = count[q] * unit;
+    *recv = dist_alltoallv_int(comm, send, ints, rcount);
+    for (int q = 0; q < P; q++)
+        total += rcount[q] /= unit;
+    xfree(ints);
+    return total;
+}
+
 /* What the records describe (by_destination's put). */
 typedef struct {
     const mesh *m;
@@ -179,13 +195,8 @@ static int directory(dist_decomp *d, int *owner, int *owner_local, char *msg, si
     rec_ctx x = {NULL, d->gid, NULL, NULL, 0};
     int *count = xalloc(sizeof(int) * (size_t)P), *rcount = xalloc(sizeof(int) * (size_t)P);
     int *send = by_destination(list, nown, dir, P, 2, count, put_id, &x), *got = NULL;
-    int nreg = dist_alltoall_records(d->comm, send, count, 2, &got, rcount);
+    int nreg = records(d->comm, P, send, count, 2, &got, rcount);
     xfree(send);
-    if (nreg < 0) {
-        snprintf(msg, n, "rank %d: the directory of global ids is too large", d->rank);
-        st = DECOMP_ERR_ARG;
-        nreg = 0;
-    }
     /* the directory's entries: (id, owner, owner's local cell) by id */
     rec3 *e = xalloc(sizeof(rec3) * (size_t)(nreg + 1));
     for (int q = 0, i = 0; q < P; q++)
@@ -205,13 +216,7 @@ static int directory(dist_decomp *d, int *owner, int *owner_local, char *msg, si
     /* the halo cells' owners, asked of the directory and answered in the order asked */
     int nhalo = nc - nown;
     send = by_destination(list + nown, nhalo, dir, P, 2, count, put_id, &x);
-    int nask = dist_alltoall_records(d->comm, send, count, 2, &got, rcount);
-    if (nask < 0) { /* on every rank (dist_alltoall_records agrees) */
-        snprintf(msg, n, "rank %d: the requests of halo cells are too large", d->rank);
-        st = DECOMP_ERR_ARG;
-        nask = 0;
-        memset(rcount, 0, sizeof(int) * (size_t)P);
-    }
+    int nask = records(d->comm, P, send, count, 2, &got, rcount);
     int *answer = xalloc(sizeof(int) * 2 * (size_t)(nask + 1));
     for (int i = 0; i < nask; i++) {
         int lo = 0, hi = nreg - 1, g = got[2 * i];
@@ -231,13 +236,8 @@ static int directory(dist_decomp *d, int *owner, int *owner_local, char *msg, si
     }
     xfree(got);
     int *back = NULL, *bcount = xalloc(sizeof(int) * (size_t)P);
-    int nback = dist_alltoall_records(d->comm, answer, rcount, 2, &back, bcount);
+    records(d->comm, P, answer, rcount, 2, &back, bcount); /* nhalo answers */
     xfree(answer);
-    if (nback != nhalo && st == DECOMP_OK) {
-        snprintf(msg, n, "rank %d: the directory answered %d of %d halo cells", d->rank, nback,
-                 nhalo);
-        st = DECOMP_ERR_ARG;
-    }
     /* the answers come back grouped by directory rank, each group in the order it was asked */
     int *at = xalloc(sizeof(int) * (size_t)P);
     for (int q = 0, s = 0; q < P; q++) {
@@ -340,15 +340,9 @@ static int rows_and_lists(dist_decomp *d, const mesh *m, const int *owner, const
     rec_ctx x = {m, d->gid, dist, owner_local, reach};
     int *count = xalloc(sizeof(int) * (size_t)P), *rcount = xalloc(sizeof(int) * (size_t)P);
     int *send = by_destination(order, nhalo, owner, P, unit, count, put_row, &x), *got = NULL;
-    int nreq = dist_alltoall_records(d->comm, send, count, unit, &got, rcount);
+    int nreq = records(d->comm, P, send, count, unit, &got, rcount);
     xfree(send);
     xfree(dist);
-    if (nreq < 0) { /* on every rank (dist_alltoall_records agrees) */
-        snprintf(msg, n, "rank %d: its halo rows are too large to exchange", d->rank);
-        st = DECOMP_ERR_ARG;
-        nreq = 0;
-        memset(rcount, 0, sizeof(int) * (size_t)P);
-    }
     for (int q = 0, i = 0; q < P && st == DECOMP_OK; q++)
         for (int k = 0; k < rcount[q] && st == DECOMP_OK; k++, i++)
             st = compare_rows(d, m, got + (size_t)unit * (size_t)i, q, reach, msg, n);

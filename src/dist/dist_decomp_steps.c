@@ -56,25 +56,6 @@ static void make_local(dist_local *L, int *at, const dist_decomp *d, const ugrid
     xfree(from);
 }
 
-/* The send lists: each rank tells the owners which ring cells it needs, by global id. */
-static int connect(const dist_decomp *d, dist_rank *r)
-{
-    int P = d->nranks, *need = xalloc(sizeof(int) * (size_t)P), *want = xalloc(sizeof(int) * (size_t)P);
-    memset(need, 0, sizeof(int) * (size_t)P);
-    for (int j = 0; j < r->nrecv; j++)
-        need[r->rpeer[j]] = r->rstart[j + 1] - r->rstart[j];
-    int *ids = xalloc(sizeof(int) * (size_t)(r->rstart[r->nrecv] + 1)), *asked = NULL;
-    dist_rank_wants(r, ids);
-    int rc = dist_alltoall_records(d->comm, ids, need, 1, &asked, want) < 0 ? -1 : 0;
-    if (rc == 0)
-        rc = dist_rank_sends(r, want, asked);
-    xfree(need);
-    xfree(want);
-    xfree(ids);
-    xfree(asked);
-    return rc;
-}
-
 int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const int *cell,
                       stencil_t s, precision_t p, int chasing, int compressed, int F)
 {
@@ -105,7 +86,7 @@ int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const 
         return -1;
     }
     /* the passes' messages: fixed sizes, checked once (dist_exchange_start does not) */
-    rc = connect(d, r);
+    rc = dist_rank_connect(d->comm, r);
     size_t most = 0;
     for (int j = 0; rc == 0 && j < r->nsend; j++) {
         size_t b = dist_msg_values(r, r->sstart[j + 1] - r->sstart[j]) * prec_size(p);

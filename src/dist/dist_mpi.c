@@ -63,6 +63,26 @@ void dist_minmax(int comm, double x, double *lo, double *hi)
     (void)comm;
     *lo = *hi = x;
 }
+void dist_gather_long(int comm, long x, long *all)
+{
+    (void)comm;
+    all[0] = x;
+}
+int *dist_alltoallv_int(int comm, const int *send, const int *scount, int *rcount)
+{
+    (void)comm;
+    rcount[0] = scount[0];
+    int *recv = xalloc(sizeof(int) * (size_t)(scount[0] + 1));
+    memcpy(recv, send, sizeof(int) * (size_t)scount[0]);
+    return recv;
+}
+int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p, int chasing,
+                       int compressed, int F, int steps, const dist_exec *e, dist_timing *t)
+{
+    (void)comm, (void)L, (void)s, (void)p, (void)chasing, (void)compressed, (void)F, (void)steps;
+    (void)e, (void)t;
+    return no_mpi();
+}
 int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, precision_t p,
                  int chasing, int compressed, int F, fieldset f, int steps, const dist_exec *e,
                  dist_timing *t)
@@ -77,13 +97,6 @@ int dist_agree(int comm, int st, char *msg, size_t n)
     (void)comm, (void)msg, (void)n;
     return st;
 }
-int dist_alltoall_records(int comm, const int *send, const int *scount, int unit, int **recv,
-                          int *rcount)
-{
-    (void)comm, (void)send, (void)scount, (void)unit, (void)rcount;
-    *recv = NULL;
-    return no_mpi();
-}
 dist_flight *dist_exchange_start(int comm, int nsend, const int *speer, const size_t *soff,
                                  const void *sbuf, int nrecv, const int *rpeer,
                                  const size_t *roff, void *rbuf)
@@ -94,6 +107,11 @@ dist_flight *dist_exchange_start(int comm, int nsend, const int *speer, const si
     return NULL;
 }
 void dist_exchange_wait(dist_flight *x) { (void)x; }
+int dist_rank_connect(int comm, dist_rank *d)
+{
+    (void)comm, (void)d;
+    return no_mpi();
+}
 
 #else
 
@@ -155,6 +173,33 @@ void dist_minmax(int comm, double x, double *lo, double *hi)
     MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
     MPI_Allreduce(&x, lo, 1, MPI_DOUBLE, MPI_MIN, c);
     MPI_Allreduce(&x, hi, 1, MPI_DOUBLE, MPI_MAX, c);
+}
+
+void dist_gather_long(int comm, long x, long *all)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    MPI_Gather(&x, 1, MPI_LONG, all, 1, MPI_LONG, 0, c);
+}
+
+int *dist_alltoallv_int(int comm, const int *send, const int *scount, int *rcount)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    int n = 1;
+    MPI_Comm_size(c, &n);
+    MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, c);
+    int *sdis = xalloc(sizeof(int) * (size_t)n), *rdis = xalloc(sizeof(int) * (size_t)n);
+    long st = 0, rt = 0;
+    for (int q = 0; q < n; q++) {
+        sdis[q] = (int)st;
+        rdis[q] = (int)rt;
+        st += scount[q];
+        rt += rcount[q];
+    }
+    int *recv = xalloc(sizeof(int) * (size_t)(rt + 1));
+    MPI_Alltoallv(send, scount, sdis, MPI_INT, recv, rcount, rdis, MPI_INT, c);
+    xfree(sdis);
+    xfree(rdis);
+    return recv;
 }
 
 /* Whether every rank's rc is 0 (collective). */
@@ -237,6 +282,9 @@ static int part_open(rank_part *r, dist_rank *d, const ugrid *g, fieldset f, con
         for (int k = 0; k < stencil_table[d->stencil].nin; k++)
             problem_fill_inputs(e->bare, k, d->pt.gcell, d->pt.ncells, 0, d->nz, r->loc.p[k],
                                 d->pt.zstride);
+    else if (e->fill) /* the same by global id */
+        for (int k = 0; k < stencil_table[d->stencil].nin; k++)
+            e->fill(e->fill_user, k, d->gid, d->pt.ncells, 0, d->nz, r->loc.p[k], d->pt.zstride);
     else
         dist_fields_load(d, g, f, r->loc);
     offsets(d, d->sstart, d->nsend, &r->soff);
@@ -459,7 +507,7 @@ static owners owners_gather(MPI_Comm c, const dist_rank *d, int root_only)
         o.total += get ? o.counts[q] : 0;
     }
     o.cells = xalloc(sizeof(int) * (size_t)(o.total + 1));
-    const int *mine = d->pt.gcell + d->pt.first[0];
+    const int *mine = d->gid + d->pt.first[0];
     if (root_only)
         MPI_Gatherv(mine, nown, MPI_INT, o.cells, o.counts, o.dis, MPI_INT, 0, c);
     else
@@ -492,7 +540,8 @@ static void level_gather(MPI_Comm c, const dist_rank *d, fieldset loc, int j, in
 }
 
 /* Every rank's own cells of the carried fields into f on rank 0 (every rank unless root_only):
- * the cells' global ids, then the values level by level. */
+ * the cells' global ids (the grid's cells: the whole-grid path), then the values level by
+ * level. */
 static void gather(MPI_Comm c, const dist_rank *d, const ugrid *g, fieldset loc, fieldset f, int root_only)
 {
     const iter_carry *ca = iter_carried(d->stencil);
@@ -512,12 +561,13 @@ static void gather(MPI_Comm c, const dist_rank *d, const ugrid *g, fieldset loc,
 }
 
 /* The final state's iter_state_hash on rank 0 (0 elsewhere), with no rank holding more than its
- * part and one level of the grid: level by level, the ranks' own cells gathered into the level,
- * the grid's halo cells (no rank owns them; never computed) at their initial values. */
-static uint64_t gather_hash(MPI_Comm c, const dist_rank *d, const problem *pb, fieldset loc)
+ * part and one level of the grid of nxy cells: level by level, the ranks' own cells gathered
+ * into the level at their global ids, the grid's halo cells (no rank owns them; never computed)
+ * at their initial values from pb (NULL: the ranks own every cell, gids 0 .. nxy-1). */
+static uint64_t gather_hash(MPI_Comm c, const dist_rank *d, const problem *pb, int nxy_, fieldset loc)
 {
     const iter_carry *ca = iter_carried(d->stencil);
-    size_t es = prec_size(d->prec), nxy = (size_t)pb->ug.nxy;
+    size_t es = prec_size(d->prec), nxy = (size_t)nxy_;
     owners o = owners_gather(c, d, 1);
     int me = d->rank;
     char *send = xalloc(es * (size_t)(d->nown + 1)), *recv = xalloc(es * (size_t)(o.total + 1));
@@ -528,7 +578,8 @@ static uint64_t gather_hash(MPI_Comm c, const dist_rank *d, const problem *pb, f
             level_gather(c, d, loc, j, z, &o, send, recv, 1);
             if (me != 0)
                 continue;
-            problem_fill_inputs(pb, ca->in[j], NULL, pb->ug.nhalo, z, z + 1, level, 0);
+            if (pb)
+                problem_fill_inputs(pb, ca->in[j], NULL, pb->ug.nhalo, z, z + 1, level, 0);
             for (int i = 0; i < o.total; i++)
                 memcpy(level + (size_t)o.cells[i] * es, recv + (size_t)i * es, es);
             h = iter_hash_values(h, d->prec, level, nxy);
@@ -538,6 +589,48 @@ static uint64_t gather_hash(MPI_Comm c, const dist_rank *d, const problem *pb, f
     xfree(recv);
     xfree(level);
     return me == 0 ? h : 0;
+}
+
+static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int steps,
+                    const dist_exec *e, dist_timing *t);
+
+/* Whether every rank made its part (collective); a rank that did not has said why. */
+static int all_made(MPI_Comm c, dist_rank *d, int rc)
+{
+    if (all_ok(c, rc))
+        return 1;
+    if (rc == 0) {
+        perr("distributed run: another rank could not make its part");
+        dist_rank_free(d);
+    }
+    return 0;
+}
+
+int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p, int chasing,
+                       int compressed, int F, int steps, const dist_exec *e, dist_timing *t)
+{
+    int me, n;
+    memset(t, 0, sizeof *t);
+    if (dist_comm_info(comm, &me, &n) != 0)
+        return -1;
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    if (F < 1 || steps < 1 || !e->fill) {
+        perr("distributed run: %d steps, %d between exchanges%s", steps, F,
+             e->fill ? ": need at least 1 of each" : ", no inputs to fill");
+        return -1;
+    }
+    dist_rank d;
+    int rc = dist_rank_make_local(&d, L, n, me, s, p, chasing, compressed, F);
+    if (rc == 0 && stencil_table[s].coeffs.n) {
+        perr("distributed run: %s reads coefficients, which a rank's own rows do not give yet",
+             stencil_table[s].name);
+        dist_rank_free(&d);
+        rc = -1;
+    }
+    if (!all_made(c, &d, rc))
+        return -1;
+    fieldset none = {{0}};
+    return run_rank(c, &d, NULL, none, steps, e, t);
 }
 
 int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, precision_t p,
@@ -561,14 +654,18 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
     dist_rank d;
     int rc = dist_rank_make(&d, g, coef, part, n, me, s, p, chasing, compressed, F);
     xfree(part);
-    if (!all_ok(c, rc)) {
-        if (rc == 0) {
-            perr("distributed run: another rank could not make its part");
-            dist_rank_free(&d);
-        }
+    if (!all_made(c, &d, rc))
         return -1;
-    }
-    rc = connect(c, &d);
+    return run_rank(c, &d, g, f, steps, e, t);
+}
+
+/* The run of rank d (made, lists to connect) on comm c; frees d. */
+static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int steps,
+                    const dist_exec *e, dist_timing *t)
+{
+    dist_rank d = *dp;
+    int me = d.rank, n = d.nranks, comm = (int)MPI_Comm_c2f(c), F = d.F;
+    int rc = connect(c, &d);
     rank_part r;
     memset(&r, 0, sizeof r);
     if (rc == 0)
@@ -618,8 +715,8 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
     if (r.dev)
         dist_gpu_store(r.dev, r.loc);
 #endif
-    if (e->bare)
-        t->hash = gather_hash(c, &d, e->bare, r.loc);
+    if (e->bare || e->fill)
+        t->hash = gather_hash(c, &d, e->bare, e->bare ? e->bare->ug.nxy : e->ncells, r.loc);
     else
         gather(c, &d, g, r.loc, f, e->root_only);
 
@@ -654,6 +751,8 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
 
 /* ---- collectives for dist_decomp.c ---- */
 
+int dist_rank_connect(int comm, dist_rank *d) { return connect(MPI_Comm_f2c((MPI_Fint)comm), d); }
+
 int dist_agree(int comm, int st, char *msg, size_t n)
 {
     MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
@@ -673,42 +772,6 @@ int dist_agree(int comm, int st, char *msg, size_t n)
         MPI_Bcast(msg, len, MPI_CHAR, who, c);
     }
     return code;
-}
-
-int dist_alltoall_records(int comm, const int *send, const int *scount, int unit, int **recv,
-                          int *rcount)
-{
-    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
-    int n;
-    MPI_Comm_size(c, &n);
-    MPI_Alltoall((void *)scount, 1, MPI_INT, rcount, 1, MPI_INT, c);
-    int *sc = xalloc(sizeof(int) * (size_t)n), *sd = xalloc(sizeof(int) * (size_t)n);
-    int *rc = xalloc(sizeof(int) * (size_t)n), *rd = xalloc(sizeof(int) * (size_t)n);
-    long long sa = 0, ra = 0;
-    for (int q = 0; q < n; q++) {
-        sc[q] = scount[q] * unit;
-        rc[q] = rcount[q] * unit;
-        sd[q] = (int)sa;
-        rd[q] = (int)ra;
-        sa += (long long)scount[q] * unit;
-        ra += (long long)rcount[q] * unit;
-    }
-    int big = sa > INT_MAX || ra > INT_MAX, any = 0;
-    MPI_Allreduce(&big, &any, 1, MPI_INT, MPI_LOR, c);
-    int total = -1;
-    *recv = NULL;
-    if (any) {
-        perr("distributed run: an exchange of cell records larger than 2^31 values");
-    } else {
-        *recv = xalloc(sizeof(int) * (size_t)(ra + 1));
-        MPI_Alltoallv((void *)send, sc, sd, MPI_INT, *recv, rc, rd, MPI_INT, c);
-        total = (int)(ra / (unit > 0 ? unit : 1));
-    }
-    xfree(sc);
-    xfree(sd);
-    xfree(rc);
-    xfree(rd);
-    return total;
 }
 
 struct dist_flight {

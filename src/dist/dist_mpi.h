@@ -34,6 +34,16 @@ int dist_comm_info(int comm, int *rank, int *size);
 /* The smallest and largest of x over the ranks of comm (every rank gets them). */
 void dist_minmax(int comm, double x, double *lo, double *hi);
 
+/* Every rank's x gathered on rank 0 of comm: all (comm's size entries, read on rank 0 only; the
+ * others may pass NULL) gets rank r's in all[r] (collective). */
+void dist_gather_long(int comm, long x, long *all);
+
+/* MPI_Alltoallv of ints over comm (collective): scount[q] ints for rank q, back to back in send
+ * in rank order; rcount (comm's size entries) gets how many come from each rank. Returns the
+ * received ints, back to back in rank order (a new array; at least one entry). Without MPI: one
+ * rank, send copied. */
+int *dist_alltoallv_int(int comm, const int *send, const int *scount, int *rcount);
+
 /* How a rank runs its part. */
 typedef struct {
     int gpu;         /* 1: on the CUDA device (dist_gpu.h), 0: on the CPU */
@@ -45,6 +55,14 @@ typedef struct {
      * state's iter_state_hash (dist_timing.hash), gathered level by level. No rank then holds
      * more than its part and one level of the grid */
     const problem *bare;
+    /* non-NULL (bare NULL; dist_mpi_run_local): input field k's initial values at the n local
+     * cells of global ids gid[], levels [z0, z1), value i of level z at index
+     * (z - z0) * zstride + i of dst; rank 0 gets the final state's hash as with bare, the
+     * global ids being the grid's cells 0 .. ncells-1, every one owned by some rank */
+    void (*fill)(const void *user, int k, const int *gid, int n, int z0, int z1, void *dst,
+                 long zstride);
+    const void *fill_user;
+    int ncells;
 } dist_exec;
 
 /* Bare exchanges timed after a run (dist_timing.exchange_s: their median). */
@@ -99,6 +117,15 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
                  int chasing, int compressed, int F, fieldset f, int steps, const dist_exec *e,
                  dist_timing *t);
 
+/* dist_mpi_run from each rank's own rows L (dist_local.h; e.g. dist_read_local): no rank holds
+ * more than its rows, its part's fields and (rank 0) one level of the grid. e->fill makes the
+ * inputs; the state is not gathered, rank 0 gets its hash (dist_timing.hash: iter_state_hash of
+ * the grid whose cell c is global id c, which must number every cell 0 .. e->ncells-1, each
+ * owned by one rank: a closed mesh in file order). Stencils that read coefficients (fluxdiff)
+ * are refused. Collective; returns 0, or -1 with a message. */
+int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p, int chasing,
+                       int compressed, int F, int steps, const dist_exec *e, dist_timing *t);
+
 /* ---- collectives for the other files of src/dist (dist_decomp.c): mpi.h stays here ---- */
 
 /* Agreement on a failure, collective over comm: each rank passes its status st (0: none) and,
@@ -106,13 +133,6 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
  * rank gets the status and message of the lowest rank that failed (msg replaced), so that all
  * ranks return the same status and say the same thing. Built without MPI: st, msg unchanged. */
 int dist_agree(int comm, int st, char *msg, size_t n);
-
-/* An all-to-all of records of `unit` ints, collective over comm: scount[q] records for rank q,
- * back to back in rank order in send; *recv (allocated, xfree) gets every rank's records for
- * this one in rank order, rcount[q] (nranks entries, the caller's array) of them from rank q.
- * Returns the records received, or -1 after a message (more than 2^31 ints; built without MPI). */
-int dist_alltoall_records(int comm, const int *send, const int *scount, int unit, int **recv,
-                          int *rcount);
 
 /* Byte messages between ranks of comm: bytes [soff[j], soff[j+1]) of sbuf to speer[j]
  * (nsend peers), and from rpeer[j] into [roff[j], roff[j+1]) of rbuf (nrecv peers); returns
@@ -131,5 +151,10 @@ dist_flight *dist_exchange_start(int comm, int nsend, const int *speer, const si
                                  const void *sbuf, int nrecv, const int *rpeer,
                                  const size_t *roff, void *rbuf);
 void dist_exchange_wait(dist_flight *x);
+
+/* Rank d's send lists (dist_rank_sends) from what every rank of comm wants of it: each rank
+ * tells each owner the global ids of the ring cells it receives (collective). Returns 0, or -1
+ * with a message on the rank asked for a cell it does not own. */
+int dist_rank_connect(int comm, dist_rank *d);
 
 #endif

@@ -70,6 +70,16 @@ void problem_fill_inputs(const problem *pb, int f, const int *cells, int n, int 
                       input_at(pb, f, cells ? cells[i] : i, z));
 }
 
+void problem_fill_inputs_ids(const problem_spec *s, int f, const int *ids, int n, int z0, int z1,
+                             void *dst, long zstride)
+{
+#pragma omp parallel for schedule(static) collapse(2)
+    for (int z = z0; z < z1; z++)
+        for (int i = 0; i < n; i++)
+            field_set(s->prec, dst, (size_t)i + (size_t)(z - z0) * (size_t)zstride,
+                      stencil_input(s->stencil, f, ids[i], 0, z, s->seed));
+}
+
 static int build_mesh_grid(problem *pb)
 {
     const problem_spec *s = &pb->s;

@@ -89,6 +89,11 @@ int problem_make_bare(problem *pb, const problem_spec *s, const char *path, mesh
  * of pb->ug, levels [z0, z1): value i of level z at index (z - z0) * zstride + i of dst. */
 void problem_fill_inputs(const problem *pb, int f, const int *cells, int n, int z0, int z1,
                          void *dst, long zstride);
+/* The same without a problem, on a mesh file without a patch (no /patch_xy: inputs go by the
+ * file's cell index, as problem_fill_inputs' do there): input field f of spec s (its stencil and
+ * seed) at the n cells of file indices ids[]. */
+void problem_fill_inputs_ids(const problem_spec *s, int f, const int *ids, int n, int z0, int z1,
+                             void *dst, long zstride);
 /* The same on a mesh already in memory and checked (mesh_check), which pb takes over (m is
  * emptied, also on failure); name stands for it in messages (pb->mesh_path). m = NULL: the mesh
  * file at name, or an emulated grid when name is NULL too. */

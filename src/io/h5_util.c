@@ -261,10 +261,20 @@ static int stored_enough(h5_reader *rd, const char *name, hid_t d, size_t n)
     return 0;
 }
 
-int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h5_shape *want,
-            long dims_out[2], void **buf)
+/* An opened dataset being read: its ids, extents and the memory type its values are read as. */
+typedef struct {
+    hid_t d, t, sp, mt;
+    int rank;
+    hsize_t dims[2];
+    size_t n; /* values it declares */
+} h5_ds;
+
+/* Opens dataset `name` of rd checked as h5_read checks it (present, a local link, a dataset,
+ * the type, the shape, values inside the file). 0 (ds open: ds_close), 1 if absent and optional,
+ * -1 after a message (nothing left open). */
+static int ds_open(h5_reader *rd, const char *name, int optional, int is_float,
+                   const h5_shape *want, h5_ds *ds)
 {
-    *buf = NULL;
     if (H5Lexists(rd->file, name, H5P_DEFAULT) <= 0) {
         if (optional)
             return 1;
@@ -273,41 +283,137 @@ int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h
     }
     if (!h5_link_local(rd->path, rd->file, name))
         return -1;
-    hid_t d = H5Dopen2(rd->file, name, H5P_DEFAULT);
-    if (d < 0) {
+    ds->d = H5Dopen2(rd->file, name, H5P_DEFAULT);
+    if (ds->d < 0) {
         perr("%s: %s is not a dataset", rd->path, name);
         return -1;
     }
-    hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
-    int rank = H5Sget_simple_extent_ndims(sp), rc = -1;
-    hsize_t dims[2] = {0, 1};
-    if (rank >= 1 && rank <= 2)
-        H5Sget_simple_extent_dims(sp, dims, NULL);
-    hid_t mt = read_memtype(rd, name, t, is_float);
-    if (mt >= 0 && shape_ok(rd, name, rank, dims, want) && h5_data_local(rd->path, name, d) &&
-        stored_enough(rd, name, d, (size_t)dims[0] * (rank == 2 ? (size_t)dims[1] : 1)))
-        rc = 0;
+    ds->t = H5Dget_type(ds->d);
+    ds->sp = H5Dget_space(ds->d);
+    ds->rank = H5Sget_simple_extent_ndims(ds->sp);
+    ds->dims[0] = 0;
+    ds->dims[1] = 1;
+    if (ds->rank >= 1 && ds->rank <= 2)
+        H5Sget_simple_extent_dims(ds->sp, ds->dims, NULL);
+    ds->n = (size_t)ds->dims[0] * (ds->rank == 2 ? (size_t)ds->dims[1] : 1);
+    ds->mt = read_memtype(rd, name, ds->t, is_float);
+    if (ds->mt >= 0 && shape_ok(rd, name, ds->rank, ds->dims, want) &&
+        h5_data_local(rd->path, name, ds->d))
+        return 0;
+    H5Sclose(ds->sp);
+    H5Tclose(ds->t);
+    H5Dclose(ds->d);
+    return -1;
+}
+
+static void ds_close(h5_ds *ds)
+{
+    H5Sclose(ds->sp);
+    H5Tclose(ds->t);
+    H5Dclose(ds->d);
+}
+
+int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h5_shape *want,
+            long dims_out[2], void **buf)
+{
+    *buf = NULL;
+    h5_ds ds;
+    int rc = ds_open(rd, name, optional, is_float, want, &ds);
+    if (rc != 0)
+        return rc;
+    rc = stored_enough(rd, name, ds.d, ds.n) ? 0 : -1;
     if (rc == 0) {
-        size_t n = (size_t)dims[0] * (rank == 2 ? (size_t)dims[1] : 1), bad;
+        size_t n = ds.n, bad;
         *buf = xalloc((is_float ? sizeof(double) : sizeof(long long)) * n);
-        if (n && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *buf) < 0) {
+        if (n && H5Dread(ds.d, ds.mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *buf) < 0) {
             perr("%s: dataset %s could not be read", rd->path, name);
             rc = -1;
-        } else if (mt == H5T_NATIVE_ULLONG && (bad = unsigned_to_signed(*buf, n)) < n) {
+        } else if (ds.mt == H5T_NATIVE_ULLONG && (bad = unsigned_to_signed(*buf, n)) < n) {
             perr("%s: dataset %s: row %zu holds %llu, out of range", rd->path, name,
-                 bad / (rank == 2 ? (size_t)dims[1] : 1), ((unsigned long long *)*buf)[bad]);
+                 bad / (ds.rank == 2 ? (size_t)ds.dims[1] : 1), ((unsigned long long *)*buf)[bad]);
             rc = -1;
         }
         if (rc != 0) {
             xfree(*buf);
             *buf = NULL;
         }
-        dims_out[0] = (long)dims[0];
-        dims_out[1] = rank == 2 ? (long)dims[1] : 1;
+        dims_out[0] = (long)ds.dims[0];
+        dims_out[1] = ds.rank == 2 ? (long)ds.dims[1] : 1;
     }
-    H5Sclose(sp);
-    H5Tclose(t);
-    H5Dclose(d);
+    ds_close(&ds);
+    return rc;
+}
+
+int h5_dims(h5_reader *rd, const char *name, int optional, const h5_shape *want, long dims[2])
+{
+    h5_ds ds;
+    int rc = ds_open(rd, name, optional, 0, want, &ds);
+    if (rc != 0)
+        return rc;
+    dims[0] = (long)ds.dims[0];
+    dims[1] = ds.rank == 2 ? (long)ds.dims[1] : 1;
+    ds_close(&ds);
+    return 0;
+}
+
+/* Rows read at once by h5_read_int_rows (through a buffer of long long). */
+#define ROWS_PIECE 65536
+
+int h5_read_int_rows(h5_reader *rd, const char *name, int optional, const h5_shape *want,
+                     long row0, long nrows, long dims_out[2], int **out)
+{
+    *out = NULL;
+    h5_ds ds;
+    int rc = ds_open(rd, name, optional, 0, want, &ds);
+    if (rc != 0)
+        return rc;
+    long rows = (long)ds.dims[0], cols = ds.rank == 2 ? (long)ds.dims[1] : 1;
+    dims_out[0] = rows;
+    dims_out[1] = cols;
+    if (row0 < 0 || nrows < 0 || row0 > rows - nrows) {
+        perr("%s: dataset %s has %ld rows; rows %ld to %ld asked", rd->path, name, rows, row0,
+             row0 + nrows - 1);
+        ds_close(&ds);
+        return -1;
+    }
+    /* only the rows read count against the stored-bytes budget */
+    rc = stored_enough(rd, name, ds.d, (size_t)nrows * (size_t)cols) ? 0 : -1;
+    *out = rc == 0 ? xalloc(sizeof(int) * (size_t)(nrows * cols > 0 ? nrows * cols : 1)) : NULL;
+    long long *buf = rc == 0 ? xalloc(sizeof(long long) * (size_t)ROWS_PIECE * (size_t)cols) : NULL;
+    for (long r = 0; r < nrows && rc == 0; r += ROWS_PIECE) {
+        long k = nrows - r < ROWS_PIECE ? nrows - r : ROWS_PIECE;
+        hsize_t start[2] = {(hsize_t)(row0 + r), 0}, count[2] = {(hsize_t)k, (hsize_t)cols};
+        hid_t ms = H5Screate_simple(ds.rank, count, NULL);
+        if (H5Sselect_hyperslab(ds.sp, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+            H5Dread(ds.d, ds.mt, ms, ds.sp, H5P_DEFAULT, buf) < 0) {
+            perr("%s: dataset %s: rows %ld to %ld could not be read", rd->path, name, row0 + r,
+                 row0 + r + k - 1);
+            rc = -1;
+        }
+        H5Sclose(ms);
+        size_t m = (size_t)k * (size_t)cols;
+        for (size_t i = 0; i < m && rc == 0; i++) {
+            int neg = ds.mt == H5T_NATIVE_ULLONG ? 0 : buf[i] < INT_MIN;
+            int big = ds.mt == H5T_NATIVE_ULLONG ? (unsigned long long)buf[i] > INT_MAX
+                                                 : buf[i] > INT_MAX;
+            if (neg || big) {
+                if (ds.mt == H5T_NATIVE_ULLONG)
+                    perr("%s: dataset %s: row %ld holds %llu, out of range", rd->path, name,
+                         row0 + r + (long)(i / (size_t)cols), (unsigned long long)buf[i]);
+                else
+                    perr("%s: dataset %s: row %ld holds %lld, out of range", rd->path, name,
+                         row0 + r + (long)(i / (size_t)cols), buf[i]);
+                rc = -1;
+            }
+            (*out)[(size_t)r * (size_t)cols + i] = (int)buf[i];
+        }
+    }
+    xfree(buf);
+    ds_close(&ds);
+    if (rc != 0) {
+        xfree(*out);
+        *out = NULL;
+    }
     return rc;
 }
 

@@ -62,6 +62,19 @@ int h5_read(h5_reader *rd, const char *name, int optional, int is_float, const h
 int h5_read_int(h5_reader *rd, const char *name, int optional, const h5_shape *want, long dims[2],
                 int **out);
 
+/* The extents of dataset `name`, checked as h5_read checks it (type: integers), nothing read.
+ * Returns 0, 1 if absent and optional, -1 after a message. */
+int h5_dims(h5_reader *rd, const char *name, int optional, const h5_shape *want, long dims[2]);
+
+/* Rows [row0, row0 + nrows) of integer dataset `name` (checked as h5_read checks it) as int into
+ * a new *out (nrows x columns, row-major), read by hyperslabs of at most 65536 rows through a
+ * buffer of long long, every value range-checked (the first that does not fit an int is reported
+ * by its row); only the rows read count against the stored-bytes budget. The dataset's extents
+ * go to dims. Returns 0, 1 if absent and optional, -1 after a message (rows out of range too;
+ * then *out is NULL). */
+int h5_read_int_rows(h5_reader *rd, const char *name, int optional, const h5_shape *want,
+                     long row0, long nrows, long dims[2], int **out);
+
 /* Whether link `name` of file stays inside the file (hard or soft), not an external link into
  * another file; check it before opening the object. 1, or 0 after a message naming path. */
 int h5_link_local(const char *path, hid_t file, const char *name);

@@ -242,6 +242,119 @@ void mesh_read_options(const mesh_load_opts *o)
 
 int mesh_read(const char *path, mesh *m) { return mesh_load(path, &read_options, m); }
 
+/* ---- a rank's share: the header and blocks of rows ---- */
+
+/* The neighbour dataset of a pillar mesh file: its name and its rows' shape (quad or general). */
+static int header_neighbours(h5_reader *rd, int version, mesh_header *h)
+{
+    int quad = H5Lexists(rd->file, "/neighbours", H5P_DEFAULT) > 0;
+    int general = version >= 2 && H5Lexists(rd->file, "/cell_neighbours", H5P_DEFAULT) > 0;
+    if (quad == general) {
+        perr("%s: %s", rd->path, quad ? "both /neighbours and /cell_neighbours are present"
+                                       : "dataset /neighbours is missing (see docs/mesh-format.md)");
+        return -1;
+    }
+    long dims[2];
+    h5_shape want = per_cell(-1, quad ? 4 : 1, quad ? 4 : MESH_MAXDEG);
+    if (h5_dims(rd, quad ? "/neighbours" : "/cell_neighbours", 0, &want, dims) != 0)
+        return -1;
+    if (dims[0] < 1 || dims[0] > INT_MAX / 4) {
+        perr("%s: the neighbour table has %ld rows; expected 1 to %d cells", rd->path, dims[0],
+             INT_MAX / 4);
+        return -1;
+    }
+    h->quad = quad;
+    h->ncells = (int)dims[0];
+    h->width = (int)dims[1];
+    want = per_cell(h->ncells, 0, 0);
+    int rc = general ? h5_dims(rd, "/cell_sides", 1, &want, dims) : 1;
+    h->has_sides = rc == 0;
+    return rc < 0 ? -1 : 0;
+}
+
+int mesh_read_header(const char *path, mesh_header *h)
+{
+    memset(h, 0, sizeof *h);
+    if (read_options.format)
+        return 1;
+    if (file_input_check(path, "mesh file") != 0)
+        return -1;
+    if (!is_mesh_file(path))
+        return 1;
+    h5_reader rd;
+    if (h5_open(&rd, path, "mesh file") != 0)
+        return -1;
+    long long v = 0;
+    int rc = h5_reader_attr_int(&rd, rd.file, "/", "pillar_mesh_version", 0, &v) == 0 ? 0 : -1;
+    if (rc == 0 && (v < 1 || v > MESH_FORMAT_VERSION)) {
+        perr("%s: attribute /pillar_mesh_version = %lld: this pillar reads versions 1 to %d", path,
+             v, MESH_FORMAT_VERSION);
+        rc = -1;
+    }
+    int version = (int)v;
+    if (rc == 0 && h5_reader_attr_int(&rd, rd.file, "/", "nlevels", 0, &v) != 0)
+        rc = -1;
+    if (rc == 0 && (v < 1 || v > 100000)) {
+        perr("%s: attribute /nlevels = %lld: expected 1 to 100000", path, v);
+        rc = -1;
+    }
+    h->nlevels = read_options.nlevels ? read_options.nlevels : (int)v;
+    if (rc == 0)
+        rc = header_neighbours(&rd, version, h);
+    long dims[2];
+    h5_shape want = per_cell(h->ncells, 0, 0);
+    int got = rc == 0 ? h5_dims(&rd, "/partition", 1, &want, dims) : 1;
+    if (got < 0 || (got == 0 && h5_dataset_attr(&rd, "/partition", "nparts", &h->nparts) != 0))
+        rc = -1;
+    h->patch = rc == 0 && H5Lexists(rd.file, "/patch_xy", H5P_DEFAULT) > 0;
+    h5_close(&rd);
+    return rc;
+}
+
+int mesh_read_block(const char *path, const mesh_header *h, int row0, int n, int **nbr,
+                    int **sides, int **part)
+{
+    *nbr = *sides = *part = NULL;
+    h5_reader rd;
+    if (h5_open(&rd, path, "mesh file") != 0)
+        return -1;
+    long dims[2];
+    const char *name = h->quad ? "/neighbours" : "/cell_neighbours";
+    h5_shape want = per_cell(h->ncells, h->width, h->width);
+    int rc = h5_read_int_rows(&rd, name, 0, &want, row0, n, dims, nbr);
+    want = per_cell(h->ncells, 0, 0);
+    if (rc == 0 && h->has_sides)
+        rc = h5_read_int_rows(&rd, "/cell_sides", 0, &want, row0, n, dims, sides);
+    if (rc == 0 && h->nparts)
+        rc = h5_read_int_rows(&rd, "/partition", 0, &want, row0, n, dims, part);
+    h5_close(&rd);
+    for (size_t i = 0; rc == 0 && i < (size_t)n * (size_t)h->width; i++)
+        if ((*nbr)[i] < -1 || (*nbr)[i] >= h->ncells) {
+            perr("%s: dataset %s: cell %d has neighbour %d, not a cell (0 to %d) or -1", path, name,
+                 row0 + (int)(i / (size_t)h->width), (*nbr)[i], h->ncells - 1);
+            rc = -1;
+        }
+    for (int i = 0; rc == 0 && *sides && i < n; i++)
+        if ((*sides)[i] < 1 || (*sides)[i] > h->width) {
+            perr("%s: dataset /cell_sides: cell %d has %d sides; expected 1 to %d", path, row0 + i,
+                 (*sides)[i], h->width);
+            rc = -1;
+        }
+    for (int i = 0; rc == 0 && *part && i < n; i++)
+        if ((*part)[i] < 0 || (*part)[i] >= h->nparts) {
+            perr("%s: dataset /partition: cell %d is in part %d; expected 0 to %d", path, row0 + i,
+                 (*part)[i], h->nparts - 1);
+            rc = -1;
+        }
+    if (rc != 0) {
+        xfree(*nbr);
+        xfree(*sides);
+        xfree(*part);
+        *nbr = *sides = *part = NULL;
+    }
+    return rc;
+}
+
 int mesh_read_image(const void *image, size_t size, const char *name, mesh *m)
 {
     memset(m, 0, sizeof *m);

@@ -39,6 +39,31 @@ void mesh_read_options(const mesh_load_opts *o);
  * file in messages. */
 int mesh_read_image(const void *image, size_t size, const char *name, mesh *m);
 
+/* What a rank of a distributed run needs to know of a pillar mesh file before it reads its
+ * share of the rows (mesh_read_block): nothing of it is read but attributes and extents. */
+typedef struct {
+    int ncells, nlevels; /* nlevels: the file's, or mesh_read_options' when it sets them */
+    int quad;            /* 1: /neighbours (W/E/S/N), 0: /cell_neighbours (a general mesh) */
+    int width;           /* columns of the neighbour table: 4, or the general mesh's maxdeg */
+    int has_sides;       /* a general mesh with /cell_sides */
+    int nparts;          /* /partition's attribute nparts; 0 when the file stores none */
+    int patch;           /* /patch_xy is present (a regular patch) */
+} mesh_header;
+
+/* The header of the pillar mesh file at path. Returns 0, 1 when it is not a pillar mesh file or
+ * mesh_read_options names a --format (no message: the caller reads it whole), or -1 after a
+ * message (a pillar mesh file that is malformed). */
+int mesh_read_header(const char *path, mesh_header *h);
+
+/* Rows [row0, row0 + n) of the pillar mesh file at path (header h): the neighbour table (*nbr:
+ * n x h->width, the file's layout: a quad mesh's W/E/S/N, a general mesh's edges in order, -1
+ * for none), /cell_sides (*sides, NULL when h has none) and /partition (*part, NULL when h has
+ * none), every value range-checked (a neighbour -1 or a cell, sides 1..width, a part below
+ * nparts). The checks of mesh_check that need other rows (symmetry) are not made. Returns 0, or
+ * -1 after a message naming the file, the dataset and the cell (then all three are NULL). */
+int mesh_read_block(const char *path, const mesh_header *h, int row0, int n, int **nbr,
+                    int **sides, int **part);
+
 /* Writes a mesh: to a temporary file next to path, renamed over path only when complete.
  * Returns 0, or -1 after a message (no file is left behind). */
 int mesh_write(const char *path, const mesh *m);

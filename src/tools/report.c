@@ -150,6 +150,25 @@ void report_number(const char *key, double v)
         add_value(key, buf);
 }
 
+void report_numbers(const char *key, const double *v, int n)
+{
+    char buf[2048] = "[";
+    size_t at = 1;
+    for (int i = 0; i < n && at < sizeof buf; i++) {
+        if (isfinite(v[i]))
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%.17g", i ? ", " : "", v[i]);
+        else
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%snull", i ? ", " : "");
+    }
+    /* what does not fit here or in the values is null, never a cut array */
+    if (at + 2 > sizeof buf || strlen(rep.values) + strlen(key) + at + 8 > sizeof rep.values)
+        snprintf(buf, sizeof buf, "null");
+    else
+        strcat(buf, "]");
+    if (rep.json)
+        add_value(key, buf);
+}
+
 void report_bool(const char *key, int v)
 {
     if (rep.json)

@@ -35,6 +35,8 @@ void report_row(const char *table, const char *line, int n, const char *const *n
 /* JSON only: typed values ("values": {"key": v, ...}). */
 void report_number(const char *key, double v);
 void report_bool(const char *key, int v);
+/* JSON only: an array of n numbers ("key": [v0, v1, ...]); null when it does not fit. */
+void report_numbers(const char *key, const double *v, int n);
 
 /* From now on this process prints nothing of the report (a distributed run's ranks but 0). */
 void report_silence(void);

@@ -7,6 +7,7 @@
 #include "base/sha256.h"
 #include "src/dist/dist_model.h"
 #include "src/dist/dist_mpi.h"
+#include "src/dist/dist_read.h"
 #include "src/dist/dist_sim.h"
 #include "src/exec/field_io.h"
 #include "src/exec/iterate.h"
@@ -235,10 +236,11 @@ static int plan_only(const options *o)
 /* The model's time per step for this run (its grid, P ranks, its parts' ring constant): on
  * paper (the H100's compute rate, the default links, staged through the host when this run was),
  * and with the rates this run measured (its slowest rank's interior, packing and host copies). */
-static void print_model(const problem *pb, const dist_timing *t, int F, int P)
+static void print_model(const problem_spec *s, double inner, double coeffb, const dist_timing *t,
+                        int F, int P)
 {
-    dist_problem pr = {pb->s.stencil, pb->s.prec, (double)(pb->ug.nxy - pb->ug.nhalo), pb->s.nz, F,
-                       t->ring_k, dist_measured_pts(pb->s.stencil, pb->s.prec), coeff_bytes(pb)};
+    dist_problem pr = {s->stencil, s->prec, inner, s->nz, F, t->ring_k,
+                       dist_measured_pts(s->stencil, s->prec), coeffb};
     dist_link l = dist_link_default();
     l.staged = t->host_bps > 0;
     double paper = dist_model(&pr, &l, P).step_s;
@@ -256,6 +258,64 @@ static void print_model(const problem *pb, const dist_timing *t, int F, int P)
         report_printf(", host link %.1f GB/s; ring k = %.2f; %.0f%% of the exchange hidden",
                l.host_bps / 1e9, t->ring_k, 100 * m.comm_hidden);
     report_printf(")\n");
+}
+
+/* What the report says of a distributed run's grid and parts. */
+typedef struct {
+    const problem_spec *s;
+    const char *mesh;
+    int order;                /* mesh_order_t */
+    int ncells, nhalo, nz;
+    double coeffb;            /* coeff_bytes */
+    const char *parts;        /* how the parts were made */
+} dist_shape;
+
+/* Rank 0's report of a distributed run, up to the state line. */
+static void report_run(const dist_shape *sh, int n, int steps, int F, int backend, const options *o,
+                       const dist_timing *tp, const char *plan_line, const char *note)
+{
+    const problem_spec *s = sh->s;
+    dist_timing t = *tp;
+    report_printf("%s %s, %d step%s on %d rank%s", stencil_table[s->stencil].name,
+                  prec_name(s->prec), steps, steps == 1 ? "" : "s", n, n == 1 ? "" : "s");
+    if (sh->mesh)
+        report_printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels\n", sh->mesh,
+                      mesh_order_name[sh->order], sh->ncells, sh->nhalo, sh->nz);
+    else
+        report_printf(" on %dx%dx%d unstructured %s\n", s->nx, s->ny, s->nz,
+                      layout_name[s->layout]);
+    report_printf(
+        "  plan      %s: %ld to %ld own cells, rings of up to %ld cells; exchange every %d "
+        "step%s (%d exchanges)\n",
+        sh->parts, t.own_min, t.own_max, t.ring_max, F, F == 1 ? "" : "s", t.exchanges);
+    if (note && note[0])
+        report_printf("  note      %s\n", note);
+    if (plan_line && plan_line[0])
+        report_printf("  tuned     %s\n", plan_line);
+    report_printf("  rank 0    %s\n", t.rank0);
+    report_printf("  backend   %s%s\n", backend == BACKEND_GPU ? "gpu, access " : "cpu",
+                  backend == BACKEND_GPU ? access_name[o->access] : "");
+    report_printf(
+        "  halo      %.3f MB per exchange over all ranks, at most %.3f MB from one rank\n",
+        t.sent_bytes / 1e6, t.max_rank_sent / 1e6);
+    double x = 1e3 / t.exchanges;
+    report_printf("  time      %.3f ms per step, total %.3f s (slowest rank)\n",
+                  t.total_s / steps * 1e3, t.total_s);
+    report_printf(
+        "  pieces    per exchange, slowest rank%s: pack %.3f ms, step 1's interior %.3f ms "
+        "(while messages fly), waiting %.3f ms, unpack %.3f ms, the rest %.3f ms\n",
+        backend == BACKEND_GPU ? " (device time; waiting: the host)" : "", t.pack_s * x,
+        t.interior_s * x, t.wait_s * x, t.unpack_s * x, t.rest_s * x);
+    if (n > 1)
+        report_printf(
+            "  exchange  alone %.3f ms (pack, MPI, unpack, on the GPU the host copies; the "
+            "median of %d "
+            "bare exchanges after the run, slowest rank); the passes hid %.0f%% of it "
+            "behind step 1's interior\n",
+            t.exchange_s * 1e3, DIST_BARE_EXCHANGES, 100 * t.hidden);
+    report_printf("  devices   %s\n", t.devices);
+    if (backend == BACKEND_GPU)
+        print_model(s, (double)(sh->ncells - sh->nhalo), sh->coeffb, &t, F, n);
 }
 
 /* A configuration as one number, exact in a double, for the ranks to compare. */
@@ -299,6 +359,90 @@ static int dist_plan(int comm, int me, options *o, problem *pb, int backend, int
     return worst(comm, me, rc, "to make its grid in the plan's order");
 }
 
+/* The inputs of a part-only run, by file index (dist_exec.fill). */
+static void fill_by_id(const void *user, int k, const int *gid, int n, int z0, int z1, void *dst,
+                       long zstride)
+{
+    problem_fill_inputs_ids(user, k, gid, n, z0, z1, dst, zstride);
+}
+
+/* Whether a distributed run reads only each rank's rows of the mesh file (collective: every rank
+ * decides alike from the same arguments and file): --verify off without --input, a pillar mesh
+ * file in file order whose /partition has one part per rank, without a patch's (x, y), a stencil
+ * without coefficients and without a frame (fastwaves: the whole mesh is checked for turns), a
+ * graph stencil on a general mesh. 1 with the header in h; 0 with why not in note (n bytes) where
+ * the run could have, or an empty note; -1 after a message (a malformed mesh file). */
+static int part_only_mode(const options *o, int nranks, mesh_header *h, char *note, size_t n)
+{
+    note[0] = 0;
+    if (!o->mesh || !o->no_verify || o->input)
+        return 0;
+    int rc = mesh_read_header(o->mesh, h);
+    if (rc < 0)
+        return -1;
+    const char *why = NULL;
+    char buf[256];
+    if (rc == 1) {
+        why = "it is not a pillar mesh file";
+    } else if (h->nparts != nranks) {
+        snprintf(buf, sizeof buf, "the file stores %s (pillar mesh partition %s --parts %d)",
+                 h->nparts ? "a partition into another number of parts" : "no partition", o->mesh,
+                 nranks);
+        why = buf;
+    } else if (o->mesh_order != MESH_ORDER_FILE) {
+        why = "--layout other than file (each rank reads its rows in the file's order)";
+    } else if (h->patch) {
+        why = "the mesh is a regular patch (/patch_xy: its inputs go by (x, y))";
+    } else if (stencil_table[o->spec.stencil].framed ||
+               (!h->quad && !stencil_table[o->spec.stencil].graph)) {
+        snprintf(buf, sizeof buf, "%s is checked against the whole mesh (%s)",
+                 stencil_table[o->spec.stencil].name,
+                 h->quad ? "its W/E/S/N frame must not turn" : "a general mesh");
+        why = buf;
+    } else if (stencil_table[o->spec.stencil].coeffs.n) {
+        snprintf(buf, sizeof buf, "%s reads coefficients, made from the whole mesh",
+                 stencil_table[o->spec.stencil].name);
+        why = buf;
+    }
+    if (why && nranks > 1)
+        snprintf(note, n, "every rank holds the whole grid: %s", why);
+    return why ? 0 : 1;
+}
+
+/* The part-only run (part_only_mode): each rank reads its block and its own rows with their ring
+ * (dist_read_local), builds its part from them alone, fills its inputs by file index; rank 0
+ * reports, with the state's checksum. 0 run, 1 failed (after a message), 3: the mesh has a
+ * boundary (nothing run: the caller takes the whole-grid path). */
+static int run_part_only(int comm, int me, int n, options *o, const mesh_header *h, int backend,
+                         int steps, int F)
+{
+    problem_spec spec = o->spec;
+    spec.nz = h->nlevels;
+    dist_local L;
+    int rc = dist_read_local(comm, n, me, o->mesh, h, o->spec.stencil, F, &L);
+    if (rc == 1)
+        return 3;
+    if (rc != 0)
+        return 1;
+    dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1, NULL,
+                   fill_by_id, &spec, h->ncells};
+    dist_timing t;
+    rc = dist_mpi_run_local(comm, &L, spec.stencil, spec.prec, spec.chasing, spec.compressed, F,
+                            steps, &e, &t) == 0 ? 0 : 1;
+    dist_local_free(&L);
+    if (rc == 0 && me == 0) {
+        dist_shape sh = {&spec, o->mesh, MESH_ORDER_FILE, h->ncells, 0, h->nlevels, 0,
+                         "the file's partition, one part per rank, each rank reading only its "
+                         "block and then its own rows and ring"};
+        report_run(&sh, n, steps, F, backend, o, &t, NULL, NULL);
+        report_printf("  state     checksum %016llx (iter_state_hash: equal on equal states)\n",
+                      (unsigned long long)t.hash);
+        report_printf("  verify    skipped (--verify off); compare the checksum with a run of the "
+                      "same grid on other ranks\n");
+    }
+    return rc;
+}
+
 int run_distributed(options *o, int argc, char **argv)
 {
     if (o->plan_only)
@@ -335,6 +479,31 @@ int run_distributed(options *o, int argc, char **argv)
     char why[256];
     int backend = me == 0 ? tools_backend(o) : runner_pick_backend(o, why, sizeof why);
     int steps = o->steps ? o->steps : 1, F = o->fuse ? o->fuse : 1, rc = 0;
+    /* every rank's peak resident memory, gathered at the end (the whole run's peak) */
+    long *kb = me == 0 ? xalloc(sizeof(long) * (size_t)n) : NULL;
+    char note[512];
+    mesh_header h;
+    int po = backend < 0 ? 0 : part_only_mode(o, n, &h, note, sizeof note);
+    rc = worst(comm, me, po < 0 ? 1 : 0, "to read its mesh file's header");
+    int whole = 1;
+    if (rc == 0 && po == 1) {
+        rc = run_part_only(comm, me, n, o, &h, backend, steps, F);
+        whole = rc == 3;
+        if (rc == 3) {
+            snprintf(note, sizeof note, "every rank holds the whole grid: the mesh has a boundary "
+                     "(halo cells), which reading each rank's rows alone does not number yet");
+            rc = 0;
+        }
+    }
+    if (!whole || rc != 0) {
+        dist_gather_long(comm, tools_peak_rss_kb(), kb);
+        if (me == 0 && rc == 0)
+            tools_report_memory(kb, n);
+        xfree(kb);
+        rc = agreed(comm, me, rc);
+        dist_finalize();
+        return rc;
+    }
     problem pb;
     /* --verify off without --input: no rank holds more than its part (and one level on rank 0) */
     int bare = o->no_verify && !o->input;
@@ -353,6 +522,7 @@ int run_distributed(options *o, int argc, char **argv)
     if (rc != 0) {
         if (made)
             problem_free(&pb);
+        xfree(kb);
         dist_finalize();
         return rc;
     }
@@ -363,6 +533,7 @@ int run_distributed(options *o, int argc, char **argv)
                  "(the run prints its checksum instead); use a smaller grid or fewer levels",
                  o->output);
         problem_free(&pb);
+        xfree(kb);
         dist_finalize();
         return 2;
     }
@@ -370,51 +541,16 @@ int run_distributed(options *o, int argc, char **argv)
     if (me == 0 && full)
         ref = iter_fields_copy(&pb);
     dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1,
-                   bare ? &pb : NULL};
+                   bare ? &pb : NULL, NULL, NULL, 0};
     dist_timing t;
     if (dist_mpi_run(comm, &pb.ug, &pb.coef, pb.s.stencil, pb.s.prec, pb.s.chasing,
                      pb.s.compressed, F, pb.uf, steps, &e, &t) != 0)
         rc = 1;
     if (rc == 0 && me == 0) {
         const problem_spec *s = &pb.s;
-        report_printf("%s %s, %d step%s on %d rank%s", stencil_table[s->stencil].name,
-                      prec_name(s->prec), steps, steps == 1 ? "" : "s", n, n == 1 ? "" : "s");
-        if (o->mesh)
-            report_printf(" on mesh %s (%s order): %d cells (%d halo) x %d levels\n", o->mesh,
-                          mesh_order_name[pb.mesh_order], pb.ug.nxy, pb.ug.nhalo, s->nz);
-        else
-            report_printf(" on %dx%dx%d unstructured %s\n", s->nx, s->ny, s->nz,
-                          layout_name[s->layout]);
-        report_printf(
-            "  plan      METIS k-way parts, one per rank: %ld to %ld own cells, rings of up to "
-            "%ld cells; exchange every %d step%s (%d exchanges)\n",
-            t.own_min, t.own_max, t.ring_max, F, F == 1 ? "" : "s", t.exchanges);
-        if (plan_line[0])
-            report_printf("  tuned     %s\n", plan_line);
-        report_printf("  rank 0    %s\n", t.rank0);
-        report_printf("  backend   %s%s\n", backend == BACKEND_GPU ? "gpu, access " : "cpu",
-                      backend == BACKEND_GPU ? access_name[o->access] : "");
-        report_printf(
-            "  halo      %.3f MB per exchange over all ranks, at most %.3f MB from one rank\n",
-            t.sent_bytes / 1e6, t.max_rank_sent / 1e6);
-        double x = 1e3 / t.exchanges;
-        report_printf("  time      %.3f ms per step, total %.3f s (slowest rank)\n",
-                      t.total_s / steps * 1e3, t.total_s);
-        report_printf(
-            "  pieces    per exchange, slowest rank%s: pack %.3f ms, step 1's interior %.3f ms "
-            "(while messages fly), waiting %.3f ms, unpack %.3f ms, the rest %.3f ms\n",
-            backend == BACKEND_GPU ? " (device time; waiting: the host)" : "", t.pack_s * x,
-            t.interior_s * x, t.wait_s * x, t.unpack_s * x, t.rest_s * x);
-        if (n > 1)
-            report_printf(
-                "  exchange  alone %.3f ms (pack, MPI, unpack, on the GPU the host copies; the "
-                "median of %d "
-                "bare exchanges after the run, slowest rank); the passes hid %.0f%% of it "
-                "behind step 1's interior\n",
-                t.exchange_s * 1e3, DIST_BARE_EXCHANGES, 100 * t.hidden);
-        report_printf("  devices   %s\n", t.devices);
-        if (backend == BACKEND_GPU)
-            print_model(&pb, &t, F, n);
+        dist_shape sh = {s, o->mesh, pb.mesh_order, pb.ug.nxy, pb.ug.nhalo, s->nz, coeff_bytes(&pb),
+                         "METIS k-way parts, one per rank"};
+        report_run(&sh, n, steps, F, backend, o, &t, plan_line, note);
         report_printf("  state     checksum %016llx (iter_state_hash: equal on equal states)\n",
                       (unsigned long long)(bare ? t.hash : iter_state_hash(&pb, pb.uf)));
         if (full) {
@@ -442,6 +578,10 @@ int run_distributed(options *o, int argc, char **argv)
     if (me == 0 && full)
         iter_fields_free(&pb, &ref);
     problem_free(&pb);
+    dist_gather_long(comm, tools_peak_rss_kb(), kb);
+    if (me == 0 && rc == 0)
+        tools_report_memory(kb, n);
+    xfree(kb);
     rc = agreed(comm, me, rc);
     dist_finalize();
     return rc;

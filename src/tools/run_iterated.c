@@ -525,6 +525,10 @@ int run_iterated(options *o, int argc, char **argv)
     }
     if (o->input)
         report_printf("  input     %s\n", o->input);
+    report_printf("  state     checksum %016llx (iter_state_hash: equal on equal states)\n",
+                  (unsigned long long)iter_state_hash(&pb, pb.uf));
+    long kb = tools_peak_rss_kb();
+    tools_report_memory(&kb, 1);
     report_number("cells", pb.ug.nxy);
     report_number("levels", pb.s.nz);
     report_number("steps", steps);

@@ -9,6 +9,7 @@
 #include "src/tune/plan_cache.h"
 
 #include <stdarg.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,6 +45,39 @@ void pillar_set_progress(const pillar_progress *p)
     }
     progress_hook h = {p->update, p->phase, p->user};
     progress_set(&h);
+}
+
+long tools_peak_rss_kb(void)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0)
+        return 0;
+    return (long)u.ru_maxrss; /* KB on Linux */
+}
+
+void tools_report_memory(const long *kb, int n)
+{
+    if (n < 1)
+        return;
+    int top = 0;
+    double *v = xalloc(sizeof(double) * (size_t)n);
+    for (int r = 0; r < n; r++) {
+        v[r] = (double)kb[r];
+        if (kb[r] > kb[top])
+            top = r;
+    }
+    if (n == 1) {
+        report_printf("  memory    peak resident %.1f MB\n", kb[0] / 1024.0);
+    } else {
+        report_printf("  memory    peak resident: largest %.1f MB (rank %d); ranks", kb[top] / 1024.0,
+                      top);
+        for (int r = 0; r < n; r++)
+            report_printf("%s %.1f", r ? "," : "", kb[r] / 1024.0);
+        report_printf(" MB\n");
+    }
+    report_numbers("peak_rss_kb", v, n);
+    report_number("peak_rss_max_kb", (double)kb[top]);
+    xfree(v);
 }
 
 int tools_backend(const options *o)

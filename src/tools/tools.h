@@ -45,6 +45,13 @@ int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist
  * back to the CPU. BACKEND_CPU, BACKEND_GPU, or -1 after a message. */
 int tools_backend(const options *o);
 
+/* This process's peak resident memory so far, in KB (getrusage ru_maxrss; 0 where unknown). */
+long tools_peak_rss_kb(void);
+/* The memory line of a run's report: the peak resident memory of each of n processes (kb[r],
+ * rank r's; a plain run: n = 1), "memory    peak resident: largest N MB (rank r); ranks a, b, ...
+ * MB", and in JSON the values peak_rss_kb (an array, rank by rank) and peak_rss_max_kb. */
+void tools_report_memory(const long *kb, int n);
+
 /* Loads stencil file `path` (checked mode: check_reads) into the registry as *s, with a line in
  * the report saying whether it was compiled or found in the cache and how long that took. 0, or
  * -1 after a message. */
