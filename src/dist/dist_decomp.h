@@ -85,8 +85,8 @@ int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const 
  * r->F steps on share r, the ring exchanged between the ranks of d->comm before each pass while
  * step 1's interior is computed (dist_cpu.h). Afterwards the owned cells r computes hold the
  * new state in f; the other held cells (the model's halo) are as they were: dist_decomp_exchange
- * refreshes them. Collective. Returns 0. */
-int dist_decomp_steps(const dist_rank *r, const dist_decomp *d, const ugrid *g, fieldset f,
-                      int steps);
+ * refreshes them. Collective. */
+void dist_decomp_steps(const dist_rank *r, const dist_decomp *d, const ugrid *g, fieldset f,
+                       int steps);
 
 #endif

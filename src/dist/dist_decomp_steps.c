@@ -85,7 +85,7 @@ int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const 
         perr("%s", msg);
         return -1;
     }
-    /* the passes' messages: fixed sizes, checked once (dist_exchange_start does not) */
+    /* the passes' messages: fixed sizes, checked once here (dist_exchange_start does not) */
     rc = dist_rank_connect(d->comm, r);
     size_t most = 0;
     for (int j = 0; rc == 0 && j < r->nsend; j++) {
@@ -93,8 +93,9 @@ int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const 
         most = b > most ? b : most;
     }
     msg[0] = 0;
-    if (rc == 0 && (most > INT_MAX || dist_msg_values(r, r->sstart[r->nsend]) * prec_size(p) > INT_MAX))
-        snprintf(msg, sizeof msg, "rank %d sends more than 2 GB a pass; use more ranks", d->rank);
+    if (rc == 0 && most > INT_MAX)
+        snprintf(msg, sizeof msg, "rank %d sends a message of more than 2 GB a pass; use more "
+                 "ranks", d->rank);
     else if (rc != 0)
         snprintf(msg, sizeof msg, "rank %d: its send lists could not be made", d->rank);
     if (dist_agree(d->comm, msg[0] != 0, msg, sizeof msg) != 0) {
@@ -115,8 +116,8 @@ static size_t *offsets(const dist_rank *r, int npeer, const int *start)
     return off;
 }
 
-int dist_decomp_steps(const dist_rank *r, const dist_decomp *d, const ugrid *g, fieldset f,
-                      int steps)
+void dist_decomp_steps(const dist_rank *r, const dist_decomp *d, const ugrid *g, fieldset f,
+                       int steps)
 {
     fieldset loc = dist_fields_alloc(r);
     dist_fields_load(r, g, f, loc);
@@ -141,5 +142,4 @@ int dist_decomp_steps(const dist_rank *r, const dist_decomp *d, const ugrid *g, 
     xfree(roff);
     xfree(sbuf);
     xfree(rbuf);
-    return 0;
 }
