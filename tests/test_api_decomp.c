@@ -213,15 +213,17 @@ static int model_exchange(void *user, const char *field, void *values, int nleve
     return 0;
 }
 
-/* One run over the decomposition: every local cell equals the reference; the owned cells
- * gathered on rank 0 cover the grid once. own_exchange: the model's exchange instead. */
-static void run(const char *stencil, const char *fuse, int general, int T, int own_exchange)
+/* One run over the decomposition (a halo of radius x F rings and `extra` more): every local cell
+ * equals the reference; the owned cells gathered on rank 0 cover the grid once. own_exchange:
+ * the model's exchange instead. */
+static void run(const char *stencil, const char *fuse, int general, int T, int own_exchange,
+                int extra)
 {
     stencil_t s;
     CHECK(stencil_parse(stencil, &s) == 0, "stencil %s", stencil);
     int F = atoi(fuse), radius = stencil_table[s].radius;
     double *ref = reference(stencil, fuse, general, T);
-    local l = make_local(me, radius * F);
+    local l = make_local(me, radius * F + extra);
     pillar_ctx *ctx = handle(stencil, fuse);
     int comm = (int)MPI_Comm_c2f(MPI_COMM_WORLD);
     model mo = {&l, 0};
@@ -457,21 +459,22 @@ int main(int argc, char **argv)
     rng += (uint64_t)me * 0x9E3779B97F4A7C15ull; /* each rank its own shuffle */
     mesh_gen_spec sphere = {MESH_CUBED_SPHERE, 0, 0, N_EDGE, NZ, 0, 0, 0, 0};
     use_grid(&sphere);
-    run("laplap", "1", 0, 3, 0);
-    run("laplap", "2", 0, 5, 0); /* a last pass of one step */
-    run("lap", "3", 0, 7, 0);
-    run("hdiff", "2", 0, 4, 0);
-    run("graphlap", "2", 1, 4, 0);
-    run("laplap", "2", 0, 5, 1); /* the model's own exchange */
+    run("laplap", "1", 0, 3, 0, 0);
+    run("laplap", "2", 0, 5, 0, 0); /* a last pass of one step */
+    run("laplap", "1", 0, 4, 0, 3); /* a halo deeper than the stencil needs */
+    run("lap", "3", 0, 7, 0, 0);
+    run("hdiff", "2", 0, 4, 0, 0);
+    run("graphlap", "2", 1, 4, 0, 0);
+    run("laplap", "2", 0, 5, 1, 0); /* the model's own exchange */
     run_apply("laplap");
     refusals();
     /* a patch with a boundary (halo cells of the grid, never computed: owned by some ranks, held
      * by others) whose W/E/S/N labels turn in a rotated square */
     mesh_gen_spec patch = {MESH_ROTATED, 23, 19, 0, NZ, 8, 7, 0, 0};
     use_grid(&patch);
-    run("laplap", "2", 0, 5, 0);
-    run("hdiff", "1", 0, 3, 0);
-    run("laplap", "3", 0, 4, 1);
+    run("laplap", "2", 0, 5, 0, 0);
+    run("hdiff", "1", 0, 3, 0, 1);
+    run("laplap", "3", 0, 4, 1, 0);
 
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
