@@ -55,6 +55,9 @@ const char *pillar_name_summary(pillar_names_kind kind, int i);
 /* ---- the settings of a run (pillar run, the default job, pillar info) ---- */
 
 enum { PILLAR_BACKEND_AUTO, PILLAR_BACKEND_CPU, PILLAR_BACKEND_GPU };
+/* How a distributed GPU run's halos travel: NCCL GPU to GPU where built in and every rank has
+ * its own GPU (auto), NCCL or fail, or staged through the host to MPI. */
+enum { PILLAR_HALO_AUTO, PILLAR_HALO_NCCL, PILLAR_HALO_STAGED };
 enum { PILLAR_MODE_AUTO, PILLAR_MODE_ON, PILLAR_MODE_OFF }; /* out_of_core, persistent */
 
 /* The grid and stencil: an emulated grid of nx x ny x nz (halo included), or with `mesh` set a
@@ -97,6 +100,7 @@ typedef struct {
     int persistent;      /* PILLAR_MODE_*: in core, all steps in one cooperative launch */
     int persist_levels;  /* levels kept on chip: -1 the model's choice, 0 none */
     int ranks;           /* a distributed run expects this many MPI ranks (0: as started) */
+    int halo;            /* a distributed GPU run's halos: PILLAR_HALO_* */
     int plan_only;       /* the distributed model's table, nothing run */
     const char *input;   /* initial values of the input fields, or NULL */
     const char *output;  /* where the results go, or NULL */

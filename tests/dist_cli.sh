@@ -151,11 +151,31 @@ if [ "$backend" = cpu ]; then
     else echo "FAIL --ranks 3 on 2 ranks:"; cat "$tmp/out"; fail=1; fi
     refused 2 --steps 2 --out-of-core on --device-mem 1M
     refused 2 --steps 2 --kernel-steps 2 --fuse 2
+    # the halos' path: a CPU run keeps them in host memory, and says so; NCCL is for GPU runs
+    if mpi 2 --size 24x20x4 --steps 2 --halo auto >"$tmp/out" 2>&1 &&
+        grep -q "^  halo      .*; through host memory (CPU)$" "$tmp/out"; then
+        echo "ok   halo path of a CPU run"
+    else echo "FAIL halo path of a CPU run:"; cat "$tmp/out"; fail=1; fi
+    if ! mpi 2 --size 24x20x4 --steps 2 --halo nccl >"$tmp/out" 2>&1 &&
+        grep -q "halo nccl moves the halos of GPU runs" "$tmp/out"; then
+        echo "ok   refused: --halo nccl on the CPU"
+    else echo "FAIL --halo nccl on the CPU:"; cat "$tmp/out"; fail=1; fi
     # the model of fluxdiff's distributed runs (its coefficients are read-only: never exchanged)
     if "$pillar" run --plan-only --mesh "$tmp/hex.h5" --stencil fluxdiff --fuse 2 >"$tmp/out" 2>&1 &&
         grep -q "^fluxdiff double, 2 steps between exchanges" "$tmp/out" && grep -qE "^ +1024 " "$tmp/out"; then
         echo "ok   --plan-only fluxdiff"
     else echo "FAIL --plan-only fluxdiff:"; cat "$tmp/out"; fail=1; fi
+fi
+# ranks sharing one GPU: auto stages the halos through the host and says why; NCCL is refused
+if [ "$backend" = gpu ]; then
+    if mpi 2 --size 24x20x4 --steps 2 >"$tmp/out" 2>&1 &&
+        grep -qE "^  halo      .*; through (MPI staged through the host|CUDA-aware MPI device buffers) \((ranks share a GPU|pillar built without NCCL)\)$" "$tmp/out"; then
+        echo "ok   halo path of ranks sharing a GPU"
+    else echo "FAIL halo path of ranks sharing a GPU:"; cat "$tmp/out"; fail=1; fi
+    if ! mpi 2 --size 24x20x4 --steps 2 --halo nccl >"$tmp/out" 2>&1 &&
+        grep -qE "NCCL needs a GPU per rank|built without NCCL" "$tmp/out"; then
+        echo "ok   refused: --halo nccl with ranks sharing a GPU"
+    else echo "FAIL --halo nccl with ranks sharing a GPU:"; cat "$tmp/out"; fail=1; fi
 fi
 # the model fed by the pieces measured on this GPU (no MPI: 2 parts one after the other)
 if [ "$backend" = gpu ]; then

@@ -184,7 +184,7 @@ for f in patch tri; do
     expect_error "graphlap has a regular twin on bounded hexagon and triangle meshes" \
         run --mesh "$m/$f.h5" --stencil graphlap --grid regular --backend cpu
 done
-expect_error "--stencil laplap reads W/E/S/N relations; --mesh benches the graph stencils" \
+expect_error "laplap reads W/E/S/N relations, but this is a general mesh" \
     bench --mesh "$m/hex.h5" --stencil laplap
 expect_error "--size 4x3: periodic hexagons need at least 3x4 cells, an even number of rows" \
     mesh generate "$m/x.h5" --kind hexagons --size 4x3 --periodic

@@ -1,5 +1,6 @@
 /* Unstructured == regular, bit for bit, for every stencil x layout x chasing/non-chasing x
- * compressed/uncompressed x precision, on small odd sizes (CPU backend). */
+ * compressed/uncompressed x precision, on small odd sizes (CPU backend); each grid then once more
+ * in another storage after problem_relayout (the table rebuilt alone). */
 #include "check.h"
 #include "src/exec/cpu_exec.h"
 #include "src/exec/runner.h"
@@ -32,6 +33,20 @@ int main(void)
                               "(max err %g)",
                               stencil_table[st].name, prec_name(s.prec), layout_name[lay], s.chasing,
                               s.compressed, s.nx, s.ny, s.nz, r.unwritten, r.differ, r.max_err);
+                        /* the same grid in the next storage, by problem_relayout's path that
+                         * rebuilds only the table and keeps the fields: still the regular run's
+                         * bits (reg's inputs are pb's, which stay) */
+                        int next = (storage + 1) % 4;
+                        CHECK(problem_relayout(&pb, (layout_t)lay, 8, next >> 1, next & 1) == 0,
+                              "problem_relayout");
+                        CHECK(pb.s.chasing == (next >> 1) && pb.s.compressed == (next & 1),
+                              "relayout kept the storage");
+                        cpu_run_unstructured(&pb, uns);
+                        r = verify_compare(&pb, uns, 1, reg, 0);
+                        CHECK(r.checked == expect && r.unwritten == 0 && r.differ == 0,
+                              "%s after relayout to chasing=%d compressed=%d: %ld unwritten, "
+                              "%ld differ", stencil_table[st].name, next >> 1, next & 1,
+                              r.unwritten, r.differ);
                         runner_free_outputs(&pb, &reg);
                         runner_free_outputs(&pb, &uns);
                         problem_free(&pb);

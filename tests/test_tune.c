@@ -567,7 +567,8 @@ static void test_search(void)
               r.rows[r.best].c.bz, r.rows[r.best].ms);
         CHECK(r.baseline == 0 && !memcmp(&r.rows[0].c, &d, sizeof d), "baseline");
         CHECK(r.pruned > pruned, "case %zu: nothing pruned by measurement", ci);
-        CHECK(r.out_of_budget == 0 && r.nrows < n && r.nrows == f.calls,
+        CHECK(r.out_of_budget == 0 && r.nrows < n && r.nrows == f.calls &&
+                  r.nrows + (r.pruned - pruned) == n,
               "case %zu: %d rows of %d candidates, %d calls", ci, r.nrows, n, f.calls);
         CHECK(progress_calls >= r.nrows && progress_last_done == progress_last_total &&
                   progress_last_done == r.nrows, "progress %d calls, %g of %g", progress_calls,
@@ -584,9 +585,15 @@ static void test_search(void)
         f.clock = 0;
         o.budget_s = 10.5;
         CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0, "budget search");
-        CHECK(r.nrows == 10 && f.clock <= 10.5 && r.elapsed_s <= 10.5 && r.out_of_budget == n - 10,
-              "case %zu: budget: %d rows, clock %g, %d left out (of %d)", ci, r.nrows, f.clock,
-              r.out_of_budget, n);
+        CHECK(r.nrows == 10 && f.clock <= 10.5 && r.elapsed_s <= 10.5 &&
+                  r.out_of_budget == n - 10 - (r.pruned - pruned) && r.out_of_budget > 0,
+              "case %zu: budget: %d rows, clock %g, %d left out, %d pruned by measurement (of %d)",
+              ci, r.nrows, f.clock, r.out_of_budget, r.pruned - pruned, n);
+        /* group by group: the ten all in the built-in plan's order and storage (no relayout) */
+        for (int i = 0; i < r.nrows; i++)
+            CHECK(r.rows[i].c.order == d.order && r.rows[i].c.chasing == d.chasing &&
+                      r.rows[i].c.compressed == d.compressed,
+                  "case %zu: row %d left the default's order and storage within the budget", ci, i);
         tune_result_free(&r);
         /* a measurer refusing every third: skipped, the search goes on */
         f.calls = f.clock = 0;

@@ -7,6 +7,9 @@ netCDF by `ncgen` (Debian: netcdf-bin). Nothing is copied from other projects' f
 standard library only.
 
 usage: tools/make-samples.py [DIR]      (default: data/ of this checkout)
+       tools/make-samples.py --mpas N FILE
+                                        one larger MPAS mesh: the dual of the icosahedron cut
+                                        N x N, 10 N^2 + 2 cells (N = 64: 40962), CDF-5
 
 Writes, in DIR:
   icon-classic.nc, icon-64bit.nc, icon-cdf5.nc, icon-netcdf4.nc
@@ -384,6 +387,16 @@ def histogram(counts):
 
 
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--mpas":
+        n = int(sys.argv[2])
+        if n < 1 or n > 256:
+            sys.exit("make-samples.py: --mpas N: N from 1 to 256")
+        points, tris = geodesic(n)
+        text, degrees, present = mpas(points, tris)
+        assert len(degrees) == 10 * n * n + 2 and degrees.count(5) == 12
+        ncgen(text, sys.argv[3], 5)
+        print("%s: %d cells, edges %s" % (sys.argv[3], len(degrees), histogram(degrees)))
+        return
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "data")
     os.makedirs(out, exist_ok=True)

@@ -5,8 +5,10 @@ sphere on 1 .. P GPUs), each run's time per step, the exchange alone and the sha
 passes hid, parallel efficiency, and the model's predictions (on paper, and with the run's own
 rates) with the efficiency they imply.
 
-usage: tools/multi-gpu-summary.py OUTDIR N LEVELS STEPS "1 2 [4]"
-Reads OUTDIR/STENCIL-weak-P.txt and STENCIL-strong-P.txt (pillar run's output on rank 0)."""
+usage: tools/multi-gpu-summary.py OUTDIR N LEVELS STEPS "1 2 [4]" [SINGLEDIR]
+Reads OUTDIR/STENCIL-weak-P.txt and STENCIL-strong-P.txt (pillar run's output on rank 0), and
+SINGLEDIR/single-STENCIL.txt when given: the one-GPU sphere in core on one GPU, whose rate
+(inner cells x levels / median time) each run's interior rate is compared with."""
 import math
 import os
 import re
@@ -31,6 +33,9 @@ def parse(path):
     num(r"^  model     ([0-9.]+) ms per step on paper", "paper")
     num(r"on paper \([^)]*\), ([0-9.]+) ms with this run's rates", "model")
     num(r"^  halo      ([0-9.]+) MB per exchange", "halo")
+    num(r"with this run's rates \(interior ([0-9.]+) G points/s", "irate")
+    m = re.search(r"^  halo .*; through (.*)$", text, re.M)
+    r["path"] = m.group(1) if m else ""
     m = re.search(r"step 1's interior ([0-9.]+) ms \(while messages fly\), waiting ([0-9.]+) ms, "
                   r"unpack ([0-9.]+) ms, the rest ([0-9.]+) ms", text)
     if m:
@@ -46,27 +51,47 @@ def parse(path):
     return r
 
 
+def single_rate(path):
+    """G points/s of an in-core run (pillar run's output): inner cells x levels / median."""
+    if not os.path.exists(path):
+        return None
+    text = open(path).read()
+    t = re.search(r"^  time      median ([0-9.]+) ms", text, re.M)
+    c = re.search(r"(\d+) inner\) x (\d+) levels", text)
+    if not t or not c:
+        return None
+    return int(c.group(1)) * int(c.group(2)) / (float(t.group(1)) * 1e-3) / 1e9
+
+
 def fmt(x, f="%.3f"):
     return "-" if x is None else f % x
 
 
 def main():
-    if len(sys.argv) != 6:
+    if len(sys.argv) not in (6, 7):
         sys.exit(__doc__)
+    singles = sys.argv[6] if len(sys.argv) == 7 else None
     out, n, levels, steps = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     ranks = [int(p) for p in sys.argv[5].split()]
     last = ranks[-1]
     stencils = sorted({f.split("-")[0] for f in os.listdir(out)
                        if re.match(r"\w+-(weak|strong)-\d+\.txt$", f)})
-    print("# Distributed runs on %d GPUs of one host\n" % last)
+    paths = sorted({r["path"] for f in os.listdir(out) if f.endswith(".txt")
+                    for r in [parse(os.path.join(out, f))] if r and r.get("path")})
+    print("# Distributed runs on %d GPUs of one host, halos through %s\n"
+          % (last, " / ".join(paths) if paths else os.path.basename(os.path.normpath(out))))
     print("Cubed spheres of 6 x (%d sqrt P)^2 cells x %s levels, double, %s steps, one exchange a "
-          "step (F = 1), one MPI rank per GPU, halos staged through pinned host buffers. Time per "
-          "step: the slowest rank's passes. *exchange alone*: pack, host copies, MPI and unpack "
-          "with nothing computed (median of 11 after the run); *hidden*: the share of it the "
-          "passes did not pay for. Model: docs/distributed.md, on paper (the H100's rates) and "
-          "with the run's own measured rates.\n" % (n, levels, steps))
+          "step (F = 1), one MPI rank per GPU. Time per step: the slowest rank's passes. "
+          "*exchange alone*: pack, the messages (staged: with the host copies) and unpack with "
+          "nothing computed (median of 11 after the run); *hidden*: the share of it the passes "
+          "did not pay for; *interior / single*: the slowest rank's step-1 interior rate against "
+          "the one-GPU sphere run in core on one GPU. Model: docs/distributed.md, on paper (the "
+          "H100's rates) and with the run's own measured rates.\n" % (n, levels, steps))
     curves = {}
     for st in stencils:
+        single = single_rate(os.path.join(singles, "single-%s.txt" % st)) if singles else None
+        if single:
+            print("%s in core on one GPU (the one-GPU sphere): %.1f G points/s\n" % (st, single))
         weak = {p: parse(os.path.join(out, "%s-weak-%d.txt" % (st, p))) for p in ranks}
         strong = {p: parse(os.path.join(out, "%s-strong-%d.txt" % (st, p))) for p in ranks}
         strong[last] = weak[last]
@@ -74,14 +99,14 @@ def main():
             base = runs.get(1)
             print("## %s, %s scaling\n" % (st, kind))
             print("| GPUs | cells per GPU | ms per step | speedup | efficiency | halo MB | interior ms | "
-                  "exchange alone ms | hidden | model ms (paper / run's rates) | model efficiency | "
-                  "state |")
-            print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+                  "interior / single | exchange alone ms | hidden | model ms (paper / run's rates) | "
+                  "model efficiency | state |")
+            print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
             xs, eff, meff = [], [], []
             for p in ranks:
                 r = runs.get(p)
                 if not r or not r["ok"] or not base or not base["ok"]:
-                    print("| %d | run failed or missing |||||||||||" % p)
+                    print("| %d | run failed or missing ||||||||||||" % p)
                     continue
                 ideal = base["step"] if kind == "weak" else base["step"] / p
                 e = ideal / r["step"]
@@ -96,9 +121,12 @@ def main():
                     twin = one if (kind == "strong" or p == last) and one else None
                     same = (" = 1 rank" if twin and twin["sum"] == r["sum"] else
                             " differs" if twin else "")
-                print("| %d | %d | %.3f | %.2fx | %.1f%% | %s | %s | %s | %s | %s / %s | %s | %s%s |" % (
+                ir = r.get("irate")
+                rel = None if not ir or not single else 100 * ir / single
+                print("| %d | %d | %.3f | %.2fx | %.1f%% | %s | %s | %s | %s | %s | %s / %s | %s | %s%s |" % (
                     p, r.get("cells", 0) // p, r["step"], speed, 100 * e, fmt(r.get("halo")),
-                    fmt(r.get("interior")), fmt(r.get("alone")), fmt(r.get("hidden"), "%.0f%%"), fmt(r.get("paper")),
+                    fmt(r.get("interior")), fmt(rel, "%.0f%%"), fmt(r.get("alone")),
+                    fmt(r.get("hidden"), "%.0f%%"), fmt(r.get("paper")),
                     fmt(r.get("model")), fmt(None if me is None else 100 * me, "%.1f%%"),
                     r["verify"], same))
                 xs.append(p)
@@ -134,7 +162,7 @@ def main():
                      (round(n * math.sqrt(last)), levels), fontsize=9)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "scaling.png"), dpi=110)
+    fig.savefig(os.path.join(out, "scaling.png"), dpi=110)  # one per halo path (its folder)
 
 
 if __name__ == "__main__":

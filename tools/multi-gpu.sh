@@ -16,15 +16,20 @@
 #      prediction and a checksum of its final state; every run on several ranks must give the checksum of the same
 #      sphere on one rank (bit-exact) — checked here, a mismatch fails the script; the CPU
 #      recomputes the one-rank runs of the one-GPU sphere (bit for bit, MGPU_VERIFY);
-#   4. tools/multi-gpu-summary.py writes summary.md (the tables) and scaling.png.
+#      Each weak and strong run is made once per halo path (MGPU_HALO: staged through the host,
+#      and nccl, GPU to GPU, where pillar was built with NCCL), into OUT/staged/ and OUT/nccl/;
+#      beside them the one-GPU sphere in core on one GPU (OUT/single-STENCIL.txt): the
+#      single-GPU rate each rank's interior is compared with;
+#   4. tools/multi-gpu-summary.py writes summary.md (the tables, per halo path) and scaling.png.
 # Outputs go to $OUT (the device tool's folder) or multi-gpu-out. Exit 0 when every run passed.
 # Env: MGPU_N (1024), MGPU_LEVELS (64), MGPU_STEPS (100), MGPU_STENCILS ("laplap hdiff"),
+#      MGPU_HALO ("staged nccl" when pillar has NCCL, else "staged"),
 #      MGPU_VERIFY (small: the CPU recomputes the one-rank runs on one GPU's sphere; all; none),
 #      MGPU_TESTS (1: run the GPU tests first; 0: skip), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
 # NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
-# any library that looks; pillar's MPI traffic goes through pinned host buffers (Debian's Open
-# MPI is not CUDA-aware).
+# any library that looks, NCCL's included (pillar sets it too); staged halos go through pinned
+# host buffers (Debian's Open MPI is not CUDA-aware).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-multi-gpu-out}
@@ -65,6 +70,14 @@ for P in $ranks; do
         { echo "mesh generate n=$n failed"; exit 1; }
 done
 cores=$(nproc)
+halos=${MGPU_HALO:-staged}
+[ -z "${MGPU_HALO:-}" ] && grep -q "NCCL [0-9]" "$out/version.txt" && halos="staged nccl"
+# the single-GPU rate: the one-GPU sphere in core on one GPU, as a user runs it (its plan)
+for st in ${MGPU_STENCILS:-laplap hdiff}; do
+    "$pillar" run --backend gpu --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" --runs 20 \
+        --verify off >"$out/single-$st.txt" 2>&1 || fail=1
+    grep -E '^  time  ' "$out/single-$st.txt" | sed "s/^ */single GPU $st: /"
+done
 # run NAME P N STENCIL: P ranks (one per GPU) on the sphere of edge N; output NAME.txt. The CPU
 # recomputes the one-rank weak runs (MGPU_VERIFY=small, the default), every run (all) or none;
 # the others are compared by checksum (--verify off)
@@ -74,15 +87,19 @@ run() {
         all) verify=on;; small) [ "$P" = 1 ] && [ "$n" = "$N" ] && verify=on;;
     esac
     mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) -x NCCL_NVLS_ENABLE \
-        "$pillar" run --ranks "$P" --backend gpu --mesh "/tmp/mgpu-sphere-$n.h5" --layout file \
-        --stencil "$st" --steps "$T" --verify $verify >"$out/$name.txt" 2>&1
+        "$pillar" run --ranks "$P" --backend gpu --mesh "/tmp/mgpu-sphere-$n.h5" --halo "$halo" \
+        --stencil "$st" --steps "$T" --verify $verify >"$dir/$name.txt" 2>&1
     local rc=$?
     printf '%-26s exit %d %4ds  %s\n' "$name" $rc $((SECONDS - t0)) \
-        "$(grep -E '^  time  ' "$out/$name.txt" | sed 's/^ *//')"
-    [ $rc -eq 0 ] || { fail=1; tail -n 5 "$out/$name.txt"; }
+        "$(grep -E '^  time  ' "$dir/$name.txt" | sed 's/^ *//')"
+    [ $rc -eq 0 ] || { fail=1; tail -n 5 "$dir/$name.txt"; }
 }
-sum() { grep '^  state     checksum' "$out/$1.txt" | awk '{print $3}'; }
+sum() { grep '^  state     checksum' "$dir/$1.txt" | awk '{print $3}'; }
 big=$(edge "$last")
+for halo in $halos; do
+dir="$out/$halo"
+mkdir -p "$dir"
+echo "halos: $halo"
 for st in ${MGPU_STENCILS:-laplap hdiff}; do
     for P in $ranks; do # weak: P GPUs, P x the cells
         run "$st-weak-$P" "$P" "$(edge "$P")" "$st"
@@ -110,7 +127,20 @@ for st in ${MGPU_STENCILS:-laplap hdiff}; do
                 { echo "DIFFER     $st strong $P: '$a' vs '$b'"; fail=1; }
         }
     done
+done
 done | tee "$out/runs.txt"
 grep -q 'DIFFER\|exit [1-9]' "$out/runs.txt" && fail=1
-python3 tools/multi-gpu-summary.py "$out" "$N" "$L" "$T" "$ranks" | tee "$out/summary.md" || fail=1
+# the checksums of both halo paths agree (bit for bit: the path moves the same values)
+if [ -d "$out/nccl" ] && [ -d "$out/staged" ]; then
+    for f in "$out/nccl"/*.txt; do
+        g="$out/staged/$(basename "$f")"
+        [ -f "$g" ] || continue
+        a=$(grep '^  state     checksum' "$f" | awk '{print $3}') b=$(grep '^  state     checksum' "$g" | awk '{print $3}')
+        [ -n "$a" ] && [ "$a" = "$b" ] && echo "bit-exact  $(basename "$f" .txt): nccl and staged both $a" ||
+            { echo "DIFFER     $(basename "$f" .txt): nccl '$a', staged '$b'"; fail=1; }
+    done | tee -a "$out/runs.txt"
+fi
+for halo in $halos; do
+    python3 tools/multi-gpu-summary.py "$out/$halo" "$N" "$L" "$T" "$ranks" "$out" || fail=1
+done | tee "$out/summary.md"
 exit $fail

@@ -179,6 +179,7 @@ static int choose_kind(const cli_args *a, const flag *f, const char *v, pillar_n
 
 static const char *const on_off_auto[] = {"auto", "on", "off"};
 static const char *const backends[] = {"auto", "cpu", "gpu"};
+static const char *const halos[] = {"auto", "nccl", "staged"};
 static const char *const precisions[] = {"double", "float", "both"};
 static const char *const storages[] = {"chasing", "nonchasing"};
 static const char *const grids[] = {"unstructured", "regular"};
@@ -709,6 +710,11 @@ static const flag flags[] = {
      "METIS part, halos of radius*F exchanged every --fuse F steps;\n"
      "docs/distributed.md); refused when pillar is built without MPI",
      set_range, AT(o.ranks), 1, 1 << 20, NULL},
+    {"--halo", "H", RUN, HELP_ITER,
+     "distributed GPU run: how halos travel between ranks: nccl (GPU to\n"
+     "GPU through NCCL: one GPU per rank, pillar built with it), staged\n"
+     "(copied through the host to MPI), auto (nccl where it can)  (auto)",
+     set_choice, AT(o.halo), 0, 3, halos},
     {"--plan-only", NULL, RUN, HELP_ITER,
      "print the distributed model: time per step on P = 1 .. 1024 GPUs of\n"
      "an R2B10-sized mesh (20,971,520 cells x 90 levels), strong and weak,\n"
@@ -724,7 +730,7 @@ static const flag flags[] = {
      set_switch, AT(b.quick), 0, 0, NULL},
     {"--stencil", "S", BENCH, HELP_MAIN,
      "only this stencil: @   (all W/E/S/N ones;\n"
-     "graph ones with --mesh)",
+     "graph ones with --mesh; a W/E/S/N one with --mesh on a quad mesh)",
      set_bench_stencil, 0, 0, 0, NULL},
     {"--stencil-file", "FILE", BENCH, HELP_MAIN,
      "only your own stencil, compiled from FILE (docs/own-stencil.md);\n"
@@ -754,11 +760,11 @@ static const flag flags[] = {
      "timed runs per configuration                           (20)",
      set_range, AT(b.runs), 1, 100000, NULL},
     {"--mesh", "FILE", BENCH, HELP_MAIN,
-     "the graph stencils (--stencil graphlap, ..., or --stencil-file) on\n"
-     "the cells of this mesh file: layouts file, metis, zcurve (with\n"
-     "coordinates) x every\n"
-     "offset-table storage x strategy x block shape, and the lattice twin\n"
-     "of a bounded generated hexagon or triangle mesh",
+     "the graph stencils (or --stencil S, also a W/E/S/N one on a quad\n"
+     "mesh, or --stencil-file) on the cells of this mesh file: orders file,\n"
+     "metis, zcurve (with coordinates) x every table storage x strategy x\n"
+     "block shape, and for graph stencils the lattice twin of a bounded\n"
+     "generated hexagon or triangle mesh",
      set_text, AT(b.mesh), 0, 0, NULL},
     {"--iterated", NULL, BENCH, HELP_MAIN,
      "in-core iterated runs instead of the matrix: per stencil with\n"

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef PILLAR_HAVE_NCCL
+#include <nccl.h>
+#endif
 
 int share_launch(void *to, const void *from, const int *to_cell, const int *from_cell, int n,
                  int nlev, long to_zs, long from_zs, int is_float, void *stream); /* share.cu */
@@ -18,7 +21,8 @@ int share_launch(void *to, const void *from, const int *to_cell, const int *from
  * interior reads no ring cell and writes the output fields; packing reads own cells of the state,
  * unpacking writes its ring cells). The boundary waits for the interior. */
 enum {
-    EV_PACK0, EV_PACK1, EV_D2H1,     /* stream: packing kernels, the copy to the pinned buffer */
+    EV_PACK0, EV_PACK1, EV_D2H1,     /* stream: packing kernels, the copy to the pinned buffer
+                                      * (through NCCL: the grouped sends and receives) */
     EV_INNER0, EV_INNER1,            /* inner: step 1's interior */
     EV_UNPACK0, EV_H2D1, EV_UNPACK1, /* stream: the copy from the host (after MPI_Waitall),
                                       * unpacking */
@@ -41,6 +45,9 @@ struct dist_gpu {
     int in_out;           /* the state is in the output fields */
     cudaEvent_t ev[NEV];  /* the pieces' bounds (enum below) */
     dist_pieces times;
+#ifdef PILLAR_HAVE_NCCL
+    ncclComm_t nccl;      /* halos GPU to GPU (dist_gpu_nccl_attach); NULL: through MPI */
+#endif
 };
 
 /* One rank per GPU of a node: the launcher's local rank, modulo the devices (ranks beyond the
@@ -136,6 +143,10 @@ void dist_gpu_close(dist_gpu *g)
 {
     if (!g)
         return;
+#ifdef PILLAR_HAVE_NCCL
+    if (g->nccl)
+        ncclCommDestroy(g->nccl);
+#endif
     const stencil_info *si = &stencil_table[g->d->stencil];
     for (int f = 0; f < si->nin + si->nout; f++)
         CK(cudaFree(g->dev.p[f]));
@@ -155,6 +166,119 @@ void dist_gpu_close(dist_gpu *g)
     CK(cudaStreamDestroy(g->inner));
     xfree(g);
 }
+
+/* ---- halos GPU to GPU through NCCL ---- */
+
+#ifdef PILLAR_HAVE_NCCL
+static int nccl_fail(ncclResult_t r, const char *what)
+{
+    perr("distributed run: NCCL %s failed: %s", what, ncclGetErrorString(r));
+    return -1;
+}
+
+void dist_gpu_nccl_version(char *buf, size_t n)
+{
+    int v = 0;
+    if (ncclGetVersion(&v) != ncclSuccess || v <= 0) {
+        snprintf(buf, n, "NCCL");
+        return;
+    }
+    /* 2.19 and later: major * 10000 + minor * 100 + patch */
+    snprintf(buf, n, "NCCL %d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+}
+
+int dist_gpu_nccl_id(void *id, size_t n)
+{
+    ncclUniqueId u;
+    if (n < sizeof u) {
+        perr("distributed run: an NCCL id needs %zu bytes", sizeof u);
+        return -1;
+    }
+    ncclResult_t r = ncclGetUniqueId(&u);
+    if (r != ncclSuccess)
+        return nccl_fail(r, "ncclGetUniqueId");
+    memcpy(id, &u, sizeof u);
+    return 0;
+}
+
+int dist_gpu_nccl_attach(dist_gpu *g, const void *id, int nranks, int rank)
+{
+    ncclUniqueId u;
+    memcpy(&u, id, sizeof u);
+    setenv("NCCL_NVLS_ENABLE", "0", 0); /* NVLink multicast off unless the user set it */
+    ncclResult_t r = ncclCommInitRank(&g->nccl, nranks, u, rank);
+    if (r != ncclSuccess) {
+        g->nccl = NULL;
+        return nccl_fail(r, "ncclCommInitRank");
+    }
+    return 0;
+}
+
+/* Every message through NCCL on the exchange's stream, in one group: the receives into drecv
+ * and the sends from dsend, each peer's at its offset in peer order (dist_cpu.h's layout). */
+static void nccl_exchange(dist_gpu *g)
+{
+    const dist_rank *d = g->d;
+    size_t es = prec_size(d->prec), at = 0;
+    ncclResult_t r = ncclGroupStart();
+    for (int j = 0; j < d->nrecv && r == ncclSuccess; j++) {
+        size_t bytes = dist_msg_values(d, d->rstart[j + 1] - d->rstart[j]) * es;
+        r = ncclRecv(g->drecv + at, bytes, ncclInt8, d->rpeer[j], g->nccl, g->stream);
+        at += bytes;
+    }
+    at = 0;
+    for (int j = 0; j < d->nsend && r == ncclSuccess; j++) {
+        size_t bytes = dist_msg_values(d, d->sstart[j + 1] - d->sstart[j]) * es;
+        r = ncclSend(g->dsend + at, bytes, ncclInt8, d->speer[j], g->nccl, g->stream);
+        at += bytes;
+    }
+    ncclResult_t e = ncclGroupEnd();
+    if (r == ncclSuccess)
+        r = e;
+    if (r != ncclSuccess) /* a device fault: the run cannot go on */
+        fault_raise(FAULT_DEVICE, "distributed run: rank %d: the NCCL exchange failed: %s", d->rank,
+                    ncclGetErrorString(r));
+}
+#else
+void dist_gpu_nccl_version(char *buf, size_t n) { snprintf(buf, n, "no NCCL"); }
+int dist_gpu_nccl_id(void *id, size_t n)
+{
+    (void)id;
+    (void)n;
+    perr("distributed run: pillar was built without NCCL (PILLAR_NCCL)");
+    return -1;
+}
+int dist_gpu_nccl_attach(dist_gpu *g, const void *id, int nranks, int rank)
+{
+    (void)g;
+    (void)id;
+    (void)nranks;
+    (void)rank;
+    return dist_gpu_nccl_id(NULL, 0);
+}
+#endif
+
+int dist_gpu_nccl_built(void)
+{
+#ifdef PILLAR_HAVE_NCCL
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* Whether this rank's halos go through NCCL. */
+static int through_nccl(const dist_gpu *g)
+{
+#ifdef PILLAR_HAVE_NCCL
+    return g->nccl != NULL;
+#else
+    (void)g;
+    return 0;
+#endif
+}
+
+int dist_gpu_nccl(const dist_gpu *g) { return through_nccl(g); }
 
 void *dist_gpu_send_buffer(dist_gpu *g) { return g->hsend ? g->hsend : g->dsend; }
 void *dist_gpu_recv_buffer(dist_gpu *g) { return g->hrecv ? g->hrecv : g->drecv; }
@@ -203,6 +327,15 @@ void dist_gpu_pack(dist_gpu *g)
     CK(cudaEventRecord(g->ev[EV_PACK0], g->stream));
     messages(g, g->dsend, 0);
     CK(cudaEventRecord(g->ev[EV_PACK1], g->stream));
+    if (through_nccl(g)) { /* queued: the stream goes on to unpack, nothing waits on the host */
+#ifdef PILLAR_HAVE_NCCL
+        nccl_exchange(g);
+#endif
+        CK(cudaEventRecord(g->ev[EV_D2H1], g->stream));
+        g->times.sent += (double)g->sbytes;
+        g->times.passes++;
+        return;
+    }
     if (g->hsend)
         CK(cudaMemcpyAsync(g->hsend, g->dsend, g->sbytes, cudaMemcpyDeviceToHost, g->stream));
     CK(cudaEventRecord(g->ev[EV_D2H1], g->stream));
@@ -259,6 +392,10 @@ void dist_gpu_finish(dist_gpu *g, int t)
     }
     CK(cudaEventRecord(g->ev[EV_REST1], g->stream));
     CK(cudaStreamSynchronize(g->stream));
+    if (through_nccl(g)) { /* the packing and the messages, queued by dist_gpu_pack */
+        g->times.pack += between(g, EV_PACK0, EV_PACK1);
+        g->times.wire += between(g, EV_PACK1, EV_D2H1);
+    }
     g->times.interior += between(g, EV_INNER0, EV_INNER1);
     g->times.h2d += between(g, EV_UNPACK0, EV_H2D1);
     g->times.unpack += between(g, EV_H2D1, EV_UNPACK1);

@@ -26,13 +26,28 @@ dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, 
                         int zslice);
 void dist_gpu_close(dist_gpu *g);
 
+/* Halos GPU to GPU through NCCL (built with PILLAR_NCCL; otherwise each says so and fails):
+ * rank 0 makes an id (n >= 128 bytes) that every rank gets (MPI_Bcast, src/dist/dist_mpi.c),
+ * then each attaches its part, collectively (ncclCommInitRank: one GPU per rank; NCCL refuses
+ * two ranks on one GPU). From then on dist_gpu_pack queues the packing and the messages, grouped
+ * ncclSend/ncclRecv, on the part's stream and returns at once: no MPI request, no host copy, no
+ * host wait; dist_gpu_finish and dist_gpu_unpack unpack after them on the same stream. 0, or -1
+ * with a message. */
+int dist_gpu_nccl_built(void);
+void dist_gpu_nccl_version(char *buf, size_t n); /* "NCCL 2.28.9", "no NCCL" */
+int dist_gpu_nccl_id(void *id, size_t n);
+int dist_gpu_nccl_attach(dist_gpu *g, const void *id, int nranks, int rank);
+/* Whether g's halos go through NCCL (attached). */
+int dist_gpu_nccl(const dist_gpu *g);
+
 /* What MPI sends from and receives into: messages back to back in peer order (dist_cpu.h's
  * layout), host memory (pinned) or device memory with PILLAR_CUDA_AWARE_MPI. */
 void *dist_gpu_send_buffer(dist_gpu *g);
 void *dist_gpu_recv_buffer(dist_gpu *g);
 
 /* Packs every message into the send buffer; ready for MPI on return (a step 1's interior started
- * before runs on beside it: call dist_gpu_first_interior first to overlap the two). */
+ * before runs on beside it: call dist_gpu_first_interior first to overlap the two). Through
+ * NCCL: packs and exchanges every message on the device, queued, returning at once. */
 void dist_gpu_pack(dist_gpu *g);
 /* Starts step 1's body at the interior cells of a pass of t steps on a stream of its own (returns
  * at once); before or after dist_gpu_pack, before dist_gpu_finish. */

@@ -263,6 +263,7 @@ typedef struct {
 #ifdef PILLAR_HAVE_CUDA
     dist_gpu *dev;
 #endif
+    int nccl;          /* the halos go through NCCL on the device: no MPI request */
 } rank_part;
 
 static void offsets(const dist_rank *d, const int *start, int n, size_t **off)
@@ -340,6 +341,13 @@ static void start_exchange(MPI_Comm c, rank_part *r, MPI_Request *req, double *t
 {
     const dist_rank *d = r->d;
     int nr = d->nrecv, ns = d->nsend;
+#ifdef PILLAR_HAVE_CUDA
+    if (r->nccl) { /* packing and messages queued on the device (dist_gpu_pack) */
+        *t0 = now_ms();
+        dist_gpu_pack(r->dev);
+        return;
+    }
+#endif
     for (int j = 0; j < nr; j++)
         MPI_Irecv(r->rbuf + r->roff[j], (int)(r->roff[j + 1] - r->roff[j]), MPI_BYTE, d->rpeer[j],
                   0, c, &req[j]);
@@ -385,7 +393,8 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
 #endif
         dist_first_interior(d, r->loc, t);
     double t2 = now_ms();
-    MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
+    if (!r->nccl)
+        MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
     double t3 = now_ms();
 #ifdef PILLAR_HAVE_CUDA
     if (r->dev) {
@@ -417,13 +426,82 @@ static double bare_exchanges(MPI_Comm c, rank_part *r, MPI_Request *req, int rep
         MPI_Barrier(c);
         double t0;
         start_exchange(c, r, req, &t0);
-        MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
+        if (!r->nccl)
+            MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
         unpack_all(r);
         ts[k] = (now_ms() - t0) * 1e-3;
     }
     double med = dist_median(ts, reps);
     xfree(ts);
     return med;
+}
+
+/* The halos' path (collective, after every part opened): with NCCL built and asked for (or
+ * AUTO with a GPU per rank: their PCI bus ids all differ), rank 0 makes the NCCL id, every rank
+ * gets it and attaches its part. what: the path, for the report. 0, or -1 with a message on
+ * every rank (NCCL asked for and unavailable, or failing on some rank). */
+static int halo_setup(MPI_Comm c, rank_part *r, const dist_exec *e, char *what, size_t n)
+{
+    int me, size;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &size);
+    if (!e->gpu && e->halo == DIST_HALO_NCCL) {
+        if (me == 0)
+            perr("distributed run: --halo nccl moves the halos of GPU runs; this run computes on "
+                 "the CPU (--backend gpu, or --halo auto)");
+        return -1;
+    }
+    if (!e->gpu) {
+        snprintf(what, n, "host memory (CPU)");
+        return 0;
+    }
+#ifdef PILLAR_HAVE_CUDA
+    char bus[64] = "", *all = xalloc(sizeof bus * (size_t)size);
+    dist_gpu_describe(r->dev, bus, sizeof bus);
+    MPI_Allgather(bus, (int)sizeof bus, MPI_CHAR, all, (int)sizeof bus, MPI_CHAR, c);
+    int shared = 0;
+    for (int q = 0; q < size && !shared; q++)
+        for (int k = 0; k < q && !shared; k++)
+            shared = !strcmp(all + sizeof bus * (size_t)q, all + sizeof bus * (size_t)k);
+    xfree(all);
+    char via[32] = "MPI";
+#ifdef PILLAR_CUDA_AWARE_MPI
+    snprintf(via, sizeof via, "CUDA-aware MPI");
+#endif
+    const char *why = size == 1 ? "one rank" : shared ? "ranks share a GPU" : NULL;
+    if (e->halo == DIST_HALO_STAGED || (e->halo == DIST_HALO_AUTO && (why || !dist_gpu_nccl_built()))) {
+        snprintf(what, n, "%s %s (%s)", via, !strcmp(via, "MPI") ? "staged through the host" : "device buffers",
+                 e->halo == DIST_HALO_STAGED ? "--halo staged"
+                 : why                      ? why
+                                            : "pillar built without NCCL");
+        return 0;
+    }
+    if (why) {
+        perr("distributed run: --halo nccl: NCCL needs a GPU per rank, and here %s (--halo staged "
+             "or auto instead)", why);
+        return -1;
+    }
+    char id[128];
+    int rc = me == 0 ? dist_gpu_nccl_id(id, sizeof id) : 0;
+    if (!all_ok(c, rc))
+        return -1;
+    MPI_Bcast(id, (int)sizeof id, MPI_BYTE, 0, c);
+    rc = dist_gpu_nccl_attach(r->dev, id, size, me);
+    if (!all_ok(c, rc)) {
+        if (rc == 0)
+            perr("distributed run: another rank could not join NCCL");
+        return -1;
+    }
+    r->nccl = 1;
+    char v[32];
+    dist_gpu_nccl_version(v, sizeof v);
+    snprintf(what, n, "nccl (%s), GPU to GPU", v);
+    return 0;
+#else
+    (void)r;
+    perr("distributed run: pillar was built without CUDA");
+    return -1;
+#endif
 }
 
 /* "rank 0: GPU 0 (bus), rank 1: ..." on rank 0 (every rank's dist_gpu_describe, gathered), or
@@ -677,6 +755,11 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
         dist_rank_free(&d);
         return -1;
     }
+    if (halo_setup(c, &r, e, t->halo, sizeof t->halo) != 0) {
+        part_close(&r);
+        dist_rank_free(&d);
+        return -1;
+    }
     MPI_Request *req = xalloc(sizeof(MPI_Request) * (size_t)(d.nrecv + d.nsend + 1));
     pieces ps = {0, 0, 0, 0, 0};
     MPI_Barrier(c);
@@ -690,11 +773,12 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
             progress_update("steps", done, steps);
     }
     double total = (now_ms() - t0) * 1e-3;
-    dist_rates rates = {0, 0, 0, 0};
+    dist_rates rates = {0, 0, 0, 0, 0};
 #ifdef PILLAR_HAVE_CUDA
     if (r.dev) {
         dist_pieces gt = dist_gpu_timing(r.dev);
         ps.pack = gt.pack + gt.d2h;
+        ps.wait += gt.wire; /* NCCL: the messages in flight, on the device (no host wait) */
         ps.interior = gt.interior;
         ps.unpack = gt.h2d + gt.unpack;
         ps.rest = gt.boundary + gt.rest;
@@ -736,6 +820,7 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     t->pack_bps = least_positive(c, rates.pack_bps);
     t->unpack_bps = least_positive(c, rates.unpack_bps);
     t->host_bps = least_positive(c, rates.host_bps);
+    t->wire_bps = least_positive(c, rates.wire_bps);
     double own = d.nown, ring = d.pt.first[0] - d.pt.nfixed, hi;
     dist_minmax(comm, own, &lo, &hi);
     t->own_min = (long)lo;

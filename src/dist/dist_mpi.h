@@ -55,6 +55,7 @@ typedef struct {
      * state's iter_state_hash (dist_timing.hash), gathered level by level. No rank then holds
      * more than its part and one level of the grid */
     const problem *bare;
+    int halo;        /* GPU: how halos travel, DIST_HALO_* */
     /* non-NULL (bare NULL; dist_mpi_run_local): input field k's initial values at the n local
      * cells of global ids gid[], levels [z0, z1), value i of level z at index
      * (z - z0) * zstride + i of dst; rank 0 gets the final state's hash as with bare, the
@@ -64,6 +65,12 @@ typedef struct {
     const void *fill_user;
     int ncells;
 } dist_exec;
+
+/* How a GPU run's halos travel: AUTO takes NCCL when pillar was built with it and every rank
+ * has a GPU of its own (NCCL refuses two ranks on one GPU), else staged; NCCL without it is an
+ * error; STAGED copies them through pinned host buffers to MPI (or hands device buffers to a
+ * CUDA-aware MPI, PILLAR_CUDA_AWARE_MPI). */
+enum { DIST_HALO_AUTO, DIST_HALO_NCCL, DIST_HALO_STAGED };
 
 /* Bare exchanges timed after a run (dist_timing.exchange_s: their median). */
 #define DIST_BARE_EXCHANGES 11
@@ -76,7 +83,7 @@ typedef struct {
      * launch */
     double pack_s;        /* packing (on the GPU with the copy to the pinned host buffer) */
     double interior_s;    /* step 1's interior, while the messages fly */
-    double wait_s;        /* MPI_Waitall */
+    double wait_s;        /* MPI_Waitall; through NCCL the grouped exchange on the device */
     double unpack_s;      /* unpacking (on the GPU with the copy from the host) */
     double rest_s;        /* step 1's boundary and fold, steps 2..t */
     double sent_bytes;    /* all ranks together, per exchange */
@@ -98,6 +105,10 @@ typedef struct {
      * the copies to and from the pinned buffers; 0 when MPI takes device pointers) */
     double pts_per_s, pack_bps, unpack_bps, host_bps;
     char devices[512];     /* every rank's device, "rank 0: GPU 0 (bus id), rank 1: ..." */
+    char halo[160];        /* the path the halos took and why: "nccl (NCCL 2.28.9), GPU to
+                            * GPU", "staged through the host (ranks share a GPU)", "host
+                            * memory (CPU)" */
+    double wire_bps;       /* NCCL: bytes sent per second of the grouped exchange, slowest rank */
     uint64_t hash;         /* dist_exec.bare: the final state's iter_state_hash (rank 0) */
 } dist_timing;
 

@@ -9,6 +9,8 @@
 typedef struct {
     double pack;         /* packing kernels */
     double d2h;          /* the packed messages to the pinned host buffer (0: CUDA-aware MPI) */
+    double wire;         /* halos through NCCL: the grouped sends and receives on the device
+                          * (from the packing's end to the last message in; 0 otherwise) */
     double interior;     /* step 1's interior */
     double h2d;          /* the received messages from the host buffer */
     double unpack;       /* unpacking kernels */
@@ -24,9 +26,10 @@ void dist_pieces_add(dist_pieces *a, const dist_pieces *b);
 
 /* The rates m measured (0 where a piece took no time): step 1's interior in points per second,
  * packing and unpacking in message bytes per second, the host link (the slower of the copies to
- * and from the pinned buffers; 0 when nothing was staged). */
+ * and from the pinned buffers; 0 when nothing was staged), NCCL's messages (bytes sent per
+ * second of the grouped exchange; 0 without NCCL). */
 typedef struct {
-    double pts, pack_bps, unpack_bps, host_bps;
+    double pts, pack_bps, unpack_bps, host_bps, wire_bps;
 } dist_rates;
 dist_rates dist_pieces_rates(const dist_pieces *m);
 

@@ -209,8 +209,9 @@ int dist_sim_run(const ugrid *g, const coef_set *coef, stencil_t s, precision_t 
 
 dist_rates dist_pieces_rates(const dist_pieces *m)
 {
-    dist_rates r = {0, 0, 0, 0};
+    dist_rates r = {0, 0, 0, 0, 0};
     r.pts = m->interior > 0 ? m->interior_pts / m->interior : 0;
+    r.wire_bps = m->wire > 0 ? m->sent / m->wire : 0;
     r.pack_bps = m->pack > 0 ? m->sent / m->pack : 0;
     r.unpack_bps = m->unpack > 0 ? m->received / m->unpack : 0;
     if (m->d2h > 0 && m->h2d > 0) {
@@ -224,6 +225,7 @@ void dist_pieces_add(dist_pieces *a, const dist_pieces *b)
 {
     a->pack += b->pack;
     a->d2h += b->d2h;
+    a->wire += b->wire;
     a->interior += b->interior;
     a->h2d += b->h2d;
     a->unpack += b->unpack;

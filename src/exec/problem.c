@@ -113,6 +113,9 @@ static int build_unstructured(problem *pb)
     } else if (ugrid_emulate(&pb->ug, s->nx, s->ny, s->nz, s->halo, s->layout, s->w, s->seed)) {
         return -1;
     }
+    pb->built.layout = s->layout;
+    pb->built.w = s->w;
+    pb->built.order = pb->mesh_order;
     if (!stencil_table[s->stencil].graph)
         nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
     else if (stencil_coeffs(s->stencil, &pb->coef, &pb->ug, &pb->mesh, s->prec, 0, pb->mesh_path) != 0)
@@ -147,6 +150,17 @@ static int refuse_turning_frame(const char *path, const mesh *m, const char *nam
     return -1;
 }
 
+int problem_mesh_refuses(const mesh *m, const char *path, stencil_t st)
+{
+    const stencil_info *si = &stencil_table[st];
+    if (m->adj && !si->graph) {
+        perr("%s: %s reads W/E/S/N relations, but this is a general mesh (/cell_neighbours); "
+             "run --stencil graphlap on it", path, si->name);
+        return -1;
+    }
+    return si->framed ? refuse_turning_frame(path, m, si->name) : 0;
+}
+
 /* Reads the mesh (or takes `given`, already checked, which is then emptied) and takes the grid's
  * extent from it: levels from the file, halo = the stencil's radius, and for a regular patch its
  * nx x ny. */
@@ -160,12 +174,7 @@ static int load_mesh(problem *pb, mesh *given)
         return -1;
     }
     const stencil_info *si = &stencil_table[s->stencil];
-    if (pb->mesh.adj && !si->graph) {
-        perr("%s: %s reads W/E/S/N relations, but this is a general mesh (/cell_neighbours); "
-             "run --stencil graphlap on it", pb->mesh_path, si->name);
-        return -1;
-    }
-    if (si->framed && refuse_turning_frame(pb->mesh_path, &pb->mesh, si->name) != 0)
+    if (problem_mesh_refuses(&pb->mesh, pb->mesh_path, s->stencil) != 0)
         return -1;
     s->nz = pb->mesh.nlevels;
     s->halo = si->radius;
@@ -308,8 +317,28 @@ int problem_make_lean_mesh(problem *pb, const problem_spec *s, mesh *m, const ch
     return problem_build(pb, s, name, order, m);
 }
 
+/* Only the neighbour table of pb's grid, in storage (chasing, compressed). */
+static void rebuild_table(problem *pb, int chasing, int compressed)
+{
+    pb->s.chasing = chasing;
+    pb->s.compressed = compressed;
+    if (!stencil_table[pb->s.stencil].graph) {
+        nbtable_free(&pb->nt);
+        nbtable_build(&pb->nt, &pb->ug, chasing, compressed);
+    } else {
+        gtable_free(&pb->gt);
+        gtable_build(&pb->gt, &pb->ug, chasing, compressed);
+    }
+}
+
 int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed)
 {
+    if (pb->ug.nxy > 0 && pb->built.layout == layout && pb->built.w == w &&
+        (!pb->mesh_path || pb->built.order == pb->mesh_order)) {
+        rebuild_table(pb, chasing, compressed);
+        problem_poison(pb);
+        return 0;
+    }
     for (int f = 0; f < pb->nf; f++)
         xfree(pb->uf.p[f]);
     nbtable_free(&pb->nt);

@@ -60,6 +60,7 @@ typedef struct {
     int lean;         /* made by problem_make_lean: no twin */
     int lean_outputs; /* lean, with output fields */
     int bare;         /* lean without any field (problem_make_bare): uf is empty */
+    struct { layout_t layout; int w; mesh_order_t order; } built; /* what ug was built with */
 
     problem_twin *twin; /* NULL: none */
 } problem;
@@ -71,6 +72,10 @@ static inline int problem_has_lattice(const problem *pb) { return pb->twin && pb
 /* Checks the spec (message naming the bad value, -1) and builds everything. */
 int problem_check(const problem_spec *s);
 int problem_make(problem *pb, const problem_spec *s);
+/* Whether stencil st cannot run on mesh m (read from path): a W/E/S/N stencil on a general mesh,
+ * a stencil with a frame on a quad mesh whose frame turns. 0 when it can, else -1 after a
+ * message naming the file and the stencil (what problem_make_mesh says). */
+int problem_mesh_refuses(const mesh *m, const char *path, stencil_t st);
 /* The same on the cells of a mesh file in the given order (file, metis, zcurve): the file
  * fixes the cells and levels (nx, ny, nz, halo of s are replaced; halo = the stencil's radius).
  * A mesh that is a regular patch also gets its regular twin for the W/E/S/N stencils, a bounded
@@ -100,7 +105,11 @@ void problem_fill_inputs_ids(const problem_spec *s, int f, const int *ids, int n
 int problem_make_lean_mesh(problem *pb, const problem_spec *s, mesh *m, const char *name,
                            mesh_order_t order, int outputs);
 void problem_free(problem *pb);
-/* Rebuilds the unstructured twin with another layout/storage (the regular grid stays). */
+/* Rebuilds the unstructured twin with another layout/storage (the regular grid stays): the cells
+ * in layout (a mesh file's: in pb->mesh_order) with run width w, the neighbour table in storage
+ * (chasing, compressed), the inputs refilled and the outputs poisoned. When only the storage
+ * changes, the grid and the fields stay and only the table is rebuilt (what the benchmark and the
+ * tuner do between storages: seconds less per switch on a million cells). 0 or -1 with a message. */
 int problem_relayout(problem *pb, layout_t layout, int w, int chasing, int compressed);
 void problem_poison(problem *pb);
 

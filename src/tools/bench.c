@@ -10,6 +10,7 @@
 #include "src/exec/runner.h"
 #include "src/exec/verify.h"
 #include "src/io/files.h"
+#include "src/io/mesh_io.h"
 #ifdef PILLAR_HAVE_CUDA
 #include "access/launch.h"
 #include "src/exec/gpu.h"
@@ -80,11 +81,10 @@ static int complete_bench(bench_opts *b)
              "zcurve): no --size, --sweep or --layout");
         return -1;
     }
-    if (b->stencil >= 0 && !b->mesh != !stencil_table[b->stencil].graph) {
-        perr("bench: --stencil %s %s", stencil_table[b->stencil].name,
-             b->mesh ? "reads W/E/S/N relations; --mesh benches the graph stencils"
-                     : "runs on the cells of a mesh file: add --mesh FILE (e.g. from 'pillar mesh "
-                       "generate hex.h5 --kind hexagons --size 1024x1024 --levels 64')");
+    if (b->stencil >= 0 && !b->mesh && stencil_table[b->stencil].graph) {
+        perr("bench: --stencil %s runs on the cells of a mesh file: add --mesh FILE (e.g. from "
+             "'pillar mesh generate hex.h5 --kind hexagons --size 1024x1024 --levels 64')",
+             stencil_table[b->stencil].name);
         return -1;
     }
     if (b->sweep) {
@@ -263,7 +263,9 @@ static void verify_best(const problem *pb, fieldset ref, brow *row)
     gpu_fetch(c, out);
     /* a graph stencil's reference is the CPU's run on the mesh's cells: bit for bit */
     int graph = stencil_table[pb->s.stencil].graph;
-    verify_result v = !graph            ? verify_compare(pb, out, r->uns, ref, 0)
+    /* on a mesh file's cells (bench_mesh) the reference is the CPU's run in the same order */
+    verify_result v = pb->mesh_path && !problem_has_lattice(pb) ? verify_compare_cells(pb, out, ref)
+                      : !graph          ? verify_compare(pb, out, r->uns, ref, 0)
                       : problem_has_lattice(pb) ? verify_compare(pb, out, r->uns, ref, 1)
                                          : verify_compare_cells(pb, out, ref);
     row->ok = verify_ok(pb, &v, graph);
@@ -282,8 +284,8 @@ static long count_configs(const bench_opts *b)
     config cfg[1024];
     long per = 0;
     if (b->mesh) { /* about: the twin, 3 orders x 4 storages (bench_mesh) */
-        for (int st = ST_QUAD_COUNT; st < ST_COUNT; st++)
-            if (b->stencil < 0 || b->stencil == st)
+        for (int st = 0; st < ST_COUNT; st++)
+            if (b->stencil < 0 ? stencil_table[st].graph : b->stencil == st)
                 per += make_configs(b, 0, st, cfg) +
                        6 * (make_configs(b, 1, st, cfg) + make_configs(b, 2, st, cfg));
         return per * b->nprecs;
@@ -444,15 +446,16 @@ static int finish_rows(bench_log *L, size_t first, double ceiling, const progres
     return failures;
 }
 
-/* The graph stencils on the cells of --mesh FILE: per precision, the lattice twin (a bounded
- * generated hexagon or triangle mesh) and, per cell order (file, metis, zcurve where the mesh
- * has coordinates) and offset-table storage, every strategy x block shape; the fastest of each
- * row verified bit for bit against the CPU's run on the lists (storage/ell.h) in that order.
- * Returns the rows that failed verification, or -1 when the mesh cannot be used. */
+/* The graph stencils (or --stencil S, a W/E/S/N one on a quad mesh too) on the cells of --mesh
+ * FILE: per precision, the lattice twin (graph stencils on a bounded generated hexagon or
+ * triangle mesh) and, per cell order (file, metis, zcurve where the mesh has coordinates) and
+ * table storage, every strategy x block shape; the fastest of each row verified bit for bit
+ * against the CPU's run in that order (computed once per order: the storage does not change
+ * it). Returns the rows that failed verification, or -1 when the mesh cannot be used. */
 static int bench_mesh(const bench_opts *b, bench_log *L, double ceiling, progress *pr)
 {
     int failures = 0;
-    for (int st = ST_QUAD_COUNT; st < stencil_count(); st++) { /* built-in, or the file's */
+    for (int st = 0; st < stencil_count(); st++) { /* built-in, or the file's */
         if (b->stencil >= 0 ? st != b->stencil : st >= ST_COUNT || !stencil_table[st].graph)
             continue;
         for (int pi = 0; pi < b->nprecs; pi++) {
@@ -464,8 +467,10 @@ static int bench_mesh(const bench_opts *b, bench_log *L, double ceiling, progres
             size_t first = L->nrows;
             double reg_best = 0, floor_us = problem_min_bytes(&pb) / ceiling * 1e6;
             fieldset ref = runner_outputs(&pb, 1);
+            int ref_order = -1; /* the cell order ref was computed in */
             if (problem_has_lattice(&pb)) {
                 cpu_run_unstructured(&pb, ref);
+                ref_order = MESH_ORDER_FILE;
                 long bi = measure(L, b, &pb, 0, 0, pr);
                 if (bi >= 0) {
                     reg_best = L->runs[bi].med;
@@ -481,14 +486,21 @@ static int bench_mesh(const bench_opts *b, bench_log *L, double ceiling, progres
                     int chasing = !(stor >> 1), comp = stor & 1;
                     if ((b->storage >= 0 && b->storage != chasing) || (b->compress >= 0 && b->compress != comp))
                         continue;
+                    /* another order: ref's inputs are pb's, which relayout frees; another
+                     * storage only: the grid and its fields stay (problem_relayout) */
+                    int reorder = ref_order != o;
                     pb.mesh_order = (mesh_order_t)o;
-                    runner_free_outputs(&pb, &ref); /* ref's inputs are pb's, which relayout frees */
+                    if (reorder)
+                        runner_free_outputs(&pb, &ref);
                     if (problem_relayout(&pb, pb.s.layout, 32, chasing, comp) != 0) {
                         problem_free(&pb);
                         return -1;
                     }
-                    ref = runner_outputs(&pb, 1);
-                    cpu_run_unstructured(&pb, ref); /* the reference in this order */
+                    if (reorder) {
+                        ref = runner_outputs(&pb, 1);
+                        cpu_run_unstructured(&pb, ref); /* the reference in this order */
+                        ref_order = o;
+                    }
                     long ui = measure(L, b, &pb, 1, 0, pr);
                     if (ui < 0 || L->nrows >= 4096)
                         continue;
@@ -522,6 +534,15 @@ static int bench_guarded(void *arg)
         return 2;
     if (b.iterated)
         return bench_iterated(&b);
+    if (b.mesh && b.stencil >= 0 && !stencil_table[b.stencil].graph) {
+        mesh m; /* refused before the GPU is asked for: a W/E/S/N stencil on a general mesh */
+        if (mesh_read(b.mesh, &m) != 0)
+            return 1;
+        int refused = problem_mesh_refuses(&m, b.mesh, (stencil_t)b.stencil);
+        mesh_free(&m);
+        if (refused)
+            return 2;
+    }
     char why[256];
     if (!gpu_available(why, sizeof why)) {
         perr("bench: needs a CUDA device, and there is none: %s", why);

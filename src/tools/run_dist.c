@@ -249,14 +249,20 @@ static void print_model(const problem_spec *s, double inner, double coeffb, cons
     l.unpack_bps = t->unpack_bps;
     if (t->host_bps > 0)
         l.host_bps = t->host_bps;
+    if (t->wire_bps > 0) /* through NCCL: the rate its grouped exchange measured */
+        l.nvlink_bps = t->wire_bps;
     dist_estimate m = dist_model(&pr, &l, P);
     report_printf("  model     %.3f ms per step on paper (the H100's rates%s), %.3f ms with this run's "
            "rates (interior %.1f G points/s", paper * 1e3,
            P == 1 ? "" : l.staged ? ", NVLink staged through the host" : ", NVLink",
            m.step_s * 1e3, t->pts_per_s / 1e9);
+    if (P > 1 && l.staged)
+        report_printf(", host link %.1f GB/s", l.host_bps / 1e9);
+    else if (P > 1)
+        report_printf(", GPU to GPU %.1f GB/s", l.nvlink_bps / 1e9);
     if (P > 1)
-        report_printf(", host link %.1f GB/s; ring k = %.2f; %.0f%% of the exchange hidden",
-               l.host_bps / 1e9, t->ring_k, 100 * m.comm_hidden);
+        report_printf("; ring k = %.2f; %.0f%% of the exchange hidden", t->ring_k,
+                      100 * m.comm_hidden);
     report_printf(")\n");
 }
 
@@ -296,8 +302,8 @@ static void report_run(const dist_shape *sh, int n, int steps, int F, int backen
     report_printf("  backend   %s%s\n", backend == BACKEND_GPU ? "gpu, access " : "cpu",
                   backend == BACKEND_GPU ? access_name[o->access] : "");
     report_printf(
-        "  halo      %.3f MB per exchange over all ranks, at most %.3f MB from one rank\n",
-        t.sent_bytes / 1e6, t.max_rank_sent / 1e6);
+        "  halo      %.3f MB per exchange over all ranks, at most %.3f MB from one rank; "
+        "through %s\n", t.sent_bytes / 1e6, t.max_rank_sent / 1e6, t.halo);
     double x = 1e3 / t.exchanges;
     report_printf("  time      %.3f ms per step, total %.3f s (slowest rank)\n",
                   t.total_s / steps * 1e3, t.total_s);
@@ -308,7 +314,7 @@ static void report_run(const dist_shape *sh, int n, int steps, int F, int backen
         t.interior_s * x, t.wait_s * x, t.unpack_s * x, t.rest_s * x);
     if (n > 1)
         report_printf(
-            "  exchange  alone %.3f ms (pack, MPI, unpack, on the GPU the host copies; the "
+            "  exchange  alone %.3f ms (pack, the messages, unpack; staged: the host copies; the "
             "median of %d "
             "bare exchanges after the run, slowest rank); the passes hid %.0f%% of it "
             "behind step 1's interior\n",
@@ -425,7 +431,7 @@ static int run_part_only(int comm, int me, int n, options *o, const mesh_header 
     if (rc != 0)
         return 1;
     dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1, NULL,
-                   fill_by_id, &spec, h->ncells};
+                   o->halo, fill_by_id, &spec, h->ncells};
     dist_timing t;
     rc = dist_mpi_run_local(comm, &L, spec.stencil, spec.prec, spec.chasing, spec.compressed, F,
                             steps, &e, &t) == 0 ? 0 : 1;
@@ -540,8 +546,12 @@ int run_distributed(options *o, int argc, char **argv)
     fieldset ref = {{0}};
     if (me == 0 && full)
         ref = iter_fields_copy(&pb);
+    _Static_assert((int)PILLAR_HALO_AUTO == (int)DIST_HALO_AUTO &&
+                       (int)PILLAR_HALO_NCCL == (int)DIST_HALO_NCCL &&
+                       (int)PILLAR_HALO_STAGED == (int)DIST_HALO_STAGED,
+                   "--halo: the settings' values are dist_exec's");
     dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1,
-                   bare ? &pb : NULL, NULL, NULL, 0};
+                   bare ? &pb : NULL, o->halo, NULL, NULL, 0};
     dist_timing t;
     if (dist_mpi_run(comm, &pb.ug, &pb.coef, pb.s.stencil, pb.s.prec, pb.s.chasing,
                      pb.s.compressed, F, pb.uf, steps, &e, &t) != 0)

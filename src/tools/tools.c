@@ -3,6 +3,9 @@
 #include "tools.h"
 #include "base/progress.h"
 #include "src/dist/dist_mpi.h"
+#ifdef PILLAR_HAVE_NCCL
+#include "src/dist/dist_gpu.h"
+#endif
 #include "src/exec/runner.h"
 #include "src/io/files.h"
 #include "src/jit/jit.h"
@@ -148,4 +151,9 @@ void pillar_tool_version(FILE *out)
             "no"
 #endif
     );
+    char nccl[48] = "staged through the host (built without NCCL)";
+#ifdef PILLAR_HAVE_NCCL
+    dist_gpu_nccl_version(nccl, sizeof nccl); /* the library's, as loaded */
+#endif
+    fprintf(out, "halos GPU to GPU: %s\n", nccl);
 }

@@ -257,7 +257,61 @@ static int fits(const budget *b)
     return elapsed + mean <= b->o->budget_s;
 }
 
-/* Order of the shape variants: by their parent's time, then their prior. */
+/* ---- the search: group by group ----
+ *
+ * A group is one cell order and table storage: moving to another relays the grid out and
+ * uploads it again (seconds on a million cells), while a strategy or shape within a group costs
+ * one timing. So the search descends group by group: the built-in plan's group first, all its
+ * strategies' first shapes, then the shapes of those within TUNE_SHAPE_SPREAD of the best;
+ * then one probe in each other group (the best configuration so far, moved there), and the
+ * groups in the order of their probes, each the same way. Within a budget the cheap and likely
+ * come first. */
+
+static int same_group(const plan_config *a, const plan_config *b)
+{
+    return a->order == b->order && a->chasing == b->chasing && a->compressed == b->compressed;
+}
+
+typedef struct {
+    const tune_opts *o;
+    tune_measure_fn measure;
+    void *ctx;
+    const tune_candidate *cand;
+    int n;
+    budget b;
+    tune_result *r;
+    int *row_of;   /* candidate -> its row, -1: not measured */
+    char *done;    /* candidate measured or pruned by measurement */
+    int stopped;   /* the budget ran out */
+    double total;  /* for progress: candidates not pruned */
+} search;
+
+/* Measures candidate i into the next row (once); 0, or -1 when the budget has run out. */
+static int measure_one(search *S, int i)
+{
+    if (S->done[i])
+        return 0;
+    if (S->stopped || !fits(&S->b)) {
+        S->stopped = 1;
+        return -1;
+    }
+    tune_result *r = S->r;
+    tune_row *row = &r->rows[r->nrows];
+    row->c = S->cand[i].c;
+    row->prior = S->cand[i].prior;
+    double t0 = S->b.now(S->o->clock_ctx), ms = 0;
+    row->ok = S->measure(&S->cand[i].c, S->ctx, &ms) == 0 && ms > 0;
+    row->ms = row->ok ? ms : 0;
+    S->b.spent += S->b.now(S->o->clock_ctx) - t0;
+    S->b.measured++;
+    S->row_of[i] = r->nrows++;
+    S->done[i] = 1;
+    if (row->ok && (r->best < 0 || row->ms < r->rows[r->best].ms))
+        r->best = S->row_of[i];
+    progress_update("candidates", r->nrows, S->total);
+    return 0;
+}
+
 typedef struct {
     int cand;
     double key, prior;
@@ -269,6 +323,37 @@ static int by_key(const void *a, const void *b)
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
     return x->prior < y->prior ? -1 : x->prior > y->prior ? 1 : 0;
+}
+
+/* Group g (any of its candidates' configuration): the first shapes (by prior), then the shape
+ * variants whose first shape came within TUNE_SHAPE_SPREAD of the best, fastest parent first;
+ * the others pruned. 0, or -1 when the budget has run out. */
+static int search_group(search *S, const plan_config *g, variant *v)
+{
+    const tune_candidate *cand = S->cand;
+    for (int i = 0; i < S->n; i++)
+        if (cand[i].tier < 2 && same_group(&cand[i].c, g) && measure_one(S, i) != 0)
+            return -1;
+    tune_result *r = S->r;
+    int nv = 0;
+    for (int j = 0; j < S->n; j++) {
+        if (cand[j].tier < 2 || S->done[j] || !same_group(&cand[j].c, g))
+            continue;
+        int pr = cand[j].parent >= 0 ? S->row_of[cand[j].parent] : -1;
+        if (pr < 0 || !r->rows[pr].ok || r->best < 0 ||
+            r->rows[pr].ms > TUNE_SHAPE_SPREAD * r->rows[r->best].ms) {
+            r->pruned++; /* its first shape did not run, or ran too slow */
+            S->done[j] = 1;
+            S->total--;
+            continue;
+        }
+        v[nv++] = (variant){j, r->rows[pr].ms, cand[j].prior};
+    }
+    qsort(v, (size_t)nv, sizeof *v, by_key);
+    for (int k = 0; k < nv; k++)
+        if (measure_one(S, v[k].cand) != 0)
+            return -1;
+    return 0;
 }
 
 int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measure, void *ctx,
@@ -283,71 +368,60 @@ int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measu
     r->candidates = n;
     r->pruned = pruned;
     r->rows = xalloc(sizeof *r->rows * (size_t)n);
-    int *row_of = xalloc(sizeof *row_of * (size_t)n); /* candidate -> its row, -1: not measured */
+    search S = {o, measure, ctx, cand, n, {o, o->now ? o->now : mono_now, 0, 0, 0}, r,
+                xalloc(sizeof(int) * (size_t)n), xalloc((size_t)n), 0, n};
+    for (int i = 0; i < n; i++) {
+        S.row_of[i] = -1;
+        S.done[i] = 0;
+    }
+    S.b.start = S.b.now(o->clock_ctx);
+    variant *v = xalloc(sizeof *v * (size_t)n);
+    /* the groups, in the order of their first candidate (by prior: the built-in plan's first) */
+    int *group = xalloc(sizeof(int) * (size_t)n), ng = 0;
+    for (int i = 0; i < n; i++) {
+        int seen = 0;
+        for (int k = 0; k < ng && !seen; k++)
+            seen = same_group(&cand[group[k]].c, &cand[i].c);
+        if (!seen)
+            group[ng++] = i;
+    }
+    measure_one(&S, 0); /* the built-in plan: the baseline */
+    search_group(&S, &cand[0].c, v);
+    /* one probe in each other group: the best configuration so far, moved there */
+    variant *probe = xalloc(sizeof *probe * (size_t)(ng ? ng : 1));
+    int np = 0;
+    for (int k = 1; k < ng && !S.stopped; k++) {
+        int at = -1;
+        if (r->best >= 0) {
+            plan_config want = r->rows[r->best].c;
+            want.order = cand[group[k]].c.order;
+            want.chasing = cand[group[k]].c.chasing;
+            want.compressed = cand[group[k]].c.compressed;
+            for (int i = 0; i < n && at < 0; i++)
+                if (same_config(&cand[i].c, &want))
+                    at = i;
+        }
+        if (at < 0)
+            at = group[k]; /* the best's configuration is no candidate there: the group's first */
+        if (measure_one(&S, at) != 0)
+            break;
+        int row = S.row_of[at];
+        probe[np++] = (variant){group[k], r->rows[row].ok ? r->rows[row].ms : 1e30, cand[group[k]].prior};
+    }
+    qsort(probe, (size_t)np, sizeof *probe, by_key);
+    for (int k = 0; k < np && !S.stopped; k++)
+        search_group(&S, &cand[probe[k].cand].c, v);
     for (int i = 0; i < n; i++)
-        row_of[i] = -1;
-    budget b = {o, o->now ? o->now : mono_now, 0, 0, 0};
-    b.start = b.now(o->clock_ctx);
-    double total = n;
-    int stopped = 0;
-    /* one candidate measured into the next row */
-    #define MEASURE(i)                                                                            \
-        do {                                                                                      \
-            tune_row *row = &r->rows[r->nrows];                                                   \
-            row->c = cand[i].c;                                                                   \
-            row->prior = cand[i].prior;                                                           \
-            double t0 = b.now(o->clock_ctx), ms = 0;                                              \
-            row->ok = measure(&cand[i].c, ctx, &ms) == 0 && ms > 0;                               \
-            row->ms = row->ok ? ms : 0;                                                           \
-            b.spent += b.now(o->clock_ctx) - t0;                                                  \
-            b.measured++;                                                                         \
-            row_of[i] = r->nrows++;                                                               \
-            if (row->ok && (r->best < 0 || row->ms < r->rows[r->best].ms))                        \
-                r->best = row_of[i];                                                              \
-            progress_update("candidates", r->nrows, total);                                       \
-        } while (0)
-    int i = 0;
-    for (; i < n && cand[i].tier < 2; i++) {
-        if (!fits(&b)) {
-            stopped = 1;
-            break;
-        }
-        MEASURE(i);
-    }
-    /* the shape variants of the strategies whose first shape came close to the best */
-    variant *v = xalloc(sizeof *v * (size_t)(n - i + 1));
-    int nv = 0, left = 0;
-    for (int j = i; j < n; j++) {
-        if (stopped) { /* the budget left it out */
-            left++;
-            continue;
-        }
-        int pr = cand[j].parent >= 0 ? row_of[cand[j].parent] : -1;
-        if (pr < 0 || !r->rows[pr].ok || r->best < 0 ||
-            r->rows[pr].ms > TUNE_SHAPE_SPREAD * r->rows[r->best].ms) {
-            r->pruned++; /* its first shape did not run, or ran too slow */
-            continue;
-        }
-        v[nv++] = (variant){j, r->rows[pr].ms, cand[j].prior};
-    }
-    qsort(v, (size_t)nv, sizeof *v, by_key);
-    total = r->nrows + nv;
-    int k = 0;
-    for (; k < nv && !stopped; k++) {
-        if (!fits(&b)) {
-            stopped = 1;
-            break;
-        }
-        MEASURE(v[k].cand);
-    }
-    #undef MEASURE
-    r->out_of_budget = left + (nv - k);
+        r->out_of_budget += !S.done[i];
     if (r->nrows)
         progress_update("candidates", r->nrows, r->nrows);
-    r->elapsed_s = b.now(o->clock_ctx) - b.start;
-    r->baseline = row_of[0] >= 0 && r->rows[row_of[0]].ok ? row_of[0] : -1;
+    r->elapsed_s = S.b.now(o->clock_ctx) - S.b.start;
+    r->baseline = S.row_of[0] >= 0 && r->rows[S.row_of[0]].ok ? S.row_of[0] : -1;
+    xfree(probe);
+    xfree(group);
     xfree(v);
-    xfree(row_of);
+    xfree(S.row_of);
+    xfree(S.done);
     xfree(cand);
     if (r->best < 0) {
         perr("tune: none of the %d candidates measured could run", r->nrows);

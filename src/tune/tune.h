@@ -71,10 +71,15 @@ typedef struct {
 } tune_result;
 
 /* Enumerates p's candidates and measures them through measure(ctx), reporting progress
- * (base/progress.h: "candidates") after each, until they are all measured or the budget (o) is
- * spent: first the default and every first shape (tiers 0 and 1, by prior), then the other
- * shapes of each strategy whose first shape ran within TUNE_SHAPE_SPREAD of the best so far,
- * fastest parent first (the others are pruned). 0, or -1 with a message when there is no candidate or none could be measured. */
+ * (base/progress.h: "candidates") after each, until they are all measured or pruned, or the
+ * budget (o) is spent. Group by group (a group: one cell order and table storage, which costs a
+ * relayout to enter): the default first, then in the default's group every strategy's first
+ * shape, then the other shapes of each strategy whose first shape ran within
+ * TUNE_SHAPE_SPREAD of the best so far, fastest parent first (the others are pruned); then one
+ * probe in each other group (the best configuration so far in that order and storage), and
+ * the other groups in the order of their probes' times, each as the first. Every candidate ends
+ * measured, pruned or left out by the budget (out_of_budget). 0, or -1 with a message when
+ * there is no candidate or none could be measured. */
 int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measure, void *ctx,
                 tune_result *r);
 
