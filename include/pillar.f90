@@ -24,8 +24,9 @@
 !   - fields: pillar_set_field / pillar_get_field are generic over real(c_double) (pillar's
 !     *_field) and real(c_float) (*_field_float), rank 1 or 2; the count is size(values).
 ! The other functions (create, destroy, the grids, setup, sizes, permutation, halo, field_count,
-! apply, step) are the bind(C) interfaces themselves. Statuses are integer(c_int) values, the
-! named constants PILLAR_OK ... PILLAR_ERR_NOMEM, equal to pillar.h's enum (test fortran_api).
+! apply, step, set_comm, set_decomposition, set_halo_exchange) are the bind(C) interfaces
+! themselves. Statuses are integer(c_int) values, the named constants PILLAR_OK ...
+! PILLAR_ERR_NOMEM, equal to pillar.h's enum (test fortran_api).
 !
 ! Arrays. A field is C's values[nlevels][ncells]: the value of cell c at level z at index
 ! z*ncells + c. In Fortran that is exactly `real(c_double) :: f(ncells, nlevels)`, column-major:
@@ -46,6 +47,8 @@ module pillar
     private
     ! the C types a caller needs, so that `use pillar` suffices
     public :: c_ptr, c_null_ptr, c_int, c_double, c_float, c_size_t, c_associated
+    ! and those a halo exchange of the model's own needs (pillar_set_halo_exchange)
+    public :: c_funptr, c_null_funptr, c_funloc, c_f_pointer
 
     integer(c_int), parameter, public :: PILLAR_API_VERSION = 1
 
@@ -64,7 +67,10 @@ module pillar
     ! the bind(C) interfaces used under their C names
     public :: pillar_create, pillar_destroy, pillar_grid_quad, pillar_grid_general, &
               pillar_set_coordinates, pillar_setup, pillar_get_sizes, pillar_get_permutation, &
-              pillar_get_halo, pillar_field_count, pillar_apply, pillar_step, pillar_set_comm
+              pillar_get_halo, pillar_field_count, pillar_apply, pillar_step, pillar_set_comm, &
+              pillar_set_decomposition, pillar_set_halo_exchange
+    ! the interface a model's own halo exchange has (pillar_set_halo_exchange)
+    public :: pillar_halo_fn
     ! the wrappers
     public :: pillar_last_error, pillar_status_name, pillar_set_option, pillar_grid_file, &
               pillar_field_name, pillar_set_field, pillar_set_field_float, pillar_get_field, &
@@ -275,6 +281,26 @@ module pillar
             type(c_ptr), value :: ctx
             integer(c_int), value :: comm
         end function
+        ! a model's own decomposition (pillar.h; docs/distributed.md): comm the integer
+        ! communicator, the rank's local grid given before (pillar_grid_quad or _general: local
+        ! 0-based cells, -1 = none or not held), its first nowned cells owned, gid(ncells) their
+        ! 0-based global ids; collective, before pillar_setup
+        integer(c_int) function pillar_set_decomposition(ctx, comm, nowned, gid) &
+            bind(C, name='pillar_set_decomposition')
+            import :: c_int, c_ptr
+            type(c_ptr), value :: ctx
+            integer(c_int), value :: comm, nowned
+            integer(c_int), intent(in) :: gid(*)
+        end function
+        ! fn = c_funloc(f) of a function with the interface pillar_halo_fn (c_null_funptr:
+        ! pillar exchanges again); user is handed back to it
+        integer(c_int) function pillar_set_halo_exchange(ctx, fn, user) &
+            bind(C, name='pillar_set_halo_exchange')
+            import :: c_int, c_ptr, c_funptr
+            type(c_ptr), value :: ctx
+            type(c_funptr), value :: fn
+            type(c_ptr), value :: user
+        end function
         integer(c_int) function c_pillar_write_mesh(ctx, path) bind(C, name='pillar_write_mesh')
             import :: c_int, c_ptr, c_char
             type(c_ptr), value :: ctx
@@ -290,6 +316,20 @@ module pillar
         integer(c_size_t) function c_strlen(s) bind(C, name='strlen')
             import :: c_size_t, c_ptr
             type(c_ptr), value :: s
+        end function
+    end interface
+
+    ! A model's own halo exchange (pillar_set_halo_exchange): field the field's name (a
+    ! NUL-terminated C string), values its local array (ncells, nlevels) in the handle's
+    ! precision, in host memory (on_device 0): c_f_pointer(values, f, [ncells, nlevels]) with
+    ! real(c_double), pointer :: f(:,:) (real(c_float) for precision float). Gives every halo
+    ! cell its owner's values; returns 0 (nonzero fails the call on every rank).
+    abstract interface
+        integer(c_int) function pillar_halo_fn(user, field, values, nlevels, ncells, on_device) &
+            bind(C)
+            import :: c_int, c_ptr
+            type(c_ptr), value :: user, field, values
+            integer(c_int), value :: nlevels, ncells, on_device
         end function
     end interface
 

@@ -220,6 +220,52 @@ pillar_status pillar_step(pillar_ctx *ctx, int steps);
  * in a build without MPI. */
 pillar_status pillar_set_comm(pillar_ctx *ctx, int fcomm);
 
+/* A model's own decomposition, instead of pillar_set_comm (docs/distributed.md). On each rank of
+ * the MPI communicator fcomm (its Fortran handle, as for pillar_set_comm) the handle's grid is the
+ * rank's LOCAL grid: pillar_grid_quad or pillar_grid_general given the local table (-1 for no
+ * cell and for a cell the rank does not hold), its ncells local cells in the model's own order,
+ * the first nowned owned by this rank, the rest halo cells owned by other ranks; gid[ncells]
+ * their global ids (0 or more; each owned by exactly one rank). Collective: every rank of fcomm
+ * calls it, after the grid and the options "stencil" and "fuse" (fixed from then on), before
+ * pillar_setup. pillar derives the exchange from the global ids (a directory spread over the
+ * ranks: no rank holds more than its own cells). pillar_step then gives the halo cells their
+ * owners' values before every pass of F steps (option "fuse", default 1; every input before the
+ * first pass of a call, the state before the others) and once after the last pass: afterwards
+ * every local cell, halo included, holds its owner's final values, and the owned cells are bit
+ * for bit those of the one-rank run on the whole grid. The halo must hold every cell within
+ * radius x F of the owned cells (the stencil's radius: 2 for laplap and hdiff, 1 for lap).
+ * pillar_apply gives the inputs' halo cells their owners' values, then computes: the outputs
+ * equal the one-rank run's at the owned cells. Fields are the local arrays [nlevels][ncells].
+ * On the CPU each rank computes its owned cells and the ring's trapezoid only, step 1's interior
+ * while the ring's messages fly; on the GPU (and with pillar_set_halo_exchange) each pass
+ * computes the whole local grid; where the first could not be set up pillar_step runs the second
+ * and, having succeeded, says why in pillar_last_error.
+ *
+ * A bad decomposition is refused on every rank with the same status and the same message
+ * (pillar_last_error), naming the cell (local index, global id) and the rank: PILLAR_ERR_GRID for
+ * a rank that owns no cell, a global id below 0, given twice on a rank or owned by two ranks, a
+ * halo cell no rank owns, tables that disagree across ranks (another kind, width or number of
+ * levels; a halo cell's row, in global ids column by column, other than its owner's) or a halo
+ * too thin for radius x F; PILLAR_ERR_NULL for gid NULL; PILLAR_ERR_ARG for nowned outside
+ * 0 .. ncells; PILLAR_ERR_STATE out of order (no grid, a grid file, after pillar_setup, after
+ * pillar_set_comm); PILLAR_ERR_UNSUPPORTED in a build without MPI, or for a stencil whose
+ * coefficients depend on the whole grid (fluxdiff). Arguments one rank refuses alone are agreed
+ * too. MPI must be initialised; a handle that is not a communicator is refused on the rank that
+ * gives it, at once (no agreement is possible then). */
+pillar_status pillar_set_decomposition(pillar_ctx *ctx, int fcomm, int nowned, const int *gid);
+
+/* The halo exchange of a model that exchanges itself (after pillar_set_decomposition; its
+ * checks and passes stay): wherever pillar would exchange, it calls fn(user, field, values,
+ * nlevels, ncells, on_device) for each field it needs current, values the field's local array
+ * [nlevels][ncells] in the model's cell order and the handle's precision (double, or float with
+ * option precision float), in host memory (on_device is 0 in this version). fn gives every halo
+ * cell its owner's values and returns 0; it is collective like any exchange of the model's. A
+ * nonzero return fails the call (pillar_step, pillar_apply) with PILLAR_ERR_BACKEND on every
+ * rank. fn = NULL: pillar exchanges itself again. Any time after pillar_set_decomposition. */
+typedef int (*pillar_halo_fn)(void *user, const char *field, void *values, int nlevels,
+                              int ncells, int on_device);
+pillar_status pillar_set_halo_exchange(pillar_ctx *ctx, pillar_halo_fn fn, void *user);
+
 /* Writes the grid as a pillar mesh file (docs/mesh-format.md), its cells in the caller's order:
  * `pillar run --mesh PATH` then runs the same grid. Before or after pillar_setup. */
 pillar_status pillar_write_mesh(pillar_ctx *ctx, const char *path);

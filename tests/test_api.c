@@ -247,9 +247,13 @@ static void test_errors(const char *dir)
     T(pillar_set_option(ctx, "persistent", "off") == PILLAR_OK);
 #ifdef PILLAR_HAVE_MPI /* MPI is not initialised in this program (test_api_mpi runs under mpirun) */
     EXPECT(pillar_set_comm(ctx, 0), PILLAR_ERR_STATE, "MPI_Init");
+    EXPECT(pillar_set_decomposition(ctx, 0, 1, &nbr[0][0]), PILLAR_ERR_STATE, "MPI_Init");
 #else
     EXPECT(pillar_set_comm(ctx, 0), PILLAR_ERR_UNSUPPORTED, "no MPI");
+    EXPECT(pillar_set_decomposition(ctx, 0, 1, &nbr[0][0]), PILLAR_ERR_UNSUPPORTED, "no MPI");
 #endif
+    EXPECT(pillar_set_halo_exchange(ctx, NULL, NULL), PILLAR_ERR_STATE,
+           "pillar_set_decomposition first");
     T(pillar_set_option(ctx, "stencil", "laplap") == PILLAR_OK && !pillar_last_error(ctx)[0]);
     T(pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK);
     EXPECT(pillar_setup(ctx), PILLAR_ERR_STATE, "grid");

@@ -12,6 +12,7 @@
 #include "src/exec/iterate.h"
 #include "src/exec/run_options.h"
 #include "src/exec/runner.h"
+#include "src/dist/dist_decomp.h"
 #include "src/dist/dist_mpi.h"
 #include "src/io/files.h"
 #include "src/io/mesh_import.h"
@@ -72,6 +73,14 @@ struct pillar_ctx {
     int comm;        /* its Fortran handle */
     int fuse;        /* option "fuse": steps between exchanges (0: 1) */
     int halo;        /* option "halo": how a GPU run's halos travel over MPI ranks, DIST_HALO_* */
+    int decomp_set;  /* pillar_set_decomposition: the grid is this rank's part of a model's */
+    dist_decomp decomp; /* its exchange (lists in pillar's cells after pillar_setup) */
+    pillar_halo_fn halo_fn; /* pillar_set_halo_exchange: the model's exchange, or NULL */
+    int share_made;  /* share: the decomposition as a rank's share of passes (CPU, pillar's
+                      * exchange); -1: it could not be made (the local grid's passes run) */
+    dist_rank share;
+    char share_note[ERR_LEN]; /* why the share could not be made */
+    void *halo_user;
     persist_mode persistent; /* option "persistent": GPU in-core steps in one launch */
     mesh_load_opts grid_opts; /* options "levels", "format", "merge_nodes": pillar_grid_file */
     int faulted;     /* a call was interrupted by a fault (PROTECTED) */
@@ -206,6 +215,10 @@ void pillar_destroy(pillar_ctx *ctx)
         free(ctx);
         return;
     }
+    if (ctx->decomp_set)
+        dist_decomp_free(&ctx->decomp);
+    if (ctx->share_made == 1)
+        dist_rank_free(&ctx->share);
     if (ctx->ready) {
         session_close(&ctx->ses);
         user_order_free(&ctx->u);
@@ -285,9 +298,19 @@ static pillar_status load_stencil(pillar_ctx *ctx, const char *path, const char 
     return PILLAR_OK;
 }
 
+/* A stencil of one's own replaces the stencil, which a decomposition fixes. */
+static pillar_status stencil_free(pillar_ctx *ctx, const char *fn)
+{
+    pillar_status st = before_setup(ctx, fn);
+    if (st == PILLAR_OK && ctx->decomp_set)
+        st = fail(ctx, PILLAR_ERR_STATE, "%s: the stencil is fixed by pillar_set_decomposition; "
+                  "set it before", fn);
+    return st;
+}
+
 static pillar_status set_stencil_file_body(pillar_ctx *ctx, const char *path)
 {
-    ENTER(ctx, before_setup(ctx, "pillar_set_stencil_file"));
+    ENTER(ctx, stencil_free(ctx, "pillar_set_stencil_file"));
     NEED(ctx, path);
     return load_stencil(ctx, path, NULL, NULL);
 }
@@ -299,7 +322,7 @@ pillar_status pillar_set_stencil_file(pillar_ctx *ctx, const char *path)
 
 static pillar_status set_stencil_source_body(pillar_ctx *ctx, const char *name, const char *source)
 {
-    ENTER(ctx, before_setup(ctx, "pillar_set_stencil_source"));
+    ENTER(ctx, stencil_free(ctx, "pillar_set_stencil_source"));
     NEED(ctx, name);
     NEED(ctx, source);
     return load_stencil(ctx, NULL, name, source);
@@ -315,6 +338,10 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
     ENTER(ctx, before_setup(ctx, "pillar_set_option"));
     NEED(ctx, key);
     NEED(ctx, value);
+    if (ctx->decomp_set && (strcmp(key, "stencil") == 0 || strcmp(key, "fuse") == 0))
+        return fail(ctx, PILLAR_ERR_STATE, "pillar_set_option: %s is fixed by "
+                    "pillar_set_decomposition (its halo was checked against the stencil's radius "
+                    "x fuse); set it before", key);
     if (strcmp(key, "stencil") == 0) {
         stencil_t s;
         if (stencil_parse(value, &s) != 0) {
@@ -714,6 +741,8 @@ static pillar_status setup_call(pillar_ctx *ctx)
     }
 #endif
     user_order_make(&ctx->pb, &ctx->u);
+    if (ctx->decomp_set) /* the exchange addresses pillar's cells from now on */
+        dist_decomp_renumber(&ctx->decomp, ctx->u.cell);
     session_init(&ctx->ses, &ctx->pb, &ctx->u, ctx->backend == BACKEND_GPU, ctx->access,
                  ctx->persistent);
     session_shape(&ctx->ses, ctx->bx, ctx->by, ctx->bz, ctx->zslice);
@@ -829,6 +858,7 @@ static double value_at(const void *values, int is_float, size_t j)
 }
 
 static pillar_status field_was_set(pillar_ctx *ctx, int k);
+static void store_field(pillar_ctx *ctx, int k, const void *values, int is_float);
 
 /* The refusal of a set whose value v at index j of the caller's array is not finite (or does
  * not fit float): the field is unchanged. */
@@ -843,20 +873,26 @@ static pillar_status bad_field_value(pillar_ctx *ctx, const char *fn, int k, dou
 static pillar_status set_field(pillar_ctx *ctx, const char *fn, int k, const void *values,
                                int is_float, size_t count)
 {
-    const problem *pb = &ctx->pb;
-    int n = pb->ug.nxy;
-    precision_t p = pb->s.prec;
+    precision_t p = ctx->pb.s.prec;
     for (size_t j = 0; j < count; j++) { /* checked before any value is replaced */
         double v = value_at(values, is_float, j);
         if (!isfinite(v) || (p == PREC_FLOAT && fabs(v) > FLT_MAX))
             return bad_field_value(ctx, fn, k, v, (long)j);
     }
+    store_field(ctx, k, values, is_float);
+    return field_was_set(ctx, k);
+}
+
+/* Field k's host copy from the caller's values (checked), in its order. */
+static void store_field(pillar_ctx *ctx, int k, const void *values, int is_float)
+{
+    const problem *pb = &ctx->pb;
+    int n = pb->ug.nxy;
     for (int z = 0; z < pb->ug.nz; z++)
         for (int i = 0; i < n; i++)
-            field_set(p, pb->uf.p[k], user_order_element(pb, &ctx->u, 1, i, z),
+            field_set(pb->s.prec, pb->uf.p[k], user_order_element(pb, &ctx->u, 1, i, z),
                       value_at(values, is_float, (size_t)z * (size_t)n + (size_t)i));
     session_host_wrote(&ctx->ses, k);
-    return field_was_set(ctx, k);
 }
 
 /* After input k was replaced (from the host or a device array). */
@@ -1184,11 +1220,115 @@ static pillar_status inputs_ready(pillar_ctx *ctx, const char *fn)
     return PILLAR_OK;
 }
 
+/* A model's decomposition: every rank's status st agreed (the lowest failing rank's status and
+ * message on every rank, in ctx->err), so that no rank waits for another at its next exchange. */
+static pillar_status agreed(pillar_ctx *ctx, pillar_status st)
+{
+    return (pillar_status)dist_agree(ctx->decomp.comm, (int)st, ctx->err, sizeof ctx->err);
+}
+
+/* A model's decomposition: the halo cells of the inputs (all_inputs) or of the state (the
+ * carried fields) get their owners' values, by pillar's exchange or the model's (halo_fn).
+ * Collective; the status agreed by every rank. */
+static pillar_status halo_refresh(pillar_ctx *ctx, const char *fn, int all_inputs)
+{
+    problem *pb = &ctx->pb;
+    const stencil_info *si = &stencil_table[pb->s.stencil];
+    const iter_carry *ca = iter_carried(pb->s.stencil);
+    int ks[PILLAR_MAXF], nk = 0;
+    for (int k = 0; k < (all_inputs ? si->nin : ca->n); k++)
+        ks[nk++] = all_inputs ? k : ca->in[k];
+    if (!ctx->halo_fn) {
+        void *f[PILLAR_MAXF];
+        for (int i = 0; i < nk; i++) {
+            session_host_read(&ctx->ses, ks[i]);
+            f[i] = pb->uf.p[ks[i]];
+        }
+        perr_capture(ctx->err, sizeof ctx->err);
+        int rc = dist_decomp_exchange(&ctx->decomp, pb->s.prec, f, nk, pb->ug.nz, pb->ug.zstride);
+        perr_capture(NULL, 0);
+        for (int i = 0; i < nk; i++)
+            session_host_wrote(&ctx->ses, ks[i]);
+        return rc == 0 ? PILLAR_OK : PILLAR_ERR_BACKEND; /* dist_decomp_exchange agrees */
+    }
+    int is_float = pb->s.prec == PREC_FLOAT, rank = ctx->decomp.rank;
+    size_t count = (size_t)pb->ug.nxy * (size_t)pb->ug.nz;
+    void *buf = xalloc(count * prec_size(pb->s.prec));
+    pillar_status st = PILLAR_OK;
+    for (int i = 0; i < nk && st == PILLAR_OK; i++) {
+        get_field(ctx, ks[i], buf, is_float);
+        int r = ctx->halo_fn(ctx->halo_user, si->field[ks[i]], buf, pb->ug.nz, pb->ug.nxy, 0);
+        if (r != 0)
+            st = fail(ctx, PILLAR_ERR_BACKEND, "%s: the model's halo exchange returned %d on rank "
+                      "%d for field '%s'", fn, r, rank, si->field[ks[i]]);
+        else
+            store_field(ctx, ks[i], buf, is_float);
+    }
+    xfree(buf);
+    return agreed(ctx, st);
+}
+
+/* Whether every rank runs pillar_step on its share (dist_decomp_share, made at the first such
+ * step): on the CPU with pillar's exchange; otherwise (the GPU, the model's exchange, a share
+ * that could not be made) each pass computes the whole local grid. Collective. */
+static int on_share(pillar_ctx *ctx)
+{
+    problem *pb = &ctx->pb;
+    char msg[64] = "";
+    int mine = ctx->backend == BACKEND_CPU && !ctx->halo_fn && ctx->share_made >= 0;
+    if (dist_agree(ctx->decomp.comm, !mine, msg, sizeof msg) != 0)
+        return 0;
+    if (ctx->share_made == 0) {
+        perr_capture(ctx->share_note, sizeof ctx->share_note); /* why not: pillar_step's note */
+        int rc = dist_decomp_share(&ctx->share, &ctx->decomp, &pb->ug, ctx->u.cell,
+                                   pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
+                                   ctx->fuse ? ctx->fuse : 1);
+        perr_capture(NULL, 0);
+        ctx->share_made = rc == 0 ? 1 : -1; /* alike on every rank (agreed) */
+    }
+    return ctx->share_made == 1;
+}
+
+/* pillar_step over a model's decomposition: the halo refreshed, then passes of at most F steps
+ * (on the rank's share, or on the whole local grid, each then followed by a refresh; every
+ * pass's status agreed), then the halo refreshed. */
+static pillar_status decomp_steps(pillar_ctx *ctx, int steps)
+{
+    int F = ctx->fuse ? ctx->fuse : 1;
+    pillar_status st = halo_refresh(ctx, "pillar_step", 1);
+    if (st == PILLAR_OK && on_share(ctx)) {
+        problem *pb = &ctx->pb;
+        const iter_carry *ca = iter_carried(pb->s.stencil);
+        for (int k = 0; k < stencil_table[pb->s.stencil].nin; k++)
+            session_host_read(&ctx->ses, k);
+        dist_decomp_steps(&ctx->share, &ctx->decomp, &pb->ug, pb->uf, steps);
+        for (int j = 0; j < ca->n; j++)
+            session_host_wrote(&ctx->ses, ca->in[j]);
+        return halo_refresh(ctx, "pillar_step", 0);
+    }
+    for (int done = 0; st == PILLAR_OK && done < steps;) {
+        int t = steps - done < F ? steps - done : F;
+        perr_capture(ctx->err, sizeof ctx->err);
+        int rc = session_steps(&ctx->ses, t);
+        perr_capture(NULL, 0);
+        if ((st = agreed(ctx, rc == 0 ? PILLAR_OK : PILLAR_ERR_BACKEND)) != PILLAR_OK)
+            break;
+        done += t;
+        st = halo_refresh(ctx, "pillar_step", 0);
+    }
+    if (st == PILLAR_OK && ctx->share_made < 0) /* the steps ran; why not on the share */
+        snprintf(ctx->err, sizeof ctx->err, "pillar_step: note: each pass computes the whole "
+                 "local grid (%.900s)", ctx->share_note);
+    return st;
+}
+
 static pillar_status apply_call(pillar_ctx *ctx)
 {
     ENTER(ctx, inputs_ready(ctx, "pillar_apply"));
     pillar_status st = bound_move(ctx, "pillar_apply", 1, 0);
     if (st != PILLAR_OK)
+        return st;
+    if (ctx->decomp_set && (st = halo_refresh(ctx, "pillar_apply", 1)) != PILLAR_OK)
         return st;
     perr_capture(ctx->err, sizeof ctx->err);
     int rc = session_apply(&ctx->ses);
@@ -1216,11 +1356,16 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
     if (st != PILLAR_OK)
         return st;
     session_sync(ctx);
-    perr_capture(ctx->err, sizeof ctx->err);
-    int rc = session_steps(&ctx->ses, steps);
-    perr_capture(NULL, 0);
-    if (rc != 0)
-        return PILLAR_ERR_BACKEND; /* the state is then undefined */
+    if (ctx->decomp_set) {
+        if ((st = decomp_steps(ctx, steps)) != PILLAR_OK)
+            return st; /* the state is then undefined */
+    } else {
+        perr_capture(ctx->err, sizeof ctx->err);
+        int rc = session_steps(&ctx->ses, steps);
+        perr_capture(NULL, 0);
+        if (rc != 0)
+            return PILLAR_ERR_BACKEND; /* the state is then undefined */
+    }
     ctx->steps_done += steps;
     return bound_move(ctx, "pillar_step", 0, steps);
 }
@@ -1231,6 +1376,9 @@ static pillar_status set_comm_call(pillar_ctx *ctx, int fcomm)
     if (!dist_mpi_built())
         return fail(ctx, PILLAR_ERR_UNSUPPORTED, "pillar_set_comm: this build has no MPI "
                     "(configure with -DPILLAR_MPI=ON where an MPI is installed)");
+    if (ctx->decomp_set)
+        return fail(ctx, PILLAR_ERR_STATE, "pillar_set_comm: the handle runs a model's own "
+                    "decomposition (pillar_set_decomposition)");
     int rank, size;
     perr_capture(ctx->err, sizeof ctx->err);
     int rc = dist_comm_info(fcomm, &rank, &size);
@@ -1239,6 +1387,80 @@ static pillar_status set_comm_call(pillar_ctx *ctx, int fcomm)
         return rc == -2 ? PILLAR_ERR_STATE : PILLAR_ERR_ARG;
     ctx->comm_set = 1;
     ctx->comm = fcomm;
+    return PILLAR_OK;
+}
+
+/* What this rank alone can refuse of pillar_set_decomposition (the message, naming the rank, in
+ * ctx->err); the status goes into the agreement of all ranks. */
+static pillar_status decomp_args(pillar_ctx *ctx, int rank, int nowned, const int *gid)
+{
+    const char *fn = "pillar_set_decomposition";
+    if (ctx->ready)
+        return fail(ctx, PILLAR_ERR_STATE, "%s: rank %d's handle is set up already "
+                    "(pillar_setup): give the decomposition before", fn, rank);
+    if (ctx->decomp_set || ctx->comm_set)
+        return fail(ctx, PILLAR_ERR_STATE, "%s: rank %d's handle has %s already", fn, rank,
+                    ctx->decomp_set ? "a decomposition" : "a communicator (pillar_set_comm)");
+    if (!ctx->have_grid || ctx->grid_path)
+        return fail(ctx, PILLAR_ERR_STATE, "%s: rank %d: give the rank's local table first "
+                    "(pillar_grid_quad or pillar_grid_general)%s", fn, rank,
+                    ctx->grid_path ? ", not a grid file" : "");
+    if (!gid)
+        return fail(ctx, PILLAR_ERR_NULL, "%s: rank %d: argument 'gid' is NULL", fn, rank);
+    if (nowned < 0 || nowned > ctx->mesh.ncells)
+        return fail(ctx, PILLAR_ERR_ARG, "%s: rank %d: nowned = %d: expected 1 to its %d local "
+                    "cells", fn, rank, nowned, ctx->mesh.ncells);
+    const stencil_info *si = &stencil_table[ctx->spec.stencil];
+    if (si->coeffs.n > 0)
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: %s reads coefficients that depend on the "
+                    "whole grid (its time step is the least over every cell); use "
+                    "pillar_set_comm", fn, si->name);
+    return PILLAR_OK;
+}
+
+static pillar_status set_decomposition_call(pillar_ctx *ctx, int fcomm, int nowned,
+                                            const int *gid)
+{
+    BEGIN(ctx);
+    const char *fn = "pillar_set_decomposition";
+    if (!dist_mpi_built())
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: this build has no MPI (configure with "
+                    "-DPILLAR_MPI=ON where an MPI is installed)", fn);
+    int rank, size;
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = dist_comm_info(fcomm, &rank, &size);
+    perr_capture(NULL, 0);
+    if (rc != 0) /* no agreement without a communicator */
+        return rc == -2 ? PILLAR_ERR_STATE : PILLAR_ERR_ARG;
+    pillar_status mine = decomp_args(ctx, rank, nowned, gid);
+    char msg[ERR_LEN];
+    snprintf(msg, sizeof msg, "%s", ctx->err);
+    int F = ctx->fuse ? ctx->fuse : 1, reach = stencil_table[ctx->spec.stencil].radius * F;
+    dist_decomp d;
+    /* the caller's refusals travel as 100 + status, dist_decomp's as its own codes */
+    int code = dist_decomp_make(&d, fcomm, mine == PILLAR_OK ? &ctx->mesh : NULL, nowned, gid,
+                                reach, 100 + (int)mine, msg, sizeof msg);
+    if (code == DECOMP_OK) {
+        ctx->decomp = d;
+        ctx->decomp_set = 1;
+        return PILLAR_OK;
+    }
+    pillar_status st = code >= 100              ? (pillar_status)(code - 100)
+                       : code == DECOMP_ERR_ARG ? PILLAR_ERR_ARG
+                                                : PILLAR_ERR_GRID;
+    if (strncmp(msg, fn, strlen(fn)) == 0) /* a caller's refusal says its name already */
+        return fail(ctx, st, "%s", msg);
+    return fail(ctx, st, "%s: %s", fn, msg);
+}
+
+static pillar_status set_halo_exchange_call(pillar_ctx *ctx, pillar_halo_fn fn, void *user)
+{
+    BEGIN(ctx);
+    if (!ctx->decomp_set)
+        return fail(ctx, PILLAR_ERR_STATE, "pillar_set_halo_exchange: call "
+                    "pillar_set_decomposition first");
+    ctx->halo_fn = fn;
+    ctx->halo_user = fn ? user : NULL;
     return PILLAR_OK;
 }
 
@@ -1310,6 +1532,16 @@ pillar_status pillar_step(pillar_ctx *ctx, int steps)
 pillar_status pillar_set_comm(pillar_ctx *ctx, int fcomm)
 {
     PROTECTED(ctx, set_comm_call(ctx, fcomm));
+}
+
+pillar_status pillar_set_decomposition(pillar_ctx *ctx, int fcomm, int nowned, const int *gid)
+{
+    PROTECTED(ctx, set_decomposition_call(ctx, fcomm, nowned, gid));
+}
+
+pillar_status pillar_set_halo_exchange(pillar_ctx *ctx, pillar_halo_fn fn, void *user)
+{
+    PROTECTED(ctx, set_halo_exchange_call(ctx, fn, user));
 }
 
 pillar_status pillar_write_fields(pillar_ctx *ctx, const char *path)

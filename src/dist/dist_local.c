@@ -7,7 +7,7 @@
 
 /* Copies the w columns of table t (nxy cells, column-major) for the held cells hold[0 .. n) into
  * local numbers (loc: grid cell -> local cell, -1 where not held). */
-static int *local_rows(const int *t, int w, int nxy, const int *hold, int n, const int *loc)
+static int *table_rows(const int *t, int w, int nxy, const int *hold, int n, const int *loc)
 {
     int *out = xalloc(sizeof(int) * (size_t)w * (size_t)(n > 0 ? n : 1));
     for (int r = 0; r < w; r++)
@@ -86,15 +86,20 @@ int dist_local_from_grid(dist_local *L, const ugrid *g, const int *part, int nra
         L->gid[l] = queue[l];
         L->owner[l] = queue[l] < g->nhalo ? -1 : part[queue[l]];
     }
-    if (g->nbr)
-        L->nbr = local_rows(g->nbr, NREL1, g->nxy, queue, n, loc);
-    if (g->adj) {
-        L->adjw = g->adjw;
-        L->adj = local_rows(g->adj, g->adjw, g->nxy, queue, n, loc);
-    }
+    dist_local_rows(L, g, queue, loc);
     xfree(dist);
     xfree(queue);
     return 0;
+}
+
+void dist_local_rows(dist_local *L, const ugrid *g, const int *hold, const int *loc)
+{
+    if (g->nbr)
+        L->nbr = table_rows(g->nbr, NREL1, g->nxy, hold, L->nlocal, loc);
+    if (g->adj) {
+        L->adjw = g->adjw;
+        L->adj = table_rows(g->adj, g->adjw, g->nxy, hold, L->nlocal, loc);
+    }
 }
 
 static const int *gid_key; /* by_gid's key (qsort takes no context) */

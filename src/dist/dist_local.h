@@ -56,6 +56,11 @@ typedef struct {
 int dist_local_from_grid(dist_local *L, const ugrid *g, const int *part, int nranks, int rank,
                          stencil_t s, int F);
 
+/* L's rows (nbr, adj and adjw, where g has them) from grid g for its held cells: hold[l] is the
+ * grid cell of local cell l (L->nlocal of them), loc[c] the local cell of grid cell c or -1 where
+ * not held (neighbours not held become -1). */
+void dist_local_rows(dist_local *L, const ugrid *g, const int *hold, const int *loc);
+
 /* Whether L is well formed for rank `rank` of nranks: counts, owners ([0, nown) this rank, the
  * others -1 or another rank in range), gids (>= 0, distinct), neighbours (-1 or a local cell),
  * a table for stencil s (nbr for W/E/S/N stencils, adj for graph stencils). Returns 0, or -1 with

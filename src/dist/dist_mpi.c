@@ -92,6 +92,27 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
     return no_mpi();
 }
 
+int dist_agree(int comm, int st, char *msg, size_t n)
+{
+    (void)comm, (void)msg, (void)n;
+    return st;
+}
+dist_flight *dist_exchange_start(int comm, int nsend, const int *speer, const size_t *soff,
+                                 const void *sbuf, int nrecv, const int *rpeer,
+                                 const size_t *roff, void *rbuf)
+{
+    (void)comm, (void)nsend, (void)speer, (void)soff, (void)sbuf, (void)nrecv, (void)rpeer;
+    (void)roff, (void)rbuf;
+    no_mpi();
+    return NULL;
+}
+void dist_exchange_wait(dist_flight *x) { (void)x; }
+int dist_rank_connect(int comm, dist_rank *d)
+{
+    (void)comm, (void)d;
+    return no_mpi();
+}
+
 #else
 
 #include <mpi.h>
@@ -813,4 +834,78 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     return 0;
 }
 
+/* ---- collectives for dist_decomp.c ---- */
+
+int dist_rank_connect(int comm, dist_rank *d) { return connect(MPI_Comm_f2c((MPI_Fint)comm), d); }
+
+int dist_agree(int comm, int st, char *msg, size_t n)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    int me, size;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &size);
+    int mine[2] = {st != 0 ? me : size, st}, first[2];
+    MPI_Allreduce(mine, first, 1, MPI_2INT, MPI_MINLOC, c);
+    if (first[0] == size)
+        return 0;
+    int who = first[0], code = st;
+    MPI_Bcast(&code, 1, MPI_INT, who, c);
+    int len = n > (size_t)INT_MAX ? INT_MAX : (int)n;
+    if (len > 0) {
+        if (me == who)
+            msg[len - 1] = 0;
+        MPI_Bcast(msg, len, MPI_CHAR, who, c);
+    }
+    return code;
+}
+
+struct dist_flight {
+    int n;
+    MPI_Request *req;
+};
+
+dist_flight *dist_exchange_start(int comm, int nsend, const int *speer, const size_t *soff,
+                                 const void *sbuf, int nrecv, const int *rpeer,
+                                 const size_t *roff, void *rbuf)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    dist_flight *x = xalloc(sizeof *x);
+    x->n = nsend + nrecv;
+    x->req = xalloc(sizeof(MPI_Request) * (size_t)(x->n + 1));
+    for (int j = 0; j < nrecv; j++)
+        MPI_Irecv((char *)rbuf + roff[j], (int)(roff[j + 1] - roff[j]), MPI_BYTE, rpeer[j], 1, c,
+                  &x->req[j]);
+    for (int j = 0; j < nsend; j++)
+        MPI_Isend((const char *)sbuf + soff[j], (int)(soff[j + 1] - soff[j]), MPI_BYTE, speer[j],
+                  1, c, &x->req[nrecv + j]);
+    return x;
+}
+
+void dist_exchange_wait(dist_flight *x)
+{
+    MPI_Waitall(x->n, x->req, MPI_STATUSES_IGNORE);
+    xfree(x->req);
+    xfree(x);
+}
+
 #endif
+
+int dist_exchange_bytes(int comm, int nsend, const int *speer, const size_t *soff,
+                        const void *sbuf, int nrecv, const int *rpeer, const size_t *roff,
+                        void *rbuf)
+{
+    char msg[160] = "";
+    int big = soff[nsend] > INT_MAX || roff[nrecv] > INT_MAX;
+    if (big)
+        snprintf(msg, sizeof msg, "halo exchange: a rank exchanges more than 2 GB at once; use "
+                 "more ranks");
+    if (dist_agree(comm, big, msg, sizeof msg) != 0) { /* every rank fails, none waits */
+        perr("%s", msg);
+        return -1;
+    }
+    dist_flight *x = dist_exchange_start(comm, nsend, speer, soff, sbuf, nrecv, rpeer, roff, rbuf);
+    if (!x)
+        return -1; /* built without MPI */
+    dist_exchange_wait(x);
+    return 0;
+}

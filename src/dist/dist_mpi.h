@@ -137,4 +137,35 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
 int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p, int chasing,
                        int compressed, int F, int steps, const dist_exec *e, dist_timing *t);
 
+/* ---- collectives for the other files of src/dist (dist_decomp.c): mpi.h stays here ---- */
+
+/* Agreement on a failure, collective over comm: each rank passes its status st (0: none) and,
+ * when st != 0, its message in msg (n bytes). Returns 0 when every rank passed 0; otherwise every
+ * rank gets the status and message of the lowest rank that failed (msg replaced), so that all
+ * ranks return the same status and say the same thing. Built without MPI: st, msg unchanged. */
+int dist_agree(int comm, int st, char *msg, size_t n);
+
+/* Byte messages between ranks of comm: bytes [soff[j], soff[j+1]) of sbuf to speer[j]
+ * (nsend peers), and from rpeer[j] into [roff[j], roff[j+1]) of rbuf (nrecv peers); returns
+ * when every message has gone and arrived. Both sides must list each other. Returns 0, or -1
+ * after a message on every rank (a rank exchanging over 2 GB; built without MPI). */
+int dist_exchange_bytes(int comm, int nsend, const int *speer, const size_t *soff,
+                        const void *sbuf, int nrecv, const int *rpeer, const size_t *roff,
+                        void *rbuf);
+
+/* The same in two halves, to compute while the messages fly: dist_exchange_start posts them
+ * (no message over 2 GB: the caller has checked) and returns the messages in flight;
+ * dist_exchange_wait returns when all have gone and arrived, and frees them. sbuf must not change
+ * and rbuf must not be read in between. Built without MPI: NULL after a message. */
+typedef struct dist_flight dist_flight;
+dist_flight *dist_exchange_start(int comm, int nsend, const int *speer, const size_t *soff,
+                                 const void *sbuf, int nrecv, const int *rpeer,
+                                 const size_t *roff, void *rbuf);
+void dist_exchange_wait(dist_flight *x);
+
+/* Rank d's send lists (dist_rank_sends) from what every rank of comm wants of it: each rank
+ * tells each owner the global ids of the ring cells it receives (collective). Returns 0, or -1
+ * with a message on the rank asked for a cell it does not own. */
+int dist_rank_connect(int comm, dist_rank *d);
+
 #endif

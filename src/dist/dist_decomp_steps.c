@@ -1,0 +1,145 @@
+/* dist_decomp_steps.c — a model's own decomposition run as a rank's share of a distributed run:
+ * its dist_local, the share and its lists, the passes (src/dist/dist_decomp.h). */
+#include "dist_decomp.h"
+
+#include "dist_cpu.h"
+#include "dist_mpi.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Whether each of d's cells is a halo cell of the grid (never computed) on its owner's grid:
+ * here for the owned cells (g's halo cells), the owners' answers for the others, exchanged as a
+ * one-level field. flag[c] for the model's cell c. Collective. */
+static int owners_halo_flags(const dist_decomp *d, const ugrid *g, const int *cell,
+                             unsigned char *flag)
+{
+    double *v = xalloc(sizeof(double) * (size_t)g->nxy);
+    for (int c = 0; c < d->ncells; c++)
+        v[cell[c]] = cell[c] < g->nhalo;
+    void *f[1] = {v};
+    int rc = dist_decomp_exchange(d, PREC_DOUBLE, f, 1, 1, g->nxy);
+    for (int c = 0; c < d->ncells; c++)
+        flag[c] = v[cell[c]] != 0;
+    xfree(v);
+    return rc;
+}
+
+/* d's rows as a dist_local (dist_local.h), in the engine's table g: the owned cells the stencil
+ * computes, then the other held cells; L's cell i is g's cell at[i]. */
+static void make_local(dist_local *L, int *at, const dist_decomp *d, const ugrid *g,
+                       const int *cell, const unsigned char *flag)
+{
+    int n = d->ncells, k = 0;
+    int *from = xalloc(sizeof(int) * (size_t)n); /* L's cell -> the model's */
+    for (int pass = 0; pass < 2; pass++)
+        for (int c = 0; c < n; c++)
+            if ((c < d->nown && !flag[c]) == (pass == 0))
+                from[k++] = c;
+    memset(L, 0, sizeof *L);
+    L->nlocal = n;
+    L->nz = g->nz;
+    L->gid = xalloc(sizeof(int) * (size_t)n);
+    L->owner = xalloc(sizeof(int) * (size_t)n);
+    int *toL = xalloc(sizeof(int) * (size_t)g->nxy); /* g's cell -> L's */
+    for (int i = 0; i < n; i++) {
+        int c = from[i];
+        at[i] = cell[c];
+        toL[cell[c]] = i;
+        L->gid[i] = d->gid[c];
+        L->owner[i] = flag[c] ? -1 : d->owner[c];
+        L->nown += c < d->nown && !flag[c];
+    }
+    dist_local_rows(L, g, at, toL);
+    xfree(toL);
+    xfree(from);
+}
+
+int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const int *cell,
+                      stencil_t s, precision_t p, int chasing, int compressed, int F)
+{
+    memset(r, 0, sizeof *r);
+    unsigned char *flag = xalloc((size_t)d->ncells);
+    int rc = owners_halo_flags(d, g, cell, flag);
+    char msg[512] = "";
+    dist_local L;
+    int *at = xalloc(sizeof(int) * (size_t)d->ncells);
+    make_local(&L, at, d, g, cell, flag);
+    xfree(flag);
+    perr_saved saved = perr_capture_save(); /* the rank's message, for the agreement */
+    perr_capture(msg, sizeof msg);
+    if (rc == 0)
+        rc = dist_rank_make_local(r, &L, d->nranks, d->rank, s, p, chasing, compressed, F);
+    perr_capture_restore(saved);
+    dist_local_free(&L);
+    if (rc == 0)
+        for (int l = 0; l < r->pt.ncells; l++) /* g's cells from here on */
+            r->pt.gcell[l] = at[r->pt.gcell[l]];
+    xfree(at);
+    if (rc != 0 && !msg[0])
+        snprintf(msg, sizeof msg, "rank %d could not make its share", d->rank);
+    if (dist_agree(d->comm, rc != 0, msg, sizeof msg) != 0) {
+        if (rc == 0)
+            dist_rank_free(r);
+        perr("%s", msg);
+        return -1;
+    }
+    /* the passes' messages: fixed sizes, checked once here (dist_exchange_start does not) */
+    rc = dist_rank_connect(d->comm, r);
+    size_t most = 0;
+    for (int j = 0; rc == 0 && j < r->nsend; j++) {
+        size_t b = dist_msg_values(r, r->sstart[j + 1] - r->sstart[j]) * prec_size(p);
+        most = b > most ? b : most;
+    }
+    msg[0] = 0;
+    if (rc == 0 && most > INT_MAX)
+        snprintf(msg, sizeof msg, "rank %d sends a message of more than 2 GB a pass; use more "
+                 "ranks", d->rank);
+    else if (rc != 0)
+        snprintf(msg, sizeof msg, "rank %d: its send lists could not be made", d->rank);
+    if (dist_agree(d->comm, msg[0] != 0, msg, sizeof msg) != 0) {
+        dist_rank_free(r);
+        perr("%s", msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Byte offsets of the messages of a list of npeer peers (start[]). */
+static size_t *offsets(const dist_rank *r, int npeer, const int *start)
+{
+    size_t *off = xalloc(sizeof(size_t) * (size_t)(npeer + 1));
+    off[0] = 0;
+    for (int j = 0; j < npeer; j++)
+        off[j + 1] = off[j] + dist_msg_values(r, start[j + 1] - start[j]) * prec_size(r->prec);
+    return off;
+}
+
+void dist_decomp_steps(const dist_rank *r, const dist_decomp *d, const ugrid *g, fieldset f,
+                       int steps)
+{
+    fieldset loc = dist_fields_alloc(r);
+    dist_fields_load(r, g, f, loc);
+    size_t *soff = offsets(r, r->nsend, r->sstart), *roff = offsets(r, r->nrecv, r->rstart);
+    char *sbuf = xalloc(soff[r->nsend] + 1), *rbuf = xalloc(roff[r->nrecv] + 1);
+    for (int done = 0; done < steps;) {
+        int t = steps - done < r->F ? steps - done : r->F;
+        for (int j = 0; j < r->nsend; j++)
+            dist_pack(r, j, loc, sbuf + soff[j]);
+        dist_flight *x = dist_exchange_start(d->comm, r->nsend, r->speer, soff, sbuf, r->nrecv,
+                                             r->rpeer, roff, rbuf);
+        dist_first_interior(r, loc, t); /* while the messages fly */
+        dist_exchange_wait(x);
+        for (int j = 0; j < r->nrecv; j++)
+            dist_unpack(r, j, loc, rbuf + roff[j]);
+        dist_finish_steps(r, loc, t);
+        done += t;
+    }
+    dist_fields_store(r, g, loc, f);
+    dist_fields_free(r, &loc);
+    xfree(soff);
+    xfree(roff);
+    xfree(sbuf);
+    xfree(rbuf);
+}
