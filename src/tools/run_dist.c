@@ -79,6 +79,20 @@ static int agreed(int comm, int me, int rc)
     return (int)hi;
 }
 
+/* The end of a distributed run (collective): every rank's peak resident memory gathered into
+ * kb (n entries on rank 0; freed here) and reported by rank 0 when the run succeeded, MPI ended,
+ * rank 0's status for every rank. */
+static int finish(int comm, int me, int n, int rc, long *kb)
+{
+    dist_gather_long(comm, tools_peak_rss_kb(), kb);
+    if (me == 0 && rc == 0)
+        tools_report_memory(kb, n);
+    xfree(kb);
+    rc = agreed(comm, me, rc);
+    dist_finalize();
+    return rc;
+}
+
 /* The model's read-only bytes a cell column carries (dist_problem.coeff_bytes): the stencil's
  * coefficients (stencils/coeffs.h; fluxdiff's: 1 + list width values); 0 for most. */
 static double coeff_bytes(const problem *pb)
@@ -501,15 +515,8 @@ int run_distributed(options *o, int argc, char **argv)
             rc = 0;
         }
     }
-    if (!whole || rc != 0) {
-        dist_gather_long(comm, tools_peak_rss_kb(), kb);
-        if (me == 0 && rc == 0)
-            tools_report_memory(kb, n);
-        xfree(kb);
-        rc = agreed(comm, me, rc);
-        dist_finalize();
-        return rc;
-    }
+    if (!whole || rc != 0)
+        return finish(comm, me, n, rc, kb);
     problem pb;
     /* --verify off without --input: no rank holds more than its part (and one level on rank 0) */
     int bare = o->no_verify && !o->input;
@@ -588,11 +595,5 @@ int run_distributed(options *o, int argc, char **argv)
     if (me == 0 && full)
         iter_fields_free(&pb, &ref);
     problem_free(&pb);
-    dist_gather_long(comm, tools_peak_rss_kb(), kb);
-    if (me == 0 && rc == 0)
-        tools_report_memory(kb, n);
-    xfree(kb);
-    rc = agreed(comm, me, rc);
-    dist_finalize();
-    return rc;
+    return finish(comm, me, n, rc, kb);
 }
