@@ -189,6 +189,8 @@ void dist_gpu_nccl_version(char *buf, size_t n)
 
 int dist_gpu_nccl_id(void *id, size_t n)
 {
+    setenv("NCCL_NVLS_ENABLE", "0", 0); /* NVLink multicast off unless the user set it; NCCL
+                                         * reads its settings once, at its first call */
     ncclUniqueId u;
     if (n < sizeof u) {
         perr("distributed run: an NCCL id needs %zu bytes", sizeof u);
@@ -205,12 +207,19 @@ int dist_gpu_nccl_attach(dist_gpu *g, const void *id, int nranks, int rank)
 {
     ncclUniqueId u;
     memcpy(&u, id, sizeof u);
-    setenv("NCCL_NVLS_ENABLE", "0", 0); /* NVLink multicast off unless the user set it */
+    setenv("NCCL_NVLS_ENABLE", "0", 0); /* as in dist_gpu_nccl_id, on the other ranks */
     ncclResult_t r = ncclCommInitRank(&g->nccl, nranks, u, rank);
     if (r != ncclSuccess) {
         g->nccl = NULL;
         return nccl_fail(r, "ncclCommInitRank");
     }
+    /* the messages stay on the device: no pinned copies (queue_unpack would copy one over what
+     * NCCL received) */
+    if (g->hsend)
+        CK(cudaFreeHost(g->hsend));
+    if (g->hrecv)
+        CK(cudaFreeHost(g->hrecv));
+    g->hsend = g->hrecv = NULL;
     return 0;
 }
 

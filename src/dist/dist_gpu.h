@@ -29,7 +29,8 @@ void dist_gpu_close(dist_gpu *g);
 /* Halos GPU to GPU through NCCL (built with PILLAR_NCCL; otherwise each says so and fails):
  * rank 0 makes an id (n >= 128 bytes) that every rank gets (MPI_Bcast, src/dist/dist_mpi.c),
  * then each attaches its part, collectively (ncclCommInitRank: one GPU per rank; NCCL refuses
- * two ranks on one GPU). From then on dist_gpu_pack queues the packing and the messages, grouped
+ * two ranks on one GPU); attaching frees the pinned host copies (the send and receive buffers
+ * are the device's from then on). From then on dist_gpu_pack queues the packing and the messages, grouped
  * ncclSend/ncclRecv, on the part's stream and returns at once: no MPI request, no host copy, no
  * host wait; dist_gpu_finish and dist_gpu_unpack unpack after them on the same stream. 0, or -1
  * with a message. */

@@ -493,6 +493,8 @@ static int halo_setup(MPI_Comm c, rank_part *r, const dist_exec *e, char *what, 
         return -1;
     }
     r->nccl = 1;
+    r->sbuf = dist_gpu_send_buffer(r->dev); /* the device buffers now (no pinned copies) */
+    r->rbuf = dist_gpu_recv_buffer(r->dev);
     char v[32];
     dist_gpu_nccl_version(v, sizeof v);
     snprintf(what, n, "nccl (%s), GPU to GPU", v);
