@@ -455,6 +455,10 @@ static int halo_setup(MPI_Comm c, rank_part *r, const dist_exec *e, char *what, 
         snprintf(what, n, "host memory (CPU)");
         return 0;
     }
+    if (size == 1) { /* nothing to exchange, whatever the path asked for */
+        snprintf(what, n, "none (one rank)");
+        return 0;
+    }
 #ifdef PILLAR_HAVE_CUDA
     char bus[64] = "", *all = xalloc(sizeof bus * (size_t)size);
     dist_gpu_describe(r->dev, bus, sizeof bus);
@@ -468,7 +472,7 @@ static int halo_setup(MPI_Comm c, rank_part *r, const dist_exec *e, char *what, 
 #ifdef PILLAR_CUDA_AWARE_MPI
     snprintf(via, sizeof via, "CUDA-aware MPI");
 #endif
-    const char *why = size == 1 ? "one rank" : shared ? "ranks share a GPU" : NULL;
+    const char *why = shared ? "ranks share a GPU" : NULL;
     if (e->halo == DIST_HALO_STAGED || (e->halo == DIST_HALO_AUTO && (why || !dist_gpu_nccl_built()))) {
         snprintf(what, n, "%s %s (%s)", via, !strcmp(via, "MPI") ? "staged through the host" : "device buffers",
                  e->halo == DIST_HALO_STAGED ? "--halo staged"
