@@ -7,7 +7,7 @@
 # On a machine with G >= 2 GPUs (the device tool's nvidia-h200-x2 or -x4), in one call:
 #   1. builds pillar with MPI and CUDA (.devdeps carries OpenMPI, HDF5, METIS, netCDF), prints how
 #      the GPUs are linked (nvidia-smi topo -m), runs the GPU tests of distributed runs
-#      (dist_gpu, dist_cli_gpu, api_mpi_gpu: their ranks now spread over the GPUs);
+#      (dist_gpu, dist_cli_gpu, api_mpi_gpu, api_decomp_gpu: their ranks now spread over the GPUs);
 #   2. generates cubed spheres: 6 x N^2 cells a GPU (N = MGPU_N), and for P GPUs 6 x (N sqrt P)^2
 #      (P x the cells of one, within 0.1%), MGPU_LEVELS levels;
 #   3. for each stencil, MGPU_STEPS steps in double, F = 1: weak scaling, P ranks on the P-GPU
@@ -57,7 +57,7 @@ pillar=$build/pillar
 $pillar --version | tee "$out/version.txt"
 fail=0
 if [ "${MGPU_TESTS:-1}" != 0 ]; then
-    (cd $build && ctest -R '^(dist_gpu|dist_cli_gpu|api_mpi_gpu)$' --output-on-failure) \
+    (cd $build && ctest -R '^(dist_gpu|dist_cli_gpu|api_mpi_gpu|api_decomp_gpu)$' --output-on-failure) \
         >"$out/ctest-dist.log" 2>&1 || fail=1
     tail -n 6 "$out/ctest-dist.log"
 fi
