@@ -165,5 +165,6 @@ void dist_local_free(dist_local *L)
     xfree(L->owner);
     xfree(L->nbr);
     xfree(L->adj);
+    xfree(L->hix);
     memset(L, 0, sizeof *L);
 }

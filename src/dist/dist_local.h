@@ -44,6 +44,8 @@ typedef struct {
     int *adj;    /* graph stencils: adjw x nlocal, adj[j*nlocal + l] = the j-th neighbour of l
                   * in the grid's row order (ugrid.adj), -1 = past its degree or not held;
                   * NULL when the grid has no neighbour lists */
+    int *hix;    /* NULL, or nown: each own cell's place in the grid's checksum order
+                  * (iter_state_hash over the grid: dist_read_local's; NULL: its gid) */
 } dist_local;
 
 /* Rank `rank`'s rows of the whole grid g (its part of part[], nxy entries, -1 for the halo

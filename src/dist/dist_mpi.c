@@ -68,6 +68,22 @@ void dist_gather_long(int comm, long x, long *all)
     (void)comm;
     all[0] = x;
 }
+void dist_exscan_long(int comm, const long *x, int n, long *before, long *total)
+{
+    (void)comm;
+    for (int i = 0; i < n; i++) {
+        before[i] = 0;
+        total[i] = x[i];
+    }
+}
+int *dist_gather_ints(int comm, const int *x, int n, int *total)
+{
+    (void)comm;
+    int *all = xalloc(sizeof(int) * (size_t)(n + 1));
+    memcpy(all, x, sizeof(int) * (size_t)n);
+    *total = n;
+    return all;
+}
 int *dist_alltoallv_int(int comm, const int *send, const int *scount, int *rcount)
 {
     (void)comm;
@@ -179,6 +195,40 @@ void dist_gather_long(int comm, long x, long *all)
 {
     MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
     MPI_Gather(&x, 1, MPI_LONG, all, 1, MPI_LONG, 0, c);
+}
+
+void dist_exscan_long(int comm, const long *x, int n, long *before, long *total)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    int me = 0;
+    MPI_Comm_rank(c, &me);
+    MPI_Exscan(x, before, n, MPI_LONG, MPI_SUM, c);
+    if (me == 0) /* MPI_Exscan leaves rank 0's undefined */
+        for (int i = 0; i < n; i++)
+            before[i] = 0;
+    MPI_Allreduce(x, total, n, MPI_LONG, MPI_SUM, c);
+}
+
+int *dist_gather_ints(int comm, const int *x, int n, int *total)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    int me = 0, P = 1;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &P);
+    int *counts = me == 0 ? xalloc(sizeof(int) * (size_t)P) : NULL;
+    int *dis = me == 0 ? xalloc(sizeof(int) * (size_t)P) : NULL;
+    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, c);
+    long t = 0;
+    for (int q = 0; me == 0 && q < P; q++) {
+        dis[q] = (int)t;
+        t += counts[q];
+    }
+    int *all = xalloc(sizeof(int) * (size_t)(t + 1));
+    MPI_Gatherv(x, n, MPI_INT, all, counts, dis, MPI_INT, 0, c);
+    xfree(counts);
+    xfree(dis);
+    *total = (int)t;
+    return all;
 }
 
 int *dist_alltoallv_int(int comm, const int *send, const int *scount, int *rcount)
@@ -568,13 +618,14 @@ static double least_positive(MPI_Comm c, double x)
     return lo >= 1e300 ? 0 : lo;
 }
 
-/* Where every rank's own cells go: their counts, displacements and global ids, on rank 0 (on
- * every rank unless root_only); total: cells in all (0 where nothing is received). */
+/* Where every rank's own cells go: their counts, displacements and places (places: nown, in the
+ * part's order; NULL: their global ids), on rank 0 (on every rank unless root_only); total: cells
+ * in all (0 where nothing is received). */
 typedef struct {
     int *counts, *dis, *cells, total;
 } owners;
 
-static owners owners_gather(MPI_Comm c, const dist_rank *d, int root_only)
+static owners owners_gather(MPI_Comm c, const dist_rank *d, const int *places, int root_only)
 {
     int me = d->rank, n = d->nranks, nown = d->nown;
     owners o;
@@ -591,7 +642,7 @@ static owners owners_gather(MPI_Comm c, const dist_rank *d, int root_only)
         o.total += get ? o.counts[q] : 0;
     }
     o.cells = xalloc(sizeof(int) * (size_t)(o.total + 1));
-    const int *mine = d->gid + d->pt.first[0];
+    const int *mine = places ? places : d->gid + d->pt.first[0];
     if (root_only)
         MPI_Gatherv(mine, nown, MPI_INT, o.cells, o.counts, o.dis, MPI_INT, 0, c);
     else
@@ -630,7 +681,7 @@ static void gather(MPI_Comm c, const dist_rank *d, const ugrid *g, fieldset loc,
 {
     const iter_carry *ca = iter_carried(d->stencil);
     size_t es = prec_size(d->prec);
-    owners o = owners_gather(c, d, root_only);
+    owners o = owners_gather(c, d, NULL, root_only);
     char *send = xalloc(es * (size_t)(d->nown + 1)), *recv = xalloc(es * (size_t)(o.total + 1));
     for (int j = 0; j < ca->n; j++)
         for (int z = 0; z < d->nz; z++) {
@@ -646,13 +697,16 @@ static void gather(MPI_Comm c, const dist_rank *d, const ugrid *g, fieldset loc,
 
 /* The final state's iter_state_hash on rank 0 (0 elsewhere), with no rank holding more than its
  * part and one level of the grid of nxy cells: level by level, the ranks' own cells gathered
- * into the level at their global ids, the grid's halo cells (no rank owns them; never computed)
- * at their initial values from pb (NULL: the ranks own every cell, gids 0 .. nxy-1). */
-static uint64_t gather_hash(MPI_Comm c, const dist_rank *d, const problem *pb, int nxy_, fieldset loc)
+ * into the level at their places (places, or their global ids), the grid's halo cells (no rank
+ * owns them; never computed) at their initial values: from e->bare (its grid's [0, nhalo)), else
+ * e->fill's of e->fixed at [0, e->nfixed). */
+static uint64_t gather_hash(MPI_Comm c, const dist_rank *d, const dist_exec *e, const int *places,
+                            fieldset loc)
 {
     const iter_carry *ca = iter_carried(d->stencil);
-    size_t es = prec_size(d->prec), nxy = (size_t)nxy_;
-    owners o = owners_gather(c, d, 1);
+    const problem *pb = e->bare;
+    size_t es = prec_size(d->prec), nxy = (size_t)(pb ? pb->ug.nxy : e->ncells);
+    owners o = owners_gather(c, d, places, 1);
     int me = d->rank;
     char *send = xalloc(es * (size_t)(d->nown + 1)), *recv = xalloc(es * (size_t)(o.total + 1));
     char *level = me == 0 ? xalloc(es * nxy) : NULL;
@@ -664,6 +718,8 @@ static uint64_t gather_hash(MPI_Comm c, const dist_rank *d, const problem *pb, i
                 continue;
             if (pb)
                 problem_fill_inputs(pb, ca->in[j], NULL, pb->ug.nhalo, z, z + 1, level, 0);
+            else if (e->nfixed)
+                e->fill(e->fill_user, ca->in[j], e->fixed, e->nfixed, z, z + 1, level, 0);
             for (int i = 0; i < o.total; i++)
                 memcpy(level + (size_t)o.cells[i] * es, recv + (size_t)i * es, es);
             h = iter_hash_values(h, d->prec, level, nxy);
@@ -676,7 +732,7 @@ static uint64_t gather_hash(MPI_Comm c, const dist_rank *d, const problem *pb, i
 }
 
 static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int steps,
-                    const dist_exec *e, dist_timing *t);
+                    const dist_exec *e, const int *places, dist_timing *t);
 
 /* Whether every rank made its part (collective); a rank that did not has said why. */
 static int all_made(MPI_Comm c, dist_rank *d, int rc)
@@ -713,8 +769,16 @@ int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p
     }
     if (!all_made(c, &d, rc))
         return -1;
+    int *places = NULL; /* the own cells' places in the hash, in the part's order */
+    if (L->hix) {
+        places = xalloc(sizeof(int) * (size_t)(d.nown + 1));
+        for (int i = 0; i < d.nown; i++)
+            places[i] = L->hix[d.pt.gcell[d.pt.first[0] + i]];
+    }
     fieldset none = {{0}};
-    return run_rank(c, &d, NULL, none, steps, e, t);
+    rc = run_rank(c, &d, NULL, none, steps, e, places, t);
+    xfree(places);
+    return rc;
 }
 
 int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, precision_t p,
@@ -740,12 +804,13 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
     xfree(part);
     if (!all_made(c, &d, rc))
         return -1;
-    return run_rank(c, &d, g, f, steps, e, t);
+    return run_rank(c, &d, g, f, steps, e, NULL, t);
 }
 
-/* The run of rank d (made, lists to connect) on comm c; frees d. */
+/* The run of rank d (made, lists to connect) on comm c; frees d. places: the own cells' places
+ * in the hash (gather_hash; NULL: their global ids). */
 static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int steps,
-                    const dist_exec *e, dist_timing *t)
+                    const dist_exec *e, const int *places, dist_timing *t)
 {
     dist_rank d = *dp;
     int me = d.rank, n = d.nranks, comm = (int)MPI_Comm_c2f(c), F = d.F;
@@ -806,7 +871,7 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
         dist_gpu_store(r.dev, r.loc);
 #endif
     if (e->bare || e->fill)
-        t->hash = gather_hash(c, &d, e->bare, e->bare ? e->bare->ug.nxy : e->ncells, r.loc);
+        t->hash = gather_hash(c, &d, e, places, r.loc);
     else
         gather(c, &d, g, r.loc, f, e->root_only);
 

@@ -44,6 +44,15 @@ void dist_gather_long(int comm, long x, long *all);
  * rank, send copied. */
 int *dist_alltoallv_int(int comm, const int *send, const int *scount, int *rcount);
 
+/* Exclusive prefix sums over the ranks of comm of the n values x (collective): before[i] gets
+ * the sum of x[i] over the lower ranks (0 on rank 0), total[i] the sum over all ranks. */
+void dist_exscan_long(int comm, const long *x, int n, long *before, long *total);
+
+/* Every rank's n ints x gathered on rank 0 of comm, back to back in rank order (collective):
+ * returns a new array (at least one entry) and its count in *total on rank 0; an empty one and
+ * 0 on the others. */
+int *dist_gather_ints(int comm, const int *x, int n, int *total);
+
 /* How a rank runs its part. */
 typedef struct {
     int gpu;         /* 1: on the CUDA device (dist_gpu.h), 0: on the CPU */
@@ -58,12 +67,18 @@ typedef struct {
     int halo;        /* GPU: how halos travel, DIST_HALO_* */
     /* non-NULL (bare NULL; dist_mpi_run_local): input field k's initial values at the n local
      * cells of global ids gid[], levels [z0, z1), value i of level z at index
-     * (z - z0) * zstride + i of dst; rank 0 gets the final state's hash as with bare, the
-     * global ids being the grid's cells 0 .. ncells-1, every one owned by some rank */
+     * (z - z0) * zstride + i of dst; rank 0 gets the final state's hash as with bare over the
+     * grid's ncells cells: the fixed cells first, then every rank's own cells at their places
+     * (dist_local.hix, or their global ids) */
     void (*fill)(const void *user, int k, const int *gid, int n, int z0, int z1, void *dst,
                  long zstride);
     const void *fill_user;
     int ncells;
+    /* with fill, read on rank 0: the global ids of the grid's halo cells (owned by no rank, never
+     * computed), nfixed of them, the hash's places 0 .. nfixed-1 in this order, at the values
+     * fill gives them (dist_read_local's; NULL, 0: none) */
+    const int *fixed;
+    int nfixed;
 } dist_exec;
 
 /* How a GPU run's halos travel: AUTO takes NCCL when pillar was built with it and every rank
@@ -131,9 +146,10 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
 /* dist_mpi_run from each rank's own rows L (dist_local.h; e.g. dist_read_local): no rank holds
  * more than its rows, its part's fields and (rank 0) one level of the grid. e->fill makes the
  * inputs; the state is not gathered, rank 0 gets its hash (dist_timing.hash: iter_state_hash of
- * the grid whose cell c is global id c, which must number every cell 0 .. e->ncells-1, each
- * owned by one rank: a closed mesh in file order). Stencils that read coefficients (fluxdiff)
- * are refused. Collective; returns 0, or -1 with a message. */
+ * the grid of e->ncells cells whose first e->nfixed are the halo cells e->fixed, the others each
+ * rank's own cells at their places L->hix, or their global ids where L->hix is NULL: together
+ * every place 0 .. e->ncells-1 once). Stencils that read coefficients (fluxdiff) are refused.
+ * Collective; returns 0, or -1 with a message. */
 int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p, int chasing,
                        int compressed, int F, int steps, const dist_exec *e, dist_timing *t);
 

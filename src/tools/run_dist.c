@@ -431,27 +431,25 @@ static int part_only_mode(const options *o, int nranks, mesh_header *h, char *no
 
 /* The part-only run (part_only_mode): each rank reads its block and its own rows with their ring
  * (dist_read_local), builds its part from them alone, fills its inputs by file index; rank 0
- * reports, with the state's checksum. 0 run, 1 failed (after a message), 3: the mesh has a
- * boundary (nothing run: the caller takes the whole-grid path). */
+ * reports, with the state's checksum. 0 run, 1 failed (after a message). */
 static int run_part_only(int comm, int me, int n, options *o, const mesh_header *h, int backend,
                          int steps, int F)
 {
     problem_spec spec = o->spec;
     spec.nz = h->nlevels;
     dist_local L;
-    int rc = dist_read_local(comm, n, me, o->mesh, h, o->spec.stencil, F, &L);
-    if (rc == 1)
-        return 3;
-    if (rc != 0)
+    int *fixed = NULL, nfixed = 0;
+    if (dist_read_local(comm, n, me, o->mesh, h, o->spec.stencil, F, &L, &fixed, &nfixed) != 0)
         return 1;
     dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1, NULL,
-                   o->halo, fill_by_id, &spec, h->ncells};
+                   o->halo, fill_by_id, &spec, h->ncells, fixed, nfixed};
     dist_timing t;
-    rc = dist_mpi_run_local(comm, &L, spec.stencil, spec.prec, spec.chasing, spec.compressed, F,
-                            steps, &e, &t) == 0 ? 0 : 1;
+    int rc = dist_mpi_run_local(comm, &L, spec.stencil, spec.prec, spec.chasing, spec.compressed, F,
+                                steps, &e, &t) == 0 ? 0 : 1;
     dist_local_free(&L);
+    xfree(fixed);
     if (rc == 0 && me == 0) {
-        dist_shape sh = {&spec, o->mesh, MESH_ORDER_FILE, h->ncells, 0, h->nlevels, 0,
+        dist_shape sh = {&spec, o->mesh, MESH_ORDER_FILE, h->ncells, nfixed, h->nlevels, 0,
                          "the file's partition, one part per rank, each rank reading only its "
                          "block and then its own rows and ring"};
         report_run(&sh, n, steps, F, backend, o, &t, NULL, NULL);
@@ -505,17 +503,9 @@ int run_distributed(options *o, int argc, char **argv)
     mesh_header h;
     int po = backend < 0 ? 0 : part_only_mode(o, n, &h, note, sizeof note);
     rc = worst(comm, me, po < 0 ? 1 : 0, "to read its mesh file's header");
-    int whole = 1;
-    if (rc == 0 && po == 1) {
+    if (rc == 0 && po == 1)
         rc = run_part_only(comm, me, n, o, &h, backend, steps, F);
-        whole = rc == 3;
-        if (rc == 3) {
-            snprintf(note, sizeof note, "every rank holds the whole grid: the mesh has a boundary "
-                     "(halo cells), which reading each rank's rows alone does not number yet");
-            rc = 0;
-        }
-    }
-    if (!whole || rc != 0)
+    if (po == 1 || rc != 0)
         return finish(comm, me, n, rc, kb);
     problem pb;
     /* --verify off without --input: no rank holds more than its part (and one level on rank 0) */
@@ -558,7 +548,7 @@ int run_distributed(options *o, int argc, char **argv)
                        (int)PILLAR_HALO_STAGED == (int)DIST_HALO_STAGED,
                    "--halo: the settings' values are dist_exec's");
     dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1,
-                   bare ? &pb : NULL, o->halo, NULL, NULL, 0};
+                   bare ? &pb : NULL, o->halo, NULL, NULL, 0, NULL, 0};
     dist_timing t;
     if (dist_mpi_run(comm, &pb.ug, &pb.coef, pb.s.stencil, pb.s.prec, pb.s.chasing,
                      pb.s.compressed, F, pb.uf, steps, &e, &t) != 0)
