@@ -24,6 +24,16 @@ struct mesh;
 typedef int (*coef_build_fn)(coef_set *out, const struct ugrid *g, const struct mesh *m,
                              precision_t p, int file_order, const char *file);
 
+/* coef_build_fn on a piece of the grid (a rank's cells of a distributed run): g holds the piece's
+ * cells (g->mesh_cell its cells in m, which holds only them), and each value the build takes as a
+ * minimum over the grid (fluxdiff's time step) is min_all(u, the piece's): the minimum over
+ * every rank's piece, so that the values equal the whole grid's bit for bit for every cell whose
+ * row the piece holds whole (the others' are not meant to be read). Every piece calls min_all
+ * the same number of times, even when it fails (then after its message). Returns 0, or -1. */
+typedef int (*coef_build_part_fn)(coef_set *out, const struct ugrid *g, const struct mesh *m,
+                                  precision_t p, const char *file,
+                                  double (*min_all)(void *u, double x), void *u);
+
 /* Bit i of `slots`: array i has a column per neighbour slot (the list width); else per cell. */
 #define COEF_SLOT(i) (1u << (i))
 
@@ -31,6 +41,7 @@ typedef struct {
     int n;             /* arrays (0: the stencil reads none), at most PILLAR_MAXC */
     unsigned slots;    /* COEF_SLOT(i) for each per-slot array */
     coef_build_fn build;
+    coef_build_part_fn build_part; /* NULL: built from the whole grid only */
 } coef_desc;
 
 /* Columns of array i with lists `width` wide. */

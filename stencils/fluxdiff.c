@@ -33,13 +33,16 @@ static double centre_distance(const mesh *m, int a, int b)
 
 static double tan_of(const mesh *m, int f) { return tan(acos(-1.0) / mesh_sides(m, f)); }
 
-int fluxdiff_coeffs(coef_set *out, const ugrid *g, const mesh *m, precision_t p, int file_order,
-                    const char *file)
+/* fluxdiff_coeffs, Δt's minimum taken through min_all where given (fluxdiff_coeffs_part). */
+static int build(coef_set *out, const ugrid *g, const mesh *m, precision_t p, int file_order,
+                 const char *file, double (*min_all)(void *u, double x), void *u)
 {
     memset(out, 0, sizeof *out);
     if (!m->coord || m->ncoord < 2) {
         perr("%s: the flux-form stencil takes edge lengths and cell areas from /coordinates, and "
              "this mesh has none", file);
+        if (min_all)
+            min_all(u, INFINITY);
         return -1;
     }
     const int n = g->nxy, w = g->adjw;
@@ -57,6 +60,8 @@ int fluxdiff_coeffs(coef_set *out, const ugrid *g, const mesh *m, precision_t p,
                      "flux-form stencil needs distinct finite centres", file, f, fq, d);
                 xfree(area);
                 xfree(kap);
+                if (min_all)
+                    min_all(u, INFINITY);
                 return -1;
             }
             kap[(size_t)j * n + c] = (tc + tan_of(m, fq)) / 2;
@@ -67,6 +72,8 @@ int fluxdiff_coeffs(coef_set *out, const ugrid *g, const mesh *m, precision_t p,
         if (area[c] > 0 && area[c] / ksum < dt)
             dt = area[c] / ksum;
     }
+    if (min_all) /* exact: the same bits as the whole grid's minimum */
+        dt = min_all(u, dt);
     dt = isfinite(dt) ? dt / 2 : 0;
     coef_set_alloc(out, 2, (const int[]){1, w}, n, p);
     for (int c = 0; c < n; c++) {
@@ -78,4 +85,16 @@ int fluxdiff_coeffs(coef_set *out, const ugrid *g, const mesh *m, precision_t p,
     xfree(area);
     xfree(kap);
     return 0;
+}
+
+int fluxdiff_coeffs(coef_set *out, const ugrid *g, const mesh *m, precision_t p, int file_order,
+                    const char *file)
+{
+    return build(out, g, m, p, file_order, file, NULL, NULL);
+}
+
+int fluxdiff_coeffs_part(coef_set *out, const ugrid *g, const mesh *m, precision_t p,
+                         const char *file, double (*min_all)(void *u, double x), void *u)
+{
+    return build(out, g, m, p, 0, file, min_all, u);
 }

@@ -26,10 +26,14 @@
 
 /* its coefficients (stencils/coeffs.h): array 0 r per cell, array 1 κ per neighbour slot, built
  * from the mesh's coordinates by fluxdiff_coeffs (stencils/fluxdiff.c) */
-#define FLUXDIFF_COEFFS {2, COEF_SLOT(1), fluxdiff_coeffs}
+#define FLUXDIFF_COEFFS {2, COEF_SLOT(1), fluxdiff_coeffs, fluxdiff_coeffs_part}
 #ifdef PILLAR_STENCIL_COEFFS_H /* host code that reaches the descriptors (stencils/stencil.h) */
 int fluxdiff_coeffs(coef_set *out, const struct ugrid *g, const struct mesh *m, precision_t p,
                     int file_order, const char *file);
+/* The same on a rank's piece (coef_build_part_fn): Δt's minimum through min_all */
+int fluxdiff_coeffs_part(coef_set *out, const struct ugrid *g, const struct mesh *m,
+                         precision_t p, const char *file, double (*min_all)(void *u, double x),
+                         void *u);
 #endif
 #define FLUXDIFF_R(c) GCOEF(0, c)
 #define FLUXDIFF_KAPPA(c, j) GCOEFJ(1, c, j)

@@ -1,10 +1,12 @@
 #!/bin/sh
 # dist_mem.sh — each MPI rank holds its part and its ring, and no more (issue 33, item 1):
 #  1. small closed meshes (cubed sphere, periodic hexagons) and meshes with a boundary (bounded
-#     hexagons and triangles, a rotated patch: grid halo cells, numbered first in the checksum)
+#     hexagons and triangles, a rotated patch, a refined patch with /cell_sides and cells of
+#     two sizes: grid halo cells, numbered first in the checksum)
 #     with a stored partition of P parts, --verify off: the run reads only each rank's rows (its
 #     plan line says so), and its checksum equals the plain one-process run's for laplap, hdiff,
-#     lap, graphlap on 2 and 3 ranks, F = 1..3;
+#     lap, graphlap and fluxdiff (its coefficients from each rank's rows, the time step a minimum
+#     over the ranks) on 2 and 3 ranks, F = 1..3;
 #     without a stored partition of P parts the run says it takes the whole grid, same checksum;
 #  2. (unless "small") the cubed sphere with n = 512 and 32 levels: the plain one-process run,
 #     then 4 and 2 ranks reading their parts of the file partitioned into 4 (and 2) parts; every
@@ -36,9 +38,10 @@ sum() { sed -n 's/^  state     checksum \([0-9a-f]*\) .*/\1/p' "$1"; }
     "$pillar" mesh generate "$tmp/hx.h5" --kind hexagons --size 14x12 --periodic --levels 4 >/dev/null &&
     "$pillar" mesh generate "$tmp/hb.h5" --kind hexagons --size 15x11 --levels 4 >/dev/null &&
     "$pillar" mesh generate "$tmp/tb.h5" --kind triangles --size 12x9 --levels 3 >/dev/null &&
-    "$pillar" mesh generate "$tmp/rb.h5" --kind rotated --size 16x13 --levels 3 >/dev/null ||
+    "$pillar" mesh generate "$tmp/rb.h5" --kind rotated --size 16x13 --levels 3 >/dev/null &&
+    "$pillar" mesh generate "$tmp/rf.h5" --kind refined --size 15x15 --levels 3 >/dev/null ||
     { echo "FAIL: mesh generate"; exit 1; }
-for m in cs hx hb tb rb; do
+for m in cs hx hb tb rb rf; do
     for k in 2 3; do
         cp "$tmp/$m.h5" "$tmp/$m$k.h5"
         "$pillar" mesh partition "$tmp/$m$k.h5" --parts "$k" >/dev/null || { echo "FAIL: partition"; exit 1; }
@@ -46,7 +49,9 @@ for m in cs hx hb tb rb; do
 done
 for case in "cs laplap 2:1 3:2" "cs hdiff 3:3" "cs lap 2:2" "cs graphlap 3:2" "hx graphlap 2:1 3:3" \
     "hb graphlap 2:1 2:2 2:3 3:1 3:2 3:3" "tb graphlap 2:1 2:2 2:3 3:1 3:2 3:3" \
-    "rb laplap 2:1 2:3 3:1 3:2" "rb lap 3:3" "rb hdiff 2:2" "rb graphlap 3:2"; do
+    "rb laplap 2:1 2:3 3:1 3:2" "rb lap 3:3" "rb hdiff 2:2" "rb graphlap 3:2" \
+    "cs fluxdiff 2:1 3:3" "hx fluxdiff 3:2" "hb fluxdiff 2:1 2:3 3:2" "tb fluxdiff 2:2 3:1 3:3" \
+    "rb fluxdiff 3:1" "rf fluxdiff 2:1 2:2 3:1 3:3" "rf graphlap 2:2 3:1"; do
     set -- $case
     m=$1 st=$2
     shift 2

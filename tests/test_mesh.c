@@ -702,8 +702,9 @@ static void test_bad_files(void)
 
 /* ---- a rank's share: the header and blocks of rows (mesh_read_header, mesh_read_block) ---- */
 
-/* Blocks of rows of a written mesh, read in uneven pieces, equal the rows of the whole read; the
- * header equals the mesh's shape; rows past the end and a part out of range are refused. */
+/* Blocks of rows of a written mesh (with the centres), read in uneven pieces, equal the rows of
+ * the whole read; the header equals the mesh's shape; rows past the end and a part out of range
+ * are refused. */
 static void test_blocks(void)
 {
     mesh_gen_spec specs[] = {
@@ -732,8 +733,9 @@ static void test_blocks(void)
               kind, h.ncells, h.nlevels, h.quad, h.width, h.has_sides, h.nparts, h.patch);
         long bad = 0;
         for (int r0 = 0, len = 1; r0 < a.ncells; r0 += len, len = len * 3 + 1) {
-            int n = a.ncells - r0 < len ? a.ncells - r0 : len, *nbr, *sides, *part;
-            if (mesh_read_block(path, &h, r0, n, &nbr, &sides, &part) != 0) {
+            int n = a.ncells - r0 < len ? a.ncells - r0 : len, *nbr, *sides, *part, nc;
+            double *xy;
+            if (mesh_read_block(path, &h, r0, n, &nbr, &sides, &part, &xy, &nc) != 0) {
                 CHECK(0, "%s: rows %d to %d", kind, r0, r0 + n - 1);
                 break;
             }
@@ -743,7 +745,12 @@ static void test_blocks(void)
                     bad += nbr[(size_t)c * (size_t)w + (size_t)j] != row[j];
                 bad += part[c] != a.part[r0 + c];
                 bad += a.sides ? !sides || sides[c] != a.sides[r0 + c] : sides != NULL;
+                for (int k = 0; k < a.ncoord && nc == a.ncoord; k++)
+                    bad += xy[(size_t)c * (size_t)nc + (size_t)k] !=
+                           a.coord[(size_t)(r0 + c) * (size_t)nc + (size_t)k];
             }
+            bad += nc != a.ncoord || (nc > 0) != (xy != NULL);
+            xfree(xy);
             xfree(nbr);
             xfree(sides);
             xfree(part);
@@ -752,7 +759,7 @@ static void test_blocks(void)
         int *nbr, *sides, *part;
         char msg[256] = "";
         perr_capture(msg, sizeof msg);
-        int rc = mesh_read_block(path, &h, a.ncells - 2, 3, &nbr, &sides, &part);
+        int rc = mesh_read_block(path, &h, a.ncells - 2, 3, &nbr, &sides, &part, NULL, NULL);
         perr_capture(NULL, 0);
         CHECK(rc == -1 && !nbr && strstr(msg, "rows"), "%s: rows past the end: rc %d '%s'", kind,
               rc, msg);
@@ -765,7 +772,7 @@ static void test_blocks(void)
     int *nbr, *sides, *part;
     char msg[256] = "";
     perr_capture(msg, sizeof msg);
-    int rc = mesh_read_block(bad, &h, 0, 3, &nbr, &sides, &part);
+    int rc = mesh_read_block(bad, &h, 0, 3, &nbr, &sides, &part, NULL, NULL);
     perr_capture(NULL, 0);
     CHECK(rc == -1 && strstr(msg, "/partition: cell 1 is in part 5"), "partition.h5: rc %d '%s'",
           rc, msg);

@@ -1,6 +1,8 @@
 /* dist_local.c — a rank's rows in local numbering (src/dist/dist_local.h). */
 #include "dist_local.h"
 
+#include "grids/mesh.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +161,41 @@ int dist_local_check(const dist_local *L, int nranks, int rank, stencil_t s)
     return rc;
 }
 
+int dist_local_coeffs(const dist_local *L, stencil_t s, precision_t p, const char *file,
+                      double (*min_all)(void *u, double x), void *u, coef_set *all)
+{
+    memset(all, 0, sizeof *all);
+    const coef_desc *cd = &stencil_table[s].coeffs;
+    if (!cd->build_part || !L->adj) {
+        perr("distributed run: %s's coefficients are made from the whole grid only",
+             stencil_table[s].name);
+        return -1;
+    }
+    int n = L->nlocal;
+    mesh m; /* the held cells: their sides and centres, all fluxdiff's kind of build reads */
+    memset(&m, 0, sizeof m);
+    m.ncells = n;
+    m.ncoord = L->coord ? L->ncoord : 0;
+    m.coord = L->coord;
+    if (!L->nbr) { /* a general mesh: adjw edges, or sides */
+        m.adj = L->adj;
+        m.maxdeg = L->adjw;
+        m.sides = L->sides;
+    }
+    ugrid g;
+    memset(&g, 0, sizeof g);
+    g.nxy = n;
+    g.nz = L->nz;
+    g.adjw = L->adjw;
+    g.adj = L->adj;
+    g.mesh_cell = xalloc(sizeof(int) * (size_t)(n + 1));
+    for (int l = 0; l < n; l++)
+        g.mesh_cell[l] = l;
+    int rc = cd->build_part(all, &g, &m, p, file, min_all, u);
+    xfree(g.mesh_cell);
+    return rc;
+}
+
 void dist_local_free(dist_local *L)
 {
     xfree(L->gid);
@@ -166,5 +203,7 @@ void dist_local_free(dist_local *L)
     xfree(L->nbr);
     xfree(L->adj);
     xfree(L->hix);
+    xfree(L->coord);
+    xfree(L->sides);
     memset(L, 0, sizeof *L);
 }

@@ -29,6 +29,7 @@
 #define PILLAR_DIST_LOCAL_H
 
 #include "grids/grid.h"
+#include "stencils/coeffs.h"
 #include "stencils/stencil.h"
 
 typedef struct {
@@ -46,6 +47,10 @@ typedef struct {
                   * NULL when the grid has no neighbour lists */
     int *hix;    /* NULL, or nown: each own cell's place in the grid's checksum order
                   * (iter_state_hash over the grid: dist_read_local's; NULL: its gid) */
+    /* for a stencil with coefficients built from the rows alone (dist_local_coeffs): */
+    int ncoord;    /* 0, 2 or 3 */
+    double *coord; /* NULL, or ncoord x nlocal: coord[ncoord*l + k], the cell centres */
+    int *sides;    /* NULL (every cell has adjw edges), or nlocal: the edges of each cell */
 } dist_local;
 
 /* Rank `rank`'s rows of the whole grid g (its part of part[], nxy entries, -1 for the halo
@@ -69,6 +74,16 @@ void dist_local_rows(dist_local *L, const ugrid *g, const int *hold, const int *
  * a message naming the local cell and its global id. It cannot tell a cut row from a missing
  * neighbour: the depth contract above is the caller's. */
 int dist_local_check(const dist_local *L, int nranks, int rank, stencil_t s);
+
+/* The coefficients (stencils/coeffs.h) of stencil s in precision p of L's cells, numbered as L
+ * (all: nlocal cells), from L's rows, sides and centres alone (the descriptor's build_part): a
+ * minimum over the grid goes through min_all(u, x), which a distributed run makes the minimum
+ * over the ranks (collective then: every rank calls it alike, even when it fails). Equal to the
+ * whole grid's for the cells whose rows L holds whole (those within R·F - 1 of an own cell).
+ * file names the mesh in messages. Returns 0, or -1 with a message (a stencil whose
+ * coefficients need the whole grid, no coordinates). */
+int dist_local_coeffs(const dist_local *L, stencil_t s, precision_t p, const char *file,
+                      double (*min_all)(void *u, double x), void *u, coef_set *all);
 
 void dist_local_free(dist_local *L);
 

@@ -610,6 +610,14 @@ static double parts_ring_k(MPI_Comm c, const dist_rank *d, int me, int n)
     return k;
 }
 
+/* The least of x over the ranks of the communicator *u (dist_local_coeffs' min_all). */
+static double min_over(void *u, double x)
+{
+    double lo;
+    MPI_Allreduce(&x, &lo, 1, MPI_DOUBLE, MPI_MIN, *(MPI_Comm *)u);
+    return lo;
+}
+
 /* The least of x over the ranks that pass x > 0 (0 when none does). */
 static double least_positive(MPI_Comm c, double x)
 {
@@ -761,11 +769,14 @@ int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p
     }
     dist_rank d;
     int rc = dist_rank_make_local(&d, L, n, me, s, p, chasing, compressed, F);
-    if (rc == 0 && stencil_table[s].coeffs.n) {
-        perr("distributed run: %s reads coefficients, which a rank's own rows do not give yet",
-             stencil_table[s].name);
-        dist_rank_free(&d);
-        rc = -1;
+    if (stencil_table[s].coeffs.n) { /* fluxdiff's: from the rows, its minimum over the ranks */
+        coef_set all;
+        int cr = dist_local_coeffs(L, s, p, "distributed run", min_over, &c, &all);
+        if (rc == 0 && (cr != 0 || ooc_part_coeffs(&d.pt, s, p, &all, "distributed run") != 0)) {
+            dist_rank_free(&d);
+            rc = -1;
+        }
+        coef_set_free(&all);
     }
     if (!all_made(c, &d, rc))
         return -1;

@@ -148,8 +148,9 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
  * inputs; the state is not gathered, rank 0 gets its hash (dist_timing.hash: iter_state_hash of
  * the grid of e->ncells cells whose first e->nfixed are the halo cells e->fixed, the others each
  * rank's own cells at their places L->hix, or their global ids where L->hix is NULL: together
- * every place 0 .. e->ncells-1 once). Stencils that read coefficients (fluxdiff) are refused.
- * Collective; returns 0, or -1 with a message. */
+ * every place 0 .. e->ncells-1 once). A stencil that reads coefficients (fluxdiff) has them made
+ * from L's rows, sides and centres (dist_local_coeffs), its time step the minimum over the
+ * ranks. Collective; returns 0, or -1 with a message. */
 int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p, int chasing,
                        int compressed, int F, int steps, const dist_exec *e, dist_timing *t);
 

@@ -88,8 +88,9 @@ static int holder(const mesh_header *h, int nranks, int g)
 /* The cells a rank holds so far: global id, owner, edges (sides), the file's row, distance from
  * its own. */
 typedef struct {
-    int n, cap, w;
+    int n, cap, w, nc; /* nc: coordinates a cell (0: not carried) */
     int *gid, *owner, *sides, *row, *dist;
+    double *coord;
     id_map at;
 } held;
 
@@ -101,6 +102,9 @@ static void held_add(held *H, int gid, int dist)
         H->owner = xgrow(H->owner, sizeof(int) * (size_t)H->n, sizeof(int) * (size_t)cap);
         H->dist = xgrow(H->dist, sizeof(int) * (size_t)H->n, sizeof(int) * (size_t)cap);
         H->sides = xgrow(H->sides, sizeof(int) * (size_t)H->n, sizeof(int) * (size_t)cap);
+        if (H->nc)
+            H->coord = xgrow(H->coord, sizeof(double) * (size_t)H->n * (size_t)H->nc,
+                             sizeof(double) * (size_t)cap * (size_t)H->nc);
         H->row = xgrow(H->row, sizeof(int) * (size_t)H->n * (size_t)H->w,
                        sizeof(int) * (size_t)cap * (size_t)H->w);
         H->cap = cap;
@@ -112,21 +116,25 @@ static void held_add(held *H, int gid, int dist)
     H->n++;
 }
 
-/* A record: global id, owner, edges, the row (w entries). */
-enum { REC_HEAD = 3 };
+/* A record: global id, owner, edges, the row (w entries), the centre's nc coordinates (REC_CW
+ * ints each, their bytes). */
+enum { REC_HEAD = 3, REC_CW = sizeof(double) / sizeof(int) };
 
-static void put_record(int *out, int gid, int owner, int sides, const int *row, int w)
+static void put_record(int *out, int gid, int owner, int sides, const int *row, int w,
+                       const double *xy, int nc)
 {
     out[0] = gid;
     out[1] = owner;
     out[2] = sides;
     memcpy(out + REC_HEAD, row, sizeof(int) * (size_t)w);
+    if (nc)
+        memcpy(out + REC_HEAD + w, xy, sizeof(double) * (size_t)nc);
 }
 
 /* Records received into the held cells they name (added when new, with distance dist). */
 static void take_records(held *H, const int *rec, long nrec, int dist)
 {
-    int rs = REC_HEAD + H->w;
+    int rs = REC_HEAD + H->w + REC_CW * H->nc;
     for (long i = 0; i < nrec; i++) {
         const int *r = rec + (size_t)i * (size_t)rs;
         int l = map_get(&H->at, r[0]);
@@ -137,6 +145,9 @@ static void take_records(held *H, const int *rec, long nrec, int dist)
         H->owner[l] = r[1];
         H->sides[l] = r[2];
         memcpy(H->row + (size_t)l * (size_t)H->w, r + REC_HEAD, sizeof(int) * (size_t)H->w);
+        if (H->nc)
+            memcpy(H->coord + (size_t)l * (size_t)H->nc, r + REC_HEAD + H->w,
+                   sizeof(double) * (size_t)H->nc);
     }
 }
 
@@ -244,10 +255,13 @@ int dist_read_local(int comm, int nranks, int rank, const char *path, const mesh
     memset(L, 0, sizeof *L);
     *fixed = NULL;
     *nfixed = 0;
-    int P = nranks, w = h->width, rs = REC_HEAD + w;
+    int P = nranks, w = h->width, nc = 0, want_xy = stencil_table[s].coeffs.n > 0;
     int b0 = block0(h, P, rank), nb = block0(h, P, rank + 1) - b0;
     int *nbr = NULL, *sides = NULL, *part = NULL;
-    int rc = h->nparts == P ? mesh_read_block(path, h, b0, nb, &nbr, &sides, &part) : -1;
+    double *xy = NULL; /* the centres, for a stencil with coefficients */
+    int rc = h->nparts == P ? mesh_read_block(path, h, b0, nb, &nbr, &sides, &part,
+                                              want_xy ? &xy : NULL, &nc) : -1;
+    int rs = REC_HEAD + w + REC_CW * nc;
     if (h->nparts != P)
         perr("%s: its /partition has %d parts, not one per rank (%d)", path, h->nparts, P);
     double lo, hi;
@@ -258,6 +272,7 @@ int dist_read_local(int comm, int nranks, int rank, const char *path, const mesh
         xfree(nbr);
         xfree(sides);
         xfree(part);
+        xfree(xy);
         return -1;
     }
     /* open: some row lacks a neighbour on one of its sides (the grid has halo cells) */
@@ -281,7 +296,7 @@ int dist_read_local(int comm, int nranks, int rank, const char *path, const mesh
     int *send = xalloc(sizeof(int) * ((size_t)nb * (size_t)rs + 1));
     for (int i = 0; i < nb; i++) {
         put_record(send + at[part[i]], b0 + i, part[i], sides ? sides[i] : w,
-                   nbr + (size_t)i * (size_t)w, w);
+                   nbr + (size_t)i * (size_t)w, w, nc ? xy + (size_t)i * (size_t)nc : NULL, nc);
         at[part[i]] += rs;
     }
     int *recv = dist_alltoallv_int(comm, send, scount, rcount);
@@ -292,6 +307,7 @@ int dist_read_local(int comm, int nranks, int rank, const char *path, const mesh
     held H;
     memset(&H, 0, sizeof H);
     H.w = w;
+    H.nc = nc;
     map_init(&H.at, (size_t)nrec * 3 / 2 + 16);
     take_records(&H, recv, nrec, 0); /* from the holders in rank order: ascending ids */
     xfree(recv);
@@ -341,7 +357,7 @@ int dist_read_local(int comm, int nranks, int rank, const char *path, const mesh
         for (long i = 0; i < nasked; i++) {
             int r = asked[i] - b0;
             put_record(send + (size_t)i * (size_t)rs, asked[i], part[r], sides ? sides[r] : w,
-                       nbr + (size_t)r * (size_t)w, w);
+                       nbr + (size_t)r * (size_t)w, w, nc ? xy + (size_t)r * (size_t)nc : NULL, nc);
         }
         for (int q = 0; q < P; q++)
             rcount[q] *= rs;
@@ -366,9 +382,11 @@ int dist_read_local(int comm, int nranks, int rank, const char *path, const mesh
         halo = held_halo(&H, h->quad, s);
         place = hash_places(comm, P, h, b0, nb, &H, n0, halo, fixed, nfixed);
     }
+    int has_sides = sides != NULL;
     xfree(nbr);
     xfree(sides);
     xfree(part);
+    xfree(xy);
 
     /* local numbering: own cells (the partition's that are not halo cells), then the other cells
      * within radius·F as held (by distance: a prefix of H) */
@@ -401,6 +419,18 @@ int dist_read_local(int comm, int nranks, int rank, const char *path, const mesh
         for (int i = 0; i < nown; i++)
             L->hix[i] = place[from[i]];
     }
+    if (nc) { /* the centres and sides, for the coefficients (dist_local_coeffs) */
+        L->ncoord = nc;
+        L->coord = xalloc(sizeof(double) * (size_t)nc * (size_t)(n + 1));
+        for (int i = 0; i < n; i++)
+            memcpy(L->coord + (size_t)i * (size_t)nc, H.coord + (size_t)from[i] * (size_t)nc,
+                   sizeof(double) * (size_t)nc);
+    }
+    if (nc && has_sides) {
+        L->sides = xalloc(sizeof(int) * (size_t)(n + 1));
+        for (int i = 0; i < n; i++)
+            L->sides[i] = H.sides[from[i]];
+    }
     L->adjw = w;
     L->adj = xalloc(sizeof(int) * (size_t)w * (size_t)n);
     if (h->quad)
@@ -426,6 +456,7 @@ int dist_read_local(int comm, int nranks, int rank, const char *path, const mesh
     xfree(H.gid);
     xfree(H.owner);
     xfree(H.sides);
+    xfree(H.coord);
     xfree(H.row);
     xfree(H.dist);
     map_free(&H.at);

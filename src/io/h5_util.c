@@ -359,12 +359,18 @@ int h5_dims(h5_reader *rd, const char *name, int optional, const h5_shape *want,
 /* Rows read at once by h5_read_int_rows (through a buffer of long long). */
 #define ROWS_PIECE 65536
 
-int h5_read_int_rows(h5_reader *rd, const char *name, int optional, const h5_shape *want,
-                     long row0, long nrows, long dims_out[2], int **out)
+/* Rows [row0, row0 + nrows) of dataset `name` (ds_open's is_float), piece by piece of at most
+ * ROWS_PIECE rows through buf (es bytes a value, room for ROWS_PIECE rows): each piece read is
+ * handed to take(u, first row - row0, rows, cols, buf), which returns 0 or -1 after a message.
+ * The dataset's extents go to dims_out. Returns 0, 1 if absent and optional, -1 after a message. */
+static int read_rows(h5_reader *rd, const char *name, int optional, int is_float,
+                     const h5_shape *want, long row0, long nrows, long dims_out[2], size_t es,
+                     int (*take)(void *u, h5_reader *rd, const char *name, hid_t mt, long r,
+                                 long k, long cols, const void *buf),
+                     void *u)
 {
-    *out = NULL;
     h5_ds ds;
-    int rc = ds_open(rd, name, optional, 0, want, &ds);
+    int rc = ds_open(rd, name, optional, is_float, want, &ds);
     if (rc != 0)
         return rc;
     long rows = (long)ds.dims[0], cols = ds.rank == 2 ? (long)ds.dims[1] : 1;
@@ -378,8 +384,7 @@ int h5_read_int_rows(h5_reader *rd, const char *name, int optional, const h5_sha
     }
     /* only the rows read count against the stored-bytes budget */
     rc = stored_enough(rd, name, ds.d, (size_t)nrows * (size_t)cols) ? 0 : -1;
-    *out = rc == 0 ? xalloc(sizeof(int) * (size_t)(nrows * cols > 0 ? nrows * cols : 1)) : NULL;
-    long long *buf = rc == 0 ? xalloc(sizeof(long long) * (size_t)ROWS_PIECE * (size_t)cols) : NULL;
+    void *buf = rc == 0 ? xalloc(es * (size_t)ROWS_PIECE * (size_t)cols) : NULL;
     for (long r = 0; r < nrows && rc == 0; r += ROWS_PIECE) {
         long k = nrows - r < ROWS_PIECE ? nrows - r : ROWS_PIECE;
         hsize_t start[2] = {(hsize_t)(row0 + r), 0}, count[2] = {(hsize_t)k, (hsize_t)cols};
@@ -391,29 +396,95 @@ int h5_read_int_rows(h5_reader *rd, const char *name, int optional, const h5_sha
             rc = -1;
         }
         H5Sclose(ms);
-        size_t m = (size_t)k * (size_t)cols;
-        for (size_t i = 0; i < m && rc == 0; i++) {
-            int neg = ds.mt == H5T_NATIVE_ULLONG ? 0 : buf[i] < INT_MIN;
-            int big = ds.mt == H5T_NATIVE_ULLONG ? (unsigned long long)buf[i] > INT_MAX
-                                                 : buf[i] > INT_MAX;
-            if (neg || big) {
-                if (ds.mt == H5T_NATIVE_ULLONG)
-                    perr("%s: dataset %s: row %ld holds %llu, out of range", rd->path, name,
-                         row0 + r + (long)(i / (size_t)cols), (unsigned long long)buf[i]);
-                else
-                    perr("%s: dataset %s: row %ld holds %lld, out of range", rd->path, name,
-                         row0 + r + (long)(i / (size_t)cols), buf[i]);
-                rc = -1;
-            }
-            (*out)[(size_t)r * (size_t)cols + i] = (int)buf[i];
-        }
+        if (rc == 0)
+            rc = take(u, rd, name, ds.mt, r, k, cols, buf);
     }
     xfree(buf);
     ds_close(&ds);
-    if (rc != 0) {
-        xfree(*out);
-        *out = NULL;
+    return rc;
+}
+
+typedef struct {
+    long row0, nrows;
+    size_t es;
+    void *out; /* int or double, nrows x cols: made with the first piece */
+} rows_out;
+
+/* o->out, made for the first piece */
+static void *rows_room(rows_out *o, long cols)
+{
+    if (!o->out)
+        o->out = xalloc(o->es * (size_t)(o->nrows * cols > 0 ? o->nrows * cols : 1));
+    return o->out;
+}
+
+/* A piece of integers into ints, range-checked (read_rows' take). */
+static int take_ints(void *u, h5_reader *rd, const char *name, hid_t mt, long r, long k,
+                     long cols, const void *piece)
+{
+    rows_out *o = u;
+    const long long *buf = piece;
+    int *out = rows_room(o, cols);
+    size_t m = (size_t)k * (size_t)cols;
+    for (size_t i = 0; i < m; i++) {
+        int neg = mt == H5T_NATIVE_ULLONG ? 0 : buf[i] < INT_MIN;
+        int big = mt == H5T_NATIVE_ULLONG ? (unsigned long long)buf[i] > INT_MAX : buf[i] > INT_MAX;
+        if (neg || big) {
+            if (mt == H5T_NATIVE_ULLONG)
+                perr("%s: dataset %s: row %ld holds %llu, out of range", rd->path, name,
+                     o->row0 + r + (long)(i / (size_t)cols), (unsigned long long)buf[i]);
+            else
+                perr("%s: dataset %s: row %ld holds %lld, out of range", rd->path, name,
+                     o->row0 + r + (long)(i / (size_t)cols), buf[i]);
+            return -1;
+        }
+        out[(size_t)r * (size_t)cols + i] = (int)buf[i];
     }
+    return 0;
+}
+
+/* A piece of doubles as read (read_rows' take). */
+static int take_doubles(void *u, h5_reader *rd, const char *name, hid_t mt, long r, long k,
+                        long cols, const void *piece)
+{
+    (void)rd, (void)name, (void)mt;
+    double *out = rows_room(u, cols);
+    memcpy(out + (size_t)r * (size_t)cols, piece,
+           sizeof(double) * (size_t)k * (size_t)cols);
+    return 0;
+}
+
+/* The rows of h5_read_int_rows / h5_read_double_rows: es bytes a value in memory, 8 read. */
+static int read_rows_into(h5_reader *rd, const char *name, int optional, int is_float,
+                          const h5_shape *want, long row0, long nrows, long dims[2], size_t es,
+                          void **out)
+{
+    *out = NULL;
+    rows_out o = {row0, nrows, es, NULL};
+    int rc = read_rows(rd, name, optional, is_float, want, row0, nrows, dims, 8,
+                       is_float ? take_doubles : take_ints, &o);
+    if (rc != 0)
+        xfree(o.out);
+    else
+        *out = o.out ? o.out : xalloc(es);
+    return rc;
+}
+
+int h5_read_int_rows(h5_reader *rd, const char *name, int optional, const h5_shape *want,
+                     long row0, long nrows, long dims_out[2], int **out)
+{
+    void *v;
+    int rc = read_rows_into(rd, name, optional, 0, want, row0, nrows, dims_out, sizeof(int), &v);
+    *out = rc == 0 ? v : NULL;
+    return rc;
+}
+
+int h5_read_double_rows(h5_reader *rd, const char *name, int optional, const h5_shape *want,
+                        long row0, long nrows, long dims_out[2], double **out)
+{
+    void *v;
+    int rc = read_rows_into(rd, name, optional, 1, want, row0, nrows, dims_out, sizeof(double), &v);
+    *out = rc == 0 ? v : NULL;
     return rc;
 }
 

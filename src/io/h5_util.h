@@ -75,6 +75,10 @@ int h5_dims(h5_reader *rd, const char *name, int optional, const h5_shape *want,
 int h5_read_int_rows(h5_reader *rd, const char *name, int optional, const h5_shape *want,
                      long row0, long nrows, long dims[2], int **out);
 
+/* The same rows of a dataset of floating-point numbers (or integers) as double, as read. */
+int h5_read_double_rows(h5_reader *rd, const char *name, int optional, const h5_shape *want,
+                        long row0, long nrows, long dims[2], double **out);
+
 /* Whether link `name` of file stays inside the file (hard or soft), not an external link into
  * another file; check it before opening the object. 1, or 0 after a message naming path. */
 int h5_link_local(const char *path, hid_t file, const char *name);

@@ -312,9 +312,13 @@ int mesh_read_header(const char *path, mesh_header *h)
 }
 
 int mesh_read_block(const char *path, const mesh_header *h, int row0, int n, int **nbr,
-                    int **sides, int **part)
+                    int **sides, int **part, double **coord, int *ncoord)
 {
     *nbr = *sides = *part = NULL;
+    if (coord) {
+        *coord = NULL;
+        *ncoord = 0;
+    }
     h5_reader rd;
     if (h5_open(&rd, path, "mesh file") != 0)
         return -1;
@@ -327,6 +331,12 @@ int mesh_read_block(const char *path, const mesh_header *h, int row0, int n, int
         rc = h5_read_int_rows(&rd, "/cell_sides", 0, &want, row0, n, dims, sides);
     if (rc == 0 && h->nparts)
         rc = h5_read_int_rows(&rd, "/partition", 0, &want, row0, n, dims, part);
+    if (rc == 0 && coord) {
+        want = per_cell(h->ncells, 2, 3);
+        int got = h5_read_double_rows(&rd, "/coordinates", 1, &want, row0, n, dims, coord);
+        rc = got < 0 ? -1 : 0;
+        *ncoord = got == 0 ? (int)dims[1] : 0;
+    }
     h5_close(&rd);
     for (size_t i = 0; rc == 0 && i < (size_t)n * (size_t)h->width; i++)
         if ((*nbr)[i] < -1 || (*nbr)[i] >= h->ncells) {
@@ -351,6 +361,11 @@ int mesh_read_block(const char *path, const mesh_header *h, int row0, int n, int
         xfree(*sides);
         xfree(*part);
         *nbr = *sides = *part = NULL;
+        if (coord) {
+            xfree(*coord);
+            *coord = NULL;
+            *ncoord = 0;
+        }
     }
     return rc;
 }

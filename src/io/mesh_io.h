@@ -59,10 +59,12 @@ int mesh_read_header(const char *path, mesh_header *h);
  * n x h->width, the file's layout: a quad mesh's W/E/S/N, a general mesh's edges in order, -1
  * for none), /cell_sides (*sides, NULL when h has none) and /partition (*part, NULL when h has
  * none), every value range-checked (a neighbour -1 or a cell, sides 1..width, a part below
- * nparts). The checks of mesh_check that need other rows (symmetry) are not made. Returns 0, or
- * -1 after a message naming the file, the dataset and the cell (then all three are NULL). */
+ * nparts); with coord non-NULL also /coordinates (*coord: n x *ncoord, the file's values; NULL
+ * and 0 when the file has none). The checks of mesh_check that need other rows (symmetry) are not
+ * made. Returns 0, or -1 after a message naming the file, the dataset and the cell (then all are
+ * NULL). */
 int mesh_read_block(const char *path, const mesh_header *h, int row0, int n, int **nbr,
-                    int **sides, int **part);
+                    int **sides, int **part, double **coord, int *ncoord);
 
 /* Writes a mesh: to a temporary file next to path, renamed over path only when complete.
  * Returns 0, or -1 after a message (no file is left behind). */

@@ -389,7 +389,8 @@ static void fill_by_id(const void *user, int k, const int *gid, int n, int z0, i
 /* Whether a distributed run reads only each rank's rows of the mesh file (collective: every rank
  * decides alike from the same arguments and file): --verify off without --input, a pillar mesh
  * file in file order whose /partition has one part per rank, without a patch's (x, y), a stencil
- * without coefficients and without a frame (fastwaves: the whole mesh is checked for turns), a
+ * without coefficients or with coefficients a rank builds from its rows (fluxdiff's), without a
+ * frame (fastwaves: the whole mesh is checked for turns), a
  * graph stencil on a general mesh. 1 with the header in h; 0 with why not in note (n bytes) where
  * the run could have, or an empty note; -1 after a message (a malformed mesh file). */
 static int part_only_mode(const options *o, int nranks, mesh_header *h, char *note, size_t n)
@@ -419,7 +420,8 @@ static int part_only_mode(const options *o, int nranks, mesh_header *h, char *no
                  stencil_table[o->spec.stencil].name,
                  h->quad ? "its W/E/S/N frame must not turn" : "a general mesh");
         why = buf;
-    } else if (stencil_table[o->spec.stencil].coeffs.n) {
+    } else if (stencil_table[o->spec.stencil].coeffs.n &&
+               !stencil_table[o->spec.stencil].coeffs.build_part) {
         snprintf(buf, sizeof buf, "%s reads coefficients, made from the whole mesh",
                  stencil_table[o->spec.stencil].name);
         why = buf;
