@@ -177,7 +177,7 @@ int dist_local_coeffs(const dist_local *L, stencil_t s, precision_t p, const cha
     m.ncells = n;
     m.ncoord = L->coord ? L->ncoord : 0;
     m.coord = L->coord;
-    if (!L->nbr) { /* a general mesh: adjw edges, or sides */
+    if (!L->nbr) { /* a general mesh: adjw edges, or sides (m.adj only says the kind here) */
         m.adj = L->adj;
         m.maxdeg = L->adjw;
         m.sides = L->sides;

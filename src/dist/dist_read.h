@@ -11,7 +11,8 @@
  * the caller with mesh_read_header; its /partition has nparts == nranks: the owners) for stencil s
  * with F steps between exchanges (collective):
  *   1. block rows: rank q reads rows [q·N/P, (q+1)·N/P) of the neighbour table, /cell_sides and
- *      /partition;
+ *      /partition, and of /coordinates for a stencil with coefficients (the centres then travel
+ *      with the rows);
  *   2. rows to owners: each block row goes to the rank its partition names (all-to-all);
  *   3. the ring, radius·F rounds: each round asks the block holders for the rows of the cells
  *      the held rows reach and the rank does not hold yet (two all-to-alls a round); on a mesh
@@ -28,7 +29,8 @@
  * mesh: the file's W/E/S/N rows) and adj (both kinds: the row's cells in order, missing ones left
  * out, as ugrid_from_mesh lists them), in local numbers, -1 where not held; nz = h->nlevels; hix
  * the own cells' places in the checksum's order (NULL on a closed mesh: there they are the
- * gids). Rank 0 gets the grid's halo cells' ids in file order in *fixed (*nfixed of them; the
+ * gids); for a stencil with coefficients ncoord, coord and (a file with /cell_sides) sides of the
+ * cells held (dist_local_coeffs). Rank 0 gets the grid's halo cells' ids in file order in *fixed (*nfixed of them; the
  * checksum's first places; NULL, 0 on a closed mesh and on the other ranks: the caller frees).
  * Returns 0, or -1 after a message on the rank that failed (every rank returns -1 then). */
 int dist_read_local(int comm, int nranks, int rank, const char *path, const mesh_header *h,
