@@ -137,6 +137,17 @@ if [ -n "$one" ] && [ "$one" = "$three" ] && [ "$later" != "$one" ] && [ -n "$la
     echo "ok   checksum $one on 1 and 3 ranks, $later a step later; exchange, devices"
 else echo "FAIL checksum 1 rank '$one', 3 ranks '$three', a step later '$later':"; cat "$tmp/three"; fail=1; fi
 
+# halo_path WHAT PATH REFUSAL: a 2-rank run names its halos' path (PATH, an extended regex after
+# the bytes), and --halo nccl fails with REFUSAL (a regex)
+halo_path() {
+    if mpi 2 --size 24x20x4 --steps 2 >"$tmp/out" 2>&1 && grep -qE "^  halo      .*$2" "$tmp/out"; then
+        echo "ok   halo path of $1"
+    else echo "FAIL halo path of $1:"; cat "$tmp/out"; fail=1; fi
+    if ! mpi 2 --size 24x20x4 --steps 2 --halo nccl >"$tmp/out" 2>&1 && grep -qE "$3" "$tmp/out"; then
+        echo "ok   refused: --halo nccl, $1"
+    else echo "FAIL --halo nccl, $1:"; cat "$tmp/out"; fail=1; fi
+}
+
 # refused: a rank count that is not mpirun's, flags a distributed run does not take
 refused() { # refused P ARGS...: exit 2
     mpi "$@" >"$tmp/out" 2>&1
@@ -152,14 +163,7 @@ if [ "$backend" = cpu ]; then
     refused 2 --steps 2 --out-of-core on --device-mem 1M
     refused 2 --steps 2 --kernel-steps 2 --fuse 2
     # the halos' path: a CPU run keeps them in host memory, and says so; NCCL is for GPU runs
-    if mpi 2 --size 24x20x4 --steps 2 --halo auto >"$tmp/out" 2>&1 &&
-        grep -q "^  halo      .*; through host memory (CPU)$" "$tmp/out"; then
-        echo "ok   halo path of a CPU run"
-    else echo "FAIL halo path of a CPU run:"; cat "$tmp/out"; fail=1; fi
-    if ! mpi 2 --size 24x20x4 --steps 2 --halo nccl >"$tmp/out" 2>&1 &&
-        grep -q "halo nccl moves the halos of GPU runs" "$tmp/out"; then
-        echo "ok   refused: --halo nccl on the CPU"
-    else echo "FAIL --halo nccl on the CPU:"; cat "$tmp/out"; fail=1; fi
+    halo_path "a CPU run" "; through host memory \(CPU\)$" "halo nccl moves the halos of GPU runs"
     # the model of fluxdiff's distributed runs (its coefficients are read-only: never exchanged)
     if "$pillar" run --plan-only --mesh "$tmp/hex.h5" --stencil fluxdiff --fuse 2 >"$tmp/out" 2>&1 &&
         grep -q "^fluxdiff double, 2 steps between exchanges" "$tmp/out" && grep -qE "^ +1024 " "$tmp/out"; then
@@ -167,16 +171,9 @@ if [ "$backend" = cpu ]; then
     else echo "FAIL --plan-only fluxdiff:"; cat "$tmp/out"; fail=1; fi
 fi
 # ranks sharing one GPU: auto stages the halos through the host and says why; NCCL is refused
-if [ "$backend" = gpu ]; then
-    if mpi 2 --size 24x20x4 --steps 2 >"$tmp/out" 2>&1 &&
-        grep -qE "^  halo      .*; through (MPI staged through the host|CUDA-aware MPI device buffers) \((ranks share a GPU|pillar built without NCCL)\)$" "$tmp/out"; then
-        echo "ok   halo path of ranks sharing a GPU"
-    else echo "FAIL halo path of ranks sharing a GPU:"; cat "$tmp/out"; fail=1; fi
-    if ! mpi 2 --size 24x20x4 --steps 2 --halo nccl >"$tmp/out" 2>&1 &&
-        grep -qE "NCCL needs a GPU per rank|built without NCCL" "$tmp/out"; then
-        echo "ok   refused: --halo nccl with ranks sharing a GPU"
-    else echo "FAIL --halo nccl with ranks sharing a GPU:"; cat "$tmp/out"; fail=1; fi
-fi
+[ "$backend" = gpu ] && halo_path "ranks sharing a GPU" \
+    "; through (MPI staged through the host|CUDA-aware MPI device buffers) \((ranks share a GPU|pillar built without NCCL)\)$" \
+    "NCCL needs a GPU per rank|built without NCCL"
 # the model fed by the pieces measured on this GPU (no MPI: 2 parts one after the other)
 if [ "$backend" = gpu ]; then
     if "$pillar" run --plan-only --backend gpu --size 130x98x8 --steps 4 >"$tmp/out" 2>&1 &&

@@ -526,6 +526,27 @@ static int bench_mesh(const bench_opts *b, bench_log *L, double ceiling, progres
 
 #endif /* PILLAR_HAVE_CUDA */
 
+/* Whether W/E/S/N stencil st cannot run on the mesh at path (problem_mesh_refuses), told before
+ * the GPU is asked for: 0, 2 after the refusal, 1 when the file cannot be read. A pillar mesh
+ * file of quads needs only its header (the whole mesh is read once, by the benchmark); a general
+ * mesh, another tool's file or a stencil with a frame (whose turns only the cells show) is read
+ * whole. */
+static int mesh_refused(const char *path, stencil_t st)
+{
+    mesh_header h;
+    int rc = mesh_read_header(path, &h);
+    if (rc < 0)
+        return 1;
+    if (rc == 0 && h.quad && !stencil_table[st].framed)
+        return 0;
+    mesh m;
+    if (mesh_read(path, &m) != 0)
+        return 1;
+    rc = problem_mesh_refuses(&m, path, st) != 0 ? 2 : 0;
+    mesh_free(&m);
+    return rc;
+}
+
 /* pillar_tool_bench under the guard. */
 static int bench_guarded(void *arg)
 {
@@ -535,13 +556,9 @@ static int bench_guarded(void *arg)
     if (b.iterated)
         return bench_iterated(&b);
     if (b.mesh && b.stencil >= 0 && !stencil_table[b.stencil].graph) {
-        mesh m; /* refused before the GPU is asked for: a W/E/S/N stencil on a general mesh */
-        if (mesh_read(b.mesh, &m) != 0)
-            return 1;
-        int refused = problem_mesh_refuses(&m, b.mesh, (stencil_t)b.stencil);
-        mesh_free(&m);
-        if (refused)
-            return 2;
+        int rc = mesh_refused(b.mesh, (stencil_t)b.stencil);
+        if (rc != 0)
+            return rc;
     }
     char why[256];
     if (!gpu_available(why, sizeof why)) {
