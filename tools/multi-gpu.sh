@@ -25,7 +25,13 @@
 # Env: MGPU_N (1024), MGPU_LEVELS (64), MGPU_STEPS (100), MGPU_STENCILS ("laplap hdiff"),
 #      MGPU_HALO ("staged nccl" when pillar has NCCL, else "staged"),
 #      MGPU_VERIFY (small: the CPU recomputes the one-rank runs on one GPU's sphere; all; none),
-#      MGPU_TESTS (1: run the GPU tests first; 0: skip), MGPU_DRY (1: on one GPU, ranks sharing it:
+#      MGPU_TESTS (1: run the GPU tests first, beside the making of the spheres; 0: skip),
+#      MGPU_CTEST (the regular expression of those tests), MGPU_CTEST_J (how many at once, 1), MGPU_PARTS (1: store a partition of one
+#      part a rank in each sphere, so each rank reads only its part; 0: every rank reads the whole
+#      sphere), MGPU_KEEP (a folder keeping the runs across calls on one machine: a run found
+#      there is not redone; /tmp/mgpu-runs), MGPU_ONE (0: skip the one-rank runs in this call),
+#      MGPU_TIMEOUT (seconds a run may take, 240), MGPU_BUILD (build folder, build-gpu),
+#      MGPU_BACKEND (gpu; cpu checks the script on a machine without GPUs), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
 # NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
 # any library that looks, NCCL's included (pillar sets it too); staged halos go through pinned
@@ -36,6 +42,7 @@ out=${OUT:-multi-gpu-out}
 mkdir -p "$out"
 export PMIX_MCA_pcompress_base_silence_warning=1
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
+[ -f .devfortran/env.sh ] && source .devfortran/env.sh
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 N=${MGPU_N:-1024} L=${MGPU_LEVELS:-64} T=${MGPU_STEPS:-100}
@@ -46,7 +53,7 @@ G=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 ranks="1 2"
 [ "$G" -ge 4 ] && ranks="1 2 4"
 last=${ranks##* }
-build=build-gpu
+build=${MGPU_BUILD:-build-gpu} # MGPU_BUILD: another build folder (its cache kept, MPI turned on)
 { nvidia-smi --query-gpu=index,name,pci.bus_id,memory.total,driver_version --format=csv
   nvidia-smi topo -m; nproc; } >"$out/machine.txt" 2>&1
 cat "$out/machine.txt"
@@ -56,91 +63,145 @@ cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DPILLAR_MPI=ON >"$out/configure
 pillar=$build/pillar
 $pillar --version | tee "$out/version.txt"
 fail=0
-if [ "${MGPU_TESTS:-1}" != 0 ]; then
-    (cd $build && ctest -R '^(dist_gpu|dist_cli_gpu|api_mpi_gpu|api_decomp_gpu)$' --output-on-failure) \
-        >"$out/ctest-dist.log" 2>&1 || fail=1
-    tail -n 6 "$out/ctest-dist.log"
-fi
-
+keep=${MGPU_KEEP:-/tmp/mgpu-runs} # runs kept across calls on one machine (reused, not redone)
+mkdir -p "$keep"
 edge() { python3 -c "import math; print(round($N * math.sqrt($1)))"; }
-for P in $ranks; do
-    n=$(edge "$P")
-    [ -f "/tmp/mgpu-sphere-$n.h5" ] ||
-        $pillar mesh generate "/tmp/mgpu-sphere-$n.h5" --kind cubed-sphere --n "$n" --levels "$L" >/dev/null ||
-        { echo "mesh generate n=$n failed"; exit 1; }
-done
+big=$(edge "$last")
+# sphere P n: the mesh file P ranks run on the sphere of edge n. With MGPU_PARTS=1 (the default)
+# it stores a partition into P parts, so each rank reads only its own rows (docs/distributed.md,
+# part-only runs); a second partition of the same sphere goes into a copy of its file.
+sphere() {
+    local P=$1 n=$2
+    if [ "$P" = 1 ] || [ "${MGPU_PARTS:-1}" = 0 ] || [ "$n" = "$(edge "$P")" ]; then
+        echo "/tmp/mgpu-sphere-$n.h5"
+    else
+        echo "/tmp/mgpu-sphere-$n-p$P.h5"
+    fi
+}
+# the spheres and their partitions, made once a machine (in the background, beside the tests)
+prepare() {
+    local P n f pids=()
+    for P in $ranks; do
+        n=$(edge "$P")
+        [ -s "/tmp/mgpu-sphere-$n.h5" ] ||
+            { $pillar mesh generate "/tmp/mgpu-sphere-$n.tmp.h5" --kind cubed-sphere --n "$n" \
+                  --levels "$L" >/dev/null && mv "/tmp/mgpu-sphere-$n.tmp.h5" "/tmp/mgpu-sphere-$n.h5"; } &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || return 1; done
+    [ "${MGPU_PARTS:-1}" = 0 ] && return 0
+    pids=()
+    for P in $ranks; do
+        [ "$P" = 1 ] && continue
+        for n in $(printf '%s\n' "$(edge "$P")" "$big" | sort -u); do
+            f=$(sphere "$P" "$n")
+            [ -f "$f.parts-$P" ] && continue # partitioned on this machine already
+            [ "$f" = "/tmp/mgpu-sphere-$n.h5" ] || cp "/tmp/mgpu-sphere-$n.h5" "$f" || return 1
+            { $pillar mesh partition "$f" --parts "$P" && touch "$f.parts-$P"; } &
+            pids+=($!)
+        done
+    done
+    for p in "${pids[@]}"; do wait "$p" || return 1; done
+}
+t0=$SECONDS
+prepare >"$out/prepare.log" 2>&1 &
+prep=$!
+if [ "${MGPU_TESTS:-1}" != 0 ]; then
+    (cd $build && ctest -R "${MGPU_CTEST:-^(dist_gpu|dist_cli_gpu|api_mpi_gpu|api_decomp_gpu)\$}" \
+        -j "${MGPU_CTEST_J:-1}" --output-on-failure) >"$out/ctest-dist.log" 2>&1 || fail=1
+    tail -n 8 "$out/ctest-dist.log"
+fi
+wait $prep || { echo "preparing the spheres failed"; tail -n 20 "$out/prepare.log"; exit 1; }
+echo "spheres and partitions ready after $((SECONDS - t0)) s"
 cores=$(nproc)
 halos=${MGPU_HALO:-staged}
 [ -z "${MGPU_HALO:-}" ] && grep -q "NCCL [0-9]" "$out/version.txt" && halos="staged nccl"
+stencils=${MGPU_STENCILS:-laplap hdiff}
 # the single-GPU rate: the one-GPU sphere in core on one GPU, as a user runs it (its plan)
-for st in ${MGPU_STENCILS:-laplap hdiff}; do
-    "$pillar" run --backend gpu --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" --runs 20 \
-        --verify off >"$out/single-$st.txt" 2>&1 || fail=1
-    grep -E '^  time  ' "$out/single-$st.txt" | sed "s/^ */single GPU $st: /"
+for st in $stencils; do
+    f="$keep/single-$st.txt"
+    grep -q '^  time      median' "$f" 2>/dev/null ||
+        timeout -k 10 300 "$pillar" run --backend "${MGPU_BACKEND:-gpu}" --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" \
+            --runs 20 --verify off >"$f" 2>&1 || fail=1
+    cp "$f" "$out/"
+    grep -E '^  time  ' "$f" | sed "s/^ */single GPU $st: /"
 done
-# run NAME P N STENCIL: P ranks (one per GPU) on the sphere of edge N; output NAME.txt. The CPU
-# recomputes the one-rank weak runs (MGPU_VERIFY=small, the default), every run (all) or none;
-# the others are compared by checksum (--verify off)
+# run DIR NAME P N STENCIL HALO: P ranks (one per GPU) on the sphere of edge N; output DIR/NAME.txt,
+# kept (a run already in DIR is not redone). The CPU recomputes the one-rank weak runs
+# (MGPU_VERIFY=small, the default), every run (all) or none; the others are compared by checksum
+# (--verify off). A run has MGPU_TIMEOUT seconds (a hang fails it, not the call).
 run() {
-    local name=$1 P=$2 n=$3 st=$4 t0=$SECONDS verify=off
+    local dir=$1 name=$2 P=$3 n=$4 st=$5 halo=$6 t0=$SECONDS verify=off
+    mkdir -p "$dir"
+    grep -q '^  state     checksum' "$dir/$name.txt" 2>/dev/null && return 0
     case ${MGPU_VERIFY:-small} in
         all) verify=on;; small) [ "$P" = 1 ] && [ "$n" = "$N" ] && verify=on;;
     esac
-    mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) -x NCCL_NVLS_ENABLE \
-        "$pillar" run --ranks "$P" --backend gpu --mesh "/tmp/mgpu-sphere-$n.h5" --halo "$halo" \
-        --stencil "$st" --steps "$T" --verify $verify >"$dir/$name.txt" 2>&1
+    timeout -k 10 "${MGPU_TIMEOUT:-240}" mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) \
+        -x NCCL_NVLS_ENABLE "$pillar" run --ranks "$P" --backend "${MGPU_BACKEND:-gpu}" --mesh "$(sphere "$P" "$n")" \
+        --halo "$halo" --stencil "$st" --steps "$T" --verify $verify >"$dir/$name.txt" 2>&1
     local rc=$?
     printf '%-26s exit %d %4ds  %s\n' "$name" $rc $((SECONDS - t0)) \
         "$(grep -E '^  time  ' "$dir/$name.txt" | sed 's/^ *//')"
-    [ $rc -eq 0 ] || { fail=1; tail -n 5 "$dir/$name.txt"; }
+    [ $rc -eq 0 ] || { fail=1; tail -n 5 "$dir/$name.txt"; mv "$dir/$name.txt" "$dir/$name.failed"; }
 }
-sum() { grep '^  state     checksum' "$dir/$1.txt" | awk '{print $3}'; }
-big=$(edge "$last")
-for halo in $halos; do
-dir="$out/$halo"
-mkdir -p "$dir"
-echo "halos: $halo"
-for st in ${MGPU_STENCILS:-laplap hdiff}; do
-    for P in $ranks; do # weak: P GPUs, P x the cells
-        run "$st-weak-$P" "$P" "$(edge "$P")" "$st"
+sum() { grep '^  state     checksum' "$1" 2>/dev/null | awk '{print $3}'; }
+{
+# one rank exchanges nothing: its runs are made once and stand in both halo paths' tables
+# (MGPU_ONE=0: not in this call)
+if [ "${MGPU_ONE:-1}" != 0 ]; then
+    for st in $stencils; do
+        run "$keep/one" "$st-weak-1" 1 "$N" "$st" auto
+        run "$keep/one" "$st-strong-1" 1 "$big" "$st" auto
     done
-    for P in $ranks; do # strong: the largest sphere on 1 .. G GPUs (its weak run is the last)
-        [ "$P" = "$last" ] || run "$st-strong-$P" "$P" "$big" "$st"
-    done
-    # bit-exact: each sphere's runs on several ranks against its run on one
-    for P in $ranks; do
-        [ "$P" = 1 ] && continue
-        n=$(edge "$P")
-        one=$([ "$P" = "$last" ] && sum "$st-strong-1" || true)
-        [ -n "$one" ] || continue
-        mine=$(sum "$st-weak-$P")
-        if [ -n "$mine" ] && [ "$mine" = "$one" ]; then
-            echo "bit-exact  $st sphere n=$n: $P ranks and 1 rank both $one"
-        else
-            echo "DIFFER     $st sphere n=$n: $P ranks '$mine', 1 rank '$one'"; fail=1
-        fi
-    done
-    for P in $ranks; do
-        [ "$P" = 1 ] || [ "$P" = "$last" ] || { # strong runs between 1 and the last
-            a=$(sum "$st-strong-$P") b=$(sum "$st-strong-1")
-            [ -n "$a" ] && [ "$a" = "$b" ] && echo "bit-exact  $st sphere n=$big: $P ranks and 1 rank both $a" ||
-                { echo "DIFFER     $st strong $P: '$a' vs '$b'"; fail=1; }
-        }
-    done
-done
-done | tee "$out/runs.txt"
-grep -q 'DIFFER\|exit [1-9]' "$out/runs.txt" && fail=1
-# the checksums of both halo paths agree (bit for bit: the path moves the same values)
-if [ -d "$out/nccl" ] && [ -d "$out/staged" ]; then
-    for f in "$out/nccl"/*.txt; do
-        g="$out/staged/$(basename "$f")"
-        [ -f "$g" ] || continue
-        a=$(grep '^  state     checksum' "$f" | awk '{print $3}') b=$(grep '^  state     checksum' "$g" | awk '{print $3}')
-        [ -n "$a" ] && [ "$a" = "$b" ] && echo "bit-exact  $(basename "$f" .txt): nccl and staged both $a" ||
-            { echo "DIFFER     $(basename "$f" .txt): nccl '$a', staged '$b'"; fail=1; }
-    done | tee -a "$out/runs.txt"
 fi
 for halo in $halos; do
-    python3 tools/multi-gpu-summary.py "$out/$halo" "$N" "$L" "$T" "$ranks" "$out" || fail=1
+    echo "halos: $halo"
+    for st in $stencils; do
+        for P in $ranks; do # weak: P GPUs, P x the cells; strong: the largest sphere on 2 .. G-1
+            [ "$P" = 1 ] && continue
+            run "$keep/$halo" "$st-weak-$P" "$P" "$(edge "$P")" "$st" "$halo"
+            [ "$P" = "$last" ] || run "$keep/$halo" "$st-strong-$P" "$P" "$big" "$st" "$halo"
+        done
+    done
+done
+} 2>&1 | tee "$out/runs.txt"
+grep -q 'exit [1-9]' "$out/runs.txt" && fail=1
+# bit-exact: every run on several ranks (each halo path kept so far) against the same sphere's run
+# on one rank, and the two paths against each other
+for d in "$keep"/*/; do
+    h=$(basename "$d")
+    [ "$h" = one ] && continue
+    for f in "$d"*.txt; do
+        [ -f "$f" ] || continue
+        name=$(basename "$f" .txt) st=${name%%-*}
+        case $name in *-strong-*) n=$big;; *) P=${name##*-}; n=$(edge "$P");; esac
+        if [ "$n" = "$N" ]; then one="$keep/one/$st-weak-1.txt"; else one="$keep/one/$st-strong-1.txt"; fi
+        [ "$n" = "$big" ] || [ "$n" = "$N" ] || continue # no one-rank run of this sphere
+        a=$(sum "$f") b=$(sum "$one")
+        [ -n "$b" ] || { echo "no one-rank run of $name's sphere yet"; continue; }
+        [ -n "$a" ] && [ "$a" = "$b" ] && echo "bit-exact  $h $name: $a, as on 1 rank" ||
+            { echo "DIFFER     $h $name: '$a', 1 rank '$b'"; fail=1; }
+    done
+done | tee "$out/checks.txt"
+grep -q DIFFER "$out/checks.txt" && fail=1
+if [ -d "$keep/nccl" ] && [ -d "$keep/staged" ]; then
+    for f in "$keep/nccl"/*.txt; do
+        g="$keep/staged/$(basename "$f")"
+        [ -f "$g" ] || continue
+        a=$(sum "$f") b=$(sum "$g")
+        [ -n "$a" ] && [ "$a" = "$b" ] && echo "bit-exact  $(basename "$f" .txt): nccl and staged both $a" ||
+            { echo "DIFFER     $(basename "$f" .txt): nccl '$a', staged '$b'"; fail=1; }
+    done | tee -a "$out/checks.txt"
+fi
+grep -q DIFFER "$out/checks.txt" && fail=1
+# the tables: each halo path's runs with the one-rank runs beside them
+for d in "$keep"/*/; do
+    h=$(basename "$d")
+    [ "$h" = one ] && continue
+    mkdir -p "$out/$h"
+    cp "$d"* "$out/$h/" 2>/dev/null
+    cp "$keep"/one/*.txt "$out/$h/" 2>/dev/null
+    python3 tools/multi-gpu-summary.py "$out/$h" "$N" "$L" "$T" "$ranks" "$out" || fail=1
 done | tee "$out/summary.md"
 exit $fail
