@@ -192,9 +192,11 @@ pillar_status pillar_get_field_device_float(pillar_ctx *ctx, const char *name, f
  * (no padding between levels) and the precision is the handle's — it is used in place: the
  * kernels read and write it, nothing is copied (one device-to-device copy after an odd number
  * of steps) and nothing checks its values again. Otherwise each call renumbers it on the device
- * as pillar_set_field_device / pillar_get_field_device do. values = NULL unbinds (the field
- * keeps its values in the handle's memory). The array must stay allocated while bound. Same
- * refusals as pillar_set_field_device. */
+ * as pillar_set_field_device / pillar_get_field_device do. pillar_step and pillar_apply return
+ * once the array holds the new values (it may then be read or written on any stream); what the
+ * caller writes into it must be complete (a synchronized stream) before the next call.
+ * values = NULL unbinds (the field keeps its values in the handle's memory). The array must stay
+ * allocated while bound. Same refusals as pillar_set_field_device. */
 pillar_status pillar_bind_field_device(pillar_ctx *ctx, const char *name, double *values,
                                        size_t count);
 pillar_status pillar_bind_field_device_float(pillar_ctx *ctx, const char *name, float *values,

@@ -170,10 +170,19 @@ if [ "$backend" = cpu ]; then
         echo "ok   --plan-only fluxdiff"
     else echo "FAIL --plan-only fluxdiff:"; cat "$tmp/out"; fail=1; fi
 fi
-# ranks sharing one GPU: auto stages the halos through the host and says why; NCCL is refused
-[ "$backend" = gpu ] && halo_path "ranks sharing a GPU" \
+# ranks sharing one GPU (one made visible, on a host of several): auto stages the halos through
+# the host and says why; NCCL is refused
+[ "$backend" = gpu ] && CUDA_VISIBLE_DEVICES=0 halo_path "ranks sharing a GPU" \
     "; through (MPI staged through the host|CUDA-aware MPI device buffers) \((ranks share a GPU|pillar built without NCCL)\)$" \
     "NCCL needs a GPU per rank|built without NCCL"
+# a GPU per rank, pillar built with NCCL: auto takes it, bit-exact
+if [ "$backend" = gpu ] && [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] &&
+    "$pillar" --version | grep -q "NCCL [0-9]"; then
+    if mpi 2 --size 24x20x4 --steps 3 >"$tmp/out" 2>&1 && grep -q "verify    PASS" "$tmp/out" &&
+        grep -qE "^  halo      .*; through nccl \(NCCL [0-9.]+\), GPU to GPU$" "$tmp/out"; then
+        echo "ok   halo path of ranks on GPUs of their own: nccl"
+    else echo "FAIL halo path of ranks on GPUs of their own:"; cat "$tmp/out"; fail=1; fi
+fi
 # the model fed by the pieces measured on this GPU (no MPI: 2 parts one after the other)
 if [ "$backend" = gpu ]; then
     if "$pillar" run --plan-only --backend gpu --size 130x98x8 --steps 4 >"$tmp/out" 2>&1 &&

@@ -30,7 +30,8 @@
 #      part a rank in each sphere, so each rank reads only its part; 0: every rank reads the whole
 #      sphere), MGPU_KEEP (a folder keeping the runs across calls on one machine: a run found
 #      there is not redone; /tmp/mgpu-runs), MGPU_ONE (0: skip the one-rank runs in this call),
-#      MGPU_TIMEOUT (seconds a run may take, 240), MGPU_BUILD (build folder, build-gpu),
+#      MGPU_TIMEOUT (seconds a run may take, 240), MGPU_RUNS (a regular expression: only the runs
+#      whose PATH/NAME matches, e.g. 'one/.*-weak-1|nccl/'), MGPU_BUILD (build folder, build-gpu),
 #      MGPU_BACKEND (gpu; cpu checks the script on a machine without GPUs), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
 # NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
@@ -42,7 +43,6 @@ out=${OUT:-multi-gpu-out}
 mkdir -p "$out"
 export PMIX_MCA_pcompress_base_silence_warning=1
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
-[ -f .devfortran/env.sh ] && source .devfortran/env.sh
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 N=${MGPU_N:-1024} L=${MGPU_LEVELS:-64} T=${MGPU_STEPS:-100}
@@ -133,6 +133,7 @@ done
 run() {
     local dir=$1 name=$2 P=$3 n=$4 st=$5 halo=$6 t0=$SECONDS verify=off
     mkdir -p "$dir"
+    [[ "$(basename "$dir")/$name" =~ ${MGPU_RUNS:-.} ]] || return 0
     grep -q '^  state     checksum' "$dir/$name.txt" 2>/dev/null && return 0
     case ${MGPU_VERIFY:-small} in
         all) verify=on;; small) [ "$P" = 1 ] && [ "$n" = "$N" ] && verify=on;;

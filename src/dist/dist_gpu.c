@@ -203,6 +203,8 @@ int dist_gpu_nccl_id(void *id, size_t n)
     return 0;
 }
 
+static void nccl_exchange(dist_gpu *g);
+
 int dist_gpu_nccl_attach(dist_gpu *g, const void *id, int nranks, int rank)
 {
     ncclUniqueId u;
@@ -221,6 +223,17 @@ int dist_gpu_nccl_attach(dist_gpu *g, const void *id, int nranks, int rank)
         CK(cudaFreeHost(g->hrecv));
     g->hsend = g->hrecv = NULL;
     return 0;
+}
+
+int dist_gpu_nccl_connect(dist_gpu *g)
+{
+    nccl_exchange(g);
+    cudaError_t e = cudaStreamSynchronize(g->stream);
+    if (e == cudaSuccess)
+        return 0;
+    perr("distributed run: rank %d: the first NCCL exchange failed: %s", g->d->rank,
+         cudaGetErrorString(e));
+    return -1;
 }
 
 /* Every message through NCCL on the exchange's stream, in one group: the receives into drecv
@@ -263,6 +276,11 @@ int dist_gpu_nccl_attach(dist_gpu *g, const void *id, int nranks, int rank)
     (void)id;
     (void)nranks;
     (void)rank;
+    return dist_gpu_nccl_id(NULL, 0);
+}
+int dist_gpu_nccl_connect(dist_gpu *g)
+{
+    (void)g;
     return dist_gpu_nccl_id(NULL, 0);
 }
 #endif

@@ -546,6 +546,8 @@ static int halo_setup(MPI_Comm c, rank_part *r, const dist_exec *e, char *what, 
             perr("distributed run: another rank could not join NCCL");
         return -1;
     }
+    if (!all_ok(c, dist_gpu_nccl_connect(r->dev)))
+        return -1;
     r->nccl = 1;
     r->sbuf = dist_gpu_send_buffer(r->dev); /* the device buffers now (no pinned copies) */
     r->rbuf = dist_gpu_recv_buffer(r->dev);

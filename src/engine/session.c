@@ -92,6 +92,20 @@ static void refresh_in_place(session *s)
 #endif
 }
 
+#ifdef PILLAR_HAVE_CUDA
+/* After a resident run: where a caller's array is bound in place, the device's stream (not the
+ * caller's) reads and writes it, so the call returns once that work is done and the array holds
+ * the new values (the caller may then copy from it or write into it on any stream). rc, or -1
+ * with a message. */
+static int in_place_done(session *s, int rc)
+{
+    for (int k = 0; k < s->pb->nf; k++)
+        if (s->in_place[k])
+            return resident_sync(s->res) != 0 ? -1 : rc;
+    return rc;
+}
+#endif
+
 /* Every field brought to the host, for a run on the host fields. */
 static void host_all(session *s)
 {
@@ -206,7 +220,7 @@ static int gpu_steps(session *s, route_t route, int steps, size_t budget)
             int rc = resident_steps(s->res, steps);
             resident_settle(s->res); /* inputs bound in place hold the new state */
             state_ran(s, 1);
-            return rc;
+            return in_place_done(s, rc);
         }
     }
     host_all(s); /* streamed, or in core where the strategy has no resident kernels */
@@ -277,7 +291,7 @@ int session_apply(session *s)
             s->dev_ok[k] = 1;
             s->host_ok[k] = 0;
         }
-        return rc;
+        return in_place_done(s, rc);
     }
     /* a strategy without iterated kernels (staged, twopass), or a grid larger than the device:
      * the benchmark runner, on the host fields */

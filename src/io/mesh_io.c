@@ -307,6 +307,7 @@ int mesh_read_header(const char *path, mesh_header *h)
     if (got < 0 || (got == 0 && h5_dataset_attr(&rd, "/partition", "nparts", &h->nparts) != 0))
         rc = -1;
     h->patch = rc == 0 && H5Lexists(rd.file, "/patch_xy", H5P_DEFAULT) > 0;
+    h->has_coords = rc == 0 && H5Lexists(rd.file, "/coordinates", H5P_DEFAULT) > 0;
     h5_close(&rd);
     return rc;
 }

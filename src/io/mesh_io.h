@@ -48,6 +48,7 @@ typedef struct {
     int has_sides;       /* a general mesh with /cell_sides */
     int nparts;          /* /partition's attribute nparts; 0 when the file stores none */
     int patch;           /* /patch_xy is present (a regular patch) */
+    int has_coords;      /* /coordinates is present (the cells' centres: a z-curve order exists) */
 } mesh_header;
 
 /* The header of the pillar mesh file at path. Returns 0, 1 when it is not a pillar mesh file or

@@ -7,15 +7,26 @@
 #include <stdio.h>
 #include <string.h>
 
+/* What a run's plan is chosen for: its mesh file (NULL: an emulated grid of o's size), levels,
+ * cells per level, whether the cells have centres, and whether the cell order is fixed (a
+ * part-only distributed run reads its cells in the file's order). */
+typedef struct {
+    const char *mesh;
+    int nz;
+    long ncells;
+    int has_coords;
+    int order_fixed;
+} plan_grid;
+
 /* The built-in plan applied to the fields the flags left free (GPU runs only: the CPU keeps the
  * run's defaults), described in line. */
-static unsigned builtin_plan(options *o, const plan_problem *pr, const problem *pb, plan_free f,
+static unsigned builtin_plan(options *o, const plan_problem *pr, const plan_grid *g, plan_free f,
                              int gpu, int iterated, const char *why, char *line, size_t n)
 {
     if (!gpu)
         return 0;
     plan_config c;
-    plan_config_builtin(pr, o->spec.stencil, pb->mesh.coord != NULL, pb->ug.nxy, &c);
+    plan_config_builtin(pr, o->spec.stencil, g->has_coords, g->ncells, &c);
     unsigned set = plan_apply(o, pr, &c, f, gpu, iterated);
     if (!set)
         return 0;
@@ -25,11 +36,13 @@ static unsigned builtin_plan(options *o, const plan_problem *pr, const problem *
     return set & PLAN_SET_LAYOUT;
 }
 
-unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, int quiet,
-                    char *line, size_t n)
+static unsigned grid_plan(options *o, const plan_grid *g, int backend, int iterated, int quiet,
+                          char *line, size_t n)
 {
     line[0] = 0;
     plan_free f = plan_free_fields(o);
+    if (g->order_fixed)
+        f.order = 0;
     int gpu = backend == BACKEND_GPU;
     const char *file;
     if (o->regular)
@@ -40,19 +53,18 @@ unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, in
     if (plan_source(o->plan, &file) == PLAN_FROM_OFF) {
         char id[64];
         plan_size_id(o->spec.nx, o->spec.ny, id, sizeof id);
-        plan_problem_set(&pr, o->mesh ? "sha256:-" : id, o->spec.stencil, NULL, o->spec.prec,
-                         pb->s.nz, gpu);
-        return builtin_plan(o, &pr, pb, f, gpu, iterated, "--plan off", line, n);
+        plan_problem_set(&pr, g->mesh ? "sha256:-" : id, o->spec.stencil, NULL, o->spec.prec, g->nz,
+                         gpu);
+        return builtin_plan(o, &pr, g, f, gpu, iterated, "--plan off", line, n);
     }
-    if (plan_problem_of(&pr, o->mesh, o->spec.nx, o->spec.ny, o->spec.stencil,
-                        tools_stencil_id(o->spec.stencil), o->spec.prec, pb->s.nz, gpu) != 0)
+    if (plan_problem_of(&pr, g->mesh, o->spec.nx, o->spec.ny, o->spec.stencil,
+                        tools_stencil_id(o->spec.stencil), o->spec.prec, g->nz, gpu) != 0)
         return 0; /* the mesh file read a moment ago cannot be hashed: the defaults */
     plan_choice ch;
-    int has_coords = pb->mesh.coord != NULL;
-    if (plan_choose(o->plan, &pr, o->spec.stencil, has_coords, &ch) != PLAN_FOUND) {
+    if (plan_choose(o->plan, &pr, o->spec.stencil, g->has_coords, &ch) != PLAN_FOUND) {
         if (ch.note[0] && !quiet)
             perr("%s", ch.note);
-        return builtin_plan(o, &pr, pb, f, gpu, iterated,
+        return builtin_plan(o, &pr, g, f, gpu, iterated,
                             ch.st == PLAN_NONE ? "none made by pillar tune for this run"
                                                : "the plan found is not usable",
                             line, n);
@@ -60,9 +72,26 @@ unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, in
     unsigned set = plan_apply(o, &pr, &ch.p.c, f, gpu, iterated);
     char what[200];
     plan_describe(&pr, &ch.p.c, gpu, what, sizeof what);
-    snprintf(line, n, "%s: %s%s (%.3f ms on %s, %s)", ch.path, what,
+    snprintf(line, n, "%s: %s%s%s (%.3f ms on %s, %s)", ch.path, what,
              gpu ? (set & PLAN_SET_KERNEL ? "" : "; the strategy stays the run's")
                  : "; the CPU backend takes the order and storage",
+             g->order_fixed && ch.p.c.order != MESH_ORDER_FILE
+                 ? "; the cells stay in the file's order (each rank reads its part)"
+                 : "",
              ch.p.ms, ch.p.pr.device, ch.p.measured);
     return set & PLAN_SET_LAYOUT;
+}
+
+unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, int quiet,
+                    char *line, size_t n)
+{
+    plan_grid g = {o->mesh, pb->s.nz, pb->ug.nxy, pb->mesh.coord != NULL, 0};
+    return grid_plan(o, &g, backend, iterated, quiet, line, n);
+}
+
+unsigned tools_plan_file_order(options *o, const char *mesh, int nz, long ncells, int has_coords,
+                               int backend, int quiet, char *line, size_t n)
+{
+    plan_grid g = {mesh, nz, ncells, has_coords, 1};
+    return grid_plan(o, &g, backend, 1, quiet, line, n);
 }

@@ -346,29 +346,38 @@ static double config_sig(const options *o)
             o->bx) * 513 * 513 * 8 + (o->by * 513 + o->bz) * 8 + (o->zslice & 7);
 }
 
+/* Whether every rank chose the same configuration (collective). Where they differ (GPUs of
+ * different names) every rank runs without a plan: o is put back to before, line emptied, and
+ * rank 0 says so. */
+static int plans_agree(int comm, int me, options *o, const options *before, char *line)
+{
+    double lo, hi;
+    dist_minmax(comm, config_sig(o), &lo, &hi);
+    if (lo == hi)
+        return 1;
+    if (me == 0)
+        perr("run: the ranks found different plans (GPUs of different names?): every rank runs "
+             "without one");
+    *o = *before;
+    line[0] = 0;
+    return 0;
+}
+
 /* The plan of a distributed run (collective): every rank looks up the plan of the whole mesh
  * (tools_plan: rank 0 shows the note), applies it and makes its problem again when the order or
- * storage changed (*made: whether pb holds one). Ranks whose plans differ (GPUs of different
- * names) all run without one. 0, or the exit status after a message. */
+ * storage changed (*made: whether pb holds one). Ranks whose plans differ all run without one.
+ * 0, or the exit status after a message. */
 static int dist_plan(int comm, int me, options *o, problem *pb, int backend, int bare, char *line,
                      size_t n, int *made)
 {
     options before = *o;
     unsigned set = tools_plan(o, pb, backend, 1, me != 0, line, n);
-    double lo, hi;
-    dist_minmax(comm, config_sig(o), &lo, &hi);
-    if (lo != hi) {
-        if (me == 0)
-            perr("run: the ranks found different plans (GPUs of different names?): every rank "
-                 "runs without one");
-        set = o->mesh_order != before.mesh_order || o->spec.layout != before.spec.layout ||
-                      o->spec.chasing != before.spec.chasing ||
-                      o->spec.compressed != before.spec.compressed
+    if (!plans_agree(comm, me, o, &before, line))
+        set = before.mesh_order != (int)pb->mesh_order || before.spec.layout != pb->s.layout ||
+                      before.spec.chasing != pb->s.chasing ||
+                      before.spec.compressed != pb->s.compressed
                   ? PLAN_SET_LAYOUT
                   : 0;
-        *o = before;
-        line[0] = 0;
-    }
     int rc = 0;
     if (set) {
         problem_free(pb);
@@ -437,6 +446,12 @@ static int part_only_mode(const options *o, int nranks, mesh_header *h, char *no
 static int run_part_only(int comm, int me, int n, options *o, const mesh_header *h, int backend,
                          int steps, int F)
 {
+    /* the plan of the whole mesh, its cells kept in the file's order (each rank reads its part) */
+    char plan_line[1600] = "";
+    options before = *o;
+    tools_plan_file_order(o, o->mesh, h->nlevels, h->ncells, h->has_coords, backend, me != 0,
+                          plan_line, sizeof plan_line);
+    plans_agree(comm, me, o, &before, plan_line);
     problem_spec spec = o->spec;
     spec.nz = h->nlevels;
     dist_local L;
@@ -454,7 +469,7 @@ static int run_part_only(int comm, int me, int n, options *o, const mesh_header 
         dist_shape sh = {&spec, o->mesh, MESH_ORDER_FILE, h->ncells, nfixed, h->nlevels, 0,
                          "the file's partition, one part per rank, each rank reading only its "
                          "block and then its own rows and ring"};
-        report_run(&sh, n, steps, F, backend, o, &t, NULL, NULL);
+        report_run(&sh, n, steps, F, backend, o, &t, plan_line, NULL);
         report_printf("  state     checksum %016llx (iter_state_hash: equal on equal states)\n",
                       (unsigned long long)t.hash);
         report_printf("  verify    skipped (--verify off); compare the checksum with a run of the "

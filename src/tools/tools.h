@@ -80,6 +80,13 @@ const char *tools_stencil_id(stencil_t s);
 unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, int quiet,
                     char *line, size_t n);
 
+/* The same for an iterated run on the mesh file `mesh` that no process holds whole (a part-only
+ * distributed run): nz levels, ncells cells per level, has_coords whether they have centres; the
+ * cells stay in the file's order whatever the plan says (line says so), the storage and the
+ * kernel are the plan's. Returns as tools_plan (never PLAN_SET_LAYOUT for the order). */
+unsigned tools_plan_file_order(options *o, const char *mesh, int nz, long ncells, int has_coords,
+                               int backend, int quiet, char *line, size_t n);
+
 /* Runs job(arg) under the fault guard (base/common.h): host memory exhausted or a failed CUDA
  * call ends it with its message and status 1. */
 int tools_guarded(int (*job)(void *arg), void *arg);
