@@ -163,17 +163,19 @@ static void test_local(const problem *pb, const int *part, int n, int r, int F, 
     } else {
         long bad = d.nown != ref->nown || d.pt.ncells != ref->pt.ncells ||
                    d.pt.nfixed != ref->pt.nfixed || d.inner0 != ref->inner0 ||
+                   d.edge1 != ref->edge1 ||
                    d.nrecv != ref->nrecv;
         for (int m = 0; m <= F && !bad; m++)
             bad += d.pt.first[m] != ref->pt.first[m];
         for (int l = 0; l < d.pt.ncells && !bad; l++)
             bad += d.gid[l] != S.gid[d.pt.gcell[l]];
-        /* the same global ids in every band, the fixed cells, the boundary and the interior */
+        /* the same global ids in every band, the fixed cells, the boundary and the interior
+         * (the cells between edge1 and inner0 depend on the order of the rows) */
         int cut[16], nc = 0;
         cut[nc++] = 0;
         for (int m = F; m >= 0 && !bad; m--)
             cut[nc++] = ref->pt.first[m];
-        cut[nc++] = ref->inner0;
+        cut[nc++] = ref->edge1;
         cut[nc++] = ref->pt.ncells;
         for (int k = 0; k + 1 < nc && !bad; k++) {
             int *a = gids_sorted(&d, cut[k], cut[k + 1]), *b = gids_sorted(ref, cut[k], cut[k + 1]);
@@ -244,7 +246,7 @@ static void test_ranks(const problem *pb, int n, int F, const char *what)
         for (int l = pt->first[0]; l < pt->ncells; l++) {
             int c = pt->gcell[l];
             bad_own += part[c] != r;
-            if (l >= d[r].inner0)
+            if (l >= d[r].edge1)
                 bad_inner += !reads_own_only(g, s, part, r, c);
             else
                 bad_edge += reads_own_only(g, s, part, r, c);

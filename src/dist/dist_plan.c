@@ -160,7 +160,11 @@ int dist_rank_make_local(dist_rank *d, const dist_local *L, int nranks, int rank
     d->nz = L->nz;
     d->zend = stencil_zend(s, L->nz);
     d->nown = nown;
-    d->inner0 = pt->first[0] + nboundary;
+    /* the interior starts at a multiple of 32 cells, so that its launches' loads and stores of
+     * a level's cells are aligned (the levels' stride is a multiple of 64): the up to 31 interior
+     * cells before it are computed with the boundary, once the ring is in (the same values) */
+    d->edge1 = pt->first[0] + nboundary;
+    d->inner0 = (d->edge1 + 31) / 32 * 32 < pt->ncells ? (d->edge1 + 31) / 32 * 32 : pt->ncells;
 
     /* ring cells [nfixed, first[0]) by owner, then global id */
     int nring = pt->first[0] - pt->nfixed;

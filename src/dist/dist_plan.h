@@ -7,8 +7,10 @@
  *
  *   [0, nfixed)          halo cells of the grid: read, never computed, never exchanged
  *   [nfixed, first[0])   ring cells by band, farthest first: owned by other ranks, received
- *   [first[0], inner0)   own cells whose stencil reads a ring cell (the boundary)
- *   [inner0, ncells)     own cells whose stencil reads own and fixed cells only (the interior)
+ *   [first[0], inner0)   own cells whose stencil reads a ring cell (the boundary), and the up
+ *                        to 31 interior cells after them that put inner0 at a multiple of 32
+ *   [inner0, ncells)     own cells whose stencil reads own and fixed cells only (the interior:
+ *                        its launches start aligned)
  *
  * A pass of t <= F steps: the ring is received (the state of the carried fields at levels
  * [0, zend)), then step j computes the suffix [first[t - j], ncells) as an out-of-core chunk does
@@ -42,7 +44,8 @@ typedef struct {
     int *gid;         /* pt.ncells: the global id of each local cell (dist_rank_make: = pt.gcell,
                        * the grid's cell) */
     int nown;         /* own cells: [pt.first[0], pt.ncells) */
-    int inner0;       /* first interior own cell */
+    int edge1;        /* first own cell whose stencil reads no ring cell */
+    int inner0;       /* first interior own cell: edge1 rounded up to a multiple of 32 */
     /* receiving: ring cells by owner */
     int nrecv;        /* ranks it receives from */
     int *rpeer;       /* nrecv ranks, ascending */
