@@ -217,6 +217,36 @@ static void test_local(const problem *pb, const int *part, int n, int r, int F, 
         S.owner[0] = keep_owner;
         t[0] = keep_nb;
     }
+    /* symmetry (what a part-only read checks of its rows): the part's rows pass; an own cell's
+     * neighbour whose row loses it is named, by both global ids */
+    if (S.adj) {
+        msg[0] = 0;
+        perr_capture(msg, sizeof msg);
+        int ok = dist_local_symmetric(&S, r, "m.h5", "/cell_neighbours") == 0;
+        perr_capture(NULL, 0);
+        CHECK(ok, "%s: rank %d: symmetric rows refused: %s", what, r, msg);
+        int l = -1, m = -1, at = -1;
+        for (int c = 0; c < S.nown && at < 0; c++)
+            for (int j = 0; j < S.adjw && at < 0; j++) {
+                int v = S.adj[(size_t)j * (size_t)nl + (size_t)c];
+                for (int k = 0; v >= 0 && k < S.adjw && at < 0; k++)
+                    if (S.adj[(size_t)k * (size_t)nl + (size_t)v] == c)
+                        l = c, m = v, at = k;
+            }
+        if (at >= 0) {
+            S.adj[(size_t)at * (size_t)nl + (size_t)m] = -1;
+            char want[96];
+            snprintf(want, sizeof want, "asymmetric at cell %d: it lists cell %d, but", S.gid[l],
+                     S.gid[m]);
+            msg[0] = 0;
+            perr_capture(msg, sizeof msg);
+            int rc = dist_local_symmetric(&S, r, "m.h5", "/cell_neighbours");
+            perr_capture(NULL, 0);
+            CHECK(rc == -1 && strstr(msg, want) && strstr(msg, "m.h5: /cell_neighbours"),
+                  "%s: rank %d: an asymmetric row not refused: rc %d '%s'", what, r, rc, msg);
+            S.adj[(size_t)at * (size_t)nl + (size_t)m] = l;
+        }
+    }
     xfree(perm);
     xfree(inv);
     dist_local_free(&S);

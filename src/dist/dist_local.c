@@ -161,6 +161,32 @@ int dist_local_check(const dist_local *L, int nranks, int rank, stencil_t s)
     return rc;
 }
 
+/* Whether l appears in row m of adj (adjw columns, nlocal rows). */
+static int row_lists(const dist_local *L, int m, int l)
+{
+    for (int j = 0; j < L->adjw; j++)
+        if (L->adj[(size_t)j * (size_t)L->nlocal + (size_t)m] == l)
+            return 1;
+    return 0;
+}
+
+int dist_local_symmetric(const dist_local *L, int rank, const char *file, const char *dataset)
+{
+    if (!L->adj)
+        return 0;
+    for (int l = 0; l < L->nown; l++)
+        for (int j = 0; j < L->adjw; j++) {
+            int m = L->adj[(size_t)j * (size_t)L->nlocal + (size_t)l];
+            if (m >= 0 && !row_lists(L, m, l)) {
+                perr("%s: %s: asymmetric at cell %d: it lists cell %d, but cell %d does not list "
+                     "%d among its neighbours (found by rank %d, reading its part)", file, dataset,
+                     L->gid[l], L->gid[m], L->gid[m], L->gid[l], rank);
+                return -1;
+            }
+        }
+    return 0;
+}
+
 int dist_local_coeffs(const dist_local *L, stencil_t s, precision_t p, const char *file,
                       double (*min_all)(void *u, double x), void *u, coef_set *all)
 {

@@ -75,6 +75,13 @@ void dist_local_rows(dist_local *L, const ugrid *g, const int *hold, const int *
  * neighbour: the depth contract above is the caller's. */
 int dist_local_check(const dist_local *L, int nranks, int rank, stencil_t s);
 
+/* Whether L's rows are symmetric where it can tell (a part-only read: the file's rows of the
+ * cells L holds, entries to cells it does not hold -1): every own cell's held neighbours list it
+ * among theirs, as mesh_check demands of a whole mesh. The rank that owns either end of an edge
+ * sees both rows, so the ranks together check every edge. file and dataset name the mesh in the
+ * message. Returns 0, or -1 with a message naming both cells by their global ids. */
+int dist_local_symmetric(const dist_local *L, int rank, const char *file, const char *dataset);
+
 /* The coefficients (stencils/coeffs.h) of stencil s in precision p of L's cells, numbered as L
  * (all: nlocal cells), from L's rows, sides and centres alone (the descriptor's build_part): a
  * minimum over the grid goes through min_all(u, x), which a distributed run makes the minimum
