@@ -199,4 +199,24 @@ else
     echo "FAIL: mesh generate hexagons"; fail=1
 fi
 
+# a part-only distributed run (each rank reads its rows of a partitioned file) takes the plan's
+# storage, its cells staying in the file's order, and ends with the plain run's checksum
+if command -v mpirun >/dev/null && "$pillar" --version | grep -q "MPI yes" &&
+    "$pillar" mesh generate "$tmp/sph.h5" --kind cubed-sphere --n 12 --levels 4 >/dev/null 2>&1 &&
+    "$pillar" mesh partition "$tmp/sph.h5" --parts 2 >/dev/null 2>&1; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+    export OMPI_MCA_orte_tmpdir_base="$tmp" # not the /tmp/ompi.* of other tests' mpirun
+    sid=sha256:$(sha256sum "$tmp/sph.h5" | cut -c1-64)
+    sph="run --mesh $tmp/sph.h5 --stencil laplap --backend cpu --steps 3 --verify off"
+    PILLAR_PLAN=off "$pillar" $sph >"$tmp/s1.out" 2>&1
+    sp=$(put_plan "$sid" laplap 4 cpu "$version" zcurve false true idxvar "128, 1, 1" 0)
+    mpirun --oversubscribe -np 2 "$pillar" $sph --ranks 2 >"$tmp/s2.out" 2>&1
+    check "a part-only run takes the plan, its cells in the file's order" has s2.out \
+        "nonchasing compressed; the CPU backend takes the order and storage; the cells stay in the file's order"
+    check "a part-only run with a plan reads only its part" has s2.out "reading only its block"
+    same_sum() { a=$(grep '^  state' "$tmp/s1.out"); [ -n "$a" ] && [ "$a" = "$(grep '^  state' "$tmp/s2.out")" ]; }
+    check "a part-only run with a plan: the plain run's checksum" same_sum
+    rm -f "$sp"
+fi
+
 exit $fail

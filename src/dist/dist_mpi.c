@@ -63,6 +63,10 @@ void dist_minmax(int comm, double x, double *lo, double *hi)
     (void)comm;
     *lo = *hi = x;
 }
+void dist_bcast_bytes(int comm, void *buf, int n)
+{
+    (void)comm, (void)buf, (void)n;
+}
 void dist_gather_long(int comm, long x, long *all)
 {
     (void)comm;
@@ -189,6 +193,11 @@ void dist_minmax(int comm, double x, double *lo, double *hi)
     MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
     MPI_Allreduce(&x, lo, 1, MPI_DOUBLE, MPI_MIN, c);
     MPI_Allreduce(&x, hi, 1, MPI_DOUBLE, MPI_MAX, c);
+}
+
+void dist_bcast_bytes(int comm, void *buf, int n)
+{
+    MPI_Bcast(buf, n, MPI_BYTE, 0, MPI_Comm_f2c((MPI_Fint)comm));
 }
 
 void dist_gather_long(int comm, long x, long *all)

@@ -34,6 +34,9 @@ int dist_comm_info(int comm, int *rank, int *size);
 /* The smallest and largest of x over the ranks of comm (every rank gets them). */
 void dist_minmax(int comm, double x, double *lo, double *hi);
 
+/* Rank 0's n bytes at buf, on every rank of comm. */
+void dist_bcast_bytes(int comm, void *buf, int n);
+
 /* Every rank's x gathered on rank 0 of comm: all (comm's size entries, read on rank 0 only; the
  * others may pass NULL) gets rank r's in all[r] (collective). */
 void dist_gather_long(int comm, long x, long *all);

@@ -12,6 +12,7 @@
  * part-only distributed run reads its cells in the file's order). */
 typedef struct {
     const char *mesh;
+    const char *mesh_id; /* the mesh file's content id when known (NULL: hashed here) */
     int nz;
     long ncells;
     int has_coords;
@@ -57,8 +58,11 @@ static unsigned grid_plan(options *o, const plan_grid *g, int backend, int itera
                          gpu);
         return builtin_plan(o, &pr, g, f, gpu, iterated, "--plan off", line, n);
     }
-    if (plan_problem_of(&pr, g->mesh, o->spec.nx, o->spec.ny, o->spec.stencil,
-                        tools_stencil_id(o->spec.stencil), o->spec.prec, g->nz, gpu) != 0)
+    if (g->mesh_id)
+        plan_problem_set(&pr, g->mesh_id, o->spec.stencil, tools_stencil_id(o->spec.stencil),
+                         o->spec.prec, g->nz, gpu);
+    else if (plan_problem_of(&pr, g->mesh, o->spec.nx, o->spec.ny, o->spec.stencil,
+                             tools_stencil_id(o->spec.stencil), o->spec.prec, g->nz, gpu) != 0)
         return 0; /* the mesh file read a moment ago cannot be hashed: the defaults */
     plan_choice ch;
     if (plan_choose(o->plan, &pr, o->spec.stencil, g->has_coords, &ch) != PLAN_FOUND) {
@@ -85,13 +89,22 @@ static unsigned grid_plan(options *o, const plan_grid *g, int backend, int itera
 unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, int quiet,
                     char *line, size_t n)
 {
-    plan_grid g = {o->mesh, pb->s.nz, pb->ug.nxy, pb->mesh.coord != NULL, 0};
+    plan_grid g = {o->mesh, NULL, pb->s.nz, pb->ug.nxy, pb->mesh.coord != NULL, 0};
     return grid_plan(o, &g, backend, iterated, quiet, line, n);
 }
 
-unsigned tools_plan_file_order(options *o, const char *mesh, int nz, long ncells, int has_coords,
-                               int backend, int quiet, char *line, size_t n)
+void tools_plan_mesh_id(const options *o, char *id, size_t n)
 {
-    plan_grid g = {mesh, nz, ncells, has_coords, 1};
+    const char *file;
+    id[0] = 0;
+    if (o->mesh && plan_source(o->plan, &file) != PLAN_FROM_OFF &&
+        plan_content_id(o->mesh, "mesh file", id, n) != 0)
+        id[0] = 0;
+}
+
+unsigned tools_plan_file_order(options *o, const char *mesh_id, int nz, long ncells,
+                               int has_coords, int backend, int quiet, char *line, size_t n)
+{
+    plan_grid g = {o->mesh, mesh_id && mesh_id[0] ? mesh_id : NULL, nz, ncells, has_coords, 1};
     return grid_plan(o, &g, backend, 1, quiet, line, n);
 }

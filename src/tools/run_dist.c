@@ -446,10 +446,14 @@ static int part_only_mode(const options *o, int nranks, mesh_header *h, char *no
 static int run_part_only(int comm, int me, int n, options *o, const mesh_header *h, int backend,
                          int steps, int F)
 {
-    /* the plan of the whole mesh, its cells kept in the file's order (each rank reads its part) */
-    char plan_line[1600] = "";
+    /* the plan of the whole mesh, its cells kept in the file's order (each rank reads its part):
+     * keyed on the file's content, which rank 0 alone reads through */
+    char plan_line[1600] = "", id[80] = "";
+    if (me == 0)
+        tools_plan_mesh_id(o, id, sizeof id);
+    dist_bcast_bytes(comm, id, (int)sizeof id);
     options before = *o;
-    tools_plan_file_order(o, o->mesh, h->nlevels, h->ncells, h->has_coords, backend, me != 0,
+    tools_plan_file_order(o, id, h->nlevels, h->ncells, h->has_coords, backend, me != 0,
                           plan_line, sizeof plan_line);
     plans_agree(comm, me, o, &before, plan_line);
     problem_spec spec = o->spec;

@@ -80,12 +80,19 @@ const char *tools_stencil_id(stencil_t s);
 unsigned tools_plan(options *o, const problem *pb, int backend, int iterated, int quiet,
                     char *line, size_t n);
 
-/* The same for an iterated run on the mesh file `mesh` that no process holds whole (a part-only
- * distributed run): nz levels, ncells cells per level, has_coords whether they have centres; the
- * cells stay in the file's order whatever the plan says (line says so), the storage and the
- * kernel are the plan's. Returns as tools_plan (never PLAN_SET_LAYOUT for the order). */
-unsigned tools_plan_file_order(options *o, const char *mesh, int nz, long ncells, int has_coords,
-                               int backend, int quiet, char *line, size_t n);
+/* The content id of o's mesh file that its plan is keyed on (plan_content_id: the file read
+ * through once), into id (n >= 80 bytes); "" when the run takes no plan from the cache (--plan
+ * off, no mesh file) or the file cannot be hashed (the defaults then run). */
+void tools_plan_mesh_id(const options *o, char *id, size_t n);
+
+/* The same as tools_plan for an iterated run on o's mesh file that no process holds whole (a
+ * part-only distributed run): mesh_id its content id (tools_plan_mesh_id, made once by one rank;
+ * NULL or "": the file is hashed here), nz levels, ncells cells per level, has_coords whether
+ * they have centres; the cells stay in the file's order whatever the plan says (line says so),
+ * the storage and the kernel are the plan's. Returns as tools_plan (never PLAN_SET_LAYOUT for the
+ * order). */
+unsigned tools_plan_file_order(options *o, const char *mesh_id, int nz, long ncells,
+                               int has_coords, int backend, int quiet, char *line, size_t n);
 
 /* Runs job(arg) under the fault guard (base/common.h): host memory exhausted or a failed CUDA
  * call ends it with its message and status 1. */
