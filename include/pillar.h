@@ -251,8 +251,10 @@ pillar_status pillar_set_comm(pillar_ctx *ctx, int fcomm);
  * too thin for radius x F; PILLAR_ERR_NULL for gid NULL; PILLAR_ERR_ARG for nowned outside
  * 0 .. ncells; PILLAR_ERR_STATE out of order (no grid, a grid file, after pillar_setup, after
  * pillar_set_comm); PILLAR_ERR_UNSUPPORTED in a build without MPI, or for a stencil whose
- * coefficients depend on the whole grid (fluxdiff). Arguments one rank refuses alone are agreed
- * too. MPI must be initialised; a handle that is not a communicator is refused on the rank that
+ * coefficients only the whole grid can make. Arguments one rank refuses alone are agreed too.
+ * fluxdiff takes the cells' centres (pillar_set_coordinates, the local cells') and makes its
+ * coefficients from the rank's rows, its time step the least over every rank's cells (so the
+ * same bits as the one-rank run's); pillar_setup is then collective. MPI must be initialised; a handle that is not a communicator is refused on the rank that
  * gives it, at once (no agreement is possible then). */
 pillar_status pillar_set_decomposition(pillar_ctx *ctx, int fcomm, int nowned, const int *gid);
 

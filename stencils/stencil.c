@@ -49,30 +49,59 @@ int stencil_user_add(const stencil_info *info, stencil_fold_d fd, stencil_fold_f
     return 0;
 }
 
-int stencil_coeffs(stencil_t s, coef_set *out, const struct ugrid *g, const struct mesh *m,
-                   precision_t p, int file_order, const char *file)
+/* The descriptor of s's coefficients when its hooks can build them (msg otherwise). */
+static const coef_desc *coef_hooks(stencil_t s, int part)
 {
     const coef_desc *d = &stencil_table[s].coeffs;
-    memset(out, 0, sizeof *out);
-    if (d->n == 0)
-        return 0;
     if (d->n > PILLAR_MAXC || !d->build) {
         perr("%s: its coefficient descriptor is wrong (%d arrays, at most %d, and a build hook)",
              stencil_table[s].name, d->n, PILLAR_MAXC);
-        return -1;
+        return NULL;
     }
-    if (d->build(out, g, m, p, file_order, file) != 0)
-        return -1;
+    if (part && !d->build_part) {
+        perr("%s: its coefficients are made from the whole grid only", stencil_table[s].name);
+        return NULL;
+    }
+    return d;
+}
+
+/* Whether the hook built the arrays of descriptor d (0), or -1 with a message (out freed). */
+static int built_as_described(stencil_t s, const coef_desc *d, coef_set *out, const ugrid *g)
+{
     int ok = out->count == d->n;
     for (int i = 0; ok && i < d->n; i++)
         ok = out->width[i] == coef_desc_width(d, i, g->adjw);
-    if (!ok) {
-        perr("%s: its coefficient hook built %d arrays, not the %d of its descriptor in their "
-             "widths", stencil_table[s].name, out->count, d->n);
-        coef_set_free(out);
+    if (ok)
+        return 0;
+    perr("%s: its coefficient hook built %d arrays, not the %d of its descriptor in their widths",
+         stencil_table[s].name, out->count, d->n);
+    coef_set_free(out);
+    return -1;
+}
+
+int stencil_coeffs(stencil_t s, coef_set *out, const struct ugrid *g, const struct mesh *m,
+                   precision_t p, int file_order, const char *file)
+{
+    memset(out, 0, sizeof *out);
+    if (stencil_table[s].coeffs.n == 0)
+        return 0;
+    const coef_desc *d = coef_hooks(s, 0);
+    if (!d || d->build(out, g, m, p, file_order, file) != 0)
         return -1;
-    }
-    return 0;
+    return built_as_described(s, d, out, g);
+}
+
+int stencil_coeffs_part(stencil_t s, coef_set *out, const struct ugrid *g, const struct mesh *m,
+                        precision_t p, const char *file, double (*min_all)(void *u, double x),
+                        void *u)
+{
+    memset(out, 0, sizeof *out);
+    if (stencil_table[s].coeffs.n == 0)
+        return 0;
+    const coef_desc *d = coef_hooks(s, 1);
+    if (!d || d->build_part(out, g, m, p, file, min_all, u) != 0)
+        return -1;
+    return built_as_described(s, d, out, g);
 }
 
 int stencil_count(void) { return ST_COUNT + __atomic_load_n(&user_count, __ATOMIC_ACQUIRE); }

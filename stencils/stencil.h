@@ -78,6 +78,12 @@ int stencil_count(void);
  * stencil that reads none. Returns 0, or -1 with a message. */
 int stencil_coeffs(stencil_t s, coef_set *out, const struct ugrid *g, const struct mesh *m,
                    precision_t p, int file_order, const char *file);
+/* The same on a piece of a grid whose other pieces other processes hold (a rank of a model's
+ * decomposition): the descriptor's build_part, each grid-wide minimum through min_all
+ * (coeffs.h: coef_build_part_fn); refused with a message for a stencil without one. */
+int stencil_coeffs_part(stencil_t s, coef_set *out, const struct ugrid *g, const struct mesh *m,
+                        precision_t p, const char *file, double (*min_all)(void *u, double x),
+                        void *u);
 
 /* Levels [0, nz - ztop) are computed. */
 static inline int stencil_zend(stencil_t s, int nz) { return nz - stencil_table[s].ztop; }

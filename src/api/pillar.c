@@ -699,9 +699,12 @@ static int tune_at_setup(pillar_ctx *ctx, const plan_problem *pr)
 }
 #endif
 
-static pillar_status setup_call(pillar_ctx *ctx)
+/* pillar_setup's checks before the grid is built (pr: the run's plan problem, take_plan). */
+static pillar_status setup_checks(pillar_ctx *ctx, plan_problem *pr)
 {
-    ENTER(ctx, before_setup(ctx, "pillar_setup"));
+    pillar_status st = before_setup(ctx, "pillar_setup");
+    if (st != PILLAR_OK)
+        return st;
     if (!ctx->have_grid)
         return fail(ctx, PILLAR_ERR_STATE, "pillar_setup: give the grid first (pillar_grid_quad, "
                     "pillar_grid_general or pillar_grid_file)");
@@ -713,7 +716,7 @@ static pillar_status setup_call(pillar_ctx *ctx)
     if (ctx->order == MESH_ORDER_ZCURVE && !ctx->mesh.coord)
         return fail(ctx, PILLAR_ERR_STATE, "pillar_setup: order zcurve needs the cells' "
                     "coordinates (pillar_set_coordinates)");
-    pillar_status st = pick_backend(ctx);
+    st = pick_backend(ctx);
     if (st != PILLAR_OK)
         return st;
     if (ctx->tune && ctx->backend != BACKEND_GPU)
@@ -721,17 +724,52 @@ static pillar_status setup_call(pillar_ctx *ctx)
                     "this handle runs on the CPU backend (%s); set tune off (a plan made by "
                     "'pillar tune' on a GPU machine is taken by option plan)",
                     ctx->backend_asked == BACKEND_CPU ? "backend cpu" : "no usable CUDA device");
+    if (ctx->tune && ctx->decomp_set && si->coeffs.n > 0)
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "pillar_setup: tune on rebuilds %s's "
+                    "coefficients for every candidate, which over a decomposition every rank "
+                    "would have to do alike; set tune off (option plan takes a plan made by "
+                    "'pillar tune')", si->name);
+    take_plan(ctx, pr);
+    return PILLAR_OK;
+}
+
+static pillar_status agreed(pillar_ctx *ctx, pillar_status st);
+
+/* The least of x over the ranks of the decomposition's communicator *u (the coefficients'
+ * minima of a rank's piece: problem_make_piece). */
+static double decomp_min(void *u, double x)
+{
+    double lo, hi;
+    dist_minmax(*(const int *)u, x, &lo, &hi);
+    return lo;
+}
+
+static pillar_status setup_call(pillar_ctx *ctx)
+{
+    BEGIN(ctx);
     plan_problem pr;
-    take_plan(ctx, &pr);
+    pillar_status st = setup_checks(ctx, &pr);
+    if (ctx->decomp_set) /* the build is collective (the coefficients' minima): all or none */
+        st = agreed(ctx, st);
+    if (st != PILLAR_OK)
+        return st;
     /* the problem takes the mesh over (also on failure) */
     perr_capture(ctx->err, sizeof ctx->err);
-    int rc = problem_make_lean_mesh(&ctx->pb, &ctx->spec, &ctx->mesh, ctx->mesh_name, ctx->order,
-                                    1);
+    int rc = ctx->decomp_set
+                 ? problem_make_piece(&ctx->pb, &ctx->spec, &ctx->mesh, ctx->mesh_name,
+                                      ctx->order, 1, decomp_min, &ctx->decomp.comm)
+                 : problem_make_lean_mesh(&ctx->pb, &ctx->spec, &ctx->mesh, ctx->mesh_name,
+                                          ctx->order, 1);
     perr_capture(NULL, 0);
     ctx->have_grid = 0;
-    if (rc != 0) {
+    st = rc != 0 ? PILLAR_ERR_UNSUPPORTED : PILLAR_OK;
+    if (ctx->decomp_set)
+        st = agreed(ctx, st);
+    if (st != PILLAR_OK) {
+        if (rc == 0)
+            problem_free(&ctx->pb);
         grid_drop(ctx);
-        return PILLAR_ERR_UNSUPPORTED; /* the engine's message: too few levels, no inner cell, ... */
+        return st; /* the engine's message: too few levels, no inner cell, ... */
     }
 #ifdef PILLAR_HAVE_CUDA
     if (ctx->tune && tune_at_setup(ctx, &pr) != 0) {
@@ -1280,7 +1318,7 @@ static int on_share(pillar_ctx *ctx)
         return 0;
     if (ctx->share_made == 0) {
         perr_capture(ctx->share_note, sizeof ctx->share_note); /* why not: pillar_step's note */
-        int rc = dist_decomp_share(&ctx->share, &ctx->decomp, &pb->ug, ctx->u.cell,
+        int rc = dist_decomp_share(&ctx->share, &ctx->decomp, &pb->ug, &pb->coef, ctx->u.cell,
                                    pb->s.stencil, pb->s.prec, pb->s.chasing, pb->s.compressed,
                                    ctx->fuse ? ctx->fuse : 1);
         perr_capture(NULL, 0);
@@ -1411,10 +1449,9 @@ static pillar_status decomp_args(pillar_ctx *ctx, int rank, int nowned, const in
         return fail(ctx, PILLAR_ERR_ARG, "%s: rank %d: nowned = %d: expected 1 to its %d local "
                     "cells", fn, rank, nowned, ctx->mesh.ncells);
     const stencil_info *si = &stencil_table[ctx->spec.stencil];
-    if (si->coeffs.n > 0)
-        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: %s reads coefficients that depend on the "
-                    "whole grid (its time step is the least over every cell); use "
-                    "pillar_set_comm", fn, si->name);
+    if (si->coeffs.n > 0 && !si->coeffs.build_part)
+        return fail(ctx, PILLAR_ERR_UNSUPPORTED, "%s: %s's coefficients are made from the whole "
+                    "grid only; use pillar_set_comm", fn, si->name);
     return PILLAR_OK;
 }
 

@@ -75,11 +75,14 @@ void dist_decomp_free(dist_decomp *d);
  * the model's cell c; d already renumbered by dist_decomp_renumber). Its dist_local: the owned
  * cells the stencil computes (inner cells of g), then every other held cell, owned elsewhere
  * (d->owner) or, where its owner's grid never computes it (a halo cell there: the owners' flags
- * are exchanged), -1; rows from g. r's pt.gcell are g's cells. The send lists made. Collective;
+ * are exchanged), -1; rows from g. r's pt.gcell are g's cells, its coefficients (a stencil
+ * with some) coef's at them: g's, made with the minima over every rank's piece
+ * (problem_make_piece). The send lists made. Collective;
  * returns 0 on every rank, or -1 on every rank (a rank that could not make its share: one that
  * owns no cell the stencil computes) after a message. */
-int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const int *cell,
-                      stencil_t s, precision_t p, int chasing, int compressed, int F);
+int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const coef_set *coef,
+                      const int *cell, stencil_t s, precision_t p, int chasing, int compressed,
+                      int F);
 
 /* `steps` steps of the fields f on g (the engine's, levels g->zstride apart) in passes of at most
  * r->F steps on share r, the ring exchanged between the ranks of d->comm before each pass while

@@ -56,8 +56,9 @@ static void make_local(dist_local *L, int *at, const dist_decomp *d, const ugrid
     xfree(from);
 }
 
-int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const int *cell,
-                      stencil_t s, precision_t p, int chasing, int compressed, int F)
+int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const coef_set *coef,
+                      const int *cell, stencil_t s, precision_t p, int chasing, int compressed,
+                      int F)
 {
     memset(r, 0, sizeof *r);
     unsigned char *flag = xalloc((size_t)d->ncells);
@@ -77,6 +78,13 @@ int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const 
         for (int l = 0; l < r->pt.ncells; l++) /* g's cells from here on */
             r->pt.gcell[l] = at[r->pt.gcell[l]];
     xfree(at);
+    if (rc == 0 && stencil_table[s].coeffs.n > 0) { /* fluxdiff's: g's, at the share's cells */
+        perr_capture(msg, sizeof msg);
+        rc = ooc_part_coeffs(&r->pt, s, p, coef, "a model's decomposition");
+        perr_capture_restore(saved);
+        if (rc != 0)
+            dist_rank_free(r);
+    }
     if (rc != 0 && !msg[0])
         snprintf(msg, sizeof msg, "rank %d could not make its share", d->rank);
     if (dist_agree(d->comm, rc != 0, msg, sizeof msg) != 0) {

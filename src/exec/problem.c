@@ -3,6 +3,7 @@
 
 #include "src/io/mesh_io.h"
 
+#include <math.h>
 #include <string.h>
 
 int problem_check(const problem_spec *s)
@@ -104,13 +105,22 @@ static int build_mesh_grid(problem *pb)
     return 0;
 }
 
+/* A piece that fails before its coefficients are built still takes part in their minima (the
+ * other pieces wait for it there): one min_all of nothing for each the build would have taken. */
+static void piece_failed(problem *pb)
+{
+    if (pb->coef_min_all && stencil_table[pb->s.stencil].coeffs.n > 0 &&
+        stencil_table[pb->s.stencil].coeffs.build_part)
+        pb->coef_min_all(pb->coef_min_user, INFINITY);
+}
+
 static int build_unstructured(problem *pb)
 {
     const problem_spec *s = &pb->s;
-    if (pb->mesh_path) {
-        if (build_mesh_grid(pb) != 0)
-            return -1;
-    } else if (ugrid_emulate(&pb->ug, s->nx, s->ny, s->nz, s->halo, s->layout, s->w, s->seed)) {
+    if (pb->mesh_path ? build_mesh_grid(pb) != 0
+                      : ugrid_emulate(&pb->ug, s->nx, s->ny, s->nz, s->halo, s->layout, s->w,
+                                      s->seed) != 0) {
+        piece_failed(pb);
         return -1;
     }
     pb->built.layout = s->layout;
@@ -118,7 +128,11 @@ static int build_unstructured(problem *pb)
     pb->built.order = pb->mesh_order;
     if (!stencil_table[s->stencil].graph)
         nbtable_build(&pb->nt, &pb->ug, s->chasing, s->compressed);
-    else if (stencil_coeffs(s->stencil, &pb->coef, &pb->ug, &pb->mesh, s->prec, 0, pb->mesh_path) != 0)
+    else if (pb->coef_min_all
+                 ? stencil_coeffs_part(s->stencil, &pb->coef, &pb->ug, &pb->mesh, s->prec,
+                                       pb->mesh_path, pb->coef_min_all, pb->coef_min_user) != 0
+                 : stencil_coeffs(s->stencil, &pb->coef, &pb->ug, &pb->mesh, s->prec, 0,
+                                  pb->mesh_path) != 0)
         return -1;
     int nin = stencil_table[s->stencil].nin;
     if (pb->bare)
@@ -265,6 +279,7 @@ static int problem_build(problem *pb, const problem_spec *s, const char *path, m
     const stencil_info *si = &stencil_table[s->stencil];
     pb->nf = si->nin + si->nout;
     if ((path && load_mesh(pb, given) != 0) || (pb->twin->regular && problem_check(&pb->s) != 0)) {
+        piece_failed(pb);
         problem_free(pb);
         return -1;
     }
@@ -309,9 +324,18 @@ int problem_make_bare(problem *pb, const problem_spec *s, const char *path, mesh
 int problem_make_lean_mesh(problem *pb, const problem_spec *s, mesh *m, const char *name,
                            mesh_order_t order, int outputs)
 {
+    return problem_make_piece(pb, s, m, name, order, outputs, NULL, NULL);
+}
+
+int problem_make_piece(problem *pb, const problem_spec *s, mesh *m, const char *name,
+                       mesh_order_t order, int outputs, double (*min_all)(void *u, double x),
+                       void *u)
+{
     memset(pb, 0, sizeof *pb);
     pb->lean = 1;
     pb->lean_outputs = outputs;
+    pb->coef_min_all = min_all;
+    pb->coef_min_user = u;
     if (m && !name)
         name = "the mesh";
     return problem_build(pb, s, name, order, m);

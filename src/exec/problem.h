@@ -54,6 +54,10 @@ typedef struct {
                     * (storage/gtable.h), what the GPU strategies read */
     coef_set coef; /* the stencil's coefficients (stencils/coeffs.h; fluxdiff's r and κ) per
                     * cell of ug; empty for a stencil without */
+    double (*coef_min_all)(void *u, double x); /* non-NULL: ug is a piece of a grid others hold
+                                                * (problem_make_piece), its coefficients' minima
+                                                * taken over every piece through it */
+    void *coef_min_user;
 
     /* the fields */
     fieldset uf;      /* host fields on ug */
@@ -104,6 +108,12 @@ void problem_fill_inputs_ids(const problem_spec *s, int f, const int *ids, int n
  * file at name, or an emulated grid when name is NULL too. */
 int problem_make_lean_mesh(problem *pb, const problem_spec *s, mesh *m, const char *name,
                            mesh_order_t order, int outputs);
+/* The same for a piece of a grid whose other pieces other processes hold (a rank's cells of a
+ * model's decomposition, m its rows): the coefficients' grid-wide minima go through min_all(u, x)
+ * (stencil_coeffs_part), which every piece calls alike; collective then. */
+int problem_make_piece(problem *pb, const problem_spec *s, mesh *m, const char *name,
+                       mesh_order_t order, int outputs, double (*min_all)(void *u, double x),
+                       void *u);
 void problem_free(problem *pb);
 /* Rebuilds the unstructured twin with another layout/storage (the regular grid stays): the cells
  * in layout (a mesh file's: in pb->mesh_order) with run width w, the neighbour table in storage
