@@ -448,7 +448,15 @@ typedef struct {
     const tune_problem *p;
     plan_config planted;
     int graph;
+    double move_cost; /* seconds more for a measurement in another order or storage than the
+                       * last one's (a relayout), and for the first */
+    plan_config last;
 } fake;
+
+static int same_storage(const plan_config *a, const plan_config *b)
+{
+    return a->order == b->order && a->chasing == b->chasing && a->compressed == b->compressed;
+}
 
 static double fake_now(void *ctx) { return ((fake *)ctx)->clock; }
 
@@ -483,6 +491,9 @@ static double fake_ms(const fake *f, const plan_config *c)
 static int fake_measure(const plan_config *c, void *ctx, double *ms)
 {
     fake *f = ctx;
+    if (f->move_cost > 0 && (f->calls == 0 || !same_storage(c, &f->last)))
+        f->clock += f->move_cost;
+    f->last = *c;
     f->calls++;
     f->clock += 1.0;
     char why[300];
@@ -603,6 +614,32 @@ static void test_search(void)
         CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0 && r.nrows == 40 && !r.rows[2].ok &&
                   r.rows[r.best].ok, "refusals");
         tune_result_free(&r);
+        /* a relayout costs 6 s more than a timing: the first group's measurements run, and a
+         * budget that ends 3 s after them starts no move (whose mean is 7 s), where the mean of
+         * all measurements (about 1 s by then) would have started one and overrun it by 4 s */
+        f.calls = f.bad_calls = 0;
+        f.clock = 0;
+        f.refuse_every = 0;
+        f.move_cost = 6;
+        o.budget_s = 0;
+        o.max_measure = 0;
+        CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0, "search with moves");
+        int first = 0;
+        while (first < r.nrows && same_storage(&r.rows[first].c, &r.rows[0].c))
+            first++;
+        double group_s = 7 + (first - 1); /* the first measurement moves */
+        CHECK(first > 1 && first < r.nrows, "case %zu: %d of %d rows in the first group", ci, first,
+              r.nrows);
+        tune_result_free(&r);
+        f.calls = 0;
+        f.clock = 0;
+        o.budget_s = group_s + 3;
+        CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0, "budget search with moves");
+        CHECK(f.clock <= o.budget_s && r.nrows == first,
+              "case %zu: moves: the clock at %g s of a %g s budget, %d rows (the first group: %d)",
+              ci, f.clock, o.budget_s, r.nrows, first);
+        tune_result_free(&r);
+        f.move_cost = 0;
     }
     progress_set(NULL);
 }

@@ -672,7 +672,7 @@ static int tune_at_setup(pillar_ctx *ctx, const plan_problem *pr)
 {
     problem *pb = &ctx->pb;
     tune_problem tp = {*pr, ctx->spec.stencil, pb->mesh.coord != NULL, 0, pb->ug.nxy};
-    tune_opts to = {60, 0, NULL, NULL};
+    tune_opts to = {PILLAR_TUNE_BUDGET_S, 0, NULL, NULL};
     tune_result r;
     perr_capture(ctx->err, sizeof ctx->err);
     tune_gpu *g = tune_gpu_open(pb, 10);

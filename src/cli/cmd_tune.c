@@ -36,7 +36,7 @@ static const help_part tune_help[] = {
     {"\n"
      "example: pillar tune --size 512x512x64 --stencil laplap\n"
      "         pillar mesh generate hex.h5 --kind hexagons --size 1024x1024 --levels 64\n"
-     "         pillar tune --mesh hex.h5 --stencil graphlap --budget 60\n"
+     "         pillar tune --mesh hex.h5 --stencil graphlap --budget 40\n"
      "         pillar run --mesh hex.h5 --stencil graphlap      # takes the plan\n"
      "         pillar tune --show\n", 0},
     {NULL, 0}};

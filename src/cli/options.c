@@ -598,7 +598,8 @@ static const flag flags[] = {
      "the default                                          (auto)",
      set_text, AT(o.plan), 0, 0, NULL},
     {"--budget", "SECONDS", TUNE, HELP_MAIN,
-     "no candidate starts once the search would pass this (60)",
+     "no candidate starts once the search would pass this (50: with reading\n"
+     "the grid and verifying the winner, a minute on a million cells)",
      set_budget, 0, 0, 0, NULL},
     {"--show", NULL, TUNE, HELP_MAIN,
      "list the plans of the plan cache (no GPU needed), nothing measured",
@@ -918,7 +919,7 @@ void cli_defaults(cli_args *a, unsigned cmd)
     m->radius = 2;
     m->part_size = 32;
     m->format = -1;
-    a->budget = 60;
+    a->budget = PILLAR_TUNE_BUDGET_S;
     a->top = 10;
 }
 

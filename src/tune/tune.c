@@ -239,24 +239,6 @@ static double mono_now(void *ctx)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-typedef struct {
-    const tune_opts *o;
-    double (*now)(void *);
-    double start, spent; /* spent: seconds inside measure() */
-    int measured;
-} budget;
-
-/* Whether one more measurement fits: the first always does. */
-static int fits(const budget *b)
-{
-    if (b->o->max_measure > 0 && b->measured >= b->o->max_measure)
-        return 0;
-    if (b->o->budget_s <= 0 || b->measured == 0)
-        return 1;
-    double elapsed = b->now(b->o->clock_ctx) - b->start, mean = b->spent / b->measured;
-    return elapsed + mean <= b->o->budget_s;
-}
-
 /* ---- the search: group by group ----
  *
  * A group is one cell order and table storage: moving to another relays the grid out and
@@ -270,6 +252,49 @@ static int fits(const budget *b)
 static int same_group(const plan_config *a, const plan_config *b)
 {
     return a->order == b->order && a->chasing == b->chasing && a->compressed == b->compressed;
+}
+
+/* The clock of a search. A measurement in another group than the last one's relays the grid out
+ * and uploads it first (seconds on a million cells, against milliseconds for a timing), so the
+ * two kinds are counted apart: a measurement starts only where the elapsed time plus the mean of
+ * its kind fits the budget. The first measurement counts as a move (it set everything up). */
+typedef struct {
+    const tune_opts *o;
+    double (*now)(void *);
+    double start;
+    double spent[2]; /* seconds inside measure(): [0] in the last one's group, [1] moving */
+    int count[2];
+    int measured;
+    plan_config last; /* the last measured configuration */
+} budget;
+
+/* Whether measuring configuration c is a move to another group. */
+static int moves(const budget *b, const plan_config *c)
+{
+    return b->measured == 0 || !same_group(&b->last, c);
+}
+
+/* Whether measuring c fits: the first always does. */
+static int fits(const budget *b, const plan_config *c)
+{
+    if (b->o->max_measure > 0 && b->measured >= b->o->max_measure)
+        return 0;
+    if (b->o->budget_s <= 0 || b->measured == 0)
+        return 1;
+    int k = moves(b, c);
+    double mean = b->count[k] ? b->spent[k] / b->count[k]
+                              : (b->spent[0] + b->spent[1]) / b->measured;
+    return b->now(b->o->clock_ctx) - b->start + mean <= b->o->budget_s;
+}
+
+/* Counts a measurement of c that took dt seconds. */
+static void spend(budget *b, const plan_config *c, double dt)
+{
+    int k = moves(b, c);
+    b->spent[k] += dt;
+    b->count[k]++;
+    b->measured++;
+    b->last = *c;
 }
 
 typedef struct {
@@ -291,7 +316,7 @@ static int measure_one(search *S, int i)
 {
     if (S->done[i])
         return 0;
-    if (S->stopped || !fits(&S->b)) {
+    if (S->stopped || !fits(&S->b, &S->cand[i].c)) {
         S->stopped = 1;
         return -1;
     }
@@ -302,8 +327,7 @@ static int measure_one(search *S, int i)
     double t0 = S->b.now(S->o->clock_ctx), ms = 0;
     row->ok = S->measure(&S->cand[i].c, S->ctx, &ms) == 0 && ms > 0;
     row->ms = row->ok ? ms : 0;
-    S->b.spent += S->b.now(S->o->clock_ctx) - t0;
-    S->b.measured++;
+    spend(&S->b, &row->c, S->b.now(S->o->clock_ctx) - t0);
     S->row_of[i] = r->nrows++;
     S->done[i] = 1;
     if (row->ok && (r->best < 0 || row->ms < r->rows[r->best].ms))
@@ -368,8 +392,8 @@ int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measu
     r->candidates = n;
     r->pruned = pruned;
     r->rows = xalloc(sizeof *r->rows * (size_t)n);
-    search S = {o, measure, ctx, cand, n, {o, o->now ? o->now : mono_now, 0, 0, 0}, r,
-                xalloc(sizeof(int) * (size_t)n), xalloc((size_t)n), 0, n};
+    search S = {o, measure, ctx, cand, n, {o, o->now ? o->now : mono_now, 0, {0, 0}, {0, 0}, 0,
+                {0}}, r, xalloc(sizeof(int) * (size_t)n), xalloc((size_t)n), 0, n};
     for (int i = 0; i < n; i++) {
         S.row_of[i] = -1;
         S.done[i] = 0;

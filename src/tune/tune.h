@@ -43,7 +43,9 @@ typedef int (*tune_measure_fn)(const plan_config *c, void *ctx, double *ms);
 
 typedef struct {
     double budget_s;  /* no measurement starts once the elapsed time plus the mean of the
-                       * measurements so far would pass it (the first always runs); <= 0: none */
+                       * measurements of its kind so far (within the last one's order and
+                       * storage, or moving to another: a relayout) would pass it (the first
+                       * always runs); <= 0: none */
     int max_measure;  /* at most this many measurements (0: no limit) */
     /* the clock in seconds (NULL: the monotonic clock); the tests' fake measurer advances its
      * own */
