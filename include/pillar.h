@@ -254,8 +254,9 @@ pillar_status pillar_set_comm(pillar_ctx *ctx, int fcomm);
  * coefficients only the whole grid can make. Arguments one rank refuses alone are agreed too.
  * fluxdiff takes the cells' centres (pillar_set_coordinates, the local cells') and makes its
  * coefficients from the rank's rows, its time step the least over every rank's cells (so the
- * same bits as the one-rank run's); pillar_setup is then collective. MPI must be initialised; a handle that is not a communicator is refused on the rank that
- * gives it, at once (no agreement is possible then). */
+ * same bits as the one-rank run's); pillar_setup is then collective. MPI must be initialised; a
+ * handle that is not a communicator is refused on the rank that gives it, at once (no agreement
+ * is possible then). */
 pillar_status pillar_set_decomposition(pillar_ctx *ctx, int fcomm, int nowned, const int *gid);
 
 /* The halo exchange of a model that exchanges itself (after pillar_set_decomposition; its

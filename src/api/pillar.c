@@ -735,15 +735,6 @@ static pillar_status setup_checks(pillar_ctx *ctx, plan_problem *pr)
 
 static pillar_status agreed(pillar_ctx *ctx, pillar_status st);
 
-/* The least of x over the ranks of the decomposition's communicator *u (the coefficients'
- * minima of a rank's piece: problem_make_piece). */
-static double decomp_min(void *u, double x)
-{
-    double lo, hi;
-    dist_minmax(*(const int *)u, x, &lo, &hi);
-    return lo;
-}
-
 static pillar_status setup_call(pillar_ctx *ctx)
 {
     BEGIN(ctx);
@@ -757,7 +748,7 @@ static pillar_status setup_call(pillar_ctx *ctx)
     perr_capture(ctx->err, sizeof ctx->err);
     int rc = ctx->decomp_set
                  ? problem_make_piece(&ctx->pb, &ctx->spec, &ctx->mesh, ctx->mesh_name,
-                                      ctx->order, 1, decomp_min, &ctx->decomp.comm)
+                                      ctx->order, 1, dist_min_all, &ctx->decomp.comm)
                  : problem_make_lean_mesh(&ctx->pb, &ctx->spec, &ctx->mesh, ctx->mesh_name,
                                           ctx->order, 1);
     perr_capture(NULL, 0);

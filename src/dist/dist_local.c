@@ -191,10 +191,9 @@ int dist_local_coeffs(const dist_local *L, stencil_t s, precision_t p, const cha
                       double (*min_all)(void *u, double x), void *u, coef_set *all)
 {
     memset(all, 0, sizeof *all);
-    const coef_desc *cd = &stencil_table[s].coeffs;
-    if (!cd->build_part || !L->adj) {
-        perr("distributed run: %s's coefficients are made from the whole grid only",
-             stencil_table[s].name);
+    if (!L->adj) {
+        perr("distributed run: %s's coefficients are made from neighbour lists, which these rows "
+             "lack", stencil_table[s].name);
         return -1;
     }
     int n = L->nlocal;
@@ -217,7 +216,7 @@ int dist_local_coeffs(const dist_local *L, stencil_t s, precision_t p, const cha
     g.mesh_cell = xalloc(sizeof(int) * (size_t)(n + 1));
     for (int l = 0; l < n; l++)
         g.mesh_cell[l] = l;
-    int rc = cd->build_part(all, &g, &m, p, file, min_all, u);
+    int rc = stencil_coeffs_part(s, all, &g, &m, p, file, min_all, u);
     xfree(g.mesh_cell);
     return rc;
 }

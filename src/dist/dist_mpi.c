@@ -67,6 +67,11 @@ void dist_bcast_bytes(int comm, void *buf, int n)
 {
     (void)comm, (void)buf, (void)n;
 }
+double dist_min_all(void *comm, double x)
+{
+    (void)comm;
+    return x;
+}
 void dist_gather_long(int comm, long x, long *all)
 {
     (void)comm;
@@ -198,6 +203,13 @@ void dist_minmax(int comm, double x, double *lo, double *hi)
 void dist_bcast_bytes(int comm, void *buf, int n)
 {
     MPI_Bcast(buf, n, MPI_BYTE, 0, MPI_Comm_f2c((MPI_Fint)comm));
+}
+
+double dist_min_all(void *comm, double x)
+{
+    double lo;
+    MPI_Allreduce(&x, &lo, 1, MPI_DOUBLE, MPI_MIN, MPI_Comm_f2c((MPI_Fint) * (const int *)comm));
+    return lo;
 }
 
 void dist_gather_long(int comm, long x, long *all)
@@ -621,14 +633,6 @@ static double parts_ring_k(MPI_Comm c, const dist_rank *d, int me, int n)
     return k;
 }
 
-/* The least of x over the ranks of the communicator *u (dist_local_coeffs' min_all). */
-static double min_over(void *u, double x)
-{
-    double lo;
-    MPI_Allreduce(&x, &lo, 1, MPI_DOUBLE, MPI_MIN, *(MPI_Comm *)u);
-    return lo;
-}
-
 /* The least of x over the ranks that pass x > 0 (0 when none does). */
 static double least_positive(MPI_Comm c, double x)
 {
@@ -782,7 +786,7 @@ int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p
     int rc = dist_rank_make_local(&d, L, n, me, s, p, chasing, compressed, F);
     if (stencil_table[s].coeffs.n) { /* fluxdiff's: from the rows, its minimum over the ranks */
         coef_set all;
-        int cr = dist_local_coeffs(L, s, p, "distributed run", min_over, &c, &all);
+        int cr = dist_local_coeffs(L, s, p, "distributed run", dist_min_all, &comm, &all);
         if (rc == 0 && (cr != 0 || ooc_part_coeffs(&d.pt, s, p, &all, "distributed run") != 0)) {
             dist_rank_free(&d);
             rc = -1;

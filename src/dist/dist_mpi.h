@@ -37,6 +37,10 @@ void dist_minmax(int comm, double x, double *lo, double *hi);
 /* Rank 0's n bytes at buf, on every rank of comm. */
 void dist_bcast_bytes(int comm, void *buf, int n);
 
+/* The least of x over the ranks of the communicator *(int *)comm (collective): the min_all of
+ * coefficients built piece by piece (stencils/coeffs.h: coef_build_part_fn). */
+double dist_min_all(void *comm, double x);
+
 /* Every rank's x gathered on rank 0 of comm: all (comm's size entries, read on rank 0 only; the
  * others may pass NULL) gets rank r's in all[r] (collective). */
 void dist_gather_long(int comm, long x, long *all);
