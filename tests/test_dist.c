@@ -273,6 +273,11 @@ static void test_ranks(const problem *pb, int n, int F, const char *what)
                              pb->s.compressed, F) == 0, "%s: rank %d", what, r);
         const ooc_part *pt = &d[r].pt;
         owned += d[r].nown;
+        /* the interior starts aligned, at most 31 interior cells after the boundary's end */
+        CHECK(d[r].inner0 >= d[r].edge1 && d[r].inner0 - d[r].edge1 < 32 &&
+                  (d[r].inner0 % 32 == 0 || d[r].inner0 == pt->ncells),
+              "%s: rank %d: boundary ends at %d, interior from %d of %d", what, r, d[r].edge1,
+              d[r].inner0, pt->ncells);
         for (int l = pt->first[0]; l < pt->ncells; l++) {
             int c = pt->gcell[l];
             bad_own += part[c] != r;
