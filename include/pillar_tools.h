@@ -170,7 +170,7 @@ int pillar_tool_launcher_ranks(void);
 /* The search's budget in seconds unless told otherwise (`pillar tune`, the library's option tune):
  * reading the grid and verifying the winner add about 7 s on a million cells, so the whole
  * command stays within a minute there. */
-#define PILLAR_TUNE_BUDGET_S 50
+#define PILLAR_TUNE_BUDGET_S 45
 
 typedef struct {
     pillar_run_settings run; /* the problem: spec (stencil, precision, NXxNYxNZ) or mesh; runs:

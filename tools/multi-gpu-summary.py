@@ -34,6 +34,7 @@ def parse(path):
     num(r"on paper \([^)]*\), ([0-9.]+) ms with this run's rates", "model")
     num(r"^  halo      ([0-9.]+) MB per exchange", "halo")
     num(r"with this run's rates \(interior ([0-9.]+) G points/s", "irate")
+    num(r"^  interior  alone ([0-9.]+) G points/s", "arate")
     m = re.search(r"^  halo .*; through (.*)$", text, re.M)
     r["path"] = m.group(1) if m else ""
     m = re.search(r"step 1's interior ([0-9.]+) ms \(while messages fly\), waiting ([0-9.]+) ms, "
@@ -84,14 +85,21 @@ def main():
           "step (F = 1), one MPI rank per GPU. Time per step: the slowest rank's passes. "
           "*exchange alone*: pack, the messages (staged: with the host copies) and unpack with "
           "nothing computed (median of 11 after the run); *hidden*: the share of it the passes "
-          "did not pay for; *interior / single*: the slowest rank's step-1 interior rate against "
+          "did not pay for; *interior / single*: the slowest rank's step-1 interior rate (while "
+          "the messages fly, and in brackets alone on the idle device after the run) against "
           "the one-GPU sphere run in core on one GPU. Model: docs/distributed.md, on paper (the "
           "H100's rates) and with the run's own measured rates.\n" % (n, levels, steps))
     curves = {}
     for st in stencils:
         single = single_rate(os.path.join(singles, "single-%s.txt" % st)) if singles else None
         if single:
-            print("%s in core on one GPU (the one-GPU sphere): %.1f G points/s\n" % (st, single))
+            cards = [single_rate(os.path.join(singles, f)) for f in sorted(os.listdir(singles))
+                     if re.match(r"single-%s-gpu\d+\.txt$" % st, f)]
+            cards = [c for c in cards if c]
+            spread = (" (every card at once: %s)" % ", ".join("%.1f" % c for c in cards)
+                      if len(cards) > 1 else "")
+            print("%s in core on one GPU (the one-GPU sphere): %.1f G points/s%s\n"
+                  % (st, single, spread))
         weak = {p: parse(os.path.join(out, "%s-weak-%d.txt" % (st, p))) for p in ranks}
         strong = {p: parse(os.path.join(out, "%s-strong-%d.txt" % (st, p))) for p in ranks}
         strong[last] = weak[last]
@@ -99,7 +107,7 @@ def main():
             base = runs.get(1)
             print("## %s, %s scaling\n" % (st, kind))
             print("| GPUs | cells per GPU | ms per step | speedup | efficiency | halo MB | interior ms | "
-                  "interior / single | exchange alone ms | hidden | model ms (paper / run's rates) | "
+                  "interior / single (alone) | exchange alone ms | hidden | model ms (paper / run's rates) | "
                   "model efficiency | state |")
             print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
             xs, eff, meff = [], [], []
@@ -123,9 +131,12 @@ def main():
                             " differs" if twin else "")
                 ir = r.get("irate")
                 rel = None if not ir or not single else 100 * ir / single
+                ar = r.get("arate")
+                ral = None if not ar or not single else 100 * ar / single
                 print("| %d | %d | %.3f | %.2fx | %.1f%% | %s | %s | %s | %s | %s | %s / %s | %s | %s%s |" % (
                     p, r.get("cells", 0) // p, r["step"], speed, 100 * e, fmt(r.get("halo")),
-                    fmt(r.get("interior")), fmt(rel, "%.0f%%"), fmt(r.get("alone")),
+                    fmt(r.get("interior")), fmt(rel, "%.0f%%") + " (" + fmt(ral, "%.0f%%") + ")",
+                    fmt(r.get("alone")),
                     fmt(r.get("hidden"), "%.0f%%"), fmt(r.get("paper")),
                     fmt(r.get("model")), fmt(None if me is None else 100 * me, "%.1f%%"),
                     r["verify"], same))

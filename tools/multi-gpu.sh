@@ -19,7 +19,8 @@
 #      Each weak and strong run is made once per halo path (MGPU_HALO: staged through the host,
 #      and nccl, GPU to GPU, where pillar was built with NCCL), into OUT/staged/ and OUT/nccl/;
 #      beside them the one-GPU sphere in core on one GPU (OUT/single-STENCIL.txt): the
-#      single-GPU rate each rank's interior is compared with;
+#      single-GPU rate each rank's interior is compared with (made on every GPU at once: the
+#      cards' spread);
 #   4. tools/multi-gpu-summary.py writes summary.md (the tables, per halo path) and scaling.png.
 # Outputs go to $OUT (the device tool's folder) or multi-gpu-out. Exit 0 when every run passed.
 # Env: MGPU_N (1024), MGPU_LEVELS (64), MGPU_STEPS (100), MGPU_STENCILS ("laplap hdiff"),
@@ -117,14 +118,24 @@ cores=$(nproc)
 halos=${MGPU_HALO:-staged}
 [ -z "${MGPU_HALO:-}" ] && grep -q "NCCL [0-9]" "$out/version.txt" && halos="staged nccl"
 stencils=${MGPU_STENCILS:-laplap hdiff}
-# the single-GPU rate: the one-GPU sphere in core on one GPU, as a user runs it (its plan)
+# the single-GPU rate: the one-GPU sphere in core on one GPU, as a user runs it (its plan), on
+# every GPU at once (each card's own rate, all of them busy as in a distributed run): GPU 0's is
+# single-STENCIL.txt, the one the summary compares with; the others show the cards' spread
 for st in $stencils; do
-    f="$keep/single-$st.txt"
-    grep -q '^  time      median' "$f" 2>/dev/null ||
-        timeout -k 10 300 "$pillar" run --backend "${MGPU_BACKEND:-gpu}" --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" \
-            --runs 20 --verify off >"$f" 2>&1 || fail=1
-    cp "$f" "$out/"
-    grep -E '^  time  ' "$f" | sed "s/^ */single GPU $st: /"
+    for ((i = 0; i < G; i++)); do
+        f="$keep/single-$st-gpu$i.txt"
+        grep -q '^  time      median' "$f" 2>/dev/null ||
+            CUDA_VISIBLE_DEVICES=$i timeout -k 10 300 "$pillar" run --backend "${MGPU_BACKEND:-gpu}" \
+                --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" --runs 20 --verify off >"$f" 2>&1 &
+    done
+    wait
+    for ((i = 0; i < G; i++)); do
+        f="$keep/single-$st-gpu$i.txt"
+        grep -q '^  time      median' "$f" || fail=1
+        cp "$f" "$out/"
+        grep -E '^  time  ' "$f" | sed "s/^ */single GPU $i $st: /"
+    done
+    cp "$keep/single-$st-gpu0.txt" "$out/single-$st.txt"
 done
 # run DIR NAME P N STENCIL HALO: P ranks (one per GPU) on the sphere of edge N; output DIR/NAME.txt,
 # kept (a run already in DIR is not redone). The CPU recomputes the one-rank weak runs
@@ -150,11 +161,18 @@ sum() { grep '^  state     checksum' "$1" 2>/dev/null | awk '{print $3}'; }
 {
 # one rank exchanges nothing: its runs are made once and stand in both halo paths' tables
 # (MGPU_ONE=0: not in this call)
+# (MGPU_ONE=0: not in this call); they run side by side, each on a GPU of its own
 if [ "${MGPU_ONE:-1}" != 0 ]; then
+    slot=0
     for st in $stencils; do
-        run "$keep/one" "$st-weak-1" 1 "$N" "$st" auto
-        run "$keep/one" "$st-strong-1" 1 "$big" "$st" auto
+        for w in "weak-1 $N" "strong-1 $big"; do
+            set -- $w
+            CUDA_VISIBLE_DEVICES=$((slot % G)) run "$keep/one" "$st-$1" 1 "$2" "$st" auto &
+            slot=$((slot + 1))
+            [ $((slot % G)) = 0 ] && wait
+        done
     done
+    wait
 fi
 for halo in $halos; do
     echo "halos: $halo"

@@ -69,6 +69,6 @@ PY
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 python3 tools/tune-table-join.py --device "${device:-no GPU} (${gpus} GPUs of one host, one row a GPU at a time)" \
     --runs "${TUNE_TABLE_RUNS:-20}" --bench-runs "${TUNE_TABLE_BENCH_RUNS:-10}" \
-    --budget "${TUNE_TABLE_BUDGET:-50}" "$out/tune-table.csv" >"$out/tune-table.md"
+    --budget "${TUNE_TABLE_BUDGET:-45}" "$out/tune-table.csv" >"$out/tune-table.md"
 cat "$out/tune-table.md"
 exit $rc

@@ -52,7 +52,7 @@ def main():
     ap.add_argument("--device", default="")
     ap.add_argument("--runs", default="20")
     ap.add_argument("--bench-runs", default="10")
-    ap.add_argument("--budget", default="50")
+    ap.add_argument("--budget", default="45")
     ap.add_argument("csv", nargs="+")
     a = ap.parse_args()
     rows = join(a.csv)

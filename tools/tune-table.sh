@@ -18,7 +18,7 @@
 # .devdata/mpas-40962.nc, from `tools/make-samples.py --mpas 64 FILE`: 40962 cells), or without
 # it data/mpas-sphere.nc (92 cells) x 8192 levels.
 #
-# Settings (environment): TUNE_TABLE_BUDGET seconds per tune (50, pillar tune's default), TUNE_TABLE_RUNS timed runs of
+# Settings (environment): TUNE_TABLE_BUDGET seconds per tune (45, pillar tune's default), TUNE_TABLE_RUNS timed runs of
 # each `pillar run` (20), TUNE_TABLE_BENCH_RUNS timed runs of each bench configuration (10),
 # TUNE_TABLE_PARTS which columns: "tune bench" (both, the default), "tune" (untuned, tune,
 # tuned) or "bench", TUNE_TABLE_SMALL=1 small grids (a check of the script itself, e.g. on the
@@ -34,7 +34,7 @@ mkdir -p "$out/logs" || exit 1
 out=$(cd "$out" && pwd)
 export PILLAR_CACHE_DIR="$out/cache"
 mkdir -p "$PILLAR_CACHE_DIR" && chmod 700 "$PILLAR_CACHE_DIR"
-budget=${TUNE_TABLE_BUDGET:-50}
+budget=${TUNE_TABLE_BUDGET:-45}
 bench_runs=${TUNE_TABLE_BENCH_RUNS:-10}
 parts=${TUNE_TABLE_PARTS:-tune bench}
 mpas_file=${TUNE_TABLE_MPAS:-.devdata/mpas-40962.nc}

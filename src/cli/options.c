@@ -598,7 +598,7 @@ static const flag flags[] = {
      "the default                                          (auto)",
      set_text, AT(o.plan), 0, 0, NULL},
     {"--budget", "SECONDS", TUNE, HELP_MAIN,
-     "no candidate starts once the search would pass this (50: with reading\n"
+     "no candidate starts once the search would pass this (45: with reading\n"
      "the grid and verifying the winner, a minute on a million cells)",
      set_budget, 0, 0, 0, NULL},
     {"--show", NULL, TUNE, HELP_MAIN,

@@ -1,5 +1,6 @@
 /* dist_gpu.c — a rank's part on the CUDA device (src/dist/dist_gpu.h). */
 #include "dist_gpu.h"
+#include "dist_model.h"
 
 #include "src/exec/gpu_launch.h"
 #include "src/exec/iterate.h"
@@ -445,6 +446,26 @@ void dist_gpu_describe(const dist_gpu *g, char *buf, size_t n)
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetPCIBusId(bus, (int)sizeof bus, dev));
     snprintf(buf, n, "GPU %d (%s)", dev, bus);
+}
+
+double dist_gpu_interior_alone(dist_gpu *g, int reps)
+{
+    const dist_rank *d = g->d;
+    double pts = (double)(d->pt.ncells - d->inner0) * d->zend;
+    if (reps < 1 || pts <= 0)
+        return 0;
+    double *ts = xalloc(sizeof(double) * (size_t)reps);
+    CK(cudaDeviceSynchronize());
+    for (int k = 0; k < reps; k++) {
+        CK(cudaEventRecord(g->ev[EV_INNER0], g->inner));
+        step(g, d->inner0, d->pt.ncells, g->inner);
+        CK(cudaEventRecord(g->ev[EV_INNER1], g->inner));
+        CK(cudaEventSynchronize(g->ev[EV_INNER1]));
+        ts[k] = between(g, EV_INNER0, EV_INNER1);
+    }
+    double med = dist_median(ts, reps);
+    xfree(ts);
+    return med > 0 ? pts / med : 0;
 }
 
 void dist_gpu_store(dist_gpu *g, fieldset loc)

@@ -68,6 +68,12 @@ void dist_gpu_describe(const dist_gpu *g, char *buf, size_t n);
 /* The pieces of the passes so far (dist_pieces.h). */
 dist_pieces dist_gpu_timing(const dist_gpu *g);
 
+/* Step 1's interior alone, after the run: `reps` launches on the idle device, each timed by
+ * events, nothing else running; the median's rate in points per second (the interior's cells x
+ * computed levels / seconds). Each writes the output fields at the interior cells, which hold
+ * no state here: call it after dist_gpu_store. Raises FAULT_DEVICE on a CUDA failure. */
+double dist_gpu_interior_alone(dist_gpu *g, int reps);
+
 /* The carried fields at the own cells, every level, into the host's local fields loc. */
 void dist_gpu_store(dist_gpu *g, fieldset loc);
 

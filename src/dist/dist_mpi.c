@@ -892,9 +892,12 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     xfree(req);
     describe_devices(c, &r, me, n, t->devices, sizeof t->devices);
     t->ring_k = parts_ring_k(c, &d, me, n);
+    double inner_alone = 0;
 #ifdef PILLAR_HAVE_CUDA
-    if (r.dev)
+    if (r.dev) {
         dist_gpu_store(r.dev, r.loc);
+        inner_alone = dist_gpu_interior_alone(r.dev, DIST_BARE_EXCHANGES);
+    }
 #endif
     if (e->bare || e->fill)
         t->hash = gather_hash(c, &d, e, places, r.loc);
@@ -918,6 +921,7 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     t->unpack_bps = least_positive(c, rates.unpack_bps);
     t->host_bps = least_positive(c, rates.host_bps);
     t->wire_bps = least_positive(c, rates.wire_bps);
+    t->alone_pts_per_s = least_positive(c, inner_alone);
     double own = d.nown, ring = d.pt.first[0] - d.pt.nfixed, hi;
     dist_minmax(comm, own, &lo, &hi);
     t->own_min = (long)lo;

@@ -130,6 +130,10 @@ typedef struct {
     char halo[160];        /* the path the halos took and why: "nccl (NCCL 2.28.9), GPU to
                             * GPU", "staged through the host (ranks share a GPU)", "host
                             * memory (CPU)" */
+    /* step 1's interior alone (GPU; 0 on the CPU): DIST_BARE_EXCHANGES launches after the run on
+     * the otherwise idle device (dist_gpu_interior_alone), the slowest rank's median rate in
+     * points per second: the interior's speed without the messages' kernels beside it */
+    double alone_pts_per_s;
     double wire_bps;       /* NCCL: bytes sent per second of the grouped exchange, slowest rank */
     uint64_t hash;         /* dist_exec.bare: the final state's iter_state_hash (rank 0) */
 } dist_timing;
