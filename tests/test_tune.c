@@ -450,6 +450,8 @@ typedef struct {
     int graph;
     double move_cost; /* seconds more for a measurement in another order or storage than the
                        * last one's (a relayout), and for the first */
+    double metis_cost; /* seconds more again to enter a METIS cell order (computing it) */
+    double clock_at[4096]; /* the clock before each call (the first 4096) */
     plan_config last;
 } fake;
 
@@ -491,8 +493,13 @@ static double fake_ms(const fake *f, const plan_config *c)
 static int fake_measure(const plan_config *c, void *ctx, double *ms)
 {
     fake *f = ctx;
+    if (f->calls < 4096)
+        f->clock_at[f->calls] = f->clock;
     if (f->move_cost > 0 && (f->calls == 0 || !same_storage(c, &f->last)))
         f->clock += f->move_cost;
+    if (f->metis_cost > 0 && !plan_emulated(&f->p->pr) && c->order == MESH_ORDER_METIS &&
+        (f->calls == 0 || f->last.order != c->order))
+        f->clock += f->metis_cost;
     f->last = *c;
     f->calls++;
     f->clock += 1.0;
@@ -506,6 +513,15 @@ static int fake_measure(const plan_config *c, void *ctx, double *ms)
         return -1;
     *ms = fake_ms(f, c);
     return 0;
+}
+
+/* The tier of configuration c among the candidates (tune.h), -1: none. */
+static int tier_of(const tune_candidate *cand, int n, const plan_config *c)
+{
+    for (int i = 0; i < n; i++)
+        if (!memcmp(&cand[i].c, c, sizeof *c))
+            return cand[i].tier;
+    return -1;
 }
 
 static int progress_calls;
@@ -544,16 +560,24 @@ static void test_search(void)
         p.stencil = cases[ci].st;
         p.has_coords = cases[ci].coords;
         p.iterated = cases[ci].iterated;
-        fake f = {0};
+        static fake f;
+        memset(&f, 0, sizeof f);
         f.p = &p;
         f.planted = cases[ci].planted;
         f.graph = stencil_table[p.stencil].graph;
+        plan_config d;
+        plan_config_builtin(&p.pr, p.stencil, p.has_coords, p.ncells, &d);
+        if (f.graph) { /* its kernels read lists, not the table: only the built-in storage */
+            f.planted.chasing = d.chasing;
+            f.planted.compressed = d.compressed;
+        }
         /* the candidates: the planted one among them, the default first */
         tune_candidate *cand;
         int n, pruned, found = 0;
         CHECK(tune_candidates(&p, &cand, &n, &pruned) == 0 && n > 1 && pruned > 0, "candidates");
-        plan_config d;
-        plan_config_builtin(&p.pr, p.stencil, p.has_coords, p.ncells, &d);
+        for (int i = 0; i < n && f.graph; i++)
+            CHECK(cand[i].c.chasing == d.chasing && cand[i].c.compressed == d.compressed,
+                  "case %zu: a graph stencil's candidate %d in another table storage", ci, i);
         CHECK(!memcmp(&cand[0].c, &d, sizeof d), "case %zu: the built-in plan is not first", ci);
         double truemin = 1e30;
         for (int i = 0; i < n; i++) {
@@ -564,7 +588,6 @@ static void test_search(void)
                 CHECK(memcmp(&cand[i].c, &cand[j].c, sizeof cand[i].c), "duplicate candidate %d %d", i, j);
         }
         CHECK(found == 1, "case %zu: the planted configuration is a candidate %d times", ci, found);
-        xfree(cand);
         /* no budget: the true minimum, nothing unsupported measured */
         tune_opts o = {0, 0, fake_now, &f};
         tune_result r;
@@ -577,6 +600,20 @@ static void test_search(void)
               access_name[r.rows[r.best].c.access], r.rows[r.best].c.bx, r.rows[r.best].c.by,
               r.rows[r.best].c.bz, r.rows[r.best].ms);
         CHECK(r.baseline == 0 && !memcmp(&r.rows[0].c, &d, sizeof d), "baseline");
+        /* every group (order and storage) measured once before any shape is refined */
+        int first_variant = r.nrows;
+        for (int k = 0; k < r.nrows && first_variant == r.nrows; k++)
+            if (tier_of(cand, n, &r.rows[k].c) == 2)
+                first_variant = k;
+        for (int i = 0; i < n; i++) {
+            int seen = -1;
+            for (int k = 0; k < r.nrows && seen < 0; k++)
+                if (same_storage(&r.rows[k].c, &cand[i].c))
+                    seen = k;
+            CHECK(seen >= 0 && seen < first_variant,
+                  "case %zu: candidate %d's group first measured at row %d, a shape refined at "
+                  "row %d", ci, i, seen, first_variant);
+        }
         CHECK(r.pruned > pruned, "case %zu: nothing pruned by measurement", ci);
         CHECK(r.out_of_budget == 0 && r.nrows < n && r.nrows == f.calls &&
                   r.nrows + (r.pruned - pruned) == n,
@@ -600,19 +637,20 @@ static void test_search(void)
                   r.out_of_budget == n - 10 - (r.pruned - pruned) && r.out_of_budget > 0,
               "case %zu: budget: %d rows, clock %g, %d left out, %d pruned by measurement (of %d)",
               ci, r.nrows, f.clock, r.out_of_budget, r.pruned - pruned, n);
-        /* group by group: the ten all in the built-in plan's order and storage (no relayout) */
-        for (int i = 0; i < r.nrows; i++)
-            CHECK(r.rows[i].c.order == d.order && r.rows[i].c.chasing == d.chasing &&
-                      r.rows[i].c.compressed == d.compressed,
-                  "case %zu: row %d left the default's order and storage within the budget", ci, i);
+        /* the built-in plan's group first: it is left only after its strategies' first
+         * shapes (the order of groups and shapes beyond: the search without a budget above) */
+        for (int i = 1; i < r.nrows; i++)
+            CHECK(same_storage(&r.rows[i].c, &d) || !same_storage(&r.rows[i - 1].c, &d) ||
+                      tier_of(cand, n, &r.rows[i - 1].c) < 2,
+                  "case %zu: row %d left the default's group too early", ci, i);
         tune_result_free(&r);
         /* a measurer refusing every third: skipped, the search goes on */
         f.calls = f.clock = 0;
         f.refuse_every = 3;
         o.budget_s = 0;
-        o.max_measure = 40;
-        CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0 && r.nrows == 40 && !r.rows[2].ok &&
-                  r.rows[r.best].ok, "refusals");
+        o.max_measure = 15;
+        CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0 && r.nrows == 15 && !r.rows[2].ok &&
+                  r.rows[r.best].ok, "refusals: case %zu, %d rows", ci, r.nrows);
         tune_result_free(&r);
         /* a relayout costs 6 s more than a timing: the first group's measurements run, and a
          * budget that ends 3 s after them starts no move (whose mean is 7 s), where the mean of
@@ -639,7 +677,36 @@ static void test_search(void)
               "case %zu: moves: the clock at %g s of a %g s budget, %d rows (the first group: %d)",
               ci, f.clock, o.budget_s, r.nrows, first);
         tune_result_free(&r);
+        /* a METIS order costs 12 s more to enter: a search with a budget 10 s past the moment
+         * it would enter one stops there (the estimate for a million cells is 13 s), where the
+         * longest move so far (7 s) would have started it and overrun the budget by 9 s */
+        if (!plan_emulated(&p.pr)) {
+            f.metis_cost = 12;
+            p.ncells = 1000000;
+            f.calls = 0;
+            f.clock = 0;
+            o.budget_s = 0;
+            CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0, "search with METIS");
+            int at = 0;
+            while (at < r.nrows && r.rows[at].c.order != MESH_ORDER_METIS)
+                at++;
+            CHECK(at > 1 && at < r.nrows && at < 4096, "case %zu: METIS first at row %d of %d", ci,
+                  at, r.nrows);
+            double before = at < 4096 ? f.clock_at[at] : 0;
+            tune_result_free(&r);
+            f.calls = 0;
+            f.clock = 0;
+            o.budget_s = before + 10;
+            CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0, "budget search with METIS");
+            CHECK(f.clock <= o.budget_s && r.nrows == at,
+                  "case %zu: METIS: the clock at %g s of a %g s budget, %d rows (METIS at %d)", ci,
+                  f.clock, o.budget_s, r.nrows, at);
+            tune_result_free(&r);
+            f.metis_cost = 0;
+            p.ncells = 0;
+        }
         f.move_cost = 0;
+        xfree(cand);
     }
     progress_set(NULL);
 }

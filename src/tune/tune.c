@@ -181,7 +181,11 @@ int tune_candidates(const tune_problem *p, tune_candidate **out, int *n, int *pr
     for (int o = 0; o < norders; o++)
         for (int st = 0; st < 4; st++)
             for (int a = 0; a < ACC_COUNT; a++) {
-                if (!order_wanted(p, o) || !access_wanted(p, (access_t)a)) {
+                /* a graph stencil reads its neighbour lists, never the W/E/S/N table: the
+                 * table's storage changes nothing it runs (only the built-in plan's) */
+                if (!order_wanted(p, o) || !access_wanted(p, (access_t)a) ||
+                    (stencil_table[p->stencil].graph &&
+                     (st >> 1 != base.chasing || (st & 1) != base.compressed))) {
                     L.pruned++;
                     continue;
                 }
@@ -242,36 +246,71 @@ static double mono_now(void *ctx)
 /* ---- the search: group by group ----
  *
  * A group is one cell order and table storage: moving to another relays the grid out and
- * uploads it again (seconds on a million cells), while a strategy or shape within a group costs
- * one timing. So the search descends group by group: the built-in plan's group first, all its
- * strategies' first shapes, then the shapes of those within TUNE_SHAPE_SPREAD of the best;
- * then one probe in each other group (the best configuration so far, moved there), and the
- * groups in the order of their probes, each the same way. Within a budget the cheap and likely
- * come first. */
+ * uploads it again (seconds on a million cells; a METIS order tens), while a strategy or shape
+ * within a group costs one timing. So the search descends group by group:
+ *   1. the built-in plan, then every strategy's first shape in its group;
+ *   2. one probe in each other group (the best configuration so far, moved there) and, where
+ *      the probe comes within TUNE_SHAPE_SPREAD of the best, that group's first shapes too (no
+ *      second relayout): every group is seen before any shape is refined;
+ *   3. the groups by the best each measured (the unprobed last): their first shapes where not
+ *      yet measured, then the shapes of the strategies whose first shape came within
+ *      TUNE_SHAPE_SPREAD of the best.
+ * Within a budget the cheap and likely come first. */
 
 static int same_group(const plan_config *a, const plan_config *b)
 {
     return a->order == b->order && a->chasing == b->chasing && a->compressed == b->compressed;
 }
 
-/* The clock of a search. A measurement in another group than the last one's relays the grid out
- * and uploads it first (seconds on a million cells, against milliseconds for a timing), so the
- * two kinds are counted apart: a measurement starts only where the elapsed time plus the mean of
- * its kind fits the budget. The first measurement counts as a move (it set everything up). */
+#define TUNE_ORDERS 8 /* >= LAYOUT_COUNT and MESH_ORDER_COUNT */
+
+/* The clock of a search. Three kinds of measurement cost differently: a timing in the last
+ * one's group, a move to another storage in the same order (the table rebuilt), and a move to
+ * another order (the grid relaid out: computing a METIS order dominates). A measurement starts
+ * only where the elapsed time plus its estimate fits the budget: a timing the mean of the
+ * timings so far; a move the longest of its kind so far (into that order, for an order), else
+ * the longest move so far, and for a METIS order never entered at least TUNE_METIS_S_PER_CELL
+ * per cell. The first measurement counts as a move into its order (it set everything up). */
 typedef struct {
     const tune_opts *o;
+    const tune_problem *p;
     double (*now)(void *);
     double start;
-    double spent[2]; /* seconds inside measure(): [0] in the last one's group, [1] moving */
-    int count[2];
+    double t_spent;             /* timings within the last one's group */
+    int t_count;
+    double store_max;           /* the longest move to another storage, same order */
+    double order_max[TUNE_ORDERS]; /* the longest move into each order (0: none yet) */
+    double move_max;            /* the longest move of either kind */
     int measured;
     plan_config last; /* the last measured configuration */
 } budget;
 
-/* Whether measuring configuration c is a move to another group. */
-static int moves(const budget *b, const plan_config *c)
+enum { TIMING, STORAGE_MOVE, ORDER_MOVE };
+
+static int kind_of(const budget *b, const plan_config *c)
 {
-    return b->measured == 0 || !same_group(&b->last, c);
+    if (b->measured == 0 || b->last.order != c->order)
+        return ORDER_MOVE;
+    return same_group(&b->last, c) ? TIMING : STORAGE_MOVE;
+}
+
+/* The seconds measuring c is expected to take. */
+static double estimate(const budget *b, const plan_config *c)
+{
+    int o = c->order >= 0 && c->order < TUNE_ORDERS ? c->order : 0;
+    switch (kind_of(b, c)) {
+    case TIMING:
+        return b->t_count ? b->t_spent / b->t_count : b->move_max;
+    case STORAGE_MOVE:
+        return b->store_max > 0 ? b->store_max : b->move_max;
+    default:
+        if (b->order_max[o] > 0)
+            return b->order_max[o];
+        if (!plan_emulated(&b->p->pr) && c->order == MESH_ORDER_METIS &&
+            b->move_max < TUNE_METIS_S_PER_CELL * (double)b->p->ncells)
+            return TUNE_METIS_S_PER_CELL * (double)b->p->ncells;
+        return b->move_max;
+    }
 }
 
 /* Whether measuring c fits: the first always does. */
@@ -281,18 +320,21 @@ static int fits(const budget *b, const plan_config *c)
         return 0;
     if (b->o->budget_s <= 0 || b->measured == 0)
         return 1;
-    int k = moves(b, c);
-    double mean = b->count[k] ? b->spent[k] / b->count[k]
-                              : (b->spent[0] + b->spent[1]) / b->measured;
-    return b->now(b->o->clock_ctx) - b->start + mean <= b->o->budget_s;
+    return b->now(b->o->clock_ctx) - b->start + estimate(b, c) <= b->o->budget_s;
 }
 
 /* Counts a measurement of c that took dt seconds. */
 static void spend(budget *b, const plan_config *c, double dt)
 {
-    int k = moves(b, c);
-    b->spent[k] += dt;
-    b->count[k]++;
+    int k = kind_of(b, c), o = c->order >= 0 && c->order < TUNE_ORDERS ? c->order : 0;
+    if (k == TIMING) {
+        b->t_spent += dt;
+        b->t_count++;
+    } else {
+        double *m = k == STORAGE_MOVE ? &b->store_max : &b->order_max[o];
+        *m = dt > *m ? dt : *m;
+        b->move_max = dt > b->move_max ? dt : b->move_max;
+    }
     b->measured++;
     b->last = *c;
 }
@@ -349,15 +391,24 @@ static int by_key(const void *a, const void *b)
     return x->prior < y->prior ? -1 : x->prior > y->prior ? 1 : 0;
 }
 
-/* Group g (any of its candidates' configuration): the first shapes (by prior), then the shape
- * variants whose first shape came within TUNE_SHAPE_SPREAD of the best, fastest parent first;
- * the others pruned. 0, or -1 when the budget has run out. */
+/* Group g's first shapes (tiers 0 and 1: every strategy's) not measured yet. 0, or -1 when the
+ * budget has run out. */
+static int group_firsts(search *S, const plan_config *g)
+{
+    for (int i = 0; i < S->n; i++)
+        if (S->cand[i].tier < 2 && same_group(&S->cand[i].c, g) && measure_one(S, i) != 0)
+            return -1;
+    return 0;
+}
+
+/* Group g (any of its candidates' configuration): its first shapes, then the shape variants
+ * whose first shape came within TUNE_SHAPE_SPREAD of the best, fastest parent first; the others
+ * pruned. 0, or -1 when the budget has run out. */
 static int search_group(search *S, const plan_config *g, variant *v)
 {
     const tune_candidate *cand = S->cand;
-    for (int i = 0; i < S->n; i++)
-        if (cand[i].tier < 2 && same_group(&cand[i].c, g) && measure_one(S, i) != 0)
-            return -1;
+    if (group_firsts(S, g) != 0)
+        return -1;
     tune_result *r = S->r;
     int nv = 0;
     for (int j = 0; j < S->n; j++) {
@@ -380,6 +431,16 @@ static int search_group(search *S, const plan_config *g, variant *v)
     return 0;
 }
 
+/* The fastest measured row in candidate i's group, in ms (1e30: none). */
+static double group_best(const search *S, int i)
+{
+    double best = 1e30;
+    for (int k = 0; k < S->r->nrows; k++)
+        if (S->r->rows[k].ok && same_group(&S->r->rows[k].c, &S->cand[i].c) && S->r->rows[k].ms < best)
+            best = S->r->rows[k].ms;
+    return best;
+}
+
 int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measure, void *ctx,
                 tune_result *r)
 {
@@ -392,8 +453,11 @@ int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measu
     r->candidates = n;
     r->pruned = pruned;
     r->rows = xalloc(sizeof *r->rows * (size_t)n);
-    search S = {o, measure, ctx, cand, n, {o, o->now ? o->now : mono_now, 0, {0, 0}, {0, 0}, 0,
-                {0}}, r, xalloc(sizeof(int) * (size_t)n), xalloc((size_t)n), 0, n};
+    search S = {o, measure, ctx, cand, n, {0}, r, xalloc(sizeof(int) * (size_t)n),
+                xalloc((size_t)n), 0, n};
+    S.b.o = o;
+    S.b.p = p;
+    S.b.now = o->now ? o->now : mono_now;
     for (int i = 0; i < n; i++) {
         S.row_of[i] = -1;
         S.done[i] = 0;
@@ -410,10 +474,9 @@ int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measu
             group[ng++] = i;
     }
     measure_one(&S, 0); /* the built-in plan: the baseline */
-    search_group(&S, &cand[0].c, v);
-    /* one probe in each other group: the best configuration so far, moved there */
-    variant *probe = xalloc(sizeof *probe * (size_t)(ng ? ng : 1));
-    int np = 0;
+    group_firsts(&S, &cand[0].c);
+    /* one probe in each other group: the best configuration so far, moved there; the group's
+     * first shapes too where the probe comes near the best */
     for (int k = 1; k < ng && !S.stopped; k++) {
         int at = -1;
         if (r->best >= 0) {
@@ -430,18 +493,23 @@ int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measu
         if (measure_one(&S, at) != 0)
             break;
         int row = S.row_of[at];
-        probe[np++] = (variant){group[k], r->rows[row].ok ? r->rows[row].ms : 1e30, cand[group[k]].prior};
+        if (r->rows[row].ok && r->rows[row].ms <= TUNE_SHAPE_SPREAD * r->rows[r->best].ms)
+            group_firsts(&S, &cand[group[k]].c);
     }
-    qsort(probe, (size_t)np, sizeof *probe, by_key);
-    for (int k = 0; k < np && !S.stopped; k++)
-        search_group(&S, &cand[probe[k].cand].c, v);
+    /* the groups by the best each measured, each searched through */
+    variant *order = xalloc(sizeof *order * (size_t)(ng ? ng : 1));
+    for (int k = 0; k < ng; k++)
+        order[k] = (variant){group[k], group_best(&S, group[k]), cand[group[k]].prior};
+    qsort(order, (size_t)ng, sizeof *order, by_key);
+    for (int k = 0; k < ng && !S.stopped; k++)
+        search_group(&S, &cand[order[k].cand].c, v);
     for (int i = 0; i < n; i++)
         r->out_of_budget += !S.done[i];
     if (r->nrows)
         progress_update("candidates", r->nrows, r->nrows);
     r->elapsed_s = S.b.now(o->clock_ctx) - S.b.start;
     r->baseline = S.row_of[0] >= 0 && r->rows[S.row_of[0]].ok ? S.row_of[0] : -1;
-    xfree(probe);
+    xfree(order);
     xfree(group);
     xfree(v);
     xfree(S.row_of);

@@ -12,6 +12,9 @@
  * storage, ran within this factor of the best time so far: block shapes and slices move a
  * strategy's time by less than that. */
 #define TUNE_SHAPE_SPREAD 1.5
+/* What computing a METIS cell order costs a search that has not entered one yet, seconds per
+ * cell (13 s for 1M triangles on a 2-core build machine, about 10 s on the H100's host). */
+#define TUNE_METIS_S_PER_CELL 1.3e-5
 
 /* The problem as the search sees it. */
 typedef struct {
@@ -42,10 +45,11 @@ int tune_candidates(const tune_problem *p, tune_candidate **out, int *n, int *pr
 typedef int (*tune_measure_fn)(const plan_config *c, void *ctx, double *ms);
 
 typedef struct {
-    double budget_s;  /* no measurement starts once the elapsed time plus the mean of the
-                       * measurements of its kind so far (within the last one's order and
-                       * storage, or moving to another: a relayout) would pass it (the first
-                       * always runs); <= 0: none */
+    double budget_s;  /* no measurement starts once the elapsed time plus its estimate would
+                       * pass it: the mean timing so far within a group, the longest move so
+                       * far to another storage or order (a relayout; a METIS order not yet
+                       * entered at least TUNE_METIS_S_PER_CELL a cell); the first always
+                       * runs; <= 0: none */
     int max_measure;  /* at most this many measurements (0: no limit) */
     /* the clock in seconds (NULL: the monotonic clock); the tests' fake measurer advances its
      * own */
@@ -76,10 +80,12 @@ typedef struct {
  * (base/progress.h: "candidates") after each, until they are all measured or pruned, or the
  * budget (o) is spent. Group by group (a group: one cell order and table storage, which costs a
  * relayout to enter): the default first, then in the default's group every strategy's first
- * shape, then the other shapes of each strategy whose first shape ran within
- * TUNE_SHAPE_SPREAD of the best so far, fastest parent first (the others are pruned); then one
- * probe in each other group (the best configuration so far in that order and storage), and
- * the other groups in the order of their probes' times, each as the first. Every candidate ends
+ * shape; then one probe in each other group (the best configuration so far in that order and
+ * storage), with that group's first shapes where the probe ran within TUNE_SHAPE_SPREAD of the
+ * best; then the groups by the best each measured: their first shapes, and the other shapes of
+ * each strategy whose first shape ran within TUNE_SHAPE_SPREAD of the best so far, fastest
+ * parent first (the others are pruned). A graph stencil's candidates keep the built-in table
+ * storage (its kernels read their lists, not the table). Every candidate ends
  * measured, pruned or left out by the budget (out_of_budget). 0, or -1 with a message when
  * there is no candidate or none could be measured. */
 int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measure, void *ctx,
