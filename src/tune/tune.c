@@ -254,7 +254,11 @@ static double mono_now(void *ctx)
  *      second relayout): every group is seen before any shape is refined;
  *   3. the groups by the best each measured (the unprobed last): their first shapes where not
  *      yet measured, then the shapes of the strategies whose first shape came within
- *      TUNE_SHAPE_SPREAD of the best.
+ *      TUNE_SHAPE_SPREAD of the best: at most TUNE_FIRST_VARIANTS a strategy in a first round
+ *      over the groups, the rest in a second (the groups sorted again), so that one group's
+ *      many shapes do not take the budget before another group's strategy is refined.
+ * A move that does not fit the budget is skipped, not the search: a timing in the group at
+ * hand may still fit.
  * Within a budget the cheap and likely come first. */
 
 static int same_group(const plan_config *a, const plan_config *b)
@@ -353,12 +357,19 @@ typedef struct {
     double total;  /* for progress: candidates not pruned */
 } search;
 
-/* Measures candidate i into the next row (once); 0, or -1 when the budget has run out. */
+/* Measures candidate i into the next row (once). 0: measured (or measured before); 1: a move
+ * that does not fit the budget, skipped (a later timing may still fit); -1: the budget has run
+ * out (a timing does not fit, or the count is reached). */
 static int measure_one(search *S, int i)
 {
     if (S->done[i])
         return 0;
-    if (S->stopped || !fits(&S->b, &S->cand[i].c)) {
+    if (S->stopped)
+        return -1;
+    if (!fits(&S->b, &S->cand[i].c)) {
+        if (kind_of(&S->b, &S->cand[i].c) != TIMING &&
+            (S->o->max_measure <= 0 || S->b.measured < S->o->max_measure))
+            return 1;
         S->stopped = 1;
         return -1;
     }
@@ -396,15 +407,16 @@ static int by_key(const void *a, const void *b)
 static int group_firsts(search *S, const plan_config *g)
 {
     for (int i = 0; i < S->n; i++)
-        if (S->cand[i].tier < 2 && same_group(&S->cand[i].c, g) && measure_one(S, i) != 0)
+        if (S->cand[i].tier < 2 && same_group(&S->cand[i].c, g) && measure_one(S, i) < 0)
             return -1;
     return 0;
 }
 
 /* Group g (any of its candidates' configuration): its first shapes, then the shape variants
- * whose first shape came within TUNE_SHAPE_SPREAD of the best, fastest parent first; the others
- * pruned. 0, or -1 when the budget has run out. */
-static int search_group(search *S, const plan_config *g, variant *v)
+ * whose first shape came within TUNE_SHAPE_SPREAD of the best, fastest parent first, at most
+ * `per` of each strategy not measured yet (0: all); the others pruned. 0, or -1 when the budget
+ * has run out. */
+static int search_group(search *S, const plan_config *g, variant *v, int per)
 {
     const tune_candidate *cand = S->cand;
     if (group_firsts(S, g) != 0)
@@ -425,9 +437,16 @@ static int search_group(search *S, const plan_config *g, variant *v)
         v[nv++] = (variant){j, r->rows[pr].ms, cand[j].prior};
     }
     qsort(v, (size_t)nv, sizeof *v, by_key);
-    for (int k = 0; k < nv; k++)
-        if (measure_one(S, v[k].cand) != 0)
+    for (int k = 0, taken = 0; k < nv; k++) {
+        /* a new strategy starts where the parent changes (sorted by the parent's time) */
+        if (k > 0 && cand[v[k].cand].parent != cand[v[k - 1].cand].parent)
+            taken = 0;
+        if (per > 0 && taken >= per)
+            continue;
+        taken++;
+        if (measure_one(S, v[k].cand) < 0)
             return -1;
+    }
     return 0;
 }
 
@@ -490,19 +509,23 @@ int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measu
         }
         if (at < 0)
             at = group[k]; /* the best's configuration is no candidate there: the group's first */
-        if (measure_one(&S, at) != 0)
+        int m = measure_one(&S, at);
+        if (m < 0)
             break;
         int row = S.row_of[at];
-        if (r->rows[row].ok && r->rows[row].ms <= TUNE_SHAPE_SPREAD * r->rows[r->best].ms)
+        if (m == 0 && r->rows[row].ok && r->rows[row].ms <= TUNE_SHAPE_SPREAD * r->rows[r->best].ms)
             group_firsts(&S, &cand[group[k]].c);
     }
-    /* the groups by the best each measured, each searched through */
+    /* the groups by the best each measured, each searched through: first at most
+     * TUNE_FIRST_VARIANTS shapes a strategy, then (sorted again) the rest */
     variant *order = xalloc(sizeof *order * (size_t)(ng ? ng : 1));
-    for (int k = 0; k < ng; k++)
-        order[k] = (variant){group[k], group_best(&S, group[k]), cand[group[k]].prior};
-    qsort(order, (size_t)ng, sizeof *order, by_key);
-    for (int k = 0; k < ng && !S.stopped; k++)
-        search_group(&S, &cand[order[k].cand].c, v);
+    for (int round = 0; round < 2 && !S.stopped; round++) {
+        for (int k = 0; k < ng; k++)
+            order[k] = (variant){group[k], group_best(&S, group[k]), cand[group[k]].prior};
+        qsort(order, (size_t)ng, sizeof *order, by_key);
+        for (int k = 0; k < ng && !S.stopped; k++)
+            search_group(&S, &cand[order[k].cand].c, v, round == 0 ? TUNE_FIRST_VARIANTS : 0);
+    }
     for (int i = 0; i < n; i++)
         r->out_of_budget += !S.done[i];
     if (r->nrows)

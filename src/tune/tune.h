@@ -15,6 +15,8 @@
 /* What computing a METIS cell order costs a search that has not entered one yet, seconds per
  * cell (13 s for 1M triangles on a 2-core build machine, about 10 s on the H100's host). */
 #define TUNE_METIS_S_PER_CELL 1.3e-5
+/* Shapes a strategy gets in the search's first round over the groups (tune_search). */
+#define TUNE_FIRST_VARIANTS 8
 
 /* The problem as the search sees it. */
 typedef struct {
@@ -84,7 +86,9 @@ typedef struct {
  * storage), with that group's first shapes where the probe ran within TUNE_SHAPE_SPREAD of the
  * best; then the groups by the best each measured: their first shapes, and the other shapes of
  * each strategy whose first shape ran within TUNE_SHAPE_SPREAD of the best so far, fastest
- * parent first (the others are pruned). A graph stencil's candidates keep the built-in table
+ * parent first (the others are pruned), at most TUNE_FIRST_VARIANTS a strategy in a first
+ * round over the groups and the rest in a second. A move that does not fit the budget is
+ * skipped; the search stops when a timing does not. A graph stencil's candidates keep the built-in table
  * storage (its kernels read their lists, not the table). Every candidate ends
  * measured, pruned or left out by the budget (out_of_budget). 0, or -1 with a message when
  * there is no candidate or none could be measured. */
