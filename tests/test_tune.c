@@ -733,6 +733,15 @@ static void test_search(void)
                 at++;
             CHECK(at > 1 && at < r.nrows && at < 4096, "case %zu: METIS first at row %d of %d", ci,
                   at, r.nrows);
+            /* every other order entered before METIS, the costliest to enter */
+            for (int i = 0; i < n; i++) {
+                int seen = 0;
+                for (int k = 0; k < at && !seen; k++)
+                    seen = r.rows[k].c.order == cand[i].c.order;
+                CHECK(seen || cand[i].c.order == MESH_ORDER_METIS,
+                      "case %zu: order %d first entered after METIS (row %d)", ci,
+                      cand[i].c.order, at);
+            }
             double before = at < 4096 ? f.clock_at[at] : 0;
             tune_result_free(&r);
             f.calls = 0;

@@ -33,6 +33,9 @@
 #      there is not redone; /tmp/mgpu-runs), MGPU_ONE (0: skip the one-rank runs in this call),
 #      MGPU_TIMEOUT (seconds a run may take, 240), MGPU_RUNS (a regular expression: only the runs
 #      whose PATH/NAME matches, e.g. 'one/.*-weak-1|nccl/'), MGPU_BUILD (build folder, build-gpu),
+#      MGPU_FLAGS (flags every run takes, the single-GPU ones too: a configuration, e.g.
+#      '--storage nonchasing --compress --access idxvar --threads 128x1x1'; file order only, as
+#      part-only runs read the file's; with it, use a fresh MGPU_KEEP),
 #      MGPU_BACKEND (gpu; cpu checks the script on a machine without GPUs), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
 # NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
@@ -126,7 +129,8 @@ for st in $stencils; do
         f="$keep/single-$st-gpu$i.txt"
         grep -q '^  time      median' "$f" 2>/dev/null ||
             CUDA_VISIBLE_DEVICES=$i timeout -k 10 300 "$pillar" run --backend "${MGPU_BACKEND:-gpu}" \
-                --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" --runs 20 --verify off >"$f" 2>&1 &
+                --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" --runs 20 --verify off \
+                ${MGPU_FLAGS:-} >"$f" 2>&1 &
     done
     wait
     for ((i = 0; i < G; i++)); do
@@ -151,7 +155,7 @@ run() {
     esac
     timeout -k 10 "${MGPU_TIMEOUT:-240}" mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) \
         -x NCCL_NVLS_ENABLE "$pillar" run --ranks "$P" --backend "${MGPU_BACKEND:-gpu}" --mesh "$(sphere "$P" "$n")" \
-        --halo "$halo" --stencil "$st" --steps "$T" --verify $verify >"$dir/$name.txt" 2>&1
+        --halo "$halo" --stencil "$st" --steps "$T" --verify $verify ${MGPU_FLAGS:-} >"$dir/$name.txt" 2>&1
     local rc=$?
     printf '%-26s exit %d %4ds  %s\n' "$name" $rc $((SECONDS - t0)) \
         "$(grep -E '^  time  ' "$dir/$name.txt" | sed 's/^ *//')"

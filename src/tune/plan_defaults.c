@@ -1,21 +1,26 @@
 /* plan_defaults.c — the built-in plan (plan_defaults.h).
  *
- * The measurements (H100, double, one application, medians of 20; ms; the tuned best from
- * bench/results/2026-11-27-h100-tune-table/tune-table.md):
+ * The measurements: the full `pillar bench` matrix of issue 32's table (H100, double, one
+ * application, medians of 10; bench/results/2026-11-27-h100x4-tune-table/bench), each default
+ * against the best of its row's matrix:
  *
- *   grid x 64 levels              stencil    idxvar (old default)  chosen default   tuned best
- *   lattice 512x512, z-curve      laplap     0.200                 0.160            0.157
- *                                 hdiff      0.214                 0.218            0.1905
- *                                 fastwaves  0.677                 0.563            0.564
- *   cubed sphere 6x384², file     laplap     0.725                 0.527            0.514 (sweep)
- *                                 hdiff      0.818                 0.710            0.702 (sweep)
- *   1M hexagons, z-curve          graphlap   4.711 (file order)    0.858            0.852
- *                                 fluxdiff   1.638 (file order)    0.707            0.663 (sweep)
- *   1M triangles, z-curve         graphlap   2.456 (file order)    0.600            0.597
- *                                 fluxdiff   1.284 (file order)    0.526            0.518 (sweep)
- *   MPAS 92 cells x 8192, z-curve graphlap   0.042                 0.013 (128, 16)  0.012
+ *   grid x levels                     stencil    before (stop 19)        now
+ *   lattice 512x512 x 64              laplap     1.021 (z-curve)         1.006 (z-curve-w)
+ *                                     hdiff      1.142 (zloop-sliced)    1.032 (idxvar 128,
+ *                                                                        nonchasing compressed)
+ *                                     fastwaves  1.007                   1.007
+ *   cubed sphere 6x384² x 64, file    laplap     1.030                   1.030
+ *                                     hdiff      1.101 (zloop-sliced)    1.000 (idxvar 128)
+ *   1M hexagons x 64, z-curve         graphlap   1.069 (256, zslice 32)  1.046 (256, zslice 64)
+ *                                     fluxdiff   1.100                   1.073
+ *   1M triangles x 64, z-curve        graphlap   1.034                   1.000
+ *                                     fluxdiff   1.035                   1.018
+ *   MPAS 40962 cells x 512, z-curve   graphlap   1.223 (256, zslice 32)  1.223 (64 would be 1.349)
  *
- * The worst is hdiff on the lattice, 1.14x; every other kind within 1.07x. */
+ * graph-twopass's slice: the whole column up to 64 levels, else 32 (the MPAS row's 512 levels
+ * ran slower in slices of 64). hdiff alone of the W/E/S/N stencils is fastest in idxvar with the
+ * second ring listed (nonchasing, compressed) on both the lattice and the sphere; laplap and
+ * fastwaves in zloop-sliced. */
 #include "plan_defaults.h"
 
 #include "grids/mesh.h"
@@ -35,9 +40,16 @@ void plan_config_builtin(const plan_problem *pr, int s, int has_coords, long nce
         c->access = ACC_GRAPH_TWOPASS;
         c->bx = small ? 128 : 256;
         c->by = c->bz = 1;
-        c->zslice = small ? 16 : 32;
+        c->zslice = small ? 16 : pr->levels > 0 && pr->levels <= 64 ? 64 : 32;
         if (has_coords && !plan_emulated(pr))
             c->order = MESH_ORDER_ZCURVE;
+    } else if (!strcmp(stencil_table[s].name, "hdiff") && access_supports(ACC_IDXVAR, (stencil_t)s)) {
+        c->access = ACC_IDXVAR;
+        c->bx = 128;
+        c->by = c->bz = 1;
+        c->zslice = 0;
+        c->chasing = 0;
+        c->compressed = 1;
     } else {
         if (!access_supports(ACC_ZLOOP_SLICED, (stencil_t)s))
             return;
@@ -46,6 +58,8 @@ void plan_config_builtin(const plan_problem *pr, int s, int has_coords, long nce
         c->by = c->bz = 1;
         c->zslice = 16;
     }
+    if (plan_emulated(pr))
+        c->order = LAYOUT_ZCURVE_W;
     if (c->zslice > pr->levels && pr->levels > 0)
         c->zslice = pr->levels;
 }

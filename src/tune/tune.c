@@ -24,14 +24,14 @@ static plan_config builtin_of(const tune_problem *p)
 }
 
 /* Cell orders in the order worth trying: the built-in plan's, then z-curves, which keep
- * neighbours close in memory. */
+ * neighbours close in memory; on meshes METIS last (computing it costs most). */
 static int order_rank(const tune_problem *p, int order)
 {
     if (order == builtin_of(p).order)
         return 0;
     if (plan_emulated(&p->pr))
         return order == LAYOUT_ZCURVE_W ? 1 : order == LAYOUT_ZCURVE ? 2 : 3;
-    return order == MESH_ORDER_ZCURVE ? 1 : order == MESH_ORDER_METIS ? 2 : 3;
+    return order == MESH_ORDER_ZCURVE ? 1 : order == MESH_ORDER_METIS ? 3 : 2;
 }
 
 /* The built-in plan's storage first, then compressed tables. */
@@ -109,6 +109,25 @@ static int access_wanted(const tune_problem *p, access_t a)
            a != ACC_NAIVE;
 }
 
+static int log2_distance(int a, int b)
+{
+    int d = 0;
+    for (; a > b; a /= 2)
+        d++;
+    for (; b > a; b /= 2)
+        d++;
+    return d;
+}
+
+/* How far shape c is from the strategy's first shape, for the order its shapes are tried in:
+ * blocks of cells alone (bz = 1, every H100 winner measured) first, then the nearer slices, then
+ * the nearer widths. */
+static int shape_distance(const plan_config *first, const plan_config *c)
+{
+    int dz = first->zslice > 0 && c->zslice > 0 ? log2_distance(c->zslice, first->zslice) : 0;
+    return (c->bz > 1) * 100 + dz * 10 + log2_distance(c->bx, first->bx);
+}
+
 /* The block shapes (and slices) of strategy a beyond its first one: 64 to 512 threads, blocks
  * of cells x levels (the unstructured grid is linear: by = 1), each allowed by its shape rule. */
 static void add_shapes(cand_list *L, const tune_problem *p, const plan_config *first, double prior,
@@ -144,7 +163,7 @@ static void add_shapes(cand_list *L, const tune_problem *p, const plan_config *f
                 }
                 if (same_config(&c, first) || (L->n > 0 && same_config(&c, &L->v[0].c)))
                     continue; /* its first shape, or the baseline (the built-in plan) */
-                add(L, &c, prior, 2, parent);
+                add(L, &c, prior + 1e-5 * shape_distance(first, &c), 2, parent);
             }
         }
 }
@@ -273,8 +292,8 @@ static int same_group(const plan_config *a, const plan_config *b)
  * another order (the grid relaid out: computing a METIS order dominates). A measurement starts
  * only where the elapsed time plus its estimate fits the budget: a timing the mean of the
  * timings so far; a move the longest of its kind so far (into that order, for an order), else
- * the longest move so far, and for a METIS order never entered at least TUNE_METIS_S_PER_CELL
- * per cell. The first measurement counts as a move into its order (it set everything up). */
+ * the longest move so far but into METIS orders, and for a METIS order never entered at least
+ * TUNE_METIS_S_PER_CELL per cell. The first measurement counts as a move into its order (it set everything up). */
 typedef struct {
     const tune_opts *o;
     const tune_problem *p;
@@ -284,7 +303,7 @@ typedef struct {
     int t_count;
     double store_max;           /* the longest move to another storage, same order */
     double order_max[TUNE_ORDERS]; /* the longest move into each order (0: none yet) */
-    double move_max;            /* the longest move of either kind */
+    double plain_max;           /* the longest move but into a METIS order */
     int measured;
     plan_config last; /* the last measured configuration */
 } budget;
@@ -298,22 +317,26 @@ static int kind_of(const budget *b, const plan_config *c)
     return same_group(&b->last, c) ? TIMING : STORAGE_MOVE;
 }
 
+static int is_metis(const budget *b, int order)
+{
+    return !plan_emulated(&b->p->pr) && order == MESH_ORDER_METIS;
+}
+
 /* The seconds measuring c is expected to take. */
 static double estimate(const budget *b, const plan_config *c)
 {
     int o = c->order >= 0 && c->order < TUNE_ORDERS ? c->order : 0;
     switch (kind_of(b, c)) {
     case TIMING:
-        return b->t_count ? b->t_spent / b->t_count : b->move_max;
+        return b->t_count ? b->t_spent / b->t_count : b->plain_max;
     case STORAGE_MOVE:
-        return b->store_max > 0 ? b->store_max : b->move_max;
+        return b->store_max > 0 ? b->store_max : b->plain_max;
     default:
         if (b->order_max[o] > 0)
             return b->order_max[o];
-        if (!plan_emulated(&b->p->pr) && c->order == MESH_ORDER_METIS &&
-            b->move_max < TUNE_METIS_S_PER_CELL * (double)b->p->ncells)
+        if (is_metis(b, c->order) && b->plain_max < TUNE_METIS_S_PER_CELL * (double)b->p->ncells)
             return TUNE_METIS_S_PER_CELL * (double)b->p->ncells;
-        return b->move_max;
+        return b->plain_max;
     }
 }
 
@@ -337,7 +360,8 @@ static void spend(budget *b, const plan_config *c, double dt)
     } else {
         double *m = k == STORAGE_MOVE ? &b->store_max : &b->order_max[o];
         *m = dt > *m ? dt : *m;
-        b->move_max = dt > b->move_max ? dt : b->move_max;
+        if (k == STORAGE_MOVE || !is_metis(b, c->order))
+            b->plain_max = dt > b->plain_max ? dt : b->plain_max;
     }
     b->measured++;
     b->last = *c;
@@ -437,17 +461,18 @@ static int search_group(search *S, const plan_config *g, variant *v, int per)
         v[nv++] = (variant){j, r->rows[pr].ms, cand[j].prior};
     }
     qsort(v, (size_t)nv, sizeof *v, by_key);
-    for (int k = 0, taken = 0; k < nv; k++) {
-        /* a new strategy starts where the parent changes (sorted by the parent's time) */
-        if (k > 0 && cand[v[k].cand].parent != cand[v[k - 1].cand].parent)
-            taken = 0;
-        if (per > 0 && taken >= per)
+    int *taken = xalloc(sizeof(int) * (size_t)S->n); /* shapes taken, by parent */
+    memset(taken, 0, sizeof(int) * (size_t)S->n);
+    int rc = 0;
+    for (int k = 0; k < nv && rc == 0; k++) {
+        int parent = cand[v[k].cand].parent;
+        if (per > 0 && taken[parent] >= per)
             continue;
-        taken++;
-        if (measure_one(S, v[k].cand) < 0)
-            return -1;
+        taken[parent]++;
+        rc = measure_one(S, v[k].cand) < 0 ? -1 : 0;
     }
-    return 0;
+    xfree(taken);
+    return rc;
 }
 
 /* The fastest measured row in candidate i's group, in ms (1e30: none). */

@@ -16,7 +16,7 @@
  * cell (13 s for 1M triangles on a 2-core build machine, about 10 s on the H100's host). */
 #define TUNE_METIS_S_PER_CELL 1.3e-5
 /* Shapes a strategy gets in the search's first round over the groups (tune_search). */
-#define TUNE_FIRST_VARIANTS 8
+#define TUNE_FIRST_VARIANTS 4
 
 /* The problem as the search sees it. */
 typedef struct {
