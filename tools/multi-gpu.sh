@@ -35,7 +35,8 @@
 #      whose PATH/NAME matches, e.g. 'one/.*-weak-1|nccl/'), MGPU_BUILD (build folder, build-gpu),
 #      MGPU_FLAGS (flags every run takes, the single-GPU ones too: a configuration, e.g.
 #      '--storage nonchasing --compress --access idxvar --threads 128x1x1'; file order only, as
-#      part-only runs read the file's; with it, use a fresh MGPU_KEEP),
+#      part-only runs read the file's; with it, use a fresh MGPU_KEEP), MGPU_FLAGS_laplap,
+#      MGPU_FLAGS_hdiff (the same for one stencil, before MGPU_FLAGS),
 #      MGPU_BACKEND (gpu; cpu checks the script on a machine without GPUs), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
 # NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
@@ -121,6 +122,12 @@ cores=$(nproc)
 halos=${MGPU_HALO:-staged}
 [ -z "${MGPU_HALO:-}" ] && grep -q "NCCL [0-9]" "$out/version.txt" && halos="staged nccl"
 stencils=${MGPU_STENCILS:-laplap hdiff}
+# flags STENCIL: the configuration flags every run of STENCIL takes (MGPU_FLAGS_STENCIL, else
+# MGPU_FLAGS, else none: the plan)
+flags() {
+    local v="MGPU_FLAGS_$1"
+    echo "${!v:-${MGPU_FLAGS:-}}"
+}
 # the single-GPU rate: the one-GPU sphere in core on one GPU, as a user runs it (its plan), on
 # every GPU at once (each card's own rate, all of them busy as in a distributed run): GPU 0's is
 # single-STENCIL.txt, the one the summary compares with; the others show the cards' spread
@@ -130,7 +137,7 @@ for st in $stencils; do
         grep -q '^  time      median' "$f" 2>/dev/null ||
             CUDA_VISIBLE_DEVICES=$i timeout -k 10 300 "$pillar" run --backend "${MGPU_BACKEND:-gpu}" \
                 --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" --runs 20 --verify off \
-                ${MGPU_FLAGS:-} >"$f" 2>&1 &
+                $(flags "$st") >"$f" 2>&1 &
     done
     wait
     for ((i = 0; i < G; i++)); do
@@ -155,7 +162,7 @@ run() {
     esac
     timeout -k 10 "${MGPU_TIMEOUT:-240}" mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) \
         -x NCCL_NVLS_ENABLE "$pillar" run --ranks "$P" --backend "${MGPU_BACKEND:-gpu}" --mesh "$(sphere "$P" "$n")" \
-        --halo "$halo" --stencil "$st" --steps "$T" --verify $verify ${MGPU_FLAGS:-} >"$dir/$name.txt" 2>&1
+        --halo "$halo" --stencil "$st" --steps "$T" --verify $verify $(flags "$st") >"$dir/$name.txt" 2>&1
     local rc=$?
     printf '%-26s exit %d %4ds  %s\n' "$name" $rc $((SECONDS - t0)) \
         "$(grep -E '^  time  ' "$dir/$name.txt" | sed 's/^ *//')"

@@ -270,7 +270,8 @@ static double mono_now(void *ctx)
  *   1. the built-in plan, then every strategy's first shape in its group;
  *   2. one probe in each other group (the best configuration so far, moved there) and, where
  *      the probe comes within TUNE_SHAPE_SPREAD of the best, that group's first shapes too (no
- *      second relayout): every group is seen before any shape is refined;
+ *      second relayout); another order's other storages only where its first probe came
+ *      within TUNE_ORDER_SPREAD (a slow order is slow in every storage);
  *   3. the groups by the best each measured (the unprobed last): their first shapes where not
  *      yet measured, then the shapes of the strategies whose first shape came within
  *      TUNE_SHAPE_SPREAD of the best: at most TUNE_FIRST_VARIANTS a strategy in a first round
@@ -520,8 +521,16 @@ int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measu
     measure_one(&S, 0); /* the built-in plan: the baseline */
     group_firsts(&S, &cand[0].c);
     /* one probe in each other group: the best configuration so far, moved there; the group's
-     * first shapes too where the probe comes near the best */
+     * first shapes too where the probe comes near the best. Another order's further storages
+     * only where its first probe came within TUNE_ORDER_SPREAD of the best (the others wait for
+     * the last round) */
+    double order_probe[TUNE_ORDERS]; /* each order's first probe / the best before it; 0: none */
+    for (int k = 0; k < TUNE_ORDERS; k++)
+        order_probe[k] = 0;
     for (int k = 1; k < ng && !S.stopped; k++) {
+        int go = cand[group[k]].c.order, slot = go >= 0 && go < TUNE_ORDERS ? go : 0;
+        if (go != cand[0].c.order && order_probe[slot] > TUNE_ORDER_SPREAD)
+            continue;
         int at = -1;
         if (r->best >= 0) {
             plan_config want = r->rows[r->best].c;
@@ -534,10 +543,13 @@ int tune_search(const tune_problem *p, const tune_opts *o, tune_measure_fn measu
         }
         if (at < 0)
             at = group[k]; /* the best's configuration is no candidate there: the group's first */
+        double before = r->best >= 0 ? r->rows[r->best].ms : 0;
         int m = measure_one(&S, at);
         if (m < 0)
             break;
         int row = S.row_of[at];
+        if (m == 0 && order_probe[slot] == 0) /* the order's first probe against the best then */
+            order_probe[slot] = r->rows[row].ok && before > 0 ? r->rows[row].ms / before : 1e30;
         if (m == 0 && r->rows[row].ok && r->rows[row].ms <= TUNE_SHAPE_SPREAD * r->rows[r->best].ms)
             group_firsts(&S, &cand[group[k]].c);
     }

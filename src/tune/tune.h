@@ -15,6 +15,9 @@
 /* What computing a METIS cell order costs a search that has not entered one yet, seconds per
  * cell (13 s for 1M triangles on a 2-core build machine, about 10 s on the H100's host). */
 #define TUNE_METIS_S_PER_CELL 1.3e-5
+/* Another cell order's further table storages are probed only where its first probe came
+ * within this of the best so far (tune_search). */
+#define TUNE_ORDER_SPREAD 1.1
 /* Shapes a strategy gets in the search's first round over the groups (tune_search). */
 #define TUNE_FIRST_VARIANTS 4
 
