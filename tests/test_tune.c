@@ -531,6 +531,15 @@ static int tier_of(const tune_candidate *cand, int n, const plan_config *c)
     return -1;
 }
 
+/* A search from a fresh fake clock under budget seconds (0: none). */
+static int search_fresh(fake *f, const tune_problem *p, tune_opts *o, double budget, tune_result *r)
+{
+    f->calls = 0;
+    f->clock = 0;
+    o->budget_s = budget;
+    return tune_search(p, o, fake_measure, f, r);
+}
+
 static int progress_calls;
 static double progress_last_done, progress_last_total;
 static void on_progress(void *arg, const char *what, double done, double total)
@@ -703,13 +712,11 @@ static void test_search(void)
          * budget that ends 3 s after them starts no move (7 s), where the mean of all
          * measurements (about 1 s by then) would have started one and overrun it by 4 s; the
          * search goes on with timings in its group */
-        f.calls = f.bad_calls = 0;
-        f.clock = 0;
+        f.bad_calls = 0;
         f.refuse_every = 0;
         f.move_cost = 6;
-        o.budget_s = 0;
         o.max_measure = 0;
-        CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0, "search with moves");
+        CHECK(search_fresh(&f, &p, &o, 0, &r) == 0, "search with moves");
         int first = 0;
         while (first < r.nrows && same_storage(&r.rows[first].c, &r.rows[0].c))
             first++;
@@ -717,10 +724,7 @@ static void test_search(void)
         CHECK(first > 1 && first < r.nrows, "case %zu: %d of %d rows in the first group", ci, first,
               r.nrows);
         tune_result_free(&r);
-        f.calls = 0;
-        f.clock = 0;
-        o.budget_s = group_s + 3;
-        CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0, "budget search with moves");
+        CHECK(search_fresh(&f, &p, &o, group_s + 3, &r) == 0, "budget search with moves");
         int moved = 0;
         for (int i = 1; i < r.nrows; i++)
             moved += !same_storage(&r.rows[i].c, &r.rows[0].c);
@@ -734,10 +738,7 @@ static void test_search(void)
         if (!plan_emulated(&p.pr)) {
             f.metis_cost = 12;
             p.ncells = 1000000;
-            f.calls = 0;
-            f.clock = 0;
-            o.budget_s = 0;
-            CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0, "search with METIS");
+            CHECK(search_fresh(&f, &p, &o, 0, &r) == 0, "search with METIS");
             int at = 0;
             while (at < r.nrows && r.rows[at].c.order != MESH_ORDER_METIS)
                 at++;
@@ -754,10 +755,7 @@ static void test_search(void)
             }
             double before = at < 4096 ? f.clock_at[at] : 0;
             tune_result_free(&r);
-            f.calls = 0;
-            f.clock = 0;
-            o.budget_s = before + 10;
-            CHECK(tune_search(&p, &o, fake_measure, &f, &r) == 0, "budget search with METIS");
+            CHECK(search_fresh(&f, &p, &o, before + 10, &r) == 0, "budget search with METIS");
             int metis = 0;
             for (int i = 0; i < r.nrows; i++)
                 metis += r.rows[i].c.order == MESH_ORDER_METIS;
