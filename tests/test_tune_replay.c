@@ -7,10 +7,13 @@
  * table storage 1.5 µs a cell, to another cell order 3 µs a cell, computing a METIS order 10 µs
  * a cell more. Each row must end within the default budget with a configuration within 1.05x of
  * the matrix's best, as issue 32 asks of `pillar tune` on the device: as it is, and with the
- * built-in plan refused (so that the search alone, not the defaults, has to find the best).
+ * built-in plan refused (so that the search alone, not the defaults, has to find the best). The
+ * built-in plan's own time must be within 1.25x of the best (1.05x for hdiff, whose measured
+ * configuration plan_defaults.c names).
  *
  * usage: test_tune_replay DIR    (DIR holds the ROW-bench.csv.gz files; read through gzip -dc)
  * Exit 0 when every row holds, 1 otherwise; each row's result on stdout. */
+#include "grids/grid.h"
 #include "grids/mesh.h"
 #include "include/pillar_tools.h"
 #include "src/tune/plan_defaults.h"
@@ -58,20 +61,14 @@ static int split(char *line, char **f, int max)
     return n;
 }
 
+/* Cell order `name` of pr's kind of grid (grids/mesh.h, grids/grid.h), -1: none. */
 static int order_of(const plan_problem *pr, const char *name)
 {
-    for (int o = 0; o < 8; o++)
-        if (!strcmp(plan_order_name(pr, o), name))
-            return o;
-    return -1;
-}
-
-static int access_of(const char *name)
-{
-    for (int a = 0; a < ACC_COUNT; a++)
-        if (!strcmp(access_name[a], name))
-            return a;
-    return -1;
+    mesh_order_t mo;
+    layout_t lay;
+    if (plan_emulated(pr))
+        return layout_parse(name, &lay) == 0 ? (int)lay : -1;
+    return mesh_order_parse(name, &mo) == 0 ? (int)mo : -1;
 }
 
 /* The matrix's rows of table storage "global", array layout (what tune chooses among). */
@@ -98,14 +95,15 @@ static int load(const char *path, const plan_problem *pr, replay *r)
         e.c.order = order_of(pr, v[6]);
         e.c.chasing = !strcmp(v[7], "chasing");
         e.c.compressed = !strcmp(v[8], "yes");
-        e.c.access = (access_t)access_of(v[9]);
+        if (access_parse(v[9], &e.c.access) != 0)
+            continue;
         e.c.bx = atoi(v[12]);
         e.c.by = atoi(v[13]);
         e.c.bz = atoi(v[14]);
         e.c.zslice = atoi(v[15]);
         e.c.kernel_steps = 1;
         e.ms = atof(v[16]) / 1000;
-        if (e.c.order < 0 || (int)e.c.access < 0 || e.ms <= 0)
+        if (e.c.order < 0 || e.ms <= 0)
             continue;
         if (r->n == cap) {
             cap = cap ? 2 * cap : 1024;
@@ -220,7 +218,11 @@ int main(int argc, char **argv)
             double got = rc == 0 ? res.rows[res.best].ms : 0, dflt = 0;
             if (rc == 0 && res.baseline >= 0)
                 dflt = res.rows[res.baseline].ms;
-            int ok = rc == 0 && got <= 1.05 * best && r.clock <= o.budget_s;
+            /* the built-in plan itself: within 1.25x of the best (issue 32), and within 1.05x
+             * where plan_defaults.c names a measured configuration (hdiff) */
+            double dmax = strcmp(w->stencil, "hdiff") ? 1.25 : 1.05;
+            int ok = rc == 0 && got <= 1.05 * best && r.clock <= o.budget_s &&
+                     (pass || (dflt > 0 && dflt <= dmax * best));
             printf("%s %-18s %-12s %4d measured in %5.1f s (budget %d): tuned %.4f ms, default "
                    "%.4f, best %.4f: %.3f / %.3f\n", ok ? "ok  " : "FAIL", w->row,
                    pass ? "no built-in" : "", rc == 0 ? res.nrows : 0, r.clock,
