@@ -37,6 +37,7 @@
 #      '--storage nonchasing --compress --access idxvar --threads 128x1x1'; file order only, as
 #      part-only runs read the file's; with it, use a fresh MGPU_KEEP), MGPU_FLAGS_laplap,
 #      MGPU_FLAGS_hdiff (the same for one stencil, before MGPU_FLAGS),
+#      MGPU_PREP (only: build, test and make the spheres, then stop: they stay for a later call),
 #      MGPU_BACKEND (gpu; cpu checks the script on a machine without GPUs), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
 # NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
@@ -118,6 +119,8 @@ if [ "${MGPU_TESTS:-1}" != 0 ]; then
 fi
 wait $prep || { echo "preparing the spheres failed"; tail -n 20 "$out/prepare.log"; exit 1; }
 echo "spheres and partitions ready after $((SECONDS - t0)) s"
+# MGPU_PREP=only: the build, the tests and the spheres, no run (a later call on the machine runs)
+[ "${MGPU_PREP:-}" = only ] && exit $fail
 cores=$(nproc)
 halos=${MGPU_HALO:-staged}
 [ -z "${MGPU_HALO:-}" ] && grep -q "NCCL [0-9]" "$out/version.txt" && halos="staged nccl"

@@ -46,8 +46,8 @@ if [ $# -ge 2 ]; then
     exit $?
 fi
 grid="--size 512x512x64 --precision double"
-laplap=${NCU_LAPLAP:---stencil laplap --layout zcurve-w --storage nonchasing --compress --packed-rows --access idxvar --threads 128x1x1}
-hdiff=${NCU_HDIFF:---stencil hdiff --layout zcurve-w --storage nonchasing --compress --packed-rows --access idxvar --threads 128x1x1}
+laplap=${NCU_LAPLAP:---stencil laplap --layout zcurve-w --storage chasing --compress --access zloop-sliced --threads 256x1x1 --zslice 16}
+hdiff=${NCU_HDIFF:---stencil hdiff --layout rowmajor --storage nonchasing --compress --access idxvar --threads 128x1x1}
 rc=0
 # shellcheck disable=SC2086
 profile laplap-uns "^k_" $grid $laplap || rc=1
