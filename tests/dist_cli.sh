@@ -175,8 +175,11 @@ fi
 [ "$backend" = gpu ] && CUDA_VISIBLE_DEVICES=0 halo_path "ranks sharing a GPU" \
     "; through (MPI staged through the host|CUDA-aware MPI device buffers) \((ranks share a GPU|pillar built without NCCL)\)$" \
     "NCCL needs a GPU per rank|built without NCCL"
-# a GPU per rank, pillar built with NCCL: auto takes it, bit-exact
-if [ "$backend" = gpu ] && [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] &&
+# a GPU per rank, pillar built with NCCL: auto takes it, bit-exact. The GPUs counted are those
+# CUDA shows (CUDA_VISIBLE_DEVICES where set: nvidia-smi lists them all)
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ -n "${CUDA_VISIBLE_DEVICES+x}" ] && gpus=$(printf '%s\n' "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .)
+if [ "$backend" = gpu ] && [ "$gpus" -ge 2 ] &&
     "$pillar" --version | grep -q "NCCL [0-9]"; then
     if mpi 2 --size 24x20x4 --steps 3 >"$tmp/out" 2>&1 && grep -q "verify    PASS" "$tmp/out" &&
         grep -qE "^  halo      .*; through nccl \(NCCL [0-9.]+\), GPU to GPU$" "$tmp/out"; then

@@ -86,7 +86,7 @@ def main():
           "*exchange alone*: pack, the messages (staged: with the host copies) and unpack with "
           "nothing computed (median of 11 after the run); *hidden*: the share of it the passes "
           "did not pay for; *interior / single*: the slowest rank's step-1 interior rate (while "
-          "the messages fly, and in brackets alone on the idle device after the run) against "
+          "the messages fly: the median pass, and in brackets alone on the idle device after the run) against "
           "the one-GPU sphere run in core on one GPU. Model: docs/distributed.md, on paper (the "
           "H100's rates) and with the run's own measured rates.\n" % (n, levels, steps))
     curves = {}

@@ -46,6 +46,8 @@ struct dist_gpu {
     int in_out;           /* the state is in the output fields */
     cudaEvent_t ev[NEV];  /* the pieces' bounds (enum below) */
     dist_pieces times;
+    double *inner_s;      /* each pass's step-1 interior (seconds), for the median */
+    int ninner, inner_cap;
 #ifdef PILLAR_HAVE_NCCL
     ncclComm_t nccl;      /* halos GPU to GPU (dist_gpu_nccl_attach); NULL: through MPI */
 #endif
@@ -165,6 +167,7 @@ void dist_gpu_close(dist_gpu *g)
         CK(cudaEventDestroy(g->ev[i]));
     CK(cudaStreamDestroy(g->stream));
     CK(cudaStreamDestroy(g->inner));
+    xfree(g->inner_s);
     xfree(g);
 }
 
@@ -374,7 +377,17 @@ void dist_gpu_pack(dist_gpu *g)
     g->times.passes++;
 }
 
-dist_pieces dist_gpu_timing(const dist_gpu *g) { return g->times; }
+dist_pieces dist_gpu_timing(const dist_gpu *g)
+{
+    dist_pieces t = g->times;
+    if (g->ninner > 0) { /* the median of a copy (dist_median sorts) */
+        double *v = xalloc(sizeof(double) * (size_t)g->ninner);
+        memcpy(v, g->inner_s, sizeof(double) * (size_t)g->ninner);
+        t.interior_median = dist_median(v, g->ninner);
+        xfree(v);
+    }
+    return t;
+}
 
 /* Step j of a pass of t on cells [c0, c1), on stream s. */
 static void step(dist_gpu *g, int c0, int c1, cudaStream_t s)
@@ -424,7 +437,15 @@ void dist_gpu_finish(dist_gpu *g, int t)
         g->times.pack += between(g, EV_PACK0, EV_PACK1);
         g->times.wire += between(g, EV_PACK1, EV_D2H1);
     }
-    g->times.interior += between(g, EV_INNER0, EV_INNER1);
+    double inner = between(g, EV_INNER0, EV_INNER1);
+    g->times.interior += inner;
+    if (g->ninner == g->inner_cap) {
+        int cap = g->inner_cap ? 2 * g->inner_cap : 64;
+        g->inner_s = xgrow(g->inner_s, sizeof(double) * (size_t)g->ninner,
+                           sizeof(double) * (size_t)cap);
+        g->inner_cap = cap;
+    }
+    g->inner_s[g->ninner++] = inner;
     g->times.h2d += between(g, EV_UNPACK0, EV_H2D1);
     g->times.unpack += between(g, EV_H2D1, EV_UNPACK1);
     g->times.boundary += between(g, EV_BOUND0, EV_BOUND1);

@@ -18,6 +18,9 @@ typedef struct {
     double rest;         /* steps 2..t of the passes */
     double sent, received; /* message bytes packed and unpacked */
     double interior_pts; /* points (cells x levels) of step 1's interiors */
+    double interior_median; /* the median pass's step-1 interior (seconds; 0: not kept): the
+                             * rate's measure, which the first pass's lazy module load and cold
+                             * caches do not move as they move the sum */
     int passes;
 } dist_pieces;
 
@@ -25,6 +28,7 @@ typedef struct {
 void dist_pieces_add(dist_pieces *a, const dist_pieces *b);
 
 /* The rates m measured (0 where a piece took no time): step 1's interior in points per second,
+ * (over the median pass where kept, else over all of them),
  * packing and unpacking in message bytes per second, the host link (the slower of the copies to
  * and from the pinned buffers; 0 when nothing was staged), NCCL's messages (bytes sent per
  * second of the grouped exchange; 0 without NCCL). */

@@ -210,7 +210,10 @@ int dist_sim_run(const ugrid *g, const coef_set *coef, stencil_t s, precision_t 
 dist_rates dist_pieces_rates(const dist_pieces *m)
 {
     dist_rates r = {0, 0, 0, 0, 0};
-    r.pts = m->interior > 0 ? m->interior_pts / m->interior : 0;
+    if (m->interior_median > 0 && m->passes > 0)
+        r.pts = m->interior_pts / m->passes / m->interior_median;
+    else
+        r.pts = m->interior > 0 ? m->interior_pts / m->interior : 0;
     r.wire_bps = m->wire > 0 ? m->sent / m->wire : 0;
     r.pack_bps = m->pack > 0 ? m->sent / m->pack : 0;
     r.unpack_bps = m->unpack > 0 ? m->received / m->unpack : 0;
@@ -234,5 +237,8 @@ void dist_pieces_add(dist_pieces *a, const dist_pieces *b)
     a->sent += b->sent;
     a->received += b->received;
     a->interior_pts += b->interior_pts;
+    /* medians do not add: the sum keeps the slower (the CPU simulation keeps none) */
+    if (b->interior_median > a->interior_median)
+        a->interior_median = b->interior_median;
     a->passes += b->passes;
 }

@@ -336,7 +336,7 @@ static void report_run(const dist_shape *sh, int n, int steps, int F, int backen
     if (t.alone_pts_per_s > 0 && t.interior_s > 0)
         report_printf("  interior  alone %.1f G points/s (step 1's interior on the idle device, the "
                       "median of %d launches after the run, slowest rank); %.1f while the messages "
-                      "flew\n", t.alone_pts_per_s / 1e9, DIST_BARE_EXCHANGES, t.pts_per_s / 1e9);
+                      "flew (the median pass)\n", t.alone_pts_per_s / 1e9, DIST_BARE_EXCHANGES, t.pts_per_s / 1e9);
     report_printf("  devices   %s\n", t.devices);
     if (backend == BACKEND_GPU)
         print_model(s, (double)(sh->ncells - sh->nhalo), sh->coeffb, &t, F, n);
