@@ -64,6 +64,20 @@ def single_rate(path):
     return int(c.group(1)) * int(c.group(2)) / (float(t.group(1)) * 1e-3) / 1e9
 
 
+def sustained_rate(single, one_step_path, steps_path):
+    """G points/s of the in-core run over many steps (its kernels' time a step), from the one-step
+    run's rate (same sphere, same flags) and the ratio of their times."""
+    if not single or not os.path.exists(one_step_path) or not os.path.exists(steps_path):
+        return None
+    t1 = re.search(r"^  time      median ([0-9.]+) ms", open(one_step_path).read(), re.M)
+    text = open(steps_path).read()  # the kernels' line (GPU), else the time's (CPU)
+    tk = (re.search(r"^  kernels   ([0-9.]+) ms per step", text, re.M) or
+          re.search(r"^  time      ([0-9.]+) ms per step", text, re.M))
+    if not t1 or not tk or float(tk.group(1)) <= 0:
+        return None
+    return single * float(t1.group(1)) / float(tk.group(1))
+
+
 def fmt(x, f="%.3f"):
     return "-" if x is None else f % x
 
@@ -92,14 +106,18 @@ def main():
     curves = {}
     for st in stencils:
         single = single_rate(os.path.join(singles, "single-%s.txt" % st)) if singles else None
+        sustained = sustained_rate(single, os.path.join(singles, "single-%s.txt" % st),
+                                   os.path.join(singles, "steps-%s.txt" % st)) if singles else None
         if single:
             cards = [single_rate(os.path.join(singles, f)) for f in sorted(os.listdir(singles))
                      if re.match(r"single-%s-gpu\d+\.txt$" % st, f)]
             cards = [c for c in cards if c]
             spread = (" (every card at once: %s)" % ", ".join("%.1f" % c for c in cards)
                       if len(cards) > 1 else "")
-            print("%s in core on one GPU (the one-GPU sphere): %.1f G points/s%s\n"
-                  % (st, single, spread))
+            over = ("; over %s steps in core (kernels, GPU 0): %.1f G points/s" % (steps, sustained)
+                    if sustained else "")
+            print("%s in core on one GPU (the one-GPU sphere): %.1f G points/s%s%s\n"
+                  % (st, single, spread, over))
         weak = {p: parse(os.path.join(out, "%s-weak-%d.txt" % (st, p))) for p in ranks}
         strong = {p: parse(os.path.join(out, "%s-strong-%d.txt" % (st, p))) for p in ranks}
         strong[last] = weak[last]
@@ -107,14 +125,14 @@ def main():
             base = runs.get(1)
             print("## %s, %s scaling\n" % (st, kind))
             print("| GPUs | cells per GPU | ms per step | speedup | efficiency | halo MB | interior ms | "
-                  "interior / single (alone) | exchange alone ms | hidden | model ms (paper / run's rates) | "
+                  "interior / single (alone) | interior / single over the steps | exchange alone ms | hidden | model ms (paper / run's rates) | "
                   "model efficiency | state |")
-            print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+            print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
             xs, eff, meff = [], [], []
             for p in ranks:
                 r = runs.get(p)
                 if not r or not r["ok"] or not base or not base["ok"]:
-                    print("| %d | run failed or missing ||||||||||||" % p)
+                    print("| %d | run failed or missing |||||||||||||" % p)
                     continue
                 ideal = base["step"] if kind == "weak" else base["step"] / p
                 e = ideal / r["step"]
@@ -133,9 +151,11 @@ def main():
                 rel = None if not ir or not single else 100 * ir / single
                 ar = r.get("arate")
                 ral = None if not ar or not single else 100 * ar / single
-                print("| %d | %d | %.3f | %.2fx | %.1f%% | %s | %s | %s | %s | %s | %s / %s | %s | %s%s |" % (
+                rsu = None if not ir or not sustained else 100 * ir / sustained
+                print("| %d | %d | %.3f | %.2fx | %.1f%% | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s%s |" % (
                     p, r.get("cells", 0) // p, r["step"], speed, 100 * e, fmt(r.get("halo")),
                     fmt(r.get("interior")), fmt(rel, "%.0f%%") + " (" + fmt(ral, "%.0f%%") + ")",
+                    fmt(rsu, "%.0f%%"),
                     fmt(r.get("alone")),
                     fmt(r.get("hidden"), "%.0f%%"), fmt(r.get("paper")),
                     fmt(r.get("model")), fmt(None if me is None else 100 * me, "%.1f%%"),

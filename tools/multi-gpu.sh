@@ -37,6 +37,8 @@
 #      '--storage nonchasing --compress --access idxvar --threads 128x1x1'; file order only, as
 #      part-only runs read the file's; with it, use a fresh MGPU_KEEP), MGPU_FLAGS_laplap,
 #      MGPU_FLAGS_hdiff (the same for one stencil, before MGPU_FLAGS),
+#      MGPU_SUSTAINED (1: also the single-GPU rate over MGPU_STEPS steps in core; 0: not),
+#      MGPU_CLOCKS (1: log the cards' clocks and power while measuring, clocks.csv; 0: not),
 #      MGPU_PREP (only: build, test and make the spheres, then stop: they stay for a later call),
 #      MGPU_BACKEND (gpu; cpu checks the script on a machine without GPUs), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
@@ -121,6 +123,17 @@ wait $prep || { echo "preparing the spheres failed"; tail -n 20 "$out/prepare.lo
 echo "spheres and partitions ready after $((SECONDS - t0)) s"
 # MGPU_PREP=only: the build, the tests and the spheres, no run (a later call on the machine runs)
 [ "${MGPU_PREP:-}" = only ] && exit $fail
+# the cards' clocks, power and temperature every 100 ms while the rates and the runs are measured
+# (clocks.csv), and when each measurement ran (phases.txt): tools/gpu-clocks.py sums them up under
+# the tables (MGPU_CLOCKS=0: not logged)
+rm -f "$out/phases.txt"
+phase() { echo "$1 $2 $(date +%s.%N)" >>"$out/phases.txt"; } # phase begin|end NAME
+clocks=""
+if [ "${MGPU_BACKEND:-gpu}" = gpu ] && [ "${MGPU_CLOCKS:-1}" != 0 ]; then
+    nvidia-smi --query-gpu=timestamp,index,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
+        --format=csv,noheader -lms 100 >"$out/clocks.csv" 2>&1 &
+    clocks=$!
+fi
 cores=$(nproc)
 halos=${MGPU_HALO:-staged}
 [ -z "${MGPU_HALO:-}" ] && grep -q "NCCL [0-9]" "$out/version.txt" && halos="staged nccl"
@@ -135,6 +148,7 @@ flags() {
 # every GPU at once (each card's own rate, all of them busy as in a distributed run): GPU 0's is
 # single-STENCIL.txt, the one the summary compares with; the others show the cards' spread
 for st in $stencils; do
+    phase begin "single-$st"
     for ((i = 0; i < G; i++)); do
         f="$keep/single-$st-gpu$i.txt"
         grep -q '^  time      median' "$f" 2>/dev/null ||
@@ -143,6 +157,7 @@ for st in $stencils; do
                 $(flags "$st") >"$f" 2>&1 &
     done
     wait
+    phase end "single-$st"
     for ((i = 0; i < G; i++)); do
         f="$keep/single-$st-gpu$i.txt"
         grep -q '^  time      median' "$f" || fail=1
@@ -151,6 +166,31 @@ for st in $stencils; do
     done
     cp "$keep/single-$st-gpu0.txt" "$out/single-$st.txt"
 done
+# the single-GPU rate over a run as long as the distributed ones: the same sphere in core, MGPU_STEPS
+# steps (its kernels' time a step, copies excluded), every GPU at once: a distributed run's passes
+# compare with this as with the one-step runs above (MGPU_SUSTAINED=0: not measured)
+if [ "${MGPU_SUSTAINED:-1}" != 0 ]; then
+    for st in $stencils; do
+        phase begin "steps-$st"
+        for ((i = 0; i < G; i++)); do
+            f="$keep/steps-$st-gpu$i.txt"
+            grep -qE '^  (kernels|time) +[0-9.]+ ms per step' "$f" 2>/dev/null ||
+                CUDA_VISIBLE_DEVICES=$i timeout -k 10 300 "$pillar" run --backend "${MGPU_BACKEND:-gpu}" \
+                    --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" --steps "$T" --verify off \
+                    $(flags "$st") >"$f" 2>&1 &
+        done
+        wait
+        phase end "steps-$st"
+        for ((i = 0; i < G; i++)); do
+            f="$keep/steps-$st-gpu$i.txt"
+            grep -qE '^  (kernels|time) +[0-9.]+ ms per step' "$f" || fail=1
+            cp "$f" "$out/"
+            grep -E '^  (kernels|time) +[0-9.]+ ms per step' "$f" | tail -n 1 |
+                sed "s/^ */single GPU $i $st, $T steps: /"
+        done
+        cp "$keep/steps-$st-gpu0.txt" "$out/steps-$st.txt"
+    done
+fi
 # run DIR NAME P N STENCIL HALO: P ranks (one per GPU) on the sphere of edge N; output DIR/NAME.txt,
 # kept (a run already in DIR is not redone). The CPU recomputes the one-rank weak runs
 # (MGPU_VERIFY=small, the default), every run (all) or none; the others are compared by checksum
@@ -163,10 +203,12 @@ run() {
     case ${MGPU_VERIFY:-small} in
         all) verify=on;; small) [ "$P" = 1 ] && [ "$n" = "$N" ] && verify=on;;
     esac
+    phase begin "$(basename "$dir")/$name"
     timeout -k 10 "${MGPU_TIMEOUT:-240}" mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) \
         -x NCCL_NVLS_ENABLE "$pillar" run --ranks "$P" --backend "${MGPU_BACKEND:-gpu}" --mesh "$(sphere "$P" "$n")" \
         --halo "$halo" --stencil "$st" --steps "$T" --verify $verify $(flags "$st") >"$dir/$name.txt" 2>&1
     local rc=$?
+    phase end "$(basename "$dir")/$name"
     printf '%-26s exit %d %4ds  %s\n' "$name" $rc $((SECONDS - t0)) \
         "$(grep -E '^  time  ' "$dir/$name.txt" | sed 's/^ *//')"
     [ $rc -eq 0 ] || { fail=1; tail -n 5 "$dir/$name.txt"; mv "$dir/$name.txt" "$dir/$name.failed"; }
@@ -199,6 +241,7 @@ for halo in $halos; do
     done
 done
 } 2>&1 | tee "$out/runs.txt"
+[ -n "$clocks" ] && kill "$clocks" 2>/dev/null
 grep -q 'exit [1-9]' "$out/runs.txt" && fail=1
 # bit-exact: every run on several ranks (each halo path kept so far) against the same sphere's run
 # on one rank, and the two paths against each other
@@ -237,4 +280,6 @@ for d in "$keep"/*/; do
     cp "$keep"/one/*.txt "$out/$h/" 2>/dev/null
     python3 tools/multi-gpu-summary.py "$out/$h" "$N" "$L" "$T" "$ranks" "$out" || fail=1
 done | tee "$out/summary.md"
+[ -s "$out/clocks.csv" ] && [ -s "$out/phases.txt" ] &&
+    python3 tools/gpu-clocks.py "$out/clocks.csv" "$out/phases.txt" | tee -a "$out/summary.md"
 exit $fail

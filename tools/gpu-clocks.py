@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""gpu-clocks.py — what the cards' clocks and power were while each measurement ran: a markdown
+table on stdout, one row per measurement, from an nvidia-smi log and a list of when each
+measurement began and ended (tools/multi-gpu.sh writes both).
+
+usage: tools/gpu-clocks.py CLOCKS.csv PHASES.txt
+  CLOCKS.csv  nvidia-smi --query-gpu=timestamp,index,clocks.sm,clocks.mem,power.draw,
+              temperature.gpu,clocks_event_reasons.active --format=csv,noheader -lms N
+              (lines it cannot read are skipped: nvidia-smi's own messages, a cut last line)
+  PHASES.txt  lines "begin NAME EPOCH" and "end NAME EPOCH" (EPOCH: date +%s.%N)
+A row gives, over the samples inside the measurement: how many, the median SM clock of each card
+(MHz), the lowest SM clock seen, the highest power (W) and temperature (C), and the event
+reasons (nvidia-smi's bit mask, OR-ed) other than idle. Exit 0; 2 on a usage error."""
+import datetime
+import statistics
+import sys
+
+
+def samples(path):
+    """(epoch seconds, gpu, sm MHz, power W, temperature C, reasons mask) per readable line."""
+    out = []
+    for line in open(path, errors="replace"):
+        f = [x.strip() for x in line.split(",")]
+        if len(f) < 7:
+            continue
+        try:
+            t = datetime.datetime.strptime(f[0], "%Y/%m/%d %H:%M:%S.%f").timestamp()
+            gpu, sm = int(f[1]), float(f[2].split()[0])
+            power, temp = float(f[4].split()[0]), float(f[5])
+            reasons = int(f[6], 16)
+        except ValueError:
+            continue
+        out.append((t, gpu, sm, power, temp, reasons))
+    return out
+
+
+def phases(path):
+    """[(name, begin, end)] in the order they began; a phase with no end is left out."""
+    begun, out = {}, []
+    for line in open(path):
+        f = line.split()
+        if len(f) != 3:
+            continue
+        what, name, t = f[0], f[1], float(f[2])
+        if what == "begin":
+            begun[name] = t
+        elif what == "end" and name in begun:
+            out.append((name, begun.pop(name), t))
+    return sorted(out, key=lambda p: p[1])
+
+
+IDLE = 0x1  # nvidia-smi's "GPU idle" reason: not a slowdown
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.stderr.write(__doc__)
+        return 2
+    s, ph = samples(sys.argv[1]), phases(sys.argv[2])
+    if not s or not ph:
+        print("(no clock samples or no measurement to place them in)")
+        return 0
+    gpus = sorted({x[1] for x in s})
+    print("## Clocks while measuring (nvidia-smi, every 100 ms)\n")
+    print("| measurement | seconds | samples | median SM MHz (%s) | lowest SM MHz | most W | most C "
+          "| reasons |" % ", ".join("GPU %d" % g for g in gpus))
+    print("|---|---:|---:|---|---:|---:|---:|---|")
+    for name, t0, t1 in ph:
+        inside = [x for x in s if t0 <= x[0] <= t1]
+        if not inside:
+            print("| %s | %.1f | 0 | - | - | - | - | - |" % (name, t1 - t0))
+            continue
+        med = []
+        for g in gpus:
+            sm = [x[2] for x in inside if x[1] == g]
+            med.append("%.0f" % statistics.median(sm) if sm else "-")
+        mask = 0
+        for x in inside:
+            mask |= x[5]
+        mask &= ~IDLE
+        print("| %s | %.1f | %d | %s | %.0f | %.0f | %.0f | %s |" % (
+            name, t1 - t0, len(inside), ", ".join(med), min(x[2] for x in inside),
+            max(x[3] for x in inside), max(x[4] for x in inside),
+            "0x%x" % mask if mask else "none"))
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
