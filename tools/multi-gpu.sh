@@ -144,53 +144,41 @@ flags() {
     local v="MGPU_FLAGS_$1"
     echo "${!v:-${MGPU_FLAGS:-}}"
 }
-# the single-GPU rate: the one-GPU sphere in core on one GPU, as a user runs it (its plan), on
-# every GPU at once (each card's own rate, all of them busy as in a distributed run): GPU 0's is
-# single-STENCIL.txt, the one the summary compares with; the others show the cards' spread
-for st in $stencils; do
-    phase begin "single-$st"
+# cards NAME OK ARGS...: `pillar run ARGS` on the one-GPU sphere in core, on every GPU at once
+# (each card's own rate, all of them busy as in a distributed run), kept in $keep/NAME-gpuI.txt
+# (not redone where the regular expression OK is found there); GPU 0's is copied to NAME.txt, the
+# one the summary compares with, the others show the cards' spread
+cards() {
+    local name=$1 ok=$2 f i
+    shift 2
+    phase begin "$name"
     for ((i = 0; i < G; i++)); do
-        f="$keep/single-$st-gpu$i.txt"
-        grep -q '^  time      median' "$f" 2>/dev/null ||
+        f="$keep/$name-gpu$i.txt"
+        grep -qE "$ok" "$f" 2>/dev/null ||
             CUDA_VISIBLE_DEVICES=$i timeout -k 10 300 "$pillar" run --backend "${MGPU_BACKEND:-gpu}" \
-                --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" --runs 20 --verify off \
-                $(flags "$st") >"$f" 2>&1 &
+                --mesh "/tmp/mgpu-sphere-$N.h5" --verify off "$@" >"$f" 2>&1 &
     done
     wait
-    phase end "single-$st"
+    phase end "$name"
     for ((i = 0; i < G; i++)); do
-        f="$keep/single-$st-gpu$i.txt"
-        grep -q '^  time      median' "$f" || fail=1
+        f="$keep/$name-gpu$i.txt"
+        grep -qE "$ok" "$f" || fail=1
         cp "$f" "$out/"
-        grep -E '^  time  ' "$f" | sed "s/^ */single GPU $i $st: /"
+        grep -E "$ok" "$f" | tail -n 1 | sed "s/^ */$name, GPU $i: /"
     done
-    cp "$keep/single-$st-gpu0.txt" "$out/single-$st.txt"
+    cp "$keep/$name-gpu0.txt" "$out/$name.txt"
+}
+for st in $stencils; do
+    # the single-GPU rate, as a user runs it (its plan or MGPU_FLAGS): the median of 20 steps
+    # shellcheck disable=SC2046
+    cards "single-$st" '^  time      median' --stencil "$st" --runs 20 $(flags "$st")
+    # and over a run as long as the distributed ones, MGPU_STEPS steps (the kernels' time a
+    # step, copies excluded; the CPU backend: the time a step): a distributed run's passes
+    # compare with it as with the one-step rate (MGPU_SUSTAINED=0: not measured)
+    # shellcheck disable=SC2046
+    [ "${MGPU_SUSTAINED:-1}" != 0 ] && cards "steps-$st" '^  (kernels|time) +[0-9.]+ ms per step' \
+        --stencil "$st" --steps "$T" $(flags "$st")
 done
-# the single-GPU rate over a run as long as the distributed ones: the same sphere in core, MGPU_STEPS
-# steps (its kernels' time a step, copies excluded), every GPU at once: a distributed run's passes
-# compare with this as with the one-step runs above (MGPU_SUSTAINED=0: not measured)
-if [ "${MGPU_SUSTAINED:-1}" != 0 ]; then
-    for st in $stencils; do
-        phase begin "steps-$st"
-        for ((i = 0; i < G; i++)); do
-            f="$keep/steps-$st-gpu$i.txt"
-            grep -qE '^  (kernels|time) +[0-9.]+ ms per step' "$f" 2>/dev/null ||
-                CUDA_VISIBLE_DEVICES=$i timeout -k 10 300 "$pillar" run --backend "${MGPU_BACKEND:-gpu}" \
-                    --mesh "/tmp/mgpu-sphere-$N.h5" --stencil "$st" --steps "$T" --verify off \
-                    $(flags "$st") >"$f" 2>&1 &
-        done
-        wait
-        phase end "steps-$st"
-        for ((i = 0; i < G; i++)); do
-            f="$keep/steps-$st-gpu$i.txt"
-            grep -qE '^  (kernels|time) +[0-9.]+ ms per step' "$f" || fail=1
-            cp "$f" "$out/"
-            grep -E '^  (kernels|time) +[0-9.]+ ms per step' "$f" | tail -n 1 |
-                sed "s/^ */single GPU $i $st, $T steps: /"
-        done
-        cp "$keep/steps-$st-gpu0.txt" "$out/steps-$st.txt"
-    done
-fi
 # run DIR NAME P N STENCIL HALO: P ranks (one per GPU) on the sphere of edge N; output DIR/NAME.txt,
 # kept (a run already in DIR is not redone). The CPU recomputes the one-rank weak runs
 # (MGPU_VERIFY=small, the default), every run (all) or none; the others are compared by checksum
