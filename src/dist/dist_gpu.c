@@ -469,20 +469,30 @@ void dist_gpu_describe(const dist_gpu *g, char *buf, size_t n)
     snprintf(buf, n, "GPU %d (%s)", dev, bus);
 }
 
-double dist_gpu_interior_alone(dist_gpu *g, int reps)
+double dist_gpu_interior_alone(dist_gpu *g, int reps, double by_buffer[2])
 {
     const dist_rank *d = g->d;
     double pts = (double)(d->pt.ncells - d->inner0) * d->zend;
+    by_buffer[0] = by_buffer[1] = 0;
     if (reps < 1 || pts <= 0)
         return 0;
-    double *ts = xalloc(sizeof(double) * (size_t)reps);
+    /* every launch's time, then those of each buffer */
+    double *ts = xalloc(sizeof(double) * (size_t)reps * 3), *tb[2] = {ts + reps, ts + 2 * reps};
+    int nb[2] = {0, 0}, keep = g->in_out;
     CK(cudaDeviceSynchronize());
     for (int k = 0; k < reps; k++) {
+        int b = g->in_out = (keep + k) & 1;
         CK(cudaEventRecord(g->ev[EV_INNER0], g->inner));
         step(g, d->inner0, d->pt.ncells, g->inner);
         CK(cudaEventRecord(g->ev[EV_INNER1], g->inner));
         CK(cudaEventSynchronize(g->ev[EV_INNER1]));
         ts[k] = between(g, EV_INNER0, EV_INNER1);
+        tb[b][nb[b]++] = ts[k];
+    }
+    g->in_out = keep;
+    for (int b = 0; b < 2; b++) {
+        double m = nb[b] ? dist_median(tb[b], nb[b]) : 0;
+        by_buffer[b] = m > 0 ? pts / m : 0;
     }
     double med = dist_median(ts, reps);
     xfree(ts);

@@ -69,10 +69,12 @@ void dist_gpu_describe(const dist_gpu *g, char *buf, size_t n);
 dist_pieces dist_gpu_timing(const dist_gpu *g);
 
 /* Step 1's interior alone, after the run: `reps` launches on the idle device, each timed by
- * events, nothing else running; the median's rate in points per second (the interior's cells x
- * computed levels / seconds). Each writes the output fields at the interior cells, which hold
- * no state here: call it after dist_gpu_store. Raises FAULT_DEVICE on a CUDA failure. */
-double dist_gpu_interior_alone(dist_gpu *g, int reps);
+ * events, nothing else running, reading the state from its two buffers in turn as the passes do;
+ * the median's rate in points per second (the interior's cells x computed levels / seconds), and
+ * in by_buffer[k] the median's rate of the launches that read buffer k (0: input fields, 1:
+ * output fields). Each writes the other buffer at the interior cells, which holds no state
+ * here: call it after dist_gpu_store. Raises FAULT_DEVICE on a CUDA failure. */
+double dist_gpu_interior_alone(dist_gpu *g, int reps, double by_buffer[2]);
 
 /* The carried fields at the own cells, every level, into the host's local fields loc. */
 void dist_gpu_store(dist_gpu *g, fieldset loc);

@@ -892,11 +892,11 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     xfree(req);
     describe_devices(c, &r, me, n, t->devices, sizeof t->devices);
     t->ring_k = parts_ring_k(c, &d, me, n);
-    double inner_alone = 0;
+    double inner_alone = 0, by_buffer[2] = {0, 0};
 #ifdef PILLAR_HAVE_CUDA
     if (r.dev) {
         dist_gpu_store(r.dev, r.loc);
-        inner_alone = dist_gpu_interior_alone(r.dev, DIST_BARE_EXCHANGES);
+        inner_alone = dist_gpu_interior_alone(r.dev, DIST_BARE_EXCHANGES, by_buffer);
     }
 #endif
     if (e->bare || e->fill)
@@ -922,6 +922,8 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     t->host_bps = least_positive(c, rates.host_bps);
     t->wire_bps = least_positive(c, rates.wire_bps);
     t->alone_pts_per_s = least_positive(c, inner_alone);
+    for (int b = 0; b < 2; b++)
+        t->alone_buffer_pts_per_s[b] = least_positive(c, by_buffer[b]);
     double own = d.nown, ring = d.pt.first[0] - d.pt.nfixed, hi;
     dist_minmax(comm, own, &lo, &hi);
     t->own_min = (long)lo;

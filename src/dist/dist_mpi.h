@@ -134,6 +134,8 @@ typedef struct {
      * the otherwise idle device (dist_gpu_interior_alone), the slowest rank's median rate in
      * points per second: the interior's speed without the messages' kernels beside it */
     double alone_pts_per_s;
+    double alone_buffer_pts_per_s[2]; /* the same, of the launches reading the state from the
+                                       * input fields [0] and from the output fields [1] */
     double wire_bps;       /* NCCL: bytes sent per second of the grouped exchange, slowest rank */
     uint64_t hash;         /* dist_exec.bare: the final state's iter_state_hash (rank 0) */
 } dist_timing;

@@ -335,8 +335,12 @@ static void report_run(const dist_shape *sh, int n, int steps, int F, int backen
             t.exchange_s * 1e3, DIST_BARE_EXCHANGES, 100 * t.hidden);
     if (t.alone_pts_per_s > 0 && t.interior_s > 0)
         report_printf("  interior  alone %.1f G points/s (step 1's interior on the idle device, the "
-                      "median of %d launches after the run, slowest rank); %.1f while the messages "
-                      "flew (the median pass)\n", t.alone_pts_per_s / 1e9, DIST_BARE_EXCHANGES, t.pts_per_s / 1e9);
+                      "median of %d launches after the run, slowest rank; %.1f and %.1f reading the "
+                      "state from the input and from the output fields, as the passes do in turn); "
+                      "%.1f while the messages flew (the median pass)\n",
+                      t.alone_pts_per_s / 1e9, DIST_BARE_EXCHANGES,
+                      t.alone_buffer_pts_per_s[0] / 1e9, t.alone_buffer_pts_per_s[1] / 1e9,
+                      t.pts_per_s / 1e9);
     report_printf("  devices   %s\n", t.devices);
     if (backend == BACKEND_GPU)
         print_model(s, (double)(sh->ncells - sh->nhalo), sh->coeffb, &t, F, n);
