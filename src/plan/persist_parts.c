@@ -1,0 +1,185 @@
+/* persist_parts.c — the parts, rings, local slots and exports of an on-chip persistent launch
+ * (src/plan/persist_parts.h). */
+#include "persist_parts.h"
+
+#include "access/persistent.h"
+#include "base/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A growing list of int32. */
+typedef struct {
+    int32_t *v;
+    long n, cap;
+} ilist;
+
+static void ilist_push(ilist *l, int32_t x)
+{
+    if (l->n == l->cap) {
+        long cap = l->cap ? 2 * l->cap : 1024;
+        l->v = xgrow(l->v, sizeof(int32_t) * (size_t)l->n, sizeof(int32_t) * (size_t)cap);
+        l->cap = cap;
+    }
+    l->v[l->n++] = x;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Appends to `to` the cells that the cells from[0..nfrom) reach by a first-order relation and
+ * that no list of block b holds yet (stamp[d] != b + 1), ascending; stamps them. Returns how many. */
+static int ring(const ugrid *g, const int32_t *from, long nfrom, int b, int *stamp, ilist *to)
+{
+    long first = to->n;
+    for (long i = 0; i < nfrom; i++)
+        for (int r = 0; r < NREL1; r++) {
+            int d = g->nbr[(size_t)r * g->nxy + from[i]];
+            if (d < 0 || stamp[d] == b + 1)
+                continue;
+            stamp[d] = b + 1;
+            ilist_push(to, d);
+        }
+    qsort(to->v + first, (size_t)(to->n - first), sizeof(int32_t), cmp_i32);
+    return (int)(to->n - first);
+}
+
+int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks)
+{
+    memset(P, 0, sizeof *P);
+    long n = (long)g->nxy - g->nhalo;
+    if (n < 1 || nblocks < 1 || nblocks > n) {
+        perr("persistent parts: %d blocks over %ld inner cells: need 1 to %ld blocks", nblocks, n,
+             n);
+        return -1;
+    }
+    int c0 = g->nhalo, nb = nblocks;
+    P->nblocks = nb;
+    P->n = n;
+    P->own0 = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
+    P->r1start = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
+    P->r2start = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
+    P->xstart = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
+    P->tstart = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
+    int *stamp = xalloc(sizeof(int) * (size_t)g->nxy); /* 1 + the last block that listed d */
+    int32_t *own = xalloc(sizeof(int32_t) * (size_t)(n / nb + 2));
+    unsigned char *read = xalloc((size_t)g->nxy); /* d is in another block's ring */
+    ilist r1 = {0}, r2 = {0};
+    for (int b = 0; b < nb; b++) {
+        long lo, hi;
+        persist_range(n, nb, b, &lo, &hi);
+        P->own0[b] = (int32_t)lo;
+        P->r1start[b] = (int32_t)r1.n;
+        P->r2start[b] = (int32_t)r2.n;
+        int m = (int)(hi - lo);
+        for (int j = 0; j < m; j++) {
+            own[j] = c0 + (int32_t)(lo + j);
+            stamp[own[j]] = b + 1;
+        }
+        int h1 = ring(g, own, m, b, stamp, &r1);
+        int h2 = ring(g, r1.v + P->r1start[b], h1, b, stamp, &r2);
+        long slots = (long)m + h1 + h2;
+        if (slots > PERSIST_MAX_SLOTS) {
+            perr("persistent parts: block %d of %d holds %ld slots (%d own cells, rings of %d and "
+                 "%d): 16-bit slots number at most %d; take more blocks",
+                 b, nb, slots, m, h1, h2, PERSIST_MAX_SLOTS);
+            xfree(stamp);
+            xfree(own);
+            xfree(read);
+            xfree(r1.v);
+            xfree(r2.v);
+            persist_parts_free(P);
+            return -1;
+        }
+        for (long i = P->r1start[b]; i < r1.n; i++)
+            if (r1.v[i] >= c0)
+                read[r1.v[i]] = 1;
+        for (long i = P->r2start[b]; i < r2.n; i++)
+            if (r2.v[i] >= c0)
+                read[r2.v[i]] = 1;
+        P->own_max = m > P->own_max ? m : P->own_max;
+        P->r1_max = h1 > P->r1_max ? h1 : P->r1_max;
+        P->r2_max = h2 > P->r2_max ? h2 : P->r2_max;
+        P->slots_max = (int)slots > P->slots_max ? (int)slots : P->slots_max;
+        P->tstart[b + 1] = P->tstart[b] + m + h1;
+    }
+    P->own0[nb] = (int32_t)n;
+    P->r1start[nb] = (int32_t)r1.n;
+    P->r2start[nb] = (int32_t)r2.n;
+    P->ring1 = r1.v;
+    P->ring2 = r2.v;
+    P->ring_all = r1.n + r2.n;
+
+    /* the table: the slot of each cell of block b, then the W/E/S/N slots of its rows */
+    int *slot = xalloc(sizeof(int) * (size_t)g->nxy);
+    P->tab = xalloc(sizeof(uint16_t) * 4 * (size_t)P->tstart[nb]);
+    ilist x = {0};
+    for (int b = 0; b < nb; b++) {
+        int m = P->own0[b + 1] - P->own0[b], s = 0;
+        int h1 = P->r1start[b + 1] - P->r1start[b], h2 = P->r2start[b + 1] - P->r2start[b];
+        P->xstart[b] = (int32_t)x.n;
+        for (int j = 0; j < m; j++) {
+            int c = c0 + P->own0[b] + j;
+            slot[c] = s++;
+            if (read[c])
+                ilist_push(&x, c);
+        }
+        for (int i = 0; i < h1; i++)
+            slot[P->ring1[P->r1start[b] + i]] = s++;
+        for (int i = 0; i < h2; i++)
+            slot[P->ring2[P->r2start[b] + i]] = s++;
+        uint16_t *row = P->tab + 4 * (size_t)P->tstart[b];
+        for (int e = 0; e < m + h1; e++, row += 4) {
+            int c = e < m ? c0 + P->own0[b] + e : P->ring1[P->r1start[b] + e - m];
+            for (int r = 0; r < NREL1; r++) {
+                int d = g->nbr[(size_t)r * g->nxy + c];
+                row[r] = d < 0 ? (uint16_t)PERSIST_NO_SLOT : (uint16_t)slot[d];
+            }
+        }
+        int nx = (int)(x.n - P->xstart[b]);
+        P->x_max = nx > P->x_max ? nx : P->x_max;
+    }
+    P->xstart[nb] = (int32_t)x.n;
+    P->exports = x.v;
+    P->export_all = x.n;
+    xfree(slot);
+    xfree(stamp);
+    xfree(own);
+    xfree(read);
+    return 0;
+}
+
+void persist_parts_free(persist_parts *P)
+{
+    xfree(P->own0);
+    xfree(P->r1start);
+    xfree(P->ring1);
+    xfree(P->r2start);
+    xfree(P->ring2);
+    xfree(P->xstart);
+    xfree(P->exports);
+    xfree(P->tstart);
+    xfree(P->tab);
+    memset(P, 0, sizeof *P);
+}
+
+int persist_parts_cell(const persist_parts *P, const ugrid *g, int b, int s)
+{
+    int m = P->own0[b + 1] - P->own0[b], h1 = P->r1start[b + 1] - P->r1start[b];
+    if (s < m)
+        return g->nhalo + P->own0[b] + s;
+    if (s < m + h1)
+        return P->ring1[P->r1start[b] + s - m];
+    return P->ring2[P->r2start[b] + s - m - h1];
+}
+
+long persist_parts_index_bytes(const persist_parts *P, int b)
+{
+    long rows = P->tstart[b + 1] - P->tstart[b];
+    long ring = (P->r1start[b + 1] - P->r1start[b]) + (P->r2start[b + 1] - P->r2start[b]);
+    long exp = P->xstart[b + 1] - P->xstart[b];
+    return 8 * rows + 4 * ring + 2 * exp;
+}

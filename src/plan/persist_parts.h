@@ -1,0 +1,55 @@
+/* persist_parts.h — the parts of a persistent launch that keeps the state on chip (issue 35;
+ * notes/issue35-design.md, section 4), numbered in local slots of 16 bits.
+ *
+ * Block b owns the inner cells persist_range(n, nblocks, b), a run of the cell order. Its ring 1
+ * is the cells outside the run that an own cell reaches by a first-order relation (W, E, S, N);
+ * its ring 2 the cells outside both that a ring-1 cell reaches so. Grid halo cells count in the
+ * rings (their values are fixed). A two-pass body reads nothing else: pass 1 computes a
+ * Laplacian at every own and ring-1 entry from that entry's own first-order row (so the second
+ * ring is each neighbour's own row, as the frame-free relations R_XY are: grids/grid.h), pass 2
+ * the stencil at the own cells from those Laplacians.
+ *
+ * Local slots: own cells 0 .. own-1 in the run's order, then ring 1, then ring 2, each ring
+ * ascending by plane index. The table gives the W, E, S, N slots of every own and ring-1 entry
+ * (PERSIST_NO_SLOT where the relation is missing). A block's exports are its own cells that
+ * another block's ring 1 or ring 2 holds: the cells it writes to global memory each step. */
+#ifndef PILLAR_PERSIST_PARTS_H
+#define PILLAR_PERSIST_PARTS_H
+
+#include "grids/grid.h"
+
+#include <stdint.h>
+
+#define PERSIST_NO_SLOT 0xffffu
+#define PERSIST_MAX_SLOTS 0xffff /* slots 0 .. 65534: one short of PERSIST_NO_SLOT */
+
+typedef struct {
+    int nblocks;
+    long n;            /* inner cells */
+    int32_t *own0;     /* nblocks + 1: block b owns inner cells own0[b] .. own0[b+1]-1 (0-based) */
+    int32_t *r1start;  /* nblocks + 1: block b's ring 1 is ring1[r1start[b] .. r1start[b+1]) */
+    int32_t *ring1;    /* plane indices, ascending within a block */
+    int32_t *r2start, *ring2; /* the same for ring 2 */
+    int32_t *xstart, *exports; /* the same for the exports (plane indices of own cells) */
+    int32_t *tstart;   /* nblocks + 1: block b's table rows are tab[4 tstart[b] ..], one row per
+                        * own and ring-1 entry in slot order */
+    uint16_t *tab;     /* 4 slots a row: W, E, S, N */
+    int own_max, r1_max, r2_max, x_max; /* the largest of a block's own cells, rings, exports */
+    int slots_max;     /* the most slots of a block: own + ring 1 + ring 2 */
+    long ring_all, export_all; /* ring cells (1 and 2) and export cells over all blocks */
+} persist_parts;
+
+/* Builds the parts of nblocks blocks over g's inner cells. Returns 0, or -1 with a message naming
+ * the fault: no inner cells, nblocks outside 1..n, or a block whose slots exceed
+ * PERSIST_MAX_SLOTS (its state would not fit on chip anyway; the plan keeps the host loop). */
+int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks);
+void persist_parts_free(persist_parts *P);
+
+/* The plane index of block b's slot s (s < own + ring 1 + ring 2 of b). */
+int persist_parts_cell(const persist_parts *P, const ugrid *g, int b, int s);
+
+/* Bytes of index data block b holds on chip: its table (8 B a row), its ring list (4 B an entry:
+ * where to read each ring cell) and its export list (2 B an entry: an own slot). */
+long persist_parts_index_bytes(const persist_parts *P, int b);
+
+#endif

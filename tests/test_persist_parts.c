@@ -1,0 +1,260 @@
+/* test_persist_parts.c — the parts of an on-chip persistent launch (src/plan/persist_parts.h):
+ * - ring and export sizes against a count done by hand on row bands of a lattice;
+ * - every first- and second-order relation of every own cell, read through the local table
+ *   (R_XY = the X slot of the Y slot's row), lands on the lattice cell the relation's
+ *   displacement gives (rel_dx, rel_dy) in row-major, z-curve and random orders, and on the cell
+ *   ugrid_follow gives on the cubed sphere, whose labels turn at the seams;
+ * - the exports against a different formulation: an own cell is exported iff a cell of another
+ *   block reaches it in one or two first-order hops;
+ * - the design note's counts for 512x512 in z-curve order over 132 blocks
+ *   (notes/issue35-design.md, section 4), and the refusals. CPU only. */
+#include "check.h"
+#include "access/persistent.h"
+#include "base/common.h"
+#include "grids/mesh.h"
+#include "src/plan/persist_parts.h"
+
+#include <string.h>
+
+/* Block b's table row of slot s (s < own + ring 1), or NULL. */
+static const uint16_t *row_of(const persist_parts *P, int b, int s)
+{
+    int rows = P->tstart[b + 1] - P->tstart[b];
+    return s < rows ? P->tab + 4 * ((size_t)P->tstart[b] + (size_t)s) : NULL;
+}
+
+/* The cell the table gives for relation r of own slot s of block b (-1: missing or unreachable). */
+static int table_follow(const persist_parts *P, const ugrid *g, int b, int s, int r)
+{
+    const uint16_t *row = row_of(P, b, s);
+    if (r < NREL1)
+        return row[r] == PERSIST_NO_SLOT ? -1 : persist_parts_cell(P, g, b, row[r]);
+    int y = row[rel_hop1(r)];
+    if (y == (int)PERSIST_NO_SLOT)
+        return -1;
+    const uint16_t *ry = row_of(P, b, y);
+    if (!ry)
+        return -2; /* the first hop is not a row: the rings are wrong */
+    int x = ry[rel_hop2(r)];
+    return x == (int)PERSIST_NO_SLOT ? -1 : persist_parts_cell(P, g, b, x);
+}
+
+/* Every relation of every own cell through the table: on a lattice (cell_at given) against the
+ * displacement, else against ugrid_follow. Returns the mismatches. */
+static long relations(const persist_parts *P, const ugrid *g, int lattice)
+{
+    long bad = 0;
+    for (int b = 0; b < P->nblocks; b++)
+        for (int s = 0; s < P->own0[b + 1] - P->own0[b]; s++) {
+            int c = g->nhalo + P->own0[b] + s;
+            for (int r = 0; r < NREL2; r++) {
+                int want;
+                if (lattice) {
+                    int x = g->cx[c] + rel_dx[r], y = g->cy[c] + rel_dy[r];
+                    want = x >= 0 && x < g->nx && y >= 0 && y < g->ny ? g->cell_at[y * g->nx + x]
+                                                                      : -1;
+                } else
+                    want = ugrid_follow(g, c, r);
+                if (table_follow(P, g, b, s, r) != want && bad++ < 5)
+                    fprintf(stderr, "block %d cell %d relation %s: table %d, expected %d\n", b, c,
+                            rel_name[r], table_follow(P, g, b, s, r), want);
+            }
+        }
+    return bad;
+}
+
+/* Exports by another formulation: own cell c is exported iff a cell d of another block reaches
+ * it in one or two first-order hops (through any cell). Returns the mismatches. */
+static long exports(const persist_parts *P, const ugrid *g)
+{
+    int c0 = g->nhalo, n = g->nxy;
+    int *owner = xalloc(sizeof(int) * (size_t)n);
+    unsigned char *want = xalloc((size_t)n), *got = xalloc((size_t)n);
+    for (int c = 0; c < n; c++)
+        owner[c] = -1;
+    for (int b = 0; b < P->nblocks; b++)
+        for (int j = P->own0[b]; j < P->own0[b + 1]; j++)
+            owner[c0 + j] = b;
+    for (int d = c0; d < n; d++)
+        for (int r = 0; r < NREL1; r++) {
+            int e = g->nbr[(size_t)r * n + d];
+            if (e < 0)
+                continue;
+            if (owner[e] >= 0 && owner[e] != owner[d])
+                want[e] = 1;
+            for (int q = 0; q < NREL1; q++) {
+                int f = g->nbr[(size_t)q * n + e];
+                if (f >= 0 && owner[f] >= 0 && owner[f] != owner[d])
+                    want[f] = 1;
+            }
+        }
+    long bad = 0;
+    for (int b = 0; b < P->nblocks; b++)
+        for (int i = P->xstart[b]; i < P->xstart[b + 1]; i++) {
+            int c = P->exports[i];
+            bad += owner[c] != b || got[c]; /* its own block's, listed once */
+            got[c] = 1;
+        }
+    for (int c = c0; c < n; c++)
+        bad += want[c] != got[c];
+    xfree(owner);
+    xfree(want);
+    xfree(got);
+    return bad;
+}
+
+/* Row bands: a 40 x 31 lattice with a halo of 2 has 36 x 27 inner cells; 9 blocks own 3 rows
+ * each. Ring 1: the rows above and below (36 each) and the halo cell left and right of each own
+ * row (2 x 3): 78. Ring 2: the rows two away (36 each), the ends of the rows next to the band
+ * (2 x 2), and the cells two left and right of each own row (2 x 3): 82. Every own row is read
+ * by the block above or below (the next row by its ring 1, the one after by its ring 2), but
+ * the first block's first row and the last block's last row: 108 exports, 72 at the ends. */
+static void bands(void)
+{
+    ugrid g;
+    if (ugrid_emulate(&g, 40, 31, 1, 2, LAYOUT_ROWMAJOR, 0, 0) != 0) {
+        CHECK(0, "emulate 40x31");
+        return;
+    }
+    persist_parts P;
+    CHECK(persist_parts_build(&P, &g, 9) == 0, "bands: build");
+    for (int b = 0; b < 9; b++) {
+        int own = P.own0[b + 1] - P.own0[b], h1 = P.r1start[b + 1] - P.r1start[b];
+        int h2 = P.r2start[b + 1] - P.r2start[b], x = P.xstart[b + 1] - P.xstart[b];
+        int xw = b == 0 || b == 8 ? 72 : 108;
+        CHECK(own == 108 && h1 == 78 && h2 == 82 && x == xw,
+              "bands: block %d owns %d, rings %d and %d, exports %d (expected 108, 78, 82, %d)", b,
+              own, h1, h2, x, xw);
+        CHECK(persist_parts_index_bytes(&P, b) == 8 * (108 + 78) + 4 * (78 + 82) + 2 * xw,
+              "bands: block %d index bytes %ld", b, persist_parts_index_bytes(&P, b));
+    }
+    CHECK(P.own_max == 108 && P.r1_max == 78 && P.r2_max == 82 && P.x_max == 108 &&
+              P.slots_max == 268 && P.ring_all == 9 * 160 && P.export_all == 7 * 108 + 2 * 72,
+          "bands: maxima %d %d %d %d %d, totals %ld %ld", P.own_max, P.r1_max, P.r2_max, P.x_max,
+          P.slots_max, P.ring_all, P.export_all);
+    CHECK(relations(&P, &g, 1) == 0, "bands: relations");
+    CHECK(exports(&P, &g) == 0, "bands: exports");
+    persist_parts_free(&P);
+    ugrid_free(&g);
+}
+
+/* The lattice in every order, with block counts that cut rows anywhere. */
+static void orders(void)
+{
+    for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
+        ugrid g;
+        if (ugrid_emulate(&g, 37, 29, 1, 2, (layout_t)lay, 4, 7) != 0) {
+            CHECK(0, "emulate 37x29 %s", layout_name[lay]);
+            continue;
+        }
+        static const int nbs[] = {1, 2, 3, 7, 132};
+        for (size_t k = 0; k < sizeof nbs / sizeof nbs[0]; k++) {
+            persist_parts P;
+            if (persist_parts_build(&P, &g, nbs[k]) != 0) {
+                CHECK(0, "%s nb=%d: build", layout_name[lay], nbs[k]);
+                continue;
+            }
+            long bad = relations(&P, &g, 1), badx = exports(&P, &g);
+            CHECK(bad == 0 && badx == 0, "%s nb=%d: %ld relations and %ld exports wrong",
+                  layout_name[lay], nbs[k], bad, badx);
+            persist_parts_free(&P);
+        }
+        ugrid_free(&g);
+    }
+}
+
+/* The cubed sphere: labels turn at the seams, three cells meet at the corners. */
+static void sphere(void)
+{
+    mesh m;
+    if (mesh_gen_cubed_sphere(&m, 12, 2) != 0) {
+        CHECK(0, "cubed sphere");
+        return;
+    }
+    ugrid g;
+    ugrid_from_mesh(&g, &m, 2, 2, NULL);
+    static const int nbs[] = {1, 5, 64};
+    for (size_t k = 0; k < sizeof nbs / sizeof nbs[0]; k++) {
+        persist_parts P;
+        if (persist_parts_build(&P, &g, nbs[k]) != 0) {
+            CHECK(0, "sphere nb=%d: build", nbs[k]);
+            continue;
+        }
+        long bad = relations(&P, &g, 0), badx = exports(&P, &g);
+        CHECK(bad == 0 && badx == 0, "sphere nb=%d: %ld relations and %ld exports wrong", nbs[k],
+              bad, badx);
+        persist_parts_free(&P);
+    }
+    ugrid_free(&g);
+    mesh_free(&m);
+}
+
+/* The design note's counts: 512 x 512 (508 x 508 inner cells), z-curve, 132 blocks: own cells
+ * 1,956 at most; rings (1 and 2) of 483 on average and 598 at most, 297 of them ring 1 at most;
+ * exports 427 on average and 557 at most; a table of 2,253 rows in the largest block. */
+static void note_counts(void)
+{
+    ugrid g;
+    if (ugrid_emulate(&g, 512, 512, 1, 2, LAYOUT_ZCURVE, 0, 0) != 0) {
+        CHECK(0, "emulate 512x512");
+        return;
+    }
+    persist_parts P;
+    if (persist_parts_build(&P, &g, 132) != 0) {
+        CHECK(0, "512x512 over 132 blocks: build");
+        ugrid_free(&g);
+        return;
+    }
+    int ring_max = 0, rows_max = 0;
+    for (int b = 0; b < 132; b++) {
+        int h = (P.r1start[b + 1] - P.r1start[b]) + (P.r2start[b + 1] - P.r2start[b]);
+        int rows = P.tstart[b + 1] - P.tstart[b];
+        ring_max = h > ring_max ? h : ring_max;
+        rows_max = rows > rows_max ? rows : rows_max;
+    }
+    double ring_mean = (double)P.ring_all / 132, x_mean = (double)P.export_all / 132;
+    CHECK(P.own_max == 1956 && P.r1_max == 297 && ring_max == 598 && P.x_max == 557,
+          "512x512 z-curve: own %d, ring 1 %d, rings %d, exports %d (the note: 1956, 297, 598, "
+          "557)", P.own_max, P.r1_max, ring_max, P.x_max);
+    CHECK((long)(ring_mean + 0.5) == 483 && (long)(x_mean + 0.5) == 427,
+          "512x512 z-curve: rings %.1f and exports %.1f on average (the note: 483, 427)",
+          ring_mean, x_mean);
+    CHECK(rows_max <= 1956 + 297 && P.slots_max <= 1956 + 598, "512x512 z-curve: %d rows, %d slots",
+          rows_max, P.slots_max);
+    persist_parts_free(&P);
+    ugrid_free(&g);
+}
+
+static void refusals(void)
+{
+    ugrid g;
+    if (ugrid_emulate(&g, 300, 300, 1, 2, LAYOUT_ZCURVE, 0, 0) != 0) {
+        CHECK(0, "emulate 300x300");
+        return;
+    }
+    char msg[512];
+    persist_parts P;
+    perr_saved saved = perr_capture_save();
+    perr_capture(msg, sizeof msg);
+    msg[0] = 0;
+    CHECK(persist_parts_build(&P, &g, 1) == -1 && strstr(msg, "16-bit slots"),
+          "one block of 87,616 cells: '%s'", msg);
+    CHECK(P.own0 == NULL && P.tab == NULL, "a refused build leaves nothing behind");
+    msg[0] = 0;
+    CHECK(persist_parts_build(&P, &g, 0) == -1 && strstr(msg, "0 blocks"), "0 blocks: '%s'", msg);
+    CHECK(persist_parts_build(&P, &g, 2) == 0 && P.slots_max <= PERSIST_MAX_SLOTS,
+          "two blocks of 43,808 cells and their rings fit: %d slots", P.slots_max);
+    persist_parts_free(&P);
+    perr_capture_restore(saved);
+    ugrid_free(&g);
+}
+
+int main(void)
+{
+    bands();
+    orders();
+    sphere();
+    note_counts();
+    refusals();
+    return check_done("test_persist_parts");
+}
