@@ -1,0 +1,179 @@
+/* test_persist_onchip_emul.c — issue 35, step S1: the schedule of an on-chip persistent launch
+ * (notes/issue35-design.md, section 4), emulated on the CPU block by block, against the in-core
+ * iteration (iter_run_incore), bit for bit. It is a different formulation of laplap's step:
+ *
+ * - each block keeps the state of its own cells at its first L levels (the cached levels) in a
+ *   local array for the whole run; the other levels stream through the global state, as today;
+ * - a step reads a cached level's ring (src/plan/persist_parts.h) from export buffers of the
+ *   step's parity, which every block wrote at the previous step (its exports; grid halo cells are
+ *   fixed and written once), and writes its own exports to the other parity: the grid barrier's
+ *   ping-pong;
+ * - pass 1 computes the Laplacian at every own and ring-1 entry from that entry's own row of the
+ *   local table; pass 2 the laplap at the own cells from those, then the fold (state - v/64);
+ *   the body's 20 frame-free relations are never read;
+ * - at the end the cached levels are flushed to the global state.
+ *
+ * Cases: the lattice in row-major, z-curve and random order; 1, 2, 3 and 7 blocks; no level, one
+ * and every level cached; 1, 2 and 7 steps; double and float. (The local table's relations on
+ * the cubed sphere are tested in test_persist_parts.) A mutation (one block's inner ring cells
+ * read from the wrong parity) must be caught. */
+#include "check.h"
+#include "base/common.h"
+#include "src/exec/iterate.h"
+#include "src/exec/problem.h"
+#include "src/plan/persist_parts.h"
+#include "stencils/laplap.h"
+#include "stencils/stencil.h"
+
+#include <string.h>
+
+enum { MUTATE_NONE, MUTATE_PARITY };
+
+/* emulate_T(pb, P, f, steps, L, mutate): advances state f (field 0, pb's grid) by `steps` laplap
+ * steps on the blocks of P with L cached levels. */
+#define EMULATE(TY)                                                                               \
+    static void emulate_##TY(const problem *pb, const persist_parts *P, fieldset f, int steps,     \
+                             int L, int mutate)                                                   \
+    {                                                                                             \
+        typedef TY T; /* the type LAPLAP_COMBINE computes in */                                   \
+        const ugrid *g = &pb->ug;                                                                 \
+        int nz = g->nz, nxy = g->nxy, nb = P->nblocks;                                            \
+        long zs = g->zstride;                                                                     \
+        T *cur = (T *)f.p[0], *nxt = xalloc(sizeof(T) * g->len);                                  \
+        memcpy(nxt, cur, sizeof(T) * g->len);                                                     \
+        /* export buffers: a plane of cells a cached level, two parities; all cells start with    \
+         * the initial state (the grid halo's values for the whole run) */                        \
+        T *xb[2];                                                                                 \
+        for (int p = 0; p < 2; p++) {                                                             \
+            xb[p] = xalloc(sizeof(T) * (size_t)nxy * (size_t)(L > 0 ? L : 1));                    \
+            for (int z = 0; z < L; z++)                                                           \
+                memcpy(xb[p] + (size_t)z * nxy, cur + z * zs, sizeof(T) * (size_t)nxy);           \
+        }                                                                                         \
+        /* each block's cache: own cells x cached levels */                                       \
+        T **loc = xalloc(sizeof(T *) * (size_t)nb);                                               \
+        for (int b = 0; b < nb; b++) {                                                            \
+            int m = P->own0[b + 1] - P->own0[b];                                                  \
+            loc[b] = xalloc(sizeof(T) * (size_t)m * (size_t)(L > 0 ? L : 1));                     \
+            for (int z = 0; z < L; z++)                                                           \
+                for (int j = 0; j < m; j++)                                                       \
+                    loc[b][(size_t)z * m + j] = cur[z * zs + g->nhalo + P->own0[b] + j];          \
+        }                                                                                         \
+        T *v = xalloc(sizeof(T) * (size_t)P->slots_max), *lap = xalloc(sizeof(T) * (size_t)P->slots_max); \
+        for (int t = 0; t < steps; t++) {                                                         \
+            int par = t & 1;                                                                      \
+            for (int b = 0; b < nb; b++) {                                                        \
+                int m = P->own0[b + 1] - P->own0[b];                                              \
+                int h1 = P->r1start[b + 1] - P->r1start[b], h2 = P->r2start[b + 1] - P->r2start[b]; \
+                const uint16_t *tab = P->tab + 4 * (size_t)P->tstart[b];                          \
+                for (int z = 0; z < nz; z++) {                                                    \
+                    int cached = z < L;                                                           \
+                    /* the level's values at the block's slots */                                  \
+                    for (int s = 0; s < m + h1 + h2; s++) {                                       \
+                        int c = persist_parts_cell(P, g, b, s);                                   \
+                        if (s < m)                                                                \
+                            v[s] = cached ? loc[b][(size_t)z * m + s] : cur[z * zs + c];          \
+                        else if (cached) {                                                        \
+                            int q = mutate == MUTATE_PARITY && b == nb / 2 && c >= g->nhalo       \
+                                        ? !par : par;                                             \
+                            v[s] = xb[q][(size_t)z * nxy + c];                                     \
+                        } else                                                                    \
+                            v[s] = cur[z * zs + c];                                               \
+                    }                                                                             \
+                    /* pass 1: the Laplacian at every own and ring-1 entry, from its own row */    \
+                    for (int e = 0; e < m + h1; e++) {                                            \
+                        const uint16_t *r = tab + 4 * e;                                          \
+                        lap[e] = LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]);        \
+                    }                                                                             \
+                    /* pass 2: laplap at the own cells, folded into the state */                   \
+                    for (int e = 0; e < m; e++) {                                                 \
+                        const uint16_t *r = tab + 4 * e;                                          \
+                        T o = LAPLAP_COMBINE(lap[e], lap[r[0]], lap[r[1]], lap[r[2]], lap[r[3]]); \
+                        T s = v[e] - o / (T)64;                                                   \
+                        int c = g->nhalo + P->own0[b] + e;                                        \
+                        if (cached)                                                               \
+                            loc[b][(size_t)z * m + e] = s;                                        \
+                        else                                                                      \
+                            nxt[z * zs + c] = s;                                                  \
+                    }                                                                             \
+                    if (cached) /* the exports, for the next step's rings */                      \
+                        for (int i = P->xstart[b]; i < P->xstart[b + 1]; i++) {                   \
+                            int c = P->exports[i];                                                \
+                            xb[!par][(size_t)z * nxy + c] =                                        \
+                                loc[b][(size_t)z * m + (c - g->nhalo - P->own0[b])];              \
+                        }                                                                         \
+                }                                                                                 \
+            }                                                                                     \
+            /* the streamed levels: the next state becomes the current one */                    \
+            for (int z = L; z < nz; z++)                                                          \
+                memcpy(cur + z * zs, nxt + z * zs, sizeof(T) * (size_t)nxy);                      \
+        }                                                                                         \
+        for (int b = 0; b < nb; b++) { /* the flush */                                            \
+            int m = P->own0[b + 1] - P->own0[b];                                                  \
+            for (int z = 0; z < L; z++)                                                           \
+                for (int j = 0; j < m; j++)                                                       \
+                    cur[z * zs + g->nhalo + P->own0[b] + j] = loc[b][(size_t)z * m + j];          \
+            xfree(loc[b]);                                                                        \
+        }                                                                                         \
+        xfree(loc);                                                                               \
+        xfree(v);                                                                                 \
+        xfree(lap);                                                                               \
+        xfree(xb[0]);                                                                             \
+        xfree(xb[1]);                                                                             \
+        xfree(nxt);                                                                               \
+    }
+EMULATE(double)
+EMULATE(float)
+
+/* Runs one case: the emulation against iter_run_incore; returns the points that differ. */
+static long one(const problem *pb, int nblocks, int steps, int L, int mutate)
+{
+    persist_parts P;
+    if (persist_parts_build(&P, &pb->ug, nblocks) != 0)
+        return -1;
+    fieldset ref = iter_fields_copy(pb), emu = iter_fields_copy(pb);
+    iter_run_incore(pb, ref, steps);
+    if (pb->s.prec == PREC_DOUBLE)
+        emulate_double(pb, &P, emu, steps, L, mutate);
+    else
+        emulate_float(pb, &P, emu, steps, L, mutate);
+    long bad = iter_state_differ(pb, ref, emu, NULL);
+    iter_fields_free(pb, &ref);
+    iter_fields_free(pb, &emu);
+    persist_parts_free(&P);
+    return bad;
+}
+
+static void cases(problem *pb, const char *what)
+{
+    static const int nbs[] = {1, 2, 3, 7}, Ts[] = {1, 2, 7};
+    int nz = pb->ug.nz, Ls[] = {0, 1, nz};
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 3; k++)
+            for (int l = 0; l < 3; l++) {
+                long bad = one(pb, nbs[i], Ts[k], Ls[l], MUTATE_NONE);
+                CHECK(bad == 0, "%s %s: %d blocks, %d steps, %d of %d levels cached: %ld points "
+                      "differ", what, prec_name(pb->s.prec), nbs[i], Ts[k], Ls[l], nz, bad);
+            }
+    /* one block's inner ring cells read from the wrong parity: caught from the second step on */
+    long bad = one(pb, 3, 2, nz, MUTATE_PARITY);
+    CHECK(bad > 0, "%s %s: a ring entry of the wrong parity went unnoticed", what,
+          prec_name(pb->s.prec));
+}
+
+int main(void)
+{
+    static const layout_t lays[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_RANDOM};
+    for (int prec = 0; prec < 2; prec++) {
+        for (int k = 0; k < 3; k++) {
+            problem_spec s = {ST_LAPLAP, prec, 37, 29, 5, 2, lays[k], 8, 5, 0, 0};
+            problem pb;
+            if (problem_make(&pb, &s) != 0) {
+                CHECK(0, "problem_make %s", layout_name[lays[k]]);
+                continue;
+            }
+            cases(&pb, layout_name[lays[k]]);
+            problem_free(&pb);
+        }
+    }
+    return check_done("test_persist_onchip_emul");
+}
