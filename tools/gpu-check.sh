@@ -8,7 +8,7 @@
 #   GPU_CHECK_CPU=0 tools/gpu-check.sh                    no CPU tests (CI runs them)
 #   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
 #   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only (all but
-#                                   gpu_full and persistent: the engine, out of core, persistent
+#                                   gpu_full, persistent and persist_onchip: the engine, out of core, persistent
 #                                   kernels on small grids, the C API and the examples)
 #   GPU_CHECK_OOC=0 tools/gpu-check.sh                    skip the out-of-core runs
 #   GPU_CHECK_PERSISTENT=0 tools/gpu-check.sh             skip the persistent runs (laplap, hdiff,
@@ -63,7 +63,7 @@ step configure configure.log cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release || 
 step build build.log cmake --build $build -j "$jobs" || { grep -E "error" "$out/build.log" | head -n 30; exit 1; }
 if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
     sel=(-L gpu)
-    [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-L gpu -E '^(gpu_full|persistent)$')
+    [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-L gpu -E '^(gpu_full|persistent|persist_onchip)$')
     step "ctest ${sel[*]}" ctest-gpu.log ctest --test-dir $build "${sel[@]}" --output-on-failure -V
     [ "${GPU_CHECK_CPU:-1}" != 0 ] &&
         step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
@@ -78,6 +78,14 @@ if [ "${GPU_CHECK_SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/nul
         --error-exitcode 9 ./$build/tests/test_persistent --small
     step "racecheck test_persistent" racecheck-persistent.log compute-sanitizer --tool racecheck \
         --racecheck-report all --error-exitcode 9 ./$build/tests/test_persistent --small
+    # the on-chip persistent kernel (issue 35): its slots and cache in shared memory, the export
+    # buffers and the state written by other blocks across the grid barrier
+    step "memcheck test_persist_onchip" memcheck-onchip.log compute-sanitizer --tool memcheck \
+        --error-exitcode 9 ./$build/tests/test_persist_onchip --small
+    step "racecheck test_persist_onchip" racecheck-onchip.log compute-sanitizer --tool racecheck \
+        --racecheck-report all --error-exitcode 9 ./$build/tests/test_persist_onchip --small
+    step "synccheck test_persist_onchip" synccheck-onchip.log compute-sanitizer --tool synccheck \
+        --error-exitcode 9 ./$build/tests/test_persist_onchip --small
     # graphlap's persistent kernels: the lists in shared memory (copied once) and from the table
     step "memcheck test_persistent_graph" memcheck-persistent-graph.log compute-sanitizer \
         --tool memcheck --error-exitcode 9 ./$build/tests/test_persistent_graph --quick

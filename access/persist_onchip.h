@@ -1,0 +1,55 @@
+/* persist_onchip.h — the on-chip persistent kernel of iterated laplap (issue 35;
+ * notes/issue35-design.md, section 4): one cooperative launch runs every step; block b owns the
+ * parts of src/plan/persist_parts.h (its run of cells, rings 1 and 2, a W/E/S/N table of 16-bit
+ * local slots) and keeps the state of its own cells at the cached levels 0..levels-1 in shared
+ * memory for the whole run. Each step, at a cached level, it reads its rings from the export
+ * buffer of the step's parity, computes the Laplacian at every own and ring-1 entry from that
+ * entry's own table row (pass 1), then laplap at its own cells with the fold (pass 2), keeps the
+ * new values and writes those of its exported cells to the other parity's buffer; the other
+ * levels stream through the two state arrays. A grid barrier between two steps. The arithmetic
+ * is the body's (LAPLAP_COMBINE, stencils/laplap.h) with the fold of registry.h, so the state
+ * equals the CPU iteration's bit for bit (tests/test_persist_onchip_emul.c emulates this
+ * schedule on the CPU; tests/test_persist_onchip.c runs it). Launched by src/plan/persist_onchip.c. */
+#ifndef PILLAR_PERSIST_ONCHIP_H
+#define PILLAR_PERSIST_ONCHIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ONCHIP_MAX_THREADS 1024
+
+typedef struct {
+    void *state, *other;   /* the state arrays (level stride zs): step t reads `state` at even
+                            * t and writes `other`, the other way round at odd t; both hold the
+                            * initial state at the grid halo's cells */
+    void *xb0, *xb1;       /* export buffers, nxy values a cached level: parity 0 is read at even
+                            * steps; both start with the initial state at every cell */
+    const int32_t *own0, *r1start, *ring1, *r2start, *ring2, *tstart; /* persist_parts */
+    const uint16_t *tab;
+    const unsigned char *exported; /* per plane cell: an own cell another block's ring holds */
+    long zs;
+    int nz, nxy, c0;       /* levels computed, cells a level, the first inner cell */
+    int steps, levels;     /* steps; cached levels */
+    int rows_max, slots_max, own_max; /* the parts' largest block (shared memory's layout) */
+} onchip_params;
+
+/* Shared memory (bytes) a block needs: its table rows, its cached levels, one level's values at
+ * its slots and one Laplacian a row, for values of es bytes. */
+static inline size_t onchip_smem(const onchip_params *p, size_t es)
+{
+    size_t tab = ((size_t)p->rows_max * 8 + 15) / 16 * 16;
+    return tab + es * ((size_t)p->levels * (size_t)p->own_max + (size_t)p->slots_max +
+                       (size_t)p->rows_max);
+}
+
+/* onchip_kernels[precision]: laplap's host stubs for cudaLaunchCooperativeKernel(args =
+ * {&onchip_params}). */
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern const void *const onchip_kernels[2];
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,180 @@
+/* persist_onchip.c — the on-chip persistent run of laplap (src/plan/persist_onchip.h). */
+#include "persist_onchip.h"
+
+#include "persist_parts.h"
+
+#include "access/persist_onchip.h"
+#include "src/exec/gpu_launch.h"
+
+#include <string.h>
+
+/* A device copy of n bytes at h. */
+static void *up(const void *h, size_t n)
+{
+    void *d = NULL;
+    CK(cudaMalloc(&d, n ? n : 1));
+    if (n)
+        CK(cudaMemcpy(d, h, n, cudaMemcpyHostToDevice));
+    return d;
+}
+
+/* The most levels whose shared memory fits `avail` bytes (levels as in p), at most nz. */
+static int levels_fitting(onchip_params p, size_t es, size_t avail, int nz)
+{
+    int L = 0;
+    while (L < nz) {
+        p.levels = L + 1;
+        if (onchip_smem(&p, es) > avail)
+            break;
+        L++;
+    }
+    return L;
+}
+
+int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
+                       onchip_timing *t)
+{
+    memset(t, 0, sizeof *t);
+    const ugrid *g = &pb->ug;
+    if (pb->s.stencil != ST_LAPLAP || steps < 1) {
+        perr("on-chip persistent run: laplap only, and at least one step (%s, %d steps)",
+             stencil_table[pb->s.stencil].name, steps);
+        return -1;
+    }
+    int dev = 0, coop = 0, sms = 0, smem_max = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CK(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (!coop) {
+        perr("on-chip persistent run: this device has no cooperative launches");
+        return -1;
+    }
+    size_t es = prec_size(pb->s.prec);
+    const void *fn = onchip_kernels[pb->s.prec];
+    int threads = r->threads > 0 ? r->threads : 512;
+    if (threads > ONCHIP_MAX_THREADS) {
+        perr("on-chip persistent run: %d threads a block, at most %d", threads,
+             ONCHIP_MAX_THREADS);
+        return -1;
+    }
+    CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+    int nblocks = r->blocks > 0 ? r->blocks : sms;
+    persist_parts P;
+    if (persist_parts_build(&P, g, nblocks) != 0)
+        return -1;
+    /* the two-pass body reads the four neighbours of every own and ring-1 entry */
+    for (long i = 0; i < 4L * P.tstart[nblocks]; i++)
+        if (P.tab[i] == PERSIST_NO_SLOT) {
+            int b = 0;
+            while (4L * P.tstart[b + 1] <= i)
+                b++;
+            perr("on-chip persistent run: cell %d (block %d) misses its %s neighbour: the grid's "
+                 "boundary is within two cells of an inner cell",
+                 persist_parts_cell(&P, g, b, (int)(i / 4 - P.tstart[b])), b,
+                 rel_name[i % 4]);
+            persist_parts_free(&P);
+            return -1;
+        }
+    onchip_params A;
+    memset(&A, 0, sizeof A);
+    A.rows_max = 0;
+    for (int b = 0; b < nblocks; b++) {
+        int rows = P.tstart[b + 1] - P.tstart[b];
+        A.rows_max = rows > A.rows_max ? rows : A.rows_max;
+    }
+    A.slots_max = P.slots_max;
+    A.own_max = P.own_max;
+    int nz = stencil_zend(ST_LAPLAP, g->nz);
+    A.levels = r->levels >= 0 ? r->levels : levels_fitting(A, es, (size_t)smem_max, nz);
+    if (A.levels > nz)
+        A.levels = nz;
+    size_t smem = onchip_smem(&A, es);
+    int per_sm = 0;
+    if (smem <= (size_t)smem_max &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem) != cudaSuccess) {
+        cudaGetLastError();
+        per_sm = 0;
+    }
+    if (smem > (size_t)smem_max || (long)per_sm * sms < nblocks) {
+        perr("on-chip persistent run: %d blocks of %d threads with %zu bytes of shared memory "
+             "(%d cached levels) cannot all be resident (%d a SM, %d SMs, %d bytes a block at "
+             "most)", nblocks, threads, smem, A.levels, per_sm, sms, smem_max);
+        persist_parts_free(&P);
+        return -1;
+    }
+    unsigned char *exported = xalloc((size_t)g->nxy);
+    for (long i = 0; i < P.export_all; i++)
+        exported[P.exports[i]] = 1;
+    size_t nb1 = sizeof(int32_t) * (size_t)(nblocks + 1), bytes = es * g->len;
+    int32_t *d_own0 = up(P.own0, nb1), *d_r1s = up(P.r1start, nb1), *d_r2s = up(P.r2start, nb1);
+    int32_t *d_ts = up(P.tstart, nb1);
+    int32_t *d_r1 = up(P.ring1, sizeof(int32_t) * (size_t)P.r1start[nblocks]);
+    int32_t *d_r2 = up(P.ring2, sizeof(int32_t) * (size_t)P.r2start[nblocks]);
+    uint16_t *d_tab = up(P.tab, sizeof(uint16_t) * 4 * (size_t)P.tstart[nblocks]);
+    unsigned char *d_x = up(exported, (size_t)g->nxy);
+    void *d_state = up(f.p[0], bytes), *d_other = up(f.p[0], bytes);
+    size_t xbytes = es * (size_t)g->nxy * (size_t)(A.levels > 0 ? A.levels : 1);
+    void *d_xb[2];
+    for (int q = 0; q < 2; q++) {
+        CK(cudaMalloc(&d_xb[q], xbytes));
+        for (int z = 0; z < A.levels; z++) /* every cell's initial value (the halo's for good) */
+            CK(cudaMemcpy((char *)d_xb[q] + es * (size_t)z * g->nxy,
+                          (const char *)f.p[0] + es * (size_t)z * g->zstride, es * g->nxy,
+                          cudaMemcpyHostToDevice));
+    }
+    A.state = d_state;
+    A.other = d_other;
+    A.xb0 = d_xb[0];
+    A.xb1 = d_xb[1];
+    A.own0 = d_own0;
+    A.r1start = d_r1s;
+    A.ring1 = d_r1;
+    A.r2start = d_r2s;
+    A.ring2 = d_r2;
+    A.tstart = d_ts;
+    A.tab = d_tab;
+    A.exported = d_x;
+    A.zs = g->zstride;
+    A.nz = nz;
+    A.nxy = g->nxy;
+    A.c0 = g->nhalo;
+    A.steps = steps;
+
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    void *args[] = {&A};
+    CK(cudaEventRecord(e0, 0));
+    cudaError_t e = cudaLaunchCooperativeKernel(fn, (dim3){(unsigned)nblocks, 1, 1},
+                                                (dim3){(unsigned)threads, 1, 1}, args, smem, 0);
+    CK(cudaEventRecord(e1, 0));
+    int rc = 0;
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        perr("on-chip persistent run: the cooperative launch of %d blocks x %d threads was "
+             "refused: %s", nblocks, threads, cudaGetErrorString(e));
+        rc = -1;
+    }
+    CK(cudaEventSynchronize(e1));
+    CK(cudaGetLastError());
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (rc == 0) { /* after an odd number of steps the state is in `other` */
+        CK(cudaMemcpy(f.p[0], steps % 2 ? d_other : d_state, bytes, cudaMemcpyDeviceToHost));
+        t->blocks = nblocks;
+        t->threads = threads;
+        t->levels = A.levels;
+        t->smem = smem;
+        t->kernel_s = ms * 1e-3;
+    }
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    void *frees[] = {d_own0, d_r1s, d_r2s, d_ts, d_r1, d_r2, d_tab, d_x, d_state, d_other,
+                     d_xb[0], d_xb[1]};
+    for (size_t i = 0; i < sizeof frees / sizeof frees[0]; i++)
+        CK(cudaFree(frees[i]));
+    xfree(exported);
+    persist_parts_free(&P);
+    return rc;
+}

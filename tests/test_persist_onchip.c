@@ -1,0 +1,178 @@
+/* test_persist_onchip.c — issue 35: the on-chip persistent kernel of laplap (access/
+ * persist_onchip.cu, src/plan/persist_onchip.c) against the CPU iteration (iter_run_incore), bit
+ * for bit: the lattice in row-major, z-curve and random order, and the quad meshes whose labels
+ * turn (the cubed sphere, a rotated patch, a scrambled one: tests/quad_meshes.h, in METIS order);
+ * 1, 3, 7 and every SM's blocks; no level, one, two and every level cached; 1, 2 and 7 steps;
+ * double and float. Refusals: another stencil, a grid whose boundary is too near, too many
+ * cached levels. --small: without the 512 x 512 x 16 runs. Exits 77 (skipped) without a device. */
+#include "check.h"
+#include "quad_meshes.h"
+#include "src/exec/gpu.h"
+#include "src/exec/iterate.h"
+#include "src/io/mesh_io.h"
+#include "src/plan/persist_onchip.h"
+
+#include <cuda_runtime_api.h>
+#include <string.h>
+#include <unistd.h>
+
+static long runs;
+
+/* Runs pb's laplap `steps` steps on chip with request r; compares with the CPU. */
+static void run_case(const problem *pb, int steps, onchip_request r, const char *what)
+{
+    fieldset ref = iter_fields_copy(pb), gpu = iter_fields_copy(pb);
+    iter_run_incore(pb, ref, steps);
+    onchip_timing t;
+    char msg[512] = "";
+    perr_saved saved = perr_capture_save();
+    perr_capture(msg, sizeof msg);
+    int rc = persist_onchip_run(pb, gpu, steps, &r, &t);
+    perr_capture_restore(saved);
+    CHECK(rc == 0, "%s: %d steps, %d blocks, %d levels: refused: %s", what, steps, r.blocks,
+          r.levels, msg);
+    if (rc == 0) {
+        long bad = iter_state_differ(pb, ref, gpu, NULL);
+        CHECK(bad == 0, "%s: %d steps on %d blocks x %d threads, %d levels cached: %ld points "
+              "differ", what, steps, t.blocks, t.threads, t.levels, bad);
+        runs++;
+    }
+    iter_fields_free(pb, &ref);
+    iter_fields_free(pb, &gpu);
+}
+
+static void cases_of(const problem *pb, const char *what, int sms)
+{
+    int nz = pb->ug.nz;
+    const int blocks[] = {1, 3, 7, sms}, levels[] = {0, 1, 2, nz}, steps[] = {1, 2, 7};
+    for (int i = 0; i < 4; i++)
+        for (int l = 0; l < 4; l++)
+            for (int k = 0; k < 3; k++) {
+                if (levels[l] > nz || (long)blocks[i] > pb->ug.nxy - pb->ug.nhalo)
+                    continue;
+                run_case(pb, steps[k], (onchip_request){blocks[i], 0, levels[l]}, what);
+            }
+}
+
+static void lattices(int sms, int small)
+{
+    static const layout_t lays[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_RANDOM};
+    for (int prec = 0; prec < 2; prec++)
+        for (int k = 0; k < 3; k++) {
+            problem_spec s = {ST_LAPLAP, (precision_t)prec, 37, 29, 5, 2, lays[k], 8, 5, 0, 0};
+            problem pb;
+            if (problem_make(&pb, &s) != 0) {
+                CHECK(0, "problem %s", layout_name[lays[k]]);
+                continue;
+            }
+            char what[96];
+            snprintf(what, sizeof what, "lattice 37x29x5 %s %s", layout_name[lays[k]],
+                     prec_name(s.prec));
+            cases_of(&pb, what, sms);
+            problem_free(&pb);
+        }
+    if (small)
+        return;
+    /* the design's size: every SM a block, as many levels as fit, and none */
+    problem_spec s = {ST_LAPLAP, PREC_DOUBLE, 512, 512, 16, 2, LAYOUT_ZCURVE, 8, 5, 0, 0};
+    problem pb;
+    if (problem_make(&pb, &s) != 0) {
+        CHECK(0, "problem 512x512x16");
+        return;
+    }
+    run_case(&pb, 20, (onchip_request){0, 0, -1}, "lattice 512x512x16 z-curve double");
+    run_case(&pb, 20, (onchip_request){0, 0, 0}, "lattice 512x512x16 z-curve double");
+    problem_free(&pb);
+}
+
+static void quads(const char *dir, int sms)
+{
+    for (int k = 0; k < NQUAD_CASES; k++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/quad%d.h5", dir, k);
+        mesh m;
+        int ok = quad_case_make(&quad_cases[k], &m) == 0 && mesh_write(path, &m) == 0;
+        CHECK(ok, "%s", quad_cases[k].name);
+        mesh_free(&m);
+        if (!ok)
+            continue;
+        problem_spec s = {ST_LAPLAP, (precision_t)(k % 2), 0, 0, 0, 2, LAYOUT_ROWMAJOR, 16, 5, 0,
+                          0};
+        problem pb;
+        if (problem_make_mesh(&pb, &s, path, MESH_ORDER_METIS) != 0) {
+            CHECK(0, "problem of %s", quad_cases[k].name);
+            continue;
+        }
+        if (pb.ug.nhalo == 0 || quad_cases[k].spec.kind == MESH_CUBED_SPHERE)
+            cases_of(&pb, quad_cases[k].name, sms);
+        else { /* a bounded patch: its boundary cells lack neighbours the two passes read */
+            fieldset f = iter_fields_copy(&pb);
+            onchip_timing t;
+            char msg[512] = "";
+            perr_saved saved = perr_capture_save();
+            perr_capture(msg, sizeof msg);
+            int rc = persist_onchip_run(&pb, f, 1, &(onchip_request){3, 0, 1}, &t);
+            perr_capture_restore(saved);
+            CHECK(rc == 0 || strstr(msg, "misses its"), "%s: %s", quad_cases[k].name, msg);
+            if (rc == 0)
+                cases_of(&pb, quad_cases[k].name, sms);
+            iter_fields_free(&pb, &f);
+        }
+        problem_free(&pb);
+        unlink(path);
+    }
+}
+
+static void refusals(void)
+{
+    problem_spec s = {ST_LAP, PREC_DOUBLE, 20, 18, 4, 1, LAYOUT_ROWMAJOR, 8, 5, 0, 0};
+    problem pb;
+    char msg[512];
+    onchip_timing t;
+    perr_saved saved = perr_capture_save();
+    perr_capture(msg, sizeof msg);
+    if (problem_make(&pb, &s) == 0) {
+        fieldset f = iter_fields_copy(&pb);
+        msg[0] = 0;
+        CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){0, 0, 0}, &t) == -1 &&
+                  strstr(msg, "laplap only"),
+              "lap refused: '%s'", msg);
+        iter_fields_free(&pb, &f);
+        problem_free(&pb);
+    }
+    problem_spec l = {ST_LAPLAP, PREC_DOUBLE, 300, 300, 64, 2, LAYOUT_ZCURVE, 8, 5, 0, 0};
+    if (problem_make(&pb, &l) == 0) {
+        fieldset f = iter_fields_copy(&pb);
+        msg[0] = 0;
+        CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){4, 0, 64}, &t) == -1 &&
+                  strstr(msg, "cannot all be resident"),
+              "64 cached levels of 22,000 cells a block refused: '%s'", msg);
+        msg[0] = 0;
+        CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){1, 0, 0}, &t) == -1 &&
+                  strstr(msg, "16-bit"),
+              "one block of 87,616 cells refused: '%s'", msg);
+        iter_fields_free(&pb, &f);
+        problem_free(&pb);
+    }
+    perr_capture_restore(saved);
+}
+
+int main(int argc, char **argv)
+{
+    char msg[256];
+    if (!gpu_probe(msg, sizeof msg)) {
+        printf("test_persist_onchip: skipped: %s\n", msg);
+        return 77;
+    }
+    int small = argc > 1 && strcmp(argv[1], "--small") == 0, dev = 0, sms = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    char dir[] = "/tmp/pillar-test-onchip-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "a temporary folder");
+    refusals();
+    lattices(sms, small);
+    quads(dir, sms);
+    rmdir(dir);
+    printf("test_persist_onchip: %ld runs on the device equal the CPU's\n", runs);
+    return check_done("test_persist_onchip");
+}
