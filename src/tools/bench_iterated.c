@@ -1,7 +1,8 @@
 /* cmd_bench_iterated.c — `pillar bench --iterated`: in-core iterated runs of every stencil that
  * has them, timed the ways pillar can run them (docs/benchmark.md#iterated-runs): the host loop
  * (one kernel launch a step), K = 2 and 3 steps per launch (laplap, hdiff, graphlap), the
- * persistent launch (laplap, hdiff, lap, graphlap) and what --persistent auto picks. Kernels only, a
+ * persistent launch (laplap, hdiff, lap, graphlap), the persistent launch that keeps the state on
+ * chip (laplap: src/plan/persist_onchip.h) and what --persistent auto picks. Kernels only, a
  * warm-up run that is verified bit for bit against the CPU in-core iteration, then the median of --runs runs; a table
  * on stdout, CSV and JSON into --out. On the CPU backend the host loop is the chunked CPU
  * iteration of one in-core chunk and the K-step variants its CPU twin, so that CI runs the command. */
@@ -19,6 +20,7 @@
 #include "src/exec/gpu.h"
 #include "src/plan/ooc_gpu.h"
 #include "src/plan/persist_gpu.h"
+#include "src/plan/persist_onchip.h"
 #endif
 
 #include <stdio.h>
@@ -37,9 +39,9 @@ static const int default_levels[] = {16, 64, 128};
 /* A CPU reference is computed up to this many host bytes of fields (as cmd_iterate.c). */
 #define FULL_CHECK_BYTES (24.0 * (1u << 30))
 
-typedef enum { V_HOST, V_K2, V_K3, V_PERSIST, V_AUTO, V_COUNT } variant_t;
+typedef enum { V_HOST, V_K2, V_K3, V_PERSIST, V_ONCHIP, V_AUTO, V_COUNT } variant_t;
 static const char *const variant_name[V_COUNT] = {"host-loop", "ksteps-2", "ksteps-3",
-                                                  "persistent", "auto"};
+                                                  "persistent", "onchip", "auto"};
 
 typedef struct {
     int stencil, prec, nx, ny, nz;
@@ -78,6 +80,8 @@ static int has_variant(const ibench *x, int st, variant_t v)
         return tiles_supported((stencil_t)st);
     case V_PERSIST:
         return x->backend == BACKEND_GPU && persist_supported((stencil_t)st, why, sizeof why);
+    case V_ONCHIP: /* the state on chip (issue 35): laplap so far */
+        return x->backend == BACKEND_GPU && st == ST_LAPLAP;
     default:
         return x->backend == BACKEND_GPU;
     }
@@ -167,6 +171,16 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         persist_shape_describe(&pt.shape, note, nn);
         return pt.kernel_s;
     }
+    if (v == V_ONCHIP) {
+        onchip_request rq = {0, 0, -1};
+        onchip_timing ot;
+        if (persist_onchip_run(pb, pb->uf, steps, &rq, &ot) != 0)
+            return -1;
+        snprintf(note, nn, "%d blocks x %d threads, %d of %d levels on chip, %zu KB shared",
+                 ot.blocks, ot.threads, ot.levels, stencil_zend(pb->s.stencil, pb->ug.nz),
+                 ot.smem / 1024);
+        return ot.kernel_s;
+    }
     const bench_opts *b = x->b;
     ooc_kernel k = {b->access >= 0 ? (access_t)b->access : ACC_IDXVAR, HOST_THREADS, 1, 1, 8, 0};
     if (v != V_HOST)
@@ -220,8 +234,8 @@ static int time_variant(ibench *x, ivar *w, variant_t v, fieldset *ref)
     r->ny = w->ny;
     r->nz = pb->s.nz;
     r->v = r->as = v;
-    r->K = v == V_K2 ? 2 : v == V_K3 ? 3 : v == V_PERSIST ? x->T : 1;
-    r->threads = v == V_PERSIST ? 0 : v == V_HOST ? HOST_THREADS : TILE_THREADS;
+    r->K = v == V_K2 ? 2 : v == V_K3 ? 3 : v == V_PERSIST || v == V_ONCHIP ? x->T : 1;
+    r->threads = v == V_PERSIST || v == V_ONCHIP ? 0 : v == V_HOST ? HOST_THREADS : TILE_THREADS;
     if (x->backend == BACKEND_CPU)
         r->threads = 0;
     double *s = xalloc(sizeof(double) * (size_t)x->runs);
@@ -262,7 +276,7 @@ static int plan_variant(const ibench *x, ivar *w, variant_t v)
     int K = v == V_K2 ? 2 : v == V_K3 ? 3 : 1;
     /* in core, all T steps in one pass; graph-twopass's lists (blocks of the launch's threads)
      * for the host loop on the GPU */
-    plan_request rq = {x->backend != BACKEND_CPU && v != V_PERSIST, 0, 0,
+    plan_request rq = {x->backend != BACKEND_CPU && v != V_PERSIST && v != V_ONCHIP, 0, 0,
                        x->b->access >= 0 ? (access_t)x->b->access : ACC_IDXVAR,
                        v == V_HOST ? HOST_THREADS : TILE_THREADS, x->T, K, 0, x->T, 0, NULL};
     return engine_plan(&w->pl, w->pb, &rq);
