@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip_laplap(onchip_par
                 if (s < m)
                     v[s] = cached ? cache[(size_t)z * m + s] : fresh(cur + z * zs + c0 + s);
                 else {
-                    const int c = s < rows ? r1[s - m] : r2[s - rows];
+                    const int c = s < rows ? __ldg(r1 + s - m) : __ldg(r2 + s - rows);
                     v[s] = cached ? fresh(xin + (size_t)z * nxy + c) : fresh(cur + z * zs + c);
                 }
             }
@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip_laplap(onchip_par
                 const T s = v[e] - o / (T)64;
                 if (cached) {
                     cache[(size_t)z * m + e] = s;
-                    if (p.exported[c0 + e])
+                    if (__ldg(p.exported + c0 + e))
                         xout[(size_t)z * nxy + c0 + e] = s;
                 } else
                     nxt[z * zs + c0 + e] = s;
