@@ -1,4 +1,5 @@
-/* persist_onchip.cu — the on-chip persistent kernel of iterated laplap (access/persist_onchip.h). */
+/* persist_onchip.cu — the on-chip persistent kernels of iterated laplap and lap
+ * (access/persist_onchip.h). */
 #include "persist_onchip.h"
 
 #include "../stencils/laplap.h"
@@ -11,15 +12,17 @@ namespace cg = cooperative_groups;
  * (ld.global.cg): another block wrote them before the grid barrier, and L1 is not coherent. */
 template <typename T> __device__ __forceinline__ T fresh(const T *p) { return __ldcg(p); }
 
-template <typename T>
-__global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip_laplap(onchip_params p)
+template <typename T, int LAP>
+__global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
 {
     extern __shared__ __align__(16) unsigned char sm[];
     cg::grid_group grid = cg::this_grid();
     const int b = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
     const int lo = p.own0[b], m = p.own0[b + 1] - lo;
     const int h1 = p.r1start[b + 1] - p.r1start[b], h2 = p.r2start[b + 1] - p.r2start[b];
-    const int rows = m + h1, ns = rows + h2, c0 = p.c0 + lo, nxy = p.nxy;
+    /* slots: own 0..m-1, ring 1 to r1end, ring 2 to ns; table rows: own (and laplap's ring 1) */
+    const int r1end = m + h1, ns = r1end + h2, rows = p.tstart[b + 1] - p.tstart[b];
+    const int c0 = p.c0 + lo, nxy = p.nxy;
     const int32_t *r1 = p.ring1 + p.r1start[b], *r2 = p.ring2 + p.r2start[b];
     const long zs = p.zs;
     uint16_t *tab = (uint16_t *)sm;
@@ -43,20 +46,24 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip_laplap(onchip_par
                 if (s < m)
                     v[s] = cached ? cache[(size_t)z * m + s] : fresh(cur + z * zs + c0 + s);
                 else {
-                    const int c = s < rows ? __ldg(r1 + s - m) : __ldg(r2 + s - rows);
+                    const int c = s < r1end ? __ldg(r1 + s - m) : __ldg(r2 + s - r1end);
                     v[s] = cached ? fresh(xin + (size_t)z * nxy + c) : fresh(cur + z * zs + c);
                 }
             }
             __syncthreads();
-            for (int e = tid; e < rows; e += nt) { /* pass 1: each entry's own row */
-                const uint16_t *r = tab + 4 * e;
-                lap[e] = LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]);
+            if (!LAP) {
+                for (int e = tid; e < rows; e += nt) { /* pass 1: each entry's own row */
+                    const uint16_t *r = tab + 4 * e;
+                    lap[e] = LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]);
+                }
+                __syncthreads();
             }
-            __syncthreads();
-            for (int e = tid; e < m; e += nt) { /* pass 2 and the fold (registry.h) */
+            for (int e = tid; e < m; e += nt) { /* laplap's pass 2 or lap, and the fold */
                 const uint16_t *r = tab + 4 * e;
-                const T o = LAPLAP_COMBINE(lap[e], lap[r[0]], lap[r[1]], lap[r[2]], lap[r[3]]);
-                const T s = v[e] - o / (T)64;
+                const T s = LAP ? v[e] - LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]) /
+                                             (T)8
+                                : v[e] - LAPLAP_COMBINE(lap[e], lap[r[0]], lap[r[1]], lap[r[2]],
+                                                        lap[r[3]]) / (T)64;
                 if (cached) {
                     cache[(size_t)z * m + e] = s;
                     if (__ldg(p.exported + c0 + e))
@@ -76,6 +83,7 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip_laplap(onchip_par
 }
 
 extern "C" {
-const void *const onchip_kernels[2] = {(const void *)k_onchip_laplap<double>,
-                                       (const void *)k_onchip_laplap<float>};
+const void *const onchip_kernels[ONCHIP_STENCILS][2] = {
+    {(const void *)k_onchip<double, 0>, (const void *)k_onchip<float, 0>},
+    {(const void *)k_onchip<double, 1>, (const void *)k_onchip<float, 1>}};
 }

@@ -1,4 +1,4 @@
-/* persist_onchip.h — the on-chip persistent kernel of iterated laplap (issue 35;
+/* persist_onchip.h — the on-chip persistent kernels of iterated laplap and lap (issue 35;
  * notes/issue35-design.md, section 4): one cooperative launch runs every step; block b owns the
  * parts of src/plan/persist_parts.h (its run of cells, rings 1 and 2, a W/E/S/N table of 16-bit
  * local slots) and keeps the state of its own cells at the cached levels 0..levels-1 in shared
@@ -6,7 +6,8 @@
  * buffer of the step's parity, computes the Laplacian at every own and ring-1 entry from that
  * entry's own table row (pass 1), then laplap at its own cells with the fold (pass 2), keeps the
  * new values and writes those of its exported cells to the other parity's buffer; the other
- * levels stream through the two state arrays. A grid barrier between two steps. The arithmetic
+ * levels stream through the two state arrays. A grid barrier between two steps. lap (radius 1)
+ * has ring 1 alone and one pass: the Laplacian at the own cells with its fold. The arithmetic
  * is the body's (LAPLAP_COMBINE, stencils/laplap.h) with the fold of registry.h, so the state
  * equals the CPU iteration's bit for bit (tests/test_persist_onchip_emul.c emulates this
  * schedule on the CPU; tests/test_persist_onchip.c runs it). Launched by src/plan/persist_onchip.c. */
@@ -31,23 +32,25 @@ typedef struct {
     int nz, nxy, c0;       /* levels computed, cells a level, the first inner cell */
     int steps, levels;     /* steps; cached levels */
     int rows_max, slots_max, own_max; /* the parts' largest block (shared memory's layout) */
+    int laps;              /* Laplacians kept a level: rows_max (laplap's pass 1), 0 (lap) */
 } onchip_params;
 
 /* Shared memory (bytes) a block needs: its table rows, its cached levels, one level's values at
- * its slots and one Laplacian a row, for values of es bytes. */
+ * its slots and its Laplacians, for values of es bytes. */
 static inline size_t onchip_smem(const onchip_params *p, size_t es)
 {
     size_t tab = ((size_t)p->rows_max * 8 + 15) / 16 * 16;
     return tab + es * ((size_t)p->levels * (size_t)p->own_max + (size_t)p->slots_max +
-                       (size_t)p->rows_max);
+                       (size_t)p->laps);
 }
 
-/* onchip_kernels[precision]: laplap's host stubs for cudaLaunchCooperativeKernel(args =
- * {&onchip_params}). */
+/* onchip_kernels[s][precision], s = ONCHIP_LAPLAP or ONCHIP_LAP: the host stubs for
+ * cudaLaunchCooperativeKernel(args = {&onchip_params}). */
+enum { ONCHIP_LAPLAP, ONCHIP_LAP, ONCHIP_STENCILS };
 #ifdef __cplusplus
 extern "C" {
 #endif
-extern const void *const onchip_kernels[2];
+extern const void *const onchip_kernels[ONCHIP_STENCILS][2];
 #ifdef __cplusplus
 }
 #endif

@@ -1,9 +1,10 @@
-/* test_persist_onchip.c — issue 35: the on-chip persistent kernel of laplap (access/
+/* test_persist_onchip.c — issue 35: the on-chip persistent kernels of laplap and lap (access/
  * persist_onchip.cu, src/plan/persist_onchip.c) against the CPU iteration (iter_run_incore), bit
- * for bit: the lattice in row-major, z-curve and random order, and the quad meshes whose labels
+ * for bit: the lattice in row-major, z-curve and random order (halo of the stencil's radius), and
+ * the quad meshes whose labels
  * turn (the cubed sphere, a rotated patch, a scrambled one: tests/quad_meshes.h, in METIS order);
  * 1, 3, 7 and every SM's blocks; no level, one, two and every level cached; 1, 2 and 7 steps;
- * double and float. Refusals: another stencil, a grid whose boundary is too near, too many
+ * double and float. Refusals: another stencil (hdiff), parts too large, too many
  * cached levels. --small: without the 512 x 512 x 16 runs. Exits 77 (skipped) without a device. */
 #include "check.h"
 #include "quad_meshes.h"
@@ -18,7 +19,7 @@
 
 static long runs;
 
-/* Runs pb's laplap `steps` steps on chip with request r; compares with the CPU. */
+/* Runs pb's stencil `steps` steps on chip with request r; compares with the CPU. */
 static void run_case(const problem *pb, int steps, onchip_request r, const char *what)
 {
     fieldset ref = iter_fields_copy(pb), gpu = iter_fields_copy(pb);
@@ -54,23 +55,28 @@ static void cases_of(const problem *pb, const char *what, int sms)
             }
 }
 
+static const stencil_t stencils[] = {ST_LAPLAP, ST_LAP};
+
 static void lattices(int sms, int small)
 {
     static const layout_t lays[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_RANDOM};
-    for (int prec = 0; prec < 2; prec++)
-        for (int k = 0; k < 3; k++) {
-            problem_spec s = {ST_LAPLAP, (precision_t)prec, 37, 29, 5, 2, lays[k], 8, 5, 0, 0};
-            problem pb;
-            if (problem_make(&pb, &s) != 0) {
-                CHECK(0, "problem %s", layout_name[lays[k]]);
-                continue;
+    for (int si = 0; si < 2; si++)
+        for (int prec = 0; prec < 2; prec++)
+            for (int k = 0; k < 3; k++) {
+                stencil_t st = stencils[si];
+                problem_spec s = {st, (precision_t)prec, 37, 29, 5, stencil_table[st].radius,
+                                  lays[k], 8, 5, 0, 0};
+                problem pb;
+                if (problem_make(&pb, &s) != 0) {
+                    CHECK(0, "problem %s", layout_name[lays[k]]);
+                    continue;
+                }
+                char what[96];
+                snprintf(what, sizeof what, "%s lattice 37x29x5 %s %s", stencil_table[st].name,
+                         layout_name[lays[k]], prec_name(s.prec));
+                cases_of(&pb, what, sms);
+                problem_free(&pb);
             }
-            char what[96];
-            snprintf(what, sizeof what, "lattice 37x29x5 %s %s", layout_name[lays[k]],
-                     prec_name(s.prec));
-            cases_of(&pb, what, sms);
-            problem_free(&pb);
-        }
     if (small)
         return;
     /* the design's size: every SM a block, as many levels as fit, and none */
@@ -96,15 +102,19 @@ static void quads(const char *dir, int sms)
         mesh_free(&m);
         if (!ok)
             continue;
-        problem_spec s = {ST_LAPLAP, (precision_t)(k % 2), 0, 0, 0, 2, LAYOUT_ROWMAJOR, 16, 5, 0,
-                          0};
+        stencil_t st = stencils[k % 2];
+        problem_spec s = {st, (precision_t)(k / 2 % 2), 0, 0, 0, stencil_table[st].radius,
+                          LAYOUT_ROWMAJOR, 16, 5, 0, 0};
         problem pb;
         if (problem_make_mesh(&pb, &s, path, MESH_ORDER_METIS) != 0) {
             CHECK(0, "problem of %s", quad_cases[k].name);
             continue;
         }
+        char what[128];
+        snprintf(what, sizeof what, "%s %s %s", stencil_table[st].name, quad_cases[k].name,
+                 prec_name(s.prec));
         if (pb.ug.nhalo == 0 || quad_cases[k].spec.kind == MESH_CUBED_SPHERE)
-            cases_of(&pb, quad_cases[k].name, sms);
+            cases_of(&pb, what, sms);
         else { /* a bounded patch: its boundary cells lack neighbours the two passes read */
             fieldset f = iter_fields_copy(&pb);
             onchip_timing t;
@@ -113,9 +123,9 @@ static void quads(const char *dir, int sms)
             perr_capture(msg, sizeof msg);
             int rc = persist_onchip_run(&pb, f, 1, &(onchip_request){3, 0, 1}, &t);
             perr_capture_restore(saved);
-            CHECK(rc == 0 || strstr(msg, "misses its"), "%s: %s", quad_cases[k].name, msg);
+            CHECK(rc == 0 || strstr(msg, "misses its"), "%s: %s", what, msg);
             if (rc == 0)
-                cases_of(&pb, quad_cases[k].name, sms);
+                cases_of(&pb, what, sms);
             iter_fields_free(&pb, &f);
         }
         problem_free(&pb);
@@ -125,7 +135,7 @@ static void quads(const char *dir, int sms)
 
 static void refusals(void)
 {
-    problem_spec s = {ST_LAP, PREC_DOUBLE, 20, 18, 4, 1, LAYOUT_ROWMAJOR, 8, 5, 0, 0};
+    problem_spec s = {ST_HDIFF, PREC_DOUBLE, 20, 18, 4, 2, LAYOUT_ROWMAJOR, 8, 5, 0, 0};
     problem pb;
     char msg[512];
     onchip_timing t;
@@ -135,8 +145,8 @@ static void refusals(void)
         fieldset f = iter_fields_copy(&pb);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){0, 0, 0}, &t) == -1 &&
-                  strstr(msg, "laplap only"),
-              "lap refused: '%s'", msg);
+                  strstr(msg, "laplap and lap only"),
+              "hdiff refused: '%s'", msg);
         iter_fields_free(&pb, &f);
         problem_free(&pb);
     }

@@ -128,7 +128,7 @@ EMULATE(float)
 static long one(const problem *pb, int nblocks, int steps, int L, int mutate)
 {
     persist_parts P;
-    if (persist_parts_build(&P, &pb->ug, nblocks) != 0)
+    if (persist_parts_build(&P, &pb->ug, nblocks, 2) != 0)
         return -1;
     fieldset ref = iter_fields_copy(pb), emu = iter_fields_copy(pb);
     iter_run_incore(pb, ref, steps);

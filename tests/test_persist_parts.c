@@ -1,5 +1,6 @@
 /* test_persist_parts.c — the parts of an on-chip persistent launch (src/plan/persist_parts.h):
- * - ring and export sizes against a count done by hand on row bands of a lattice;
+ * - ring and export sizes against a count done by hand on row bands of a lattice, to depth 2
+ *   (laplap's two passes) and to depth 1 (lap);
  * - every first- and second-order relation of every own cell, read through the local table
  *   (R_XY = the X slot of the Y slot's row), lands on the lattice cell the relation's
  *   displacement gives (rel_dx, rel_dy) in row-major, z-curve and random orders, and on the cell
@@ -47,7 +48,7 @@ static long relations(const persist_parts *P, const ugrid *g, int lattice)
     for (int b = 0; b < P->nblocks; b++)
         for (int s = 0; s < P->own0[b + 1] - P->own0[b]; s++) {
             int c = g->nhalo + P->own0[b] + s;
-            for (int r = 0; r < NREL2; r++) {
+            for (int r = 0; r < (P->depth == 2 ? NREL2 : NREL1); r++) {
                 int want;
                 if (lattice) {
                     int x = g->cx[c] + rel_dx[r], y = g->cy[c] + rel_dy[r];
@@ -64,7 +65,8 @@ static long relations(const persist_parts *P, const ugrid *g, int lattice)
 }
 
 /* Exports by another formulation: own cell c is exported iff a cell d of another block reaches
- * it in one or two first-order hops (through any cell). Returns the mismatches. */
+ * it in one first-order hop, or at depth 2 in one or two (through any cell). Returns the
+ * mismatches. */
 static long exports(const persist_parts *P, const ugrid *g)
 {
     int c0 = g->nhalo, n = g->nxy;
@@ -82,7 +84,7 @@ static long exports(const persist_parts *P, const ugrid *g)
                 continue;
             if (owner[e] >= 0 && owner[e] != owner[d])
                 want[e] = 1;
-            for (int q = 0; q < NREL1; q++) {
+            for (int q = 0; q < NREL1 && P->depth == 2; q++) {
                 int f = g->nbr[(size_t)q * n + e];
                 if (f >= 0 && owner[f] >= 0 && owner[f] != owner[d])
                     want[f] = 1;
@@ -117,7 +119,7 @@ static void bands(void)
         return;
     }
     persist_parts P;
-    CHECK(persist_parts_build(&P, &g, 9) == 0, "bands: build");
+    CHECK(persist_parts_build(&P, &g, 9, 2) == 0, "bands: build");
     for (int b = 0; b < 9; b++) {
         int own = P.own0[b + 1] - P.own0[b], h1 = P.r1start[b + 1] - P.r1start[b];
         int h2 = P.r2start[b + 1] - P.r2start[b], x = P.xstart[b + 1] - P.xstart[b];
@@ -135,6 +137,20 @@ static void bands(void)
     CHECK(relations(&P, &g, 1) == 0, "bands: relations");
     CHECK(exports(&P, &g) == 0, "bands: exports");
     persist_parts_free(&P);
+    /* depth 1: ring 1 alone, a table row per own cell, and only the rows next to another block
+     * exported (its ring 1 holds them): 72, 36 at the ends */
+    CHECK(persist_parts_build(&P, &g, 9, 1) == 0, "bands depth 1: build");
+    for (int b = 0; b < 9; b++) {
+        int h1 = P.r1start[b + 1] - P.r1start[b], h2 = P.r2start[b + 1] - P.r2start[b];
+        int rows = P.tstart[b + 1] - P.tstart[b], x = P.xstart[b + 1] - P.xstart[b];
+        int xw = b == 0 || b == 8 ? 36 : 72;
+        CHECK(h1 == 78 && h2 == 0 && rows == 108 && x == xw,
+              "bands depth 1: block %d rings %d and %d, %d rows, exports %d (expected 78, 0, 108, "
+              "%d)", b, h1, h2, rows, x, xw);
+    }
+    CHECK(relations(&P, &g, 1) == 0, "bands depth 1: relations");
+    CHECK(exports(&P, &g) == 0, "bands depth 1: exports");
+    persist_parts_free(&P);
     ugrid_free(&g);
 }
 
@@ -150,12 +166,20 @@ static void orders(void)
         static const int nbs[] = {1, 2, 3, 7, 132};
         for (size_t k = 0; k < sizeof nbs / sizeof nbs[0]; k++) {
             persist_parts P;
-            if (persist_parts_build(&P, &g, nbs[k]) != 0) {
+            if (persist_parts_build(&P, &g, nbs[k], 2) != 0) {
                 CHECK(0, "%s nb=%d: build", layout_name[lay], nbs[k]);
                 continue;
             }
             long bad = relations(&P, &g, 1), badx = exports(&P, &g);
             CHECK(bad == 0 && badx == 0, "%s nb=%d: %ld relations and %ld exports wrong",
+                  layout_name[lay], nbs[k], bad, badx);
+            persist_parts_free(&P);
+            if (persist_parts_build(&P, &g, nbs[k], 1) != 0) {
+                CHECK(0, "%s nb=%d depth 1: build", layout_name[lay], nbs[k]);
+                continue;
+            }
+            bad = relations(&P, &g, 1), badx = exports(&P, &g);
+            CHECK(bad == 0 && badx == 0, "%s nb=%d depth 1: %ld relations and %ld exports wrong",
                   layout_name[lay], nbs[k], bad, badx);
             persist_parts_free(&P);
         }
@@ -176,7 +200,7 @@ static void sphere(void)
     static const int nbs[] = {1, 5, 64};
     for (size_t k = 0; k < sizeof nbs / sizeof nbs[0]; k++) {
         persist_parts P;
-        if (persist_parts_build(&P, &g, nbs[k]) != 0) {
+        if (persist_parts_build(&P, &g, nbs[k], 2) != 0) {
             CHECK(0, "sphere nb=%d: build", nbs[k]);
             continue;
         }
@@ -200,7 +224,7 @@ static void note_counts(void)
         return;
     }
     persist_parts P;
-    if (persist_parts_build(&P, &g, 132) != 0) {
+    if (persist_parts_build(&P, &g, 132, 2) != 0) {
         CHECK(0, "512x512 over 132 blocks: build");
         ugrid_free(&g);
         return;
@@ -237,12 +261,14 @@ static void refusals(void)
     perr_saved saved = perr_capture_save();
     perr_capture(msg, sizeof msg);
     msg[0] = 0;
-    CHECK(persist_parts_build(&P, &g, 1) == -1 && strstr(msg, "16-bit slots"),
+    CHECK(persist_parts_build(&P, &g, 1, 2) == -1 && strstr(msg, "16-bit slots"),
           "one block of 87,616 cells: '%s'", msg);
     CHECK(P.own0 == NULL && P.tab == NULL, "a refused build leaves nothing behind");
     msg[0] = 0;
-    CHECK(persist_parts_build(&P, &g, 0) == -1 && strstr(msg, "0 blocks"), "0 blocks: '%s'", msg);
-    CHECK(persist_parts_build(&P, &g, 2) == 0 && P.slots_max <= PERSIST_MAX_SLOTS,
+    CHECK(persist_parts_build(&P, &g, 0, 2) == -1 && strstr(msg, "0 blocks"), "0 blocks: '%s'", msg);
+    msg[0] = 0;
+    CHECK(persist_parts_build(&P, &g, 4, 3) == -1 && strstr(msg, "depth 3"), "depth 3: '%s'", msg);
+    CHECK(persist_parts_build(&P, &g, 2, 2) == 0 && P.slots_max <= PERSIST_MAX_SLOTS,
           "two blocks of 43,808 cells and their rings fit: %d slots", P.slots_max);
     persist_parts_free(&P);
     perr_capture_restore(saved);

@@ -1,4 +1,4 @@
-/* persist_onchip.c — the on-chip persistent run of laplap (src/plan/persist_onchip.h). */
+/* persist_onchip.c — the on-chip persistent runs of laplap and lap (src/plan/persist_onchip.h). */
 #include "persist_onchip.h"
 
 #include "persist_parts.h"
@@ -36,11 +36,13 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
 {
     memset(t, 0, sizeof *t);
     const ugrid *g = &pb->ug;
-    if (pb->s.stencil != ST_LAPLAP || steps < 1) {
-        perr("on-chip persistent run: laplap only, and at least one step (%s, %d steps)",
-             stencil_table[pb->s.stencil].name, steps);
+    stencil_t st = pb->s.stencil;
+    if ((st != ST_LAPLAP && st != ST_LAP) || steps < 1) {
+        perr("on-chip persistent run: laplap and lap only, and at least one step (%s, %d steps)",
+             stencil_table[st].name, steps);
         return -1;
     }
+    int which = st == ST_LAP ? ONCHIP_LAP : ONCHIP_LAPLAP;
     int dev = 0, coop = 0, sms = 0, smem_max = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
@@ -51,7 +53,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
         return -1;
     }
     size_t es = prec_size(pb->s.prec);
-    const void *fn = onchip_kernels[pb->s.prec];
+    const void *fn = onchip_kernels[which][pb->s.prec];
     int threads = r->threads > 0 ? r->threads : 512;
     if (threads > ONCHIP_MAX_THREADS) {
         perr("on-chip persistent run: %d threads a block, at most %d", threads,
@@ -61,9 +63,10 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     int nblocks = r->blocks > 0 ? r->blocks : sms;
     persist_parts P;
-    if (persist_parts_build(&P, g, nblocks) != 0)
+    if (persist_parts_build(&P, g, nblocks, which == ONCHIP_LAP ? 1 : 2) != 0)
         return -1;
-    /* the two-pass body reads the four neighbours of every own and ring-1 entry */
+    /* lap reads the four neighbours of every own cell, laplap's two passes those of every own
+     * and ring-1 entry */
     for (long i = 0; i < 4L * P.tstart[nblocks]; i++)
         if (P.tab[i] == PERSIST_NO_SLOT) {
             int b = 0;
@@ -85,7 +88,8 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     }
     A.slots_max = P.slots_max;
     A.own_max = P.own_max;
-    int nz = stencil_zend(ST_LAPLAP, g->nz);
+    A.laps = which == ONCHIP_LAP ? 0 : A.rows_max;
+    int nz = stencil_zend(st, g->nz);
     A.levels = r->levels >= 0 ? r->levels : levels_fitting(A, es, (size_t)smem_max, nz);
     if (A.levels > nz)
         A.levels = nz;

@@ -47,7 +47,7 @@ static int ring(const ugrid *g, const int32_t *from, long nfrom, int b, int *sta
     return (int)(to->n - first);
 }
 
-int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks)
+int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth)
 {
     memset(P, 0, sizeof *P);
     long n = (long)g->nxy - g->nhalo;
@@ -56,8 +56,13 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks)
              n);
         return -1;
     }
+    if (depth != 1 && depth != 2) {
+        perr("persistent parts: rings to depth %d: 1 or 2", depth);
+        return -1;
+    }
     int c0 = g->nhalo, nb = nblocks;
     P->nblocks = nb;
+    P->depth = depth;
     P->n = n;
     P->own0 = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
     P->r1start = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
@@ -80,7 +85,7 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks)
             stamp[own[j]] = b + 1;
         }
         int h1 = ring(g, own, m, b, stamp, &r1);
-        int h2 = ring(g, r1.v + P->r1start[b], h1, b, stamp, &r2);
+        int h2 = depth == 2 ? ring(g, r1.v + P->r1start[b], h1, b, stamp, &r2) : 0;
         long slots = (long)m + h1 + h2;
         if (slots > PERSIST_MAX_SLOTS) {
             perr("persistent parts: block %d of %d holds %ld slots (%d own cells, rings of %d and "
@@ -104,7 +109,7 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks)
         P->r1_max = h1 > P->r1_max ? h1 : P->r1_max;
         P->r2_max = h2 > P->r2_max ? h2 : P->r2_max;
         P->slots_max = (int)slots > P->slots_max ? (int)slots : P->slots_max;
-        P->tstart[b + 1] = P->tstart[b] + m + h1;
+        P->tstart[b + 1] = P->tstart[b] + m + (depth == 2 ? h1 : 0);
     }
     P->own0[nb] = (int32_t)n;
     P->r1start[nb] = (int32_t)r1.n;
@@ -132,7 +137,7 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks)
         for (int i = 0; i < h2; i++)
             slot[P->ring2[P->r2start[b] + i]] = s++;
         uint16_t *row = P->tab + 4 * (size_t)P->tstart[b];
-        for (int e = 0; e < m + h1; e++, row += 4) {
+        for (int e = 0; e < P->tstart[b + 1] - P->tstart[b]; e++, row += 4) {
             int c = e < m ? c0 + P->own0[b] + e : P->ring1[P->r1start[b] + e - m];
             for (int r = 0; r < NREL1; r++) {
                 int d = g->nbr[(size_t)r * g->nxy + c];

@@ -3,15 +3,17 @@
  *
  * Block b owns the inner cells persist_range(n, nblocks, b), a run of the cell order. Its ring 1
  * is the cells outside the run that an own cell reaches by a first-order relation (W, E, S, N);
- * its ring 2 the cells outside both that a ring-1 cell reaches so. Grid halo cells count in the
- * rings (their values are fixed). A two-pass body reads nothing else: pass 1 computes a
+ * its ring 2 the cells outside both that a ring-1 cell reaches so (depth 2; at depth 1 there is
+ * no ring 2). Grid halo cells count in the rings (their values are fixed). A stencil of radius
+ * 1 (lap) reads its own cells and ring 1 through the own cells' rows. A two-pass body of radius
+ * 2 (laplap) reads nothing else than depth 2 gives: pass 1 computes a
  * Laplacian at every own and ring-1 entry from that entry's own first-order row (so the second
  * ring is each neighbour's own row, as the frame-free relations R_XY are: grids/grid.h), pass 2
  * the stencil at the own cells from those Laplacians.
  *
  * Local slots: own cells 0 .. own-1 in the run's order, then ring 1, then ring 2, each ring
- * ascending by plane index. The table gives the W, E, S, N slots of every own and ring-1 entry
- * (PERSIST_NO_SLOT where the relation is missing). A block's exports are its own cells that
+ * ascending by plane index. The table gives the W, E, S, N slots of every own entry and, at
+ * depth 2, every ring-1 entry (PERSIST_NO_SLOT where the relation is missing). A block's exports are its own cells that
  * another block's ring 1 or ring 2 holds: the cells it writes to global memory each step. */
 #ifndef PILLAR_PERSIST_PARTS_H
 #define PILLAR_PERSIST_PARTS_H
@@ -25,6 +27,7 @@
 
 typedef struct {
     int nblocks;
+    int depth;         /* 1: ring 1 alone (radius-1 stencils); 2: rings 1 and 2 */
     long n;            /* inner cells */
     int32_t *own0;     /* nblocks + 1: block b owns inner cells own0[b] .. own0[b+1]-1 (0-based) */
     int32_t *r1start;  /* nblocks + 1: block b's ring 1 is ring1[r1start[b] .. r1start[b+1]) */
@@ -32,17 +35,18 @@ typedef struct {
     int32_t *r2start, *ring2; /* the same for ring 2 */
     int32_t *xstart, *exports; /* the same for the exports (plane indices of own cells) */
     int32_t *tstart;   /* nblocks + 1: block b's table rows are tab[4 tstart[b] ..], one row per
-                        * own and ring-1 entry in slot order */
+                        * own entry and, at depth 2, ring-1 entry, in slot order */
     uint16_t *tab;     /* 4 slots a row: W, E, S, N */
     int own_max, r1_max, r2_max, x_max; /* the largest of a block's own cells, rings, exports */
     int slots_max;     /* the most slots of a block: own + ring 1 + ring 2 */
     long ring_all, export_all; /* ring cells (1 and 2) and export cells over all blocks */
 } persist_parts;
 
-/* Builds the parts of nblocks blocks over g's inner cells. Returns 0, or -1 with a message naming
- * the fault: no inner cells, nblocks outside 1..n, or a block whose slots exceed
- * PERSIST_MAX_SLOTS (its state would not fit on chip anyway; the plan keeps the host loop). */
-int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks);
+/* Builds the parts of nblocks blocks over g's inner cells, with rings to depth 1 or 2. Returns 0,
+ * or -1 with a message naming the fault: no inner cells, nblocks outside 1..n, a depth other
+ * than 1 or 2, or a block whose slots exceed PERSIST_MAX_SLOTS (its state would not fit on chip
+ * anyway; the plan keeps the host loop). */
+int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth);
 void persist_parts_free(persist_parts *P);
 
 /* The plane index of block b's slot s (s < own + ring 1 + ring 2 of b). */
