@@ -12,7 +12,24 @@ namespace cg = cooperative_groups;
  * (ld.global.cg): another block wrote them before the grid barrier, and L1 is not coherent. */
 template <typename T> __device__ __forceinline__ T fresh(const T *p) { return __ldcg(p); }
 
-template <typename T, int LAP>
+/* The value of a block's slot s at level z: an own cell from the cache (cached level) or the state,
+ * a ring cell from the export buffer (cached level) or the state. */
+template <typename T>
+__device__ __forceinline__ T level_value(int s, int z, bool cached, int m, int r1end,
+                                         const T *cache, const T *cur, const T *xin,
+                                         const int32_t *r1, const int32_t *r2, long zs, int c0,
+                                         int nxy)
+{
+    if (s < m)
+        return cached ? cache[(size_t)z * m + s] : fresh(cur + z * zs + c0 + s);
+    const int c = s < r1end ? __ldg(r1 + s - m) : __ldg(r2 + s - r1end);
+    return cached ? fresh(xin + (size_t)z * nxy + c) : fresh(cur + z * zs + c);
+}
+
+/* LAP: lap's one pass (else laplap's two). PF > 0: the next level's values are loaded into PF
+ * registers a thread while this level computes (where a block's slots number at most PF x its
+ * threads; else as PF = 0: each level loaded before it computes). */
+template <typename T, int LAP, int PF>
 __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
 {
     extern __shared__ __align__(16) unsigned char sm[];
@@ -35,6 +52,8 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
         for (int j = tid; j < m; j += nt)
             cache[(size_t)z * m + j] = ((const T *)p.state)[z * zs + c0 + j];
     __syncthreads();
+    const bool pf = PF > 0 && ns <= PF * nt; /* the same in every thread of the block */
+    T pre[PF > 0 ? PF : 1];
     for (int t = 0; t < p.steps; t++) {
         const T *cur = (const T *)((t & 1) ? p.other : p.state);
         T *nxt = (T *)((t & 1) ? p.state : p.other);
@@ -42,15 +61,31 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
         T *xout = (T *)((t & 1) ? p.xb0 : p.xb1);
         for (int z = 0; z < p.nz; z++) {
             const bool cached = z < p.levels;
-            for (int s = tid; s < ns; s += nt) { /* the level at the block's slots */
-                if (s < m)
-                    v[s] = cached ? cache[(size_t)z * m + s] : fresh(cur + z * zs + c0 + s);
-                else {
-                    const int c = s < r1end ? __ldg(r1 + s - m) : __ldg(r2 + s - r1end);
-                    v[s] = cached ? fresh(xin + (size_t)z * nxy + c) : fresh(cur + z * zs + c);
-                }
+            if (pf) {
+                if (z == 0) /* a step's first level: nothing loaded it ahead (the barrier) */
+#pragma unroll
+                    for (int i = 0; i < (PF > 0 ? PF : 1); i++)
+                        if (tid + i * nt < ns)
+                            pre[i] = level_value(tid + i * nt, 0, 0 < p.levels, m, r1end, cache,
+                                                 cur, xin, r1, r2, zs, c0, nxy);
+#pragma unroll
+                for (int i = 0; i < (PF > 0 ? PF : 1); i++)
+                    if (tid + i * nt < ns)
+                        v[tid + i * nt] = pre[i];
+                __syncthreads();
+                if (z + 1 < p.nz) /* the next level's loads fly while this one computes: its
+                                   * cache level, state and buffers are not written now */
+#pragma unroll
+                    for (int i = 0; i < (PF > 0 ? PF : 1); i++)
+                        if (tid + i * nt < ns)
+                            pre[i] = level_value(tid + i * nt, z + 1, z + 1 < p.levels, m, r1end,
+                                                 cache, cur, xin, r1, r2, zs, c0, nxy);
+            } else {
+                for (int s = tid; s < ns; s += nt) /* the level at the block's slots */
+                    v[s] = level_value(s, z, cached, m, r1end, cache, cur, xin, r1, r2, zs, c0,
+                                       nxy);
+                __syncthreads();
             }
-            __syncthreads();
             if (!LAP) {
                 for (int e = tid; e < rows; e += nt) { /* pass 1: each entry's own row */
                     const uint16_t *r = tab + 4 * e;
@@ -83,7 +118,9 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
 }
 
 extern "C" {
-const void *const onchip_kernels[ONCHIP_STENCILS][2] = {
-    {(const void *)k_onchip<double, 0>, (const void *)k_onchip<float, 0>},
-    {(const void *)k_onchip<double, 1>, (const void *)k_onchip<float, 1>}};
+const void *const onchip_kernels[ONCHIP_STENCILS][2][2] = {
+    {{(const void *)k_onchip<double, 0, 0>, (const void *)k_onchip<double, 0, ONCHIP_PREFETCH>},
+     {(const void *)k_onchip<float, 0, 0>, (const void *)k_onchip<float, 0, ONCHIP_PREFETCH>}},
+    {{(const void *)k_onchip<double, 1, 0>, (const void *)k_onchip<double, 1, ONCHIP_PREFETCH>},
+     {(const void *)k_onchip<float, 1, 0>, (const void *)k_onchip<float, 1, ONCHIP_PREFETCH>}}};
 }

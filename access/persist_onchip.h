@@ -17,7 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ONCHIP_MAX_THREADS 1024
+#define ONCHIP_MAX_THREADS 512 /* threads a block at most: 128 registers a thread */
+/* Values a thread loads ahead for the next level (the prefetching kernels): a block's slots must
+ * number at most this many times its threads for them to prefetch. */
+#define ONCHIP_PREFETCH 8
 
 typedef struct {
     void *state, *other;   /* the state arrays (level stride zs): step t reads `state` at even
@@ -44,13 +47,14 @@ static inline size_t onchip_smem(const onchip_params *p, size_t es)
                        (size_t)p->laps);
 }
 
-/* onchip_kernels[s][precision], s = ONCHIP_LAPLAP or ONCHIP_LAP: the host stubs for
+/* onchip_kernels[s][precision][prefetch], s = ONCHIP_LAPLAP or ONCHIP_LAP, prefetch 1: the
+ * kernel that loads the next level while one computes (ONCHIP_PREFETCH): the host stubs for
  * cudaLaunchCooperativeKernel(args = {&onchip_params}). */
 enum { ONCHIP_LAPLAP, ONCHIP_LAP, ONCHIP_STENCILS };
 #ifdef __cplusplus
 extern "C" {
 #endif
-extern const void *const onchip_kernels[ONCHIP_STENCILS][2];
+extern const void *const onchip_kernels[ONCHIP_STENCILS][2][2];
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,8 @@
  * the quad meshes whose labels
  * turn (the cubed sphere, a rotated patch, a scrambled one: tests/quad_meshes.h, in METIS order);
  * 1, 3, 7 and every SM's blocks; no level, one, two and every level cached; 1, 2 and 7 steps;
- * double and float. Refusals: another stencil (hdiff), parts too large, too many
+ * the next level loaded ahead or not (and one block of 64 threads, too few for it); double and
+ * float. Refusals: another stencil (hdiff), parts too large, too many
  * cached levels. --small: without the 512 x 512 x 16 runs. Exits 77 (skipped) without a device. */
 #include "check.h"
 #include "quad_meshes.h"
@@ -30,12 +31,12 @@ static void run_case(const problem *pb, int steps, onchip_request r, const char 
     perr_capture(msg, sizeof msg);
     int rc = persist_onchip_run(pb, gpu, steps, &r, &t);
     perr_capture_restore(saved);
-    CHECK(rc == 0, "%s: %d steps, %d blocks, %d levels: refused: %s", what, steps, r.blocks,
-          r.levels, msg);
+    CHECK(rc == 0, "%s: %d steps, %d blocks, %d levels, prefetch %d: refused: %s", what, steps,
+          r.blocks, r.levels, r.prefetch, msg);
     if (rc == 0) {
         long bad = iter_state_differ(pb, ref, gpu, NULL);
-        CHECK(bad == 0, "%s: %d steps on %d blocks x %d threads, %d levels cached: %ld points "
-              "differ", what, steps, t.blocks, t.threads, t.levels, bad);
+        CHECK(bad == 0, "%s: %d steps on %d blocks x %d threads, %d levels cached, prefetch %d: "
+              "%ld points differ", what, steps, t.blocks, t.threads, t.levels, t.prefetch, bad);
         runs++;
     }
     iter_fields_free(pb, &ref);
@@ -48,11 +49,16 @@ static void cases_of(const problem *pb, const char *what, int sms)
     const int blocks[] = {1, 3, 7, sms}, levels[] = {0, 1, 2, nz}, steps[] = {1, 2, 7};
     for (int i = 0; i < 4; i++)
         for (int l = 0; l < 4; l++)
-            for (int k = 0; k < 3; k++) {
-                if (levels[l] > nz || (long)blocks[i] > pb->ug.nxy - pb->ug.nhalo)
-                    continue;
-                run_case(pb, steps[k], (onchip_request){blocks[i], 0, levels[l]}, what);
-            }
+            for (int k = 0; k < 3; k++)
+                for (int pf = 0; pf < 2; pf++) {
+                    if (levels[l] > nz || (long)blocks[i] > pb->ug.nxy - pb->ug.nhalo)
+                        continue;
+                    /* one block of 64 threads: more slots than its prefetch registers hold (the
+                     * kernel that prefetches loads each level before it computes there) */
+                    int threads = blocks[i] == 1 ? 64 : 0;
+                    run_case(pb, steps[k], (onchip_request){blocks[i], threads, levels[l], pf},
+                             what);
+                }
 }
 
 static const stencil_t stencils[] = {ST_LAPLAP, ST_LAP};
@@ -86,8 +92,9 @@ static void lattices(int sms, int small)
         CHECK(0, "problem 512x512x16");
         return;
     }
-    run_case(&pb, 20, (onchip_request){0, 0, -1}, "lattice 512x512x16 z-curve double");
-    run_case(&pb, 20, (onchip_request){0, 0, 0}, "lattice 512x512x16 z-curve double");
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1}, "lattice 512x512x16 z-curve double");
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 0}, "lattice 512x512x16 z-curve double");
+    run_case(&pb, 20, (onchip_request){0, 0, 0, 1}, "lattice 512x512x16 z-curve double");
     problem_free(&pb);
 }
 
@@ -121,7 +128,7 @@ static void quads(const char *dir, int sms)
             char msg[512] = "";
             perr_saved saved = perr_capture_save();
             perr_capture(msg, sizeof msg);
-            int rc = persist_onchip_run(&pb, f, 1, &(onchip_request){3, 0, 1}, &t);
+            int rc = persist_onchip_run(&pb, f, 1, &(onchip_request){3, 0, 1, 1}, &t);
             perr_capture_restore(saved);
             CHECK(rc == 0 || strstr(msg, "misses its"), "%s: %s", what, msg);
             if (rc == 0)
@@ -144,7 +151,7 @@ static void refusals(void)
     if (problem_make(&pb, &s) == 0) {
         fieldset f = iter_fields_copy(&pb);
         msg[0] = 0;
-        CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){0, 0, 0}, &t) == -1 &&
+        CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){0, 0, 0, 1}, &t) == -1 &&
                   strstr(msg, "laplap and lap only"),
               "hdiff refused: '%s'", msg);
         iter_fields_free(&pb, &f);
@@ -154,11 +161,11 @@ static void refusals(void)
     if (problem_make(&pb, &l) == 0) {
         fieldset f = iter_fields_copy(&pb);
         msg[0] = 0;
-        CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){4, 0, 64}, &t) == -1 &&
+        CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){4, 0, 64, 1}, &t) == -1 &&
                   strstr(msg, "cannot all be resident"),
               "64 cached levels of 22,000 cells a block refused: '%s'", msg);
         msg[0] = 0;
-        CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){1, 0, 0}, &t) == -1 &&
+        CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){1, 0, 0, 1}, &t) == -1 &&
                   strstr(msg, "16-bit"),
               "one block of 87,616 cells refused: '%s'", msg);
         iter_fields_free(&pb, &f);

@@ -53,14 +53,12 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
         return -1;
     }
     size_t es = prec_size(pb->s.prec);
-    const void *fn = onchip_kernels[which][pb->s.prec];
     int threads = r->threads > 0 ? r->threads : 512;
     if (threads > ONCHIP_MAX_THREADS) {
         perr("on-chip persistent run: %d threads a block, at most %d", threads,
              ONCHIP_MAX_THREADS);
         return -1;
     }
-    CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     int nblocks = r->blocks > 0 ? r->blocks : sms;
     persist_parts P;
     if (persist_parts_build(&P, g, nblocks, which == ONCHIP_LAP ? 1 : 2) != 0)
@@ -79,6 +77,10 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
             persist_parts_free(&P);
             return -1;
         }
+    /* the prefetching kernel where every block's slots fit its threads' registers */
+    int prefetch = r->prefetch && (long)P.slots_max <= (long)ONCHIP_PREFETCH * threads;
+    const void *fn = onchip_kernels[which][pb->s.prec][prefetch];
+    CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     onchip_params A;
     memset(&A, 0, sizeof A);
     A.rows_max = 0;
@@ -169,6 +171,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
         t->blocks = nblocks;
         t->threads = threads;
         t->levels = A.levels;
+        t->prefetch = prefetch;
         t->smem = smem;
         t->kernel_s = ms * 1e-3;
     }

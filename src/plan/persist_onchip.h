@@ -12,10 +12,13 @@ typedef struct {
     int blocks;  /* 0: every SM's worth that the shared memory lets reside */
     int threads; /* per block; 0: 512 */
     int levels;  /* cached levels; -1: as many as fit the shared memory (at most the grid's) */
+    int prefetch; /* 1: load the next level while one computes, where the slots allow
+                   * (access/persist_onchip.h); 0: not */
 } onchip_request;
 
 typedef struct {
     int blocks, threads, levels; /* what ran */
+    int prefetch;                /* the prefetching kernel ran */
     size_t smem;                 /* shared memory a block */
     double kernel_s;             /* the launch, timed with events */
 } onchip_timing;

@@ -172,13 +172,15 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         return pt.kernel_s;
     }
     if (v == V_ONCHIP) {
-        onchip_request rq = {0, 0, -1};
+        /* PILLAR_ONCHIP_PREFETCH=0: the kernel that loads each level before it computes there */
+        const char *pf = getenv("PILLAR_ONCHIP_PREFETCH");
+        onchip_request rq = {0, 0, -1, !(pf && strcmp(pf, "0") == 0)};
         onchip_timing ot;
         if (persist_onchip_run(pb, pb->uf, steps, &rq, &ot) != 0)
             return -1;
-        snprintf(note, nn, "%d blocks x %d threads, %d of %d levels on chip, %zu KB shared",
+        snprintf(note, nn, "%d blocks x %d threads, %d of %d levels on chip, %zu KB shared%s",
                  ot.blocks, ot.threads, ot.levels, stencil_zend(pb->s.stencil, pb->ug.nz),
-                 ot.smem / 1024);
+                 ot.smem / 1024, ot.prefetch ? ", next level loaded ahead" : "");
         return ot.kernel_s;
     }
     const bench_opts *b = x->b;
