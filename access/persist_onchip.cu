@@ -4,6 +4,10 @@
 
 #include "../stencils/laplap.h"
 
+/* hdiff's limiter (stencils/hdiff.h's HDIFF_LIMIT) on values: the flux, zeroed where it runs
+ * along the difference of the values hi - lo */
+#define ONCHIP_LIMIT(flux, hi, lo) ((flux) * ((hi) - (lo)) > (T)0 ? (T)0 : (flux))
+
 #include <cooperative_groups.h>
 
 namespace cg = cooperative_groups;
@@ -26,12 +30,14 @@ __device__ __forceinline__ T level_value(int s, int z, bool cached, int m, int r
     return cached ? fresh(xin + (size_t)z * nxy + c) : fresh(cur + z * zs + c);
 }
 
-/* LAP: lap's one pass (else laplap's two). PF > 0: the next level's values are loaded into PF
+/* S: ONCHIP_LAPLAP, ONCHIP_HDIFF (two passes) or ONCHIP_LAP (one). PF > 0: the next level's
+ * values are loaded into PF
  * registers a thread while this level computes (where a block's slots number at most PF x its
  * threads; else as PF = 0: each level loaded before it computes). */
-template <typename T, int LAP, int PF>
+template <typename T, int S, int PF>
 __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
 {
+    const bool LAP = S == ONCHIP_LAP;
     extern __shared__ __align__(16) unsigned char sm[];
     cg::grid_group grid = cg::this_grid();
     const int b = blockIdx.x, tid = threadIdx.x, nt = blockDim.x;
@@ -93,12 +99,23 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
                 }
                 __syncthreads();
             }
-            for (int e = tid; e < m; e += nt) { /* laplap's pass 2 or lap, and the fold */
+            for (int e = tid; e < m; e += nt) { /* pass 2 (or lap's one), and the fold */
                 const uint16_t *r = tab + 4 * e;
-                const T s = LAP ? v[e] - LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]) /
-                                             (T)8
-                                : v[e] - LAPLAP_COMBINE(lap[e], lap[r[0]], lap[r[1]], lap[r[2]],
-                                                        lap[r[3]]) / (T)64;
+                T s;
+                if (S == ONCHIP_LAP)
+                    s = v[e] - LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]) / (T)8;
+                else if (S == ONCHIP_LAPLAP)
+                    s = v[e] - LAPLAP_COMBINE(lap[e], lap[r[0]], lap[r[1]], lap[r[2]], lap[r[3]]) /
+                                   (T)64;
+                else { /* hdiff: flx(c), flx(W c), fly(c), fly(S c) from this cell's edges */
+                    const T lc = lap[e], ic = v[e];
+                    const T flx_c = ONCHIP_LIMIT(lap[r[1]] - lc, v[r[1]], ic);
+                    const T flx_w = ONCHIP_LIMIT(lc - lap[r[0]], ic, v[r[0]]);
+                    const T fly_c = ONCHIP_LIMIT(lap[r[3]] - lc, v[r[3]], ic);
+                    const T fly_s = ONCHIP_LIMIT(lc - lap[r[2]], ic, v[r[2]]);
+                    s = ic - __ldg((const T *)p.coeff + z * zs + c0 + e) *
+                                 (flx_c - flx_w + fly_c - fly_s);
+                }
                 if (cached) {
                     cache[(size_t)z * m + e] = s;
                     if (__ldg(p.exported + c0 + e))
@@ -118,9 +135,9 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
 }
 
 extern "C" {
+#define ONCHIP_ROW(S)                                                                             \
+    {{(const void *)k_onchip<double, S, 0>, (const void *)k_onchip<double, S, ONCHIP_PREFETCH>},  \
+     {(const void *)k_onchip<float, S, 0>, (const void *)k_onchip<float, S, ONCHIP_PREFETCH>}}
 const void *const onchip_kernels[ONCHIP_STENCILS][2][2] = {
-    {{(const void *)k_onchip<double, 0, 0>, (const void *)k_onchip<double, 0, ONCHIP_PREFETCH>},
-     {(const void *)k_onchip<float, 0, 0>, (const void *)k_onchip<float, 0, ONCHIP_PREFETCH>}},
-    {{(const void *)k_onchip<double, 1, 0>, (const void *)k_onchip<double, 1, ONCHIP_PREFETCH>},
-     {(const void *)k_onchip<float, 1, 0>, (const void *)k_onchip<float, 1, ONCHIP_PREFETCH>}}};
+    ONCHIP_ROW(ONCHIP_LAPLAP), ONCHIP_ROW(ONCHIP_HDIFF), ONCHIP_ROW(ONCHIP_LAP)};
 }

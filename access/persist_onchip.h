@@ -1,4 +1,4 @@
-/* persist_onchip.h — the on-chip persistent kernels of iterated laplap and lap (issue 35;
+/* persist_onchip.h — the on-chip persistent kernels of iterated laplap, hdiff and lap (issue 35;
  * notes/issue35-design.md, section 4): one cooperative launch runs every step; block b owns the
  * parts of src/plan/persist_parts.h (its run of cells, rings 1 and 2, a W/E/S/N table of 16-bit
  * local slots) and keeps the state of its own cells at the cached levels 0..levels-1 in shared
@@ -6,9 +6,11 @@
  * buffer of the step's parity, computes the Laplacian at every own and ring-1 entry from that
  * entry's own table row (pass 1), then laplap at its own cells with the fold (pass 2), keeps the
  * new values and writes those of its exported cells to the other parity's buffer; the other
- * levels stream through the two state arrays. A grid barrier between two steps. lap (radius 1)
- * has ring 1 alone and one pass: the Laplacian at the own cells with its fold. The arithmetic
- * is the body's (LAPLAP_COMBINE, stencils/laplap.h) with the fold of registry.h, so the state
+ * levels stream through the two state arrays. A grid barrier between two steps. hdiff's pass 2
+ * takes the fluxes across the own cells' four edges from the Laplacians and the values, and its
+ * coefficients from global memory (fixed). lap (radius 1) has ring 1 alone and one pass: the
+ * Laplacian at the own cells with its fold. The arithmetic is the bodies' (LAPLAP_COMBINE,
+ * stencils/laplap.h; hdiff.h's limiter) with the folds of registry.h, so the state
  * equals the CPU iteration's bit for bit (tests/test_persist_onchip_emul.c emulates this
  * schedule on the CPU; tests/test_persist_onchip.c runs it). Launched by src/plan/persist_onchip.c. */
 #ifndef PILLAR_PERSIST_ONCHIP_H
@@ -31,6 +33,7 @@ typedef struct {
     const int32_t *own0, *r1start, *ring1, *r2start, *ring2, *tstart; /* persist_parts */
     const uint16_t *tab;
     const unsigned char *exported; /* per plane cell: an own cell another block's ring holds */
+    const void *coeff;     /* hdiff: its coefficients (the state's layout), else NULL */
     long zs;
     int nz, nxy, c0;       /* levels computed, cells a level, the first inner cell */
     int steps, levels;     /* steps; cached levels */
@@ -47,10 +50,10 @@ static inline size_t onchip_smem(const onchip_params *p, size_t es)
                        (size_t)p->laps);
 }
 
-/* onchip_kernels[s][precision][prefetch], s = ONCHIP_LAPLAP or ONCHIP_LAP, prefetch 1: the
+/* onchip_kernels[s][precision][prefetch], s = ONCHIP_LAPLAP, ONCHIP_HDIFF or ONCHIP_LAP, prefetch 1: the
  * kernel that loads the next level while one computes (ONCHIP_PREFETCH): the host stubs for
  * cudaLaunchCooperativeKernel(args = {&onchip_params}). */
-enum { ONCHIP_LAPLAP, ONCHIP_LAP, ONCHIP_STENCILS };
+enum { ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_LAP, ONCHIP_STENCILS };
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -1,4 +1,4 @@
-/* test_persist_onchip.c — issue 35: the on-chip persistent kernels of laplap and lap (access/
+/* test_persist_onchip.c — issue 35: the on-chip persistent kernels of laplap, hdiff and lap (access/
  * persist_onchip.cu, src/plan/persist_onchip.c) against the CPU iteration (iter_run_incore), bit
  * for bit: the lattice in row-major, z-curve and random order (halo of the stencil's radius), and
  * the quad meshes whose labels
@@ -61,12 +61,12 @@ static void cases_of(const problem *pb, const char *what, int sms)
                 }
 }
 
-static const stencil_t stencils[] = {ST_LAPLAP, ST_LAP};
+static const stencil_t stencils[] = {ST_LAPLAP, ST_HDIFF, ST_LAP};
 
 static void lattices(int sms, int small)
 {
     static const layout_t lays[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_RANDOM};
-    for (int si = 0; si < 2; si++)
+    for (int si = 0; si < 3; si++)
         for (int prec = 0; prec < 2; prec++)
             for (int k = 0; k < 3; k++) {
                 stencil_t st = stencils[si];
@@ -109,7 +109,7 @@ static void quads(const char *dir, int sms)
         mesh_free(&m);
         if (!ok)
             continue;
-        stencil_t st = stencils[k % 2];
+        stencil_t st = stencils[k % 3];
         problem_spec s = {st, (precision_t)(k / 2 % 2), 0, 0, 0, stencil_table[st].radius,
                           LAYOUT_ROWMAJOR, 16, 5, 0, 0};
         problem pb;
@@ -142,7 +142,7 @@ static void quads(const char *dir, int sms)
 
 static void refusals(void)
 {
-    problem_spec s = {ST_HDIFF, PREC_DOUBLE, 20, 18, 4, 2, LAYOUT_ROWMAJOR, 8, 5, 0, 0};
+    problem_spec s = {ST_FASTWAVES, PREC_DOUBLE, 20, 18, 4, 1, LAYOUT_ROWMAJOR, 8, 5, 0, 0};
     problem pb;
     char msg[512];
     onchip_timing t;
@@ -152,8 +152,8 @@ static void refusals(void)
         fieldset f = iter_fields_copy(&pb);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1, &(onchip_request){0, 0, 0, 1}, &t) == -1 &&
-                  strstr(msg, "laplap and lap only"),
-              "hdiff refused: '%s'", msg);
+                  strstr(msg, "laplap, hdiff and lap only"),
+              "fastwaves refused: '%s'", msg);
         iter_fields_free(&pb, &f);
         problem_free(&pb);
     }

@@ -1,4 +1,5 @@
-/* persist_onchip.c — the on-chip persistent runs of laplap and lap (src/plan/persist_onchip.h). */
+/* persist_onchip.c — the on-chip persistent runs of laplap, hdiff and lap
+ * (src/plan/persist_onchip.h). */
 #include "persist_onchip.h"
 
 #include "persist_parts.h"
@@ -37,12 +38,12 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     memset(t, 0, sizeof *t);
     const ugrid *g = &pb->ug;
     stencil_t st = pb->s.stencil;
-    if ((st != ST_LAPLAP && st != ST_LAP) || steps < 1) {
-        perr("on-chip persistent run: laplap and lap only, and at least one step (%s, %d steps)",
-             stencil_table[st].name, steps);
+    if ((st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP) || steps < 1) {
+        perr("on-chip persistent run: laplap, hdiff and lap only, and at least one step (%s, %d "
+             "steps)", stencil_table[st].name, steps);
         return -1;
     }
-    int which = st == ST_LAP ? ONCHIP_LAP : ONCHIP_LAPLAP;
+    int which = st == ST_LAP ? ONCHIP_LAP : st == ST_HDIFF ? ONCHIP_HDIFF : ONCHIP_LAPLAP;
     int dev = 0, coop = 0, sms = 0, smem_max = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
@@ -120,6 +121,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     uint16_t *d_tab = up(P.tab, sizeof(uint16_t) * 4 * (size_t)P.tstart[nblocks]);
     unsigned char *d_x = up(exported, (size_t)g->nxy);
     void *d_state = up(f.p[0], bytes), *d_other = up(f.p[0], bytes);
+    void *d_coeff = which == ONCHIP_HDIFF ? up(f.p[1], bytes) : NULL; /* hdiff's in, coeff, out */
     size_t xbytes = es * (size_t)g->nxy * (size_t)(A.levels > 0 ? A.levels : 1);
     void *d_xb[2];
     for (int q = 0; q < 2; q++) {
@@ -141,6 +143,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     A.tstart = d_ts;
     A.tab = d_tab;
     A.exported = d_x;
+    A.coeff = d_coeff;
     A.zs = g->zstride;
     A.nz = nz;
     A.nxy = g->nxy;
@@ -178,7 +181,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     CK(cudaEventDestroy(e0));
     CK(cudaEventDestroy(e1));
     void *frees[] = {d_own0, d_r1s, d_r2s, d_ts, d_r1, d_r2, d_tab, d_x, d_state, d_other,
-                     d_xb[0], d_xb[1]};
+                     d_xb[0], d_xb[1], d_coeff};
     for (size_t i = 0; i < sizeof frees / sizeof frees[0]; i++)
         CK(cudaFree(frees[i]));
     xfree(exported);

@@ -1,4 +1,4 @@
-/* persist_onchip.h — iterated laplap and lap as one persistent launch that keeps the state on chip
+/* persist_onchip.h — iterated laplap, hdiff and lap as one persistent launch that keeps the state on chip
  * (issue 35; access/persist_onchip.h, src/plan/persist_parts.h): the parts built on the host,
  * the fields, parts and export buffers to the device once, one cooperative launch, the state
  * back. CUDA backend only. Not yet a choice of `--persistent`: tests/test_persist_onchip.c runs
@@ -23,10 +23,11 @@ typedef struct {
     double kernel_s;             /* the launch, timed with events */
 } onchip_timing;
 
-/* Advances the state of f (host fields of pb's grid; laplap or lap) by `steps` >= 1 steps in one
+/* Advances the state of f (host fields of pb's grid, inputs first; laplap, hdiff or lap) by
+ * `steps` >= 1 steps in one
  * cooperative launch on the current device. Returns 0 with t filled, or -1 with a message,
  * nothing changed: another stencil, steps < 1, a device without cooperative launches, parts the
- * 16-bit slots cannot number, an own entry (laplap: or ring-1 entry) without its four neighbours
+ * 16-bit slots cannot number, an own entry (laplap, hdiff: or ring-1 entry) without its four neighbours
  * (a boundary the body cannot read), levels or blocks that do not fit. A failed CUDA
  * call raises FAULT_DEVICE. */
 int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,

@@ -2,7 +2,7 @@
  * has them, timed the ways pillar can run them (docs/benchmark.md#iterated-runs): the host loop
  * (one kernel launch a step), K = 2 and 3 steps per launch (laplap, hdiff, graphlap), the
  * persistent launch (laplap, hdiff, lap, graphlap), the persistent launch that keeps the state on
- * chip (laplap, lap: src/plan/persist_onchip.h) and what --persistent auto picks. Kernels only, a
+ * chip (laplap, hdiff, lap: src/plan/persist_onchip.h) and what --persistent auto picks. Kernels only, a
  * warm-up run that is verified bit for bit against the CPU in-core iteration, then the median of --runs runs; a table
  * on stdout, CSV and JSON into --out. On the CPU backend the host loop is the chunked CPU
  * iteration of one in-core chunk and the K-step variants its CPU twin, so that CI runs the command. */
@@ -80,8 +80,8 @@ static int has_variant(const ibench *x, int st, variant_t v)
         return tiles_supported((stencil_t)st);
     case V_PERSIST:
         return x->backend == BACKEND_GPU && persist_supported((stencil_t)st, why, sizeof why);
-    case V_ONCHIP: /* the state on chip (issue 35): laplap and lap so far */
-        return x->backend == BACKEND_GPU && (st == ST_LAPLAP || st == ST_LAP);
+    case V_ONCHIP: /* the state on chip (issue 35): laplap, hdiff and lap so far */
+        return x->backend == BACKEND_GPU && (st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP);
     default:
         return x->backend == BACKEND_GPU;
     }
