@@ -1,6 +1,7 @@
 /* test_persist_onchip_emul.c — issue 35, step S1: the schedule of an on-chip persistent launch
  * (notes/issue35-design.md, section 4), emulated on the CPU block by block, against the in-core
- * iteration (iter_run_incore), bit for bit. It is a different formulation of laplap's step:
+ * iteration (iter_run_incore), bit for bit, for laplap, hdiff and lap (the schedule of
+ * access/persist_onchip.cu). It is a different formulation of their steps:
  *
  * - each block keeps the state of its own cells at its first L levels (the cached levels) in a
  *   local array for the whole run; the other levels stream through the global state, as today;
@@ -9,8 +10,9 @@
  *   fixed and written once), and writes its own exports to the other parity: the grid barrier's
  *   ping-pong;
  * - pass 1 computes the Laplacian at every own and ring-1 entry from that entry's own row of the
- *   local table; pass 2 the laplap at the own cells from those, then the fold (state - v/64);
- *   the body's 20 frame-free relations are never read;
+ *   local table; pass 2 the stencil at the own cells from those (laplap; hdiff: the fluxes
+ *   across the cell's four edges, limited), then the fold (laplap: state - v/64); the bodies'
+ *   20 frame-free relations are never read; lap has ring 1 alone and pass 2 alone;
  * - at the end the cached levels are flushed to the global state.
  *
  * Cases: the lattice in row-major, z-curve and random order; 1, 2, 3 and 7 blocks; no level, one
@@ -29,14 +31,20 @@
 
 enum { MUTATE_NONE, MUTATE_PARITY };
 
-/* emulate_T(pb, P, f, steps, L, mutate): advances state f (field 0, pb's grid) by `steps` laplap
- * steps on the blocks of P with L cached levels. */
+/* hdiff.h's limiter on values: the flux, zeroed where it runs along hi - lo */
+#define EMUL_LIMIT(flux, hi, lo) ((flux) * ((hi) - (lo)) > (T)0 ? (T)0 : (flux))
+
+/* emulate_T(pb, P, f, steps, L, mutate): advances state f (field 0, pb's grid; hdiff's
+ * coefficients field 1) by `steps` steps of pb's stencil (laplap, hdiff, lap) on the blocks of P
+ * with L cached levels. */
 #define EMULATE(TY)                                                                               \
     static void emulate_##TY(const problem *pb, const persist_parts *P, fieldset f, int steps,     \
                              int L, int mutate)                                                   \
     {                                                                                             \
         typedef TY T; /* the type LAPLAP_COMBINE computes in */                                   \
         const ugrid *g = &pb->ug;                                                                 \
+        stencil_t st = pb->s.stencil;                                                             \
+        const T *coeff = st == ST_HDIFF ? (const T *)f.p[1] : NULL;                               \
         int nz = g->nz, nxy = g->nxy, nb = P->nblocks;                                            \
         long zs = g->zstride;                                                                     \
         T *cur = (T *)f.p[0], *nxt = xalloc(sizeof(T) * g->len);                                  \
@@ -79,17 +87,31 @@ enum { MUTATE_NONE, MUTATE_PARITY };
                         } else                                                                    \
                             v[s] = cur[z * zs + c];                                               \
                     }                                                                             \
-                    /* pass 1: the Laplacian at every own and ring-1 entry, from its own row */    \
-                    for (int e = 0; e < m + h1; e++) {                                            \
+                    /* pass 1: the Laplacian at every own and ring-1 entry, from its own row (the   \
+                     * table has no ring-1 rows at depth 1: lap has no pass 1) */                 \
+                    for (int e = 0; e < P->tstart[b + 1] - P->tstart[b] && st != ST_LAP; e++) {  \
                         const uint16_t *r = tab + 4 * e;                                          \
                         lap[e] = LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]);        \
                     }                                                                             \
-                    /* pass 2: laplap at the own cells, folded into the state */                   \
+                    /* pass 2: the stencil at the own cells, folded into the state */             \
                     for (int e = 0; e < m; e++) {                                                 \
                         const uint16_t *r = tab + 4 * e;                                          \
-                        T o = LAPLAP_COMBINE(lap[e], lap[r[0]], lap[r[1]], lap[r[2]], lap[r[3]]); \
-                        T s = v[e] - o / (T)64;                                                   \
                         int c = g->nhalo + P->own0[b] + e;                                        \
+                        T s;                                                                      \
+                        if (st == ST_LAP)                                                         \
+                            s = v[e] - LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]) / \
+                                           (T)8;                                                  \
+                        else if (st == ST_LAPLAP)                                                 \
+                            s = v[e] - LAPLAP_COMBINE(lap[e], lap[r[0]], lap[r[1]], lap[r[2]],    \
+                                                      lap[r[3]]) / (T)64;                         \
+                        else { /* hdiff: the fluxes across c's four edges, hdiff.h's limiter */   \
+                            T lc = lap[e], ic = v[e];                                             \
+                            T fxc = EMUL_LIMIT(lap[r[1]] - lc, v[r[1]], ic);                      \
+                            T fxw = EMUL_LIMIT(lc - lap[r[0]], ic, v[r[0]]);                      \
+                            T fyc = EMUL_LIMIT(lap[r[3]] - lc, v[r[3]], ic);                      \
+                            T fys = EMUL_LIMIT(lc - lap[r[2]], ic, v[r[2]]);                      \
+                            s = ic - coeff[z * zs + c] * (fxc - fxw + fyc - fys);                 \
+                        }                                                                         \
                         if (cached)                                                               \
                             loc[b][(size_t)z * m + e] = s;                                        \
                         else                                                                      \
@@ -128,7 +150,7 @@ EMULATE(float)
 static long one(const problem *pb, int nblocks, int steps, int L, int mutate)
 {
     persist_parts P;
-    if (persist_parts_build(&P, &pb->ug, nblocks, 2) != 0)
+    if (persist_parts_build(&P, &pb->ug, nblocks, pb->s.stencil == ST_LAP ? 1 : 2) != 0)
         return -1;
     fieldset ref = iter_fields_copy(pb), emu = iter_fields_copy(pb);
     iter_run_incore(pb, ref, steps);
@@ -163,17 +185,22 @@ static void cases(problem *pb, const char *what)
 int main(void)
 {
     static const layout_t lays[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_RANDOM};
-    for (int prec = 0; prec < 2; prec++) {
-        for (int k = 0; k < 3; k++) {
-            problem_spec s = {ST_LAPLAP, prec, 37, 29, 5, 2, lays[k], 8, 5, 0, 0};
-            problem pb;
-            if (problem_make(&pb, &s) != 0) {
-                CHECK(0, "problem_make %s", layout_name[lays[k]]);
-                continue;
+    static const stencil_t sts[] = {ST_LAPLAP, ST_HDIFF, ST_LAP};
+    for (int si = 0; si < 3; si++)
+        for (int prec = 0; prec < 2; prec++)
+            for (int k = 0; k < 3; k++) {
+                stencil_t st = sts[si];
+                problem_spec s = {st, prec, 37, 29, 5, stencil_table[st].radius, lays[k], 8, 5, 0,
+                                  0};
+                problem pb;
+                if (problem_make(&pb, &s) != 0) {
+                    CHECK(0, "problem_make %s", layout_name[lays[k]]);
+                    continue;
+                }
+                char what[64];
+                snprintf(what, sizeof what, "%s %s", stencil_table[st].name, layout_name[lays[k]]);
+                cases(&pb, what);
+                problem_free(&pb);
             }
-            cases(&pb, layout_name[lays[k]]);
-            problem_free(&pb);
-        }
-    }
     return check_done("test_persist_onchip_emul");
 }
