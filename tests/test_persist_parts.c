@@ -268,6 +268,18 @@ static void refusals(void)
     CHECK(persist_parts_build(&P, &g, 0, 2) == -1 && strstr(msg, "0 blocks"), "0 blocks: '%s'", msg);
     msg[0] = 0;
     CHECK(persist_parts_build(&P, &g, 4, 3) == -1 && strstr(msg, "depth 3"), "depth 3: '%s'", msg);
+    mesh m; /* hexagons: neighbour lists, no W/E/S/N */
+    mesh_gen_spec hex = {MESH_HEXAGONS, 12, 10, 0, 2, 0, 1, 1, 0};
+    if (mesh_generate(&m, &hex) == 0) {
+        ugrid h;
+        ugrid_from_mesh(&h, &m, 2, 2, NULL);
+        msg[0] = 0;
+        CHECK(persist_parts_build(&P, &h, 4, 2) == -1 && strstr(msg, "no W/E/S/N"),
+              "hexagons: '%s'", msg);
+        ugrid_free(&h);
+        mesh_free(&m);
+    } else
+        CHECK(0, "hexagons");
     CHECK(persist_parts_build(&P, &g, 2, 2) == 0 && P.slots_max <= PERSIST_MAX_SLOTS,
           "two blocks of 43,808 cells and their rings fit: %d slots", P.slots_max);
     persist_parts_free(&P);

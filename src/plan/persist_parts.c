@@ -60,6 +60,10 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
         perr("persistent parts: rings to depth %d: 1 or 2", depth);
         return -1;
     }
+    if (!g->nbr) {
+        perr("persistent parts: the grid has no W/E/S/N neighbours (a mesh of neighbour lists)");
+        return -1;
+    }
     int c0 = g->nhalo, nb = nblocks;
     P->nblocks = nb;
     P->depth = depth;

@@ -44,7 +44,7 @@ typedef struct {
 
 /* Builds the parts of nblocks blocks over g's inner cells, with rings to depth 1 or 2. Returns 0,
  * or -1 with a message naming the fault: no inner cells, nblocks outside 1..n, a depth other
- * than 1 or 2, or a block whose slots exceed PERSIST_MAX_SLOTS (its state would not fit on chip
+ * than 1 or 2, a grid without W/E/S/N neighbours (g->nbr), or a block whose slots exceed PERSIST_MAX_SLOTS (its state would not fit on chip
  * anyway; the plan keeps the host loop). */
 int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth);
 void persist_parts_free(persist_parts *P);
