@@ -32,6 +32,10 @@
 #                                   hdiff, fastwaves, lap, graphlap at 512x512 x 16, 64, 128 levels,
 #                                   double: host loop, K = 2, 3, persistent, auto; 200 steps, median of
 #                                   5 (about 6 minutes); CSV, JSON and tools/plot-iterated's PNG in $OUT
+#   GPU_CHECK_ONCHIP=1 tools/gpu-check.sh                also the on-chip persistent kernels (issue 35):
+#                                   pillar bench --iterated for laplap, hdiff, lap at 512x512 x 16
+#                                   and 64 in z-curve and z-curve-w order, and without the next
+#                                   level loaded ahead (about 3 minutes); rows in onchip.log
 #   GPU_CHECK_API=1 tools/gpu-check.sh                   also tools/api-bench.sh: a model's time loop
 #                                   through libpillar (step(T), step(1) loops, host and device
 #                                   arrays) beside `pillar run`'s kernels, on 512x512x64 and a
@@ -195,6 +199,24 @@ iterated_runs() {
     fi
 }
 [ "${GPU_CHECK_ITERATED:-0}" != 0 ] && step "bench --iterated" iterated.log iterated_runs
+# the on-chip persistent kernels (issue 35) beside the host loop and the lean persistent kernel:
+# laplap, hdiff, lap at 512x512 x 16 and 64, z-curve and z-curve-w order, and in z-curve order
+# once more without loading the next level ahead (PILLAR_ONCHIP_PREFETCH=0)
+onchip_runs() {
+    local s lay pf rc=0
+    for s in laplap hdiff lap; do
+        for lay in zcurve zcurve-w; do
+            for pf in 1 0; do
+                [ "$pf" = 0 ] && [ "$lay" != zcurve ] && continue
+                echo "== $s, $lay order, next level loaded ahead: $pf"
+                PILLAR_ONCHIP_PREFETCH=$pf ./$build/pillar bench --iterated --backend gpu \
+                    --stencil $s --levels 16,64 --layout $lay --out "$out/onchip-$s-$lay-$pf" || rc=1
+            done
+        done
+    done
+    return $rc
+}
+[ "${GPU_CHECK_ONCHIP:-0}" != 0 ] && step "bench --iterated onchip" onchip.log onchip_runs
 [ "${GPU_CHECK_API:-0}" != 0 ] && step "api bench" api.log tools/api-bench.sh "$build" "$out/api"
 bench_flags=${GPU_CHECK_BENCH:---quick}
 # shellcheck disable=SC2086
@@ -204,6 +226,10 @@ echo "== device"; cat "$out/device.txt"
 if [ -f "$out/ctest-gpu.log" ]; then
     echo "== GPU tests"; grep -E "tests passed|Passed|Failed|SKIP|FAILED" "$out/ctest-gpu.log" | tail -n 8
     grep -A 6 ": stencil " "$out/ctest-gpu.log" | cut -c1-80
+fi
+if [ -f "$out/onchip.log" ]; then
+    echo "== on-chip persistent kernels (bench --iterated: us a step, speed-up over the host loop)"
+    grep -E "^== |host-loop|persistent|onchip" "$out/onchip.log" | cut -c1-150
 fi
 [ -f "$out/bench.log" ] && echo "== benchmark (Table 6.2 rows)"
 [ -f "$out/bench.log" ] && grep -E "^[a-z]+ (double|float) [0-9]+x|regular grid|^  (rowmajor|zcurve|zcurve-w|random) " "$out/bench.log" | cut -c1-140
