@@ -8,13 +8,15 @@
  * - the exports against a different formulation: an own cell is exported iff a cell of another
  *   block reaches it in one or two first-order hops;
  * - the design note's counts for 512x512 in z-curve order over 132 blocks
- *   (notes/issue35-design.md, section 4), and the refusals. CPU only. */
+ *   (notes/issue35-design.md, section 4), the bank conflicts of the passes' reads (by hand, and
+ *   against the note's), and the refusals. CPU only. */
 #include "check.h"
 #include "access/persistent.h"
 #include "base/common.h"
 #include "grids/mesh.h"
 #include "src/plan/persist_parts.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Block b's table row of slot s (s < own + ring 1), or NULL. */
@@ -249,6 +251,50 @@ static void note_counts(void)
     ugrid_free(&g);
 }
 
+/* Bank conflicts: a block of 16 rows made by hand (W slots 16 apart: all on one bank pair, 16
+ * wavefronts; E slots 0..15: 1; S one slot for all: a broadcast, 1; N two slots 16 apart: 2), and
+ * the z-curve's against the note's count (its pass 1 1.23 and 1.31 at 132 and 264 blocks, pass 2
+ * 1.15 and 1.22). */
+static void conflicts(void)
+{
+    int32_t own0[2] = {0, 16}, tstart[2] = {0, 16};
+    uint16_t tab[64];
+    for (int e = 0; e < 16; e++) {
+        tab[4 * e + 0] = (uint16_t)(16 * e);
+        tab[4 * e + 1] = (uint16_t)e;
+        tab[4 * e + 2] = 7;
+        tab[4 * e + 3] = (uint16_t)(16 * (e & 1));
+    }
+    persist_parts P;
+    memset(&P, 0, sizeof P);
+    P.nblocks = 1;
+    P.own0 = own0;
+    P.tstart = tstart;
+    P.tab = tab;
+    double b1 = persist_parts_conflicts(&P, 1), b2 = persist_parts_conflicts(&P, 2);
+    CHECK(b1 == (1 + 16 + 1 + 1 + 2) / 5.0 && b2 == (16 + 1 + 1 + 2) / 4.0,
+          "hand-made rows: pass 1 %.3f (expected 4.2), pass 2 %.3f (expected 5)", b1, b2);
+    ugrid g;
+    if (ugrid_emulate(&g, 512, 512, 1, 2, LAYOUT_ZCURVE, 0, 0) != 0) {
+        CHECK(0, "emulate 512x512");
+        return;
+    }
+    static const struct { int nb; double b1, b2; } note[] = {{132, 1.23, 1.15}, {264, 1.31, 1.22}};
+    for (int k = 0; k < 2; k++) {
+        if (persist_parts_build(&P, &g, note[k].nb, 2) != 0) {
+            CHECK(0, "z-curve over %d blocks", note[k].nb);
+            continue;
+        }
+        b1 = persist_parts_conflicts(&P, 1);
+        b2 = persist_parts_conflicts(&P, 2);
+        CHECK(fabs(b1 - note[k].b1) < 0.01 && fabs(b2 - note[k].b2) < 0.015,
+              "z-curve, %d blocks: conflicts %.3f and %.3f (the note: %.2f, %.2f)", note[k].nb, b1,
+              b2, note[k].b1, note[k].b2);
+        persist_parts_free(&P);
+    }
+    ugrid_free(&g);
+}
+
 static void refusals(void)
 {
     ugrid g;
@@ -293,6 +339,7 @@ int main(void)
     orders();
     sphere();
     note_counts();
+    conflicts();
     refusals();
     return check_done("test_persist_parts");
 }

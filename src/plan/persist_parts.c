@@ -192,3 +192,44 @@ long persist_parts_index_bytes(const persist_parts *P, int b)
     long exp = P->xstart[b + 1] - P->xstart[b];
     return 8 * rows + 4 * ring + 2 * exp;
 }
+
+/* The wavefronts of one half-warp's gather of 8-byte words at slots s[0..k): the most distinct
+ * slots on one pair of the 32 four-byte banks (slot mod 16). */
+static int wavefronts(const int *s, int k)
+{
+    int n[16] = {0}, most = 0;
+    for (int i = 0; i < k; i++) {
+        int dup = 0;
+        for (int j = 0; j < i && !dup; j++)
+            dup = s[j] == s[i];
+        if (!dup && ++n[s[i] & 15] > most)
+            most = n[s[i] & 15];
+    }
+    return most;
+}
+
+double persist_parts_conflicts(const persist_parts *P, int pass)
+{
+    double sum = 0;
+    long count = 0;
+    for (int b = 0; b < P->nblocks; b++) {
+        int rows = pass == 1 ? P->tstart[b + 1] - P->tstart[b] : P->own0[b + 1] - P->own0[b];
+        const uint16_t *tab = P->tab + 4 * (size_t)P->tstart[b];
+        for (int e0 = 0; e0 < rows; e0 += 16) {
+            int k = rows - e0 < 16 ? rows - e0 : 16;
+            for (int r = pass == 1 ? -1 : 0; r < NREL1; r++) { /* -1: pass 1's v[e] itself */
+                int s[16], nk = 0;
+                for (int i = 0; i < k; i++)
+                    if (r < 0)
+                        s[nk++] = e0 + i;
+                    else if (tab[4 * (e0 + i) + r] != PERSIST_NO_SLOT)
+                        s[nk++] = tab[4 * (e0 + i) + r];
+                if (nk) {
+                    sum += wavefronts(s, nk);
+                    count++;
+                }
+            }
+        }
+    }
+    return count ? sum / (double)count : 0;
+}

@@ -56,4 +56,11 @@ int persist_parts_cell(const persist_parts *P, const ugrid *g, int b, int s);
  * where to read each ring cell) and its export list (2 B an entry: an own slot). */
 long persist_parts_index_bytes(const persist_parts *P, int b);
 
+/* Bank conflicts of the gathers of a pass, for the model (notes/issue35-design.md, section 4):
+ * the mean wavefronts of a half-warp's read of 8-byte values by 16 consecutive table rows (the
+ * threads' order), 1 without conflict; a read's wavefronts are the most distinct slots on one
+ * pair of the 32 four-byte banks (slot mod 16). Pass 1: every row reads its own value and its
+ * four neighbours' (5 reads); pass 2: the own rows read the Laplacians at their neighbours (4). */
+double persist_parts_conflicts(const persist_parts *P, int pass);
+
 #endif
