@@ -2,6 +2,7 @@
  * (src/plan/persist_onchip.h). */
 #include "persist_onchip.h"
 
+#include "onchip_model.h"
 #include "persist_parts.h"
 
 #include "access/persist_onchip.h"
@@ -175,6 +176,8 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
         t->threads = threads;
         t->levels = A.levels;
         t->prefetch = prefetch;
+        onchip_device dev = onchip_device_h100();
+        t->predicted_s = onchip_predict(&P, which, nz, A.levels, es, &dev).step_s;
         t->smem = smem;
         t->kernel_s = ms * 1e-3;
     }

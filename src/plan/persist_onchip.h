@@ -19,6 +19,8 @@ typedef struct {
 typedef struct {
     int blocks, threads, levels; /* what ran */
     int prefetch;                /* the prefetching kernel ran */
+    double predicted_s;          /* the model's step (src/plan/onchip_model.h, the H100's
+                                  * figures and the design's assumptions) */
     size_t smem;                 /* shared memory a block */
     double kernel_s;             /* the launch, timed with events */
 } onchip_timing;

@@ -43,7 +43,8 @@ static int ring(const ugrid *g, const int32_t *from, long nfrom, int b, int *sta
             stamp[d] = b + 1;
             ilist_push(to, d);
         }
-    qsort(to->v + first, (size_t)(to->n - first), sizeof(int32_t), cmp_i32);
+    if (to->n > first) /* (an empty list may have no array yet) */
+        qsort(to->v + first, (size_t)(to->n - first), sizeof(int32_t), cmp_i32);
     return (int)(to->n - first);
 }
 

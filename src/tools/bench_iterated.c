@@ -178,9 +178,11 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         onchip_timing ot;
         if (persist_onchip_run(pb, pb->uf, steps, &rq, &ot) != 0)
             return -1;
-        snprintf(note, nn, "%d blocks x %d threads, %d of %d levels on chip, %zu KB shared%s",
-                 ot.blocks, ot.threads, ot.levels, stencil_zend(pb->s.stencil, pb->ug.nz),
-                 ot.smem / 1024, ot.prefetch ? ", next level loaded ahead" : "");
+        snprintf(note, nn,
+                 "%d blocks x %d threads, %d of %d levels on chip, %zu KB shared%s; model %.1f "
+                 "us a step", ot.blocks, ot.threads, ot.levels,
+                 stencil_zend(pb->s.stencil, pb->ug.nz), ot.smem / 1024,
+                 ot.prefetch ? ", next level loaded ahead" : "", ot.predicted_s * 1e6);
         return ot.kernel_s;
     }
     const bench_opts *b = x->b;

@@ -1,0 +1,44 @@
+/* onchip_model.c — the model of the on-chip persistent kernels (src/plan/onchip_model.h). */
+#include "onchip_model.h"
+
+#include "access/persist_onchip.h"
+
+onchip_device onchip_device_h100(void)
+{
+    onchip_device d = {1.755e9, 3.0e12, 5.0e12, 0.75, 0.85, 1e-6, 3e-6};
+    return d;
+}
+
+onchip_prediction onchip_predict(const persist_parts *P, int s, int nz, int levels, size_t es,
+                                 const onchip_device *d)
+{
+    onchip_prediction p = {0, 0, 0, 0, 0};
+    /* pass 1 reads a row's value and its four neighbours' (conflicts b1), stores the value and
+     * the Laplacian; pass 2 reads the Laplacians at four neighbours (b2; hdiff also the values
+     * there, its own two and its coefficient) and stores one value; lap's one pass reads as
+     * pass 2 does its values. Each ring cell is read once from L2 and stored once. */
+    double b1 = persist_parts_conflicts(P, 1), b2 = persist_parts_conflicts(P, 2), most = 0;
+    for (int b = 0; b < P->nblocks; b++) {
+        double own = P->own0[b + 1] - P->own0[b], rows = P->tstart[b + 1] - P->tstart[b];
+        double ring = (P->r1start[b + 1] - P->r1start[b]) + (P->r2start[b + 1] - P->r2start[b]);
+        double a = s == ONCHIP_LAP      ? own * (2 + 4 * b2)
+                   : s == ONCHIP_HDIFF ? rows * (2 + 5 * b1) + own * (4 + 8 * b2)
+                                       : rows * (2 + 5 * b1) + own * (2 + 4 * b2);
+        a += 2 * ring;
+        most = a > most ? a : most;
+    }
+    p.level_s = most / 16 / (d->clock_hz * d->eta);
+    p.chip_s = nz * p.level_s;
+    double n = (double)P->n, rings = (double)P->ring_all;
+    int streamed = nz - levels > 0 ? nz - levels : 0;
+    double bytes = (double)streamed * (2 * n + rings) * (double)es;
+    if (s == ONCHIP_HDIFF) /* its coefficients, every level */
+        bytes += (double)nz * n * (double)es;
+    p.dram_s = bytes / (d->dram_bps * d->eta_dram);
+    p.l2_s = (double)(levels < nz ? levels : nz) * (rings + (double)P->export_all) * (double)es /
+             d->l2_bps;
+    double m = p.chip_s > p.dram_s ? p.chip_s : p.dram_s;
+    m = m > p.l2_s ? m : p.l2_s;
+    p.step_s = m + d->t_ring0_s + d->t_bar_s;
+    return p;
+}
