@@ -220,17 +220,11 @@ static void sphere(void)
 /* The design note's counts: 512 x 512 (508 x 508 inner cells), z-curve, 132 blocks: own cells
  * 1,956 at most; rings (1 and 2) of 483 on average and 598 at most, 297 of them ring 1 at most;
  * exports 427 on average and 557 at most; a table of 2,253 rows in the largest block. */
-static void note_counts(void)
+static void note_counts(const ugrid *z)
 {
-    ugrid g;
-    if (ugrid_emulate(&g, 512, 512, 1, 2, LAYOUT_ZCURVE, 0, 0) != 0) {
-        CHECK(0, "emulate 512x512");
-        return;
-    }
     persist_parts P;
-    if (persist_parts_build(&P, &g, 132, 2) != 0) {
+    if (persist_parts_build(&P, z, 132, 2) != 0) {
         CHECK(0, "512x512 over 132 blocks: build");
-        ugrid_free(&g);
         return;
     }
     int ring_max = 0, rows_max = 0;
@@ -250,14 +244,13 @@ static void note_counts(void)
     CHECK(rows_max <= 1956 + 297 && P.slots_max <= 1956 + 598, "512x512 z-curve: %d rows, %d slots",
           rows_max, P.slots_max);
     persist_parts_free(&P);
-    ugrid_free(&g);
 }
 
 /* Bank conflicts: a block of 16 rows made by hand (W slots 16 apart: all on one bank pair, 16
  * wavefronts; E slots 0..15: 1; S one slot for all: a broadcast, 1; N two slots 16 apart: 2), and
  * the z-curve's against the note's count (its pass 1 1.23 and 1.31 at 132 and 264 blocks, pass 2
  * 1.15 and 1.22). */
-static void conflicts(void)
+static void conflicts(const ugrid *z)
 {
     int32_t own0[2] = {0, 16}, tstart[2] = {0, 16};
     uint16_t tab[64];
@@ -276,14 +269,9 @@ static void conflicts(void)
     double b1 = persist_parts_conflicts(&P, 1), b2 = persist_parts_conflicts(&P, 2);
     CHECK(b1 == (1 + 16 + 1 + 1 + 2) / 5.0 && b2 == (16 + 1 + 1 + 2) / 4.0,
           "hand-made rows: pass 1 %.3f (expected 4.2), pass 2 %.3f (expected 5)", b1, b2);
-    ugrid g;
-    if (ugrid_emulate(&g, 512, 512, 1, 2, LAYOUT_ZCURVE, 0, 0) != 0) {
-        CHECK(0, "emulate 512x512");
-        return;
-    }
     static const struct { int nb; double b1, b2; } note[] = {{132, 1.23, 1.15}, {264, 1.31, 1.22}};
     for (int k = 0; k < 2; k++) {
-        if (persist_parts_build(&P, &g, note[k].nb, 2) != 0) {
+        if (persist_parts_build(&P, z, note[k].nb, 2) != 0) {
             CHECK(0, "z-curve over %d blocks", note[k].nb);
             continue;
         }
@@ -294,24 +282,17 @@ static void conflicts(void)
               b2, note[k].b1, note[k].b2);
         persist_parts_free(&P);
     }
-    ugrid_free(&g);
 }
 
 /* The model against the design note's arithmetic (section 4, laplap, double, 512x512 in z-curve
  * order, 132 blocks): a level 1.51 us (the note's mean block; the largest here, within 5%); x16
  * all on chip 28.9 us; x64 with 15 levels on chip 104 us, the pipe's bound above DRAM's (79 us
  * in the note at 3.0 TB/s; here at 85% of it). lap: one pass, less than laplap's. */
-static void model(void)
+static void model(const ugrid *z)
 {
-    ugrid g;
-    if (ugrid_emulate(&g, 512, 512, 1, 2, LAYOUT_ZCURVE, 0, 0) != 0) {
-        CHECK(0, "emulate 512x512");
-        return;
-    }
     persist_parts P;
-    if (persist_parts_build(&P, &g, 132, 2) != 0) {
+    if (persist_parts_build(&P, z, 132, 2) != 0) {
         CHECK(0, "z-curve over 132 blocks");
-        ugrid_free(&g);
         return;
     }
     onchip_device d = onchip_device_h100();
@@ -329,13 +310,12 @@ static void model(void)
     CHECK(h16.step_s > x16.step_s, "hdiff x16 %.1f us, laplap %.1f", h16.step_s * 1e6,
           x16.step_s * 1e6);
     persist_parts_free(&P);
-    if (persist_parts_build(&P, &g, 132, 1) == 0) {
+    if (persist_parts_build(&P, z, 132, 1) == 0) {
         onchip_prediction l16 = onchip_predict(&P, ONCHIP_LAP, 16, 16, 8, &d);
         CHECK(l16.step_s < x16.step_s, "lap x16 %.1f us, laplap %.1f", l16.step_s * 1e6,
               x16.step_s * 1e6);
         persist_parts_free(&P);
     }
-    ugrid_free(&g);
 }
 
 static void refusals(void)
@@ -381,9 +361,14 @@ int main(void)
     bands();
     orders();
     sphere();
-    note_counts();
-    conflicts();
-    model();
+    ugrid z; /* the design note's grid: 512 x 512 in z-curve order */
+    if (ugrid_emulate(&z, 512, 512, 1, 2, LAYOUT_ZCURVE, 0, 0) == 0) {
+        note_counts(&z);
+        conflicts(&z);
+        model(&z);
+        ugrid_free(&z);
+    } else
+        CHECK(0, "emulate 512x512");
     refusals();
     return check_done("test_persist_parts");
 }
