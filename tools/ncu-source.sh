@@ -14,7 +14,17 @@
 #   tools/ncu-source.sh BUILD OUT                 with no more arguments: issue 36's pair, the
 #       fastest unstructured laplap and hdiff of 512x512x64 double known (NCU_LAPLAP and
 #       NCU_HDIFF, each "pillar run arguments", override them) and their regular twins.
+#
+#   tools/ncu-source.sh --import REPORTS OUT      the same files from reports taken before
+#       (REPORTS: a folder of NAME.ncu-rep, or a .tgz of them, e.g.
+#       bench/results/2026-11-27-h100-ncu-lattice/ncu-reports.tgz); needs ncu, no GPU. OUT is
+#       taken from the repository's root, as in the other forms.
 set -uo pipefail
+if [ "${1:-}" = --import ]; then
+    import=$(realpath "${2:?usage: ncu-source.sh --import REPORTS OUT}") || exit 1
+    out=${3:?usage: ncu-source.sh --import REPORTS OUT}
+    set -- . "$out"
+fi
 build=${1:?usage: ncu-source.sh BUILD OUT [NAME KERNEL_REGEX ARGS...]}
 out=${2:?usage: ncu-source.sh BUILD OUT [NAME KERNEL_REGEX ARGS...]}
 shift 2
@@ -24,6 +34,18 @@ command -v ncu >/dev/null || { echo "ncu-source.sh: no ncu (Nsight Compute) on t
 pillar=$(cd "$build" && pwd)/pillar
 mkdir -p "$out" || exit 1
 
+# derive NAME REPORT: every section, the per-line CSV and the ranked lines of a report
+derive() {
+    local name=$1 rep=$2
+    ncu --import "$rep" --page details >"$out/$name-details.txt" 2>&1
+    ncu --import "$rep" --page source --csv --print-source cuda \
+        >"$out/$name-source.csv" 2>"$out/$name-source.err"
+    grep -E "Duration|DRAM Throughput|L1/TEX Cache Throughput|L1/TEX Hit Rate|Registers Per|Achieved Occupancy|Warp Cycles Per Issued" \
+        "$out/$name-details.txt" | head -n 8
+    python3 tools/ncu-source-top.py "$out/$name-source.csv" "$name" >"$out/$name-top.md" &&
+        head -n 24 "$out/$name-top.md"
+}
+
 profile() { # profile NAME REGEX ARGS...
     local name=$1 regex=$2
     shift 2
@@ -32,14 +54,25 @@ profile() { # profile NAME REGEX ARGS...
         --launch-skip 1 --launch-count 1 -f -o "$out/$name" \
         "$pillar" run "$@" --backend gpu --runs 2 >"$out/$name-run.txt" 2>&1 ||
         { echo "ncu failed:"; tail -n 12 "$out/$name-run.txt"; return 1; }
-    ncu --import "$out/$name.ncu-rep" --page details >"$out/$name-details.txt" 2>&1
-    ncu --import "$out/$name.ncu-rep" --page source --csv --print-source cuda \
-        >"$out/$name-source.csv" 2>"$out/$name-source.err"
-    grep -E "Duration|DRAM Throughput|L1/TEX Cache Throughput|L1/TEX Hit Rate|Registers Per|Achieved Occupancy|Warp Cycles Per Issued" \
-        "$out/$name-details.txt" | head -n 8
-    python3 tools/ncu-source-top.py "$out/$name-source.csv" "$name" >"$out/$name-top.md" &&
-        head -n 24 "$out/$name-top.md"
+    derive "$name" "$out/$name.ncu-rep"
 }
+
+if [ -n "${import:-}" ]; then
+    dir=$import
+    if [ -f "$import" ]; then # a .tgz of reports
+        dir=$(mktemp -d) || exit 1
+        tar xzf "$import" -C "$dir" || exit 1
+    fi
+    rc=0 n=0
+    while IFS= read -r rep; do
+        name=$(basename "$rep" .ncu-rep)
+        echo "== $name: $rep"
+        derive "$name" "$rep" || rc=1
+        n=$((n + 1))
+    done < <(find "$dir" -name '*.ncu-rep' | sort)
+    [ "$n" -gt 0 ] || { echo "ncu-source.sh: no .ncu-rep under $import"; exit 1; }
+    exit $rc
+fi
 
 if [ $# -ge 2 ]; then
     profile "$@"
