@@ -47,7 +47,8 @@ struct dist_gpu {
     cudaEvent_t ev[NEV];  /* the pieces' bounds (enum below) */
     dist_pieces times;
     double *inner_s;      /* each pass's step-1 interior (seconds), for the median */
-    int ninner, inner_cap;
+    unsigned char *inner_b; /* the buffer it read the state from (in_out then) */
+    int ninner, inner_cap, inner_from; /* inner_from: in_out at this pass's interior */
 #ifdef PILLAR_HAVE_NCCL
     ncclComm_t nccl;      /* halos GPU to GPU (dist_gpu_nccl_attach); NULL: through MPI */
 #endif
@@ -168,6 +169,7 @@ void dist_gpu_close(dist_gpu *g)
     CK(cudaStreamDestroy(g->stream));
     CK(cudaStreamDestroy(g->inner));
     xfree(g->inner_s);
+    xfree(g->inner_b);
     xfree(g);
 }
 
@@ -380,10 +382,24 @@ void dist_gpu_pack(dist_gpu *g)
 dist_pieces dist_gpu_timing(const dist_gpu *g)
 {
     dist_pieces t = g->times;
-    if (g->ninner > 0) { /* the median of a copy (dist_median sorts) */
-        double *v = xalloc(sizeof(double) * (size_t)g->ninner);
-        memcpy(v, g->inner_s, sizeof(double) * (size_t)g->ninner);
-        t.interior_median = dist_median(v, g->ninner);
+    int n = g->ninner, q = n / 4;
+    if (n > 0) { /* medians of copies (dist_median sorts): all, each buffer's, each quarter's */
+        double *v = xalloc(sizeof(double) * (size_t)n);
+        memcpy(v, g->inner_s, sizeof(double) * (size_t)n);
+        t.interior_median = dist_median(v, n);
+        for (int b = 0; b < 2; b++) {
+            int m = 0;
+            for (int k = 0; k < n; k++)
+                if (g->inner_b[k] == b)
+                    v[m++] = g->inner_s[k];
+            t.interior_parity[b] = dist_median(v, m);
+        }
+        if (q > 0) {
+            memcpy(v, g->inner_s, sizeof(double) * (size_t)q);
+            t.interior_quarter[0] = dist_median(v, q);
+            memcpy(v, g->inner_s + n - q, sizeof(double) * (size_t)q);
+            t.interior_quarter[1] = dist_median(v, q);
+        }
         xfree(v);
     }
     return t;
@@ -403,6 +419,7 @@ void dist_gpu_first_interior(dist_gpu *g, int t)
     CK(cudaEventRecord(g->ev[EV_INNER0], g->inner));
     step(g, g->d->inner0, g->d->pt.ncells, g->inner);
     CK(cudaEventRecord(g->ev[EV_INNER1], g->inner));
+    g->inner_from = g->in_out;
     g->times.interior_pts += (double)(g->d->pt.ncells - g->d->inner0) * g->d->zend;
 }
 
@@ -443,8 +460,10 @@ void dist_gpu_finish(dist_gpu *g, int t)
         int cap = g->inner_cap ? 2 * g->inner_cap : 64;
         g->inner_s = xgrow(g->inner_s, sizeof(double) * (size_t)g->ninner,
                            sizeof(double) * (size_t)cap);
+        g->inner_b = xgrow(g->inner_b, (size_t)g->ninner, (size_t)cap);
         g->inner_cap = cap;
     }
+    g->inner_b[g->ninner] = (unsigned char)g->inner_from;
     g->inner_s[g->ninner++] = inner;
     g->times.h2d += between(g, EV_UNPACK0, EV_H2D1);
     g->times.unpack += between(g, EV_H2D1, EV_UNPACK1);

@@ -871,9 +871,15 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     }
     double total = (now_ms() - t0) * 1e-3;
     dist_rates rates = {0, 0, 0, 0, 0};
+    double pass_s[5] = {0, 0, 0, 0, 0}; /* median, by buffer, by quarter (dist_pieces) */
 #ifdef PILLAR_HAVE_CUDA
     if (r.dev) {
         dist_pieces gt = dist_gpu_timing(r.dev);
+        pass_s[0] = gt.interior_median;
+        pass_s[1] = gt.interior_parity[0];
+        pass_s[2] = gt.interior_parity[1];
+        pass_s[3] = gt.interior_quarter[0];
+        pass_s[4] = gt.interior_quarter[1];
         ps.pack = gt.pack + gt.d2h;
         ps.wait += gt.wire; /* NCCL: the messages in flight, on the device (no host wait) */
         ps.interior = gt.interior;
@@ -922,6 +928,10 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     t->host_bps = least_positive(c, rates.host_bps);
     t->wire_bps = least_positive(c, rates.wire_bps);
     t->alone_pts_per_s = least_positive(c, inner_alone);
+    double *pass_to[5] = {&t->pass_median_s, &t->pass_parity_s[0], &t->pass_parity_s[1],
+                          &t->pass_quarter_s[0], &t->pass_quarter_s[1]};
+    for (int k = 0; k < 5; k++)
+        dist_minmax(comm, pass_s[k], &lo, pass_to[k]);
     for (int b = 0; b < 2; b++)
         t->alone_buffer_pts_per_s[b] = least_positive(c, by_buffer[b]);
     double own = d.nown, ring = d.pt.first[0] - d.pt.nfixed, hi;

@@ -136,6 +136,10 @@ typedef struct {
     double alone_pts_per_s;
     double alone_buffer_pts_per_s[2]; /* the same, of the launches reading the state from the
                                        * input fields [0] and from the output fields [1] */
+    /* GPU: the slowest rank's median step-1 interior of a pass (seconds), of all passes, of those
+     * that read the state from the input [0] and from the output fields [1], of the first and
+     * of the last quarter of the passes (0 where none) */
+    double pass_median_s, pass_parity_s[2], pass_quarter_s[2];
     double wire_bps;       /* NCCL: bytes sent per second of the grouped exchange, slowest rank */
     uint64_t hash;         /* dist_exec.bare: the final state's iter_state_hash (rank 0) */
 } dist_timing;

@@ -21,6 +21,10 @@ typedef struct {
     double interior_median; /* the median pass's step-1 interior (seconds; 0: not kept): the
                              * rate's measure, which the first pass's lazy module load and cold
                              * caches do not move as they move the sum */
+    double interior_parity[2];  /* the same of the passes that read the state from the input
+                                 * fields [0] and from the output fields [1] (0: none) */
+    double interior_quarter[2]; /* the same of the first and of the last quarter of the passes
+                                 * (a drift over the run: clocks, power) */
     int passes;
 } dist_pieces;
 

@@ -341,6 +341,12 @@ static void report_run(const dist_shape *sh, int n, int steps, int F, int backen
                       t.alone_pts_per_s / 1e9, DIST_BARE_EXCHANGES,
                       t.alone_buffer_pts_per_s[0] / 1e9, t.alone_buffer_pts_per_s[1] / 1e9,
                       t.pts_per_s / 1e9);
+    if (t.pass_median_s > 0)
+        report_printf("  passes    step 1's interior a pass %.3f ms (the median, slowest rank); "
+                      "reading the input fields %.3f, the output fields %.3f; the first quarter "
+                      "of the passes %.3f, the last %.3f\n",
+                      t.pass_median_s * 1e3, t.pass_parity_s[0] * 1e3, t.pass_parity_s[1] * 1e3,
+                      t.pass_quarter_s[0] * 1e3, t.pass_quarter_s[1] * 1e3);
     report_printf("  devices   %s\n", t.devices);
     if (backend == BACKEND_GPU)
         print_model(s, (double)(sh->ncells - sh->nhalo), sh->coeffb, &t, F, n);
