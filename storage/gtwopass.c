@@ -2,31 +2,10 @@
 #include "gtwopass.h"
 
 #include "../base/common.h"
+#include "../base/ilist.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Growable list of int32. */
-typedef struct {
-    int32_t *v;
-    size_t n, cap;
-} ilist;
-
-static void ilist_push(ilist *l, int32_t x)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 1024;
-        l->v = xgrow(l->v, sizeof(int32_t) * l->n, sizeof(int32_t) * cap);
-        l->cap = cap;
-    }
-    l->v[l->n++] = x;
-}
 
 /* Closes the block of own cells [c0, c1): appends its entries (own cells, then the ring
  * ascending) to ents, fills the slot rows of its own cells. where[] maps a ring cell to its

@@ -3,15 +3,10 @@
 #include "persist_lists.h"
 
 #include "base/common.h"
+#include "base/ilist.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
 
 /* owner[j]: the block of inner cell j (0-based), from persist_range; NULL after a message. */
 static int *owners(const ugrid *g, int nblocks)

@@ -4,37 +4,16 @@
 
 #include "access/persistent.h"
 #include "base/common.h"
+#include "base/ilist.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A growing list of int32. */
-typedef struct {
-    int32_t *v;
-    long n, cap;
-} ilist;
-
-static void ilist_push(ilist *l, int32_t x)
-{
-    if (l->n == l->cap) {
-        long cap = l->cap ? 2 * l->cap : 1024;
-        l->v = xgrow(l->v, sizeof(int32_t) * (size_t)l->n, sizeof(int32_t) * (size_t)cap);
-        l->cap = cap;
-    }
-    l->v[l->n++] = x;
-}
-
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
 
 /* Appends to `to` the cells that the cells from[0..nfrom) reach by a first-order relation and
  * that no list of block b holds yet (stamp[d] != b + 1), ascending; stamps them. Returns how many. */
 static int ring(const ugrid *g, const int32_t *from, long nfrom, int b, int *stamp, ilist *to)
 {
-    long first = to->n;
+    size_t first = to->n;
     for (long i = 0; i < nfrom; i++)
         for (int r = 0; r < NREL1; r++) {
             int d = g->nbr[(size_t)r * g->nxy + from[i]];
@@ -104,10 +83,10 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
             persist_parts_free(P);
             return -1;
         }
-        for (long i = P->r1start[b]; i < r1.n; i++)
+        for (long i = P->r1start[b]; i < (long)r1.n; i++)
             if (r1.v[i] >= c0)
                 read[r1.v[i]] = 1;
-        for (long i = P->r2start[b]; i < r2.n; i++)
+        for (long i = P->r2start[b]; i < (long)r2.n; i++)
             if (r2.v[i] >= c0)
                 read[r2.v[i]] = 1;
         P->own_max = m > P->own_max ? m : P->own_max;
@@ -121,7 +100,7 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
     P->r2start[nb] = (int32_t)r2.n;
     P->ring1 = r1.v;
     P->ring2 = r2.v;
-    P->ring_all = r1.n + r2.n;
+    P->ring_all = (long)(r1.n + r2.n);
 
     /* the table: the slot of each cell of block b, then the W/E/S/N slots of its rows */
     int *slot = xalloc(sizeof(int) * (size_t)g->nxy);
@@ -154,7 +133,7 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
     }
     P->xstart[nb] = (int32_t)x.n;
     P->exports = x.v;
-    P->export_all = x.n;
+    P->export_all = (long)x.n;
     xfree(slot);
     xfree(stamp);
     xfree(own);
