@@ -72,14 +72,6 @@ static void bind_device(void)
         CK(cudaSetDevice((local < 0 ? 0 : local) % count));
 }
 
-static void *dev_copy(const void *host, size_t bytes)
-{
-    void *p;
-    CK(cudaMalloc(&p, bytes ? bytes : 4));
-    if (bytes)
-        CK(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
-    return p;
-}
 
 dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, int bz,
                         int zslice)
@@ -107,7 +99,7 @@ dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, 
     const stencil_info *si = &stencil_table[d->stencil];
     size_t es = prec_size(d->prec), len = (size_t)pt->zstride * (size_t)d->nz;
     for (int f = 0; f < si->nin + si->nout; f++)
-        g->dev.p[f] = dev_copy(loc.p[f], es * len);
+        g->dev.p[f] = gpu_upload(loc.p[f], es * len);
     /* the output fields start as a copy of the state: the grid's halo cells and the levels no
      * step computes hold the same values in both */
     const iter_carry *c = iter_carried(d->stencil);
@@ -118,11 +110,11 @@ dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, 
     size_t words = ooc_part_image_words(pt, d->stencil, d->prec);
     int32_t *image = xalloc(sizeof(int32_t) * (words ? words : 1));
     ooc_part_image_pack(pt, d->stencil, d->prec, image);
-    g->tab = dev_copy(image, sizeof(int32_t) * words);
+    g->tab = gpu_upload(image, sizeof(int32_t) * words);
     xfree(image);
     int nsend = d->sstart[d->nsend], nrecv = d->rstart[d->nrecv], most = 0;
-    g->scell = dev_copy(d->scell, sizeof(int32_t) * (size_t)nsend);
-    g->rcell = dev_copy(d->rcell, sizeof(int32_t) * (size_t)nrecv);
+    g->scell = gpu_upload(d->scell, sizeof(int32_t) * (size_t)nsend);
+    g->rcell = gpu_upload(d->rcell, sizeof(int32_t) * (size_t)nrecv);
     for (int j = 0; j < d->nsend; j++)
         most = d->sstart[j + 1] - d->sstart[j] > most ? d->sstart[j + 1] - d->sstart[j] : most;
     for (int j = 0; j < d->nrecv; j++)
@@ -130,7 +122,7 @@ dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, 
     int32_t *ident = xalloc(sizeof(int32_t) * (size_t)(most + 1));
     for (int i = 0; i <= most; i++)
         ident[i] = i;
-    g->ident = dev_copy(ident, sizeof(int32_t) * (size_t)(most + 1));
+    g->ident = gpu_upload(ident, sizeof(int32_t) * (size_t)(most + 1));
     xfree(ident);
     g->sbytes = dist_msg_values(d, nsend) * es;
     g->rbytes = dist_msg_values(d, nrecv) * es;

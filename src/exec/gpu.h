@@ -68,6 +68,10 @@ int gpu_is_device_memory(const void *p);
  * device dst (to_device 1), synchronously; a failed copy raises a fault (CK). */
 void gpu_copy(void *dst, const void *src, size_t bytes, int to_device);
 
+/* A new device block holding a copy of `bytes` at host src (a few bytes when bytes is 0, so
+ * that it can be freed alike); free with cudaFree. A failure raises a fault (CK). */
+void *gpu_upload(const void *src, size_t bytes);
+
 /* What the benchmark records about the device. */
 typedef struct {
     char name[256];

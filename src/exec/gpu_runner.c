@@ -630,6 +630,15 @@ void gpu_copy(void *dst, const void *src, size_t bytes, int to_device)
     CK(cudaMemcpy(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
 }
 
+void *gpu_upload(const void *src, size_t bytes)
+{
+    void *p = NULL;
+    CK(cudaMalloc(&p, bytes ? bytes : 4));
+    if (bytes)
+        CK(cudaMemcpy(p, src, bytes, cudaMemcpyHostToDevice));
+    return p;
+}
+
 void gpu_describe(gpu_info *g)
 {
     struct cudaDeviceProp prop;

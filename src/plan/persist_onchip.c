@@ -10,16 +10,6 @@
 
 #include <string.h>
 
-/* A device copy of n bytes at h. */
-static void *up(const void *h, size_t n)
-{
-    void *d = NULL;
-    CK(cudaMalloc(&d, n ? n : 1));
-    if (n)
-        CK(cudaMemcpy(d, h, n, cudaMemcpyHostToDevice));
-    return d;
-}
-
 /* The most levels whose shared memory fits `avail` bytes (levels as in p), at most nz. */
 static int levels_fitting(onchip_params p, size_t es, size_t avail, int nz)
 {
@@ -115,14 +105,15 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     for (long i = 0; i < P.export_all; i++)
         exported[P.exports[i]] = 1;
     size_t nb1 = sizeof(int32_t) * (size_t)(nblocks + 1), bytes = es * g->len;
-    int32_t *d_own0 = up(P.own0, nb1), *d_r1s = up(P.r1start, nb1), *d_r2s = up(P.r2start, nb1);
-    int32_t *d_ts = up(P.tstart, nb1);
-    int32_t *d_r1 = up(P.ring1, sizeof(int32_t) * (size_t)P.r1start[nblocks]);
-    int32_t *d_r2 = up(P.ring2, sizeof(int32_t) * (size_t)P.r2start[nblocks]);
-    uint16_t *d_tab = up(P.tab, sizeof(uint16_t) * 4 * (size_t)P.tstart[nblocks]);
-    unsigned char *d_x = up(exported, (size_t)g->nxy);
-    void *d_state = up(f.p[0], bytes), *d_other = up(f.p[0], bytes);
-    void *d_coeff = which == ONCHIP_HDIFF ? up(f.p[1], bytes) : NULL; /* hdiff's in, coeff, out */
+    int32_t *d_own0 = gpu_upload(P.own0, nb1), *d_r1s = gpu_upload(P.r1start, nb1);
+    int32_t *d_r2s = gpu_upload(P.r2start, nb1), *d_ts = gpu_upload(P.tstart, nb1);
+    int32_t *d_r1 = gpu_upload(P.ring1, sizeof(int32_t) * (size_t)P.r1start[nblocks]);
+    int32_t *d_r2 = gpu_upload(P.ring2, sizeof(int32_t) * (size_t)P.r2start[nblocks]);
+    uint16_t *d_tab = gpu_upload(P.tab, sizeof(uint16_t) * 4 * (size_t)P.tstart[nblocks]);
+    unsigned char *d_x = gpu_upload(exported, (size_t)g->nxy);
+    void *d_state = gpu_upload(f.p[0], bytes), *d_other = gpu_upload(f.p[0], bytes);
+    /* hdiff's fields: in, coeff, out */
+    void *d_coeff = which == ONCHIP_HDIFF ? gpu_upload(f.p[1], bytes) : NULL;
     size_t xbytes = es * (size_t)g->nxy * (size_t)(A.levels > 0 ? A.levels : 1);
     void *d_xb[2];
     for (int q = 0; q < 2; q++) {
