@@ -34,8 +34,8 @@ __device__ __forceinline__ T level_value(int s, int z, bool cached, int m, int r
  * values are loaded into PF
  * registers a thread while this level computes (where a block's slots number at most PF x its
  * threads; else as PF = 0: each level loaded before it computes). */
-template <typename T, int S, int PF>
-__global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
+template <typename T, int S, int PF, int MAXT>
+__global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
 {
     const bool LAP = S == ONCHIP_LAP;
     extern __shared__ __align__(16) unsigned char sm[];
@@ -48,12 +48,16 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
     const int c0 = p.c0 + lo, nxy = p.nxy;
     const int32_t *r1 = p.ring1 + p.r1start[b], *r2 = p.ring2 + p.r2start[b];
     const long zs = p.zs;
-    uint16_t *tab = (uint16_t *)sm;
-    T *cache = (T *)(sm + ((size_t)p.rows_max * 8 + 15) / 16 * 16);
-    T *v = cache + (size_t)p.levels * p.own_max;
-    T *lap = v + p.slots_max;
-    for (int i = tid; i < 4 * rows; i += nt)
-        tab[i] = p.tab[4 * (size_t)p.tstart[b] + i];
+    const ushort4 *tab = (const ushort4 *)sm; /* a row's four slots in one load */
+    unsigned char *xf = sm + onchip_tab_bytes(p.rows_max); /* own cell exported: 1 */
+    T *cache = (T *)(xf + onchip_flag_bytes(p.own_max));
+    /* a level's values and Laplacians, two of each: level z uses buffer z & 1, so the next level's
+     * values are stored while other threads still compute this one (two barriers a level) */
+    T *const vb = cache + (size_t)p.levels * p.own_max, *const lapb = vb + 2 * (size_t)p.slots_max;
+    for (int i = tid; i < rows; i += nt)
+        ((ushort4 *)sm)[i] = ((const ushort4 *)p.tab)[p.tstart[b] + i];
+    for (int j = tid; j < m; j += nt)
+        xf[j] = p.exported[c0 + j];
     for (int z = 0; z < p.levels; z++)
         for (int j = tid; j < m; j += nt)
             cache[(size_t)z * m + j] = ((const T *)p.state)[z * zs + c0 + j];
@@ -67,6 +71,7 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
         T *xout = (T *)((t & 1) ? p.xb0 : p.xb1);
         for (int z = 0; z < p.nz; z++) {
             const bool cached = z < p.levels;
+            T *const v = vb + (z & 1) * (size_t)p.slots_max, *const lap = lapb + (z & 1) * (size_t)p.laps;
             if (pf) {
                 if (z == 0) /* a step's first level: nothing loaded it ahead (the barrier) */
 #pragma unroll
@@ -94,36 +99,36 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
             }
             if (!LAP) {
                 for (int e = tid; e < rows; e += nt) { /* pass 1: each entry's own row */
-                    const uint16_t *r = tab + 4 * e;
-                    lap[e] = LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]);
+                    const ushort4 r = tab[e];
+                    lap[e] = LAPLAP_COMBINE(v[e], v[r.x], v[r.y], v[r.z], v[r.w]);
                 }
                 __syncthreads();
             }
             for (int e = tid; e < m; e += nt) { /* pass 2 (or lap's one), and the fold */
-                const uint16_t *r = tab + 4 * e;
+                const ushort4 r = tab[e];
                 T s;
                 if (S == ONCHIP_LAP)
-                    s = v[e] - LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]) / (T)8;
+                    s = v[e] - LAPLAP_COMBINE(v[e], v[r.x], v[r.y], v[r.z], v[r.w]) / (T)8;
                 else if (S == ONCHIP_LAPLAP)
-                    s = v[e] - LAPLAP_COMBINE(lap[e], lap[r[0]], lap[r[1]], lap[r[2]], lap[r[3]]) /
+                    s = v[e] - LAPLAP_COMBINE(lap[e], lap[r.x], lap[r.y], lap[r.z], lap[r.w]) /
                                    (T)64;
                 else { /* hdiff: flx(c), flx(W c), fly(c), fly(S c) from this cell's edges */
                     const T lc = lap[e], ic = v[e];
-                    const T flx_c = ONCHIP_LIMIT(lap[r[1]] - lc, v[r[1]], ic);
-                    const T flx_w = ONCHIP_LIMIT(lc - lap[r[0]], ic, v[r[0]]);
-                    const T fly_c = ONCHIP_LIMIT(lap[r[3]] - lc, v[r[3]], ic);
-                    const T fly_s = ONCHIP_LIMIT(lc - lap[r[2]], ic, v[r[2]]);
+                    const T flx_c = ONCHIP_LIMIT(lap[r.y] - lc, v[r.y], ic);
+                    const T flx_w = ONCHIP_LIMIT(lc - lap[r.x], ic, v[r.x]);
+                    const T fly_c = ONCHIP_LIMIT(lap[r.w] - lc, v[r.w], ic);
+                    const T fly_s = ONCHIP_LIMIT(lc - lap[r.z], ic, v[r.z]);
                     s = ic - __ldg((const T *)p.coeff + z * zs + c0 + e) *
                                  (flx_c - flx_w + fly_c - fly_s);
                 }
                 if (cached) {
                     cache[(size_t)z * m + e] = s;
-                    if (__ldg(p.exported + c0 + e))
+                    if (xf[e])
                         xout[(size_t)z * nxy + c0 + e] = s;
                 } else
                     nxt[z * zs + c0 + e] = s;
-            }
-            __syncthreads();
+            } /* no barrier: the next level writes the other buffers; the ones read here are
+               * written again two levels on, past that level's barriers */
         }
         if (t + 1 < p.steps)
             grid.sync();
@@ -136,8 +141,12 @@ __global__ void __launch_bounds__(ONCHIP_MAX_THREADS) k_onchip(onchip_params p)
 
 extern "C" {
 #define ONCHIP_ROW(S)                                                                             \
-    {{(const void *)k_onchip<double, S, 0>, (const void *)k_onchip<double, S, ONCHIP_PREFETCH>},  \
-     {(const void *)k_onchip<float, S, 0>, (const void *)k_onchip<float, S, ONCHIP_PREFETCH>}}
-const void *const onchip_kernels[ONCHIP_STENCILS][2][2] = {
+    {{(const void *)k_onchip<double, S, 0, 1024>, (const void *)k_onchip<double, S, 8, 512>,      \
+      (const void *)k_onchip<double, S, 4, 1024>},                                                \
+     {(const void *)k_onchip<float, S, 0, 1024>, (const void *)k_onchip<float, S, 8, 512>,        \
+      (const void *)k_onchip<float, S, 4, 1024>}}
+const void *const onchip_kernels[ONCHIP_STENCILS][2][ONCHIP_VARIANTS] = {
     ONCHIP_ROW(ONCHIP_LAPLAP), ONCHIP_ROW(ONCHIP_HDIFF), ONCHIP_ROW(ONCHIP_LAP)};
+const int onchip_variant_prefetch[ONCHIP_VARIANTS] = {0, 8, 4};
+const int onchip_variant_threads[ONCHIP_VARIANTS] = {1024, 512, 1024};
 }

@@ -16,14 +16,12 @@
 #ifndef PILLAR_PERSIST_ONCHIP_H
 #define PILLAR_PERSIST_ONCHIP_H
 
+#include "../base/common.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
-#define ONCHIP_MAX_THREADS 512 /* threads a block at most: 128 registers a thread */
-/* Values a thread loads ahead for the next level (the prefetching kernels): a block's slots must
- * number at most this many times its threads for them to prefetch. */
-#define ONCHIP_PREFETCH 8
-
+#define ONCHIP_MAX_THREADS 1024 /* threads a block at most */
 typedef struct {
     void *state, *other;   /* the state arrays (level stride zs): step t reads `state` at even
                             * t and writes `other`, the other way round at odd t; both hold the
@@ -41,23 +39,32 @@ typedef struct {
     int laps;              /* Laplacians kept a level: rows_max (laplap's pass 1), 0 (lap) */
 } onchip_params;
 
-/* Shared memory (bytes) a block needs: its table rows, its cached levels, one level's values at
- * its slots and its Laplacians, for values of es bytes. */
+/* Shared memory of a block's table rows (four 16-bit slots a row) and of its own cells' export
+ * flags (one byte a cell), each rounded up to 16 bytes. */
+PILLAR_HD size_t onchip_tab_bytes(int rows) { return ((size_t)rows * 8 + 15) / 16 * 16; }
+PILLAR_HD size_t onchip_flag_bytes(int own) { return ((size_t)own + 15) / 16 * 16; }
+
+/* Shared memory (bytes) a block needs: its table rows, its export flags, its cached levels, two
+ * levels' values at its slots and two levels' Laplacians, for values of es bytes. */
 static inline size_t onchip_smem(const onchip_params *p, size_t es)
 {
-    size_t tab = ((size_t)p->rows_max * 8 + 15) / 16 * 16;
-    return tab + es * ((size_t)p->levels * (size_t)p->own_max + (size_t)p->slots_max +
-                       (size_t)p->laps);
+    return onchip_tab_bytes(p->rows_max) + onchip_flag_bytes(p->own_max) +
+           es * ((size_t)p->levels * (size_t)p->own_max + 2 * (size_t)p->slots_max +
+                 2 * (size_t)p->laps);
 }
 
-/* onchip_kernels[s][precision][prefetch], s = ONCHIP_LAPLAP, ONCHIP_HDIFF or ONCHIP_LAP, prefetch 1: the
- * kernel that loads the next level while one computes (ONCHIP_PREFETCH): the host stubs for
- * cudaLaunchCooperativeKernel(args = {&onchip_params}). */
+/* onchip_kernels[s][precision][variant], s = ONCHIP_LAPLAP, ONCHIP_HDIFF or ONCHIP_LAP: the host
+ * stubs for cudaLaunchCooperativeKernel(args = {&onchip_params}). Variant v runs blocks of at most
+ * onchip_variant_threads[v] threads and loads the next level while one computes into
+ * onchip_variant_prefetch[v] registers a thread (0: each level loaded before it computes; a
+ * prefetching variant falls back to that where a block's slots outnumber prefetch x threads). */
 enum { ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_LAP, ONCHIP_STENCILS };
+#define ONCHIP_VARIANTS 3
 #ifdef __cplusplus
 extern "C" {
 #endif
-extern const void *const onchip_kernels[ONCHIP_STENCILS][2][2];
+extern const void *const onchip_kernels[ONCHIP_STENCILS][2][ONCHIP_VARIANTS];
+extern const int onchip_variant_prefetch[ONCHIP_VARIANTS], onchip_variant_threads[ONCHIP_VARIANTS];
 #ifdef __cplusplus
 }
 #endif

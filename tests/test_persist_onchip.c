@@ -54,8 +54,9 @@ static void cases_of(const problem *pb, const char *what, int sms)
                     if (levels[l] > nz || (long)blocks[i] > pb->ug.nxy - pb->ug.nhalo)
                         continue;
                     /* one block of 64 threads: more slots than its prefetch registers hold (the
-                     * kernel that prefetches loads each level before it computes there) */
-                    int threads = blocks[i] == 1 ? 64 : 0;
+                     * kernel that prefetches loads each level before it computes there); else
+                     * 512 threads (8 values a thread ahead) at 2 steps, 1024 (4) otherwise */
+                    int threads = blocks[i] == 1 ? 64 : k == 1 ? 512 : 0;
                     run_case(pb, steps[k], (onchip_request){blocks[i], threads, levels[l], pf},
                              what);
                 }

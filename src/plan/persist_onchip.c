@@ -10,6 +10,21 @@
 
 #include <string.h>
 
+/* The kernel variant (access/persist_onchip.h) for blocks of `threads` threads and `slots` slots:
+ * a prefetching one whose threads' registers hold every slot (the one with more registers a
+ * thread first), else (or without prefetch) the one that loads each level before it computes. */
+static int onchip_variant(int prefetch, int threads, int slots)
+{
+    int order[2] = {1, 2}; /* 8 values a thread up to 512 threads, 4 up to 1024 */
+    for (int i = 0; prefetch && i < 2; i++) {
+        int v = order[i];
+        if (threads <= onchip_variant_threads[v] &&
+            (long)slots <= (long)onchip_variant_prefetch[v] * threads)
+            return v;
+    }
+    return 0;
+}
+
 /* The most levels whose shared memory fits `avail` bytes (levels as in p), at most nz. */
 static int levels_fitting(onchip_params p, size_t es, size_t avail, int nz)
 {
@@ -45,7 +60,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
         return -1;
     }
     size_t es = prec_size(pb->s.prec);
-    int threads = r->threads > 0 ? r->threads : 512;
+    int threads = r->threads > 0 ? r->threads : ONCHIP_MAX_THREADS;
     if (threads > ONCHIP_MAX_THREADS) {
         perr("on-chip persistent run: %d threads a block, at most %d", threads,
              ONCHIP_MAX_THREADS);
@@ -69,9 +84,8 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
             persist_parts_free(&P);
             return -1;
         }
-    /* the prefetching kernel where every block's slots fit its threads' registers */
-    int prefetch = r->prefetch && (long)P.slots_max <= (long)ONCHIP_PREFETCH * threads;
-    const void *fn = onchip_kernels[which][pb->s.prec][prefetch];
+    const void *fn = onchip_kernels[which][pb->s.prec][onchip_variant(r->prefetch, threads,
+                                                                      P.slots_max)];
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     onchip_params A;
     memset(&A, 0, sizeof A);
@@ -166,7 +180,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
         t->blocks = nblocks;
         t->threads = threads;
         t->levels = A.levels;
-        t->prefetch = prefetch;
+        t->prefetch = onchip_variant_prefetch[onchip_variant(r->prefetch, threads, P.slots_max)];
         onchip_device dev = onchip_device_h100();
         t->predicted_s = onchip_predict(&P, which, nz, A.levels, es, &dev).step_s;
         t->smem = smem;

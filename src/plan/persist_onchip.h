@@ -18,7 +18,7 @@ typedef struct {
 
 typedef struct {
     int blocks, threads, levels; /* what ran */
-    int prefetch;                /* the prefetching kernel ran */
+    int prefetch;                /* values a thread loaded ahead (0: none) */
     double predicted_s;          /* the model's step (src/plan/onchip_model.h, the H100's
                                   * figures and the design's assumptions) */
     size_t smem;                 /* shared memory a block */

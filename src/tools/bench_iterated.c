@@ -69,6 +69,18 @@ typedef struct {
 } ibench;
 
 /* Variants stencil st has on this backend. */
+#ifdef PILLAR_HAVE_CUDA
+/* An integer from the environment variable `name` (a tuning knob of the on-chip rows), or dflt
+ * where it is unset or not a number. */
+static int env_int(const char *name, int dflt)
+{
+    const char *v = getenv(name);
+    char *end = NULL;
+    long x = v ? strtol(v, &end, 10) : 0;
+    return v && *v && end && *end == '\0' ? (int)x : dflt;
+}
+#endif
+
 static int has_variant(const ibench *x, int st, variant_t v)
 {
     char why[200];
@@ -172,17 +184,22 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         return pt.kernel_s;
     }
     if (v == V_ONCHIP) {
-        /* PILLAR_ONCHIP_PREFETCH=0: the kernel that loads each level before it computes there */
+        /* PILLAR_ONCHIP_PREFETCH=0: the kernel that loads each level before it computes there;
+         * PILLAR_ONCHIP_THREADS, _BLOCKS, _LEVELS: a block's threads, the blocks, the cached
+         * levels instead of the defaults (512, one a SM, as many as fit) */
         const char *pf = getenv("PILLAR_ONCHIP_PREFETCH");
-        onchip_request rq = {0, 0, -1, !(pf && strcmp(pf, "0") == 0)};
+        onchip_request rq = {.blocks = env_int("PILLAR_ONCHIP_BLOCKS", 0),
+                             .threads = env_int("PILLAR_ONCHIP_THREADS", 0),
+                             .levels = env_int("PILLAR_ONCHIP_LEVELS", -1),
+                             .prefetch = !(pf && strcmp(pf, "0") == 0)};
         onchip_timing ot;
         if (persist_onchip_run(pb, pb->uf, steps, &rq, &ot) != 0)
             return -1;
         snprintf(note, nn,
-                 "%d blocks x %d threads, %d of %d levels on chip, %zu KB shared%s; model %.1f "
+                 "%d blocks x %d threads, %d of %d levels on chip, %zu KB shared, %d values a thread loaded ahead; model %.1f "
                  "us a step", ot.blocks, ot.threads, ot.levels,
                  stencil_zend(pb->s.stencil, pb->ug.nz), ot.smem / 1024,
-                 ot.prefetch ? ", next level loaded ahead" : "", ot.predicted_s * 1e6);
+                 ot.prefetch, ot.predicted_s * 1e6);
         return ot.kernel_s;
     }
     const bench_opts *b = x->b;
