@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """ncu-source-top.py — the source lines of one kernel ranked by what they cost the L1, from
-Nsight Compute's per-line export (`ncu --import R --page source --csv --print-source cuda`).
+Nsight Compute's per-line export (`ncu --import R --page source --csv --print-source cuda`), or
+its instructions from the SASS export (`--print-source sass`: the kernels built from macros
+keep their figures there only). For a SASS export it first sums the instructions by kind (a
+memory access by space, operation and size, else the opcode): how many, executed, L1 tag
+requests, L2 sectors (and those beyond the ideal) and the share of the stall samples.
 
 Every numeric column whose name speaks of the L1/TEX unit, wavefronts, sectors, requests or
 warp stall samples is summed per line; the lines are ranked by the L1 wavefronts (the first such
@@ -57,6 +61,7 @@ def main():
         data.append((r[line] if line is not None and line < len(r) else "?",
                      (r[src] if src is not None and src < len(r) else "").strip(), vals))
     totals = {i: sum(d[2].get(i, 0.0) for d in data) for i in cols}
+    kinds(head, rows[1:], title)
     data.sort(key=lambda d: -d[2].get(key, 0.0))
     print("# %s: source lines by %s\n" % (title, head[key]))
     print("| metric | kernel total |\n|---|---:|")
@@ -69,6 +74,40 @@ def main():
         cells = ["%.0f (%.0f%%)" % (vals.get(i, 0.0), 100 * vals.get(i, 0.0) / totals[i]) for i in shown]
         print("| %s | %s | `%s` |" % (ln, " | ".join(cells), s.replace("|", "\\|")[:100]))
     return 0
+
+
+def kinds(head, rows, title):
+    """A SASS export's instructions summed by kind (nothing for a per-line export)."""
+    ix = {h.strip(): i for i, h in enumerate(head)}
+    need = ("Source", "Address Space", "Access Operation", "Access Size", "Instructions Executed")
+    if any(k not in ix for k in need):
+        return
+    cols = ["Instructions Executed", "L1 Tag Requests Global", "L2 Theoretical Sectors Global",
+            "L2 Theoretical Sectors Global Excessive", "Warp Stall Sampling (All Samples)"]
+    cols = [c for c in cols if c in ix]
+    agg = {}
+    for r in rows:
+        if len(r) <= max(ix.values()):
+            continue
+        words = r[ix["Source"]].split()
+        op = next((w for w in words if not w.startswith("@")), "?").split(".")[0]
+        space = r[ix["Address Space"]].strip()
+        kind = op if space in ("", "-") else "%s %s %s bits" % (
+            space, r[ix["Access Operation"]].strip(), r[ix["Access Size"]].strip())
+        a = agg.setdefault(kind, [0] + [0.0] * len(cols))
+        a[0] += 1
+        for j, c in enumerate(cols):
+            a[j + 1] += number(r[ix[c]]) or 0.0
+    stall = cols.index("Warp Stall Sampling (All Samples)") + 1 if cols[-1].startswith("Warp") else None
+    total = sum(a[stall] for a in agg.values()) if stall else 0
+    print("# %s: instructions by kind\n" % title)
+    print("| kind | instructions | " + " | ".join(cols) + (" | stall share |" if stall else " |"))
+    print("|---|" + "---:|" * (len(cols) + 1 + (1 if stall else 0)))
+    for k, a in sorted(agg.items(), key=lambda kv: -kv[1][stall if stall else 1])[:16]:
+        cells = ["%.0f" % v for v in a[1:]]
+        share = " | %.1f%%" % (100 * a[stall] / total) if stall and total else ""
+        print("| %s | %d | %s%s |" % (k, a[0], " | ".join(cells), share))
+    print()
 
 
 if __name__ == "__main__":

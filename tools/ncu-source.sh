@@ -38,7 +38,7 @@ mkdir -p "$out" || exit 1
 derive() {
     local name=$1 rep=$2
     ncu --import "$rep" --page details >"$out/$name-details.txt" 2>&1
-    ncu --import "$rep" --page source --csv --print-source cuda \
+    ncu --import "$rep" --page source --csv --print-source sass \
         >"$out/$name-source.csv" 2>"$out/$name-source.err"
     grep -E "Duration|DRAM Throughput|L1/TEX Cache Throughput|L1/TEX Hit Rate|Registers Per|Achieved Occupancy|Warp Cycles Per Issued" \
         "$out/$name-details.txt" | head -n 8
