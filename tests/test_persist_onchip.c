@@ -6,7 +6,8 @@
  * 1, 3, 7 and every SM's blocks; no level, one, two and every level cached; 1, 2 and 7 steps;
  * the next level loaded ahead or not (and one block of 64 threads, too few for it); double and
  * float. Refusals: another stencil (hdiff), parts too large, too many
- * cached levels. --small: without the 512 x 512 x 16 runs. Exits 77 (skipped) without a device. */
+ * cached levels. --small: without the 512 x 512 x 16 runs; --tiny: 12 lattice cases a stencil
+ * and precision, for compute-sanitizer racecheck. Exits 77 (skipped) without a device. */
 #include "check.h"
 #include "quad_meshes.h"
 #include "src/exec/gpu.h"
@@ -43,9 +44,17 @@ static void run_case(const problem *pb, int steps, onchip_request r, const char 
     iter_fields_free(pb, &gpu);
 }
 
+static int tiny; /* --tiny: a few cases (for compute-sanitizer's slow tools) */
+
 static void cases_of(const problem *pb, const char *what, int sms)
 {
     int nz = pb->ug.nz;
+    if (tiny) { /* 3 blocks and all SMs, 1 and all levels cached, 2 steps, 512 and 1024 threads */
+        for (int i = 0; i < 4; i++)
+            run_case(pb, 2, (onchip_request){i % 2 ? sms : 3, i / 2 ? 512 : 0, i % 2 ? nz : 1, 1},
+                     what);
+        return;
+    }
     const int blocks[] = {1, 3, 7, sms}, levels[] = {0, 1, 2, nz}, steps[] = {1, 2, 7};
     for (int i = 0; i < 4; i++)
         for (int l = 0; l < 4; l++)
@@ -69,7 +78,7 @@ static void lattices(int sms, int small)
     static const layout_t lays[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_RANDOM};
     for (int si = 0; si < 3; si++)
         for (int prec = 0; prec < 2; prec++)
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < (tiny ? 1 : 3); k++) {
                 stencil_t st = stencils[si];
                 problem_spec s = {st, (precision_t)prec, 37, 29, 5, stencil_table[st].radius,
                                   lays[k], 8, 5, 0, 0};
@@ -182,14 +191,16 @@ int main(int argc, char **argv)
         printf("test_persist_onchip: skipped: %s\n", msg);
         return 77;
     }
-    int small = argc > 1 && strcmp(argv[1], "--small") == 0, dev = 0, sms = 0;
+    tiny = argc > 1 && strcmp(argv[1], "--tiny") == 0;
+    int small = tiny || (argc > 1 && strcmp(argv[1], "--small") == 0), dev = 0, sms = 0;
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     char dir[] = "/tmp/pillar-test-onchip-XXXXXX";
     CHECK(mkdtemp(dir) != NULL, "a temporary folder");
     refusals();
     lattices(sms, small);
-    quads(dir, sms);
+    if (!tiny)
+        quads(dir, sms);
     rmdir(dir);
     printf("test_persist_onchip: %ld runs on the device equal the CPU's\n", runs);
     return check_done("test_persist_onchip");

@@ -87,7 +87,7 @@ if [ "${GPU_CHECK_SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/nul
     step "memcheck test_persist_onchip" memcheck-onchip.log compute-sanitizer --tool memcheck \
         --error-exitcode 9 ./$build/tests/test_persist_onchip --small
     step "racecheck test_persist_onchip" racecheck-onchip.log compute-sanitizer --tool racecheck \
-        --racecheck-report all --error-exitcode 9 ./$build/tests/test_persist_onchip --small
+        --racecheck-report all --error-exitcode 9 ./$build/tests/test_persist_onchip --tiny
     step "synccheck test_persist_onchip" synccheck-onchip.log compute-sanitizer --tool synccheck \
         --error-exitcode 9 ./$build/tests/test_persist_onchip --small
     # graphlap's persistent kernels: the lists in shared memory (copied once) and from the table
@@ -117,7 +117,7 @@ persistent_runs() {
             # refused with a message where one level does not fit)
             $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --persistent-levels 0 --backend gpu || rc=1
             $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --persistent-levels 1 --backend gpu
-            # the lean kernels' other shape: 8 blocks of 128 threads an SM (the same 32 warps)
+            # another block shape: 128 threads (laplap, hdiff, lap on chip: each block one SM)
             $P run --stencil $s --size 512x512x$z --steps 200 --persistent on --threads 128x1x1 --backend gpu || rc=1
         done
     done

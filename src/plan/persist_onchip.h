@@ -10,7 +10,7 @@
 
 typedef struct {
     int blocks;  /* 0: every SM's worth that the shared memory lets reside */
-    int threads; /* per block; 0: 512 */
+    int threads; /* per block; 0: ONCHIP_MAX_THREADS (1024) */
     int levels;  /* cached levels; -1: as many as fit the shared memory (at most the grid's) */
     int prefetch; /* 1: load the next level while one computes, where the slots allow
                    * (access/persist_onchip.h); 0: not */
@@ -23,6 +23,7 @@ typedef struct {
                                   * figures and the design's assumptions) */
     size_t smem;                 /* shared memory a block */
     double kernel_s;             /* the launch, timed with events */
+    double total_s;              /* tables and fields in, the launch, the state back */
 } onchip_timing;
 
 /* Advances the state of f (host fields of pb's grid, inputs first; laplap, hdiff or lap) by

@@ -17,6 +17,7 @@
 #include "src/exec/gpu.h"
 #include "src/plan/ooc_gpu.h"
 #include "src/plan/persist_gpu.h"
+#include "src/plan/persist_run.h"
 #endif
 
 #include <stdio.h>
@@ -353,27 +354,30 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
     }
 #ifdef PILLAR_HAVE_CUDA
     else if (route == ROUTE_PERSISTENT) {
-        persist_timing pt;
+        persist_run_timing pr;
         for (int j = 0; j < c->n; j++) { /* the initial state, for the sampled check below */
             spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
             memcpy(spare.p[c->in[j]], pb->uf.p[c->in[j]], prec_size(pb->s.prec) * pb->ug.len);
         }
-        rc = persist_gpu_run(pb, pb->uf, steps, &prq, &pt);
+        rc = persist_run(pb, pb->uf, steps, &prq, &pr);
         if (rc == 0) {
-            char dev_name[128], shape[512];
+            char dev_name[128], shape[600];
             gpu_probe(dev_name, sizeof dev_name);
-            persist_shape_describe(&pt.shape, shape, sizeof shape);
-            total_s = pt.total_s;
-            t_step = pt.kernel_s / steps;
-            report_printf("  backend   %s, persistent: one cooperative launch on %d SMs\n",
-                          dev_name, pt.sms);
+            double kernel_s = pr.onchip ? pr.o.kernel_s : pr.p.kernel_s;
+            total_s = pr.onchip ? pr.o.total_s : pr.p.total_s;
+            t_step = kernel_s / steps;
+            report_printf("  backend   %s, persistent: one cooperative launch on %d blocks\n",
+                          dev_name, pr.onchip ? pr.o.blocks : pr.p.shape.nblocks);
+            persist_run_describe(&pr, shape, sizeof shape);
             report_printf("  persistent %s\n", shape);
-            persist_cache_describe(&pt.cache, shape, sizeof shape);
-            report_printf("  cache     %s\n", shape);
+            if (!pr.onchip) {
+                persist_cache_describe(&pr.p.cache, shape, sizeof shape);
+                report_printf("  cache     %s\n", shape);
+            }
             report_printf(
                 "  time      %.3f ms per step (the launch: %.3f ms for %d step%s, %d grid "
                 "barrier%s), total %.3f s with the copies\n",
-                t_step * 1e3, pt.kernel_s * 1e3, steps, steps == 1 ? "" : "s", steps - 1,
+                t_step * 1e3, kernel_s * 1e3, steps, steps == 1 ? "" : "s", steps - 1,
                 steps == 2 ? "" : "s", total_s);
         }
     } else {
