@@ -16,16 +16,23 @@ namespace cg = cooperative_groups;
  * (ld.global.cg): another block wrote them before the grid barrier, and L1 is not coherent. */
 template <typename T> __device__ __forceinline__ T fresh(const T *p) { return __ldcg(p); }
 
+/* The plane index of a block's own slot j: from its list of own cells, or c0 + j where the block
+ * owns a run of the storage order (own NULL). */
+__device__ __forceinline__ int own_cell(const int32_t *own, int c0, int j)
+{
+    return own ? __ldg(own + j) : c0 + j;
+}
+
 /* The value of a block's slot s at level z: an own cell from the cache (cached level) or the state,
  * a ring cell from the export buffer (cached level) or the state. */
 template <typename T>
 __device__ __forceinline__ T level_value(int s, int z, bool cached, int m, int r1end,
                                          const T *cache, const T *cur, const T *xin,
-                                         const int32_t *r1, const int32_t *r2, long zs, int c0,
-                                         int nxy)
+                                         const int32_t *r1, const int32_t *r2, long zs,
+                                         const int32_t *own, int c0, int nxy)
 {
     if (s < m)
-        return cached ? cache[(size_t)z * m + s] : fresh(cur + z * zs + c0 + s);
+        return cached ? cache[(size_t)z * m + s] : fresh(cur + z * zs + own_cell(own, c0, s));
     const int c = s < r1end ? __ldg(r1 + s - m) : __ldg(r2 + s - r1end);
     return cached ? fresh(xin + (size_t)z * nxy + c) : fresh(cur + z * zs + c);
 }
@@ -47,6 +54,7 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
     const int r1end = m + h1, ns = r1end + h2, rows = p.tstart[b + 1] - p.tstart[b];
     const int c0 = p.c0 + lo, nxy = p.nxy;
     const int32_t *r1 = p.ring1 + p.r1start[b], *r2 = p.ring2 + p.r2start[b];
+    const int32_t *own = p.own ? p.own + lo : NULL; /* NULL: own slot j is cell c0 + j */
     const long zs = p.zs;
     const ushort4 *tab = (const ushort4 *)sm; /* a row's four slots in one load */
     unsigned char *xf = sm + onchip_tab_bytes(p.rows_max); /* own cell exported: 1 */
@@ -57,10 +65,10 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
     for (int i = tid; i < rows; i += nt)
         ((ushort4 *)sm)[i] = ((const ushort4 *)p.tab)[p.tstart[b] + i];
     for (int j = tid; j < m; j += nt)
-        xf[j] = p.exported[c0 + j];
+        xf[j] = p.exported[own_cell(own, c0, j)];
     for (int z = 0; z < p.levels; z++)
         for (int j = tid; j < m; j += nt)
-            cache[(size_t)z * m + j] = ((const T *)p.state)[z * zs + c0 + j];
+            cache[(size_t)z * m + j] = ((const T *)p.state)[z * zs + own_cell(own, c0, j)];
     __syncthreads();
     const bool pf = PF > 0 && ns <= PF * nt; /* the same in every thread of the block */
     T pre[PF > 0 ? PF : 1];
@@ -78,7 +86,7 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
                     for (int i = 0; i < (PF > 0 ? PF : 1); i++)
                         if (tid + i * nt < ns)
                             pre[i] = level_value(tid + i * nt, 0, 0 < p.levels, m, r1end, cache,
-                                                 cur, xin, r1, r2, zs, c0, nxy);
+                                                 cur, xin, r1, r2, zs, own, c0, nxy);
 #pragma unroll
                 for (int i = 0; i < (PF > 0 ? PF : 1); i++)
                     if (tid + i * nt < ns)
@@ -90,11 +98,11 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
                     for (int i = 0; i < (PF > 0 ? PF : 1); i++)
                         if (tid + i * nt < ns)
                             pre[i] = level_value(tid + i * nt, z + 1, z + 1 < p.levels, m, r1end,
-                                                 cache, cur, xin, r1, r2, zs, c0, nxy);
+                                                 cache, cur, xin, r1, r2, zs, own, c0, nxy);
             } else {
                 for (int s = tid; s < ns; s += nt) /* the level at the block's slots */
-                    v[s] = level_value(s, z, cached, m, r1end, cache, cur, xin, r1, r2, zs, c0,
-                                       nxy);
+                    v[s] = level_value(s, z, cached, m, r1end, cache, cur, xin, r1, r2, zs, own,
+                                       c0, nxy);
                 __syncthreads();
             }
             if (!LAP) {
@@ -106,6 +114,7 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
             }
             for (int e = tid; e < m; e += nt) { /* pass 2 (or lap's one), and the fold */
                 const ushort4 r = tab[e];
+                const int ce = own_cell(own, c0, e); /* the cell's plane index */
                 T s;
                 if (S == ONCHIP_LAP)
                     s = v[e] - LAPLAP_COMBINE(v[e], v[r.x], v[r.y], v[r.z], v[r.w]) / (T)8;
@@ -118,15 +127,15 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
                     const T flx_w = ONCHIP_LIMIT(lc - lap[r.x], ic, v[r.x]);
                     const T fly_c = ONCHIP_LIMIT(lap[r.w] - lc, v[r.w], ic);
                     const T fly_s = ONCHIP_LIMIT(lc - lap[r.z], ic, v[r.z]);
-                    s = ic - __ldg((const T *)p.coeff + z * zs + c0 + e) *
+                    s = ic - __ldg((const T *)p.coeff + z * zs + ce) *
                                  (flx_c - flx_w + fly_c - fly_s);
                 }
                 if (cached) {
                     cache[(size_t)z * m + e] = s;
                     if (xf[e])
-                        xout[(size_t)z * nxy + c0 + e] = s;
+                        xout[(size_t)z * nxy + ce] = s;
                 } else
-                    nxt[z * zs + c0 + e] = s;
+                    nxt[z * zs + ce] = s;
             } /* no barrier: the next level writes the other buffers; the ones read here are
                * written again two levels on, past that level's barriers */
         }
@@ -136,7 +145,7 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
     T *res = (T *)((p.steps & 1) ? p.other : p.state); /* the cached levels, into the result */
     for (int z = 0; z < p.levels; z++)
         for (int j = tid; j < m; j += nt)
-            res[z * zs + c0 + j] = cache[(size_t)z * m + j];
+            res[z * zs + own_cell(own, c0, j)] = cache[(size_t)z * m + j];
 }
 
 extern "C" {

@@ -29,6 +29,8 @@ typedef struct {
     void *xb0, *xb1;       /* export buffers, nxy values a cached level: parity 0 is read at even
                             * steps; both start with the initial state at every cell */
     const int32_t *own0, *r1start, *ring1, *r2start, *ring2, *tstart; /* persist_parts */
+    const int32_t *own;    /* the own cells' plane indices (persist_parts.own); NULL where each
+                            * block owns a run of the storage order (plane index c0 + slot) */
     const uint16_t *tab;
     const unsigned char *exported; /* per plane cell: an own cell another block's ring holds */
     const void *coeff;     /* hdiff: its coefficients (the state's layout), else NULL */

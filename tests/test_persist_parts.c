@@ -51,7 +51,7 @@ static long relations(const persist_parts *P, const ugrid *g, int lattice)
     long bad = 0;
     for (int b = 0; b < P->nblocks; b++)
         for (int s = 0; s < P->own0[b + 1] - P->own0[b]; s++) {
-            int c = g->nhalo + P->own0[b] + s;
+            int c = P->own[P->own0[b] + s];
             for (int r = 0; r < (P->depth == 2 ? NREL2 : NREL1); r++) {
                 int want;
                 if (lattice) {
@@ -80,7 +80,7 @@ static long exports(const persist_parts *P, const ugrid *g)
         owner[c] = -1;
     for (int b = 0; b < P->nblocks; b++)
         for (int j = P->own0[b]; j < P->own0[b + 1]; j++)
-            owner[c0 + j] = b;
+            owner[P->own[j]] = b;
     for (int d = c0; d < n; d++)
         for (int r = 0; r < NREL1; r++) {
             int e = g->nbr[(size_t)r * n + d];
@@ -158,6 +158,34 @@ static void bands(void)
     ugrid_free(&g);
 }
 
+/* Blocks owning METIS's parts (cells scattered over the storage order), to depths 2 and 1: the
+ * relations and exports as above, and each block's cells ascending. */
+static void metis_case(const ugrid *g, int nb, const char *what)
+{
+    int *part = xalloc(sizeof(int) * (size_t)g->nxy);
+    if (ugrid_partition(g, 0, nb, part) != 0) {
+        CHECK(0, "%s: METIS into %d parts", what, nb);
+        xfree(part);
+        return;
+    }
+    for (int depth = 1; depth <= 2; depth++) {
+        persist_parts P;
+        if (persist_parts_build_from(&P, g, nb, depth, part) != 0) {
+            CHECK(0, "%s: %d METIS blocks, depth %d: build", what, nb, depth);
+            continue;
+        }
+        long bad = relations(&P, g, g->cell_at != NULL), badx = exports(&P, g), order = 0;
+        for (int b = 0; b < nb; b++)
+            for (int j = P.own0[b] + 1; j < P.own0[b + 1]; j++)
+                order += P.own[j] <= P.own[j - 1] || part[P.own[j]] != b;
+        CHECK(bad == 0 && badx == 0 && order == 0,
+              "%s: %d METIS blocks, depth %d: %ld relations, %ld exports, %ld own cells wrong",
+              what, nb, depth, bad, badx, order);
+        persist_parts_free(&P);
+    }
+    xfree(part);
+}
+
 /* The lattice in every order, with block counts that cut rows anywhere. */
 static void orders(void)
 {
@@ -186,6 +214,8 @@ static void orders(void)
             CHECK(bad == 0 && badx == 0, "%s nb=%d depth 1: %ld relations and %ld exports wrong",
                   layout_name[lay], nbs[k], bad, badx);
             persist_parts_free(&P);
+            if (nbs[k] > 1)
+                metis_case(&g, nbs[k], layout_name[lay]);
         }
         ugrid_free(&g);
     }
@@ -212,6 +242,8 @@ static void sphere(void)
         CHECK(bad == 0 && badx == 0, "sphere nb=%d: %ld relations and %ld exports wrong", nbs[k],
               bad, badx);
         persist_parts_free(&P);
+        if (nbs[k] > 1)
+            metis_case(&g, nbs[k], "sphere");
     }
     ugrid_free(&g);
     mesh_free(&m);
@@ -356,9 +388,51 @@ static void refusals(void)
     ugrid_free(&g);
 }
 
+/* Row-major 512 x 512 over 132 blocks: runs of the storage order are strips of four rows whose
+ * rings are as large as they are; METIS's parts are compact, their rings under half as many.
+ * And the partitions build_from refuses: a block without cells, an inner cell without a block. */
+static void metis_rings(void)
+{
+    ugrid g;
+    if (ugrid_emulate(&g, 512, 512, 1, 2, LAYOUT_ROWMAJOR, 0, 0) != 0) {
+        CHECK(0, "emulate 512x512 row-major");
+        return;
+    }
+    persist_parts R, M;
+    int *part = xalloc(sizeof(int) * (size_t)g.nxy);
+    if (persist_parts_build(&R, &g, 132, 2) == 0) {
+        if (ugrid_partition(&g, 0, 132, part) == 0 &&
+            persist_parts_build_from(&M, &g, 132, 2, part) == 0) {
+            CHECK(M.ring_all < R.ring_all / 2 && !M.contiguous && R.contiguous,
+                  "512x512 row-major: rings %ld (METIS) against %ld (runs)", M.ring_all,
+                  R.ring_all);
+            persist_parts_free(&M);
+        } else
+            CHECK(0, "512x512 row-major: METIS parts");
+        persist_parts_free(&R);
+    } else
+        CHECK(0, "512x512 row-major: runs");
+    char msg[256];
+    perr_saved saved = perr_capture_save();
+    perr_capture(msg, sizeof msg);
+    for (int c = 0; c < g.nxy; c++)
+        part[c] = c < g.nhalo ? -1 : 0;
+    msg[0] = 0;
+    CHECK(persist_parts_build_from(&M, &g, 2, 2, part) == -1 && strstr(msg, "block 1 of 2 owns no"),
+          "a block without cells: '%s'", msg);
+    part[g.nhalo + 5] = -1;
+    msg[0] = 0;
+    CHECK(persist_parts_build_from(&M, &g, 1, 2, part) == -1 && strstr(msg, "has no block"),
+          "an inner cell without a block: '%s'", msg);
+    perr_capture_restore(saved);
+    xfree(part);
+    ugrid_free(&g);
+}
+
 int main(void)
 {
     bands();
+    metis_rings();
     orders();
     sphere();
     ugrid z; /* the design note's grid: 512 x 512 in z-curve order */

@@ -8,6 +8,7 @@
 #include "access/persist_onchip.h"
 #include "src/exec/gpu_launch.h"
 #include "src/exec/runner.h"
+#include "grids/mesh.h"
 
 #include <string.h>
 
@@ -23,6 +24,47 @@ static int onchip_variant(int prefetch, int threads, int slots)
             (long)slots <= (long)onchip_variant_prefetch[v] * threads)
             return v;
     }
+    return 0;
+}
+
+/* The parts of nblocks blocks (persist_parts.h): runs of the storage order, METIS's parts, or
+ * (ONCHIP_PARTS_AUTO) METIS's where their rings hold under 3/4 of the runs' cells or the runs do
+ * not fit 16-bit slots. Returns 0, or -1 with a message. */
+static int build_parts(persist_parts *P, const ugrid *g, int nblocks, int depth, int parts)
+{
+    int runs = -1;
+    char msg[300] = "";
+    if (parts != ONCHIP_PARTS_METIS) {
+        perr_saved saved = perr_capture_save();
+        if (parts == ONCHIP_PARTS_AUTO)
+            perr_capture(msg, sizeof msg);
+        runs = persist_parts_build(P, g, nblocks, depth);
+        perr_capture_restore(saved);
+        if (parts == ONCHIP_PARTS_RUNS || (runs == 0 && nblocks == 1))
+            return runs;
+    }
+    int *part = xalloc(sizeof(int) * (size_t)g->nxy);
+    persist_parts M;
+    perr_saved saved = perr_capture_save();
+    if (parts == ONCHIP_PARTS_AUTO && runs == 0)
+        perr_capture(msg, sizeof msg); /* the runs stand where METIS fails */
+    int rc = ugrid_partition(g, 0, nblocks, part) == 0
+                 ? persist_parts_build_from(&M, g, nblocks, depth, part)
+                 : -1;
+    perr_capture_restore(saved);
+    xfree(part);
+    if (rc != 0) {
+        if (runs != 0 && msg[0]) /* neither fits: the runs' reason */
+            perr("%s", msg);
+        return runs == 0 ? 0 : -1;
+    }
+    if (runs == 0 && M.ring_all * 4 >= P->ring_all * 3) {
+        persist_parts_free(&M);
+        return 0;
+    }
+    if (runs == 0)
+        persist_parts_free(P);
+    *P = M;
     return 0;
 }
 
@@ -70,7 +112,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     }
     int nblocks = r->blocks > 0 ? r->blocks : sms;
     persist_parts P;
-    if (persist_parts_build(&P, g, nblocks, which == ONCHIP_LAP ? 1 : 2) != 0)
+    if (build_parts(&P, g, nblocks, which == ONCHIP_LAP ? 1 : 2, r->parts) != 0)
         return -1;
     /* lap reads the four neighbours of every own cell, laplap's two passes those of every own
      * and ring-1 entry */
@@ -122,6 +164,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
         exported[P.exports[i]] = 1;
     size_t nb1 = sizeof(int32_t) * (size_t)(nblocks + 1), bytes = es * g->len;
     int32_t *d_own0 = gpu_upload(P.own0, nb1), *d_r1s = gpu_upload(P.r1start, nb1);
+    int32_t *d_ownl = P.contiguous ? NULL : gpu_upload(P.own, sizeof(int32_t) * (size_t)P.n);
     int32_t *d_r2s = gpu_upload(P.r2start, nb1), *d_ts = gpu_upload(P.tstart, nb1);
     int32_t *d_r1 = gpu_upload(P.ring1, sizeof(int32_t) * (size_t)P.r1start[nblocks]);
     int32_t *d_r2 = gpu_upload(P.ring2, sizeof(int32_t) * (size_t)P.r2start[nblocks]);
@@ -144,6 +187,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     A.xb0 = d_xb[0];
     A.xb1 = d_xb[1];
     A.own0 = d_own0;
+    A.own = d_ownl;
     A.r1start = d_r1s;
     A.ring1 = d_r1;
     A.r2start = d_r2s;
@@ -182,6 +226,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
         t->blocks = nblocks;
         t->threads = threads;
         t->levels = A.levels;
+        t->metis = !P.contiguous;
         t->prefetch = onchip_variant_prefetch[onchip_variant(r->prefetch, threads, P.slots_max)];
         onchip_device dev = onchip_device_h100();
         t->predicted_s = onchip_predict(&P, which, nz, A.levels, es, &dev).step_s;
@@ -190,7 +235,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     }
     CK(cudaEventDestroy(e0));
     CK(cudaEventDestroy(e1));
-    void *frees[] = {d_own0, d_r1s, d_r2s, d_ts, d_r1, d_r2, d_tab, d_x, d_state, d_other,
+    void *frees[] = {d_own0, d_ownl, d_r1s, d_r2s, d_ts, d_r1, d_r2, d_tab, d_x, d_state, d_other,
                      d_xb[0], d_xb[1], d_coeff};
     for (size_t i = 0; i < sizeof frees / sizeof frees[0]; i++)
         CK(cudaFree(frees[i]));

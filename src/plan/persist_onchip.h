@@ -14,11 +14,17 @@ typedef struct {
     int levels;  /* cached levels; -1: as many as fit the shared memory (at most the grid's) */
     int prefetch; /* 1: load the next level while one computes, where the slots allow
                    * (access/persist_onchip.h); 0: not */
+    int parts;    /* which cells a block owns: ONCHIP_PARTS_AUTO (METIS's parts where their rings
+                   * hold under 3/4 of the cells the runs' do), _RUNS (runs of the storage
+                   * order) or _METIS (src/plan/persist_parts.h) */
 } onchip_request;
+
+enum { ONCHIP_PARTS_AUTO, ONCHIP_PARTS_RUNS, ONCHIP_PARTS_METIS };
 
 typedef struct {
     int blocks, threads, levels; /* what ran */
     int prefetch;                /* values a thread loaded ahead (0: none) */
+    int metis;                   /* 1: the blocks owned METIS's parts; 0: runs of the order */
     double predicted_s;          /* the model's step (src/plan/onchip_model.h, the H100's
                                   * figures and the design's assumptions) */
     size_t smem;                 /* shared memory a block */

@@ -29,6 +29,57 @@ static int ring(const ugrid *g, const int32_t *from, long nfrom, int b, int *sta
 
 int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth)
 {
+    return persist_parts_build_from(P, g, nblocks, depth, NULL);
+}
+
+/* P->own0 and P->own: runs of the storage order (part NULL) or the cells of each part, ascending.
+ * Returns 0, or -1 with a message (a block without cells, an inner cell without a block). */
+static int own_cells(persist_parts *P, const ugrid *g, int nb, const int *part)
+{
+    long n = P->n;
+    int c0 = g->nhalo;
+    P->own = xalloc(sizeof(int32_t) * (size_t)n);
+    if (!part) {
+        for (int b = 0; b < nb; b++) {
+            long lo, hi;
+            persist_range(n, nb, b, &lo, &hi);
+            P->own0[b] = (int32_t)lo;
+        }
+        P->own0[nb] = (int32_t)n;
+        for (long k = 0; k < n; k++)
+            P->own[k] = (int32_t)(c0 + k);
+        P->contiguous = 1;
+        return 0;
+    }
+    memset(P->own0, 0, sizeof(int32_t) * (size_t)(nb + 1));
+    for (int c = c0; c < g->nxy; c++) {
+        if (part[c] < 0 || part[c] >= nb) {
+            perr("persistent parts: inner cell %d has no block (part %d of %d)", c, part[c], nb);
+            return -1;
+        }
+        P->own0[part[c] + 1]++;
+    }
+    for (int b = 0; b < nb; b++) {
+        if (P->own0[b + 1] == 0) {
+            perr("persistent parts: block %d of %d owns no cell", b, nb);
+            return -1;
+        }
+        P->own0[b + 1] += P->own0[b];
+    }
+    int32_t *fill = xalloc(sizeof(int32_t) * (size_t)nb);
+    memcpy(fill, P->own0, sizeof(int32_t) * (size_t)nb);
+    for (int c = c0; c < g->nxy; c++) /* ascending plane index within each block */
+        P->own[fill[part[c]]++] = c;
+    xfree(fill);
+    P->contiguous = 1;
+    for (long k = 0; k < n && P->contiguous; k++)
+        P->contiguous = P->own[k] == c0 + k;
+    return 0;
+}
+
+int persist_parts_build_from(persist_parts *P, const ugrid *g, int nblocks, int depth,
+                             const int *part)
+{
     memset(P, 0, sizeof *P);
     long n = (long)g->nxy - g->nhalo;
     if (n < 1 || nblocks < 1 || nblocks > n) {
@@ -53,21 +104,20 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
     P->r2start = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
     P->xstart = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
     P->tstart = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
+    if (own_cells(P, g, nb, part) != 0) {
+        persist_parts_free(P);
+        return -1;
+    }
     int *stamp = xalloc(sizeof(int) * (size_t)g->nxy); /* 1 + the last block that listed d */
-    int32_t *own = xalloc(sizeof(int32_t) * (size_t)(n / nb + 2));
     unsigned char *read = xalloc((size_t)g->nxy); /* d is in another block's ring */
     ilist r1 = {0}, r2 = {0};
     for (int b = 0; b < nb; b++) {
-        long lo, hi;
-        persist_range(n, nb, b, &lo, &hi);
-        P->own0[b] = (int32_t)lo;
         P->r1start[b] = (int32_t)r1.n;
         P->r2start[b] = (int32_t)r2.n;
-        int m = (int)(hi - lo);
-        for (int j = 0; j < m; j++) {
-            own[j] = c0 + (int32_t)(lo + j);
+        int m = P->own0[b + 1] - P->own0[b];
+        const int32_t *own = P->own + P->own0[b];
+        for (int j = 0; j < m; j++)
             stamp[own[j]] = b + 1;
-        }
         int h1 = ring(g, own, m, b, stamp, &r1);
         int h2 = depth == 2 ? ring(g, r1.v + P->r1start[b], h1, b, stamp, &r2) : 0;
         long slots = (long)m + h1 + h2;
@@ -76,7 +126,6 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
                  "%d): 16-bit slots number at most %d; take more blocks",
                  b, nb, slots, m, h1, h2, PERSIST_MAX_SLOTS);
             xfree(stamp);
-            xfree(own);
             xfree(read);
             xfree(r1.v);
             xfree(r2.v);
@@ -95,7 +144,6 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
         P->slots_max = (int)slots > P->slots_max ? (int)slots : P->slots_max;
         P->tstart[b + 1] = P->tstart[b] + m + (depth == 2 ? h1 : 0);
     }
-    P->own0[nb] = (int32_t)n;
     P->r1start[nb] = (int32_t)r1.n;
     P->r2start[nb] = (int32_t)r2.n;
     P->ring1 = r1.v;
@@ -111,7 +159,7 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
         int h1 = P->r1start[b + 1] - P->r1start[b], h2 = P->r2start[b + 1] - P->r2start[b];
         P->xstart[b] = (int32_t)x.n;
         for (int j = 0; j < m; j++) {
-            int c = c0 + P->own0[b] + j;
+            int c = P->own[P->own0[b] + j];
             slot[c] = s++;
             if (read[c])
                 ilist_push(&x, c);
@@ -122,7 +170,7 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
             slot[P->ring2[P->r2start[b] + i]] = s++;
         uint16_t *row = P->tab + 4 * (size_t)P->tstart[b];
         for (int e = 0; e < P->tstart[b + 1] - P->tstart[b]; e++, row += 4) {
-            int c = e < m ? c0 + P->own0[b] + e : P->ring1[P->r1start[b] + e - m];
+            int c = e < m ? P->own[P->own0[b] + e] : P->ring1[P->r1start[b] + e - m];
             for (int r = 0; r < NREL1; r++) {
                 int d = g->nbr[(size_t)r * g->nxy + c];
                 row[r] = d < 0 ? (uint16_t)PERSIST_NO_SLOT : (uint16_t)slot[d];
@@ -136,7 +184,6 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
     P->export_all = (long)x.n;
     xfree(slot);
     xfree(stamp);
-    xfree(own);
     xfree(read);
     return 0;
 }
@@ -144,6 +191,7 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
 void persist_parts_free(persist_parts *P)
 {
     xfree(P->own0);
+    xfree(P->own);
     xfree(P->r1start);
     xfree(P->ring1);
     xfree(P->r2start);
@@ -158,8 +206,9 @@ void persist_parts_free(persist_parts *P)
 int persist_parts_cell(const persist_parts *P, const ugrid *g, int b, int s)
 {
     int m = P->own0[b + 1] - P->own0[b], h1 = P->r1start[b + 1] - P->r1start[b];
+    (void)g;
     if (s < m)
-        return g->nhalo + P->own0[b] + s;
+        return P->own[P->own0[b] + s];
     if (s < m + h1)
         return P->ring1[P->r1start[b] + s - m];
     return P->ring2[P->r2start[b] + s - m - h1];

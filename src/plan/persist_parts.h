@@ -1,7 +1,9 @@
 /* persist_parts.h — the parts of a persistent launch that keeps the state on chip (issue 35;
  * notes/issue35-design.md, section 4), numbered in local slots of 16 bits.
  *
- * Block b owns the inner cells persist_range(n, nblocks, b), a run of the cell order. Its ring 1
+ * Block b owns the inner cells persist_range(n, nblocks, b), a run of the cell order, or those a
+ * partition gives it (persist_parts_build_from: e.g. METIS's, compact where the order is not).
+ * Its ring 1
  * is the cells outside the run that an own cell reaches by a first-order relation (W, E, S, N);
  * its ring 2 the cells outside both that a ring-1 cell reaches so (depth 2; at depth 1 there is
  * no ring 2). Grid halo cells count in the rings (their values are fixed). A stencil of radius
@@ -11,7 +13,7 @@
  * ring is each neighbour's own row, as the frame-free relations R_XY are: grids/grid.h), pass 2
  * the stencil at the own cells from those Laplacians.
  *
- * Local slots: own cells 0 .. own-1 in the run's order, then ring 1, then ring 2, each ring
+ * Local slots: own cells 0 .. own-1 ascending by plane index, then ring 1, then ring 2, each ring
  * ascending by plane index. The table gives the W, E, S, N slots of every own entry and, at
  * depth 2, every ring-1 entry (PERSIST_NO_SLOT where the relation is missing). A block's exports are its own cells that
  * another block's ring 1 or ring 2 holds: the cells it writes to global memory each step. */
@@ -29,7 +31,9 @@ typedef struct {
     int nblocks;
     int depth;         /* 1: ring 1 alone (radius-1 stencils); 2: rings 1 and 2 */
     long n;            /* inner cells */
-    int32_t *own0;     /* nblocks + 1: block b owns inner cells own0[b] .. own0[b+1]-1 (0-based) */
+    int32_t *own0;     /* nblocks + 1: block b owns the cells own[own0[b] .. own0[b+1]) */
+    int32_t *own;      /* n: the own cells' plane indices, block by block, ascending in each */
+    int contiguous;    /* own[k] = g->nhalo + k: each block a run of the storage order */
     int32_t *r1start;  /* nblocks + 1: block b's ring 1 is ring1[r1start[b] .. r1start[b+1]) */
     int32_t *ring1;    /* plane indices, ascending within a block */
     int32_t *r2start, *ring2; /* the same for ring 2 */
@@ -47,6 +51,11 @@ typedef struct {
  * than 1 or 2, a grid without W/E/S/N neighbours (g->nbr), or a block whose slots exceed PERSIST_MAX_SLOTS (its state would not fit on chip
  * anyway; the plan keeps the host loop). */
 int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth);
+/* The same with block part[c] owning plane cell c (part: g->nxy entries, -1 at the grid halo's
+ * cells, 0 .. nblocks-1 at the inner ones, as ugrid_partition gives). Also -1 with a message
+ * where a block owns no cell or an inner cell has no block. */
+int persist_parts_build_from(persist_parts *P, const ugrid *g, int nblocks, int depth,
+                             const int *part);
 void persist_parts_free(persist_parts *P);
 
 /* The plane index of block b's slot s (s < own + ring 1 + ring 2 of b). */

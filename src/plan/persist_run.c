@@ -14,7 +14,8 @@ int persist_run(const problem *pb, fieldset f, int steps, const persist_request 
                              r->levels == PERSIST_LEVELS_MODEL  ? -1
                              : r->levels == PERSIST_LEVELS_NONE ? 0
                                                                 : r->levels,
-                             1};
+                             1, ONCHIP_PARTS_RUNS}; /* METIS's parts (ONCHIP_PARTS_AUTO) once
+                                                     * they have run on a GPU: NOTES.md */
         perr_saved saved = perr_capture_save();
         perr_capture(t->why, sizeof t->why);
         int rc = persist_onchip_run(pb, f, steps, &oq, &t->o);
@@ -35,10 +36,11 @@ void persist_run_describe(const persist_run_timing *t, char *buf, size_t n)
     if (t->onchip) {
         const onchip_timing *o = &t->o;
         snprintf(buf, n,
-                 "%d blocks x %d threads on chip: each owns a run of cells and keeps their "
+                 "%d blocks x %d threads on chip: each owns %s and keeps their "
                  "state at the %d lowest level%s in %zu KB of shared memory, %d value%s a thread "
                  "loaded ahead; the model: %.1f us a step",
-                 o->blocks, o->threads, o->levels, o->levels == 1 ? "" : "s", o->smem / 1024,
+                 o->blocks, o->threads, o->metis ? "a METIS part" : "a run of the cell order",
+                 o->levels, o->levels == 1 ? "" : "s", o->smem / 1024,
                  o->prefetch, o->prefetch == 1 ? "" : "s", o->predicted_s * 1e6);
         return;
     }

@@ -185,19 +185,22 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
     }
     if (v == V_ONCHIP) {
         /* PILLAR_ONCHIP_PREFETCH=0: the kernel that loads each level before it computes there;
-         * PILLAR_ONCHIP_THREADS, _BLOCKS, _LEVELS: a block's threads, the blocks, the cached
-         * levels instead of the defaults (512, one a SM, as many as fit) */
+         * PILLAR_ONCHIP_THREADS, _BLOCKS, _LEVELS, _PARTS: a block's threads, the blocks, the
+         * cached levels, the parts (0 auto, 1 runs, 2 METIS) instead of the defaults (1024, one
+         * a SM, as many as fit, runs) */
         const char *pf = getenv("PILLAR_ONCHIP_PREFETCH");
         onchip_request rq = {.blocks = env_int("PILLAR_ONCHIP_BLOCKS", 0),
                              .threads = env_int("PILLAR_ONCHIP_THREADS", 0),
                              .levels = env_int("PILLAR_ONCHIP_LEVELS", -1),
-                             .prefetch = !(pf && strcmp(pf, "0") == 0)};
+                             .prefetch = !(pf && strcmp(pf, "0") == 0),
+                             .parts = env_int("PILLAR_ONCHIP_PARTS", ONCHIP_PARTS_RUNS)};
         onchip_timing ot;
         if (persist_onchip_run(pb, pb->uf, steps, &rq, &ot) != 0)
             return -1;
         snprintf(note, nn,
-                 "%d blocks x %d threads, %d of %d levels on chip, %zu KB shared, %d values a thread loaded ahead; model %.1f "
-                 "us a step", ot.blocks, ot.threads, ot.levels,
+                 "%d blocks x %d threads (%s), %d of %d levels on chip, %zu KB shared, %d values "
+                 "a thread loaded ahead; model %.1f us a step",
+                 ot.blocks, ot.threads, ot.metis ? "METIS's parts" : "runs", ot.levels,
                  stencil_zend(pb->s.stencil, pb->ug.nz), ot.smem / 1024,
                  ot.prefetch, ot.predicted_s * 1e6);
         return ot.kernel_s;
