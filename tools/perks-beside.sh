@@ -43,6 +43,8 @@
 #   BESIDE_RUNS 3          timed runs per configuration (median)         BESIDE_NX 512 (NX = NY)
 #   BESIDE_HEX 1024x1024   graphlap's hexagons (1M cells); 0: none
 #   BESIDE_SPHERE 240      the cubed sphere's panel edge (6x240^2 cells); 0: none
+#   BESIDE_LAYOUT zcurve   the order of pillar's 512x512 lattice (the blocks of its on-chip
+#                          kernels own runs of it: compact in z-curve order, strips in row-major)
 #   BESIDE_PERKS=0 / BESIDE_PILLAR=0   skip one side
 #   PERKS_BDIMS "256 128"  PERKS_BLKPSM "1 2"  (thread blocks of 256/128; blocks per SM)
 #   PERKS_CHECK_STEPS 10   steps of the checked run (0: no check)
@@ -64,6 +66,7 @@ runs=${BESIDE_RUNS:-3}
 nx=${BESIDE_NX:-512}
 hex=${BESIDE_HEX:-1024x1024}
 sphere=${BESIDE_SPHERE:-240}
+layout=${BESIDE_LAYOUT:-zcurve}
 bdims=${PERKS_BDIMS:-256 128}
 blkpsms=${PERKS_BLKPSM:-1 2}
 check_steps=${PERKS_CHECK_STEPS:-10}
@@ -281,9 +284,11 @@ pillar_bench() { # pillar_bench NAME STENCIL NXxNY: bench --iterated into OUT/pi
     local name=$1 st=$2 size=$3 lv csv grid
     lv=$(echo "$levels" | tr -s ' ' ',')
     say "pillar bench --iterated --stencil $st --size ${size}x${levels%% *} --levels $lv"
+    local lay=()
+    [ "$st" = graphlap ] || lay=(--layout "$layout")
     "$pillar" bench --iterated --stencil "$st" --size "${size}x${levels%% *}" --levels "$lv" \
-        --steps "$steps" --runs "$runs" --precision double --backend gpu --out "$out/pillar-$name" \
-        >"$out/pillar-$name.log" 2>&1
+        "${lay[@]}" --steps "$steps" --runs "$runs" --precision double --backend gpu \
+        --out "$out/pillar-$name" >"$out/pillar-$name.log" 2>&1
     local rc=$?
     [ -n "$pillar_commit" ] || pillar_commit=$(sed -n 's/^pillar bench --iterated on .*, commit \([^:]*\):.*/\1/p' "$out/pillar-$name.log" | head -n 1)
     grid=$(sed -n "s/^$st double on \(.*\), $steps steps, median of.*/\1/p" "$out/pillar-$name.log" | head -n 1)
@@ -395,7 +400,7 @@ fi
         }
         function match_(k, test) {
             if (test == "host") return Vr[k] == "baseline" || Vr[k] == "host-loop"
-            if (test == "persist") return Vr[k] == "persistent" || Vr[k] == "gen" || Vr[k] == "genwr"
+            if (test == "persist") return Vr[k] == "persistent" || Vr[k] == "onchip" || Vr[k] == "gen" || Vr[k] == "genwr"
             if (test == "nocache") return (Vr[k] == "persistent" || Vr[k] == "gen" || Vr[k] == "genwr") && C[k] == "none"
             return 0
         }
@@ -412,6 +417,7 @@ fi
             if (!p) return fmt(M[h]) " → no persistent run (" why(side, grid, nz, "persist") ")"
             s = fmt(M[h]) " → " fmt(M[p]) " µs (**" sprintf("%.2fx", M[h] / M[p]) "**)"
             if (side == "perks") s = s "; best: " Vr[p] " " Cf[p] ", cache " C[p] "; host loop " Cf[h]
+            if (side == "pillar") s = s "; best: " Vr[p]
             return s
         }
         NR > 1 { n++; S[n] = $1; G[n] = $2; X[n] = $3; Y[n] = $4; Z[n] = $5; Vr[n] = $6; Cf[n] = $7; C[n] = $8
