@@ -34,8 +34,9 @@
 #                                   5 (about 6 minutes); CSV, JSON and tools/plot-iterated's PNG in $OUT
 #   GPU_CHECK_ONCHIP=1 tools/gpu-check.sh                also the on-chip persistent kernels (issue 35):
 #                                   pillar bench --iterated for laplap, hdiff, lap at 512x512 x 16
-#                                   and 64 in z-curve and z-curve-w order, and without the next
-#                                   level loaded ahead (about 3 minutes); rows in onchip.log
+#                                   and 64 in z-curve, z-curve-w and row-major order (row-major also
+#                                   with METIS's parts), and without the next level loaded ahead
+#                                   (about 4 minutes); rows in onchip.log
 #   GPU_CHECK_API=1 tools/gpu-check.sh                   also tools/api-bench.sh: a model's time loop
 #                                   through libpillar (step(T), step(1) loops, host and device
 #                                   arrays) beside `pillar run`'s kernels, on 512x512x64 and a
@@ -205,7 +206,7 @@ iterated_runs() {
 onchip_runs() {
     local s lay pf rc=0
     for s in laplap hdiff lap; do
-        for lay in zcurve zcurve-w; do
+        for lay in zcurve zcurve-w rowmajor; do
             for pf in 1 0; do
                 [ "$pf" = 0 ] && [ "$lay" != zcurve ] && continue
                 echo "== $s, $lay order, next level loaded ahead: $pf"
@@ -213,6 +214,10 @@ onchip_runs() {
                     --stencil $s --levels 16,64 --layout $lay --out "$out/onchip-$s-$lay-$pf" || rc=1
             done
         done
+        # row-major with the blocks owning METIS's parts instead of runs of the order (strips)
+        echo "== $s, rowmajor order, METIS's parts"
+        PILLAR_ONCHIP_PARTS=2 ./$build/pillar bench --iterated --backend gpu --stencil $s \
+            --levels 16,64 --layout rowmajor --out "$out/onchip-$s-rowmajor-metis" || rc=1
     done
     return $rc
 }
