@@ -5,9 +5,11 @@
 
 onchip_device onchip_device_h100(void)
 {
-    onchip_device d = {1.755e9, 3.0e12, 5.0e12, 0.75, 0.85, 1e-6, 3e-6};
+    onchip_device d = {1.755e9, 3.0e12, 5.0e12, 0.794, 0.85, 0.546e-6, 1e-6, 3e-6};
     return d;
 }
+
+static double max2(double a, double b) { return a > b ? a : b; }
 
 onchip_prediction onchip_predict(const persist_parts *P, int s, int nz, int levels, size_t es,
                                  const onchip_device *d)
@@ -27,18 +29,19 @@ onchip_prediction onchip_predict(const persist_parts *P, int s, int nz, int leve
         a += 2 * ring;
         most = a > most ? a : most;
     }
-    p.level_s = most / 16 / (d->clock_hz * d->eta);
-    p.chip_s = nz * p.level_s;
-    double n = (double)P->n, rings = (double)P->ring_all;
-    int streamed = nz - levels > 0 ? nz - levels : 0;
-    double bytes = (double)streamed * (2 * n + rings) * (double)es;
-    if (s == ONCHIP_HDIFF) /* its coefficients, every level */
-        bytes += (double)nz * n * (double)es;
-    p.dram_s = bytes / (d->dram_bps * d->eta_dram);
-    p.l2_s = (double)(levels < nz ? levels : nz) * (rings + (double)P->export_all) * (double)es /
-             d->l2_bps;
-    double m = p.chip_s > p.dram_s ? p.chip_s : p.dram_s;
-    m = m > p.l2_s ? m : p.l2_s;
-    p.step_s = m + d->t_ring0_s + d->t_bar_s;
+    double bw = d->dram_bps * d->eta_dram, n = (double)P->n, rings = (double)P->ring_all;
+    /* a level: its barriers and latencies, then the largest block's accesses through the pipe */
+    p.level_s = d->t_level_s + most / 16 / (d->clock_hz * d->eta);
+    /* hdiff reads its coefficients in pass 2 (after the values' barrier: not hidden) */
+    double coeff = s == ONCHIP_HDIFF ? n * (double)es / bw : 0;
+    /* a streamed level moves its values in and out of DRAM while the blocks compute it */
+    double stream = (2 * n + rings) * (double)es / bw + coeff;
+    int cached = levels < nz ? levels : nz, streamed = nz - cached;
+    p.chip_s = nz * (p.level_s + coeff);
+    p.dram_s = streamed * stream;
+    p.l2_s = cached * (rings + (double)P->export_all) * (double)es / d->l2_bps;
+    p.step_s = cached * max2(p.level_s + coeff, (rings + (double)P->export_all) * (double)es /
+                                                    d->l2_bps) +
+               streamed * max2(p.level_s + coeff, stream) + d->t_ring0_s + d->t_bar_s;
     return p;
 }
