@@ -70,14 +70,22 @@ typedef struct {
 
 /* Variants stencil st has on this backend. */
 #ifdef PILLAR_HAVE_CUDA
-/* An integer from the environment variable `name` (a tuning knob of the on-chip rows), or dflt
- * where it is unset or not a number. */
-static int env_int(const char *name, int dflt)
+/* An integer from the environment variable `name` (a tuning knob of the on-chip rows) into *v,
+ * left as it is where the variable is unset. Returns 0, or -1 with a message naming the variable
+ * where it holds something else than an integer. */
+static int env_int(const char *name, int *v)
 {
-    const char *v = getenv(name);
+    const char *s = getenv(name);
+    if (!s)
+        return 0;
     char *end = NULL;
-    long x = v ? strtol(v, &end, 10) : 0;
-    return v && *v && end && *end == '\0' ? (int)x : dflt;
+    long x = strtol(s, &end, 10);
+    if (!*s || *end || x < -1 || x > 1 << 20) {
+        perr("%s=%s: expected an integer (docs/benchmark.md)", name, s);
+        return -1;
+    }
+    *v = (int)x;
+    return 0;
 }
 #endif
 
@@ -189,11 +197,12 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
          * cached levels, the parts (0 auto, 1 runs, 2 METIS) instead of the defaults (1024, one
          * a SM, as many as fit, runs) */
         const char *pf = getenv("PILLAR_ONCHIP_PREFETCH");
-        onchip_request rq = {.blocks = env_int("PILLAR_ONCHIP_BLOCKS", 0),
-                             .threads = env_int("PILLAR_ONCHIP_THREADS", 0),
-                             .levels = env_int("PILLAR_ONCHIP_LEVELS", -1),
-                             .prefetch = !(pf && strcmp(pf, "0") == 0),
-                             .parts = env_int("PILLAR_ONCHIP_PARTS", ONCHIP_PARTS_RUNS)};
+        onchip_request rq = {0, 0, -1, !(pf && strcmp(pf, "0") == 0), ONCHIP_PARTS_RUNS};
+        if (env_int("PILLAR_ONCHIP_BLOCKS", &rq.blocks) != 0 ||
+            env_int("PILLAR_ONCHIP_THREADS", &rq.threads) != 0 ||
+            env_int("PILLAR_ONCHIP_LEVELS", &rq.levels) != 0 ||
+            env_int("PILLAR_ONCHIP_PARTS", &rq.parts) != 0)
+            return -1;
         onchip_timing ot;
         if (persist_onchip_run(pb, pb->uf, steps, &rq, &ot) != 0)
             return -1;
