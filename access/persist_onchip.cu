@@ -41,7 +41,7 @@ __device__ __forceinline__ T level_value(int s, int z, bool cached, int m, int r
  * values are loaded into PF
  * registers a thread while this level computes (where a block's slots number at most PF x its
  * threads; else as PF = 0: each level loaded before it computes). */
-template <typename T, int S, int PF, int MAXT>
+template <typename T, int S, int PF, int MAXT, int IL>
 __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
 {
     const bool LAP = S == ONCHIP_LAP;
@@ -106,9 +106,24 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
                 __syncthreads();
             }
             if (!LAP) {
-                for (int e = tid; e < rows; e += nt) { /* pass 1: each entry's own row */
-                    const ushort4 r = tab[e];
-                    lap[e] = LAPLAP_COMBINE(v[e], v[r.x], v[r.y], v[r.z], v[r.w]);
+                /* pass 1: each entry's own row; IL rows a thread at once, their loads issued
+                 * before their sums (IL = 1: one row after the other) */
+                for (int e = tid; e < rows; e += IL * nt) {
+                    T c[IL] = {}, w[IL] = {}, ea[IL] = {}, so[IL] = {}, no[IL] = {};
+#pragma unroll
+                    for (int u = 0; u < IL; u++)
+                        if (e + u * nt < rows) {
+                            const ushort4 r = tab[e + u * nt];
+                            c[u] = v[e + u * nt];
+                            w[u] = v[r.x];
+                            ea[u] = v[r.y];
+                            so[u] = v[r.z];
+                            no[u] = v[r.w];
+                        }
+#pragma unroll
+                    for (int u = 0; u < IL; u++)
+                        if (e + u * nt < rows)
+                            lap[e + u * nt] = LAPLAP_COMBINE(c[u], w[u], ea[u], so[u], no[u]);
                 }
                 __syncthreads();
             }
@@ -149,13 +164,13 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
 }
 
 extern "C" {
-#define ONCHIP_ROW(S)                                                                             \
-    {{(const void *)k_onchip<double, S, 0, 1024>, (const void *)k_onchip<double, S, 8, 512>,      \
-      (const void *)k_onchip<double, S, 4, 1024>},                                                \
-     {(const void *)k_onchip<float, S, 0, 1024>, (const void *)k_onchip<float, S, 8, 512>,        \
-      (const void *)k_onchip<float, S, 4, 1024>}}
+#define ONCHIP_ROW_T(T, S)                                                                        \
+    {(const void *)k_onchip<T, S, 0, 1024, 1>, (const void *)k_onchip<T, S, 8, 512, 1>,            \
+     (const void *)k_onchip<T, S, 4, 1024, 1>, (const void *)k_onchip<T, S, 4, 1024, 2>}
+#define ONCHIP_ROW(S) {ONCHIP_ROW_T(double, S), ONCHIP_ROW_T(float, S)}
 const void *const onchip_kernels[ONCHIP_STENCILS][2][ONCHIP_VARIANTS] = {
     ONCHIP_ROW(ONCHIP_LAPLAP), ONCHIP_ROW(ONCHIP_HDIFF), ONCHIP_ROW(ONCHIP_LAP)};
-const int onchip_variant_prefetch[ONCHIP_VARIANTS] = {0, 8, 4};
-const int onchip_variant_threads[ONCHIP_VARIANTS] = {1024, 512, 1024};
+const int onchip_variant_prefetch[ONCHIP_VARIANTS] = {0, 8, 4, 4};
+const int onchip_variant_threads[ONCHIP_VARIANTS] = {1024, 512, 1024, 1024};
+const int onchip_variant_rows[ONCHIP_VARIANTS] = {1, 1, 1, 2};
 }

@@ -57,16 +57,19 @@ static inline size_t onchip_smem(const onchip_params *p, size_t es)
 
 /* onchip_kernels[s][precision][variant], s = ONCHIP_LAPLAP, ONCHIP_HDIFF or ONCHIP_LAP: the host
  * stubs for cudaLaunchCooperativeKernel(args = {&onchip_params}). Variant v runs blocks of at most
- * onchip_variant_threads[v] threads and loads the next level while one computes into
+ * onchip_variant_threads[v] threads, loads the next level while one computes into
  * onchip_variant_prefetch[v] registers a thread (0: each level loaded before it computes; a
- * prefetching variant falls back to that where a block's slots outnumber prefetch x threads). */
+ * prefetching variant falls back to that where a block's slots outnumber prefetch x threads) and
+ * computes onchip_variant_rows[v] rows of pass 1 a thread at once (their loads issued together;
+ * 2: an experiment of issue 35, taken only when asked). */
 enum { ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_LAP, ONCHIP_STENCILS };
-#define ONCHIP_VARIANTS 3
+#define ONCHIP_VARIANTS 4
 #ifdef __cplusplus
 extern "C" {
 #endif
 extern const void *const onchip_kernels[ONCHIP_STENCILS][2][ONCHIP_VARIANTS];
-extern const int onchip_variant_prefetch[ONCHIP_VARIANTS], onchip_variant_threads[ONCHIP_VARIANTS];
+extern const int onchip_variant_prefetch[ONCHIP_VARIANTS], onchip_variant_threads[ONCHIP_VARIANTS],
+    onchip_variant_rows[ONCHIP_VARIANTS];
 #ifdef __cplusplus
 }
 #endif

@@ -5,7 +5,7 @@
  * turn (the cubed sphere, a rotated patch, a scrambled one: tests/quad_meshes.h, in METIS order);
  * 1, 3, 7 and every SM's blocks; no level, one, two and every level cached; 1, 2 and 7 steps;
  * the next level loaded ahead or not (and one block of 64 threads, too few for it); blocks owning
- * runs of the order or METIS's parts; double and float. Refusals: another stencil (fastwaves),
+ * runs of the order or METIS's parts; pass 1 one row or two a thread at once; double and float. Refusals: another stencil (fastwaves),
  * parts too large, too many
  * cached levels. --small: without the 512 x 512 x 16 runs; --tiny: 12 lattice cases a stencil
  * and precision, for compute-sanitizer racecheck. Exits 77 (skipped) without a device. */
@@ -38,8 +38,8 @@ static void run_case(const problem *pb, int steps, onchip_request r, const char 
     if (rc == 0) {
         long bad = iter_state_differ(pb, ref, gpu, NULL);
         CHECK(bad == 0, "%s: %d steps on %d blocks x %d threads (%s), %d levels cached, prefetch "
-              "%d: %ld points differ", what, steps, t.blocks, t.threads,
-              t.metis ? "METIS's parts" : "runs", t.levels, t.prefetch, bad);
+              "%d, %d row(s) at once: %ld points differ", what, steps, t.blocks, t.threads,
+              t.metis ? "METIS's parts" : "runs", t.levels, t.prefetch, t.rows, bad);
         runs++;
     }
     iter_fields_free(pb, &ref);
@@ -55,7 +55,8 @@ static void cases_of(const problem *pb, const char *what, int sms)
         for (int i = 0; i < 4; i++)
             run_case(pb, 2,
                      (onchip_request){i % 2 ? sms : 3, i / 2 ? 512 : 0, i % 2 ? nz : 1, 1,
-                                      i % 2 ? ONCHIP_PARTS_METIS : ONCHIP_PARTS_RUNS},
+                                      i % 2 ? ONCHIP_PARTS_METIS : ONCHIP_PARTS_RUNS,
+                                      i == 1 ? 2 : 1},
                      what);
         return;
     }
@@ -72,7 +73,8 @@ static void cases_of(const problem *pb, const char *what, int sms)
                     int threads = blocks[i] == 1 ? 64 : k == 1 ? 512 : 0;
                     /* the parts: auto, runs of the order and METIS's in turn */
                     run_case(pb, steps[k],
-                             (onchip_request){blocks[i], threads, levels[l], pf, (l + k) % 3},
+                             (onchip_request){blocks[i], threads, levels[l], pf, (l + k) % 3,
+                                              1 + (i + l) % 2},
                              what);
                 }
 }
@@ -109,10 +111,11 @@ static void lattices(int sms, int small)
         return;
     }
     const char *what = "lattice 512x512x16 z-curve double";
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_AUTO}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 0, ONCHIP_PARTS_AUTO}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_METIS}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_AUTO, 1}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 0, ONCHIP_PARTS_AUTO, 1}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_METIS, 1}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_RUNS, 2}, what);
     problem_free(&pb);
 }
 
@@ -146,7 +149,7 @@ static void quads(const char *dir, int sms)
             char msg[512] = "";
             perr_saved saved = perr_capture_save();
             perr_capture(msg, sizeof msg);
-            onchip_request rq = {3, 0, 1, 1, ONCHIP_PARTS_AUTO};
+            onchip_request rq = {3, 0, 1, 1, ONCHIP_PARTS_AUTO, 1};
             int rc = persist_onchip_run(&pb, f, 1, &rq, &t);
             perr_capture_restore(saved);
             CHECK(rc == 0 || strstr(msg, "misses its"), "%s: %s", what, msg);
@@ -171,7 +174,7 @@ static void refusals(void)
         fieldset f = iter_fields_copy(&pb);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1,
-                                 &(onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO}, &t) == -1 &&
+                                 &(onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1}, &t) == -1 &&
                   strstr(msg, "laplap, hdiff and lap only"),
               "fastwaves refused: '%s'", msg);
         iter_fields_free(&pb, &f);
@@ -182,12 +185,12 @@ static void refusals(void)
         fieldset f = iter_fields_copy(&pb);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1,
-                                 &(onchip_request){4, 0, 64, 1, ONCHIP_PARTS_AUTO}, &t) == -1 &&
+                                 &(onchip_request){4, 0, 64, 1, ONCHIP_PARTS_AUTO, 1}, &t) == -1 &&
                   strstr(msg, "cannot all be resident"),
               "64 cached levels of 22,000 cells a block refused: '%s'", msg);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1,
-                                 &(onchip_request){1, 0, 0, 1, ONCHIP_PARTS_AUTO}, &t) == -1 &&
+                                 &(onchip_request){1, 0, 0, 1, ONCHIP_PARTS_AUTO, 1}, &t) == -1 &&
                   strstr(msg, "16-bit"),
               "one block of 87,616 cells refused: '%s'", msg);
         iter_fields_free(&pb, &f);

@@ -12,18 +12,17 @@
 
 #include <string.h>
 
-/* The kernel variant (access/persist_onchip.h) for blocks of `threads` threads and `slots` slots:
- * a prefetching one whose threads' registers hold every slot (the one with more registers a
- * thread first), else (or without prefetch) the one that loads each level before it computes. */
-static int onchip_variant(int prefetch, int threads, int slots)
+/* The kernel variant (access/persist_onchip.h) for blocks of `threads` threads and `slots` slots,
+ * computing `rows` rows of pass 1 a thread at once (1, or 2 where a variant does): a prefetching
+ * one whose threads' registers hold every slot (the one with more registers a thread first),
+ * else (or without prefetch) the one that loads each level before it computes. */
+static int onchip_variant(int prefetch, int threads, int slots, int rows)
 {
-    int order[2] = {1, 2}; /* 8 values a thread up to 512 threads, 4 up to 1024 */
-    for (int i = 0; prefetch && i < 2; i++) {
-        int v = order[i];
-        if (threads <= onchip_variant_threads[v] &&
+    for (int v = 1; prefetch && v < ONCHIP_VARIANTS; v++) /* 8 values a thread up to 512 threads,
+                                                            * then 4 up to 1024 */
+        if (onchip_variant_rows[v] == (rows == 2 ? 2 : 1) && threads <= onchip_variant_threads[v] &&
             (long)slots <= (long)onchip_variant_prefetch[v] * threads)
             return v;
-    }
     return 0;
 }
 
@@ -128,8 +127,8 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
             persist_parts_free(&P);
             return -1;
         }
-    const void *fn = onchip_kernels[which][pb->s.prec][onchip_variant(r->prefetch, threads,
-                                                                      P.slots_max)];
+    int variant = onchip_variant(r->prefetch, threads, P.slots_max, r->rows);
+    const void *fn = onchip_kernels[which][pb->s.prec][variant];
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     onchip_params A;
     memset(&A, 0, sizeof A);
@@ -227,7 +226,8 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
         t->threads = threads;
         t->levels = A.levels;
         t->metis = !P.contiguous;
-        t->prefetch = onchip_variant_prefetch[onchip_variant(r->prefetch, threads, P.slots_max)];
+        t->prefetch = onchip_variant_prefetch[variant];
+        t->rows = onchip_variant_rows[variant];
         onchip_device dev = onchip_device_h100();
         t->predicted_s = onchip_predict(&P, which, nz, A.levels, es, &dev).step_s;
         t->smem = smem;

@@ -17,6 +17,9 @@ typedef struct {
     int parts;    /* which cells a block owns: ONCHIP_PARTS_AUTO (METIS's parts where their rings
                    * hold under 3/4 of the cells the runs' do), _RUNS (runs of the storage
                    * order) or _METIS (src/plan/persist_parts.h) */
+    int rows;     /* rows of pass 1 a thread computes at once: 2 asks for the kernel that issues
+                   * two rows' loads together (an experiment; with prefetch, up to 1024 threads);
+                   * else 1 */
 } onchip_request;
 
 enum { ONCHIP_PARTS_AUTO, ONCHIP_PARTS_RUNS, ONCHIP_PARTS_METIS };
@@ -25,6 +28,7 @@ typedef struct {
     int blocks, threads, levels; /* what ran */
     int prefetch;                /* values a thread loaded ahead (0: none) */
     int metis;                   /* 1: the blocks owned METIS's parts; 0: runs of the order */
+    int rows;                    /* rows of pass 1 a thread computed at once */
     double predicted_s;          /* the model's step (src/plan/onchip_model.h, the H100's
                                   * figures and the design's assumptions) */
     size_t smem;                 /* shared memory a block */

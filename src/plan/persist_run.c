@@ -14,8 +14,8 @@ int persist_run(const problem *pb, fieldset f, int steps, const persist_request 
                              r->levels == PERSIST_LEVELS_MODEL  ? -1
                              : r->levels == PERSIST_LEVELS_NONE ? 0
                                                                 : r->levels,
-                             1, ONCHIP_PARTS_RUNS}; /* METIS's parts (ONCHIP_PARTS_AUTO) once
-                                                     * they have run on a GPU: NOTES.md */
+                             1, ONCHIP_PARTS_RUNS, 1}; /* METIS's parts (ONCHIP_PARTS_AUTO)
+                                                        * once they have run on a GPU: NOTES.md */
         perr_saved saved = perr_capture_save();
         perr_capture(t->why, sizeof t->why);
         int rc = persist_onchip_run(pb, f, steps, &oq, &t->o);
