@@ -35,8 +35,9 @@
 #   GPU_CHECK_ONCHIP=1 tools/gpu-check.sh                also the on-chip persistent kernels (issue 35):
 #                                   pillar bench --iterated for laplap, hdiff, lap at 512x512 x 16
 #                                   and 64 in z-curve, z-curve-w and row-major order (row-major also
-#                                   with METIS's parts), and without the next level loaded ahead
-#                                   (about 4 minutes); rows in onchip.log
+#                                   with METIS's parts), without the next level loaded ahead and
+#                                   with two rows of pass 1 a thread at once (about 5 minutes); rows
+#                                   in onchip.log
 #   GPU_CHECK_API=1 tools/gpu-check.sh                   also tools/api-bench.sh: a model's time loop
 #                                   through libpillar (step(T), step(1) loops, host and device
 #                                   arrays) beside `pillar run`'s kernels, on 512x512x64 and a
@@ -214,6 +215,10 @@ onchip_runs() {
                     --stencil $s --levels 16,64 --layout $lay --out "$out/onchip-$s-$lay-$pf" || rc=1
             done
         done
+        # pass 1 two rows a thread at once (the experiment against the per-level latency)
+        echo "== $s, zcurve order, two rows a thread at once"
+        PILLAR_ONCHIP_ROWS=2 ./$build/pillar bench --iterated --backend gpu --stencil $s \
+            --levels 16,64 --layout zcurve --out "$out/onchip-$s-zcurve-rows2" || rc=1
         # row-major with the blocks owning METIS's parts instead of runs of the order (strips)
         echo "== $s, rowmajor order, METIS's parts"
         PILLAR_ONCHIP_PARTS=2 ./$build/pillar bench --iterated --backend gpu --stencil $s \
