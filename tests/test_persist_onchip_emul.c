@@ -1,6 +1,6 @@
 /* test_persist_onchip_emul.c — issue 35, step S1: the schedule of an on-chip persistent launch
  * (notes/issue35-design.md, section 4), emulated on the CPU block by block, against the in-core
- * iteration (iter_run_incore), bit for bit, for laplap, hdiff and lap (the schedule of
+ * iteration (iter_run_incore), bit for bit, for laplap, hdiff, lap and graphlap (the schedule of
  * access/persist_onchip.cu). It is a different formulation of their steps:
  *
  * - each block keeps the state of its own cells at its first L levels (the cached levels) in a
@@ -15,8 +15,12 @@
  *   20 frame-free relations are never read; lap has ring 1 alone and pass 2 alone;
  * - at the end the cached levels are flushed to the global state.
  *
- * Cases: the lattice in row-major, z-curve and random order; 1, 2, 3 and 7 blocks; no level, one
- * and every level cached; 1, 2 and 7 steps; double and float. (The local table's relations on
+ * graphlap runs the same schedule along its neighbour lists (parts and rows from the lists; pass 1
+ * graphlap.h's Laplacian along each row, pass 2 its outer sum and fold).
+ *
+ * Cases: the lattice in row-major, z-curve and random order; graphlap on hexagons, triangles, a
+ * refined patch and the cubed sphere; 1, 2, 3 and 7 blocks (runs of the order, and METIS's
+ * parts); no level, one and every level cached; 1, 2 and 7 steps; double and float. (The local table's relations on
  * the cubed sphere are tested in test_persist_parts.) A mutation (one block's inner ring cells
  * read from the wrong parity) must be caught. */
 #include "check.h"
@@ -24,11 +28,14 @@
 #include "grids/mesh.h"
 #include "src/exec/iterate.h"
 #include "src/exec/problem.h"
+#include "src/io/mesh_io.h"
 #include "src/plan/persist_parts.h"
+#include "stencils/graphlap.h"
 #include "stencils/laplap.h"
 #include "stencils/stencil.h"
 
 #include <string.h>
+#include <unistd.h>
 
 enum { MUTATE_NONE, MUTATE_PARITY };
 
@@ -77,7 +84,8 @@ enum { MUTATE_NONE, MUTATE_PARITY };
             for (int b = 0; b < nb; b++) {                                                        \
                 int m = P->own0[b + 1] - P->own0[b];                                              \
                 int h1 = P->r1start[b + 1] - P->r1start[b], h2 = P->r2start[b + 1] - P->r2start[b]; \
-                const uint16_t *tab = P->tab + 4 * (size_t)P->tstart[b];                          \
+                const int W = P->width;                                                           \
+                const uint16_t *tab = P->tab + (size_t)W * P->tstart[b];                          \
                 for (int z = 0; z < nz; z++) {                                                    \
                     int cached = z < L;                                                           \
                     /* the level's values at the block's slots */                                  \
@@ -95,15 +103,28 @@ enum { MUTATE_NONE, MUTATE_PARITY };
                     /* pass 1: the Laplacian at every own and ring-1 entry, from its own row (the   \
                      * table has no ring-1 rows at depth 1: lap has no pass 1) */                 \
                     for (int e = 0; e < P->tstart[b + 1] - P->tstart[b] && st != ST_LAP; e++) {  \
-                        const uint16_t *r = tab + 4 * e;                                          \
-                        lap[e] = LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]);        \
+                        const uint16_t *r = tab + (size_t)W * e;                                  \
+                        if (st == ST_GRAPHLAP) { /* graphlap.h's GRAPHLAP_LAP along the row */    \
+                            int d = P->deg[P->tstart[b] + e];                                     \
+                            T sum = v[r[0]];                                                      \
+                            for (int j = 1; j < d; j++)                                           \
+                                sum += v[r[j]];                                                   \
+                            lap[e] = (T)d * v[e] - sum;                                           \
+                        } else                                                                    \
+                            lap[e] = LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]);    \
                     }                                                                             \
                     /* pass 2: the stencil at the own cells, folded into the state */             \
                     for (int e = 0; e < m; e++) {                                                 \
-                        const uint16_t *r = tab + 4 * e;                                          \
+                        const uint16_t *r = tab + (size_t)W * e;                                  \
                         int c = P->own[P->own0[b] + e];                                           \
                         T s;                                                                      \
-                        if (st == ST_LAP)                                                         \
+                        if (st == ST_GRAPHLAP) { /* GRAPHLAP_OUTER, then its fold */              \
+                            int d = P->deg[P->tstart[b] + e];                                     \
+                            T sum = lap[r[0]];                                                    \
+                            for (int k = 1; k < d; k++)                                           \
+                                sum += lap[r[k]];                                                 \
+                            s = v[e] - ((T)d * lap[e] - sum) / (T)GRAPHLAP_DAMPING;               \
+                        } else if (st == ST_LAP)                                                  \
                             s = v[e] - LAPLAP_COMBINE(v[e], v[r[0]], v[r[1]], v[r[2]], v[r[3]]) / \
                                            (T)8;                                                  \
                         else if (st == ST_LAPLAP)                                                 \
@@ -156,15 +177,15 @@ EMULATE(float)
 static long one(const problem *pb, int nblocks, int steps, int L, int mutate, int metis)
 {
     persist_parts P;
-    int depth = pb->s.stencil == ST_LAP ? 1 : 2, rc;
+    int depth = pb->s.stencil == ST_LAP ? 1 : 2, lists = pb->s.stencil == ST_GRAPHLAP, rc;
     if (metis) { /* blocks owning METIS's parts: cells scattered over the storage order */
         int *part = xalloc(sizeof(int) * (size_t)pb->ug.nxy);
-        rc = ugrid_partition(&pb->ug, 0, nblocks, part) == 0
-                 ? persist_parts_build_from(&P, &pb->ug, nblocks, depth, part)
+        rc = ugrid_partition(&pb->ug, lists, nblocks, part) == 0
+                 ? persist_parts_build_from(&P, &pb->ug, nblocks, depth, part, lists)
                  : -1;
         xfree(part);
     } else
-        rc = persist_parts_build(&P, &pb->ug, nblocks, depth);
+        rc = persist_parts_build_from(&P, &pb->ug, nblocks, depth, NULL, lists);
     if (rc != 0)
         return -1;
     fieldset ref = iter_fields_copy(pb), emu = iter_fields_copy(pb);
@@ -203,6 +224,46 @@ static void cases(problem *pb, const char *what)
           prec_name(pb->s.prec));
 }
 
+/* graphlap on meshes of any cells (its parts and rows follow the neighbour lists): hexagons and
+ * triangles, bounded and periodic, a refined patch and the cubed sphere, in file order. */
+static void graph_meshes(void)
+{
+    static const struct {
+        const char *name;
+        mesh_gen_spec g;
+    } ms[] = {{"hexagons", {MESH_HEXAGONS, 13, 10, 0, 3, 0, 1, 0, 0}},
+              {"hexagons (periodic)", {MESH_HEXAGONS, 12, 10, 0, 3, 0, 1, 1, 0}},
+              {"triangles", {MESH_TRIANGLES, 9, 7, 0, 3, 0, 1, 0, 0}},
+              {"refined patch", {MESH_REFINED, 14, 13, 0, 3, 0, 1, 0, 5}},
+              {"cubed sphere n=5", {MESH_CUBED_SPHERE, 0, 0, 5, 3, 0, 1, 0, 0}}};
+    char dir[] = "/tmp/pillar-test-emul-XXXXXX";
+    if (!mkdtemp(dir)) {
+        CHECK(0, "a temporary folder");
+        return;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "%s/mesh.h5", dir);
+    for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++)
+        for (int prec = 0; prec < 2; prec++) {
+            mesh m;
+            int ok = mesh_generate(&m, &ms[k].g) == 0 && mesh_write(path, &m) == 0;
+            mesh_free(&m);
+            problem_spec s = {ST_GRAPHLAP, (precision_t)prec, 0, 0, 0, 2, LAYOUT_ROWMAJOR, 8, 5,
+                              0, 0};
+            problem pb;
+            if (!ok || problem_make_mesh(&pb, &s, path, MESH_ORDER_FILE) != 0) {
+                CHECK(0, "graphlap on %s", ms[k].name);
+                continue;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "graphlap %s", ms[k].name);
+            cases(&pb, what);
+            problem_free(&pb);
+        }
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     static const layout_t lays[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_RANDOM};
@@ -223,5 +284,6 @@ int main(void)
                 cases(&pb, what);
                 problem_free(&pb);
             }
+    graph_meshes();
     return check_done("test_persist_onchip_emul");
 }

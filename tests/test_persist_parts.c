@@ -68,9 +68,15 @@ static long relations(const persist_parts *P, const ugrid *g, int lattice)
     return bad;
 }
 
+/* Neighbour j of plane cell c as P follows them: its list (P->deg set) or W/E/S/N. */
+static int nbj(const persist_parts *P, const ugrid *g, int c, int j)
+{
+    return P->deg ? ugrid_nb(g, c, j) : g->nbr[(size_t)j * g->nxy + c];
+}
+
 /* Exports by another formulation: own cell c is exported iff a cell d of another block reaches
- * it in one first-order hop, or at depth 2 in one or two (through any cell). Returns the
- * mismatches. */
+ * it in one first-order hop (or list step), or at depth 2 in one or two (through any cell).
+ * Returns the mismatches. */
 static long exports(const persist_parts *P, const ugrid *g)
 {
     int c0 = g->nhalo, n = g->nxy;
@@ -82,14 +88,14 @@ static long exports(const persist_parts *P, const ugrid *g)
         for (int j = P->own0[b]; j < P->own0[b + 1]; j++)
             owner[P->own[j]] = b;
     for (int d = c0; d < n; d++)
-        for (int r = 0; r < NREL1; r++) {
-            int e = g->nbr[(size_t)r * n + d];
+        for (int r = 0; r < P->width; r++) {
+            int e = nbj(P, g, d, r);
             if (e < 0)
                 continue;
             if (owner[e] >= 0 && owner[e] != owner[d])
                 want[e] = 1;
-            for (int q = 0; q < NREL1 && P->depth == 2; q++) {
-                int f = g->nbr[(size_t)q * n + e];
+            for (int q = 0; q < P->width && P->depth == 2; q++) {
+                int f = nbj(P, g, e, q);
                 if (f >= 0 && owner[f] >= 0 && owner[f] != owner[d])
                     want[f] = 1;
             }
@@ -170,7 +176,7 @@ static void metis_case(const ugrid *g, int nb, const char *what)
     }
     for (int depth = 1; depth <= 2; depth++) {
         persist_parts P;
-        if (persist_parts_build_from(&P, g, nb, depth, part) != 0) {
+        if (persist_parts_build_from(&P, g, nb, depth, part, 0) != 0) {
             CHECK(0, "%s: %d METIS blocks, depth %d: build", what, nb, depth);
             continue;
         }
@@ -184,6 +190,87 @@ static void metis_case(const ugrid *g, int nb, const char *what)
         persist_parts_free(&P);
     }
     xfree(part);
+}
+
+/* Rows of parts that follow neighbour lists, against the lists themselves: every own entry's
+ * degree and neighbours, and at depth 2 each neighbour's own row (the second ring in that
+ * neighbour's order). Returns the mismatches. */
+static long list_rows(const persist_parts *P, const ugrid *g)
+{
+    long bad = 0;
+    for (int b = 0; b < P->nblocks; b++) {
+        int m = P->own0[b + 1] - P->own0[b], rows = P->tstart[b + 1] - P->tstart[b];
+        for (int e = 0; e < m; e++) {
+            int c = P->own[P->own0[b] + e], d = ugrid_deg(g, c);
+            const uint16_t *row = P->tab + (size_t)P->width * (P->tstart[b] + e);
+            bad += P->deg[P->tstart[b] + e] != d;
+            for (int k = 0; k < P->width; k++) {
+                if (k >= d) {
+                    bad += row[k] != PERSIST_NO_SLOT;
+                    continue;
+                }
+                int n = ugrid_nb(g, c, k);
+                bad += persist_parts_cell(P, g, b, row[k]) != n;
+                if (P->depth < 2)
+                    continue;
+                if (row[k] >= rows) { /* a neighbour without a row of its own */
+                    bad++;
+                    continue;
+                }
+                const uint16_t *rn = P->tab + (size_t)P->width * (P->tstart[b] + row[k]);
+                for (int j = 0; j < ugrid_deg(g, n); j++)
+                    bad += persist_parts_cell(P, g, b, rn[j]) != ugrid_nb(g, n, j);
+            }
+        }
+    }
+    return bad;
+}
+
+/* Parts through neighbour lists (graphlap's) on hexagons, triangles and a refined patch, bounded
+ * and periodic, runs of the order and METIS's parts, depth 1 and 2. */
+static void lists(void)
+{
+    static const mesh_gen_spec specs[] = {{MESH_HEXAGONS, 14, 12, 0, 1, 0, 1, 1, 0},
+                                          {MESH_TRIANGLES, 9, 8, 0, 1, 0, 1, 1, 0},
+                                          {MESH_HEXAGONS, 12, 10, 0, 1, 0, 1, 0, 0},
+                                          {MESH_REFINED, 12, 12, 0, 1, 0, 0, 0, 4}};
+    for (size_t q = 0; q < sizeof specs / sizeof specs[0]; q++) {
+        mesh m;
+        if (mesh_generate(&m, &specs[q]) != 0) {
+            CHECK(0, "mesh %zu", q);
+            continue;
+        }
+        unsigned char *halo = xalloc((size_t)m.ncells);
+        mesh_graph_halo(&m, 2, halo);
+        ugrid g;
+        ugrid_from_mesh_halo(&g, &m, halo, 2, 1, NULL);
+        static const int nbs[] = {1, 3, 7};
+        int *part = xalloc(sizeof(int) * (size_t)g.nxy);
+        for (int k = 0; k < 3; k++)
+            for (int metis = 0; metis < 2; metis++)
+                for (int depth = 1; depth <= 2; depth++) {
+                    persist_parts P;
+                    if (metis && ugrid_partition(&g, 1, nbs[k], part) != 0) {
+                        CHECK(0, "mesh %zu: METIS into %d parts", q, nbs[k]);
+                        continue;
+                    }
+                    if (persist_parts_build_from(&P, &g, nbs[k], depth, metis ? part : NULL, 1) !=
+                        0) {
+                        CHECK(0, "mesh %zu: %d blocks, depth %d: build", q, nbs[k], depth);
+                        continue;
+                    }
+                    long bad = list_rows(&P, &g), badx = exports(&P, &g);
+                    CHECK(P.width == g.adjw && bad == 0 && badx == 0,
+                          "mesh %zu (%s), %d %s blocks, depth %d: %ld rows, %ld exports wrong", q,
+                          mesh_kind_name[specs[q].kind], nbs[k], metis ? "METIS" : "run", depth,
+                          bad, badx);
+                    persist_parts_free(&P);
+                }
+        xfree(part);
+        xfree(halo);
+        ugrid_free(&g);
+        mesh_free(&m);
+    }
 }
 
 /* The lattice in every order, with block counts that cut rows anywhere. */
@@ -297,6 +384,7 @@ static void conflicts(const ugrid *z)
     P.nblocks = 1;
     P.own0 = own0;
     P.tstart = tstart;
+    P.width = 4;
     P.tab = tab;
     double b1 = persist_parts_conflicts(&P, 1), b2 = persist_parts_conflicts(&P, 2);
     CHECK(b1 == (1 + 16 + 1 + 1 + 2) / 5.0 && b2 == (16 + 1 + 1 + 2) / 4.0,
@@ -426,7 +514,7 @@ static void metis_rings(void)
     int *part = xalloc(sizeof(int) * (size_t)g.nxy);
     if (persist_parts_build(&R, &g, 132, 2) == 0) {
         if (ugrid_partition(&g, 0, 132, part) == 0 &&
-            persist_parts_build_from(&M, &g, 132, 2, part) == 0) {
+            persist_parts_build_from(&M, &g, 132, 2, part, 0) == 0) {
             CHECK(M.ring_all < R.ring_all / 2 && !M.contiguous && R.contiguous,
                   "512x512 row-major: rings %ld (METIS) against %ld (runs)", M.ring_all,
                   R.ring_all);
@@ -442,11 +530,11 @@ static void metis_rings(void)
     for (int c = 0; c < g.nxy; c++)
         part[c] = c < g.nhalo ? -1 : 0;
     msg[0] = 0;
-    CHECK(persist_parts_build_from(&M, &g, 2, 2, part) == -1 && strstr(msg, "block 1 of 2 owns no"),
+    CHECK(persist_parts_build_from(&M, &g, 2, 2, part, 0) == -1 && strstr(msg, "block 1 of 2 owns no"),
           "a block without cells: '%s'", msg);
     part[g.nhalo + 5] = -1;
     msg[0] = 0;
-    CHECK(persist_parts_build_from(&M, &g, 1, 2, part) == -1 && strstr(msg, "has no block"),
+    CHECK(persist_parts_build_from(&M, &g, 1, 2, part, 0) == -1 && strstr(msg, "has no block"),
           "an inner cell without a block: '%s'", msg);
     perr_capture_restore(saved);
     xfree(part);
@@ -456,6 +544,7 @@ static void metis_rings(void)
 int main(void)
 {
     bands();
+    lists();
     metis_rings();
     orders();
     sphere();

@@ -48,7 +48,7 @@ static int build_parts(persist_parts *P, const ugrid *g, int nblocks, int depth,
     if (parts == ONCHIP_PARTS_AUTO && runs == 0)
         perr_capture(msg, sizeof msg); /* the runs stand where METIS fails */
     int rc = ugrid_partition(g, 0, nblocks, part) == 0
-                 ? persist_parts_build_from(&M, g, nblocks, depth, part)
+                 ? persist_parts_build_from(&M, g, nblocks, depth, part, 0)
                  : -1;
     perr_capture_restore(saved);
     xfree(part);

@@ -9,14 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Appends to `to` the cells that the cells from[0..nfrom) reach by a first-order relation and
- * that no list of block b holds yet (stamp[d] != b + 1), ascending; stamps them. Returns how many. */
-static int ring(const ugrid *g, const int32_t *from, long nfrom, int b, int *stamp, ilist *to)
+/* Neighbour j of plane cell c as the parts follow them: W, E, S, N (j < NREL1), or the j-th of
+ * its list (lists; -1 past its degree). */
+static int nb_of(const ugrid *g, int lists, int c, int j)
+{
+    return lists ? ugrid_nb(g, c, j) : g->nbr[(size_t)j * g->nxy + c];
+}
+
+/* Appends to `to` the cells that the cells from[0..nfrom) reach by a first-order relation (or
+ * their lists) and that no list of block b holds yet (stamp[d] != b + 1), ascending; stamps them.
+ * Returns how many. */
+static int ring(const ugrid *g, int lists, int width, const int32_t *from, long nfrom, int b,
+                int *stamp, ilist *to)
 {
     size_t first = to->n;
     for (long i = 0; i < nfrom; i++)
-        for (int r = 0; r < NREL1; r++) {
-            int d = g->nbr[(size_t)r * g->nxy + from[i]];
+        for (int r = 0; r < width; r++) {
+            int d = nb_of(g, lists, from[i], r);
             if (d < 0 || stamp[d] == b + 1)
                 continue;
             stamp[d] = b + 1;
@@ -29,7 +38,7 @@ static int ring(const ugrid *g, const int32_t *from, long nfrom, int b, int *sta
 
 int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth)
 {
-    return persist_parts_build_from(P, g, nblocks, depth, NULL);
+    return persist_parts_build_from(P, g, nblocks, depth, NULL, 0);
 }
 
 /* P->own0 and P->own: runs of the storage order (part NULL) or the cells of each part, ascending.
@@ -78,7 +87,7 @@ static int own_cells(persist_parts *P, const ugrid *g, int nb, const int *part)
 }
 
 int persist_parts_build_from(persist_parts *P, const ugrid *g, int nblocks, int depth,
-                             const int *part)
+                             const int *part, int lists)
 {
     memset(P, 0, sizeof *P);
     long n = (long)g->nxy - g->nhalo;
@@ -91,14 +100,19 @@ int persist_parts_build_from(persist_parts *P, const ugrid *g, int nblocks, int 
         perr("persistent parts: rings to depth %d: 1 or 2", depth);
         return -1;
     }
-    if (!g->nbr) {
+    if (!lists && !g->nbr) {
         perr("persistent parts: the grid has no W/E/S/N neighbours (a mesh of neighbour lists)");
+        return -1;
+    }
+    if (lists && (!g->adj || g->adjw < 1 || g->adjw > 255)) {
+        perr("persistent parts: the grid has no neighbour lists (of 1 to 255 columns)");
         return -1;
     }
     int c0 = g->nhalo, nb = nblocks;
     P->nblocks = nb;
     P->depth = depth;
     P->n = n;
+    P->width = lists ? g->adjw : NREL1;
     P->own0 = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
     P->r1start = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
     P->r2start = xalloc(sizeof(int32_t) * (size_t)(nb + 1));
@@ -118,8 +132,8 @@ int persist_parts_build_from(persist_parts *P, const ugrid *g, int nblocks, int 
         const int32_t *own = P->own + P->own0[b];
         for (int j = 0; j < m; j++)
             stamp[own[j]] = b + 1;
-        int h1 = ring(g, own, m, b, stamp, &r1);
-        int h2 = depth == 2 ? ring(g, r1.v + P->r1start[b], h1, b, stamp, &r2) : 0;
+        int h1 = ring(g, lists, P->width, own, m, b, stamp, &r1);
+        int h2 = depth == 2 ? ring(g, lists, P->width, r1.v + P->r1start[b], h1, b, stamp, &r2) : 0;
         long slots = (long)m + h1 + h2;
         if (slots > PERSIST_MAX_SLOTS) {
             perr("persistent parts: block %d of %d holds %ld slots (%d own cells, rings of %d and "
@@ -152,7 +166,10 @@ int persist_parts_build_from(persist_parts *P, const ugrid *g, int nblocks, int 
 
     /* the table: the slot of each cell of block b, then the W/E/S/N slots of its rows */
     int *slot = xalloc(sizeof(int) * (size_t)g->nxy);
-    P->tab = xalloc(sizeof(uint16_t) * 4 * (size_t)P->tstart[nb]);
+    int W = P->width;
+    P->tab = xalloc(sizeof(uint16_t) * (size_t)W * (size_t)P->tstart[nb]);
+    if (lists)
+        P->deg = xalloc((size_t)P->tstart[nb]);
     ilist x = {0};
     for (int b = 0; b < nb; b++) {
         int m = P->own0[b + 1] - P->own0[b], s = 0;
@@ -168,13 +185,15 @@ int persist_parts_build_from(persist_parts *P, const ugrid *g, int nblocks, int 
             slot[P->ring1[P->r1start[b] + i]] = s++;
         for (int i = 0; i < h2; i++)
             slot[P->ring2[P->r2start[b] + i]] = s++;
-        uint16_t *row = P->tab + 4 * (size_t)P->tstart[b];
-        for (int e = 0; e < P->tstart[b + 1] - P->tstart[b]; e++, row += 4) {
+        uint16_t *row = P->tab + (size_t)W * P->tstart[b];
+        for (int e = 0; e < P->tstart[b + 1] - P->tstart[b]; e++, row += W) {
             int c = e < m ? P->own[P->own0[b] + e] : P->ring1[P->r1start[b] + e - m];
-            for (int r = 0; r < NREL1; r++) {
-                int d = g->nbr[(size_t)r * g->nxy + c];
+            for (int r = 0; r < W; r++) {
+                int d = nb_of(g, lists, c, r);
                 row[r] = d < 0 ? (uint16_t)PERSIST_NO_SLOT : (uint16_t)slot[d];
             }
+            if (lists)
+                P->deg[P->tstart[b] + e] = (unsigned char)ugrid_deg(g, c);
         }
         int nx = (int)(x.n - P->xstart[b]);
         P->x_max = nx > P->x_max ? nx : P->x_max;
@@ -200,6 +219,7 @@ void persist_parts_free(persist_parts *P)
     xfree(P->exports);
     xfree(P->tstart);
     xfree(P->tab);
+    xfree(P->deg);
     memset(P, 0, sizeof *P);
 }
 
@@ -219,7 +239,7 @@ long persist_parts_index_bytes(const persist_parts *P, int b)
     long rows = P->tstart[b + 1] - P->tstart[b];
     long ring = (P->r1start[b + 1] - P->r1start[b]) + (P->r2start[b + 1] - P->r2start[b]);
     long exp = P->xstart[b + 1] - P->xstart[b];
-    return 8 * rows + 4 * ring + 2 * exp;
+    return (2L * P->width + (P->deg ? 1 : 0)) * rows + 4 * ring + 2 * exp;
 }
 
 /* The wavefronts of one half-warp's gather of 8-byte words at slots s[0..k): the most distinct
@@ -243,16 +263,17 @@ double persist_parts_conflicts(const persist_parts *P, int pass)
     long count = 0;
     for (int b = 0; b < P->nblocks; b++) {
         int rows = pass == 1 ? P->tstart[b + 1] - P->tstart[b] : P->own0[b + 1] - P->own0[b];
-        const uint16_t *tab = P->tab + 4 * (size_t)P->tstart[b];
+        const int W = P->width;
+        const uint16_t *tab = P->tab + (size_t)W * P->tstart[b];
         for (int e0 = 0; e0 < rows; e0 += 16) {
             int k = rows - e0 < 16 ? rows - e0 : 16;
-            for (int r = pass == 1 ? -1 : 0; r < NREL1; r++) { /* -1: pass 1's v[e] itself */
+            for (int r = pass == 1 ? -1 : 0; r < W; r++) { /* -1: pass 1's v[e] itself */
                 int s[16], nk = 0;
                 for (int i = 0; i < k; i++)
                     if (r < 0)
                         s[nk++] = e0 + i;
-                    else if (tab[4 * (e0 + i) + r] != PERSIST_NO_SLOT)
-                        s[nk++] = tab[4 * (e0 + i) + r];
+                    else if (tab[(size_t)W * (e0 + i) + r] != PERSIST_NO_SLOT)
+                        s[nk++] = tab[(size_t)W * (e0 + i) + r];
                 if (nk) {
                     sum += wavefronts(s, nk);
                     count++;

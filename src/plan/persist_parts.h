@@ -13,6 +13,9 @@
  * ring is each neighbour's own row, as the frame-free relations R_XY are: grids/grid.h), pass 2
  * the stencil at the own cells from those Laplacians.
  *
+ * With neighbour lists (graph stencils) a ring follows the lists instead of W/E/S/N, and a row
+ * holds the list in its order.
+ *
  * Local slots: own cells 0 .. own-1 ascending by plane index, then ring 1, then ring 2, each ring
  * ascending by plane index. The table gives the W, E, S, N slots of every own entry and, at
  * depth 2, every ring-1 entry (PERSIST_NO_SLOT where the relation is missing). A block's exports are its own cells that
@@ -40,7 +43,10 @@ typedef struct {
     int32_t *xstart, *exports; /* the same for the exports (plane indices of own cells) */
     int32_t *tstart;   /* nblocks + 1: block b's table rows are tab[4 tstart[b] ..], one row per
                         * own entry and, at depth 2, ring-1 entry, in slot order */
-    uint16_t *tab;     /* 4 slots a row: W, E, S, N */
+    int width;         /* slots a table row: 4 (W, E, S, N) or the grid's list columns (adjw) */
+    uint16_t *tab;     /* `width` slots a row: W, E, S, N, or the row's neighbour list in its
+                        * order (PERSIST_NO_SLOT past its degree) */
+    unsigned char *deg; /* a row's degree (lists); NULL for W/E/S/N */
     int own_max, r1_max, r2_max, x_max; /* the largest of a block's own cells, rings, exports */
     int slots_max;     /* the most slots of a block: own + ring 1 + ring 2 */
     long ring_all, export_all; /* ring cells (1 and 2) and export cells over all blocks */
@@ -52,16 +58,19 @@ typedef struct {
  * anyway; the plan keeps the host loop). */
 int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth);
 /* The same with block part[c] owning plane cell c (part: g->nxy entries, -1 at the grid halo's
- * cells, 0 .. nblocks-1 at the inner ones, as ugrid_partition gives). Also -1 with a message
- * where a block owns no cell or an inner cell has no block. */
+ * cells, 0 .. nblocks-1 at the inner ones, as ugrid_partition gives; NULL: runs of the order),
+ * and with lists set the rings and rows following the grid's neighbour lists (g->adj: graph
+ * stencils) instead of W/E/S/N. Also -1 with a message where a block owns no cell, an inner cell
+ * has no block, or lists are asked of a grid without them. */
 int persist_parts_build_from(persist_parts *P, const ugrid *g, int nblocks, int depth,
-                             const int *part);
+                             const int *part, int lists);
 void persist_parts_free(persist_parts *P);
 
 /* The plane index of block b's slot s (s < own + ring 1 + ring 2 of b). */
 int persist_parts_cell(const persist_parts *P, const ugrid *g, int b, int s);
 
-/* Bytes of index data block b holds on chip: its table (8 B a row), its ring list (4 B an entry:
+/* Bytes of index data block b holds on chip: its table (2 B a slot, and a degree byte a row with
+ * lists), its ring list (4 B an entry:
  * where to read each ring cell) and its export list (2 B an entry: an own slot). */
 long persist_parts_index_bytes(const persist_parts *P, int b);
 
