@@ -11,6 +11,7 @@
  *   (notes/issue35-design.md, section 4), the bank conflicts of the passes' reads (by hand, and
  *   against the note's), and the refusals. CPU only. */
 #include "check.h"
+#include "mesh_grid.h"
 #include "access/persist_onchip.h"
 #include "access/persistent.h"
 #include "base/common.h"
@@ -236,14 +237,15 @@ static void lists(void)
                                           {MESH_REFINED, 12, 12, 0, 1, 0, 0, 0, 4}};
     for (size_t q = 0; q < sizeof specs / sizeof specs[0]; q++) {
         mesh m;
+        ugrid g;
         if (mesh_generate(&m, &specs[q]) != 0) {
             CHECK(0, "mesh %zu", q);
             continue;
         }
-        unsigned char *halo = xalloc((size_t)m.ncells);
-        mesh_graph_halo(&m, 2, halo);
-        ugrid g;
-        ugrid_from_mesh_halo(&g, &m, halo, 2, 1, NULL);
+        if (mesh_grid_in_order(&m, MESH_ORDER_FILE, &g) != 0) {
+            mesh_free(&m);
+            continue;
+        }
         static const int nbs[] = {1, 3, 7};
         int *part = xalloc(sizeof(int) * (size_t)g.nxy);
         for (int k = 0; k < 3; k++)
@@ -267,7 +269,6 @@ static void lists(void)
                     persist_parts_free(&P);
                 }
         xfree(part);
-        xfree(halo);
         ugrid_free(&g);
         mesh_free(&m);
     }
