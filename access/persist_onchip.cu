@@ -2,6 +2,7 @@
  * (access/persist_onchip.h). */
 #include "persist_onchip.h"
 
+#include "../stencils/graphlap.h"
 #include "../stencils/laplap.h"
 
 /* hdiff's limiter (stencils/hdiff.h's HDIFF_LIMIT) on values: the flux, zeroed where it runs
@@ -37,10 +38,10 @@ __device__ __forceinline__ T level_value(int s, int z, bool cached, int m, int r
     return cached ? fresh(xin + (size_t)z * nxy + c) : fresh(cur + z * zs + c);
 }
 
-/* S: ONCHIP_LAPLAP, ONCHIP_HDIFF (two passes) or ONCHIP_LAP (one). PF > 0: the next level's
- * values are loaded into PF
- * registers a thread while this level computes (where a block's slots number at most PF x its
- * threads; else as PF = 0: each level loaded before it computes). */
+/* S: ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_GRAPHLAP (two passes) or ONCHIP_LAP (one). PF > 0: the
+ * next level's values are loaded into PF registers a thread while this level computes (where a
+ * block's slots number at most PF x its threads; else as PF = 0: each level loaded before it
+ * computes). */
 template <typename T, int S, int PF, int MAXT, int IL>
 __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
 {
@@ -56,14 +57,24 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
     const int32_t *r1 = p.ring1 + p.r1start[b], *r2 = p.ring2 + p.r2start[b];
     const int32_t *own = p.own ? p.own + lo : NULL; /* NULL: own slot j is cell c0 + j */
     const long zs = p.zs;
-    const ushort4 *tab = (const ushort4 *)sm; /* a row's four slots in one load */
-    unsigned char *xf = sm + onchip_tab_bytes(p.rows_max); /* own cell exported: 1 */
+    const bool G = S == ONCHIP_GRAPHLAP; /* rows of p.width list slots and a degree each */
+    const int W = G ? p.width : 4;
+    const ushort4 *tab = (const ushort4 *)sm; /* W/E/S/N: a row's four slots in one load */
+    const uint16_t *gtab = (const uint16_t *)sm; /* lists: W slots a row */
+    unsigned char *gdeg = sm + ((size_t)p.rows_max * 2 * W + 15) / 16 * 16; /* lists: degrees */
+    unsigned char *xf = sm + onchip_tab_bytes(p.rows_max, W, G); /* own cell exported: 1 */
     T *cache = (T *)(xf + onchip_flag_bytes(p.own_max));
     /* a level's values and Laplacians, two of each: level z uses buffer z & 1, so the next level's
      * values are stored while other threads still compute this one (two barriers a level) */
     T *const vb = cache + (size_t)p.levels * p.own_max, *const lapb = vb + 2 * (size_t)p.slots_max;
-    for (int i = tid; i < rows; i += nt)
-        ((ushort4 *)sm)[i] = ((const ushort4 *)p.tab)[p.tstart[b] + i];
+    if (G) {
+        for (int i = tid; i < rows * W; i += nt)
+            ((uint16_t *)sm)[i] = p.tab[(size_t)W * p.tstart[b] + i];
+        for (int i = tid; i < rows; i += nt)
+            gdeg[i] = p.deg[p.tstart[b] + i];
+    } else
+        for (int i = tid; i < rows; i += nt)
+            ((ushort4 *)sm)[i] = ((const ushort4 *)p.tab)[p.tstart[b] + i];
     for (int j = tid; j < m; j += nt)
         xf[j] = p.exported[own_cell(own, c0, j)];
     for (int z = 0; z < p.levels; z++)
@@ -105,7 +116,17 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
                                        c0, nxy);
                 __syncthreads();
             }
-            if (!LAP) {
+            if (G) { /* pass 1: graphlap.h's Laplacian along each entry's own list */
+                for (int e = tid; e < rows; e += nt) {
+                    const uint16_t *r = gtab + (size_t)W * e;
+                    const int d = gdeg[e];
+                    T sum = v[r[0]];
+                    for (int j = 1; j < d; j++)
+                        sum += v[r[j]];
+                    lap[e] = (T)d * v[e] - sum;
+                }
+                __syncthreads();
+            } else if (!LAP) {
                 /* pass 1: each entry's own row; IL rows a thread at once, their loads issued
                  * before their sums (IL = 1: one row after the other) */
                 for (int e = tid; e < rows; e += IL * nt) {
@@ -128,10 +149,17 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
                 __syncthreads();
             }
             for (int e = tid; e < m; e += nt) { /* pass 2 (or lap's one), and the fold */
-                const ushort4 r = tab[e];
+                const ushort4 r = G ? ushort4{} : tab[e];
                 const int ce = own_cell(own, c0, e); /* the cell's plane index */
                 T s;
-                if (S == ONCHIP_LAP)
+                if (G) { /* graphlap.h's outer sum along the own list, then the fold */
+                    const uint16_t *rg = gtab + (size_t)W * e;
+                    const int d = gdeg[e];
+                    T sum = lap[rg[0]];
+                    for (int k = 1; k < d; k++)
+                        sum += lap[rg[k]];
+                    s = v[e] - ((T)d * lap[e] - sum) / (T)GRAPHLAP_DAMPING;
+                } else if (S == ONCHIP_LAP)
                     s = v[e] - LAPLAP_COMBINE(v[e], v[r.x], v[r.y], v[r.z], v[r.w]) / (T)8;
                 else if (S == ONCHIP_LAPLAP)
                     s = v[e] - LAPLAP_COMBINE(lap[e], lap[r.x], lap[r.y], lap[r.z], lap[r.w]) /
@@ -169,7 +197,8 @@ extern "C" {
      (const void *)k_onchip<T, S, 4, 1024, 1>, (const void *)k_onchip<T, S, 4, 1024, 2>}
 #define ONCHIP_ROW(S) {ONCHIP_ROW_T(double, S), ONCHIP_ROW_T(float, S)}
 const void *const onchip_kernels[ONCHIP_STENCILS][2][ONCHIP_VARIANTS] = {
-    ONCHIP_ROW(ONCHIP_LAPLAP), ONCHIP_ROW(ONCHIP_HDIFF), ONCHIP_ROW(ONCHIP_LAP)};
+    ONCHIP_ROW(ONCHIP_LAPLAP), ONCHIP_ROW(ONCHIP_HDIFF), ONCHIP_ROW(ONCHIP_LAP),
+    ONCHIP_ROW(ONCHIP_GRAPHLAP)};
 const int onchip_variant_prefetch[ONCHIP_VARIANTS] = {0, 8, 4, 4};
 const int onchip_variant_threads[ONCHIP_VARIANTS] = {1024, 512, 1024, 1024};
 const int onchip_variant_rows[ONCHIP_VARIANTS] = {1, 1, 1, 2};

@@ -31,7 +31,10 @@ typedef struct {
     const int32_t *own0, *r1start, *ring1, *r2start, *ring2, *tstart; /* persist_parts */
     const int32_t *own;    /* the own cells' plane indices (persist_parts.own); NULL where each
                             * block owns a run of the storage order (plane index c0 + slot) */
-    const uint16_t *tab;
+    const uint16_t *tab;   /* `width` slots a row (persist_parts.tab) */
+    const unsigned char *deg; /* graphlap: a row's degree (persist_parts.deg); else NULL */
+    int width;             /* slots a table row: 4 (W, E, S, N) or graphlap's list columns */
+    int lists;             /* 1: the rows are neighbour lists with degrees (graphlap) */
     const unsigned char *exported; /* per plane cell: an own cell another block's ring holds */
     const void *coeff;     /* hdiff: its coefficients (the state's layout), else NULL */
     long zs;
@@ -41,28 +44,33 @@ typedef struct {
     int laps;              /* Laplacians kept a level: rows_max (laplap's pass 1), 0 (lap) */
 } onchip_params;
 
-/* Shared memory of a block's table rows (four 16-bit slots a row) and of its own cells' export
- * flags (one byte a cell), each rounded up to 16 bytes. */
-PILLAR_HD size_t onchip_tab_bytes(int rows) { return ((size_t)rows * 8 + 15) / 16 * 16; }
+/* Shared memory of a block's table rows (`width` 16-bit slots a row, and with lists a degree
+ * byte a row) and of its own cells' export flags (one byte a cell), each rounded up to 16 bytes. */
+PILLAR_HD size_t onchip_tab_bytes(int rows, int width, int lists)
+{
+    return ((size_t)rows * 2 * (size_t)width + 15) / 16 * 16 +
+           (lists ? ((size_t)rows + 15) / 16 * 16 : 0);
+}
 PILLAR_HD size_t onchip_flag_bytes(int own) { return ((size_t)own + 15) / 16 * 16; }
 
 /* Shared memory (bytes) a block needs: its table rows, its export flags, its cached levels, two
  * levels' values at its slots and two levels' Laplacians, for values of es bytes. */
 static inline size_t onchip_smem(const onchip_params *p, size_t es)
 {
-    return onchip_tab_bytes(p->rows_max) + onchip_flag_bytes(p->own_max) +
+    return onchip_tab_bytes(p->rows_max, p->width, p->lists) + onchip_flag_bytes(p->own_max) +
            es * ((size_t)p->levels * (size_t)p->own_max + 2 * (size_t)p->slots_max +
                  2 * (size_t)p->laps);
 }
 
-/* onchip_kernels[s][precision][variant], s = ONCHIP_LAPLAP, ONCHIP_HDIFF or ONCHIP_LAP: the host
+/* onchip_kernels[s][precision][variant], s = ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_LAP or
+ * ONCHIP_GRAPHLAP (its rows the neighbour lists, its passes graphlap.h's split): the host
  * stubs for cudaLaunchCooperativeKernel(args = {&onchip_params}). Variant v runs blocks of at most
  * onchip_variant_threads[v] threads, loads the next level while one computes into
  * onchip_variant_prefetch[v] registers a thread (0: each level loaded before it computes; a
  * prefetching variant falls back to that where a block's slots outnumber prefetch x threads) and
  * computes onchip_variant_rows[v] rows of pass 1 a thread at once (their loads issued together;
  * 2: an experiment of issue 35, taken only when asked). */
-enum { ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_LAP, ONCHIP_STENCILS };
+enum { ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_LAP, ONCHIP_GRAPHLAP, ONCHIP_STENCILS };
 #define ONCHIP_VARIANTS 4
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,7 @@
-/* test_persist_onchip.c — issue 35: the on-chip persistent kernels of laplap, hdiff and lap (access/
- * persist_onchip.cu, src/plan/persist_onchip.c) against the CPU iteration (iter_run_incore), bit
- * for bit: the lattice in row-major, z-curve and random order (halo of the stencil's radius), and
+/* test_persist_onchip.c — issue 35: the on-chip persistent kernels of laplap, hdiff, lap and
+ * graphlap (access/persist_onchip.cu, src/plan/persist_onchip.c) against the CPU iteration
+ * (iter_run_incore), bit for bit: graphlap on hexagons, triangles, a refined patch and the cubed
+ * sphere (file and METIS order); the lattice in row-major, z-curve and random order (halo of the stencil's radius), and
  * the quad meshes whose labels
  * turn (the cubed sphere, a rotated patch, a scrambled one: tests/quad_meshes.h, in METIS order);
  * 1, 3, 7 and every SM's blocks; no level, one, two and every level cached; 1, 2 and 7 steps;
@@ -10,6 +11,7 @@
  * cached levels. --small: without the 512 x 512 x 16 runs; --tiny: 12 lattice cases a stencil
  * and precision, for compute-sanitizer racecheck. Exits 77 (skipped) without a device. */
 #include "check.h"
+#include "graph_meshes.h"
 #include "quad_meshes.h"
 #include "src/exec/gpu.h"
 #include "src/exec/iterate.h"
@@ -162,6 +164,38 @@ static void quads(const char *dir, int sms)
     }
 }
 
+/* graphlap on meshes of any cells: its rows the neighbour lists (hexagons and triangles, bounded
+ * and periodic, a refined patch, the cubed sphere), in file and METIS order. */
+static void graphs(const char *dir, int sms)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/graph.h5", dir);
+    for (int k = 0; k < NGRAPH_CASES; k++) {
+        mesh m;
+        int ok = mesh_generate(&m, &graph_cases[k].spec) == 0 && mesh_write(path, &m) == 0;
+        CHECK(ok, "%s", graph_cases[k].name);
+        mesh_free(&m);
+        if (!ok)
+            continue;
+        for (int order = 0; order < 2; order++) {
+            problem_spec s = {ST_GRAPHLAP, (precision_t)(k % 2), 0, 0, 0, 2, LAYOUT_ROWMAJOR, 16,
+                              5, 0, 0};
+            problem pb;
+            if (problem_make_mesh(&pb, &s, path, order ? MESH_ORDER_METIS : MESH_ORDER_FILE) !=
+                0) {
+                CHECK(0, "graphlap on %s", graph_cases[k].name);
+                continue;
+            }
+            char what[128];
+            snprintf(what, sizeof what, "graphlap %s %s order %s", graph_cases[k].name,
+                     order ? "METIS" : "file", prec_name(s.prec));
+            cases_of(&pb, what, sms);
+            problem_free(&pb);
+        }
+    }
+    unlink(path);
+}
+
 static void refusals(void)
 {
     problem_spec s = {ST_FASTWAVES, PREC_DOUBLE, 20, 18, 4, 1, LAYOUT_ROWMAJOR, 8, 5, 0, 0};
@@ -175,7 +209,7 @@ static void refusals(void)
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1,
                                  &(onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1}, &t) == -1 &&
-                  strstr(msg, "laplap, hdiff and lap only"),
+                  strstr(msg, "laplap, hdiff, lap and graphlap only"),
               "fastwaves refused: '%s'", msg);
         iter_fields_free(&pb, &f);
         problem_free(&pb);
@@ -214,8 +248,10 @@ int main(int argc, char **argv)
     CHECK(mkdtemp(dir) != NULL, "a temporary folder");
     refusals();
     lattices(sms, small);
-    if (!tiny)
+    if (!tiny) {
         quads(dir, sms);
+        graphs(dir, sms);
+    }
     rmdir(dir);
     printf("test_persist_onchip: %ld runs on the device equal the CPU's\n", runs);
     return check_done("test_persist_onchip");

@@ -24,6 +24,7 @@
  * the cubed sphere are tested in test_persist_parts.) A mutation (one block's inner ring cells
  * read from the wrong parity) must be caught. */
 #include "check.h"
+#include "graph_meshes.h"
 #include "base/common.h"
 #include "grids/mesh.h"
 #include "src/exec/iterate.h"
@@ -228,14 +229,6 @@ static void cases(problem *pb, const char *what)
  * triangles, bounded and periodic, a refined patch and the cubed sphere, in file order. */
 static void graph_meshes(void)
 {
-    static const struct {
-        const char *name;
-        mesh_gen_spec g;
-    } ms[] = {{"hexagons", {MESH_HEXAGONS, 13, 10, 0, 3, 0, 1, 0, 0}},
-              {"hexagons (periodic)", {MESH_HEXAGONS, 12, 10, 0, 3, 0, 1, 1, 0}},
-              {"triangles", {MESH_TRIANGLES, 9, 7, 0, 3, 0, 1, 0, 0}},
-              {"refined patch", {MESH_REFINED, 14, 13, 0, 3, 0, 1, 0, 5}},
-              {"cubed sphere n=5", {MESH_CUBED_SPHERE, 0, 0, 5, 3, 0, 1, 0, 0}}};
     char dir[] = "/tmp/pillar-test-emul-XXXXXX";
     if (!mkdtemp(dir)) {
         CHECK(0, "a temporary folder");
@@ -243,20 +236,20 @@ static void graph_meshes(void)
     }
     char path[64];
     snprintf(path, sizeof path, "%s/mesh.h5", dir);
-    for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++)
+    for (int k = 0; k < NGRAPH_CASES; k++)
         for (int prec = 0; prec < 2; prec++) {
             mesh m;
-            int ok = mesh_generate(&m, &ms[k].g) == 0 && mesh_write(path, &m) == 0;
+            int ok = mesh_generate(&m, &graph_cases[k].spec) == 0 && mesh_write(path, &m) == 0;
             mesh_free(&m);
             problem_spec s = {ST_GRAPHLAP, (precision_t)prec, 0, 0, 0, 2, LAYOUT_ROWMAJOR, 8, 5,
                               0, 0};
             problem pb;
             if (!ok || problem_make_mesh(&pb, &s, path, MESH_ORDER_FILE) != 0) {
-                CHECK(0, "graphlap on %s", ms[k].name);
+                CHECK(0, "graphlap on %s", graph_cases[k].name);
                 continue;
             }
             char what[64];
-            snprintf(what, sizeof what, "graphlap %s", ms[k].name);
+            snprintf(what, sizeof what, "graphlap %s", graph_cases[k].name);
             cases(&pb, what);
             problem_free(&pb);
         }

@@ -419,6 +419,8 @@ static int h100_levels(const persist_parts *P, int laps, int nz)
                                                                  : A.rows_max;
     A.slots_max = P->slots_max;
     A.own_max = P->own_max;
+    A.width = P->width;
+    A.lists = P->deg != NULL;
     A.laps = laps ? A.rows_max : 0;
     int L = 0;
     for (A.levels = 1; A.levels <= nz && onchip_smem(&A, 8) <= 232448; A.levels++)

@@ -224,6 +224,13 @@ onchip_runs() {
         PILLAR_ONCHIP_PARTS=2 ./$build/pillar bench --iterated --backend gpu --stencil $s \
             --levels 16,64 --layout rowmajor --out "$out/onchip-$s-rowmajor-metis" || rc=1
     done
+    # graphlap on generated hexagons (its rows the neighbour lists), runs of the file order and
+    # METIS's parts
+    for pf in 1 2; do
+        echo "== graphlap, hexagons, parts $pf (1 runs, 2 METIS)"
+        PILLAR_ONCHIP_PARTS=$pf ./$build/pillar bench --iterated --backend gpu --stencil graphlap \
+            --levels 16,64 --out "$out/onchip-graphlap-$pf" || rc=1
+    done
     return $rc
 }
 [ "${GPU_CHECK_ONCHIP:-0}" != 0 ] && step "bench --iterated onchip" onchip.log onchip_runs

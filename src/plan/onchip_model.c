@@ -23,9 +23,10 @@ onchip_prediction onchip_predict(const persist_parts *P, int s, int nz, int leve
     for (int b = 0; b < P->nblocks; b++) {
         double own = P->own0[b + 1] - P->own0[b], rows = P->tstart[b + 1] - P->tstart[b];
         double ring = (P->r1start[b + 1] - P->r1start[b]) + (P->r2start[b + 1] - P->r2start[b]);
-        double a = s == ONCHIP_LAP      ? own * (2 + 4 * b2)
+        double k = P->width; /* neighbours a row: 4, or graphlap's list columns (at most) */
+        double a = s == ONCHIP_LAP      ? own * (2 + k * b2)
                    : s == ONCHIP_HDIFF ? rows * (2 + 5 * b1) + own * (4 + 8 * b2)
-                                       : rows * (2 + 5 * b1) + own * (2 + 4 * b2);
+                                       : rows * (2 + (k + 1) * b1) + own * (2 + k * b2);
         a += 2 * ring;
         most = a > most ? a : most;
     }

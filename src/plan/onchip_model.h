@@ -39,7 +39,8 @@ typedef struct {
     double step_s;  /* the prediction */
 } onchip_prediction;
 
-/* The prediction of one step of stencil s (ONCHIP_LAPLAP, ONCHIP_HDIFF or ONCHIP_LAP,
+/* The prediction of one step of stencil s (ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_LAP or
+ * ONCHIP_GRAPHLAP: its rows as wide as its lists,
  * access/persist_onchip.h) over parts P (rings to the stencil's depth) with nz levels computed,
  * the lowest `levels` of them on chip, values of es bytes. */
 onchip_prediction onchip_predict(const persist_parts *P, int s, int nz, int levels, size_t es,

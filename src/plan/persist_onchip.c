@@ -29,7 +29,8 @@ static int onchip_variant(int prefetch, int threads, int slots, int rows)
 /* The parts of nblocks blocks (persist_parts.h): runs of the storage order, METIS's parts, or
  * (ONCHIP_PARTS_AUTO) METIS's where their rings hold under 3/4 of the runs' cells or the runs do
  * not fit 16-bit slots. Returns 0, or -1 with a message. */
-static int build_parts(persist_parts *P, const ugrid *g, int nblocks, int depth, int parts)
+static int build_parts(persist_parts *P, const ugrid *g, int nblocks, int depth, int parts,
+                       int lists)
 {
     int runs = -1;
     char msg[300] = "";
@@ -37,7 +38,7 @@ static int build_parts(persist_parts *P, const ugrid *g, int nblocks, int depth,
         perr_saved saved = perr_capture_save();
         if (parts == ONCHIP_PARTS_AUTO)
             perr_capture(msg, sizeof msg);
-        runs = persist_parts_build(P, g, nblocks, depth);
+        runs = persist_parts_build_from(P, g, nblocks, depth, NULL, lists);
         perr_capture_restore(saved);
         if (parts == ONCHIP_PARTS_RUNS || (runs == 0 && nblocks == 1))
             return runs;
@@ -47,8 +48,8 @@ static int build_parts(persist_parts *P, const ugrid *g, int nblocks, int depth,
     perr_saved saved = perr_capture_save();
     if (parts == ONCHIP_PARTS_AUTO && runs == 0)
         perr_capture(msg, sizeof msg); /* the runs stand where METIS fails */
-    int rc = ugrid_partition(g, 0, nblocks, part) == 0
-                 ? persist_parts_build_from(&M, g, nblocks, depth, part, 0)
+    int rc = ugrid_partition(g, lists, nblocks, part) == 0
+                 ? persist_parts_build_from(&M, g, nblocks, depth, part, lists)
                  : -1;
     perr_capture_restore(saved);
     xfree(part);
@@ -87,12 +88,16 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     double t0 = now_ms();
     const ugrid *g = &pb->ug;
     stencil_t st = pb->s.stencil;
-    if ((st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP) || steps < 1) {
-        perr("on-chip persistent run: laplap, hdiff and lap only, and at least one step (%s, %d "
-             "steps)", stencil_table[st].name, steps);
+    if ((st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP && st != ST_GRAPHLAP) || steps < 1) {
+        perr("on-chip persistent run: laplap, hdiff, lap and graphlap only, and at least one step "
+             "(%s, %d steps)", stencil_table[st].name, steps);
         return -1;
     }
-    int which = st == ST_LAP ? ONCHIP_LAP : st == ST_HDIFF ? ONCHIP_HDIFF : ONCHIP_LAPLAP;
+    int which = st == ST_LAP         ? ONCHIP_LAP
+                : st == ST_HDIFF    ? ONCHIP_HDIFF
+                : st == ST_GRAPHLAP ? ONCHIP_GRAPHLAP
+                                    : ONCHIP_LAPLAP;
+    int lists = which == ONCHIP_GRAPHLAP;
     int dev = 0, coop = 0, sms = 0, smem_max = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
@@ -111,19 +116,20 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     }
     int nblocks = r->blocks > 0 ? r->blocks : sms;
     persist_parts P;
-    if (build_parts(&P, g, nblocks, which == ONCHIP_LAP ? 1 : 2, r->parts) != 0)
+    if (build_parts(&P, g, nblocks, which == ONCHIP_LAP ? 1 : 2, r->parts, lists) != 0)
         return -1;
     /* lap reads the four neighbours of every own cell, laplap's two passes those of every own
-     * and ring-1 entry */
-    for (long i = 0; i < 4L * P.tstart[nblocks]; i++)
-        if (P.tab[i] == PERSIST_NO_SLOT) {
+     * and ring-1 entry (graphlap: their lists, up to each row's degree) */
+    const int W = P.width;
+    for (long i = 0; i < (long)W * P.tstart[nblocks]; i++)
+        if (P.tab[i] == PERSIST_NO_SLOT && (!lists || i % W < P.deg[i / W])) {
             int b = 0;
-            while (4L * P.tstart[b + 1] <= i)
+            while ((long)W * P.tstart[b + 1] <= i)
                 b++;
             perr("on-chip persistent run: cell %d (block %d) misses its %s neighbour: the grid's "
                  "boundary is within two cells of an inner cell",
-                 persist_parts_cell(&P, g, b, (int)(i / 4 - P.tstart[b])), b,
-                 rel_name[i % 4]);
+                 persist_parts_cell(&P, g, b, (int)(i / W - P.tstart[b])), b,
+                 lists ? "listed" : rel_name[i % W]);
             persist_parts_free(&P);
             return -1;
         }
@@ -138,6 +144,8 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
         A.rows_max = rows > A.rows_max ? rows : A.rows_max;
     }
     A.slots_max = P.slots_max;
+    A.width = W;
+    A.lists = lists;
     A.own_max = P.own_max;
     A.laps = which == ONCHIP_LAP ? 0 : A.rows_max;
     int nz = stencil_zend(st, g->nz);
@@ -167,7 +175,8 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     int32_t *d_r2s = gpu_upload(P.r2start, nb1), *d_ts = gpu_upload(P.tstart, nb1);
     int32_t *d_r1 = gpu_upload(P.ring1, sizeof(int32_t) * (size_t)P.r1start[nblocks]);
     int32_t *d_r2 = gpu_upload(P.ring2, sizeof(int32_t) * (size_t)P.r2start[nblocks]);
-    uint16_t *d_tab = gpu_upload(P.tab, sizeof(uint16_t) * 4 * (size_t)P.tstart[nblocks]);
+    uint16_t *d_tab = gpu_upload(P.tab, sizeof(uint16_t) * (size_t)W * (size_t)P.tstart[nblocks]);
+    unsigned char *d_deg = lists ? gpu_upload(P.deg, (size_t)P.tstart[nblocks]) : NULL;
     unsigned char *d_x = gpu_upload(exported, (size_t)g->nxy);
     void *d_state = gpu_upload(f.p[0], bytes), *d_other = gpu_upload(f.p[0], bytes);
     /* hdiff's fields: in, coeff, out */
@@ -193,6 +202,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     A.ring2 = d_r2;
     A.tstart = d_ts;
     A.tab = d_tab;
+    A.deg = d_deg;
     A.exported = d_x;
     A.coeff = d_coeff;
     A.zs = g->zstride;
@@ -235,7 +245,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     }
     CK(cudaEventDestroy(e0));
     CK(cudaEventDestroy(e1));
-    void *frees[] = {d_own0, d_ownl, d_r1s, d_r2s, d_ts, d_r1, d_r2, d_tab, d_x, d_state, d_other,
+    void *frees[] = {d_own0, d_ownl, d_r1s, d_r2s, d_ts, d_r1, d_r2, d_tab, d_deg, d_x, d_state, d_other,
                      d_xb[0], d_xb[1], d_coeff};
     for (size_t i = 0; i < sizeof frees / sizeof frees[0]; i++)
         CK(cudaFree(frees[i]));

@@ -100,8 +100,9 @@ static int has_variant(const ibench *x, int st, variant_t v)
         return tiles_supported((stencil_t)st);
     case V_PERSIST:
         return x->backend == BACKEND_GPU && persist_supported((stencil_t)st, why, sizeof why);
-    case V_ONCHIP: /* the state on chip (issue 35): laplap, hdiff and lap so far */
-        return x->backend == BACKEND_GPU && (st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP);
+    case V_ONCHIP: /* the state on chip (issue 35) */
+        return x->backend == BACKEND_GPU &&
+               (st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP || st == ST_GRAPHLAP);
     default:
         return x->backend == BACKEND_GPU;
     }
