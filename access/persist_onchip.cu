@@ -148,6 +148,39 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
                 }
                 __syncthreads();
             }
+            /* a new value s of own entry e: kept on chip (and exported) or streamed out */
+            auto put = [&](int e, int ce, T s) {
+                if (cached) {
+                    cache[(size_t)z * m + e] = s;
+                    if (xf[e])
+                        xout[(size_t)z * nxy + ce] = s;
+                } else
+                    nxt[z * zs + ce] = s;
+            };
+            if (IL > 1 && (S == ONCHIP_LAPLAP || S == ONCHIP_LAP)) {
+                /* pass 2 (lap's one) IL own entries a thread at once, their loads first */
+                const T *in = S == ONCHIP_LAP ? v : lap;
+                for (int e = tid; e < m; e += IL * nt) {
+                    T c[IL] = {}, w[IL] = {}, ea[IL] = {}, so[IL] = {}, no[IL] = {}, st[IL] = {};
+#pragma unroll
+                    for (int u = 0; u < IL; u++)
+                        if (e + u * nt < m) {
+                            const ushort4 r = tab[e + u * nt];
+                            c[u] = in[e + u * nt];
+                            w[u] = in[r.x];
+                            ea[u] = in[r.y];
+                            so[u] = in[r.z];
+                            no[u] = in[r.w];
+                            st[u] = v[e + u * nt];
+                        }
+#pragma unroll
+                    for (int u = 0; u < IL; u++)
+                        if (e + u * nt < m)
+                            put(e + u * nt, own_cell(own, c0, e + u * nt),
+                                st[u] - LAPLAP_COMBINE(c[u], w[u], ea[u], so[u], no[u]) /
+                                            (T)(S == ONCHIP_LAP ? 8 : 64));
+                }
+            } else
             for (int e = tid; e < m; e += nt) { /* pass 2 (or lap's one), and the fold */
                 const ushort4 r = G ? ushort4{} : tab[e];
                 const int ce = own_cell(own, c0, e); /* the cell's plane index */
@@ -173,12 +206,7 @@ __global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
                     s = ic - __ldg((const T *)p.coeff + z * zs + ce) *
                                  (flx_c - flx_w + fly_c - fly_s);
                 }
-                if (cached) {
-                    cache[(size_t)z * m + e] = s;
-                    if (xf[e])
-                        xout[(size_t)z * nxy + ce] = s;
-                } else
-                    nxt[z * zs + ce] = s;
+                put(e, ce, s);
             } /* no barrier: the next level writes the other buffers; the ones read here are
                * written again two levels on, past that level's barriers */
         }

@@ -68,8 +68,8 @@ static inline size_t onchip_smem(const onchip_params *p, size_t es)
  * onchip_variant_threads[v] threads, loads the next level while one computes into
  * onchip_variant_prefetch[v] registers a thread (0: each level loaded before it computes; a
  * prefetching variant falls back to that where a block's slots outnumber prefetch x threads) and
- * computes onchip_variant_rows[v] rows of pass 1 a thread at once (their loads issued together;
- * 2: an experiment of issue 35, taken only when asked). */
+ * computes onchip_variant_rows[v] rows a thread at once (pass 1, and laplap's and lap's pass 2;
+ * their loads issued together; 2: an experiment of issue 35, taken only when asked). */
 enum { ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_LAP, ONCHIP_GRAPHLAP, ONCHIP_STENCILS };
 #define ONCHIP_VARIANTS 4
 #ifdef __cplusplus
