@@ -42,8 +42,10 @@ __device__ __forceinline__ T level_value(int s, int z, bool cached, int m, int r
  * next level's values are loaded into PF registers a thread while this level computes (where a
  * block's slots number at most PF x its threads; else as PF = 0: each level loaded before it
  * computes). */
+/* (MAXT, 1): one block an SM; without the 1 ptxas kept graphlap's kernels at 32 registers and
+ * spilled 60-64 bytes. */
 template <typename T, int S, int PF, int MAXT, int IL>
-__global__ void __launch_bounds__(MAXT) k_onchip(onchip_params p)
+__global__ void __launch_bounds__(MAXT, 1) k_onchip(onchip_params p)
 {
     const bool LAP = S == ONCHIP_LAP;
     extern __shared__ __align__(16) unsigned char sm[];
