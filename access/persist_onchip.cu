@@ -38,6 +38,28 @@ __device__ __forceinline__ T level_value(int s, int z, bool cached, int m, int r
     return cached ? fresh(xin + (size_t)z * nxy + c) : fresh(cur + z * zs + c);
 }
 
+/* LAPLAP_COMBINE of the IL table rows e, e + nt, ... below n over values `in` into res[] (rows
+ * past n: unused): every row's loads issued before the sums. */
+template <typename T, int IL>
+__device__ __forceinline__ void combine_rows(const ushort4 *tab, const T *in, int e, int nt, int n,
+                                             T res[IL])
+{
+    T c[IL] = {}, w[IL] = {}, ea[IL] = {}, so[IL] = {}, no[IL] = {};
+#pragma unroll
+    for (int u = 0; u < IL; u++)
+        if (e + u * nt < n) {
+            const ushort4 r = tab[e + u * nt];
+            c[u] = in[e + u * nt];
+            w[u] = in[r.x];
+            ea[u] = in[r.y];
+            so[u] = in[r.z];
+            no[u] = in[r.w];
+        }
+#pragma unroll
+    for (int u = 0; u < IL; u++)
+        res[u] = LAPLAP_COMBINE(c[u], w[u], ea[u], so[u], no[u]);
+}
+
 /* S: ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_GRAPHLAP (two passes) or ONCHIP_LAP (one). PF > 0: the
  * next level's values are loaded into PF registers a thread while this level computes (where a
  * block's slots number at most PF x its threads; else as PF = 0: each level loaded before it
@@ -132,21 +154,12 @@ __global__ void __launch_bounds__(MAXT, 1) k_onchip(onchip_params p)
                 /* pass 1: each entry's own row; IL rows a thread at once, their loads issued
                  * before their sums (IL = 1: one row after the other) */
                 for (int e = tid; e < rows; e += IL * nt) {
-                    T c[IL] = {}, w[IL] = {}, ea[IL] = {}, so[IL] = {}, no[IL] = {};
-#pragma unroll
-                    for (int u = 0; u < IL; u++)
-                        if (e + u * nt < rows) {
-                            const ushort4 r = tab[e + u * nt];
-                            c[u] = v[e + u * nt];
-                            w[u] = v[r.x];
-                            ea[u] = v[r.y];
-                            so[u] = v[r.z];
-                            no[u] = v[r.w];
-                        }
+                    T l[IL];
+                    combine_rows<T, IL>(tab, v, e, nt, rows, l);
 #pragma unroll
                     for (int u = 0; u < IL; u++)
                         if (e + u * nt < rows)
-                            lap[e + u * nt] = LAPLAP_COMBINE(c[u], w[u], ea[u], so[u], no[u]);
+                            lap[e + u * nt] = l[u];
                 }
                 __syncthreads();
             }
@@ -163,24 +176,13 @@ __global__ void __launch_bounds__(MAXT, 1) k_onchip(onchip_params p)
                 /* pass 2 (lap's one) IL own entries a thread at once, their loads first */
                 const T *in = S == ONCHIP_LAP ? v : lap;
                 for (int e = tid; e < m; e += IL * nt) {
-                    T c[IL] = {}, w[IL] = {}, ea[IL] = {}, so[IL] = {}, no[IL] = {}, st[IL] = {};
-#pragma unroll
-                    for (int u = 0; u < IL; u++)
-                        if (e + u * nt < m) {
-                            const ushort4 r = tab[e + u * nt];
-                            c[u] = in[e + u * nt];
-                            w[u] = in[r.x];
-                            ea[u] = in[r.y];
-                            so[u] = in[r.z];
-                            no[u] = in[r.w];
-                            st[u] = v[e + u * nt];
-                        }
+                    T q[IL];
+                    combine_rows<T, IL>(tab, in, e, nt, m, q);
 #pragma unroll
                     for (int u = 0; u < IL; u++)
                         if (e + u * nt < m)
                             put(e + u * nt, own_cell(own, c0, e + u * nt),
-                                st[u] - LAPLAP_COMBINE(c[u], w[u], ea[u], so[u], no[u]) /
-                                            (T)(S == ONCHIP_LAP ? 8 : 64));
+                                v[e + u * nt] - q[u] / (T)(S == ONCHIP_LAP ? 8 : 64));
                 }
             } else
             for (int e = tid; e < m; e += nt) { /* pass 2 (or lap's one), and the fold */
