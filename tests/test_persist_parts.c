@@ -409,25 +409,6 @@ static void conflicts(const ugrid *z)
  * order, 132 blocks): a level 1.51 us (the note's mean block; the largest here, within 5%); x16
  * all on chip 28.9 us; x64 with 15 levels on chip 104 us, the pipe's bound above DRAM's (79 us
  * in the note at 3.0 TB/s; here at 85% of it). lap: one pass, less than laplap's. */
-/* The cached levels of a launch of P's parts as src/plan/persist_onchip.c sizes them on the
- * H100 (227 KB of shared memory a block), at most nz. */
-static int h100_levels(const persist_parts *P, int laps, int nz)
-{
-    onchip_params A = {0};
-    for (int b = 0; b < P->nblocks; b++)
-        A.rows_max = P->tstart[b + 1] - P->tstart[b] > A.rows_max ? P->tstart[b + 1] - P->tstart[b]
-                                                                 : A.rows_max;
-    A.slots_max = P->slots_max;
-    A.own_max = P->own_max;
-    A.width = P->width;
-    A.lists = P->deg != NULL;
-    A.laps = laps ? A.rows_max : 0;
-    int L = 0;
-    for (A.levels = 1; A.levels <= nz && onchip_smem(&A, 8) <= 232448; A.levels++)
-        L = A.levels;
-    return L;
-}
-
 /* The model against what the H100 measured (bench/results/2026-11-27-h100-onchip: 200 steps,
  * 132 blocks of 1024 threads, double, 512x512 with the stencil's halo): z-curve at 16 and 64
  * levels, row-major (runs of the order) at 16 through `pillar run`. Fitted on laplap and lap
@@ -453,7 +434,8 @@ static void model(void)
             CHECK(0, "512x512 %s over 132 blocks", layout_name[m[k].lay]);
             continue;
         }
-        int L = h100_levels(&P, m[k].s != ONCHIP_LAP, m[k].nz);
+        onchip_params A = {0};
+        int L = onchip_layout(&P, m[k].s, 8, 232448, m[k].nz, &A); /* the H100's 227 KB */
         onchip_prediction p = onchip_predict(&P, m[k].s, m[k].nz, L, 8, &d);
         printf("model: stencil %d %s x%d, %d levels cached: %.1f us, measured %.1f\n", m[k].s,
                layout_name[m[k].lay], m[k].nz, L, p.step_s * 1e6, m[k].us);

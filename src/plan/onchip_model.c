@@ -1,7 +1,6 @@
 /* onchip_model.c — the model of the on-chip persistent kernels (src/plan/onchip_model.h). */
 #include "onchip_model.h"
 
-#include "access/persist_onchip.h"
 
 onchip_device onchip_device_h100(void)
 {
@@ -45,4 +44,24 @@ onchip_prediction onchip_predict(const persist_parts *P, int s, int nz, int leve
                                                     d->l2_bps) +
                streamed * max2(p.level_s + coeff, stream) + d->t_ring0_s + d->t_bar_s;
     return p;
+}
+
+int onchip_layout(const persist_parts *P, int s, size_t es, size_t avail, int nz,
+                  onchip_params *p)
+{
+    p->rows_max = 0;
+    for (int b = 0; b < P->nblocks; b++) {
+        int rows = P->tstart[b + 1] - P->tstart[b];
+        p->rows_max = rows > p->rows_max ? rows : p->rows_max;
+    }
+    p->slots_max = P->slots_max;
+    p->own_max = P->own_max;
+    p->laps = s == ONCHIP_LAP ? 0 : p->rows_max;
+    p->width = P->width;
+    p->lists = P->deg != NULL;
+    onchip_params q = *p;
+    int L = 0;
+    for (q.levels = 1; q.levels <= nz && onchip_smem(&q, es) <= avail; q.levels++)
+        L = q.levels;
+    return L;
 }

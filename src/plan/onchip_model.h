@@ -15,6 +15,8 @@
 
 #include "persist_parts.h"
 
+#include "access/persist_onchip.h"
+
 #include <stddef.h>
 
 typedef struct {
@@ -45,5 +47,12 @@ typedef struct {
  * the lowest `levels` of them on chip, values of es bytes. */
 onchip_prediction onchip_predict(const persist_parts *P, int s, int nz, int levels, size_t es,
                                  const onchip_device *d);
+
+/* The shared-memory layout of a launch of P's parts for stencil s (ONCHIP_*) into p's layout
+ * fields (rows_max, slots_max, own_max, laps, width, lists), and the most levels of nz whose
+ * cache, with that layout and values of es bytes, fits `avail` bytes a block (p->levels is left
+ * as it was). */
+int onchip_layout(const persist_parts *P, int s, size_t es, size_t avail, int nz,
+                  onchip_params *p);
 
 #endif

@@ -68,19 +68,6 @@ static int build_parts(persist_parts *P, const ugrid *g, int nblocks, int depth,
     return 0;
 }
 
-/* The most levels whose shared memory fits `avail` bytes (levels as in p), at most nz. */
-static int levels_fitting(onchip_params p, size_t es, size_t avail, int nz)
-{
-    int L = 0;
-    while (L < nz) {
-        p.levels = L + 1;
-        if (onchip_smem(&p, es) > avail)
-            break;
-        L++;
-    }
-    return L;
-}
-
 int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
                        onchip_timing *t)
 {
@@ -138,18 +125,9 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     onchip_params A;
     memset(&A, 0, sizeof A);
-    A.rows_max = 0;
-    for (int b = 0; b < nblocks; b++) {
-        int rows = P.tstart[b + 1] - P.tstart[b];
-        A.rows_max = rows > A.rows_max ? rows : A.rows_max;
-    }
-    A.slots_max = P.slots_max;
-    A.width = W;
-    A.lists = lists;
-    A.own_max = P.own_max;
-    A.laps = which == ONCHIP_LAP ? 0 : A.rows_max;
     int nz = stencil_zend(st, g->nz);
-    A.levels = r->levels >= 0 ? r->levels : levels_fitting(A, es, (size_t)smem_max, nz);
+    int fit = onchip_layout(&P, which, es, (size_t)smem_max, nz, &A);
+    A.levels = r->levels >= 0 ? r->levels : fit;
     if (A.levels > nz)
         A.levels = nz;
     size_t smem = onchip_smem(&A, es);
