@@ -8,9 +8,12 @@ usage: tools/gpu-clocks.py CLOCKS.csv PHASES.txt
               temperature.gpu,clocks_event_reasons.active --format=csv,noheader -lms N
               (lines it cannot read are skipped: nvidia-smi's own messages, a cut last line)
   PHASES.txt  lines "begin NAME EPOCH" and "end NAME EPOCH" (EPOCH: date +%s.%N)
-A row gives, over the samples inside the measurement: how many, the median SM clock of each card
-(MHz), the lowest SM clock seen, the highest power (W) and temperature (C), and the event
-reasons (nvidia-smi's bit mask, OR-ed) other than idle. Exit 0; 2 on a usage error."""
+A row gives, over the samples inside the measurement: how many, and how many of them busy (a card
+not reporting "GPU idle": a run's setup, reading its mesh, leaves the cards idle and at their
+idle clock); over the busy samples the median SM clock of each card (MHz), the lowest SM clock,
+the share capped by software power capping (reason 0x4), the highest power (W) and temperature
+(C), and the event reasons (nvidia-smi's bit mask, OR-ed) other than idle. Exit 0; 2 on a usage
+error."""
 import datetime
 import statistics
 import sys
@@ -50,6 +53,7 @@ def phases(path):
 
 
 IDLE = 0x1  # nvidia-smi's "GPU idle" reason: not a slowdown
+POWER_CAP = 0x4  # software power capping: the clocks lowered to hold the power limit
 
 
 def main():
@@ -61,26 +65,27 @@ def main():
         print("(no clock samples or no measurement to place them in)")
         return 0
     gpus = sorted({x[1] for x in s})
-    print("## Clocks while measuring (nvidia-smi, every 100 ms)\n")
-    print("| measurement | seconds | samples | median SM MHz (%s) | lowest SM MHz | most W | most C "
-          "| reasons |" % ", ".join("GPU %d" % g for g in gpus))
-    print("|---|---:|---:|---|---:|---:|---:|---|")
+    print("## Clocks while measuring (nvidia-smi, every 100 ms; busy samples only)\n")
+    print("| measurement | seconds | samples | busy | median SM MHz (%s) | lowest SM MHz | power "
+          "capped | most W | most C | reasons |" % ", ".join("GPU %d" % g for g in gpus))
+    print("|---|---:|---:|---:|---|---:|---:|---:|---:|---|")
     for name, t0, t1 in ph:
         inside = [x for x in s if t0 <= x[0] <= t1]
-        if not inside:
-            print("| %s | %.1f | 0 | - | - | - | - | - |" % (name, t1 - t0))
+        busy = [x for x in inside if not x[5] & IDLE]
+        if not busy:
+            print("| %s | %.1f | %d | 0 | - | - | - | - | - | - |" % (name, t1 - t0, len(inside)))
             continue
         med = []
         for g in gpus:
-            sm = [x[2] for x in inside if x[1] == g]
+            sm = [x[2] for x in busy if x[1] == g]
             med.append("%.0f" % statistics.median(sm) if sm else "-")
         mask = 0
-        for x in inside:
+        for x in busy:
             mask |= x[5]
-        mask &= ~IDLE
-        print("| %s | %.1f | %d | %s | %.0f | %.0f | %.0f | %s |" % (
-            name, t1 - t0, len(inside), ", ".join(med), min(x[2] for x in inside),
-            max(x[3] for x in inside), max(x[4] for x in inside),
+        capped = sum(1 for x in busy if x[5] & POWER_CAP)
+        print("| %s | %.1f | %d | %d | %s | %.0f | %.0f%% | %.0f | %.0f | %s |" % (
+            name, t1 - t0, len(inside), len(busy), ", ".join(med), min(x[2] for x in busy),
+            100.0 * capped / len(busy), max(x[3] for x in busy), max(x[4] for x in busy),
             "0x%x" % mask if mask else "none"))
     print()
     return 0

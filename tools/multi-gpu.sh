@@ -130,9 +130,10 @@ rm -f "$out/phases.txt"
 phase() { echo "$1 $2 $(date +%s.%N)" >>"$out/phases.txt"; } # phase begin|end NAME
 clocks=""
 if [ "${MGPU_BACKEND:-gpu}" = gpu ] && [ "${MGPU_CLOCKS:-1}" != 0 ]; then
-    nvidia-smi --query-gpu=timestamp,index,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
-        --format=csv,noheader -lms 100 >"$out/clocks.csv" 2>&1 &
-    clocks=$!
+    # started from a subshell, so that it is no job of this shell: a bare `wait` below would
+    # wait for it forever
+    clocks=$( (nvidia-smi --query-gpu=timestamp,index,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
+        --format=csv,noheader -lms 100 >"$out/clocks.csv" 2>&1 </dev/null & echo $!) )
 fi
 cores=$(nproc)
 halos=${MGPU_HALO:-staged}
