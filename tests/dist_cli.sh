@@ -182,9 +182,18 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 if [ "$backend" = gpu ] && [ "$gpus" -ge 2 ] &&
     "$pillar" --version | grep -q "NCCL [0-9]"; then
     if mpi 2 --size 24x20x4 --steps 3 >"$tmp/out" 2>&1 && grep -q "verify    PASS" "$tmp/out" &&
-        grep -qE "^  halo      .*; through nccl \(NCCL [0-9.]+\), GPU to GPU$" "$tmp/out"; then
+        grep -qE "^  halo      .*; through nccl \(NCCL [0-9.]+, CTA policy default\), GPU to GPU$" "$tmp/out"; then
         echo "ok   halo path of ranks on GPUs of their own: nccl"
     else echo "FAIL halo path of ranks on GPUs of their own:"; cat "$tmp/out"; fail=1; fi
+    # NCCL's CTA policy asked for by the environment: named in the halo line, a bad value refused
+    if PILLAR_NCCL_CTA_POLICY=efficiency mpi 2 --size 24x20x4 --steps 3 >"$tmp/out" 2>&1 &&
+        grep -q "verify    PASS" "$tmp/out" && grep -q "CTA policy efficiency), GPU to GPU$" "$tmp/out"; then
+        echo "ok   PILLAR_NCCL_CTA_POLICY=efficiency"
+    else echo "FAIL PILLAR_NCCL_CTA_POLICY=efficiency:"; cat "$tmp/out"; fail=1; fi
+    if ! PILLAR_NCCL_CTA_POLICY=fastest mpi 2 --size 24x20x4 --steps 3 >"$tmp/out" 2>&1 &&
+        grep -q "PILLAR_NCCL_CTA_POLICY=fastest: expected default, efficiency or zero" "$tmp/out"; then
+        echo "ok   PILLAR_NCCL_CTA_POLICY=fastest refused"
+    else echo "FAIL PILLAR_NCCL_CTA_POLICY=fastest not refused:"; cat "$tmp/out"; fail=1; fi
 fi
 # the model fed by the pieces measured on this GPU (no MPI: 2 parts one after the other)
 if [ "$backend" = gpu ]; then

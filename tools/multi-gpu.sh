@@ -40,6 +40,7 @@
 #      MGPU_SUSTAINED (1: also the single-GPU rate over MGPU_STEPS steps in core; 0: not),
 #      MGPU_CLOCKS (1: log the cards' clocks and power while measuring, clocks.csv; 0: not),
 #      MGPU_PREP (only: build, test and make the spheres, then stop: they stay for a later call),
+#      PILLAR_NCCL_CTA_POLICY (default, efficiency, zero: passed to the ranks; use a fresh MGPU_KEEP),
 #      MGPU_BACKEND (gpu; cpu checks the script on a machine without GPUs), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
 # NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
@@ -193,8 +194,10 @@ run() {
         all) verify=on;; small) [ "$P" = 1 ] && [ "$n" = "$N" ] && verify=on;;
     esac
     phase begin "$(basename "$dir")/$name"
+    local xs=(-x NCCL_NVLS_ENABLE)
+    [ -n "${PILLAR_NCCL_CTA_POLICY:-}" ] && xs+=(-x PILLAR_NCCL_CTA_POLICY)
     timeout -k 10 "${MGPU_TIMEOUT:-240}" mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) \
-        -x NCCL_NVLS_ENABLE "$pillar" run --ranks "$P" --backend "${MGPU_BACKEND:-gpu}" --mesh "$(sphere "$P" "$n")" \
+        "${xs[@]}" "$pillar" run --ranks "$P" --backend "${MGPU_BACKEND:-gpu}" --mesh "$(sphere "$P" "$n")" \
         --halo "$halo" --stencil "$st" --steps "$T" --verify $verify $(flags "$st") >"$dir/$name.txt" 2>&1
     local rc=$?
     phase end "$(basename "$dir")/$name"

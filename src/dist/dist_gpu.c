@@ -203,15 +203,69 @@ int dist_gpu_nccl_id(void *id, size_t n)
 
 static void nccl_exchange(dist_gpu *g);
 
+/* The CTA policy that PILLAR_NCCL_CTA_POLICY asks of NCCL (docs/distributed.md): how many
+ * blocks NCCL's kernels may take from the SMs that step 1's interior computes on beside them.
+ * Unset or "default": NCCL's choice; "efficiency": the fewest blocks that still move the data
+ * well; "zero": none where NCCL can (copy engines). *name gets the value's name. 0 default, 1
+ * efficiency, 2 zero; -1 with a message for another value, or one this NCCL lacks. */
+static int cta_policy(const char **name)
+{
+    static const char *const names[] = {"default", "efficiency", "zero"};
+    const char *v = getenv("PILLAR_NCCL_CTA_POLICY");
+    int k = 0;
+    if (v && *v) {
+        for (k = 0; k < 3 && strcmp(v, names[k]) != 0; k++)
+            ;
+        if (k == 3) {
+            perr("distributed run: PILLAR_NCCL_CTA_POLICY=%s: expected default, efficiency or "
+                 "zero", v);
+            return -1;
+        }
+    }
+    int have = 1; /* the policies this NCCL's header names */
+#ifdef NCCL_CTA_POLICY_EFFICIENCY
+    have = 2;
+#endif
+#ifdef NCCL_CTA_POLICY_ZERO
+    have = 3;
+#endif
+    if (k >= have) {
+        perr("distributed run: PILLAR_NCCL_CTA_POLICY=%s: this NCCL has no such CTA policy "
+             "(efficiency since 2.27, zero since 2.28)", v);
+        return -1;
+    }
+    *name = names[k];
+    return k;
+}
+
+void dist_gpu_nccl_policy(char *buf, size_t n)
+{
+    const char *name = "default";
+    snprintf(buf, n, "%s", cta_policy(&name) < 0 ? "?" : name);
+}
+
 int dist_gpu_nccl_attach(dist_gpu *g, const void *id, int nranks, int rank)
 {
     ncclUniqueId u;
     memcpy(&u, id, sizeof u);
     setenv("NCCL_NVLS_ENABLE", "0", 0); /* as in dist_gpu_nccl_id, on the other ranks */
-    ncclResult_t r = ncclCommInitRank(&g->nccl, nranks, u, rank);
+    const char *name;
+    int policy = cta_policy(&name);
+    if (policy < 0)
+        return -1;
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+#ifdef NCCL_CTA_POLICY_EFFICIENCY
+    if (policy == 1)
+        config.CTAPolicy = NCCL_CTA_POLICY_EFFICIENCY;
+#endif
+#ifdef NCCL_CTA_POLICY_ZERO
+    if (policy == 2)
+        config.CTAPolicy = NCCL_CTA_POLICY_ZERO;
+#endif
+    ncclResult_t r = ncclCommInitRankConfig(&g->nccl, nranks, u, rank, &config);
     if (r != ncclSuccess) {
         g->nccl = NULL;
-        return nccl_fail(r, "ncclCommInitRank");
+        return nccl_fail(r, "ncclCommInitRankConfig");
     }
     /* the messages stay on the device: no pinned copies (queue_unpack would copy one over what
      * NCCL received) */
@@ -261,6 +315,7 @@ static void nccl_exchange(dist_gpu *g)
 }
 #else
 void dist_gpu_nccl_version(char *buf, size_t n) { snprintf(buf, n, "no NCCL"); }
+void dist_gpu_nccl_policy(char *buf, size_t n) { snprintf(buf, n, "none"); }
 int dist_gpu_nccl_id(void *id, size_t n)
 {
     (void)id;

@@ -36,6 +36,9 @@ void dist_gpu_close(dist_gpu *g);
  * with a message. */
 int dist_gpu_nccl_built(void);
 void dist_gpu_nccl_version(char *buf, size_t n); /* "NCCL 2.28.9", "no NCCL" */
+/* The CTA policy asked of NCCL (PILLAR_NCCL_CTA_POLICY: default, efficiency or zero; "?" for a
+ * value it refuses, "none" without NCCL). */
+void dist_gpu_nccl_policy(char *buf, size_t n);
 int dist_gpu_nccl_id(void *id, size_t n);
 int dist_gpu_nccl_attach(dist_gpu *g, const void *id, int nranks, int rank);
 /* After every rank attached: one exchange, collectively, so that NCCL connects the peers now (at

@@ -572,9 +572,10 @@ static int halo_setup(MPI_Comm c, rank_part *r, const dist_exec *e, char *what, 
     r->nccl = 1;
     r->sbuf = dist_gpu_send_buffer(r->dev); /* the device buffers now (no pinned copies) */
     r->rbuf = dist_gpu_recv_buffer(r->dev);
-    char v[32];
+    char v[32], policy[16];
     dist_gpu_nccl_version(v, sizeof v);
-    snprintf(what, n, "nccl (%s), GPU to GPU", v);
+    dist_gpu_nccl_policy(policy, sizeof policy);
+    snprintf(what, n, "nccl (%s, CTA policy %s), GPU to GPU", v, policy);
     return 0;
 #else
     (void)r;
