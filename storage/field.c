@@ -15,3 +15,17 @@ void field_poison(precision_t p, void *f, size_t len)
             memcpy((double *)f + i, &b, 8);
     }
 }
+
+void field_cells(void *f, int nz, long zstride, size_t es, const int *cell, int n, void *buf,
+                 int pack)
+{
+    char *b = buf;
+    for (int z = 0; z < nz; z++) {
+        char *fz = (char *)f + (size_t)z * (size_t)zstride * es;
+        for (int j = 0; j < n; j++, b += es)
+            if (pack)
+                memcpy(b, fz + (size_t)cell[j] * es, es);
+            else
+                memcpy(fz + (size_t)cell[j] * es, b, es);
+    }
+}

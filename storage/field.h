@@ -26,6 +26,11 @@ static inline void field_set(precision_t p, void *f, size_t i, double v)
         ((double *)f)[i] = v;
 }
 
+/* Field f's values (elements of es bytes, level z at z * zstride) at cells cell[0..n) of levels
+ * 0 .. nz - 1, level after level (buf[z * n + j]): copied into buf (pack) or out of it into f. */
+void field_cells(void *f, int nz, long zstride, size_t es, const int *cell, int n, void *buf,
+                 int pack);
+
 /* Whether element i still holds the poison pattern. */
 static inline int field_is_poison(precision_t p, const void *f, size_t i)
 {

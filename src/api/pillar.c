@@ -1256,6 +1256,18 @@ static pillar_status agreed(pillar_ctx *ctx, pillar_status st)
     return (pillar_status)dist_agree(ctx->decomp.comm, (int)st, ctx->err, sizeof ctx->err);
 }
 
+/* The session's fields ks[0], ks[1], .. as an exchange reads and writes them (session_cells). */
+typedef struct {
+    session *ses;
+    const int *ks;
+} halo_fields;
+
+static void halo_cells(void *user, int f, const int *cell, int n, void *buf, int pack)
+{
+    const halo_fields *h = user;
+    session_cells(h->ses, h->ks[f], cell, n, buf, pack);
+}
+
 /* A model's decomposition: the halo cells of the inputs (all_inputs) or of the state (the
  * carried fields) get their owners' values, by pillar's exchange or the model's (halo_fn).
  * Collective; the status agreed by every rank. */
@@ -1267,17 +1279,12 @@ static pillar_status halo_refresh(pillar_ctx *ctx, const char *fn, int all_input
     int ks[PILLAR_MAXF], nk = 0;
     for (int k = 0; k < (all_inputs ? si->nin : ca->n); k++)
         ks[nk++] = all_inputs ? k : ca->in[k];
-    if (!ctx->halo_fn) {
-        void *f[PILLAR_MAXF];
-        for (int i = 0; i < nk; i++) {
-            session_host_read(&ctx->ses, ks[i]);
-            f[i] = pb->uf.p[ks[i]];
-        }
+    if (!ctx->halo_fn) { /* the listed cells only, where the fields are (the device's) */
+        halo_fields h = {&ctx->ses, ks};
         perr_capture(ctx->err, sizeof ctx->err);
-        int rc = dist_decomp_exchange(&ctx->decomp, pb->s.prec, f, nk, pb->ug.nz, pb->ug.zstride);
+        int rc = dist_decomp_exchange_cells(&ctx->decomp, pb->s.prec, nk, pb->ug.nz, halo_cells,
+                                            &h);
         perr_capture(NULL, 0);
-        for (int i = 0; i < nk; i++)
-            session_host_wrote(&ctx->ses, ks[i]);
         return rc == 0 ? PILLAR_OK : PILLAR_ERR_BACKEND; /* dist_decomp_exchange agrees */
     }
     int is_float = pb->s.prec == PREC_FLOAT, rank = ctx->decomp.rank;

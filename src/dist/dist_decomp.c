@@ -413,36 +413,67 @@ static size_t *offsets(int npeer, const int *start, size_t per_cell)
     return off;
 }
 
-/* Copies the values of cells list[from .. to) (every field, every level) to (pack) or from buf. */
-static char *move(char *buf, const int *list, int from, int to, void *const *fields, int nf, int nz,
-                  long zstride, size_t es, int pack)
+/* The host's arrays of a dist_decomp_exchange, for dist_decomp_exchange_cells. */
+typedef struct {
+    void *const *fields;
+    int nz;
+    long zstride;
+    size_t es;
+} host_fields;
+
+static void host_cells(void *user, int f, const int *cell, int n, void *buf, int pack)
 {
-    for (int k = 0; k < nf; k++)
-        for (int z = 0; z < nz; z++) {
-            char *fz = (char *)fields[k] + (size_t)z * (size_t)zstride * es;
-            for (int i = from; i < to; i++, buf += es)
-                if (pack)
-                    memcpy(buf, fz + (size_t)list[i] * es, es);
-                else
-                    memcpy(fz + (size_t)list[i] * es, buf, es);
-        }
-    return buf;
+    const host_fields *h = user;
+    field_cells(h->fields[f], h->nz, h->zstride, h->es, cell, n, buf, pack);
 }
 
 int dist_decomp_exchange(const dist_decomp *d, precision_t p, void *const *fields, int nf, int nz,
                          long zstride)
 {
+    host_fields h = {fields, nz, zstride, prec_size(p)};
+    return dist_decomp_exchange_cells(d, p, nf, nz, host_cells, &h);
+}
+
+/* Between the values of every listed cell of field f (all[z * total + i], the lists' cells
+ * start[0] .. start[npeer] in turn) and the messages (buf + off[j]: peer j's, field after field,
+ * level after level, its cells in list order). */
+static void messages(char *buf, const size_t *off, int npeer, const int *start, char *all, int f,
+                     int nz, size_t es, int to_messages)
+{
+    size_t total = (size_t)start[npeer];
+    for (int j = 0; j < npeer; j++) {
+        size_t cnt = (size_t)(start[j + 1] - start[j]);
+        for (int z = 0; z < nz; z++) {
+            char *m = buf + off[j] + ((size_t)f * (size_t)nz + (size_t)z) * cnt * es;
+            char *a = all + ((size_t)z * total + (size_t)start[j]) * es;
+            if (to_messages)
+                memcpy(m, a, cnt * es);
+            else
+                memcpy(a, m, cnt * es);
+        }
+    }
+}
+
+int dist_decomp_exchange_cells(const dist_decomp *d, precision_t p, int nf, int nz,
+                               dist_cells_fn cells, void *user)
+{
     size_t es = prec_size(p), per = es * (size_t)nf * (size_t)nz;
     size_t *soff = offsets(d->nsend, d->sstart, per), *roff = offsets(d->nrecv, d->rstart, per);
     char *sbuf = xalloc(soff[d->nsend] + 1), *rbuf = xalloc(roff[d->nrecv] + 1);
-    for (int j = 0; j < d->nsend; j++)
-        move(sbuf + soff[j], d->scell, d->sstart[j], d->sstart[j + 1], fields, nf, nz, zstride, es,
-             1);
+    int ns = d->nsend ? d->sstart[d->nsend] : 0, nr = d->nrecv ? d->rstart[d->nrecv] : 0;
+    int most = ns > nr ? ns : nr;
+    char *all = xalloc(es * (size_t)nz * (size_t)most + 1); /* one field's listed values */
+    for (int f = 0; f < nf && ns > 0; f++) {
+        cells(user, f, d->scell, ns, all, 1);
+        messages(sbuf, soff, d->nsend, d->sstart, all, f, nz, es, 1);
+    }
     int rc = dist_exchange_bytes(d->comm, d->nsend, d->speer, soff, sbuf, d->nrecv, d->rpeer, roff,
                                  rbuf);
-    for (int j = 0; rc == 0 && j < d->nrecv; j++)
-        move(rbuf + roff[j], d->rcell, d->rstart[j], d->rstart[j + 1], fields, nf, nz, zstride, es,
-             0);
+    for (int f = 0; rc == 0 && f < nf && nr > 0; f++) {
+        messages(rbuf, roff, d->nrecv, d->rstart, all, f, nz, es, 0);
+        cells(user, f, d->rcell, nr, all, 0);
+    }
+    xfree(all);
     xfree(soff);
     xfree(roff);
     xfree(sbuf);

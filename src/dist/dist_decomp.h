@@ -62,6 +62,16 @@ void dist_decomp_renumber(dist_decomp *d, const int *cell);
 int dist_decomp_exchange(const dist_decomp *d, precision_t p, void *const *fields, int nf, int nz,
                          long zstride);
 
+/* How an exchange reads and writes fields held elsewhere (a handle's, on the device): field f's
+ * values at cells cell[0..n) of every level, level after level (buf[z * n + j], host memory),
+ * copied out of the field (pack) or into it. */
+typedef void (*dist_cells_fn)(void *user, int f, const int *cell, int n, void *buf, int pack);
+
+/* dist_decomp_exchange of nf fields of nz levels that cells(user, ...) reads and writes: the
+ * same messages, the same result. */
+int dist_decomp_exchange_cells(const dist_decomp *d, precision_t p, int nf, int nz,
+                               dist_cells_fn cells, void *user);
+
 void dist_decomp_free(dist_decomp *d);
 
 /* ---- passes on the rank's share (dist_decomp_steps.c) ----

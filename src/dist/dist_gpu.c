@@ -5,6 +5,7 @@
 #include "src/exec/gpu_launch.h"
 #include "src/exec/iterate.h"
 #include "src/plan/ooc_gpu.h"
+#include "src/plan/share.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,6 @@
 #include <nccl.h>
 #endif
 
-int share_launch(void *to, const void *from, const int *to_cell, const int *from_cell, int n,
-                 int nlev, long to_zs, long from_zs, int is_float, void *stream); /* share.cu */
 
 /* The events that bound a pass's pieces. Step 1's interior runs on its own stream (inner) beside
  * the exchange's work on the other (stream, of higher priority, so that the packing and unpacking

@@ -48,11 +48,19 @@ void session_close(session *s)
         CK(cudaFree(s->dbad));
     if (s->dstage)
         CK(cudaFree(s->dstage));
+    if (s->dc_cap) {
+        CK(cudaFree(s->dc_list));
+        CK(cudaFree(s->dc_ident));
+        CK(cudaFree(s->dc_buf));
+    }
 #endif
     s->res = NULL;
     s->dcell = NULL;
     s->dbad = NULL;
     s->dstage = NULL;
+    s->dc_list = s->dc_ident = NULL;
+    s->dc_buf = NULL;
+    s->dc_cap = 0;
 }
 
 /* The stencil's inputs, then outputs: [0, nin) and [nin, nf). */
@@ -74,6 +82,55 @@ void session_host_read(session *s, int k)
 #endif
     (void)s;
     (void)k;
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* session_cells on the device copy of field k (resident): the cells uploaded, the values
+ * gathered into or scattered from a device buffer, which crosses the link. */
+static void device_cells(session *s, int k, const int *cell, int n, void *buf, int pack)
+{
+    size_t es = prec_size(s->pb->s.prec), bytes = es * (size_t)n * (size_t)s->pb->ug.nz;
+    if (n > s->dc_cap) { /* grown, never shrunk: an exchange's lists come again each pass */
+        if (s->dc_cap) {
+            CK(cudaFree(s->dc_list));
+            CK(cudaFree(s->dc_ident));
+            CK(cudaFree(s->dc_buf));
+        }
+        int *ident = xalloc(sizeof(int) * (size_t)n);
+        for (int j = 0; j < n; j++)
+            ident[j] = j;
+        CK(cudaMalloc((void **)&s->dc_list, sizeof(int) * (size_t)n));
+        CK(cudaMalloc((void **)&s->dc_ident, sizeof(int) * (size_t)n));
+        CK(cudaMalloc(&s->dc_buf, bytes));
+        CK(cudaMemcpy(s->dc_ident, ident, sizeof(int) * (size_t)n, cudaMemcpyHostToDevice));
+        xfree(ident);
+        s->dc_cap = n;
+    }
+    cudaStream_t st = (cudaStream_t)resident_stream(s->res);
+    CK(cudaMemcpyAsync(s->dc_list, cell, sizeof(int) * (size_t)n, cudaMemcpyHostToDevice, st));
+    if (!pack)
+        CK(cudaMemcpyAsync(s->dc_buf, buf, bytes, cudaMemcpyHostToDevice, st));
+    resident_cells(s->res, k, s->dc_list, s->dc_ident, n, s->dc_buf, pack);
+    if (pack)
+        CK(cudaMemcpyAsync(buf, s->dc_buf, bytes, cudaMemcpyDeviceToHost, st));
+    CK(cudaStreamSynchronize(st));
+}
+#endif
+
+void session_cells(session *s, int k, const int *cell, int n, void *buf, int pack)
+{
+    if (n <= 0)
+        return;
+#ifdef PILLAR_HAVE_CUDA
+    if (s->dev_ok[k] && s->res && (!pack || !s->host_ok[k]))
+        device_cells(s, k, cell, n, buf, pack);
+    if (!s->host_ok[k] && s->dev_ok[k] && s->res)
+        return; /* the device's copy was the one current */
+#endif
+    if (!s->host_ok[k]) /* current nowhere else: the host copy is what every run reads */
+        session_host_read(s, k);
+    field_cells(s->pb->uf.p[k], s->pb->ug.nz, s->pb->ug.zstride, prec_size(s->pb->s.prec), cell,
+                n, buf, pack);
 }
 
 /* Inputs bound in place: the caller may have written into them since the last call, so the

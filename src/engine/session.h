@@ -45,6 +45,9 @@ typedef struct {
     int *dcell;              /* device: user cell -> pillar cell, for renumbering */
     unsigned long long *dbad; /* device: the first bad value of a device set */
     void *dstage;            /* device: a caller-sized array that host arrays cross through */
+    int *dc_list, *dc_ident; /* device: session_cells' cells, and 0, 1, .. (dc_cap each) */
+    void *dc_buf;            /* device: their values (dc_cap cells x every level) */
+    int dc_cap;
 } session;
 
 /* A session on problem pb (its host fields pb->uf) in user order u. Nothing is allocated on the
@@ -60,6 +63,13 @@ void session_close(session *s);
  * was just written by the caller (the device copy is then stale). */
 void session_host_read(session *s, int k);
 void session_host_wrote(session *s, int k);
+
+/* Field k's values at cells cell[0..n) (pillar's numbering, any order) of every level, level
+ * after level (buf[z * n + j], host memory, the field's precision): read out of the field (pack)
+ * or written into it. Read from the copy that is current; written into every copy that is
+ * current. Where only the device's is, only these values cross the link: a halo's exchange
+ * moves no whole field (src/api/pillar.c, a model's decomposition on the GPU). */
+void session_cells(session *s, int k, const int *cell, int n, void *buf, int pack);
 
 /* `steps` time steps of the state fields; every input field must be current somewhere. */
 int session_steps(session *s, int steps);

@@ -3,6 +3,7 @@
 #include "base/progress.h"
 
 #include "persist_gpu.h"
+#include "share.h"
 
 #include "src/exec/gpu_launch.h"
 #include "src/exec/iterate.h"
@@ -14,8 +15,6 @@
 #include <string.h>
 
 int poison_device(void *p, size_t n, size_t stride, size_t offset, int is_float); /* poison.cu */
-int share_launch(void *to, const void *from, const int *to_cell, const int *from_cell, int n,
-                 int nlev, long to_zs, long from_zs, int is_float, void *stream); /* share.cu */
 
 /* One buffer of the pipeline: a chunk's device fields and table, the host staging of its fixed
  * and ring cells, and the stream its copies and kernels run on. */
