@@ -315,6 +315,48 @@ static void run(const char *stencil, const char *fuse, int general, int T, int o
     local_free(&l);
 }
 
+/* A model's time loop: T calls of pillar_step(1). The state stays where pillar computes it
+ * between the calls. After the second step the model reads it (from there). After the third it
+ * sets every input to its initial values again, with garbage in the halo cells: pillar takes
+ * them and refreshes the halo. Every local cell must then equal the one-rank run after T - 3
+ * steps. */
+static void run_loop(const char *stencil, const char *fuse, int T)
+{
+    stencil_t s;
+    CHECK(stencil_parse(stencil, &s) == 0, "stencil %s", stencil);
+    double *ref = reference(stencil, fuse, 0, T - 3);
+    local l = make_local(me, stencil_table[s].radius * atoi(fuse));
+    pillar_ctx *ctx = handle(stencil, fuse);
+    int comm = (int)MPI_Comm_c2f(MPI_COMM_WORLD), n = l.ncells, N = whole.ncells;
+    const char *name = "";
+    int ok = pillar_grid_quad(ctx, n, NZ, l.nbr) == PILLAR_OK &&
+             pillar_set_decomposition(ctx, comm, l.nown, l.gid) == PILLAR_OK &&
+             pillar_setup(ctx) == PILLAR_OK && set_inputs(ctx, l.gid, n, l.nown, 1) &&
+             pillar_field_name(ctx, 0, &name) == PILLAR_OK;
+    double *got = malloc(sizeof(double) * n * NZ);
+    for (int t = 0; ok && t < T; t++) {
+        ok = pillar_step(ctx, 1) == PILLAR_OK;
+        if (ok && t >= 1 && t <= 2)
+            ok = pillar_get_field(ctx, name, got, (size_t)n * NZ) == PILLAR_OK;
+        if (ok && t == 2)
+            ok = set_inputs(ctx, l.gid, n, l.nown, 1);
+    }
+    ok = ok && pillar_get_field(ctx, name, got, (size_t)n * NZ) == PILLAR_OK;
+    CHECK(ok, "%s fuse %s, a loop of pillar_step(1): %s", stencil, fuse, pillar_last_error(ctx));
+    int bad = -1;
+    for (int z = 0; ok && z < NZ && bad < 0; z++)
+        for (int i = 0; i < n && bad < 0; i++)
+            if (memcmp(&got[z * n + i], &ref[z * N + l.gid[i]], sizeof(double)) != 0)
+                bad = i;
+    CHECK(bad < 0, "%s fuse %s, %d calls of pillar_step(1), the inputs set again after 3: local "
+          "cell %d (global %d, %s) differs from the one-rank run", stencil, fuse, T, bad, bad >= 0 ? l.gid[bad] : -1,
+          bad >= 0 && bad < l.nown ? "owned" : "halo");
+    free(got);
+    free(ref);
+    pillar_destroy(ctx);
+    local_free(&l);
+}
+
 /* pillar_apply over the decomposition (halo garbage again): the outputs at the owned cells equal
  * the handle's without a communicator on the whole grid, bit for bit. */
 static void run_apply(const char *stencil)
@@ -490,6 +532,8 @@ int main(int argc, char **argv)
     run("fluxdiff", "2", 1, 5, 0, 0); /* coefficients: its time step the least over the ranks */
     run("fluxdiff", "1", 1, 3, 1, 0);
     run("laplap", "2", 0, 5, 1, 0); /* the model's own exchange */
+    run_loop("laplap", "1", 6);
+    run_loop("lap", "2", 5);
     run_apply("laplap");
     refusals();
     /* a patch with a boundary (halo cells of the grid, never computed: owned by some ranks, held

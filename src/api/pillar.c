@@ -76,10 +76,15 @@ struct pillar_ctx {
     int decomp_set;  /* pillar_set_decomposition: the grid is this rank's part of a model's */
     dist_decomp decomp; /* its exchange (lists in pillar's cells after pillar_setup) */
     pillar_halo_fn halo_fn; /* pillar_set_halo_exchange: the model's exchange, or NULL */
-    int share_made;  /* share: the decomposition as a rank's share of passes (CPU, pillar's
+    int share_made;  /* share: the decomposition as a rank's share of passes (pillar's
                       * exchange); -1: it could not be made (the local grid's passes run) */
     dist_rank share;
     char share_note[ERR_LEN]; /* why the share could not be made */
+    dist_part *part; /* the share's passes, its fields kept where they are computed (host or
+                      * device) across pillar_step calls; opened at the first share step */
+    int part_stale;  /* an input was set since the part took its fields: load them again */
+    int *part_of;    /* pillar's cell -> the part's local cell, or -1 (not in the part) */
+    char part_halo[160]; /* the path its halos take */
     void *halo_user;
     persist_mode persistent; /* option "persistent": GPU in-core steps in one launch */
     mesh_load_opts grid_opts; /* options "levels", "format", "merge_nodes": pillar_grid_file */
@@ -217,6 +222,8 @@ void pillar_destroy(pillar_ctx *ctx)
     }
     if (ctx->decomp_set)
         dist_decomp_free(&ctx->decomp);
+    dist_part_close(ctx->part);
+    xfree(ctx->part_of);
     if (ctx->share_made == 1)
         dist_rank_free(&ctx->share);
     if (ctx->ready) {
@@ -927,6 +934,7 @@ static void store_field(pillar_ctx *ctx, int k, const void *values, int is_float
 /* After input k was replaced (from the host or a device array). */
 static pillar_status field_was_set(pillar_ctx *ctx, int k)
 {
+    ctx->part_stale = 1;
     ctx->input_set[k] = 1;
     ctx->outputs_valid = 0;
     ctx->steps_done = 0;
@@ -1305,13 +1313,13 @@ static pillar_status halo_refresh(pillar_ctx *ctx, const char *fn, int all_input
 }
 
 /* Whether every rank runs pillar_step on its share (dist_decomp_share, made at the first such
- * step): on the CPU with pillar's exchange; otherwise (the GPU, the model's exchange, a share
- * that could not be made) each pass computes the whole local grid. Collective. */
+ * step): with pillar's exchange; otherwise (the model's exchange, a share that could not be
+ * made) each pass computes the whole local grid. Collective. */
 static int on_share(pillar_ctx *ctx)
 {
     problem *pb = &ctx->pb;
     char msg[64] = "";
-    int mine = ctx->backend == BACKEND_CPU && !ctx->halo_fn && ctx->share_made >= 0;
+    int mine = !ctx->halo_fn && ctx->share_made >= 0;
     if (dist_agree(ctx->decomp.comm, !mine, msg, sizeof msg) != 0)
         return 0;
     if (ctx->share_made == 0) {
@@ -1325,23 +1333,136 @@ static int on_share(pillar_ctx *ctx)
     return ctx->share_made == 1;
 }
 
-/* pillar_step over a model's decomposition: the halo refreshed, then passes of at most F steps
- * (on the rank's share, or on the whole local grid, each then followed by a refresh; every
- * pass's status agreed), then the halo refreshed. */
+/* The part's fields as an exchange reads and writes them (halo_refresh_part): the cells in
+ * the part there, the others (never computed, or a halo beyond the part's ring) in the host
+ * copy, which is current for them. */
+static void part_cells(void *user, int f, const int *cell, int n, void *buf, int pack)
+{
+    pillar_ctx *ctx = user;
+    const problem *pb = &ctx->pb;
+    const iter_carry *ca = iter_carried(pb->s.stencil);
+    int k = ca->in[f], nz = pb->ug.nz, m = 0;
+    size_t es = prec_size(pb->s.prec);
+    field_cells(pb->uf.p[k], nz, pb->ug.zstride, es, cell, n, buf, pack);
+    int *at = xalloc(sizeof(int) * (size_t)(n + 1)), *local = xalloc(sizeof(int) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        if (ctx->part_of[cell[i]] >= 0) {
+            at[m] = i;
+            local[m++] = ctx->part_of[cell[i]];
+        }
+    char *tmp = xalloc(es * (size_t)m * (size_t)nz + 1), *b = buf;
+    if (pack)
+        dist_part_cells(ctx->part, k, local, m, tmp, 1);
+    for (int z = 0; z < nz; z++)
+        for (int j = 0; j < m; j++) {
+            char *v = b + ((size_t)z * (size_t)n + (size_t)at[j]) * es;
+            char *t = tmp + ((size_t)z * (size_t)m + (size_t)j) * es;
+            memcpy(pack ? v : t, pack ? t : v, es);
+        }
+    if (!pack)
+        dist_part_cells(ctx->part, k, local, m, tmp, 0);
+    xfree(tmp);
+    xfree(at);
+    xfree(local);
+}
+
+/* The model's halo cells of the state in the part (and, for those outside it, the host copy)
+ * get their owners' values. Collective; the status agreed. */
+static pillar_status halo_refresh_part(pillar_ctx *ctx)
+{
+    const problem *pb = &ctx->pb;
+    perr_capture(ctx->err, sizeof ctx->err);
+    int rc = dist_decomp_exchange_cells(&ctx->decomp, pb->s.prec, iter_carried(pb->s.stencil)->n,
+                                        pb->ug.nz, part_cells, ctx);
+    perr_capture(NULL, 0);
+    return rc == 0 ? PILLAR_OK : PILLAR_ERR_BACKEND;
+}
+
+/* session_away's fetch: carried field k's values at every cell of the part into the host copy. */
+static void part_fetch(void *user, int k)
+{
+    pillar_ctx *ctx = user;
+    const problem *pb = &ctx->pb;
+    const ooc_part *pt = &ctx->share.pt;
+    size_t es = prec_size(pb->s.prec);
+    int n = pt->ncells, *ident = xalloc(sizeof(int) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        ident[i] = i;
+    char *tmp = xalloc(es * (size_t)n * (size_t)pb->ug.nz + 1);
+    dist_part_cells(ctx->part, k, ident, n, tmp, 1);
+    field_cells(pb->uf.p[k], pb->ug.nz, pb->ug.zstride, es, pt->gcell, n, tmp, 0);
+    xfree(tmp);
+    xfree(ident);
+}
+
+/* The share's part, opened at the first share step (collective), or its inputs loaded again
+ * after one was set on some rank: every input's host copy current first. 0, or -1 on every
+ * rank after a message (the part could not be opened: the caller runs the local grid's
+ * passes). */
+static int part_ready(pillar_ctx *ctx)
+{
+    problem *pb = &ctx->pb;
+    for (int k = 0; k < stencil_table[pb->s.stencil].nin; k++)
+        session_host_read(&ctx->ses, k);
+    if (ctx->part) {
+        dist_part_load(ctx->part, &pb->ug, pb->uf);
+        ctx->part_stale = 0;
+        return 0;
+    }
+    dist_exec e;
+    memset(&e, 0, sizeof e);
+    e.gpu = ctx->backend == BACKEND_GPU;
+    e.access = ctx->ses.access;
+    e.bx = ctx->ses.bx;
+    e.by = ctx->ses.by;
+    e.bz = ctx->ses.bz;
+    e.zslice = ctx->ses.zslice ? ctx->ses.zslice : 8;
+    e.halo = ctx->ses.halo;
+    perr_capture(ctx->share_note, sizeof ctx->share_note);
+    ctx->part = dist_part_open(ctx->decomp.comm, &ctx->share, &pb->ug, pb->uf, &e, ctx->part_halo,
+                               sizeof ctx->part_halo);
+    perr_capture(NULL, 0);
+    if (!ctx->part)
+        return -1;
+    ctx->part_of = xalloc(sizeof(int) * (size_t)pb->ug.nxy);
+    for (int c = 0; c < pb->ug.nxy; c++)
+        ctx->part_of[c] = -1;
+    for (int l = 0; l < ctx->share.pt.ncells; l++)
+        ctx->part_of[ctx->share.pt.gcell[l]] = l;
+    ctx->part_stale = 0;
+    return 0;
+}
+
+/* pillar_step over a model's decomposition. On the share: its part (opened, or loaded again
+ * after an input was set on some rank, the model's halo of every input refreshed first), its
+ * passes, the model's halo of the state refreshed in the part; the state then stays in the part
+ * (session_away) until the host or device copy is next needed. Otherwise: the halo refreshed,
+ * passes of at most F steps on the whole local grid, each followed by a refresh (every pass's
+ * status agreed). */
 static pillar_status decomp_steps(pillar_ctx *ctx, int steps)
 {
     int F = ctx->fuse ? ctx->fuse : 1;
-    pillar_status st = halo_refresh(ctx, "pillar_step", 1);
-    if (st == PILLAR_OK && on_share(ctx)) {
+    char msg[8] = "";
+    pillar_status st = PILLAR_OK;
+    if (on_share(ctx)) {
         problem *pb = &ctx->pb;
         const iter_carry *ca = iter_carried(pb->s.stencil);
-        for (int k = 0; k < stencil_table[pb->s.stencil].nin; k++)
-            session_host_read(&ctx->ses, k);
-        dist_decomp_steps(&ctx->share, &ctx->decomp, &pb->ug, pb->uf, steps);
-        for (int j = 0; j < ca->n; j++)
-            session_host_wrote(&ctx->ses, ca->in[j]);
-        return halo_refresh(ctx, "pillar_step", 0);
-    }
+        if (dist_agree(ctx->decomp.comm, !ctx->part || ctx->part_stale, msg, sizeof msg) != 0) {
+            if ((st = halo_refresh(ctx, "pillar_step", 1)) != PILLAR_OK)
+                return st;
+            if (part_ready(ctx) != 0) { /* alike on every rank (dist_part_open agrees) */
+                dist_rank_free(&ctx->share);
+                ctx->share_made = -1;
+            }
+        }
+        if (ctx->part) {
+            dist_part_steps(ctx->part, steps);
+            for (int j = 0; j < ca->n; j++)
+                session_away(&ctx->ses, ca->in[j], part_fetch, ctx);
+            return halo_refresh_part(ctx);
+        }
+    } else
+        st = halo_refresh(ctx, "pillar_step", 1);
     for (int done = 0; st == PILLAR_OK && done < steps;) {
         int t = steps - done < F ? steps - done : F;
         perr_capture(ctx->err, sizeof ctx->err);

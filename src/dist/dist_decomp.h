@@ -78,7 +78,8 @@ void dist_decomp_free(dist_decomp *d);
  *
  * The decomposition as a rank's share of a distributed run (src/dist/dist_plan.h), built from its
  * rows (dist_local.h) as the whole-grid path's share is: so a pass computes the ring's trapezoid
- * only, and step 1's interior while the ring's messages fly. */
+ * only, and step 1's interior while the ring's messages fly (its passes: dist_part_open,
+ * src/dist/dist_mpi.h). */
 
 /* Rank d's share r for stencil s in precision p, table storage (chasing, compressed), F steps
  * between exchanges, on g, the local grid as the engine numbers it (cell[c]: the engine's cell of
@@ -93,13 +94,5 @@ void dist_decomp_free(dist_decomp *d);
 int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const coef_set *coef,
                       const int *cell, stencil_t s, precision_t p, int chasing, int compressed,
                       int F);
-
-/* `steps` steps of the fields f on g (the engine's, levels g->zstride apart) in passes of at most
- * r->F steps on share r, the ring exchanged between the ranks of d->comm before each pass while
- * step 1's interior is computed (dist_cpu.h). Afterwards the owned cells r computes hold the
- * new state in f; the other held cells (the model's halo) are as they were: dist_decomp_exchange
- * refreshes them. Collective. */
-void dist_decomp_steps(const dist_rank *r, const dist_decomp *d, const ugrid *g, fieldset f,
-                       int steps);
 
 #endif

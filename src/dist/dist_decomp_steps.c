@@ -1,5 +1,6 @@
-/* dist_decomp_steps.c — a model's own decomposition run as a rank's share of a distributed run:
- * its dist_local, the share and its lists, the passes (src/dist/dist_decomp.h). */
+/* dist_decomp_steps.c — a model's own decomposition as a rank's share of a distributed run: its
+ * dist_local, the share and its lists (src/dist/dist_decomp.h); its passes are a dist_part's
+ * (src/dist/dist_mpi.h). */
 #include "dist_decomp.h"
 
 #include "dist_cpu.h"
@@ -112,42 +113,4 @@ int dist_decomp_share(dist_rank *r, const dist_decomp *d, const ugrid *g, const 
         return -1;
     }
     return 0;
-}
-
-/* Byte offsets of the messages of a list of npeer peers (start[]). */
-static size_t *offsets(const dist_rank *r, int npeer, const int *start)
-{
-    size_t *off = xalloc(sizeof(size_t) * (size_t)(npeer + 1));
-    off[0] = 0;
-    for (int j = 0; j < npeer; j++)
-        off[j + 1] = off[j] + dist_msg_values(r, start[j + 1] - start[j]) * prec_size(r->prec);
-    return off;
-}
-
-void dist_decomp_steps(const dist_rank *r, const dist_decomp *d, const ugrid *g, fieldset f,
-                       int steps)
-{
-    fieldset loc = dist_fields_alloc(r);
-    dist_fields_load(r, g, f, loc);
-    size_t *soff = offsets(r, r->nsend, r->sstart), *roff = offsets(r, r->nrecv, r->rstart);
-    char *sbuf = xalloc(soff[r->nsend] + 1), *rbuf = xalloc(roff[r->nrecv] + 1);
-    for (int done = 0; done < steps;) {
-        int t = steps - done < r->F ? steps - done : r->F;
-        for (int j = 0; j < r->nsend; j++)
-            dist_pack(r, j, loc, sbuf + soff[j]);
-        dist_flight *x = dist_exchange_start(d->comm, r->nsend, r->speer, soff, sbuf, r->nrecv,
-                                             r->rpeer, roff, rbuf);
-        dist_first_interior(r, loc, t); /* while the messages fly */
-        dist_exchange_wait(x);
-        for (int j = 0; j < r->nrecv; j++)
-            dist_unpack(r, j, loc, rbuf + roff[j]);
-        dist_finish_steps(r, loc, t);
-        done += t;
-    }
-    dist_fields_store(r, g, loc, f);
-    dist_fields_free(r, &loc);
-    xfree(soff);
-    xfree(roff);
-    xfree(sbuf);
-    xfree(rbuf);
 }

@@ -51,6 +51,7 @@ struct dist_gpu {
 #ifdef PILLAR_HAVE_NCCL
     ncclComm_t nccl;      /* halos GPU to GPU (dist_gpu_nccl_attach); NULL: through MPI */
 #endif
+    share_cells cells;    /* dist_gpu_cells' device lists and buffer */
 };
 
 /* One rank per GPU of a node: the launcher's local rank, modulo the devices (ranks beyond the
@@ -155,6 +156,7 @@ void dist_gpu_close(dist_gpu *g)
         CK(cudaFreeHost(g->hsend));
     if (g->hrecv)
         CK(cudaFreeHost(g->hrecv));
+    share_cells_free(&g->cells);
     for (int i = 0; i < NEV; i++)
         CK(cudaEventDestroy(g->ev[i]));
     CK(cudaStreamDestroy(g->stream));
@@ -573,4 +575,32 @@ void dist_gpu_store(dist_gpu *g, fieldset loc)
     for (int j = 0; j < c->n; j++)
         CK(cudaMemcpy2D((char *)loc.p[c->in[j]] + own, pitch, (const char *)state(g, j) + own,
                         pitch, (size_t)d->nown * es, (size_t)d->nz, cudaMemcpyDeviceToHost));
+}
+
+void dist_gpu_load(dist_gpu *g, fieldset loc)
+{
+    const dist_rank *d = g->d;
+    const iter_carry *c = iter_carried(d->stencil);
+    size_t es = prec_size(d->prec), len = (size_t)d->pt.zstride * (size_t)d->nz;
+    for (int f = 0; f < stencil_table[d->stencil].nin; f++)
+        CK(cudaMemcpy(g->dev.p[f], loc.p[f], es * len, cudaMemcpyHostToDevice));
+    for (int j = 0; j < c->n; j++) /* as dist_gpu_open leaves them */
+        CK(cudaMemcpy(g->dev.p[c->out[j]], g->dev.p[c->in[j]], es * len, cudaMemcpyDeviceToDevice));
+    g->in_out = 0;
+}
+
+void dist_gpu_cells(dist_gpu *g, int f, const int *cell, int n, void *buf, int pack)
+{
+    const dist_rank *d = g->d;
+    const iter_carry *c = iter_carried(d->stencil);
+    /* where field f is: a carried field's state array (both of its arrays when written: the
+     * cells no step writes must read the same from either), else its own */
+    void *at[2] = {g->dev.p[f], NULL};
+    for (int j = 0; j < c->n; j++)
+        if (c->in[j] == f) {
+            at[0] = state(g, j);
+            at[1] = pack ? NULL : g->dev.p[g->in_out ? c->in[j] : c->out[j]];
+        }
+    share_cells_move(&g->cells, at, d->pt.zstride, d->nz, d->prec == PREC_FLOAT, cell, n, buf,
+                     pack, g->stream);
 }

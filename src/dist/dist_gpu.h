@@ -82,4 +82,13 @@ double dist_gpu_interior_alone(dist_gpu *g, int reps, double by_buffer[2]);
 /* The carried fields at the own cells, every level, into the host's local fields loc. */
 void dist_gpu_store(dist_gpu *g, fieldset loc);
 
+/* Every input at every local cell and level from the host's local fields loc, as dist_gpu_open
+ * uploads them (the state's other array a copy of it): after the caller changed them. */
+void dist_gpu_load(dist_gpu *g, fieldset loc);
+
+/* Input field f's values at the local cells cell[0..n) of every level, level after level
+ * (buf[z * n + j], host memory), copied out of the device's current array (pack) or into it
+ * (a carried field: into both of its arrays). Waits for the copies. */
+void dist_gpu_cells(dist_gpu *g, int f, const int *cell, int n, void *buf, int pack);
+
 #endif

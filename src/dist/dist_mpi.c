@@ -138,6 +138,21 @@ int dist_rank_connect(int comm, dist_rank *d)
     return no_mpi();
 }
 
+dist_part *dist_part_open(int comm, dist_rank *d, const ugrid *g, fieldset f, const dist_exec *e,
+                          char *what, size_t n)
+{
+    (void)comm, (void)d, (void)g, (void)f, (void)e, (void)what, (void)n;
+    no_mpi();
+    return NULL;
+}
+void dist_part_steps(dist_part *p, int steps) { (void)p, (void)steps; }
+void dist_part_load(dist_part *p, const ugrid *g, fieldset f) { (void)p, (void)g, (void)f; }
+void dist_part_cells(dist_part *p, int f, const int *cell, int n, void *buf, int pack)
+{
+    (void)p, (void)f, (void)cell, (void)n, (void)buf, (void)pack;
+}
+void dist_part_close(dist_part *p) { (void)p; }
+
 #else
 
 #include <mpi.h>
@@ -946,6 +961,83 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     part_close(&r);
     dist_rank_free(&d);
     return 0;
+}
+
+/* ---- a rank's part kept open across calls (dist_mpi.h, dist_part) ---- */
+
+struct dist_part {
+    MPI_Comm c;
+    dist_rank *d;
+    rank_part r;
+    MPI_Request *req;
+    pieces ps;
+};
+
+dist_part *dist_part_open(int comm, dist_rank *d, const ugrid *g, fieldset f, const dist_exec *e,
+                          char *what, size_t n)
+{
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    dist_part *p = xalloc(sizeof *p);
+    memset(p, 0, sizeof *p);
+    p->c = c;
+    p->d = d;
+    dist_exec ex = *e;
+    ex.bare = NULL; /* the fields come from f */
+    ex.fill = NULL;
+    int rc = part_open(&p->r, d, g, f, &ex);
+    if (!all_ok(c, rc)) {
+        if (rc == 0)
+            perr("distributed run: another rank could not set its part up");
+        part_close(&p->r);
+        xfree(p);
+        return NULL;
+    }
+    if (halo_setup(c, &p->r, &ex, what, n) != 0) {
+        part_close(&p->r);
+        xfree(p);
+        return NULL;
+    }
+    p->req = xalloc(sizeof(MPI_Request) * (size_t)(d->nrecv + d->nsend + 1));
+    return p;
+}
+
+void dist_part_steps(dist_part *p, int steps)
+{
+    for (int done = 0; done < steps;) {
+        int k = steps - done < p->d->F ? steps - done : p->d->F;
+        pass(p->c, &p->r, k, p->req, &p->ps);
+        done += k;
+    }
+}
+
+void dist_part_load(dist_part *p, const ugrid *g, fieldset f)
+{
+    dist_fields_load(p->d, g, f, p->r.loc);
+#ifdef PILLAR_HAVE_CUDA
+    if (p->r.dev)
+        dist_gpu_load(p->r.dev, p->r.loc);
+#endif
+}
+
+void dist_part_cells(dist_part *p, int f, const int *cell, int n, void *buf, int pack)
+{
+#ifdef PILLAR_HAVE_CUDA
+    if (p->r.dev) {
+        dist_gpu_cells(p->r.dev, f, cell, n, buf, pack);
+        return;
+    }
+#endif
+    const dist_rank *d = p->d;
+    field_cells(p->r.loc.p[f], d->nz, d->pt.zstride, prec_size(d->prec), cell, n, buf, pack);
+}
+
+void dist_part_close(dist_part *p)
+{
+    if (!p)
+        return;
+    part_close(&p->r);
+    xfree(p->req);
+    xfree(p);
 }
 
 /* ---- collectives for dist_decomp.c ---- */

@@ -171,6 +171,31 @@ int dist_mpi_run(int comm, const ugrid *g, const coef_set *coef, stencil_t s, pr
 int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p, int chasing,
                        int compressed, int F, int steps, const dist_exec *e, dist_timing *t);
 
+/* ---- a rank's part kept open across calls: a model's decomposition (src/api/pillar.c) ----
+ *
+ * The passes of dist_mpi_run on rank d's part (made and its send lists connected, e.g. by
+ * dist_decomp_share), its fields kept where it computes them (the host, or the device with
+ * e->gpu) between calls, so that a time loop of one step a call moves nothing but the ring. */
+typedef struct dist_part dist_part;
+
+/* Opens rank d's part over comm: its local fields from f on g (every input at every local cell
+ * and level, dist_fields_load), on the device with e->gpu (e->access and its block shape), the
+ * halos by e->halo (through NCCL where asked for and possible: dist_mpi_run's choice); what
+ * gets the path taken (dist_timing.halo's words). e->bare and e->fill are not used. d must
+ * outlive the part. Collective; returns the part, or NULL on every rank after a message. */
+dist_part *dist_part_open(int comm, dist_rank *d, const ugrid *g, fieldset f, const dist_exec *e,
+                          char *what, size_t n);
+/* `steps` steps in passes of at most d->F: the ring exchanged before each while step 1's
+ * interior is computed. Collective. */
+void dist_part_steps(dist_part *p, int steps);
+/* Every input again from f on g (after the caller changed them). */
+void dist_part_load(dist_part *p, const ugrid *g, fieldset f);
+/* Input field f's values at the part's local cells cell[0..n) (d->pt's numbering; its cell l is
+ * g's d->pt.gcell[l]) of every level, level after level (buf[z * n + j]): copied out of the
+ * part's current state (pack) or into it. Local. */
+void dist_part_cells(dist_part *p, int f, const int *cell, int n, void *buf, int pack);
+void dist_part_close(dist_part *p);
+
 /* ---- collectives for the other files of src/dist (dist_decomp.c): mpi.h stays here ---- */
 
 /* Agreement on a failure, collective over comm: each rank passes its status st (0: none) and,

@@ -5,7 +5,6 @@
 #include "src/exec/gpu_launch.h"
 #include "src/exec/iterate.h"
 #include "src/plan/ooc_gpu.h"
-#include "src/plan/share.h"
 
 #include <string.h>
 
@@ -121,21 +120,6 @@ void resident_get(resident *r, int k, void *host)
     CK(cudaMemcpyAsync(host, r->d.p[k], r->es * r->pb->ug.len, cudaMemcpyDeviceToHost,
                        r->stream));
     CK(cudaStreamSynchronize(r->stream));
-}
-
-void resident_cells(resident *r, int k, const int *dcell, const int *dident, int n, void *dbuf,
-                    int pack)
-{
-    const ugrid *g = &r->pb->ug;
-    int is_float = r->es == sizeof(float);
-    if (pack)
-        CK((cudaError_t)share_launch(dbuf, r->d.p[k], dident, dcell, n, g->nz, n, g->zstride,
-                                     is_float, r->stream));
-    else {
-        CK((cudaError_t)share_launch(r->d.p[k], dbuf, dcell, dident, n, g->nz, g->zstride, n,
-                                     is_float, r->stream));
-        resident_wrote(r, k);
-    }
 }
 
 void *resident_field(resident *r, int k) { return r->d.p[k]; }

@@ -43,13 +43,6 @@ void resident_close(resident *r);
 void resident_put(resident *r, int k, const void *host);
 void resident_get(resident *r, int k, void *host);
 
-/* Field k's values at the cells dcell[0..n) (a device array of the grid's cell numbers) of
- * every level, level after level (dbuf[z * n + j], device memory, the field's precision; dident
- * a device array 0, 1, .., n - 1): copied out of the field (pack) or into it, on the stream
- * without waiting; into a carried field, then resident_wrote. */
-void resident_cells(resident *r, int k, const int *dcell, const int *dident, int n, void *dbuf,
-                    int pack);
-
 /* The device array that holds field k now (the grid's layout), for renumbering on the device. */
 void *resident_field(resident *r, int k);
 /* After field k's device array was rewritten in place by the caller (on resident_stream):

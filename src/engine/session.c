@@ -48,19 +48,12 @@ void session_close(session *s)
         CK(cudaFree(s->dbad));
     if (s->dstage)
         CK(cudaFree(s->dstage));
-    if (s->dc_cap) {
-        CK(cudaFree(s->dc_list));
-        CK(cudaFree(s->dc_ident));
-        CK(cudaFree(s->dc_buf));
-    }
+    share_cells_free(&s->cells);
 #endif
     s->res = NULL;
     s->dcell = NULL;
     s->dbad = NULL;
     s->dstage = NULL;
-    s->dc_list = s->dc_ident = NULL;
-    s->dc_buf = NULL;
-    s->dc_cap = 0;
 }
 
 /* The stencil's inputs, then outputs: [0, nin) and [nin, nf). */
@@ -70,10 +63,35 @@ void session_host_wrote(session *s, int k)
 {
     s->host_ok[k] = 1;
     s->dev_ok[k] = 0;
+    s->away[k] = 0;
+}
+
+#ifdef PILLAR_HAVE_CUDA
+/* Field k was just written on the device (its host copy stale). */
+static void device_wrote(session *s, int k)
+{
+    s->dev_ok[k] = 1;
+    s->host_ok[k] = 0;
+    s->away[k] = 0;
+}
+#endif
+
+void session_away(session *s, int k, void (*fetch)(void *user, int k), void *user)
+{
+    s->host_ok[k] = s->dev_ok[k] = 0;
+    s->away[k] = 1;
+    s->fetch = fetch;
+    s->fetch_user = user;
 }
 
 void session_host_read(session *s, int k)
 {
+    if (s->away[k]) { /* current only where the caller keeps it */
+        s->away[k] = 0;
+        s->fetch(s->fetch_user, k);
+        s->host_ok[k] = 1;
+        return;
+    }
 #ifdef PILLAR_HAVE_CUDA
     if (!s->host_ok[k] && s->dev_ok[k]) {
         resident_get(s->res, k, s->pb->uf.p[k]);
@@ -85,35 +103,16 @@ void session_host_read(session *s, int k)
 }
 
 #ifdef PILLAR_HAVE_CUDA
-/* session_cells on the device copy of field k (resident): the cells uploaded, the values
- * gathered into or scattered from a device buffer, which crosses the link. */
+/* session_cells on the device copy of field k (resident): only the listed cells' values cross
+ * the link. */
 static void device_cells(session *s, int k, const int *cell, int n, void *buf, int pack)
 {
-    size_t es = prec_size(s->pb->s.prec), bytes = es * (size_t)n * (size_t)s->pb->ug.nz;
-    if (n > s->dc_cap) { /* grown, never shrunk: an exchange's lists come again each pass */
-        if (s->dc_cap) {
-            CK(cudaFree(s->dc_list));
-            CK(cudaFree(s->dc_ident));
-            CK(cudaFree(s->dc_buf));
-        }
-        int *ident = xalloc(sizeof(int) * (size_t)n);
-        for (int j = 0; j < n; j++)
-            ident[j] = j;
-        CK(cudaMalloc((void **)&s->dc_list, sizeof(int) * (size_t)n));
-        CK(cudaMalloc((void **)&s->dc_ident, sizeof(int) * (size_t)n));
-        CK(cudaMalloc(&s->dc_buf, bytes));
-        CK(cudaMemcpy(s->dc_ident, ident, sizeof(int) * (size_t)n, cudaMemcpyHostToDevice));
-        xfree(ident);
-        s->dc_cap = n;
-    }
-    cudaStream_t st = (cudaStream_t)resident_stream(s->res);
-    CK(cudaMemcpyAsync(s->dc_list, cell, sizeof(int) * (size_t)n, cudaMemcpyHostToDevice, st));
-    if (!pack)
-        CK(cudaMemcpyAsync(s->dc_buf, buf, bytes, cudaMemcpyHostToDevice, st));
-    resident_cells(s->res, k, s->dc_list, s->dc_ident, n, s->dc_buf, pack);
-    if (pack)
-        CK(cudaMemcpyAsync(buf, s->dc_buf, bytes, cudaMemcpyDeviceToHost, st));
-    CK(cudaStreamSynchronize(st));
+    const problem *pb = s->pb;
+    void *at[2] = {resident_field(s->res, k), NULL};
+    share_cells_move(&s->cells, at, pb->ug.zstride, pb->ug.nz, pb->s.prec == PREC_FLOAT, cell, n,
+                     buf, pack, resident_stream(s->res));
+    if (!pack) /* a carried field: what no step writes into its other array too */
+        resident_wrote(s->res, k);
 }
 #endif
 
@@ -121,6 +120,8 @@ void session_cells(session *s, int k, const int *cell, int n, void *buf, int pac
 {
     if (n <= 0)
         return;
+    if (s->away[k])
+        session_host_read(s, k);
 #ifdef PILLAR_HAVE_CUDA
     if (s->dev_ok[k] && s->res && (!pack || !s->host_ok[k]))
         device_cells(s, k, cell, n, buf, pack);
@@ -184,6 +185,7 @@ static void state_ran(session *s, int on_device)
     for (int j = 0; j < c->n; j++) {
         s->host_ok[c->in[j]] = !on_device;
         s->dev_ok[c->in[j]] = (unsigned char)on_device;
+        s->away[c->in[j]] = 0;
     }
 }
 
@@ -225,6 +227,7 @@ static void device_inputs(session *s)
 {
     for (int k = 0; k < nin_of(s); k++)
         if (!s->dev_ok[k]) {
+            session_host_read(s, k);
             resident_put(s->res, k, s->pb->uf.p[k]);
             s->dev_ok[k] = 1;
         }
@@ -345,8 +348,7 @@ int session_apply(session *s)
         device_inputs(s);
         int rc = resident_apply(s->res);
         for (int k = nin; k < pb->nf; k++) {
-            s->dev_ok[k] = 1;
-            s->host_ok[k] = 0;
+            device_wrote(s, k);
         }
         return in_place_done(s, rc);
     }
@@ -405,8 +407,7 @@ static void set_from_device(session *s, int k, const void *dvalues, int is_float
         return;
     }
     resident_swap_in(s->res, k);
-    s->dev_ok[k] = 1;
-    s->host_ok[k] = 0;
+    device_wrote(s, k);
 }
 
 /* Bytes of a caller's array of one field (nlevels * ncells values, float or double). */
@@ -460,6 +461,7 @@ int session_get(session *s, int k, void *values, int is_float, int on_device)
         int r = resident_ready(s);
         if (r <= 0)
             return r < 0 ? -1 : 1;
+        session_host_read(s, k);
         resident_put(s->res, k, s->pb->uf.p[k]);
         s->dev_ok[k] = 1;
     }
@@ -492,8 +494,7 @@ int session_bind(session *s, int k, void *dvalues, int is_float)
         return r;
     resident_adopt(s->res, k, dvalues);
     s->in_place[k] = 1;
-    s->dev_ok[k] = 1;
-    s->host_ok[k] = 0;
+    device_wrote(s, k);
     return 1;
 #else
     (void)s, (void)k, (void)dvalues, (void)is_float;

@@ -23,6 +23,7 @@
 
 #include "src/exec/field_io.h"
 #include "src/exec/run_options.h"
+#include "src/plan/share.h"
 
 typedef struct resident resident;
 
@@ -39,15 +40,17 @@ typedef struct {
     /* where each field is current (inputs, then outputs) */
     unsigned char host_ok[PILLAR_MAXF], dev_ok[PILLAR_MAXF];
     unsigned char in_place[PILLAR_MAXF]; /* input k is a caller's device array (session_bind) */
+    unsigned char away[PILLAR_MAXF];     /* field k is current only where the caller keeps it
+                                          * (session_away): fetch brings it to the host */
+    void (*fetch)(void *user, int k);
+    void *fetch_user;
     resident *res;           /* the device-resident fields (NULL until first needed) */
     int res_refused;         /* the grid does not fit the device, or the strategy has no
                               * iterated kernels: the host paths run instead */
     int *dcell;              /* device: user cell -> pillar cell, for renumbering */
     unsigned long long *dbad; /* device: the first bad value of a device set */
     void *dstage;            /* device: a caller-sized array that host arrays cross through */
-    int *dc_list, *dc_ident; /* device: session_cells' cells, and 0, 1, .. (dc_cap each) */
-    void *dc_buf;            /* device: their values (dc_cap cells x every level) */
-    int dc_cap;
+    share_cells cells;       /* session_cells' device lists and buffer */
 } session;
 
 /* A session on problem pb (its host fields pb->uf) in user order u. Nothing is allocated on the
@@ -63,6 +66,11 @@ void session_close(session *s);
  * was just written by the caller (the device copy is then stale). */
 void session_host_read(session *s, int k);
 void session_host_wrote(session *s, int k);
+
+/* Field k is current only where the caller keeps it (a model decomposition's part, kept open
+ * across steps: src/api/pillar.c): neither the host's nor the device's copy is, until the host
+ * copy is next needed, when fetch(user, k) writes the current values into it (pb->uf.p[k]). */
+void session_away(session *s, int k, void (*fetch)(void *user, int k), void *user);
 
 /* Field k's values at cells cell[0..n) (pillar's numbering, any order) of every level, level
  * after level (buf[z * n + j], host memory, the field's precision): read out of the field (pack)
