@@ -84,6 +84,8 @@ struct pillar_ctx {
                       * device) across pillar_step calls; opened at the first share step */
     int part_stale;  /* an input was set since the part took its fields: load them again */
     int *part_of;    /* pillar's cell -> the part's local cell, or -1 (not in the part) */
+    int part_ring;   /* every rank's model halo cells all lie in its part (ring or never
+                      * computed): the part's own exchange refreshes them */
     char part_halo[160]; /* the path its halos take */
     void *halo_user;
     persist_mode persistent; /* option "persistent": GPU in-core steps in one launch */
@@ -1429,6 +1431,12 @@ static int part_ready(pillar_ctx *ctx)
         ctx->part_of[c] = -1;
     for (int l = 0; l < ctx->share.pt.ncells; l++)
         ctx->part_of[ctx->share.pt.gcell[l]] = l;
+    const dist_decomp *d = &ctx->decomp;
+    int out = 0; /* a model halo cell outside the part (a halo deeper than the stencil needs) */
+    for (int i = 0; d->nrecv && i < d->rstart[d->nrecv] && !out; i++)
+        out = ctx->part_of[d->rcell[i]] < 0;
+    char msg[8] = "";
+    ctx->part_ring = dist_agree(d->comm, out, msg, sizeof msg) == 0;
     ctx->part_stale = 0;
     return 0;
 }
@@ -1459,6 +1467,10 @@ static pillar_status decomp_steps(pillar_ctx *ctx, int steps)
             dist_part_steps(ctx->part, steps);
             for (int j = 0; j < ca->n; j++)
                 session_away(&ctx->ses, ca->in[j], part_fetch, ctx);
+            if (ctx->part_ring) { /* the part's ring is the model's halo: its own exchange */
+                dist_part_exchange(ctx->part);
+                return PILLAR_OK;
+            }
             return halo_refresh_part(ctx);
         }
     } else

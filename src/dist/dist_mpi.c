@@ -146,6 +146,7 @@ dist_part *dist_part_open(int comm, dist_rank *d, const ugrid *g, fieldset f, co
     return NULL;
 }
 void dist_part_steps(dist_part *p, int steps) { (void)p, (void)steps; }
+void dist_part_exchange(dist_part *p) { (void)p; }
 void dist_part_load(dist_part *p, const ugrid *g, fieldset f) { (void)p, (void)g, (void)f; }
 void dist_part_cells(dist_part *p, int f, const int *cell, int n, void *buf, int pack)
 {
@@ -1008,6 +1009,16 @@ void dist_part_steps(dist_part *p, int steps)
         pass(p->c, &p->r, k, p->req, &p->ps);
         done += k;
     }
+}
+
+void dist_part_exchange(dist_part *p)
+{
+    const dist_rank *d = p->d;
+    double t0;
+    start_exchange(p->c, &p->r, p->req, &t0);
+    if (!p->r.nccl)
+        MPI_Waitall(d->nrecv + d->nsend, p->req, MPI_STATUSES_IGNORE);
+    unpack_all(&p->r);
 }
 
 void dist_part_load(dist_part *p, const ugrid *g, fieldset f)

@@ -188,6 +188,9 @@ dist_part *dist_part_open(int comm, dist_rank *d, const ugrid *g, fieldset f, co
 /* `steps` steps in passes of at most d->F: the ring exchanged before each while step 1's
  * interior is computed. Collective. */
 void dist_part_steps(dist_part *p, int steps);
+/* One exchange of the ring, nothing computed: afterwards every ring cell holds its owner's
+ * current value. Collective. */
+void dist_part_exchange(dist_part *p);
 /* Every input again from f on g (after the caller changed them). */
 void dist_part_load(dist_part *p, const ugrid *g, fieldset f);
 /* Input field f's values at the part's local cells cell[0..n) (d->pt's numbering; its cell l is
