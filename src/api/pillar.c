@@ -1420,6 +1420,7 @@ static int part_ready(pillar_ctx *ctx)
     e.bz = ctx->ses.bz;
     e.zslice = ctx->ses.zslice ? ctx->ses.zslice : 8;
     e.halo = ctx->ses.halo;
+    e.keep_device = ctx->ses.res != NULL; /* the handle's fields are on the current device */
     perr_capture(ctx->share_note, sizeof ctx->share_note);
     ctx->part = dist_part_open(ctx->decomp.comm, &ctx->share, &pb->ug, pb->uf, &e, ctx->part_halo,
                                sizeof ctx->part_halo);

@@ -74,11 +74,12 @@ static void bind_device(void)
 
 
 dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, int bz,
-                        int zslice)
+                        int zslice, int bind)
 {
     const ooc_part *pt = &d->pt;
     ooc_kernel k = {a, bx, by, bz, zslice, 0};
-    bind_device();
+    if (bind)
+        bind_device();
     dist_gpu *g = xalloc(sizeof *g);
     memset(g, 0, sizeof *g);
     /* a strategy with lists (graph-twopass): the rank's for the launch's blocks replace the

@@ -20,10 +20,11 @@ typedef struct dist_gpu dist_gpu;
  * its table, message buffers for every peer, strategy a with block bx x by x bz (0: default),
  * zslice levels per thread of zloop-sliced. With a strategy that has its own lists
  * (graph-twopass) it first builds the rank's for blocks of bx threads into d (dist_rank_lists),
- * which go to the device instead of the ELL lists. Raises FAULT_DEVICE on a CUDA failure; returns NULL with a message when the
+ * which go to the device instead of the ELL lists. bind: first make the launcher's local rank's
+ * GPU (modulo the devices) the current device; 0: the caller's current device. Raises FAULT_DEVICE on a CUDA failure; returns NULL with a message when the
  * strategy's launch does not fit or the lists cannot be built. */
 dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, int bz,
-                        int zslice);
+                        int zslice, int bind);
 void dist_gpu_close(dist_gpu *g);
 
 /* Halos GPU to GPU through NCCL (built with PILLAR_NCCL; otherwise each says so and fails):

@@ -383,7 +383,8 @@ static int part_open(rank_part *r, dist_rank *d, const ugrid *g, fieldset f, con
     }
     if (e->gpu) {
 #ifdef PILLAR_HAVE_CUDA
-        r->dev = dist_gpu_open(d, r->loc, e->access, e->bx, e->by, e->bz, e->zslice);
+        r->dev = dist_gpu_open(d, r->loc, e->access, e->bx, e->by, e->bz, e->zslice,
+                               !e->keep_device);
         if (!r->dev)
             return -1;
         r->sbuf = dist_gpu_send_buffer(r->dev);

@@ -86,6 +86,8 @@ typedef struct {
      * fill gives them (dist_read_local's; NULL, 0: none) */
     const int *fixed;
     int nfixed;
+    int keep_device; /* GPU: 1: the caller's current device; 0: the launcher's local rank's GPU
+                      * (modulo the devices) */
 } dist_exec;
 
 /* How a GPU run's halos travel: AUTO takes NCCL when pillar was built with it and every rank

@@ -149,7 +149,7 @@ int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a, di
     for (int r = 0; r < n; r++) {
         loc[r] = dist_fields_alloc(&d[r]);
         dist_fields_load(&d[r], sm->g, f, loc[r]);
-        g[r] = rc == 0 ? dist_gpu_open(&d[r], loc[r], a, 0, 0, 0, 8) : NULL;
+        g[r] = rc == 0 ? dist_gpu_open(&d[r], loc[r], a, 0, 0, 0, 8, 1) : NULL;
         rc = g[r] ? rc : -1;
     }
     for (int done = 0; rc == 0 && done < steps;) {

@@ -307,7 +307,7 @@ int session_steps(session *s, int steps)
     route_t route = engine_route(&ri, NULL);
     if (route == ROUTE_RANKS) {
         host_all(s);
-        dist_exec e = {s->gpu, s->access, 0, 0, 0, 8, 0, NULL, s->halo, NULL, NULL, 0, NULL, 0};
+        dist_exec e = {s->gpu, s->access, 0, 0, 0, 8, 0, NULL, s->halo, NULL, NULL, 0, NULL, 0, 0};
         dist_timing t;
         int rc = dist_mpi_run(s->comm, &pb->ug, &pb->coef, pb->s.stencil, pb->s.prec,
                               pb->s.chasing, pb->s.compressed, s->fuse ? s->fuse : 1, pb->uf,

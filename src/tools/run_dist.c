@@ -484,7 +484,7 @@ static int run_part_only(int comm, int me, int n, options *o, const mesh_header 
         return 1;
     }
     dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1, NULL,
-                   o->halo, fill_by_id, &spec, h->ncells, fixed, nfixed};
+                   o->halo, fill_by_id, &spec, h->ncells, fixed, nfixed, 0};
     dist_timing t;
     int rc = dist_mpi_run_local(comm, &L, spec.stencil, spec.prec, spec.chasing, spec.compressed, F,
                                 steps, &e, &t) == 0 ? 0 : 1;
@@ -590,7 +590,7 @@ int run_distributed(options *o, int argc, char **argv)
                        (int)PILLAR_HALO_STAGED == (int)DIST_HALO_STAGED,
                    "--halo: the settings' values are dist_exec's");
     dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1,
-                   bare ? &pb : NULL, o->halo, NULL, NULL, 0, NULL, 0};
+                   bare ? &pb : NULL, o->halo, NULL, NULL, 0, NULL, 0, 0};
     dist_timing t;
     if (dist_mpi_run(comm, &pb.ug, &pb.coef, pb.s.stencil, pb.s.prec, pb.s.chasing,
                      pb.s.compressed, F, pb.uf, steps, &e, &t) != 0)
