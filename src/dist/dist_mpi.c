@@ -153,6 +153,16 @@ void dist_part_cells(dist_part *p, int f, const int *cell, int n, void *buf, int
     (void)p, (void)f, (void)cell, (void)n, (void)buf, (void)pack;
 }
 void dist_part_close(dist_part *p) { (void)p; }
+dist_part *dist_part_open_grid(int comm, const ugrid *g, const coef_set *coef, stencil_t s,
+                               precision_t p, int chasing, int compressed, int F, fieldset f,
+                               const dist_exec *e, char *what, size_t n)
+{
+    (void)comm, (void)g, (void)coef, (void)s, (void)p, (void)chasing, (void)compressed, (void)F;
+    (void)f, (void)e, (void)what, (void)n;
+    no_mpi();
+    return NULL;
+}
+void dist_part_gather(dist_part *p, const ugrid *g, fieldset f) { (void)p, (void)g, (void)f; }
 
 #else
 
@@ -973,6 +983,7 @@ struct dist_part {
     rank_part r;
     MPI_Request *req;
     pieces ps;
+    dist_rank *owned; /* dist_part_open_grid's rank (d), freed with the part */
 };
 
 dist_part *dist_part_open(int comm, dist_rank *d, const ugrid *g, fieldset f, const dist_exec *e,
@@ -1001,6 +1012,53 @@ dist_part *dist_part_open(int comm, dist_rank *d, const ugrid *g, fieldset f, co
     }
     p->req = xalloc(sizeof(MPI_Request) * (size_t)(d->nrecv + d->nsend + 1));
     return p;
+}
+
+dist_part *dist_part_open_grid(int comm, const ugrid *g, const coef_set *coef, stencil_t s,
+                               precision_t p, int chasing, int compressed, int F, fieldset f,
+                               const dist_exec *e, char *what, size_t n)
+{
+    int me, size;
+    if (dist_comm_info(comm, &me, &size) != 0)
+        return NULL;
+    MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+    int *part = xalloc(sizeof(int) * (size_t)g->nxy);
+    if (partition(c, me, size, g, s, part) != 0) {
+        xfree(part);
+        return NULL;
+    }
+    dist_rank *d = xalloc(sizeof *d);
+    int rc = dist_rank_make(d, g, coef, part, size, me, s, p, chasing, compressed, F);
+    xfree(part);
+    if (!all_made(c, d, rc)) {
+        xfree(d);
+        return NULL;
+    }
+    rc = connect(c, d);
+    if (!all_ok(c, rc)) {
+        if (rc == 0)
+            perr("distributed run: another rank could not connect its part");
+        dist_rank_free(d);
+        xfree(d);
+        return NULL;
+    }
+    dist_part *pt = dist_part_open(comm, d, g, f, e, what, n);
+    if (!pt) {
+        dist_rank_free(d);
+        xfree(d);
+        return NULL;
+    }
+    pt->owned = d; /* the part keeps the rank */
+    return pt;
+}
+
+void dist_part_gather(dist_part *p, const ugrid *g, fieldset f)
+{
+#ifdef PILLAR_HAVE_CUDA
+    if (p->r.dev)
+        dist_gpu_store(p->r.dev, p->r.loc);
+#endif
+    gather(p->c, p->d, g, p->r.loc, f, 0);
 }
 
 void dist_part_steps(dist_part *p, int steps)
@@ -1048,6 +1106,10 @@ void dist_part_close(dist_part *p)
     if (!p)
         return;
     part_close(&p->r);
+    if (p->owned) {
+        dist_rank_free(p->owned);
+        xfree(p->owned);
+    }
     xfree(p->req);
     xfree(p);
 }

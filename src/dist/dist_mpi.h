@@ -178,7 +178,7 @@ int dist_mpi_run_local(int comm, const dist_local *L, stencil_t s, precision_t p
  * The passes of dist_mpi_run on rank d's part (made and its send lists connected, e.g. by
  * dist_decomp_share), its fields kept where it computes them (the host, or the device with
  * e->gpu) between calls, so that a time loop of one step a call moves nothing but the ring. */
-typedef struct dist_part dist_part;
+typedef struct dist_part dist_part; /* (session.h names it struct dist_part) */
 
 /* Opens rank d's part over comm: its local fields from f on g (every input at every local cell
  * and level, dist_fields_load), on the device with e->gpu (e->access and its block shape), the
@@ -200,6 +200,16 @@ void dist_part_load(dist_part *p, const ugrid *g, fieldset f);
  * part's current state (pack) or into it. Local. */
 void dist_part_cells(dist_part *p, int f, const int *cell, int n, void *buf, int pack);
 void dist_part_close(dist_part *p);
+
+/* dist_part_open for the whole-grid path (dist_mpi_run's arguments, the state f on g on every
+ * rank): partitions g once (METIS on rank 0), makes the rank's share and its lists; the part
+ * keeps and frees them. Collective; NULL on every rank after a message. */
+dist_part *dist_part_open_grid(int comm, const ugrid *g, const coef_set *coef, stencil_t s,
+                               precision_t p, int chasing, int compressed, int F, fieldset f,
+                               const dist_exec *e, char *what, size_t n);
+/* Every rank's own cells of the carried fields into f on g, on every rank (dist_mpi_run's
+ * gather). Collective. */
+void dist_part_gather(dist_part *p, const ugrid *g, fieldset f);
 
 /* ---- collectives for the other files of src/dist (dist_decomp.c): mpi.h stays here ---- */
 

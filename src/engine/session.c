@@ -50,6 +50,8 @@ void session_close(session *s)
         CK(cudaFree(s->dstage));
     share_cells_free(&s->cells);
 #endif
+    dist_part_close(s->ranks);
+    s->ranks = NULL;
     s->res = NULL;
     s->dcell = NULL;
     s->dbad = NULL;
@@ -64,6 +66,7 @@ void session_host_wrote(session *s, int k)
     s->host_ok[k] = 1;
     s->dev_ok[k] = 0;
     s->away[k] = 0;
+    s->ranks_stale |= k < nin_of(s);
 }
 
 #ifdef PILLAR_HAVE_CUDA
@@ -290,6 +293,33 @@ static int gpu_steps(session *s, route_t route, int steps, size_t budget)
 }
 #endif
 
+/* `steps` steps over the MPI ranks of s->comm: the rank's part (opened at the first call,
+ * partitioned once; its inputs loaded again after the caller set one: local), its passes, then
+ * every rank's own cells gathered into every rank's host copy (the whole state on every rank,
+ * as docs/api.md's pillar_set_comm promises). Collective. */
+static int ranks_steps(session *s, int steps)
+{
+    problem *pb = s->pb;
+    host_all(s);
+    if (!s->ranks) {
+        dist_exec e = {s->gpu, s->access, 0, 0, 0, 8, 0, NULL, s->halo, NULL, NULL, 0, NULL, 0,
+                       s->res != NULL};
+        char what[160];
+        s->ranks = dist_part_open_grid(s->comm, &pb->ug, &pb->coef, pb->s.stencil, pb->s.prec,
+                                       pb->s.chasing, pb->s.compressed, s->fuse ? s->fuse : 1,
+                                       pb->uf, &e, what, sizeof what);
+        if (!s->ranks)
+            return -1;
+    } else if (s->ranks_stale) {
+        dist_part_load(s->ranks, &pb->ug, pb->uf);
+    }
+    s->ranks_stale = 0;
+    dist_part_steps(s->ranks, steps);
+    dist_part_gather(s->ranks, &pb->ug, pb->uf);
+    state_ran(s, 0);
+    return 0;
+}
+
 int session_steps(session *s, int steps)
 {
     problem *pb = s->pb;
@@ -305,16 +335,8 @@ int session_steps(session *s, int steps)
     /* the engine's one decision (route.h); the library runs out of core only when it must */
     route_in ri = {s->comm_set, s->gpu, OOC_AUTO, s->persistent, 0, 1, need, budget};
     route_t route = engine_route(&ri, NULL);
-    if (route == ROUTE_RANKS) {
-        host_all(s);
-        dist_exec e = {s->gpu, s->access, 0, 0, 0, 8, 0, NULL, s->halo, NULL, NULL, 0, NULL, 0, 0};
-        dist_timing t;
-        int rc = dist_mpi_run(s->comm, &pb->ug, &pb->coef, pb->s.stencil, pb->s.prec,
-                              pb->s.chasing, pb->s.compressed, s->fuse ? s->fuse : 1, pb->uf,
-                              steps, &e, &t);
-        state_ran(s, 0);
-        return rc;
-    }
+    if (route == ROUTE_RANKS)
+        return ranks_steps(s, steps);
     if (route == ROUTE_CPU) {
         host_all(s);
         iter_run_incore(pb, pb->uf, steps);

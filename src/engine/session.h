@@ -51,6 +51,10 @@ typedef struct {
     unsigned long long *dbad; /* device: the first bad value of a device set */
     void *dstage;            /* device: a caller-sized array that host arrays cross through */
     share_cells cells;       /* session_cells' device lists and buffer */
+    /* steps over MPI ranks (comm_set): the rank's part, kept open across calls (partitioned
+     * once), its inputs loaded again after one was set (ranks_stale) */
+    struct dist_part *ranks;
+    int ranks_stale;
 } session;
 
 /* A session on problem pb (its host fields pb->uf) in user order u. Nothing is allocated on the
