@@ -76,6 +76,7 @@ static void device_wrote(session *s, int k)
     s->dev_ok[k] = 1;
     s->host_ok[k] = 0;
     s->away[k] = 0;
+    s->ranks_stale |= k < nin_of(s);
 }
 #endif
 
