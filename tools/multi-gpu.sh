@@ -39,6 +39,8 @@
 #      MGPU_FLAGS_hdiff (the same for one stencil, before MGPU_FLAGS),
 #      MGPU_SUSTAINED (1: also the single-GPU rate over MGPU_STEPS steps in core; 0: not),
 #      MGPU_CLOCKS (1: log the cards' clocks and power while measuring, clocks.csv; 0: not),
+#      MGPU_DECOMP (1: also a model's own decomposition through the library, decomp_loop, on 1
+#      and G ranks: decomp.md; 0: not),
 #      MGPU_PREP (only: build, test and make the spheres, then stop: they stay for a later call),
 #      PILLAR_NCCL_CTA_POLICY (default, efficiency, zero: passed to the ranks; use a fresh MGPU_KEEP),
 #      MGPU_BACKEND (gpu; cpu checks the script on a machine without GPUs), MGPU_DRY (1: on one GPU, ranks sharing it:
@@ -233,6 +235,42 @@ for halo in $halos; do
     done
 done
 } 2>&1 | tee "$out/runs.txt"
+# a model's own decomposition through the library (examples/c/decomp_loop.c): laplap on a
+# lattice of 4096 x 1536 P cells (about the spheres' cells a GPU) x L levels in strips of rows, P
+# ranks for P = 1 and G, T steps as a loop of pillar_step(1) and as one pillar_step(T), timed only
+# (--no-check); into $keep/decomp/laplap-weak-P.txt (MGPU_DECOMP=0: not run)
+dl=$build/tests/decomp_loop
+if [ "${MGPU_DECOMP:-1}" != 0 ] && [ -x "$dl" ]; then
+    mkdir -p "$keep/decomp"
+    for P in 1 "$last"; do
+        f="$keep/decomp/laplap-weak-$P.txt"
+        [[ "decomp/laplap-weak-$P" =~ ${MGPU_RUNS:-.} ]] || continue
+        grep -q '^  one pillar_step' "$f" 2>/dev/null && continue
+        phase begin "decomp/laplap-weak-$P"
+        timeout -k 10 "${MGPU_TIMEOUT:-240}" mpirun -np "$P" --bind-to none -x NCCL_NVLS_ENABLE \
+            "$dl" --size "4096x$((1536 * P))x$L" --steps "$T" --backend "${MGPU_BACKEND:-gpu}" \
+            --no-check >"$f" 2>&1 || { fail=1; tail -n 5 "$f"; }
+        phase end "decomp/laplap-weak-$P"
+    done
+    d1=$(awk '/loop of pillar_step/ {print $(NF-3)}' "$keep/decomp/laplap-weak-1.txt" 2>/dev/null)
+    {
+        echo "## A model's own decomposition through the library (examples/c/decomp_loop.c)"
+        echo
+        echo "laplap, 4096 x 1536 P cells x $L levels in strips of rows, $T steps; ms a step"
+        echo
+        echo "| ranks | loop of pillar_step(1) | one pillar_step($T) | weak efficiency of the loop |"
+        echo "|---|---:|---:|---:|"
+        for P in 1 "$last"; do
+            f="$keep/decomp/laplap-weak-$P.txt"
+            a=$(awk '/loop of pillar_step/ {print $(NF-3)}' "$f" 2>/dev/null)
+            b=$(awk '/one pillar_step/ {print $(NF-3)}' "$f" 2>/dev/null)
+            e=$(python3 -c "print('%.1f%%' % (100 * $d1 / $a))" 2>/dev/null || echo -)
+            echo "| $P | ${a:--} | ${b:--} | $e |"
+        done
+        echo
+    } >"$out/decomp.md"
+    cp "$keep/decomp"/*.txt "$out/" 2>/dev/null
+fi
 [ -n "$clocks" ] && kill "$clocks" 2>/dev/null
 grep -q 'exit [1-9]' "$out/runs.txt" && fail=1
 # bit-exact: every run on several ranks (each halo path kept so far) against the same sphere's run
@@ -272,6 +310,7 @@ for d in "$keep"/*/; do
     cp "$keep"/one/*.txt "$out/$h/" 2>/dev/null
     python3 tools/multi-gpu-summary.py "$out/$h" "$N" "$L" "$T" "$ranks" "$out" || fail=1
 done | tee "$out/summary.md"
+[ -s "$out/decomp.md" ] && tee -a "$out/summary.md" <"$out/decomp.md"
 [ -s "$out/clocks.csv" ] && [ -s "$out/phases.txt" ] &&
     python3 tools/gpu-clocks.py "$out/clocks.csv" "$out/phases.txt" | tee -a "$out/summary.md"
 exit $fail
