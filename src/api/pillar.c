@@ -1425,8 +1425,10 @@ static int part_ready(pillar_ctx *ctx)
     ctx->part = dist_part_open(ctx->decomp.comm, &ctx->share, &pb->ug, pb->uf, &e, ctx->part_halo,
                                sizeof ctx->part_halo);
     perr_capture(NULL, 0);
-    if (!ctx->part)
+    if (!ctx->part) { /* every rank says what the one that refused said (NULL on every rank) */
+        dist_agree(ctx->decomp.comm, 1, ctx->share_note, sizeof ctx->share_note);
         return -1;
+    }
     ctx->part_of = xalloc(sizeof(int) * (size_t)pb->ug.nxy);
     for (int c = 0; c < pb->ug.nxy; c++)
         ctx->part_of[c] = -1;
