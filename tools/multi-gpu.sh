@@ -277,7 +277,7 @@ grep -q 'exit [1-9]' "$out/runs.txt" && fail=1
 # on one rank, and the two paths against each other
 for d in "$keep"/*/; do
     h=$(basename "$d")
-    [ "$h" = one ] && continue
+    [ "$h" = one ] || [ "$h" = decomp ] && continue
     for f in "$d"*.txt; do
         [ -f "$f" ] || continue
         name=$(basename "$f" .txt) st=${name%%-*}
@@ -304,7 +304,7 @@ grep -q DIFFER "$out/checks.txt" && fail=1
 # the tables: each halo path's runs with the one-rank runs beside them
 for d in "$keep"/*/; do
     h=$(basename "$d")
-    [ "$h" = one ] && continue
+    [ "$h" = one ] || [ "$h" = decomp ] && continue
     mkdir -p "$out/$h"
     cp "$d"* "$out/$h/" 2>/dev/null
     cp "$keep"/one/*.txt "$out/$h/" 2>/dev/null
