@@ -122,6 +122,23 @@ void resident_get(resident *r, int k, void *host)
     CK(cudaStreamSynchronize(r->stream));
 }
 
+void resident_pair(resident *r, int k, void **cur, void **other)
+{
+    int o = carried_pair(r, k);
+    *cur = r->d.p[k];
+    *other = o >= 0 ? r->d.p[o] : NULL;
+}
+
+void resident_swap(resident *r, int k)
+{
+    int o = carried_pair(r, k);
+    if (o < 0)
+        return;
+    void *swap = r->d.p[k];
+    r->d.p[k] = r->d.p[o];
+    r->d.p[o] = swap;
+}
+
 void *resident_field(resident *r, int k) { return r->d.p[k]; }
 
 void *resident_scratch(resident *r) { return r->scratch; }

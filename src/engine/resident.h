@@ -43,6 +43,13 @@ void resident_close(resident *r);
 void resident_put(resident *r, int k, const void *host);
 void resident_get(resident *r, int k, void *host);
 
+/* Carried field k's two device arrays: the one that holds the state (*cur) and its twin
+ * (*other: the array the next step writes, holding the same values wherever no step writes).
+ * A caller that wrote the new state into *other itself (the on-chip launch) makes it the state
+ * with resident_swap. */
+void resident_pair(resident *r, int k, void **cur, void **other);
+void resident_swap(resident *r, int k);
+
 /* The device array that holds field k now (the grid's layout), for renumbering on the device. */
 void *resident_field(resident *r, int k);
 /* After field k's device array was rewritten in place by the caller (on resident_stream):

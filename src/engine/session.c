@@ -13,6 +13,7 @@
 #include "src/exec/gpu.h"
 #include "src/exec/gpu_launch.h"
 #include "src/plan/ooc_gpu.h"
+#include "src/plan/persist_onchip.h"
 #include "src/plan/persist_run.h"
 #endif
 
@@ -52,6 +53,10 @@ void session_close(session *s)
 #endif
     dist_part_close(s->ranks);
     s->ranks = NULL;
+#ifdef PILLAR_HAVE_CUDA
+    onchip_close(s->onchip);
+#endif
+    s->onchip = NULL;
     s->res = NULL;
     s->dcell = NULL;
     s->dbad = NULL;
@@ -263,15 +268,65 @@ static int streamed_steps(session *s, int steps, size_t budget)
     return rc;
 }
 
+/* Persistent steps on chip on the resident fields: the on-chip launch's tables opened once (for
+ * laplap, hdiff and lap, where resident fields and the launch fit), each call one cooperative
+ * launch on the device's arrays, nothing across the link. Returns 1 after the steps (*rc their
+ * status), 0 where it does not run (the host path runs then; the refusal is kept silent, as the
+ * host path's persist_run says again why it does not run on chip). */
+static int onchip_resident_steps(session *s, int steps, int *rc)
+{
+    problem *pb = s->pb;
+    stencil_t st = pb->s.stencil;
+    if (s->onchip_refused || (st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP))
+        return 0;
+    int r = resident_ready(s);
+    if (r <= 0) {
+        s->onchip_refused = 1;
+        return 0;
+    }
+    if (!s->onchip) {
+        onchip_request oq = {0, 0, -1, 1, ONCHIP_PARTS_RUNS, 1}; /* as persist_run's */
+        char msg[400];
+        perr_saved saved = perr_capture_save();
+        perr_capture(msg, sizeof msg);
+        s->onchip = onchip_open(pb, &oq);
+        perr_capture_restore(saved);
+        if (!s->onchip) {
+            s->onchip_refused = 1;
+            return 0;
+        }
+    }
+    device_inputs(s);
+    if (resident_sync(s->res) != 0) {
+        *rc = -1;
+        return 1;
+    }
+    int k = iter_carried(st)->in[0];
+    void *cur, *other;
+    resident_pair(s->res, k, &cur, &other);
+    onchip_timing t;
+    *rc = onchip_steps(s->onchip, cur, other,
+                       st == ST_HDIFF ? resident_field(s->res, 1) : NULL, steps, &t);
+    if (*rc == 0 && steps % 2)
+        resident_swap(s->res, k);
+    resident_settle(s->res); /* inputs bound in place hold the new state */
+    state_ran(s, 1);
+    *rc = in_place_done(s, *rc);
+    return 1;
+}
+
 /* The GPU's leaves of the decision tree. */
 static int gpu_steps(session *s, route_t route, int steps, size_t budget)
 {
     problem *pb = s->pb;
+    int rc = 0;
+    if (route == ROUTE_PERSISTENT && onchip_resident_steps(s, steps, &rc))
+        return rc;
     if (route == ROUTE_PERSISTENT) { /* one cooperative launch (docs/persistent.md) */
         host_all(s);
         persist_run_timing pt; /* on chip where the stencil has such kernels */
-        int rc = persist_run(pb, pb->uf, steps,
-                             &(persist_request){0, 0, 0, 0, PERSIST_LISTS_AUTO}, &pt);
+        rc = persist_run(pb, pb->uf, steps, &(persist_request){0, 0, 0, 0, PERSIST_LISTS_AUTO},
+                         &pt);
         state_ran(s, 0);
         return rc;
     }
@@ -288,7 +343,7 @@ static int gpu_steps(session *s, route_t route, int steps, size_t budget)
         }
     }
     host_all(s); /* streamed, or in core where the strategy has no resident kernels */
-    int rc = streamed_steps(s, steps, budget);
+    rc = streamed_steps(s, steps, budget);
     state_ran(s, 0);
     return rc;
 }

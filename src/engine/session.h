@@ -55,6 +55,10 @@ typedef struct {
      * once), its inputs loaded again after one was set (ranks_stale) */
     struct dist_part *ranks;
     int ranks_stale;
+    /* persistent on, on the GPU: the on-chip launch's tables on the device, run on the resident
+     * fields (opened at the first such step; onchip_refused: it refused, the host path runs) */
+    struct onchip_run *onchip;
+    int onchip_refused;
 } session;
 
 /* A session on problem pb (its host fields pb->uf) in user order u. Nothing is allocated on the

@@ -68,17 +68,25 @@ static int build_parts(persist_parts *P, const ugrid *g, int nblocks, int depth,
     return 0;
 }
 
-int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
-                       onchip_timing *t)
+/* An open on-chip run (persist_onchip.h): the launch's shape and tables on the device. */
+struct onchip_run {
+    const problem *pb;
+    int which, nblocks, threads, variant, nz;
+    const void *fn;
+    size_t smem, es;
+    persist_parts P;
+    onchip_params A;  /* every table; state, other, coeff and steps set by each onchip_steps */
+    void *dev[12];    /* the device tables and export buffers, freed by onchip_close */
+};
+
+onchip_run *onchip_open(const problem *pb, const onchip_request *r)
 {
-    memset(t, 0, sizeof *t);
-    double t0 = now_ms();
     const ugrid *g = &pb->ug;
     stencil_t st = pb->s.stencil;
-    if ((st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP && st != ST_GRAPHLAP) || steps < 1) {
-        perr("on-chip persistent run: laplap, hdiff, lap and graphlap only, and at least one step "
-             "(%s, %d steps)", stencil_table[st].name, steps);
-        return -1;
+    if (st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP && st != ST_GRAPHLAP) {
+        perr("on-chip persistent run: laplap, hdiff, lap and graphlap only (%s)",
+             stencil_table[st].name);
+        return NULL;
     }
     int which = st == ST_LAP         ? ONCHIP_LAP
                 : st == ST_HDIFF    ? ONCHIP_HDIFF
@@ -92,19 +100,19 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     CK(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     if (!coop) {
         perr("on-chip persistent run: this device has no cooperative launches");
-        return -1;
+        return NULL;
     }
     size_t es = prec_size(pb->s.prec);
     int threads = r->threads > 0 ? r->threads : ONCHIP_MAX_THREADS;
     if (threads > ONCHIP_MAX_THREADS) {
         perr("on-chip persistent run: %d threads a block, at most %d", threads,
              ONCHIP_MAX_THREADS);
-        return -1;
+        return NULL;
     }
     int nblocks = r->blocks > 0 ? r->blocks : sms;
     persist_parts P;
     if (build_parts(&P, g, nblocks, which == ONCHIP_LAP ? 1 : 2, r->parts, lists) != 0)
-        return -1;
+        return NULL;
     /* lap reads the four neighbours of every own cell, laplap's two passes those of every own
      * and ring-1 entry (graphlap: their lists, up to each row's degree) */
     const int W = P.width;
@@ -118,7 +126,7 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
                  persist_parts_cell(&P, g, b, (int)(i / W - P.tstart[b])), b,
                  lists ? "listed" : rel_name[i % W]);
             persist_parts_free(&P);
-            return -1;
+            return NULL;
         }
     int variant = onchip_variant(r->prefetch, threads, P.slots_max, r->rows);
     const void *fn = onchip_kernels[which][pb->s.prec][variant];
@@ -142,93 +150,138 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
              "(%d cached levels) cannot all be resident (%d a SM, %d SMs, %d bytes a block at "
              "most)", nblocks, threads, smem, A.levels, per_sm, sms, smem_max);
         persist_parts_free(&P);
-        return -1;
+        return NULL;
     }
+    onchip_run *h = xalloc(sizeof *h);
+    memset(h, 0, sizeof *h);
     unsigned char *exported = xalloc((size_t)g->nxy);
+    memset(exported, 0, (size_t)g->nxy);
     for (long i = 0; i < P.export_all; i++)
         exported[P.exports[i]] = 1;
-    size_t nb1 = sizeof(int32_t) * (size_t)(nblocks + 1), bytes = es * g->len;
-    int32_t *d_own0 = gpu_upload(P.own0, nb1), *d_r1s = gpu_upload(P.r1start, nb1);
-    int32_t *d_ownl = P.contiguous ? NULL : gpu_upload(P.own, sizeof(int32_t) * (size_t)P.n);
-    int32_t *d_r2s = gpu_upload(P.r2start, nb1), *d_ts = gpu_upload(P.tstart, nb1);
-    int32_t *d_r1 = gpu_upload(P.ring1, sizeof(int32_t) * (size_t)P.r1start[nblocks]);
-    int32_t *d_r2 = gpu_upload(P.ring2, sizeof(int32_t) * (size_t)P.r2start[nblocks]);
-    uint16_t *d_tab = gpu_upload(P.tab, sizeof(uint16_t) * (size_t)W * (size_t)P.tstart[nblocks]);
-    unsigned char *d_deg = lists ? gpu_upload(P.deg, (size_t)P.tstart[nblocks]) : NULL;
-    unsigned char *d_x = gpu_upload(exported, (size_t)g->nxy);
-    void *d_state = gpu_upload(f.p[0], bytes), *d_other = gpu_upload(f.p[0], bytes);
-    /* hdiff's fields: in, coeff, out */
-    void *d_coeff = which == ONCHIP_HDIFF ? gpu_upload(f.p[1], bytes) : NULL;
+    size_t nb1 = sizeof(int32_t) * (size_t)(nblocks + 1);
+    A.own0 = h->dev[0] = gpu_upload(P.own0, nb1);
+    A.r1start = h->dev[1] = gpu_upload(P.r1start, nb1);
+    A.own = h->dev[2] = P.contiguous ? NULL : gpu_upload(P.own, sizeof(int32_t) * (size_t)P.n);
+    A.r2start = h->dev[3] = gpu_upload(P.r2start, nb1);
+    A.tstart = h->dev[4] = gpu_upload(P.tstart, nb1);
+    A.ring1 = h->dev[5] = gpu_upload(P.ring1, sizeof(int32_t) * (size_t)P.r1start[nblocks]);
+    A.ring2 = h->dev[6] = gpu_upload(P.ring2, sizeof(int32_t) * (size_t)P.r2start[nblocks]);
+    A.tab = h->dev[7] = gpu_upload(P.tab, sizeof(uint16_t) * (size_t)W * (size_t)P.tstart[nblocks]);
+    A.deg = h->dev[8] = lists ? gpu_upload(P.deg, (size_t)P.tstart[nblocks]) : NULL;
+    A.exported = h->dev[9] = gpu_upload(exported, (size_t)g->nxy);
+    xfree(exported);
     size_t xbytes = es * (size_t)g->nxy * (size_t)(A.levels > 0 ? A.levels : 1);
-    void *d_xb[2];
-    for (int q = 0; q < 2; q++) {
-        CK(cudaMalloc(&d_xb[q], xbytes));
-        for (int z = 0; z < A.levels; z++) /* every cell's initial value (the halo's for good) */
-            CK(cudaMemcpy((char *)d_xb[q] + es * (size_t)z * g->nxy,
-                          (const char *)f.p[0] + es * (size_t)z * g->zstride, es * g->nxy,
-                          cudaMemcpyHostToDevice));
-    }
-    A.state = d_state;
-    A.other = d_other;
-    A.xb0 = d_xb[0];
-    A.xb1 = d_xb[1];
-    A.own0 = d_own0;
-    A.own = d_ownl;
-    A.r1start = d_r1s;
-    A.ring1 = d_r1;
-    A.r2start = d_r2s;
-    A.ring2 = d_r2;
-    A.tstart = d_ts;
-    A.tab = d_tab;
-    A.deg = d_deg;
-    A.exported = d_x;
-    A.coeff = d_coeff;
+    for (int q = 0; q < 2; q++)
+        CK(cudaMalloc(&h->dev[10 + q], xbytes));
+    A.xb0 = h->dev[10];
+    A.xb1 = h->dev[11];
     A.zs = g->zstride;
     A.nz = nz;
     A.nxy = g->nxy;
     A.c0 = g->nhalo;
-    A.steps = steps;
+    h->pb = pb;
+    h->which = which;
+    h->nblocks = nblocks;
+    h->threads = threads;
+    h->variant = variant;
+    h->nz = nz;
+    h->fn = fn;
+    h->smem = smem;
+    h->es = es;
+    h->P = P;
+    h->A = A;
+    return h;
+}
 
+int onchip_steps(onchip_run *h, void *state, void *other, const void *coeff, int steps,
+                 onchip_timing *t)
+{
+    const ugrid *g = &h->pb->ug;
+    onchip_params A = h->A;
+    memset(t, 0, sizeof *t);
+    if (steps < 1) {
+        perr("on-chip persistent run: at least one step (%d)", steps);
+        return -1;
+    }
+    for (int q = 0; q < 2; q++) /* every cell's value at the cached levels (the halo's for good) */
+        if (A.levels > 0)
+            CK(cudaMemcpy2D(h->dev[10 + q], h->es * (size_t)g->nxy, state,
+                            h->es * (size_t)g->zstride, h->es * (size_t)g->nxy,
+                            (size_t)A.levels, cudaMemcpyDeviceToDevice));
+    A.state = state;
+    A.other = other;
+    A.coeff = h->which == ONCHIP_HDIFF ? coeff : NULL;
+    A.steps = steps;
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
     void *args[] = {&A};
     CK(cudaEventRecord(e0, 0));
-    cudaError_t e = cudaLaunchCooperativeKernel(fn, (dim3){(unsigned)nblocks, 1, 1},
-                                                (dim3){(unsigned)threads, 1, 1}, args, smem, 0);
+    cudaError_t e = cudaLaunchCooperativeKernel(h->fn, (dim3){(unsigned)h->nblocks, 1, 1},
+                                                (dim3){(unsigned)h->threads, 1, 1}, args, h->smem,
+                                                0);
     CK(cudaEventRecord(e1, 0));
     int rc = 0;
     if (e != cudaSuccess) {
         cudaGetLastError();
         perr("on-chip persistent run: the cooperative launch of %d blocks x %d threads was "
-             "refused: %s", nblocks, threads, cudaGetErrorString(e));
+             "refused: %s", h->nblocks, h->threads, cudaGetErrorString(e));
         rc = -1;
     }
     CK(cudaEventSynchronize(e1));
     CK(cudaGetLastError());
     float ms = 0;
     CK(cudaEventElapsedTime(&ms, e0, e1));
-    if (rc == 0) { /* after an odd number of steps the state is in `other` */
-        CK(cudaMemcpy(f.p[0], steps % 2 ? d_other : d_state, bytes, cudaMemcpyDeviceToHost));
-        t->blocks = nblocks;
-        t->threads = threads;
-        t->levels = A.levels;
-        t->metis = !P.contiguous;
-        t->prefetch = onchip_variant_prefetch[variant];
-        t->rows = onchip_variant_rows[variant];
-        onchip_device dev = onchip_device_h100();
-        t->predicted_s = onchip_predict(&P, which, nz, A.levels, es, &dev).step_s;
-        t->smem = smem;
-        t->kernel_s = ms * 1e-3;
-    }
     CK(cudaEventDestroy(e0));
     CK(cudaEventDestroy(e1));
-    void *frees[] = {d_own0, d_ownl, d_r1s, d_r2s, d_ts, d_r1, d_r2, d_tab, d_deg, d_x, d_state, d_other,
-                     d_xb[0], d_xb[1], d_coeff};
-    for (size_t i = 0; i < sizeof frees / sizeof frees[0]; i++)
-        CK(cudaFree(frees[i]));
-    xfree(exported);
-    persist_parts_free(&P);
+    if (rc != 0)
+        return -1;
+    t->blocks = h->nblocks;
+    t->threads = h->threads;
+    t->levels = A.levels;
+    t->metis = !h->P.contiguous;
+    t->prefetch = onchip_variant_prefetch[h->variant];
+    t->rows = onchip_variant_rows[h->variant];
+    onchip_device dev = onchip_device_h100();
+    t->predicted_s = onchip_predict(&h->P, h->which, h->nz, A.levels, h->es, &dev).step_s;
+    t->smem = h->smem;
+    t->kernel_s = ms * 1e-3;
+    return 0;
+}
+
+void onchip_close(onchip_run *h)
+{
+    if (!h)
+        return;
+    for (size_t i = 0; i < sizeof h->dev / sizeof h->dev[0]; i++)
+        CK(cudaFree(h->dev[i]));
+    persist_parts_free(&h->P);
+    xfree(h);
+}
+
+int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
+                       onchip_timing *t)
+{
+    memset(t, 0, sizeof *t);
+    double t0 = now_ms();
+    if (steps < 1) {
+        perr("on-chip persistent run: at least one step (%d)", steps);
+        return -1;
+    }
+    onchip_run *h = onchip_open(pb, r);
+    if (!h)
+        return -1;
+    size_t bytes = prec_size(pb->s.prec) * pb->ug.len;
+    void *d_state = gpu_upload(f.p[0], bytes), *d_other = gpu_upload(f.p[0], bytes);
+    /* hdiff's fields: in, coeff, out */
+    void *d_coeff = pb->s.stencil == ST_HDIFF ? gpu_upload(f.p[1], bytes) : NULL;
+    int rc = onchip_steps(h, d_state, d_other, d_coeff, steps, t);
+    if (rc == 0) /* after an odd number of steps the state is in `other` */
+        CK(cudaMemcpy(f.p[0], steps % 2 ? d_other : d_state, bytes, cudaMemcpyDeviceToHost));
+    CK(cudaFree(d_state));
+    CK(cudaFree(d_other));
+    CK(cudaFree(d_coeff));
+    onchip_close(h);
     t->total_s = (now_ms() - t0) * 1e-3;
     return rc;
 }

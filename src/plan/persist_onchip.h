@@ -46,4 +46,19 @@ typedef struct {
 int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
                        onchip_timing *t);
 
+/* The same in three parts, for fields that stay on the device between runs (the library's
+ * resident fields, src/engine/session.c): onchip_open builds the parts and puts the launch's
+ * tables and export buffers on the device, refusing as persist_onchip_run does (NULL after a
+ * message); onchip_steps advances the state held in the device array `state` (the grid's layout;
+ * `other` its twin, holding the same values wherever no step writes: the halo cells, the levels
+ * no step computes; coeff: hdiff's coefficients on the device, else NULL) by `steps` >= 1 steps in
+ * one cooperative launch and waits: the new state is in `other` after an odd number of steps,
+ * else in `state`; 0 with t filled (its total_s 0), or -1 after a message (the launch refused:
+ * nothing changed). onchip_close frees the device tables. */
+typedef struct onchip_run onchip_run;
+onchip_run *onchip_open(const problem *pb, const onchip_request *r);
+int onchip_steps(onchip_run *h, void *state, void *other, const void *coeff, int steps,
+                 onchip_timing *t);
+void onchip_close(onchip_run *h);
+
 #endif
