@@ -2,9 +2,12 @@
  * live (host, device or both) and how a run is made of them. Every pillar_step and pillar_apply
  * of include/pillar.h comes here, and session_steps / session_apply hold the one decision tree:
  *
- *   steps:  over MPI ranks (a communicator was given)          src/dist/dist_mpi.h
+ *   steps:  over MPI ranks (a communicator was given): a part   src/dist/dist_mpi.h
+ *           kept across calls (dist_part_open_grid)
  *           on the CPU                                          src/exec/iterate.h
- *           GPU, option persistent on: one cooperative launch   src/plan/persist_gpu.h
+ *           GPU, option persistent on: one cooperative launch,  src/plan/persist_onchip.h
+ *           on chip on the resident fields where it can, else   src/plan/persist_run.h
+ *           on the host copies
  *           GPU, the fields fit the device: resident            src/engine/resident.h
  *           GPU, larger than the device: out of core, streamed  src/plan/ooc_gpu.h
  *   apply:  on the CPU; GPU resident; GPU through the benchmark runner for the strategies that
@@ -13,7 +16,9 @@
  * On the GPU in core the fields stay on the device between calls: made once (at the first run
  * or device-array call), each step is a kernel launch, and a field crosses the host link only
  * when the caller sets or reads it on the host — once each way. The paths that run on host
- * fields (CPU, MPI, persistent, out of core) take the host copies, brought up to date first.
+ * fields (CPU, MPI, persistent off chip, out of core) take the host copies, brought up to date
+ * first. A field may also be current only where the caller keeps it (session_away: a model
+ * decomposition's part), fetched when a copy here is needed.
  *
  * The session owns none of the problem or the user order: the caller (src/api/pillar.c) does,
  * and keeps them alive while the session is open. Functions return 0 or -1 after a message
