@@ -2,7 +2,7 @@
  * model developer gets from libpillar on the GPU, to set beside the kernels of `pillar run`.
  *
  * usage: api_loop (--lattice NXxNYxNZ | --mesh FILE) [--stencil S] [--precision P]
- *                 [--steps T] [--runs R] [--csv FILE]
+ *                 [--persistent on|off|auto] [--steps T] [--runs R] [--csv FILE]
  *
  * The grid: a bounded NX x NY lattice with NZ levels, its cells in row-major order (the
  * quad table built here, as a model would), or a pillar mesh file (pillar_grid_file). The
@@ -74,7 +74,7 @@ static double median(double *v, int n)
 }
 
 typedef struct {
-    const char *stencil, *precision, *mesh, *backend;
+    const char *stencil, *precision, *mesh, *backend, *persistent;
     int nx, ny, nz;
 } setup_args;
 
@@ -102,6 +102,7 @@ static pillar_ctx *make(const setup_args *a, const int *nbr)
     die_api(ctx, pillar_set_option(ctx, "stencil", a->stencil), "stencil");
     die_api(ctx, pillar_set_option(ctx, "precision", a->precision), "precision");
     die_api(ctx, pillar_set_option(ctx, "backend", a->backend), "backend");
+    die_api(ctx, pillar_set_option(ctx, "persistent", a->persistent), "persistent");
     if (a->mesh)
         die_api(ctx, pillar_grid_file(ctx, a->mesh), "pillar_grid_file");
     else
@@ -131,7 +132,7 @@ static long differ(const double *a, const double *b, size_t n)
 
 int main(int argc, char **argv)
 {
-    setup_args a = {"laplap", "double", NULL, "gpu", 0, 0, 0};
+    setup_args a = {"laplap", "double", NULL, "gpu", "auto", 0, 0, 0};
     int steps = 100, runs = 10;
     const char *csv = NULL;
     for (int i = 1; i < argc; i++) {
@@ -144,6 +145,8 @@ int main(int argc, char **argv)
             a.stencil = argv[++i];
         else if (!strcmp(argv[i], "--precision") && i + 1 < argc)
             a.precision = argv[++i];
+        else if (!strcmp(argv[i], "--persistent") && i + 1 < argc)
+            a.persistent = argv[++i];
         else if (!strcmp(argv[i], "--steps") && i + 1 < argc)
             steps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
@@ -152,7 +155,8 @@ int main(int argc, char **argv)
             csv = argv[++i];
         else {
             fprintf(stderr, "usage: api_loop (--lattice NXxNYxNZ | --mesh FILE) [--stencil S] "
-                            "[--precision P] [--steps T] [--runs R] [--csv FILE]\n");
+                            "[--precision P] [--persistent on|off|auto] [--steps T] [--runs R] "
+                            "[--csv FILE]\n");
             return 2;
         }
     }
