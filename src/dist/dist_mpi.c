@@ -515,18 +515,23 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
 /* The exchange alone: `reps` bare exchanges (receives posted, pack, send, MPI_Waitall, unpack;
  * nothing computed), each after a barrier; the median's seconds. Unpacking puts the peers' current
  * own values into the ring, which nothing reads afterwards (the gather takes own cells only). */
+/* One exchange of the ring, nothing computed: receives posted, pack, send, wait, unpack. Returns
+ * when done; *t0: when the packing began (now_ms). */
+static void exchange_once(MPI_Comm c, rank_part *r, MPI_Request *req, double *t0)
+{
+    start_exchange(c, r, req, t0);
+    if (!r->nccl)
+        MPI_Waitall(r->d->nrecv + r->d->nsend, req, MPI_STATUSES_IGNORE);
+    unpack_all(r);
+}
+
 static double bare_exchanges(MPI_Comm c, rank_part *r, MPI_Request *req, int reps)
 {
-    const dist_rank *d = r->d;
-    int nr = d->nrecv, ns = d->nsend;
     double *ts = xalloc(sizeof(double) * (size_t)reps);
     for (int k = 0; k < reps; k++) {
         MPI_Barrier(c);
         double t0;
-        start_exchange(c, r, req, &t0);
-        if (!r->nccl)
-            MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
-        unpack_all(r);
+        exchange_once(c, r, req, &t0);
         ts[k] = (now_ms() - t0) * 1e-3;
     }
     double med = dist_median(ts, reps);
@@ -1072,12 +1077,8 @@ void dist_part_steps(dist_part *p, int steps)
 
 void dist_part_exchange(dist_part *p)
 {
-    const dist_rank *d = p->d;
     double t0;
-    start_exchange(p->c, &p->r, p->req, &t0);
-    if (!p->r.nccl)
-        MPI_Waitall(d->nrecv + d->nsend, p->req, MPI_STATUSES_IGNORE);
-    unpack_all(&p->r);
+    exchange_once(p->c, &p->r, p->req, &t0);
 }
 
 void dist_part_load(dist_part *p, const ugrid *g, fieldset f)
