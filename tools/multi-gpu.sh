@@ -42,7 +42,8 @@
 #      MGPU_DECOMP (1: also a model's own decomposition through the library, decomp_loop, on 1
 #      and G ranks: decomp.md; 0: not),
 #      MGPU_PREP (only: build, test and make the spheres, then stop: they stay for a later call),
-#      PILLAR_NCCL_CTA_POLICY (default, efficiency, zero: passed to the ranks; use a fresh MGPU_KEEP),
+#      PILLAR_NCCL_CTA_POLICY (default, efficiency, zero) and PILLAR_DIST_OVERLAP (messages, all:
+#      what runs beside the interior, docs/distributed.md): passed to the ranks; use a fresh MGPU_KEEP,
 #      MGPU_BACKEND (gpu; cpu checks the script on a machine without GPUs), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
 # NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
@@ -197,7 +198,10 @@ run() {
     esac
     phase begin "$(basename "$dir")/$name"
     local xs=(-x NCCL_NVLS_ENABLE)
-    [ -n "${PILLAR_NCCL_CTA_POLICY:-}" ] && xs+=(-x PILLAR_NCCL_CTA_POLICY)
+    local v
+    for v in PILLAR_NCCL_CTA_POLICY PILLAR_DIST_OVERLAP; do
+        [ -n "${!v:-}" ] && xs+=(-x "$v")
+    done
     timeout -k 10 "${MGPU_TIMEOUT:-240}" mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) \
         "${xs[@]}" "$pillar" run --ranks "$P" --backend "${MGPU_BACKEND:-gpu}" --mesh "$(sphere "$P" "$n")" \
         --halo "$halo" --stencil "$st" --steps "$T" --verify $verify $(flags "$st") >"$dir/$name.txt" 2>&1

@@ -24,8 +24,8 @@ enum {
     EV_PACK0, EV_PACK1, EV_D2H1,     /* stream: packing kernels, the copy to the pinned buffer
                                       * (through NCCL: the grouped sends and receives) */
     EV_INNER0, EV_INNER1,            /* inner: step 1's interior */
-    EV_UNPACK0, EV_H2D1, EV_UNPACK1, /* stream: the copy from the host (after MPI_Waitall),
-                                      * unpacking */
+    EV_UNPACK0, EV_H2D1,             /* stream: the copy from the host (after MPI_Waitall) */
+    EV_UNPACKGO, EV_UNPACK1,         /* stream, after the interior (overlap_messages): unpacking */
     EV_BOUND0, EV_BOUND1, EV_REST1,  /* stream, once the interior is done: step 1's boundary;
                                       * steps 2..t */
     NEV
@@ -462,9 +462,26 @@ static void step(dist_gpu *g, int c0, int c1, cudaStream_t s)
                     g->in_out, s);
 }
 
+/* What runs beside step 1's interior (PILLAR_DIST_OVERLAP, read once; an experiment of stop 26,
+ * NOTES.md): 1, "messages" (the default): only the messages; the packing goes before the
+ * interior and the unpacking after it, so that NCCL's kernel, queued behind the packing, takes
+ * its blocks before the interior fills the device. 0, "all": the packing and the unpacking too
+ * (the interior starts at once). */
+static int overlap_messages(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("PILLAR_DIST_OVERLAP");
+        v = !(e && strcmp(e, "all") == 0);
+    }
+    return v;
+}
+
 void dist_gpu_first_interior(dist_gpu *g, int t)
 {
     (void)t;
+    if (overlap_messages())
+        CK(cudaStreamWaitEvent(g->inner, g->ev[EV_PACK1], 0));
     CK(cudaEventRecord(g->ev[EV_INNER0], g->inner));
     step(g, g->d->inner0, g->d->pt.ncells, g->inner);
     CK(cudaEventRecord(g->ev[EV_INNER1], g->inner));
@@ -473,13 +490,17 @@ void dist_gpu_first_interior(dist_gpu *g, int t)
 }
 
 /* Queues on the exchange's stream the received messages' copy from the host (when staged) and
- * their unpacking into the ring, bounded by events EV_UNPACK0, EV_H2D1 and EV_UNPACK1. */
-static void queue_unpack(dist_gpu *g)
+ * their unpacking into the ring (after step 1's interior when after_inner), bounded by events
+ * EV_UNPACK0, EV_H2D1, EV_UNPACKGO and EV_UNPACK1. */
+static void queue_unpack(dist_gpu *g, int after_inner)
 {
     CK(cudaEventRecord(g->ev[EV_UNPACK0], g->stream));
     if (g->hrecv)
         CK(cudaMemcpyAsync(g->drecv, g->hrecv, g->rbytes, cudaMemcpyHostToDevice, g->stream));
     CK(cudaEventRecord(g->ev[EV_H2D1], g->stream));
+    if (after_inner)
+        CK(cudaStreamWaitEvent(g->stream, g->ev[EV_INNER1], 0));
+    CK(cudaEventRecord(g->ev[EV_UNPACKGO], g->stream));
     messages(g, g->drecv, 1);
     CK(cudaEventRecord(g->ev[EV_UNPACK1], g->stream));
 }
@@ -487,7 +508,7 @@ static void queue_unpack(dist_gpu *g)
 void dist_gpu_finish(dist_gpu *g, int t)
 {
     const dist_rank *d = g->d;
-    queue_unpack(g);
+    queue_unpack(g, overlap_messages());
     CK(cudaStreamWaitEvent(g->stream, g->ev[EV_INNER1], 0));
     CK(cudaEventRecord(g->ev[EV_BOUND0], g->stream));
     step(g, d->pt.first[t - 1], d->inner0, g->stream);
@@ -515,7 +536,7 @@ void dist_gpu_finish(dist_gpu *g, int t)
     g->inner_b[g->ninner] = (unsigned char)g->inner_from;
     g->inner_s[g->ninner++] = inner;
     g->times.h2d += between(g, EV_UNPACK0, EV_H2D1);
-    g->times.unpack += between(g, EV_H2D1, EV_UNPACK1);
+    g->times.unpack += between(g, EV_UNPACKGO, EV_UNPACK1);
     g->times.boundary += between(g, EV_BOUND0, EV_BOUND1);
     g->times.rest += between(g, EV_BOUND1, EV_REST1);
     g->times.received += (double)g->rbytes;
@@ -523,7 +544,7 @@ void dist_gpu_finish(dist_gpu *g, int t)
 
 void dist_gpu_unpack(dist_gpu *g)
 {
-    queue_unpack(g);
+    queue_unpack(g, 0);
     CK(cudaStreamSynchronize(g->stream));
 }
 
