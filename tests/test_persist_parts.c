@@ -512,11 +512,25 @@ static void metis_rings(void)
     char msg[256];
     perr_saved saved = perr_capture_save();
     perr_capture(msg, sizeof msg);
+    /* blocks without cells (METIS leaves some parts of small grids empty): the odd ones of 16 */
+    long inner = (long)g.nxy - g.nhalo;
+    for (int c = 0; c < g.nxy; c++)
+        part[c] = c < g.nhalo ? -1 : (int)((c - g.nhalo) * 8 / inner) * 2;
+    msg[0] = 0;
+    if (persist_parts_build_from(&M, &g, 16, 2, part, 0) == 0) {
+        long empty = 0;
+        for (int b = 1; b < 16; b += 2)
+            empty += M.own0[b + 1] == M.own0[b] && M.r1start[b + 1] == M.r1start[b] &&
+                     M.r2start[b + 1] == M.r2start[b] && M.xstart[b + 1] == M.xstart[b];
+        long bad = relations(&M, &g, g.cell_at != NULL), badx = exports(&M, &g);
+        CHECK(empty == 8 && bad == 0 && badx == 0,
+              "8 blocks without cells of 16: %ld empty, %ld relations, %ld exports wrong", empty,
+              bad, badx);
+        persist_parts_free(&M);
+    } else
+        CHECK(0, "8 blocks without cells of 16: refused: '%s'", msg);
     for (int c = 0; c < g.nxy; c++)
         part[c] = c < g.nhalo ? -1 : 0;
-    msg[0] = 0;
-    CHECK(persist_parts_build_from(&M, &g, 2, 2, part, 0) == -1 && strstr(msg, "block 1 of 2 owns no"),
-          "a block without cells: '%s'", msg);
     part[g.nhalo + 5] = -1;
     msg[0] = 0;
     CHECK(persist_parts_build_from(&M, &g, 1, 2, part, 0) == -1 && strstr(msg, "has no block"),

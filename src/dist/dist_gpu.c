@@ -462,25 +462,28 @@ static void step(dist_gpu *g, int c0, int c1, cudaStream_t s)
                     g->in_out, s);
 }
 
-/* What runs beside step 1's interior (PILLAR_DIST_OVERLAP, read once; an experiment of stop 26,
- * NOTES.md): 1, "messages" (the default): only the messages; the packing goes before the
- * interior and the unpacking after it, so that NCCL's kernel, queued behind the packing, takes
- * its blocks before the interior fills the device. 0, "all": the packing and the unpacking too
- * (the interior starts at once). */
-static int overlap_messages(void)
+/* What runs beside step 1's interior through NCCL (PILLAR_DIST_OVERLAP, read once; an experiment
+ * of stop 26, NOTES.md): 1, "messages" (the default): only the messages. The packing goes first
+ * and the interior waits for it, so that NCCL's kernel, queued behind the packing on the stream of
+ * higher priority, takes its blocks before the interior's fill the device; the unpacking waits
+ * for the interior. 0, "all": the interior is queued first and the packing, the messages and the
+ * unpacking run beside it. Staged halos always run beside it (their packing ends on the host). */
+static int overlap_messages(const dist_gpu *g)
 {
     static int v = -1;
     if (v < 0) {
         const char *e = getenv("PILLAR_DIST_OVERLAP");
         v = !(e && strcmp(e, "all") == 0);
     }
-    return v;
+    return v && through_nccl(g);
 }
+
+int dist_gpu_interior_after_pack(const dist_gpu *g) { return overlap_messages(g); }
 
 void dist_gpu_first_interior(dist_gpu *g, int t)
 {
     (void)t;
-    if (overlap_messages())
+    if (overlap_messages(g)) /* this pass's packing, queued by dist_gpu_pack */
         CK(cudaStreamWaitEvent(g->inner, g->ev[EV_PACK1], 0));
     CK(cudaEventRecord(g->ev[EV_INNER0], g->inner));
     step(g, g->d->inner0, g->d->pt.ncells, g->inner);
@@ -508,7 +511,7 @@ static void queue_unpack(dist_gpu *g, int after_inner)
 void dist_gpu_finish(dist_gpu *g, int t)
 {
     const dist_rank *d = g->d;
-    queue_unpack(g, overlap_messages());
+    queue_unpack(g, overlap_messages(g));
     CK(cudaStreamWaitEvent(g->stream, g->ev[EV_INNER1], 0));
     CK(cudaEventRecord(g->ev[EV_BOUND0], g->stream));
     step(g, d->pt.first[t - 1], d->inner0, g->stream);

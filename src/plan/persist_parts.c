@@ -42,7 +42,7 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
 }
 
 /* P->own0 and P->own: runs of the storage order (part NULL) or the cells of each part, ascending.
- * Returns 0, or -1 with a message (a block without cells, an inner cell without a block). */
+ * Returns 0, or -1 with a message (an inner cell without a block). */
 static int own_cells(persist_parts *P, const ugrid *g, int nb, const int *part)
 {
     long n = P->n;
@@ -68,13 +68,9 @@ static int own_cells(persist_parts *P, const ugrid *g, int nb, const int *part)
         }
         P->own0[part[c] + 1]++;
     }
-    for (int b = 0; b < nb; b++) {
-        if (P->own0[b + 1] == 0) {
-            perr("persistent parts: block %d of %d owns no cell", b, nb);
-            return -1;
-        }
+    for (int b = 0; b < nb; b++) /* a block may own no cell (METIS leaves some parts of a small
+                                   * grid empty): it only keeps the grid's barriers */
         P->own0[b + 1] += P->own0[b];
-    }
     int32_t *fill = xalloc(sizeof(int32_t) * (size_t)nb);
     memcpy(fill, P->own0, sizeof(int32_t) * (size_t)nb);
     for (int c = c0; c < g->nxy; c++) /* ascending plane index within each block */

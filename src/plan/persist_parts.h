@@ -60,8 +60,8 @@ int persist_parts_build(persist_parts *P, const ugrid *g, int nblocks, int depth
 /* The same with block part[c] owning plane cell c (part: g->nxy entries, -1 at the grid halo's
  * cells, 0 .. nblocks-1 at the inner ones, as ugrid_partition gives; NULL: runs of the order),
  * and with lists set the rings and rows following the grid's neighbour lists (g->adj: graph
- * stencils) instead of W/E/S/N. Also -1 with a message where a block owns no cell, an inner cell
- * has no block, or lists are asked of a grid without them. */
+ * stencils) instead of W/E/S/N; a block may own no cell (it then holds no slot). Also -1 with a
+ * message where an inner cell has no block, or lists are asked of a grid without them. */
 int persist_parts_build_from(persist_parts *P, const ugrid *g, int nblocks, int depth,
                              const int *part, int lists);
 void persist_parts_free(persist_parts *P);
