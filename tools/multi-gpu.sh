@@ -42,8 +42,8 @@
 #      MGPU_DECOMP (1: also a model's own decomposition through the library, decomp_loop, on 1
 #      and G ranks: decomp.md; 0: not),
 #      MGPU_PREP (only: build, test and make the spheres, then stop: they stay for a later call),
-#      PILLAR_NCCL_CTA_POLICY (default, efficiency, zero) and PILLAR_DIST_OVERLAP (messages, all:
-#      what runs beside the interior, docs/distributed.md): passed to the ranks; use a fresh MGPU_KEEP,
+#      PILLAR_NCCL_CTA_POLICY (default, efficiency, zero), NCCL_P2P_NVL_CHUNKSIZE and NCCL_PROTO
+#      (NCCL's own): passed to the ranks; use a fresh MGPU_KEEP,
 #      MGPU_BACKEND (gpu; cpu checks the script on a machine without GPUs), MGPU_DRY (1: on one GPU, ranks sharing it:
 #      checks this script, measures nothing).
 # NVLink multicast stays off (the device notes): NCCL_NVLS_ENABLE=0 and the like are exported for
@@ -199,7 +199,7 @@ run() {
     phase begin "$(basename "$dir")/$name"
     local xs=(-x NCCL_NVLS_ENABLE)
     local v
-    for v in PILLAR_NCCL_CTA_POLICY PILLAR_DIST_OVERLAP; do
+    for v in PILLAR_NCCL_CTA_POLICY NCCL_P2P_NVL_CHUNKSIZE NCCL_PROTO; do
         [ -n "${!v:-}" ] && xs+=(-x "$v")
     done
     timeout -k 10 "${MGPU_TIMEOUT:-240}" mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) \

@@ -24,8 +24,8 @@ enum {
     EV_PACK0, EV_PACK1, EV_D2H1,     /* stream: packing kernels, the copy to the pinned buffer
                                       * (through NCCL: the grouped sends and receives) */
     EV_INNER0, EV_INNER1,            /* inner: step 1's interior */
-    EV_UNPACK0, EV_H2D1,             /* stream: the copy from the host (after MPI_Waitall) */
-    EV_UNPACKGO, EV_UNPACK1,         /* stream, after the interior (overlap_messages): unpacking */
+    EV_UNPACK0, EV_H2D1, EV_UNPACK1, /* stream: the copy from the host (after MPI_Waitall),
+                                      * unpacking */
     EV_BOUND0, EV_BOUND1, EV_REST1,  /* stream, once the interior is done: step 1's boundary;
                                       * steps 2..t */
     NEV
@@ -105,7 +105,9 @@ dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, 
      * step computes hold the same values in both */
     const iter_carry *c = iter_carried(d->stencil);
     for (int j = 0; j < c->n; j++)
-        CK(cudaMemcpy(g->dev.p[c->out[j]], g->dev.p[c->in[j]], es * len, cudaMemcpyDeviceToDevice));
+        CK(cudaMemcpyAsync(g->dev.p[c->out[j]], g->dev.p[c->in[j]], es * len,
+                           cudaMemcpyDeviceToDevice, g->stream));
+    CK(cudaStreamSynchronize(g->stream));
     /* the part's table or lists (or its strategy's lists), then the stencil's coefficients
      * (stencils/coeffs.h; what ooc_step_launch reads) */
     size_t words = ooc_part_image_words(pt, d->stencil, d->prec);
@@ -462,29 +464,9 @@ static void step(dist_gpu *g, int c0, int c1, cudaStream_t s)
                     g->in_out, s);
 }
 
-/* What runs beside step 1's interior through NCCL (PILLAR_DIST_OVERLAP, read once; an experiment
- * of stop 26, NOTES.md): 1, "messages" (the default): only the messages. The packing goes first
- * and the interior waits for it, so that NCCL's kernel, queued behind the packing on the stream of
- * higher priority, takes its blocks before the interior's fill the device; the unpacking waits
- * for the interior. 0, "all": the interior is queued first and the packing, the messages and the
- * unpacking run beside it. Staged halos always run beside it (their packing ends on the host). */
-static int overlap_messages(const dist_gpu *g)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("PILLAR_DIST_OVERLAP");
-        v = !(e && strcmp(e, "all") == 0);
-    }
-    return v && through_nccl(g);
-}
-
-int dist_gpu_interior_after_pack(const dist_gpu *g) { return overlap_messages(g); }
-
 void dist_gpu_first_interior(dist_gpu *g, int t)
 {
     (void)t;
-    if (overlap_messages(g)) /* this pass's packing, queued by dist_gpu_pack */
-        CK(cudaStreamWaitEvent(g->inner, g->ev[EV_PACK1], 0));
     CK(cudaEventRecord(g->ev[EV_INNER0], g->inner));
     step(g, g->d->inner0, g->d->pt.ncells, g->inner);
     CK(cudaEventRecord(g->ev[EV_INNER1], g->inner));
@@ -493,17 +475,13 @@ void dist_gpu_first_interior(dist_gpu *g, int t)
 }
 
 /* Queues on the exchange's stream the received messages' copy from the host (when staged) and
- * their unpacking into the ring (after step 1's interior when after_inner), bounded by events
- * EV_UNPACK0, EV_H2D1, EV_UNPACKGO and EV_UNPACK1. */
-static void queue_unpack(dist_gpu *g, int after_inner)
+ * their unpacking into the ring, bounded by events EV_UNPACK0, EV_H2D1 and EV_UNPACK1. */
+static void queue_unpack(dist_gpu *g)
 {
     CK(cudaEventRecord(g->ev[EV_UNPACK0], g->stream));
     if (g->hrecv)
         CK(cudaMemcpyAsync(g->drecv, g->hrecv, g->rbytes, cudaMemcpyHostToDevice, g->stream));
     CK(cudaEventRecord(g->ev[EV_H2D1], g->stream));
-    if (after_inner)
-        CK(cudaStreamWaitEvent(g->stream, g->ev[EV_INNER1], 0));
-    CK(cudaEventRecord(g->ev[EV_UNPACKGO], g->stream));
     messages(g, g->drecv, 1);
     CK(cudaEventRecord(g->ev[EV_UNPACK1], g->stream));
 }
@@ -511,7 +489,7 @@ static void queue_unpack(dist_gpu *g, int after_inner)
 void dist_gpu_finish(dist_gpu *g, int t)
 {
     const dist_rank *d = g->d;
-    queue_unpack(g, overlap_messages(g));
+    queue_unpack(g);
     CK(cudaStreamWaitEvent(g->stream, g->ev[EV_INNER1], 0));
     CK(cudaEventRecord(g->ev[EV_BOUND0], g->stream));
     step(g, d->pt.first[t - 1], d->inner0, g->stream);
@@ -539,7 +517,7 @@ void dist_gpu_finish(dist_gpu *g, int t)
     g->inner_b[g->ninner] = (unsigned char)g->inner_from;
     g->inner_s[g->ninner++] = inner;
     g->times.h2d += between(g, EV_UNPACK0, EV_H2D1);
-    g->times.unpack += between(g, EV_UNPACKGO, EV_UNPACK1);
+    g->times.unpack += between(g, EV_H2D1, EV_UNPACK1);
     g->times.boundary += between(g, EV_BOUND0, EV_BOUND1);
     g->times.rest += between(g, EV_BOUND1, EV_REST1);
     g->times.received += (double)g->rbytes;
@@ -547,7 +525,7 @@ void dist_gpu_finish(dist_gpu *g, int t)
 
 void dist_gpu_unpack(dist_gpu *g)
 {
-    queue_unpack(g, 0);
+    queue_unpack(g);
     CK(cudaStreamSynchronize(g->stream));
 }
 
@@ -607,10 +585,15 @@ void dist_gpu_load(dist_gpu *g, fieldset loc)
     const dist_rank *d = g->d;
     const iter_carry *c = iter_carried(d->stencil);
     size_t es = prec_size(d->prec), len = (size_t)d->pt.zstride * (size_t)d->nz;
+    /* on the part's stream, waited for: a synchronous cudaMemcpy from pageable memory may return
+     * before its DMA is done, and the passes' streams are not ordered after the legacy stream
+     * (the GPU tests of a model's decomposition read stale inputs after a reload) */
     for (int f = 0; f < stencil_table[d->stencil].nin; f++)
-        CK(cudaMemcpy(g->dev.p[f], loc.p[f], es * len, cudaMemcpyHostToDevice));
+        CK(cudaMemcpyAsync(g->dev.p[f], loc.p[f], es * len, cudaMemcpyHostToDevice, g->stream));
     for (int j = 0; j < c->n; j++) /* as dist_gpu_open leaves them */
-        CK(cudaMemcpy(g->dev.p[c->out[j]], g->dev.p[c->in[j]], es * len, cudaMemcpyDeviceToDevice));
+        CK(cudaMemcpyAsync(g->dev.p[c->out[j]], g->dev.p[c->in[j]], es * len,
+                           cudaMemcpyDeviceToDevice, g->stream));
+    CK(cudaStreamSynchronize(g->stream));
     g->in_out = 0;
 }
 

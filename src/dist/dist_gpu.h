@@ -61,9 +61,6 @@ void dist_gpu_pack(dist_gpu *g);
 /* Starts step 1's body at the interior cells of a pass of t steps on a stream of its own (returns
  * at once); before or after dist_gpu_pack, before dist_gpu_finish. */
 void dist_gpu_first_interior(dist_gpu *g, int t);
-/* 1: call dist_gpu_first_interior after dist_gpu_pack (through NCCL, the interior waits for the
- * packing so that NCCL's kernel goes first); 0: before it, to overlap the two. */
-int dist_gpu_interior_after_pack(const dist_gpu *g);
 /* Unpacks every received message into the ring (after MPI_Waitall), then the rest of the pass
  * of t steps; done on return. */
 void dist_gpu_finish(dist_gpu *g, int t);

@@ -481,15 +481,10 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
     int nr = d->nrecv, ns = d->nsend;
     double t0;
 #ifdef PILLAR_HAVE_CUDA
-    int late = r->dev && dist_gpu_interior_after_pack(r->dev);
-    if (r->dev && !late) /* first: the device computes it while the messages are packed, sent */
+    if (r->dev) /* first: the device computes it while the messages are packed, copied, sent */
         dist_gpu_first_interior(r->dev, t);
 #endif
     start_exchange(c, r, req, &t0);
-#ifdef PILLAR_HAVE_CUDA
-    if (late) /* after the packing and NCCL's kernel, queued (dist_gpu_interior_after_pack) */
-        dist_gpu_first_interior(r->dev, t);
-#endif
     double t1 = now_ms();
 #ifdef PILLAR_HAVE_CUDA
     if (!r->dev)

@@ -460,7 +460,7 @@ static renumber_args renumber_of(session *s)
     if (!s->dcell) {
         size_t n = sizeof(int) * (size_t)s->u->ncells;
         CK(cudaMalloc((void **)&s->dcell, n));
-        CK(cudaMemcpy(s->dcell, s->u->cell, n, cudaMemcpyHostToDevice));
+        gpu_copy(s->dcell, s->u->cell, n, 1);
         CK(cudaMalloc((void **)&s->dbad, sizeof *s->dbad));
     }
     return (renumber_args){s->dcell, pb->ug.nxy, pb->ug.nz, pb->ug.zstride, pb->ug.nhalo,

@@ -65,7 +65,8 @@ size_t gpu_free_bytes(void);
 int gpu_is_device_memory(const void *p);
 
 /* Copies `bytes` from device memory src to host memory dst (to_device 0) or from host src to
- * device dst (to_device 1), synchronously; a failed copy raises a fault (CK). */
+ * device dst (to_device 1), synchronously: done on the device on return, so that a kernel on
+ * any stream may read it; a failed copy raises a fault (CK). */
 void gpu_copy(void *dst, const void *src, size_t bytes, int to_device);
 
 /* A new device block holding a copy of `bytes` at host src (a few bytes when bytes is 0, so

@@ -625,9 +625,14 @@ int gpu_is_device_memory(const void *p)
     return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
 }
 
+/* cudaMemcpy from pageable host memory returns once the values are staged, before the DMA into
+ * device memory is done; only work on the legacy stream is ordered after it. Kernels on streams
+ * of their own (cudaStreamNonBlocking) are not: the legacy stream is waited for here. */
 void gpu_copy(void *dst, const void *src, size_t bytes, int to_device)
 {
     CK(cudaMemcpy(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
+    if (to_device)
+        CK(cudaStreamSynchronize(cudaStreamLegacy));
 }
 
 void *gpu_upload(const void *src, size_t bytes)
@@ -635,7 +640,7 @@ void *gpu_upload(const void *src, size_t bytes)
     void *p = NULL;
     CK(cudaMalloc(&p, bytes ? bytes : 4));
     if (bytes)
-        CK(cudaMemcpy(p, src, bytes, cudaMemcpyHostToDevice));
+        gpu_copy(p, src, bytes, 1);
     return p;
 }
 

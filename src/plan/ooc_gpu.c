@@ -5,6 +5,7 @@
 #include "persist_gpu.h"
 #include "share.h"
 
+#include "src/exec/gpu.h"
 #include "src/exec/gpu_launch.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
@@ -194,7 +195,7 @@ static void ooc_gpu_open(ooc_gpu *o)
             memcpy(h + (size_t)p * (size_t)(pl->F + 1), pl->part[p].first,
                    sizeof(int32_t) * (size_t)(pl->F + 1));
         CK(cudaMalloc((void **)&o->dfirst, sizeof(int32_t) * n));
-        CK(cudaMemcpy(o->dfirst, h, sizeof(int32_t) * n, cudaMemcpyHostToDevice));
+        gpu_copy(o->dfirst, h, sizeof(int32_t) * n, 1);
         xfree(h);
     }
     int is_float = pl->prec == PREC_FLOAT;

@@ -1,6 +1,7 @@
 /* share_cells.c — listed cells between device arrays and a host buffer (src/plan/share.h). */
 #include "share.h"
 #include "base/common.h"
+#include "src/exec/gpu.h"
 #include "src/exec/gpu_launch.h"
 
 #include <cuda_runtime.h>
@@ -19,7 +20,7 @@ void share_cells_move(share_cells *c, void *const at[2], long zstride, int nz, i
         CK(cudaMalloc((void **)&c->cell, sizeof(int) * (size_t)n));
         CK(cudaMalloc((void **)&c->ident, sizeof(int) * (size_t)n));
         CK(cudaMalloc(&c->buf, bytes));
-        CK(cudaMemcpy(c->ident, ident, sizeof(int) * (size_t)n, cudaMemcpyHostToDevice));
+        gpu_copy(c->ident, ident, sizeof(int) * (size_t)n, 1);
         xfree(ident);
         c->cap = n;
         c->bytes = bytes;
