@@ -216,7 +216,7 @@ pillar_status pillar_step(pillar_ctx *ctx, int steps);
  * this header needs no mpi.h. Every rank of the communicator makes its own handle with the same
  * options, grid and inputs and calls pillar_step collectively: each rank then advances one METIS
  * part of the cells (with the halo of radius x F, exchanged every F steps; option "fuse", default
- * 1; on GPUs option "halo": nccl, staged or auto) and every rank ends with the whole state, bit for bit the result without a communicator
+ * 1; on GPUs option "halo": nccl, ipc, staged or auto) and every rank ends with the whole state, bit for bit the result without a communicator
  * (docs/distributed.md). Any time after pillar_create; MPI must be initialised. PILLAR_ERR_STATE
  * when it is not, PILLAR_ERR_ARG for a handle that is not a communicator, PILLAR_ERR_UNSUPPORTED
  * in a build without MPI. */

@@ -56,8 +56,9 @@ const char *pillar_name_summary(pillar_names_kind kind, int i);
 
 enum { PILLAR_BACKEND_AUTO, PILLAR_BACKEND_CPU, PILLAR_BACKEND_GPU };
 /* How a distributed GPU run's halos travel: NCCL GPU to GPU where built in and every rank has
- * its own GPU (auto), NCCL or fail, or staged through the host to MPI. */
-enum { PILLAR_HALO_AUTO, PILLAR_HALO_NCCL, PILLAR_HALO_STAGED };
+ * its own GPU (auto), NCCL or fail, staged through the host to MPI, or device to device through
+ * CUDA IPC (ranks of one host). */
+enum { PILLAR_HALO_AUTO, PILLAR_HALO_NCCL, PILLAR_HALO_STAGED, PILLAR_HALO_IPC };
 enum { PILLAR_MODE_AUTO, PILLAR_MODE_ON, PILLAR_MODE_OFF }; /* out_of_core, persistent */
 
 /* The grid and stencil: an emulated grid of nx x ny x nz (halo included), or with `mesh` set a

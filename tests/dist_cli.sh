@@ -164,6 +164,10 @@ if [ "$backend" = cpu ]; then
     refused 2 --steps 2 --kernel-steps 2 --fuse 2
     # the halos' path: a CPU run keeps them in host memory, and says so; NCCL is for GPU runs
     halo_path "a CPU run" "; through host memory \(CPU\)$" "halo nccl moves the halos of GPU runs"
+    if ! mpi 2 --size 24x20x4 --steps 2 --halo ipc >"$tmp/out" 2>&1 &&
+        grep -q "halo ipc moves the halos of GPU runs" "$tmp/out"; then
+        echo "ok   refused: --halo ipc, a CPU run"
+    else echo "FAIL --halo ipc, a CPU run:"; cat "$tmp/out"; fail=1; fi
     # the model of fluxdiff's distributed runs (its coefficients are read-only: never exchanged)
     if "$pillar" run --plan-only --mesh "$tmp/hex.h5" --stencil fluxdiff --fuse 2 >"$tmp/out" 2>&1 &&
         grep -q "^fluxdiff double, 2 steps between exchanges" "$tmp/out" && grep -qE "^ +1024 " "$tmp/out"; then
@@ -194,6 +198,24 @@ if [ "$backend" = gpu ] && [ "$gpus" -ge 2 ] &&
         grep -q "PILLAR_NCCL_CTA_POLICY=fastest: expected default, efficiency or zero" "$tmp/out"; then
         echo "ok   PILLAR_NCCL_CTA_POLICY=fastest refused"
     else echo "FAIL PILLAR_NCCL_CTA_POLICY=fastest not refused:"; cat "$tmp/out"; fail=1; fi
+fi
+# halos through CUDA IPC (the copy engines): on ranks sharing one GPU and, where there are
+# several, on GPUs of their own; each run's state against the CPU's in-core iteration bit for bit
+# (its verify line), over exchanges enough to use both halves of the receive buffers
+ipc_run() { # ipc_run WHAT ARGS...
+    what=$1; shift
+    if mpi "$@" --halo ipc >"$tmp/out" 2>&1 && grep -q "verify    PASS" "$tmp/out" &&
+        grep -qE "^  halo      .*; through ipc \(CUDA IPC: the copy engines, no SM\), GPU to GPU$" "$tmp/out"; then
+        echo "ok   --halo ipc, $what: $*"
+    else echo "FAIL --halo ipc, $what: $*"; cat "$tmp/out"; fail=1; fi
+}
+if [ "$backend" = gpu ]; then
+    CUDA_VISIBLE_DEVICES=0 ipc_run "ranks sharing a GPU" 2 --size 24x20x4 --steps 5
+    CUDA_VISIBLE_DEVICES=0 ipc_run "ranks sharing a GPU" 4 --size 40x36x6 --steps 7 --fuse 2 --stencil hdiff
+    if [ "$gpus" -ge 2 ]; then
+        ipc_run "GPUs of their own" 2 --size 24x20x4 --steps 5 --stencil fastwaves
+        ipc_run "GPUs of their own" 4 --size 40x36x6 --steps 6 --fuse 3 --stencil laplap
+    fi
 fi
 # the model fed by the pieces measured on this GPU (no MPI: 2 parts one after the other)
 if [ "$backend" = gpu ]; then

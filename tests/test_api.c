@@ -243,6 +243,7 @@ static void test_errors(const char *dir)
     EXPECT(pillar_set_option(ctx, "fuse", "65"), PILLAR_ERR_ARG, "fuse");
     EXPECT(pillar_set_option(ctx, "halo", "nvlink"), PILLAR_ERR_UNKNOWN, "staged");
     T(pillar_set_option(ctx, "halo", "staged") == PILLAR_OK);
+    T(pillar_set_option(ctx, "halo", "ipc") == PILLAR_OK);
     EXPECT(pillar_set_option(ctx, "persistent", "maybe"), PILLAR_ERR_UNKNOWN, "auto");
     T(pillar_set_option(ctx, "persistent", "off") == PILLAR_OK);
 #ifdef PILLAR_HAVE_MPI /* MPI is not initialised in this program (test_api_mpi runs under mpirun) */

@@ -24,7 +24,7 @@
 #   4. tools/multi-gpu-summary.py writes summary.md (the tables, per halo path) and scaling.png.
 # Outputs go to $OUT (the device tool's folder) or multi-gpu-out. Exit 0 when every run passed.
 # Env: MGPU_N (1024), MGPU_LEVELS (64), MGPU_STEPS (100), MGPU_STENCILS ("laplap hdiff"),
-#      MGPU_HALO ("staged nccl" when pillar has NCCL, else "staged"),
+#      MGPU_HALO ("staged nccl" when pillar has NCCL, else "staged"; ipc: through CUDA IPC),
 #      MGPU_VERIFY (small: the CPU recomputes the one-rank runs on one GPU's sphere; all; none),
 #      MGPU_TESTS (1: run the GPU tests first, beside the making of the spheres; 0: skip),
 #      MGPU_CTEST (the regular expression of those tests), MGPU_CTEST_J (how many at once, 1), MGPU_PARTS (1: store a partition of one

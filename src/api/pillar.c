@@ -417,10 +417,10 @@ pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *va
                         "from 1 to 64 (steps between halo exchanges)", value);
         ctx->fuse = (int)f;
     } else if (strcmp(key, "halo") == 0) {
-        static const char *const names[] = {"auto", "nccl", "staged"}; /* DIST_HALO_* */
-        int k = pick(value, names, 3);
+        static const char *const names[] = {"auto", "nccl", "staged", "ipc"}; /* DIST_HALO_* */
+        int k = pick(value, names, 4);
         if (k < 0)
-            return bad_value(ctx, key, value, names, 3);
+            return bad_value(ctx, key, value, names, 4);
         ctx->halo = k;
     } else if (strcmp(key, "persistent") == 0) {
         static const char *const names[] = {"auto", "on", "off"};

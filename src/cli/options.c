@@ -179,7 +179,7 @@ static int choose_kind(const cli_args *a, const flag *f, const char *v, pillar_n
 
 static const char *const on_off_auto[] = {"auto", "on", "off"};
 static const char *const backends[] = {"auto", "cpu", "gpu"};
-static const char *const halos[] = {"auto", "nccl", "staged"};
+static const char *const halos[] = {"auto", "nccl", "staged", "ipc"};
 static const char *const precisions[] = {"double", "float", "both"};
 static const char *const storages[] = {"chasing", "nonchasing"};
 static const char *const grids[] = {"unstructured", "regular"};
@@ -715,9 +715,11 @@ static const flag flags[] = {
      set_range, AT(o.ranks), 1, 1 << 20, NULL},
     {"--halo", "H", RUN, HELP_ITER,
      "distributed GPU run: how halos travel between ranks: nccl (GPU to\n"
-     "GPU through NCCL: one GPU per rank, pillar built with it), staged\n"
-     "(copied through the host to MPI), auto (nccl where it can)  (auto)",
-     set_choice, AT(o.halo), 0, 3, halos},
+     "GPU through NCCL: one GPU per rank, pillar built with it), ipc (GPU\n"
+     "to GPU by the copy engines into the peers' buffers, mapped through\n"
+     "CUDA IPC: ranks of one host; no SM moves them), staged (copied\n"
+     "through the host to MPI), auto (nccl where it can)  (auto)",
+     set_choice, AT(o.halo), 0, 4, halos},
     {"--plan-only", NULL, RUN, HELP_ITER,
      "print the distributed model: time per step on P = 1 .. 1024 GPUs of\n"
      "an R2B10-sized mesh (20,971,520 cells x 90 levels), strong and weak,\n"

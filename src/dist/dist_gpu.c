@@ -1,58 +1,12 @@
 /* dist_gpu.c — a rank's part on the CUDA device (src/dist/dist_gpu.h). */
-#include "dist_gpu.h"
+#include "dist_gpu_priv.h"
 #include "dist_model.h"
 
-#include "src/exec/gpu_launch.h"
 #include "src/exec/iterate.h"
-#include "src/plan/ooc_gpu.h"
-#include "src/plan/share.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef PILLAR_HAVE_NCCL
-#include <nccl.h>
-#endif
-
-
-/* The events that bound a pass's pieces. Step 1's interior runs on its own stream (inner) beside
- * the exchange's work on the other (stream, of higher priority, so that the packing and unpacking
- * kernels' blocks go ahead of the interior's): nothing the one writes is read by the other (the
- * interior reads no ring cell and writes the output fields; packing reads own cells of the state,
- * unpacking writes its ring cells). The boundary waits for the interior. */
-enum {
-    EV_PACK0, EV_PACK1, EV_D2H1,     /* stream: packing kernels, the copy to the pinned buffer
-                                      * (through NCCL: the grouped sends and receives) */
-    EV_INNER0, EV_INNER1,            /* inner: step 1's interior */
-    EV_UNPACK0, EV_H2D1, EV_UNPACK1, /* stream: the copy from the host (after MPI_Waitall),
-                                      * unpacking */
-    EV_BOUND0, EV_BOUND1, EV_REST1,  /* stream, once the interior is done: step 1's boundary;
-                                      * steps 2..t */
-    NEV
-};
-
-struct dist_gpu {
-    const dist_rank *d;
-    ooc_launch launch;
-    cudaStream_t stream;  /* the exchange, the boundary and steps 2..t */
-    cudaStream_t inner;   /* step 1's interior */
-    fieldset dev;         /* every input and output, pt.zstride x nz each */
-    int32_t *tab;         /* the part's table or lists (then the stencil's coefficients) */
-    int32_t *scell, *rcell, *ident; /* send and receive cells; 0, 1, 2, ... */
-    char *dsend, *drecv;  /* messages on the device */
-    char *hsend, *hrecv;  /* their pinned host copies (NULL when MPI takes device pointers) */
-    size_t sbytes, rbytes;
-    int in_out;           /* the state is in the output fields */
-    cudaEvent_t ev[NEV];  /* the pieces' bounds (enum below) */
-    dist_pieces times;
-    double *inner_s;      /* each pass's step-1 interior (seconds), for the median */
-    unsigned char *inner_b; /* the buffer it read the state from (in_out then) */
-    int ninner, inner_cap, inner_from; /* inner_from: in_out at this pass's interior */
-#ifdef PILLAR_HAVE_NCCL
-    ncclComm_t nccl;      /* halos GPU to GPU (dist_gpu_nccl_attach); NULL: through MPI */
-#endif
-    share_cells cells;    /* dist_gpu_cells' device lists and buffer */
-};
 
 /* One rank per GPU of a node: the launcher's local rank, modulo the devices (ranks beyond the
  * devices share them, e.g. 2 or 4 ranks on one GPU in the tests). */
@@ -146,6 +100,7 @@ void dist_gpu_close(dist_gpu *g)
     if (g->nccl)
         ncclCommDestroy(g->nccl);
 #endif
+    dist_gpu_ipc_detach(g);
     const stencil_info *si = &stencil_table[g->d->stencil];
     for (int f = 0; f < si->nin + si->nout; f++)
         CK(cudaFree(g->dev.p[f]));
@@ -411,9 +366,13 @@ void dist_gpu_pack(dist_gpu *g)
     CK(cudaEventRecord(g->ev[EV_PACK0], g->stream));
     messages(g, g->dsend, 0);
     CK(cudaEventRecord(g->ev[EV_PACK1], g->stream));
-    if (through_nccl(g)) { /* queued: the stream goes on to unpack, nothing waits on the host */
+    if (through_nccl(g) || g->ipc.on) { /* queued: the stream goes on to unpack, nothing waits
+                                         * on the host (IPC: MPI's tokens only, dist_mpi.c) */
+        if (g->ipc.on)
+            dist_ipc_send(g);
 #ifdef PILLAR_HAVE_NCCL
-        nccl_exchange(g);
+        else
+            nccl_exchange(g);
 #endif
         CK(cudaEventRecord(g->ev[EV_D2H1], g->stream));
         g->times.sent += (double)g->sbytes;
@@ -481,9 +440,13 @@ static void queue_unpack(dist_gpu *g)
     CK(cudaEventRecord(g->ev[EV_UNPACK0], g->stream));
     if (g->hrecv)
         CK(cudaMemcpyAsync(g->drecv, g->hrecv, g->rbytes, cudaMemcpyHostToDevice, g->stream));
+    if (g->ipc.on) /* the receive peers' copies into this exchange's half */
+        dist_ipc_wait(g);
     CK(cudaEventRecord(g->ev[EV_H2D1], g->stream));
-    messages(g, g->drecv, 1);
+    messages(g, g->ipc.on ? dist_ipc_received(g) : g->drecv, 1);
     CK(cudaEventRecord(g->ev[EV_UNPACK1], g->stream));
+    if (g->ipc.on) /* the next exchange fills the other half */
+        dist_ipc_next(g);
 }
 
 void dist_gpu_finish(dist_gpu *g, int t)
@@ -501,7 +464,8 @@ void dist_gpu_finish(dist_gpu *g, int t)
     }
     CK(cudaEventRecord(g->ev[EV_REST1], g->stream));
     CK(cudaStreamSynchronize(g->stream));
-    if (through_nccl(g)) { /* the packing and the messages, queued by dist_gpu_pack */
+    if (through_nccl(g) || g->ipc.on) { /* the packing and the messages, queued by
+                                         * dist_gpu_pack */
         g->times.pack += between(g, EV_PACK0, EV_PACK1);
         g->times.wire += between(g, EV_PACK1, EV_D2H1);
     }

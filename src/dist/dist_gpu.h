@@ -49,6 +49,29 @@ int dist_gpu_nccl_connect(dist_gpu *g);
 /* Whether g's halos go through NCCL (attached). */
 int dist_gpu_nccl(const dist_gpu *g);
 
+/* Halos GPU to GPU through CUDA IPC and the copy engines (src/dist/dist_gpu_ipc.c): ranks of one
+ * host, a GPU each or sharing them. Collectively (src/dist/dist_mpi.c): each rank prepares its
+ * part (a receive buffer of two halves, two interprocess events; frees the pinned host copies),
+ * sends each receive peer j its buffer's record (dist_gpu_ipc_mem_record) and each send peer its
+ * events' (dist_gpu_ipc_event_record), records of dist_gpu_ipc_record_bytes bytes, and opens
+ * what its send peer j and receive peer j sent it. From then on dist_gpu_pack queues the packing
+ * and the copies into the send peers' buffers and returns at once; after MPI's empty messages (one a
+ * peer and exchange, in both directions: the event was recorded, the previous exchange unpacked),
+ * dist_gpu_finish and dist_gpu_unpack wait for the receive peers' events on the device and
+ * unpack. Each 0, or -1 with a message naming the rank and the call that failed. */
+size_t dist_gpu_ipc_record_bytes(void);
+int dist_gpu_ipc_prepare(dist_gpu *g);
+int dist_gpu_ipc_mem_record(const dist_gpu *g, int j, void *rec);
+int dist_gpu_ipc_event_record(const dist_gpu *g, void *rec);
+int dist_gpu_ipc_open_peer(dist_gpu *g, int j, const void *rec);
+int dist_gpu_ipc_open_event(dist_gpu *g, int j, const void *rec);
+/* Whether g's halos go through CUDA IPC. */
+int dist_gpu_ipc(const dist_gpu *g);
+/* Closes the peers' buffers and events this rank opened (waits for its stream first); every
+ * rank does so before any frees its own (a barrier between). Nothing without IPC; closing the
+ * part calls it too. */
+void dist_gpu_ipc_detach(dist_gpu *g);
+
 /* What MPI sends from and receives into: messages back to back in peer order (dist_cpu.h's
  * layout), host memory (pinned) or device memory with PILLAR_CUDA_AWARE_MPI. */
 void *dist_gpu_send_buffer(dist_gpu *g);

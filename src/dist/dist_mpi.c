@@ -361,7 +361,23 @@ typedef struct {
     dist_gpu *dev;
 #endif
     int nccl;          /* the halos go through NCCL on the device: no MPI request */
+    int ipc;           /* through CUDA IPC: MPI carries an empty message a peer and exchange */
 } rank_part;
+
+/* MPI requests a pass or exchange waits for: none through NCCL; through CUDA IPC an empty message
+ * (a token) from and to every peer each way (the copies' event recorded; the previous exchange unpacked); else a
+ * message from and to every peer. req arrays hold dist_requests_max. */
+static int requests(const rank_part *r)
+{
+    int n = r->d->nrecv + r->d->nsend;
+    return r->nccl ? 0 : r->ipc ? 2 * n : n;
+}
+
+static size_t requests_max(const dist_rank *d) { return 2 * (size_t)(d->nrecv + d->nsend) + 1; }
+
+/* MPI tags of the IPC tokens: "my copies into you are queued, their event recorded" (to a send
+ * peer) and "I am in this exchange: the previous one is unpacked" (to a receive peer). */
+enum { TAG_IPC_SENT = 21, TAG_IPC_FREE = 22 };
 
 static void offsets(const dist_rank *d, const int *start, int n, size_t **off)
 {
@@ -445,6 +461,20 @@ static void start_exchange(MPI_Comm c, rank_part *r, MPI_Request *req, double *t
         dist_gpu_pack(r->dev);
         return;
     }
+    if (r->ipc) { /* the copies queued on the device, then the tokens (dist_gpu_ipc.c): empty
+                   * messages, only their tags and order count */
+        for (int j = 0; j < nr; j++)
+            MPI_Irecv(NULL, 0, MPI_BYTE, d->rpeer[j], TAG_IPC_SENT, c, &req[j]);
+        for (int j = 0; j < ns; j++)
+            MPI_Irecv(NULL, 0, MPI_BYTE, d->speer[j], TAG_IPC_FREE, c, &req[nr + j]);
+        *t0 = now_ms();
+        dist_gpu_pack(r->dev);
+        for (int j = 0; j < ns; j++)
+            MPI_Isend(NULL, 0, MPI_BYTE, d->speer[j], TAG_IPC_SENT, c, &req[nr + ns + j]);
+        for (int j = 0; j < nr; j++)
+            MPI_Isend(NULL, 0, MPI_BYTE, d->rpeer[j], TAG_IPC_FREE, c, &req[nr + 2 * ns + j]);
+        return;
+    }
 #endif
     for (int j = 0; j < nr; j++)
         MPI_Irecv(r->rbuf + r->roff[j], (int)(r->roff[j + 1] - r->roff[j]), MPI_BYTE, d->rpeer[j],
@@ -478,7 +508,6 @@ static void unpack_all(rank_part *r)
 static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
 {
     const dist_rank *d = r->d;
-    int nr = d->nrecv, ns = d->nsend;
     double t0;
 #ifdef PILLAR_HAVE_CUDA
     if (r->dev) /* first: the device computes it while the messages are packed, copied, sent */
@@ -491,8 +520,7 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
 #endif
         dist_first_interior(d, r->loc, t);
     double t2 = now_ms();
-    if (!r->nccl)
-        MPI_Waitall(nr + ns, req, MPI_STATUSES_IGNORE);
+    MPI_Waitall(requests(r), req, MPI_STATUSES_IGNORE);
     double t3 = now_ms();
 #ifdef PILLAR_HAVE_CUDA
     if (r->dev) {
@@ -520,8 +548,7 @@ static void pass(MPI_Comm c, rank_part *r, int t, MPI_Request *req, pieces *ps)
 static void exchange_once(MPI_Comm c, rank_part *r, MPI_Request *req, double *t0)
 {
     start_exchange(c, r, req, t0);
-    if (!r->nccl)
-        MPI_Waitall(r->d->nrecv + r->d->nsend, req, MPI_STATUSES_IGNORE);
+    MPI_Waitall(requests(r), req, MPI_STATUSES_IGNORE);
     unpack_all(r);
 }
 
@@ -539,6 +566,100 @@ static double bare_exchanges(MPI_Comm c, rank_part *r, MPI_Request *req, int rep
     return med;
 }
 
+#ifdef PILLAR_HAVE_CUDA
+/* Halos through CUDA IPC (collective): every rank on one host, each prepares its part, sends
+ * each receive peer its buffer's record and each send peer its events', and opens what its
+ * peers sent (src/dist/dist_gpu.h). 0, or -1 with a message on every rank. */
+static int ipc_setup(MPI_Comm c, rank_part *r, char *what, size_t n)
+{
+    const dist_rank *d = r->d;
+    int me, size, len = 0;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &size);
+    char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    MPI_Get_processor_name(host, &len);
+    char *all = xalloc((size_t)(MPI_MAX_PROCESSOR_NAME + 1) * (size_t)size);
+    MPI_Allgather(host, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME + 1,
+                  MPI_CHAR, c);
+    int other = -1;
+    for (int q = 0; q < size && other < 0; q++)
+        if (strcmp(all + (size_t)q * (MPI_MAX_PROCESSOR_NAME + 1), all) != 0)
+            other = q;
+    xfree(all);
+    if (other >= 0) {
+        perr("distributed run: --halo ipc: rank %d runs on another host than rank 0; CUDA IPC "
+             "joins the GPUs of one host (--halo nccl or staged instead)", other);
+        return -1;
+    }
+    if (!all_ok(c, dist_gpu_ipc_prepare(r->dev))) {
+        perr("distributed run: --halo ipc: a rank could not prepare its part");
+        return -1;
+    }
+    size_t rb = dist_gpu_ipc_record_bytes();
+    int nr = d->nrecv, ns = d->nsend, rc = 0;
+    char *out = xalloc(rb * (size_t)(nr + 1)), *ev = xalloc(rb);
+    char *in_mem = xalloc(rb * (size_t)(ns + 1)), *in_ev = xalloc(rb * (size_t)(nr + 1));
+    memset(out, 0, rb * (size_t)(nr + 1));
+    memset(ev, 0, rb);
+    for (int j = 0; j < nr && rc == 0; j++)
+        rc = dist_gpu_ipc_mem_record(r->dev, j, out + rb * (size_t)j);
+    if (rc == 0)
+        rc = dist_gpu_ipc_event_record(r->dev, ev);
+    MPI_Request *req = xalloc(sizeof(MPI_Request) * (size_t)(2 * (nr + ns) + 1));
+    /* sent even after a failure (zeros: never opened), so that every receive completes */
+    for (int j = 0; j < ns; j++)
+        MPI_Irecv(in_mem + rb * (size_t)j, (int)rb, MPI_BYTE, d->speer[j], TAG_IPC_SENT, c, &req[j]);
+    for (int j = 0; j < nr; j++)
+        MPI_Irecv(in_ev + rb * (size_t)j, (int)rb, MPI_BYTE, d->rpeer[j], TAG_IPC_FREE, c,
+                  &req[ns + j]);
+    for (int j = 0; j < nr; j++)
+        MPI_Isend(out + rb * (size_t)j, (int)rb, MPI_BYTE, d->rpeer[j], TAG_IPC_SENT, c,
+                  &req[ns + nr + j]);
+    for (int j = 0; j < ns; j++)
+        MPI_Isend(ev, (int)rb, MPI_BYTE, d->speer[j], TAG_IPC_FREE, c, &req[ns + 2 * nr + j]);
+    MPI_Waitall(2 * (nr + ns), req, MPI_STATUSES_IGNORE);
+    if (all_ok(c, rc)) {
+        for (int j = 0; j < ns && rc == 0; j++)
+            rc = dist_gpu_ipc_open_peer(r->dev, j, in_mem + rb * (size_t)j);
+        for (int j = 0; j < nr && rc == 0; j++)
+            rc = dist_gpu_ipc_open_event(r->dev, j, in_ev + rb * (size_t)j);
+        rc = all_ok(c, rc) ? 0 : -1;
+    } else
+        rc = -1;
+    xfree(req);
+    xfree(out);
+    xfree(ev);
+    xfree(in_mem);
+    xfree(in_ev);
+    if (rc != 0) {
+        perr("distributed run: --halo ipc: rank %d: the ranks could not open each other's "
+             "buffers", me);
+        dist_gpu_ipc_detach(r->dev);
+        MPI_Barrier(c);
+        return -1;
+    }
+    r->ipc = 1;
+    r->sbuf = dist_gpu_send_buffer(r->dev); /* the device buffers now (no pinned copies) */
+    r->rbuf = dist_gpu_recv_buffer(r->dev);
+    snprintf(what, n, "ipc (CUDA IPC: the copy engines, no SM), GPU to GPU");
+    return 0;
+}
+#endif
+
+/* Closes a part collectively: through CUDA IPC every rank first closes what it opened of its
+ * peers', then (a barrier) frees its own. */
+static void part_close_all(MPI_Comm c, rank_part *r)
+{
+#ifdef PILLAR_HAVE_CUDA
+    if (r->ipc) {
+        dist_gpu_ipc_detach(r->dev);
+        MPI_Barrier(c);
+    }
+#endif
+    (void)c;
+    part_close(r);
+}
+
 /* The halos' path (collective, after every part opened): with NCCL built and asked for (or
  * AUTO with a GPU per rank: their PCI bus ids all differ), rank 0 makes the NCCL id, every rank
  * gets it and attaches its part. what: the path, for the report. 0, or -1 with a message on
@@ -548,10 +669,11 @@ static int halo_setup(MPI_Comm c, rank_part *r, const dist_exec *e, char *what, 
     int me, size;
     MPI_Comm_rank(c, &me);
     MPI_Comm_size(c, &size);
-    if (!e->gpu && e->halo == DIST_HALO_NCCL) {
+    if (!e->gpu && (e->halo == DIST_HALO_NCCL || e->halo == DIST_HALO_IPC)) {
         if (me == 0)
-            perr("distributed run: --halo nccl moves the halos of GPU runs; this run computes on "
-                 "the CPU (--backend gpu, or --halo auto)");
+            perr("distributed run: --halo %s moves the halos of GPU runs; this run computes on "
+                 "the CPU (--backend gpu, or --halo auto)",
+                 e->halo == DIST_HALO_NCCL ? "nccl" : "ipc");
         return -1;
     }
     if (!e->gpu) {
@@ -576,6 +698,8 @@ static int halo_setup(MPI_Comm c, rank_part *r, const dist_exec *e, char *what, 
     snprintf(via, sizeof via, "CUDA-aware MPI");
 #endif
     const char *why = shared ? "ranks share a GPU" : NULL;
+    if (e->halo == DIST_HALO_IPC)
+        return ipc_setup(c, r, what, n);
     if (e->halo == DIST_HALO_STAGED || (e->halo == DIST_HALO_AUTO && (why || !dist_gpu_nccl_built()))) {
         snprintf(what, n, "%s %s (%s)", via, !strcmp(via, "MPI") ? "staged through the host" : "device buffers",
                  e->halo == DIST_HALO_STAGED ? "--halo staged"
@@ -890,7 +1014,7 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
         dist_rank_free(&d);
         return -1;
     }
-    MPI_Request *req = xalloc(sizeof(MPI_Request) * (size_t)(d.nrecv + d.nsend + 1));
+    MPI_Request *req = xalloc(sizeof(MPI_Request) * requests_max(&d));
     pieces ps = {0, 0, 0, 0, 0};
     MPI_Barrier(c);
     double t0 = now_ms();
@@ -975,7 +1099,7 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     t->ring_max = (long)hi;
     if (me == 0)
         dist_rank_describe(&d, t->rank0, sizeof t->rank0);
-    part_close(&r);
+    part_close_all(c, &r);
     dist_rank_free(&d);
     return 0;
 }
@@ -1015,7 +1139,7 @@ dist_part *dist_part_open(int comm, dist_rank *d, const ugrid *g, fieldset f, co
         xfree(p);
         return NULL;
     }
-    p->req = xalloc(sizeof(MPI_Request) * (size_t)(d->nrecv + d->nsend + 1));
+    p->req = xalloc(sizeof(MPI_Request) * requests_max(d));
     return p;
 }
 
@@ -1106,7 +1230,7 @@ void dist_part_close(dist_part *p)
 {
     if (!p)
         return;
-    part_close(&p->r);
+    part_close_all(p->c, &p->r);
     if (p->owned) {
         dist_rank_free(p->owned);
         xfree(p->owned);

@@ -93,8 +93,9 @@ typedef struct {
 /* How a GPU run's halos travel: AUTO takes NCCL when pillar was built with it and every rank
  * has a GPU of its own (NCCL refuses two ranks on one GPU), else staged; NCCL without it is an
  * error; STAGED copies them through pinned host buffers to MPI (or hands device buffers to a
- * CUDA-aware MPI, PILLAR_CUDA_AWARE_MPI). */
-enum { DIST_HALO_AUTO, DIST_HALO_NCCL, DIST_HALO_STAGED };
+ * CUDA-aware MPI, PILLAR_CUDA_AWARE_MPI); IPC copies them device to device into the peers'
+ * buffers, mapped through CUDA IPC (ranks of one host; src/dist/dist_gpu_ipc.c). */
+enum { DIST_HALO_AUTO, DIST_HALO_NCCL, DIST_HALO_STAGED, DIST_HALO_IPC };
 
 /* Bare exchanges timed after a run (dist_timing.exchange_s: their median). */
 #define DIST_BARE_EXCHANGES 11

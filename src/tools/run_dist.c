@@ -587,7 +587,8 @@ int run_distributed(options *o, int argc, char **argv)
         ref = iter_fields_copy(&pb);
     _Static_assert((int)PILLAR_HALO_AUTO == (int)DIST_HALO_AUTO &&
                        (int)PILLAR_HALO_NCCL == (int)DIST_HALO_NCCL &&
-                       (int)PILLAR_HALO_STAGED == (int)DIST_HALO_STAGED,
+                       (int)PILLAR_HALO_STAGED == (int)DIST_HALO_STAGED &&
+                       (int)PILLAR_HALO_IPC == (int)DIST_HALO_IPC,
                    "--halo: the settings' values are dist_exec's");
     dist_exec e = {backend == BACKEND_GPU, o->access, o->bx, o->by, o->bz, o->zslice, 1,
                    bare ? &pb : NULL, o->halo, NULL, NULL, 0, NULL, 0, 0};
