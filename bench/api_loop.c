@@ -195,6 +195,8 @@ int main(int argc, char **argv)
     die_api(ctx, pillar_step(ctx, 1), "first step");
     die_cuda(cudaDeviceSynchronize(), "sync");
     double first_s = now_s() - f0;
+    char note[1024]; /* the library's note on the path it took ("" when none) */
+    snprintf(note, sizeof note, "%s", pillar_last_error(ctx) ? pillar_last_error(ctx) : "");
 
     /* the lattice in pillar's own order, for the state bound in place */
     int *perm = malloc(sizeof(int) * (size_t)ncells), *nbrp = NULL;
@@ -347,6 +349,8 @@ int main(int argc, char **argv)
                prop.name, grid, ncells, nlevels, a.stencil, a.precision, steps, runs);
         printf("  first pillar_step(1) of the handle  %9.3f ms  (plan, device images, upload)\n",
                first_s * 1e3);
+        if (note[0])
+            printf("  note: %s\n", note);
         printf("  CPU reference                        %9.3f s   (%d steps)\n", cpu_s, steps);
         for (int m = 0; m < MODES; m++) {
             if (per_step[m] <= 0)

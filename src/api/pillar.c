@@ -1537,6 +1537,10 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
         perr_capture(NULL, 0);
         if (rc != 0)
             return PILLAR_ERR_BACKEND; /* the state is then undefined */
+        if (ctx->ses.onchip_refused && ctx->ses.onchip_why[0]) /* what a model's loop pays */
+            snprintf(ctx->err, sizeof ctx->err, "pillar_step: note: persistent on: each call "
+                     "copies the state to the host and back (not on chip on the device's "
+                     "fields: %.600s)", ctx->ses.onchip_why);
     }
     ctx->steps_done += steps;
     return bound_move(ctx, "pillar_step", 0, steps);

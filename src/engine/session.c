@@ -277,22 +277,32 @@ static int onchip_resident_steps(session *s, int steps, int *rc)
 {
     problem *pb = s->pb;
     stencil_t st = pb->s.stencil;
-    if (s->onchip_refused || (st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP))
+    if (s->onchip_refused)
         return 0;
+    if (st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP) {
+        s->onchip_refused = 1;
+        snprintf(s->onchip_why, sizeof s->onchip_why, "%s has no on-chip kernel on the device's "
+                 "fields (laplap, hdiff and lap have)", stencil_table[st].name);
+        return 0;
+    }
     int r = resident_ready(s);
     if (r <= 0) {
         s->onchip_refused = 1;
+        snprintf(s->onchip_why, sizeof s->onchip_why, "the fields do not stay on the device (%s)",
+                 r < 0 ? "they could not be allocated there"
+                       : "too large, or a strategy without resident kernels");
         return 0;
     }
     if (!s->onchip) {
         onchip_request oq = {0, 0, -1, 1, ONCHIP_PARTS_RUNS, 1}; /* as persist_run's */
-        char msg[400];
+        char msg[300] = "";
         perr_saved saved = perr_capture_save();
         perr_capture(msg, sizeof msg);
         s->onchip = onchip_open(pb, &oq);
         perr_capture_restore(saved);
         if (!s->onchip) {
             s->onchip_refused = 1;
+            snprintf(s->onchip_why, sizeof s->onchip_why, "%s", msg[0] ? msg : "refused");
             return 0;
         }
     }

@@ -61,9 +61,11 @@ typedef struct {
     struct dist_part *ranks;
     int ranks_stale;
     /* persistent on, on the GPU: the on-chip launch's tables on the device, run on the resident
-     * fields (opened at the first such step; onchip_refused: it refused, the host path runs) */
+     * fields (opened at the first such step; onchip_refused: it refused, the host path runs,
+     * and onchip_why says why: the caller's note) */
     struct onchip_run *onchip;
     int onchip_refused;
+    char onchip_why[320];
 } session;
 
 /* A session on problem pb (its host fields pb->uf) in user order u. Nothing is allocated on the
