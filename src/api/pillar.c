@@ -1538,9 +1538,11 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
         if (rc != 0)
             return PILLAR_ERR_BACKEND; /* the state is then undefined */
         if (ctx->ses.onchip_refused && ctx->ses.onchip_why[0]) /* what a model's loop pays */
-            snprintf(ctx->err, sizeof ctx->err, "pillar_step: note: persistent on: each call "
-                     "copies the state to the host and back (not on chip on the device's "
-                     "fields: %.600s)", ctx->ses.onchip_why);
+            snprintf(ctx->err, sizeof ctx->err, "pillar_step: note: persistent on: not on chip "
+                     "on the device's fields (%.600s); %s", ctx->ses.onchip_why,
+                     ctx->ses.onchip_in_core
+                         ? "the steps ran in core there, one launch a step"
+                         : "each call copies the state to the host and back");
     }
     ctx->steps_done += steps;
     return bound_move(ctx, "pillar_step", 0, steps);

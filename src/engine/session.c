@@ -332,7 +332,17 @@ static int gpu_steps(session *s, route_t route, int steps, size_t budget)
     int rc = 0;
     if (route == ROUTE_PERSISTENT && onchip_resident_steps(s, steps, &rc))
         return rc;
+    /* laplap, hdiff or lap not on chip on the device's fields: where those can stay on the
+     * device, the host loop's kernels run there (a model's loop of pillar_step(1) never crosses
+     * the link); else, and for graphlap, the persistent kernels on the host copies */
+    stencil_t st = pb->s.stencil;
+    if (route == ROUTE_PERSISTENT && (st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP) &&
+        resident_ready(s) == 1) {
+        s->onchip_in_core = 1;
+        route = ROUTE_IN_CORE;
+    }
     if (route == ROUTE_PERSISTENT) { /* one cooperative launch (docs/persistent.md) */
+        s->onchip_in_core = 0;
         host_all(s);
         persist_run_timing pt; /* on chip where the stencil has such kernels */
         rc = persist_run(pb, pb->uf, steps, &(persist_request){0, 0, 0, 0, PERSIST_LISTS_AUTO},

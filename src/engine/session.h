@@ -61,10 +61,11 @@ typedef struct {
     struct dist_part *ranks;
     int ranks_stale;
     /* persistent on, on the GPU: the on-chip launch's tables on the device, run on the resident
-     * fields (opened at the first such step; onchip_refused: it refused, the host path runs,
-     * and onchip_why says why: the caller's note) */
+     * fields (opened at the first such step; onchip_refused: it refused, and onchip_why says
+     * why: the caller's note; the steps then ran in core on the device's fields, onchip_in_core,
+     * or where those do not fit the persistent kernels on the host copies) */
     struct onchip_run *onchip;
-    int onchip_refused;
+    int onchip_refused, onchip_in_core;
     char onchip_why[320];
 } session;
 

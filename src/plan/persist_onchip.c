@@ -109,7 +109,8 @@ onchip_run *onchip_open(const problem *pb, const onchip_request *r)
              ONCHIP_MAX_THREADS);
         return NULL;
     }
-    int nblocks = r->blocks > 0 ? r->blocks : sms;
+    long inner = (long)g->nxy - g->nhalo; /* the default: a block a SM, or a cell a block */
+    int nblocks = r->blocks > 0 ? r->blocks : inner < sms ? (int)(inner > 0 ? inner : 1) : sms;
     persist_parts P;
     if (build_parts(&P, g, nblocks, which == ONCHIP_LAP ? 1 : 2, r->parts, lists) != 0)
         return NULL;

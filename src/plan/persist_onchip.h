@@ -9,7 +9,7 @@
 #include "src/exec/problem.h"
 
 typedef struct {
-    int blocks;  /* 0: every SM's worth that the shared memory lets reside */
+    int blocks;  /* 0: one a SM (one a cell where the grid has fewer inner cells) */
     int threads; /* per block; 0: ONCHIP_MAX_THREADS (1024) */
     int levels;  /* cached levels; -1: as many as fit the shared memory (at most the grid's) */
     int prefetch; /* 1: load the next level while one computes, where the slots allow
