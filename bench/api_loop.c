@@ -248,8 +248,11 @@ int main(int argc, char **argv)
             if (m >= BOUND)
                 for (int k = 0; k < steps; k++)
                     die_api(h, pillar_step(h, 1), "step(1), bound");
-            else if (m == STEP_T)
+            else if (m == STEP_T) {
                 die_api(ctx, pillar_step(ctx, steps), "step(T)");
+                if (!note[0]) /* persistent auto says its choice at the second call */
+                    snprintf(note, sizeof note, "%s", pillar_last_error(ctx));
+            }
             else if (m == STEP_1)
                 for (int k = 0; k < steps; k++)
                     die_api(ctx, pillar_step(ctx, 1), "step(1)");

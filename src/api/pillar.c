@@ -1537,7 +1537,12 @@ static pillar_status step_call(pillar_ctx *ctx, int steps)
         perr_capture(NULL, 0);
         if (rc != 0)
             return PILLAR_ERR_BACKEND; /* the state is then undefined */
-        if (ctx->ses.onchip_refused && ctx->ses.onchip_why[0]) /* what a model's loop pays */
+        if (ctx->ses.probe_note[0]) { /* persistent auto's choice, said once */
+            snprintf(ctx->err, sizeof ctx->err, "pillar_step: note: %s", ctx->ses.probe_note);
+            ctx->ses.probe_note[0] = 0;
+        }
+        if (ctx->ses.persistent == PERSIST_ON && ctx->ses.onchip_refused &&
+            ctx->ses.onchip_why[0]) /* what a model's loop pays */
             snprintf(ctx->err, sizeof ctx->err, "pillar_step: note: persistent on: not on chip "
                      "on the device's fields (%.600s); %s", ctx->ses.onchip_why,
                      ctx->ses.onchip_in_core

@@ -7,6 +7,7 @@
 #include "src/dist/dist_mpi.h"
 #include "src/exec/cpu_exec.h"
 #include "src/exec/iterate.h"
+#include "src/exec/runner.h"
 #ifdef PILLAR_HAVE_CUDA
 #include "src/engine/renumber.h"
 #include "src/engine/resident.h"
@@ -325,12 +326,59 @@ static int onchip_resident_steps(session *s, int steps, int *rc)
     return 1;
 }
 
+/* The in-core steps on the resident fields; with wait set, done on the device on return. */
+static int in_core_steps(session *s, int steps, int wait)
+{
+    device_inputs(s);
+    int rc = resident_steps(s->res, steps);
+    if (wait && rc == 0)
+        rc = resident_sync(s->res);
+    resident_settle(s->res); /* inputs bound in place hold the new state */
+    state_ran(s, 1);
+    return in_place_done(s, rc);
+}
+
+/* Persistent auto (laplap, hdiff, lap in core on the device): the first call runs on chip on
+ * the resident fields, the next in core, each timed as the caller waits for it (done on the
+ * device), and from then on every call takes the one that ran the faster step (both give the same bits; the user's own calls are the
+ * probe, nothing runs twice). Returns 1 after the steps (*rc their status), 0 where the host
+ * loop's path runs (on chip refused, or the in-core path won). */
+static int auto_on_chip(session *s, int steps, int *rc)
+{
+    stencil_t st = s->pb->s.stencil;
+    if (s->probe == 3 || s->onchip_refused || (st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP))
+        return 0;
+    if (s->probe == 2) /* decided: on chip */
+        return onchip_resident_steps(s, steps, rc);
+    double t0 = now_ms(); /* the whole call as the caller waits for it, done on the device */
+    if (s->probe == 0) {
+        if (!onchip_resident_steps(s, steps, rc)) {
+            s->probe = 3;
+            return 0;
+        }
+        s->probe_onchip_s = (now_ms() - t0) * 1e-3 / steps;
+        s->probe = 1;
+        return 1;
+    }
+    if (resident_ready(s) != 1)
+        return 0;
+    *rc = in_core_steps(s, steps, 1); /* probe 1: the in-core path's turn */
+    s->probe_core_s = (now_ms() - t0) * 1e-3 / steps;
+    s->probe = s->probe_onchip_s < s->probe_core_s ? 2 : 3;
+    snprintf(s->probe_note, sizeof s->probe_note, "persistent auto: on chip %.4f ms a step, in "
+             "core %.4f: %s from now on", s->probe_onchip_s * 1e3, s->probe_core_s * 1e3,
+             s->probe == 2 ? "on chip" : "in core");
+    return 1;
+}
+
 /* The GPU's leaves of the decision tree. */
 static int gpu_steps(session *s, route_t route, int steps, size_t budget)
 {
     problem *pb = s->pb;
     int rc = 0;
     if (route == ROUTE_PERSISTENT && onchip_resident_steps(s, steps, &rc))
+        return rc;
+    if (route == ROUTE_IN_CORE && s->persistent == PERSIST_AUTO && auto_on_chip(s, steps, &rc))
         return rc;
     /* laplap, hdiff or lap not on chip on the device's fields: where those can stay on the
      * device, the host loop's kernels run there (a model's loop of pillar_step(1) never crosses
@@ -354,13 +402,8 @@ static int gpu_steps(session *s, route_t route, int steps, size_t budget)
         int r = resident_ready(s);
         if (r < 0)
             return -1;
-        if (r == 1) {
-            device_inputs(s);
-            int rc = resident_steps(s->res, steps);
-            resident_settle(s->res); /* inputs bound in place hold the new state */
-            state_ran(s, 1);
-            return in_place_done(s, rc);
-        }
+        if (r == 1)
+            return in_core_steps(s, steps, 0);
     }
     host_all(s); /* streamed, or in core where the strategy has no resident kernels */
     rc = streamed_steps(s, steps, budget);

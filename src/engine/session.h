@@ -67,6 +67,11 @@ typedef struct {
     struct onchip_run *onchip;
     int onchip_refused, onchip_in_core;
     char onchip_why[320];
+    /* persistent auto: 0 nothing measured, 1 on chip measured (probe_onchip_s a step), then 2
+     * on chip or 3 in core from the next call on (probe_core_s), probe_note saying so once */
+    int probe;
+    double probe_onchip_s, probe_core_s;
+    char probe_note[200];
 } session;
 
 /* A session on problem pb (its host fields pb->uf) in user order u. Nothing is allocated on the
