@@ -405,6 +405,29 @@ static void conflicts(const ugrid *z)
     }
 }
 
+/* The on-chip model's step of stencil s (ONCHIP_*) at 512x512 (its halo) x nz in order lay, 132
+ * blocks of runs, as many levels cached as the H100's 227 KB hold (*levels), and its inner cells
+ * (*inner). 0, or -1 after a failed check. */
+static double predict_512(layout_t lay, int s, int nz, int *levels, long *inner)
+{
+    int depth = s == ONCHIP_LAP ? 1 : 2;
+    ugrid g;
+    persist_parts P;
+    if (ugrid_emulate(&g, 512, 512, 1, depth, lay, 0, 0) != 0 ||
+        persist_parts_build(&P, &g, 132, depth) != 0) {
+        CHECK(0, "512x512 %s over 132 blocks", layout_name[lay]);
+        return -1;
+    }
+    onchip_params A = {0};
+    onchip_device d = onchip_device_h100();
+    *levels = onchip_layout(&P, s, 8, 232448, nz, &A);
+    *inner = (long)g.nxy - g.nhalo;
+    double t = onchip_predict(&P, s, nz, *levels, 8, &d).step_s;
+    persist_parts_free(&P);
+    ugrid_free(&g);
+    return t;
+}
+
 /* The model against the design note's arithmetic (section 4, laplap, double, 512x512 in z-curve
  * order, 132 blocks): a level 1.51 us (the note's mean block; the largest here, within 5%); x16
  * all on chip 28.9 us; x64 with 15 levels on chip 104 us, the pipe's bound above DRAM's (79 us
@@ -424,26 +447,61 @@ static void model(void)
              {LAYOUT_ZCURVE, ONCHIP_LAP, 16, 22.4},     {LAYOUT_ZCURVE, ONCHIP_LAP, 64, 114.6},
              {LAYOUT_ROWMAJOR, ONCHIP_LAPLAP, 16, 49.1}, {LAYOUT_ROWMAJOR, ONCHIP_HDIFF, 16, 70.6},
              {LAYOUT_ROWMAJOR, ONCHIP_LAP, 16, 27.2}};
-    onchip_device d = onchip_device_h100();
     for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
-        int depth = m[k].s == ONCHIP_LAP ? 1 : 2;
-        ugrid g;
-        persist_parts P;
-        if (ugrid_emulate(&g, 512, 512, 1, depth, m[k].lay, 0, 0) != 0 ||
-            persist_parts_build(&P, &g, 132, depth) != 0) {
-            CHECK(0, "512x512 %s over 132 blocks", layout_name[m[k].lay]);
+        int L;
+        long inner;
+        double t = predict_512(m[k].lay, m[k].s, m[k].nz, &L, &inner) * 1e6;
+        if (t < 0)
             continue;
-        }
-        onchip_params A = {0};
-        int L = onchip_layout(&P, m[k].s, 8, 232448, m[k].nz, &A); /* the H100's 227 KB */
-        onchip_prediction p = onchip_predict(&P, m[k].s, m[k].nz, L, 8, &d);
         printf("model: stencil %d %s x%d, %d levels cached: %.1f us, measured %.1f\n", m[k].s,
-               layout_name[m[k].lay], m[k].nz, L, p.step_s * 1e6, m[k].us);
-        CHECK(fabs(p.step_s * 1e6 / m[k].us - 1) <= 0.15,
+               layout_name[m[k].lay], m[k].nz, L, t, m[k].us);
+        CHECK(fabs(t / m[k].us - 1) <= 0.15,
               "stencil %d, %s x%d (%d levels cached): the model %.1f us, measured %.1f", m[k].s,
-              layout_name[m[k].lay], m[k].nz, L, p.step_s * 1e6, m[k].us);
-        persist_parts_free(&P);
-        ugrid_free(&g);
+              layout_name[m[k].lay], m[k].nz, L, t, m[k].us);
+    }
+}
+
+/* The host loop's model against the fastest host loops the H100 measured at 512x512 (one launch
+ * a step, 200 steps, double: laplap row-major, bench/results/2026-11-27-h100-onchip; hdiff and
+ * lap z-curve, 2026-11-23-h100-iterated): within 10%. Then --persistent auto's choice, the two
+ * models against each other, where the measurements leave no doubt: on where the on-chip launch
+ * measured 1.3x or more faster than the fastest host loop (laplap and lap x16, z-curve), off
+ * where it measured slower (lap x64 z-curve: 114.6 against 104.9-110.8 us; hdiff x16 row-major
+ * through `pillar run`: 71 against 62 us). */
+static void auto_choice(void)
+{
+    onchip_device d = onchip_device_h100();
+    static const struct {
+        int s, nz;
+        double us;
+    } h[] = {{ONCHIP_LAPLAP, 16, 51.7}, {ONCHIP_LAPLAP, 64, 178.5}, {ONCHIP_HDIFF, 16, 51.2},
+             {ONCHIP_HDIFF, 64, 188.6}, {ONCHIP_LAP, 16, 29.6},    {ONCHIP_LAP, 64, 104.9}};
+    for (size_t k = 0; k < sizeof h / sizeof h[0]; k++) {
+        double t = onchip_host_step(h[k].s, 508L * 508, h[k].nz, 8, 132, &d) * 1e6;
+        printf("host loop model: stencil %d x%d: %.1f us, measured %.1f\n", h[k].s, h[k].nz, t,
+               h[k].us);
+        CHECK(fabs(t / h[k].us - 1) <= 0.10, "host loop, stencil %d x%d: the model %.1f us, "
+              "measured %.1f", h[k].s, h[k].nz, t, h[k].us);
+    }
+    static const struct {
+        layout_t lay;
+        int s, nz, on;
+    } c[] = {{LAYOUT_ZCURVE, ONCHIP_LAPLAP, 16, 1}, {LAYOUT_ZCURVE, ONCHIP_LAP, 16, 1},
+             {LAYOUT_ZCURVE, ONCHIP_LAP, 64, 0}, {LAYOUT_ROWMAJOR, ONCHIP_HDIFF, 16, 0}};
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        int L;
+        long inner;
+        double on = predict_512(c[k].lay, c[k].s, c[k].nz, &L, &inner);
+        if (on < 0)
+            continue;
+        double host = onchip_host_step(c[k].s, inner, c[k].nz, 8, 132, &d);
+        int picks = host / on >= ONCHIP_AUTO_GAIN;
+        printf("auto: stencil %d %s x%d: on chip %.1f us, host loop %.1f us (%.2fx): %s\n", c[k].s,
+               layout_name[c[k].lay], c[k].nz, on * 1e6, host * 1e6, host / on,
+               picks ? "on" : "off");
+        CHECK(picks == c[k].on, "auto, stencil %d %s x%d: predicted %.2fx, picks %s, measured "
+              "the other way", c[k].s, layout_name[c[k].lay], c[k].nz, host / on,
+              picks ? "on" : "off");
     }
 }
 
@@ -556,5 +614,6 @@ int main(void)
         CHECK(0, "emulate 512x512");
     refusals();
     model();
+    auto_choice();
     return check_done("test_persist_parts");
 }

@@ -695,8 +695,9 @@ static const flag flags[] = {
      "in shared memory and reads only its neighbours' ring after the\n"
      "barrier (H100, 512x512 z-curve: laplap 2.0x / 1.7x the host loop at\n"
      "16 / 64 levels, lap 1.5x / 0.97x); graphlap keeps its neighbour\n"
-     "lists there. auto stays off (its model is not yet trusted) and\n"
-     "prints the model's prediction (docs/persistent.md)          (auto)",
+     "lists there. auto runs laplap, hdiff and lap on chip where the\n"
+     "models predict it 1.10x faster than the host loop, and prints\n"
+     "both predictions; other stencils stay off (docs/persistent.md) (auto)",
      set_choice, AT(o.persistent), 0, 3, on_off_auto},
     {"--persistent-levels", "N", RUN, HELP_ITER,
      "persistent runs: keep exactly N levels of the state on chip (0:\n"

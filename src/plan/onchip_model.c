@@ -4,7 +4,7 @@
 
 onchip_device onchip_device_h100(void)
 {
-    onchip_device d = {1.755e9, 3.0e12, 5.0e12, 0.794, 0.85, 0.546e-6, 1e-6, 3e-6};
+    onchip_device d = {1.755e9, 3.0e12, 5.0e12, 0.794, 0.85, 0.546e-6, 1e-6, 3e-6, 4e-6};
     return d;
 }
 
@@ -64,4 +64,16 @@ int onchip_layout(const persist_parts *P, int s, size_t es, size_t avail, int nz
     for (q.levels = 1; q.levels <= nz && onchip_smem(&q, es) <= avail; q.levels++)
         L = q.levels;
     return L;
+}
+
+double onchip_host_step(int s, long points, int nz, size_t es, int sms, const onchip_device *d)
+{
+    double e = (double)es;
+    double values = s == ONCHIP_LAP ? 5 : s == ONCHIP_HDIFF ? 22 : 21; /* hdiff: its coefficient */
+    double offsets = s == ONCHIP_LAP ? 4 : 20;
+    double dram = (s == ONCHIP_HDIFF ? 3 : 2) * e; /* the state in and out, the coefficient */
+    double l1 = (double)points * (values * e + offsets * 4) /
+                (128.0 * (sms > 0 ? sms : 1) * d->clock_hz * d->eta);
+    double mem = (double)points * dram / (d->dram_bps * d->eta_dram);
+    return d->t_launch_s + nz * max2(l1, mem);
 }

@@ -28,10 +28,11 @@ typedef struct {
     double t_level_s; /* a level's fixed cost: barriers, latencies (fitted: 0.546 us) */
     double t_ring0_s; /* a step's first ring read (assumed 1 us) */
     double t_bar_s;   /* a grid barrier (assumed 3 us) */
+    double t_launch_s; /* the host loop's kernel boundary (assumed 4 us, PERSIST_T_LAUNCH_S) */
 } onchip_device;
 
 /* The H100's figures, the fitted constants and the design's assumptions (1.755 GHz, 3.0 TB/s,
- * 5 TB/s, 0.794, 0.85, 0.546 us, 1 us, 3 us). */
+ * 5 TB/s, 0.794, 0.85, 0.546 us, 1 us, 3 us, 4 us). */
 onchip_device onchip_device_h100(void);
 
 typedef struct {
@@ -54,5 +55,21 @@ onchip_prediction onchip_predict(const persist_parts *P, int s, int nz, int leve
  * as it was). */
 int onchip_layout(const persist_parts *P, int s, size_t es, size_t avail, int nz,
                   onchip_params *p);
+
+/* The prediction of one step of the host loop (one in-core launch a step of the table-reading
+ * kernels) of stencil s (ONCHIP_LAPLAP, ONCHIP_HDIFF or ONCHIP_LAP) over `points` inner cells a
+ * level and nz levels, values of es bytes, on `sms` SMs: a kernel boundary plus, each level, the
+ * larger of its L1 traffic (every value the body reads and its 32-bit offsets: laplap 21 values
+ * and 20 offsets a point, hdiff those and its coefficient, lap 5 and 4; 128 bytes a clock and SM
+ * at the share eta of the pipe) and its DRAM traffic (the state read and written once, hdiff's
+ * coefficient read, at eta_dram). The same shares as the on-chip model's; within 10% of the
+ * row-major host loops measured on the H100 at 512x512 x 16 and x 64 (tests/test_persist_parts.c).
+ * Orders whose tables read slower (z-curve: up to 1.45x) are predicted as fast: the model errs
+ * towards the host loop. */
+double onchip_host_step(int s, long points, int nz, size_t es, int sms, const onchip_device *d);
+
+/* --persistent auto runs on chip from this predicted speed-up over the host loop on: above the
+ * two models' errors on the points measured (tests/test_persist_parts.c). */
+#define ONCHIP_AUTO_GAIN 1.10
 
 #endif

@@ -68,25 +68,26 @@ static int build_parts(persist_parts *P, const ugrid *g, int nblocks, int depth,
     return 0;
 }
 
-/* An open on-chip run (persist_onchip.h): the launch's shape and tables on the device. */
-struct onchip_run {
-    const problem *pb;
+/* What a launch of an on-chip run would be on the current device, nothing on it yet: the
+ * stencil's kernel, the blocks' parts, the shared memory's layout and the cached levels. */
+typedef struct {
     int which, nblocks, threads, variant, nz;
     const void *fn;
     size_t smem, es;
     persist_parts P;
-    onchip_params A;  /* every table; state, other, coeff and steps set by each onchip_steps */
-    void *dev[12];    /* the device tables and export buffers, freed by onchip_close */
-};
+    onchip_params A; /* the layout and levels; the tables, fields and steps unset */
+} onchip_shape;
 
-onchip_run *onchip_open(const problem *pb, const onchip_request *r)
+/* The shape of pb's run with request r (onchip_open's refusals, as messages). 0, or -1. */
+static int shape_make(const problem *pb, const onchip_request *r, onchip_shape *sh)
 {
     const ugrid *g = &pb->ug;
     stencil_t st = pb->s.stencil;
+    memset(sh, 0, sizeof *sh);
     if (st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP && st != ST_GRAPHLAP) {
         perr("on-chip persistent run: laplap, hdiff, lap and graphlap only (%s)",
              stencil_table[st].name);
-        return NULL;
+        return -1;
     }
     int which = st == ST_LAP         ? ONCHIP_LAP
                 : st == ST_HDIFF    ? ONCHIP_HDIFF
@@ -100,20 +101,20 @@ onchip_run *onchip_open(const problem *pb, const onchip_request *r)
     CK(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     if (!coop) {
         perr("on-chip persistent run: this device has no cooperative launches");
-        return NULL;
+        return -1;
     }
     size_t es = prec_size(pb->s.prec);
     int threads = r->threads > 0 ? r->threads : ONCHIP_MAX_THREADS;
     if (threads > ONCHIP_MAX_THREADS) {
         perr("on-chip persistent run: %d threads a block, at most %d", threads,
              ONCHIP_MAX_THREADS);
-        return NULL;
+        return -1;
     }
     long inner = (long)g->nxy - g->nhalo; /* the default: a block a SM, or a cell a block */
     int nblocks = r->blocks > 0 ? r->blocks : inner < sms ? (int)(inner > 0 ? inner : 1) : sms;
     persist_parts P;
     if (build_parts(&P, g, nblocks, which == ONCHIP_LAP ? 1 : 2, r->parts, lists) != 0)
-        return NULL;
+        return -1;
     /* lap reads the four neighbours of every own cell, laplap's two passes those of every own
      * and ring-1 entry (graphlap: their lists, up to each row's degree) */
     const int W = P.width;
@@ -127,7 +128,7 @@ onchip_run *onchip_open(const problem *pb, const onchip_request *r)
                  persist_parts_cell(&P, g, b, (int)(i / W - P.tstart[b])), b,
                  lists ? "listed" : rel_name[i % W]);
             persist_parts_free(&P);
-            return NULL;
+            return -1;
         }
     int variant = onchip_variant(r->prefetch, threads, P.slots_max, r->rows);
     const void *fn = onchip_kernels[which][pb->s.prec][variant];
@@ -151,46 +152,79 @@ onchip_run *onchip_open(const problem *pb, const onchip_request *r)
              "(%d cached levels) cannot all be resident (%d a SM, %d SMs, %d bytes a block at "
              "most)", nblocks, threads, smem, A.levels, per_sm, sms, smem_max);
         persist_parts_free(&P);
-        return NULL;
+        return -1;
     }
+    *sh = (onchip_shape){which, nblocks, threads, variant, nz, fn, smem, es, P, A};
+    return 0;
+}
+
+int onchip_predict_run(const problem *pb, const onchip_request *r, onchip_forecast *f)
+{
+    memset(f, 0, sizeof *f);
+    onchip_shape sh;
+    if (shape_make(pb, r, &sh) != 0)
+        return -1;
+    int dev = 0, sms = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    onchip_device d = onchip_device_h100();
+    f->onchip_s = onchip_predict(&sh.P, sh.which, sh.nz, sh.A.levels, sh.es, &d).step_s;
+    f->host_s = onchip_host_step(sh.which, (long)pb->ug.nxy - pb->ug.nhalo, sh.nz, sh.es, sms, &d);
+    f->blocks = sh.nblocks;
+    f->threads = sh.threads;
+    f->levels = sh.A.levels;
+    f->metis = !sh.P.contiguous;
+    persist_parts_free(&sh.P);
+    return 0;
+}
+
+/* An open on-chip run (persist_onchip.h): the launch's shape and tables on the device. */
+struct onchip_run {
+    const problem *pb;
+    onchip_shape sh;  /* its A: every table; state, other, coeff and steps set by each
+                       * onchip_steps */
+    void *dev[12];    /* the device tables and export buffers, freed by onchip_close */
+};
+
+onchip_run *onchip_open(const problem *pb, const onchip_request *r)
+{
+    const ugrid *g = &pb->ug;
+    onchip_shape sh;
+    if (shape_make(pb, r, &sh) != 0)
+        return NULL;
+    const persist_parts *P = &sh.P;
+    onchip_params *A = &sh.A;
+    const int nblocks = sh.nblocks, W = P->width, lists = sh.which == ONCHIP_GRAPHLAP;
     onchip_run *h = xalloc(sizeof *h);
     memset(h, 0, sizeof *h);
     unsigned char *exported = xalloc((size_t)g->nxy);
     memset(exported, 0, (size_t)g->nxy);
-    for (long i = 0; i < P.export_all; i++)
-        exported[P.exports[i]] = 1;
+    for (long i = 0; i < P->export_all; i++)
+        exported[P->exports[i]] = 1;
     size_t nb1 = sizeof(int32_t) * (size_t)(nblocks + 1);
-    A.own0 = h->dev[0] = gpu_upload(P.own0, nb1);
-    A.r1start = h->dev[1] = gpu_upload(P.r1start, nb1);
-    A.own = h->dev[2] = P.contiguous ? NULL : gpu_upload(P.own, sizeof(int32_t) * (size_t)P.n);
-    A.r2start = h->dev[3] = gpu_upload(P.r2start, nb1);
-    A.tstart = h->dev[4] = gpu_upload(P.tstart, nb1);
-    A.ring1 = h->dev[5] = gpu_upload(P.ring1, sizeof(int32_t) * (size_t)P.r1start[nblocks]);
-    A.ring2 = h->dev[6] = gpu_upload(P.ring2, sizeof(int32_t) * (size_t)P.r2start[nblocks]);
-    A.tab = h->dev[7] = gpu_upload(P.tab, sizeof(uint16_t) * (size_t)W * (size_t)P.tstart[nblocks]);
-    A.deg = h->dev[8] = lists ? gpu_upload(P.deg, (size_t)P.tstart[nblocks]) : NULL;
-    A.exported = h->dev[9] = gpu_upload(exported, (size_t)g->nxy);
+    A->own0 = h->dev[0] = gpu_upload(P->own0, nb1);
+    A->r1start = h->dev[1] = gpu_upload(P->r1start, nb1);
+    A->own = h->dev[2] = P->contiguous ? NULL : gpu_upload(P->own, sizeof(int32_t) * (size_t)P->n);
+    A->r2start = h->dev[3] = gpu_upload(P->r2start, nb1);
+    A->tstart = h->dev[4] = gpu_upload(P->tstart, nb1);
+    A->ring1 = h->dev[5] = gpu_upload(P->ring1, sizeof(int32_t) * (size_t)P->r1start[nblocks]);
+    A->ring2 = h->dev[6] = gpu_upload(P->ring2, sizeof(int32_t) * (size_t)P->r2start[nblocks]);
+    A->tab = h->dev[7] =
+        gpu_upload(P->tab, sizeof(uint16_t) * (size_t)W * (size_t)P->tstart[nblocks]);
+    A->deg = h->dev[8] = lists ? gpu_upload(P->deg, (size_t)P->tstart[nblocks]) : NULL;
+    A->exported = h->dev[9] = gpu_upload(exported, (size_t)g->nxy);
     xfree(exported);
-    size_t xbytes = es * (size_t)g->nxy * (size_t)(A.levels > 0 ? A.levels : 1);
+    size_t xbytes = sh.es * (size_t)g->nxy * (size_t)(A->levels > 0 ? A->levels : 1);
     for (int q = 0; q < 2; q++)
         CK(cudaMalloc(&h->dev[10 + q], xbytes));
-    A.xb0 = h->dev[10];
-    A.xb1 = h->dev[11];
-    A.zs = g->zstride;
-    A.nz = nz;
-    A.nxy = g->nxy;
-    A.c0 = g->nhalo;
+    A->xb0 = h->dev[10];
+    A->xb1 = h->dev[11];
+    A->zs = g->zstride;
+    A->nz = sh.nz;
+    A->nxy = g->nxy;
+    A->c0 = g->nhalo;
     h->pb = pb;
-    h->which = which;
-    h->nblocks = nblocks;
-    h->threads = threads;
-    h->variant = variant;
-    h->nz = nz;
-    h->fn = fn;
-    h->smem = smem;
-    h->es = es;
-    h->P = P;
-    h->A = A;
+    h->sh = sh;
     return h;
 }
 
@@ -198,7 +232,7 @@ int onchip_steps(onchip_run *h, void *state, void *other, const void *coeff, int
                  onchip_timing *t)
 {
     const ugrid *g = &h->pb->ug;
-    onchip_params A = h->A;
+    onchip_params A = h->sh.A;
     memset(t, 0, sizeof *t);
     if (steps < 1) {
         perr("on-chip persistent run: at least one step (%d)", steps);
@@ -206,27 +240,27 @@ int onchip_steps(onchip_run *h, void *state, void *other, const void *coeff, int
     }
     for (int q = 0; q < 2; q++) /* every cell's value at the cached levels (the halo's for good) */
         if (A.levels > 0)
-            CK(cudaMemcpy2D(h->dev[10 + q], h->es * (size_t)g->nxy, state,
-                            h->es * (size_t)g->zstride, h->es * (size_t)g->nxy,
+            CK(cudaMemcpy2D(h->dev[10 + q], h->sh.es * (size_t)g->nxy, state,
+                            h->sh.es * (size_t)g->zstride, h->sh.es * (size_t)g->nxy,
                             (size_t)A.levels, cudaMemcpyDeviceToDevice));
     A.state = state;
     A.other = other;
-    A.coeff = h->which == ONCHIP_HDIFF ? coeff : NULL;
+    A.coeff = h->sh.which == ONCHIP_HDIFF ? coeff : NULL;
     A.steps = steps;
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
     void *args[] = {&A};
     CK(cudaEventRecord(e0, 0));
-    cudaError_t e = cudaLaunchCooperativeKernel(h->fn, (dim3){(unsigned)h->nblocks, 1, 1},
-                                                (dim3){(unsigned)h->threads, 1, 1}, args, h->smem,
+    cudaError_t e = cudaLaunchCooperativeKernel(h->sh.fn, (dim3){(unsigned)h->sh.nblocks, 1, 1},
+                                                (dim3){(unsigned)h->sh.threads, 1, 1}, args, h->sh.smem,
                                                 0);
     CK(cudaEventRecord(e1, 0));
     int rc = 0;
     if (e != cudaSuccess) {
         cudaGetLastError();
         perr("on-chip persistent run: the cooperative launch of %d blocks x %d threads was "
-             "refused: %s", h->nblocks, h->threads, cudaGetErrorString(e));
+             "refused: %s", h->sh.nblocks, h->sh.threads, cudaGetErrorString(e));
         rc = -1;
     }
     CK(cudaEventSynchronize(e1));
@@ -237,15 +271,15 @@ int onchip_steps(onchip_run *h, void *state, void *other, const void *coeff, int
     CK(cudaEventDestroy(e1));
     if (rc != 0)
         return -1;
-    t->blocks = h->nblocks;
-    t->threads = h->threads;
+    t->blocks = h->sh.nblocks;
+    t->threads = h->sh.threads;
     t->levels = A.levels;
-    t->metis = !h->P.contiguous;
-    t->prefetch = onchip_variant_prefetch[h->variant];
-    t->rows = onchip_variant_rows[h->variant];
+    t->metis = !h->sh.P.contiguous;
+    t->prefetch = onchip_variant_prefetch[h->sh.variant];
+    t->rows = onchip_variant_rows[h->sh.variant];
     onchip_device dev = onchip_device_h100();
-    t->predicted_s = onchip_predict(&h->P, h->which, h->nz, A.levels, h->es, &dev).step_s;
-    t->smem = h->smem;
+    t->predicted_s = onchip_predict(&h->sh.P, h->sh.which, h->sh.nz, A.levels, h->sh.es, &dev).step_s;
+    t->smem = h->sh.smem;
     t->kernel_s = ms * 1e-3;
     return 0;
 }
@@ -256,7 +290,7 @@ void onchip_close(onchip_run *h)
         return;
     for (size_t i = 0; i < sizeof h->dev / sizeof h->dev[0]; i++)
         CK(cudaFree(h->dev[i]));
-    persist_parts_free(&h->P);
+    persist_parts_free(&h->sh.P);
     xfree(h);
 }
 

@@ -1,8 +1,9 @@
 /* persist_onchip.h — iterated laplap, hdiff and lap as one persistent launch that keeps the state on chip
  * (issue 35; access/persist_onchip.h, src/plan/persist_parts.h): the parts built on the host,
  * the fields, parts and export buffers to the device once, one cooperative launch, the state
- * back. CUDA backend only. Not yet a choice of `--persistent`: tests/test_persist_onchip.c runs
- * it against the CPU iteration. */
+ * back. CUDA backend only. `--persistent on` takes it (src/plan/persist_run.c), auto where the
+ * models predict a gain (onchip_predict_run); tests/test_persist_onchip.c runs it against the
+ * CPU iteration. */
 #ifndef PILLAR_PERSIST_ONCHIP_HOST_H
 #define PILLAR_PERSIST_ONCHIP_HOST_H
 
@@ -45,6 +46,17 @@ typedef struct {
  * call raises FAULT_DEVICE. */
 int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
                        onchip_timing *t);
+
+/* What the models predict of pb's on-chip run with request r on the current device, before
+ * anything is put on it: the blocks, parts, shared memory and cached levels onchip_open would
+ * take, the on-chip step (onchip_predict) and the host loop's (onchip_host_step) for
+ * --persistent auto (src/plan/onchip_model.h). 0 with f filled, or -1 with onchip_open's
+ * refusal as the message. */
+typedef struct {
+    double onchip_s, host_s;          /* predicted seconds a step: on chip, the host loop */
+    int blocks, threads, levels, metis; /* the launch (metis: the blocks own METIS's parts) */
+} onchip_forecast;
+int onchip_predict_run(const problem *pb, const onchip_request *r, onchip_forecast *f);
 
 /* The same in three parts, for fields that stay on the device between runs (the library's
  * resident fields, src/engine/session.c): onchip_open builds the parts and puts the launch's

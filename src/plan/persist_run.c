@@ -4,18 +4,24 @@
 #include <stdio.h>
 #include <string.h>
 
+onchip_request persist_onchip_request(const persist_request *r)
+{
+    onchip_request oq = {r->blocks, r->threads,
+                         r->levels == PERSIST_LEVELS_MODEL  ? -1
+                         : r->levels == PERSIST_LEVELS_NONE ? 0
+                                                            : r->levels,
+                         1, ONCHIP_PARTS_RUNS, 1}; /* METIS's parts (ONCHIP_PARTS_AUTO) once
+                                                    * they have run on a GPU: NOTES.md */
+    return oq;
+}
+
 int persist_run(const problem *pb, fieldset f, int steps, const persist_request *r,
                 persist_run_timing *t)
 {
     memset(t, 0, sizeof *t);
     stencil_t st = pb->s.stencil;
     if (st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP) {
-        onchip_request oq = {r->blocks, r->threads,
-                             r->levels == PERSIST_LEVELS_MODEL  ? -1
-                             : r->levels == PERSIST_LEVELS_NONE ? 0
-                                                                : r->levels,
-                             1, ONCHIP_PARTS_RUNS, 1}; /* METIS's parts (ONCHIP_PARTS_AUTO)
-                                                        * once they have run on a GPU: NOTES.md */
+        onchip_request oq = persist_onchip_request(r);
         perr_saved saved = perr_capture_save();
         perr_capture(t->why, sizeof t->why);
         int rc = persist_onchip_run(pb, f, steps, &oq, &t->o);

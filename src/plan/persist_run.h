@@ -17,6 +17,10 @@ typedef struct {
                        * refusal), else "" */
 } persist_run_timing;
 
+/* The on-chip request persist_run makes of r (its threads, blocks and cached levels; runs of
+ * the cell order, prefetching, one row a thread), for predictions of the same launch. */
+onchip_request persist_onchip_request(const persist_request *r);
+
 /* Advances the state of f (host fields of pb's grid, inputs first) by `steps` >= 1 steps in one
  * cooperative launch: the on-chip kernels for laplap, hdiff and lap with r's threads, blocks and
  * cached levels (PERSIST_LEVELS_MODEL: as many as fit), falling back to the persistent kernels

@@ -359,7 +359,9 @@ static int bench_grid(ibench *x, int st, int prec, int nx, int ny, int nz)
         ooc_plan_free(&w.pl);
     }
     if (has_variant(x, st, V_AUTO)) { /* what --persistent auto runs: that variant's row again */
-        variant_t as = persistent_auto_picks(&pb, BACKEND_GPU, 0, NULL, NULL, 0) ? V_PERSIST : V_HOST;
+        variant_t as = !persistent_auto_picks(&pb, BACKEND_GPU, 0, NULL, NULL, 0) ? V_HOST
+                       : st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP ? V_ONCHIP
+                                                                           : V_PERSIST;
         for (int k = first; k < x->nrows; k++)
             if (x->rows[k].v == as) {
                 irow copy = x->rows[k];

@@ -17,6 +17,7 @@
 #include "src/exec/gpu.h"
 #include "src/plan/ooc_gpu.h"
 #include "src/plan/persist_gpu.h"
+#include "src/plan/onchip_model.h"
 #include "src/plan/persist_run.h"
 #endif
 
@@ -167,6 +168,28 @@ int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist
     const persist_request *rq = request ? request : &dflt;
     if (backend != BACKEND_GPU || ooc)
         return 0;
+    stencil_t st = pb->s.stencil;
+    if (st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP) { /* on chip: the models decide */
+        onchip_request oq = persist_onchip_request(rq);
+        onchip_forecast fc;
+        char why[256] = "";
+        perr_capture(why, sizeof why);
+        int refused = onchip_predict_run(pb, &oq, &fc);
+        perr_capture(NULL, 0);
+        if (refused) {
+            if (pred && n)
+                snprintf(pred, n, "%s", why[0] ? why : "the on-chip kernels refuse this run");
+            return 0;
+        }
+        double gain = fc.host_s / fc.onchip_s;
+        if (pred && n)
+            snprintf(pred, n,
+                     "on chip (%d blocks x %d threads, %d level%s cached) %.1f us a step against "
+                     "%.1f us for the host loop, %.2fx; on from %.2fx",
+                     fc.blocks, fc.threads, fc.levels, fc.levels == 1 ? "" : "s",
+                     fc.onchip_s * 1e6, fc.host_s * 1e6, gain, ONCHIP_AUTO_GAIN);
+        return gain >= ONCHIP_AUTO_GAIN;
+    }
     persist_cache pc;
     char msg[256] = "";
     perr_capture(msg, sizeof msg);

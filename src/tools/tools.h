@@ -35,10 +35,12 @@ int run_write_output(const problem *pb, const options *o, fieldset out, int uns,
  * not be written), else 0. */
 int bench_iterated(bench_opts *b);
 /* Whether `--persistent auto` runs an in-core iterated run of pb on the backend as one persistent
- * launch (run_iterated.c; bench --iterated reports it): on the GPU in core, where the model of
- * docs/persistent.md predicts at least PERSIST_AUTO_GAIN over the host loop and the model is
- * trusted (PERSIST_AUTO_TRUSTED: not yet, so never). request: NULL for the model's shape and
- * levels; the model's line (or why not) into pred (n bytes) when pred is not NULL. */
+ * launch (run_iterated.c; bench --iterated reports it): on the GPU in core; laplap, hdiff and
+ * lap on chip where the on-chip launch is predicted at least ONCHIP_AUTO_GAIN faster than the
+ * host loop (src/plan/onchip_model.h), the other stencils' lean launch where docs/persistent.md's
+ * model predicts PERSIST_AUTO_GAIN and is trusted (PERSIST_AUTO_TRUSTED: not yet, so never).
+ * request: NULL for the model's shape and levels; the models' line (or why not) into pred
+ * (n bytes) when pred is not NULL. */
 int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist_request *request,
                           char *pred, size_t n);
 /* The backend of a run (runner_pick_backend), with the one-line notice on stderr when auto falls
