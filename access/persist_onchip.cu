@@ -4,6 +4,7 @@
 
 #include "../stencils/graphlap.h"
 #include "../stencils/laplap.h"
+#include "onchip_stage.cuh"
 
 /* hdiff's limiter (stencils/hdiff.h's HDIFF_LIMIT) on values: the flux, zeroed where it runs
  * along the difference of the values hi - lo */
@@ -108,38 +109,16 @@ __global__ void __launch_bounds__(MAXT, 1) k_onchip(onchip_params p)
     const bool pf = PF > 0 && ns <= PF * nt; /* the same in every thread of the block */
     T pre[PF > 0 ? PF : 1];
     for (int t = 0; t < p.steps; t++) {
-        const T *cur = (const T *)((t & 1) ? p.other : p.state);
-        T *nxt = (T *)((t & 1) ? p.state : p.other);
-        const T *xin = (const T *)((t & 1) ? p.xb1 : p.xb0);
-        T *xout = (T *)((t & 1) ? p.xb0 : p.xb1);
+        const onchip_parity<T> q(t, p.state, p.other, p.xb0, p.xb1);
+        const T *const cur = q.cur, *const xin = q.xin;
+        T *const nxt = q.nxt, *const xout = q.xout;
         for (int z = 0; z < p.nz; z++) {
             const bool cached = z < p.levels;
             T *const v = vb + (z & 1) * (size_t)p.slots_max, *const lap = lapb + (z & 1) * (size_t)p.laps;
-            if (pf) {
-                if (z == 0) /* a step's first level: nothing loaded it ahead (the barrier) */
-#pragma unroll
-                    for (int i = 0; i < (PF > 0 ? PF : 1); i++)
-                        if (tid + i * nt < ns)
-                            pre[i] = level_value(tid + i * nt, 0, 0 < p.levels, m, r1end, cache,
-                                                 cur, xin, r1, r2, zs, own, c0, nxy);
-#pragma unroll
-                for (int i = 0; i < (PF > 0 ? PF : 1); i++)
-                    if (tid + i * nt < ns)
-                        v[tid + i * nt] = pre[i];
-                __syncthreads();
-                if (z + 1 < p.nz) /* the next level's loads fly while this one computes: its
-                                   * cache level, state and buffers are not written now */
-#pragma unroll
-                    for (int i = 0; i < (PF > 0 ? PF : 1); i++)
-                        if (tid + i * nt < ns)
-                            pre[i] = level_value(tid + i * nt, z + 1, z + 1 < p.levels, m, r1end,
-                                                 cache, cur, xin, r1, r2, zs, own, c0, nxy);
-            } else {
-                for (int s = tid; s < ns; s += nt) /* the level at the block's slots */
-                    v[s] = level_value(s, z, cached, m, r1end, cache, cur, xin, r1, r2, zs, own,
-                                       c0, nxy);
-                __syncthreads();
-            }
+            onchip_stage<T, PF>(pf, z, p.nz, ns, tid, nt, v, pre, [&](int s, int zz) {
+                return level_value(s, zz, zz < p.levels, m, r1end, cache, cur, xin, r1, r2, zs,
+                                   own, c0, nxy);
+            });
             if (G) { /* pass 1: graphlap.h's Laplacian along each entry's own list */
                 for (int e = tid; e < rows; e += nt) {
                     const uint16_t *r = gtab + (size_t)W * e;

@@ -108,6 +108,11 @@ static inline int ugrid_deg(const ugrid *g, int c)
 int ugrid_emulate(ugrid *g, int nx, int ny, int nz, int halo, layout_t layout, int w, uint64_t seed);
 void ugrid_free(ugrid *g);
 
+/* Copies the values of elements of es bytes at every cell and level of field u (g's layout) to
+ * their cells of field r (rg's layout: the regular grid g emulates, its cx, cy set), or (to_reg
+ * 0) the other way. */
+void ugrid_regular_copy(const ugrid *g, const rgrid *rg, size_t es, void *u, void *r, int to_reg);
+
 /* Cell reached from c by relation r (any of the NREL2; a second-order one as column rel_hop2(r)
  * of the row of its first hop); -1 if none. */
 int ugrid_follow(const ugrid *g, int c, int r);

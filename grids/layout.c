@@ -136,3 +136,13 @@ int ugrid_follow(const ugrid *g, int c, int r)
     int m = g->nbr[rel_hop1(r) * g->nxy + c];
     return m < 0 ? -1 : g->nbr[rel_hop2(r) * g->nxy + m];
 }
+
+void ugrid_regular_copy(const ugrid *g, const rgrid *rg, size_t es, void *u, void *r, int to_reg)
+{
+    for (int z = 0; z < g->nz; z++)
+        for (int c = 0; c < g->nxy; c++) {
+            char *pu = (char *)u + ((size_t)c + (size_t)z * (size_t)g->zstride) * es;
+            char *pr = (char *)r + (size_t)rgrid_index(rg, g->cx[c], g->cy[c], z) * es;
+            memcpy(to_reg ? pr : pu, to_reg ? pu : pr, es);
+        }
+}

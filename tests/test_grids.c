@@ -102,5 +102,40 @@ int main(void)
                           "row %d level %d not aligned (n=%d elem=%zu)", y, z, n, elem);
             CHECK(r.ystride >= n + r.a && r.zstride >= (long)r.ystride * (n + 3), "strides");
         }
+
+    /* ugrid_regular_copy: value v(x, y, z) = x + 1000 y + 100000 z at cell_at[y nx + x] lands at
+     * the regular index of (x, y, z), and copies back unchanged (every layout, halo 3) */
+    for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
+        ugrid u;
+        CHECK(ugrid_emulate(&u, 23, 17, 3, 3, (layout_t)lay, 8, 4) == 0, "emulate %d", lay);
+        rgrid r = rgrid_make(23, 17, 3, 3, sizeof(double));
+        double *f = xalloc(sizeof(double) * u.len), *back = xalloc(sizeof(double) * u.len);
+        double *reg = xalloc(sizeof(double) * r.len);
+        for (size_t i = 0; i < r.len; i++)
+            reg[i] = -1;
+        for (int z = 0; z < 3; z++)
+            for (int y = 0; y < 17; y++)
+                for (int x = 0; x < 23; x++)
+                    f[(size_t)u.cell_at[y * 23 + x] + (size_t)z * (size_t)u.zstride] =
+                        x + 1000.0 * y + 100000.0 * z;
+        ugrid_regular_copy(&u, &r, sizeof(double), f, reg, 1);
+        long bad = 0;
+        for (int z = 0; z < 3; z++)
+            for (int y = 0; y < 17; y++)
+                for (int x = 0; x < 23; x++)
+                    bad += reg[rgrid_index(&r, x, y, z)] != x + 1000.0 * y + 100000.0 * z;
+        CHECK(bad == 0, "%s: %ld regular values misplaced", layout_name[lay], bad);
+        memcpy(back, f, sizeof(double) * u.len);
+        for (int z = 0; z < 3; z++)
+            for (int c = 0; c < u.nxy; c++)
+                back[(size_t)c + (size_t)z * (size_t)u.zstride] = 0;
+        ugrid_regular_copy(&u, &r, sizeof(double), back, reg, 0);
+        CHECK(!memcmp(back, f, sizeof(double) * u.len), "%s: the copy back differs",
+              layout_name[lay]);
+        xfree(f);
+        xfree(back);
+        xfree(reg);
+        ugrid_free(&u);
+    }
     return check_done("test_grids");
 }

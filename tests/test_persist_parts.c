@@ -505,6 +505,40 @@ static void auto_choice(void)
     }
 }
 
+/* The regular twin's tiles (onchip_reg_layout): at most `blocks` of them, every one holding a
+ * cell, covering the inner cells; the smallest staged level; the levels that fit. */
+static void regular_tiles(void)
+{
+    static const struct {
+        int nxi, nyi, r, blocks;
+    } c[] = {{508, 508, 2, 132}, {510, 510, 1, 132}, {33, 25, 2, 7}, {33, 25, 2, 1},
+             {60, 44, 1, 3},     {1000, 3, 2, 132}, {5, 5, 2, 132}};
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        onchip_reg_params p;
+        memset(&p, 0, sizeof p);
+        int n = 0;
+        int L = onchip_reg_layout(c[k].nxi, c[k].nyi, c[k].r, c[k].blocks, 8, 232448, 16, &p, &n);
+        int ty_n = (c[k].nyi + p.ty - 1) / p.ty;
+        CHECK(L >= 0 && n == p.tiles_x * ty_n && n <= c[k].blocks &&
+                  (p.tiles_x - 1) * p.tx < c[k].nxi && p.tiles_x * p.tx >= c[k].nxi &&
+                  (ty_n - 1) * p.ty < c[k].nyi && ty_n * p.ty >= c[k].nyi,
+              "%dx%d over %d blocks: %d levels, %d tiles of %dx%d (%d a row)", c[k].nxi, c[k].nyi,
+              c[k].blocks, L, n, p.tx, p.ty, p.tiles_x);
+        CHECK(onchip_reg_smem(p.tx, p.ty, c[k].r, L, 8) <= 232448 &&
+                  (L == 16 || onchip_reg_smem(p.tx, p.ty, c[k].r, L + 1, 8) > 232448),
+              "%dx%d: %d levels, the most that fit", c[k].nxi, c[k].nyi, L);
+        if (k == 0) /* 132 = 11 x 12 tiles of 47x43 (staged 51x47 = 2397; 12 x 11: 43x47, the
+                     * same, narrower); 9 levels: 9 x 2021 x 8 + 2 x 2397 x 8 + 2 x 2205 x 8 */
+            CHECK(p.tx == 47 && p.ty == 43 && L == 9, "508x508: tiles %dx%d, %d levels (by hand "
+                  "47x43, 9)", p.tx, p.ty, L);
+    }
+    onchip_reg_params p;
+    memset(&p, 0, sizeof p);
+    int n = 0;
+    CHECK(onchip_reg_layout(3996, 36, 2, 1, 8, 232448, 3, &p, &n) == -1 && p.tx == 0,
+          "one tile of 3996x36 does not fit");
+}
+
 static void refusals(void)
 {
     ugrid g;
@@ -615,5 +649,6 @@ int main(void)
     refusals();
     model();
     auto_choice();
+    regular_tiles();
     return check_done("test_persist_parts");
 }

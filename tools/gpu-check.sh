@@ -7,6 +7,7 @@
 #   GPU_CHECK_BENCH=0 tools/gpu-check.sh                  no benchmark
 #   GPU_CHECK_CPU=0 tools/gpu-check.sh                    no CPU tests (CI runs them)
 #   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
+#   GPU_CHECK_TESTS='R:api_gpu|onchip' tools/gpu-check.sh the tests whose names match (ctest -R)
 #   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only (all but
 #                                   gpu_full, persistent and persist_onchip: the engine, out of core, persistent
 #                                   kernels on small grids, the C API and the examples)
@@ -36,12 +37,17 @@
 #                                   pillar bench --iterated for laplap, hdiff, lap at 512x512 x 16
 #                                   and 64 in z-curve, z-curve-w and row-major order (row-major also
 #                                   with METIS's parts), without the next level loaded ahead and
-#                                   with two rows of pass 1 a thread at once (about 5 minutes); rows
+#                                   with two rows of pass 1 a thread at once, and the regular
+#                                   twin's host loop and on-chip rows (about 5 minutes); rows
 #                                   in onchip.log
 #   GPU_CHECK_API=1 tools/gpu-check.sh                   also tools/api-bench.sh: a model's time loop
 #                                   through libpillar (step(T), step(1) loops, host and device
 #                                   arrays) beside `pillar run`'s kernels, on 512x512x64 and a
 #                                   6x384^2 x 64 cubed sphere, laplap double (about 3 minutes)
+#   GPU_CHECK_PERSIST_API=1 tools/gpu-check.sh           also the library's persistent on, auto
+#                                   and off: tests/api_loop, a loop of pillar_step(1), laplap double
+#                                   at 128x128x16, 512x512x16 and 512x512x64, 200 steps (its notes
+#                                   say which path ran); in persist-api.log
 #   PILLAR_COMMIT=abc123 tools/gpu-check.sh               commit to record where there is no .git
 # Libraries the device lacks: ../shared/device/pack-deps.sh (HDF5, METIS, netCDF, OpenMPI) into
 # .devdeps and tools/pack-fortran.sh (gfortran) into .devfortran, both sourced here when present.
@@ -70,6 +76,7 @@ step build build.log cmake --build $build -j "$jobs" || { grep -E "error" "$out/
 if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
     sel=(-L gpu)
     [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-L gpu -E '^(gpu_full|persistent|persist_onchip)$')
+    [[ "${GPU_CHECK_TESTS:-1}" == R:* ]] && sel=(-R "${GPU_CHECK_TESTS#R:}")
     step "ctest ${sel[*]}" ctest-gpu.log ctest --test-dir $build "${sel[@]}" --output-on-failure -V
     [ "${GPU_CHECK_CPU:-1}" != 0 ] &&
         step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
@@ -92,6 +99,14 @@ if [ "${GPU_CHECK_SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/nul
         --racecheck-report all --error-exitcode 9 ./$build/tests/test_persist_onchip --tiny
     step "synccheck test_persist_onchip" synccheck-onchip.log compute-sanitizer --tool synccheck \
         --error-exitcode 9 ./$build/tests/test_persist_onchip --small
+    # the regular twin on chip: its tiles and cache in shared memory, the export buffers
+    step "memcheck test_onchip_regular" memcheck-onchip-regular.log compute-sanitizer \
+        --tool memcheck --error-exitcode 9 ./$build/tests/test_onchip_regular --tiny
+    step "racecheck test_onchip_regular" racecheck-onchip-regular.log compute-sanitizer \
+        --tool racecheck --racecheck-report all --error-exitcode 9 \
+        ./$build/tests/test_onchip_regular --tiny
+    step "synccheck test_onchip_regular" synccheck-onchip-regular.log compute-sanitizer \
+        --tool synccheck --error-exitcode 9 ./$build/tests/test_onchip_regular --tiny
     # graphlap's persistent kernels: the lists in shared memory (copied once) and from the table
     step "memcheck test_persistent_graph" memcheck-persistent-graph.log compute-sanitizer \
         --tool memcheck --error-exitcode 9 ./$build/tests/test_persistent_graph --quick
@@ -235,6 +250,17 @@ onchip_runs() {
 }
 [ "${GPU_CHECK_ONCHIP:-0}" != 0 ] && step "bench --iterated onchip" onchip.log onchip_runs
 [ "${GPU_CHECK_API:-0}" != 0 ] && step "api bench" api.log tools/api-bench.sh "$build" "$out/api"
+persist_api_runs() { # the library's persistent on, auto and off: a loop of pillar_step(1)
+    local rc=0
+    for size in 128x128x16 512x512x16 512x512x64; do
+        for mode in on auto off; do
+            echo "== laplap $size, persistent $mode"
+            ./$build/tests/api_loop --lattice $size --steps 200 --runs 3 --persistent $mode || rc=1
+        done
+    done
+    return $rc
+}
+[ "${GPU_CHECK_PERSIST_API:-0}" != 0 ] && step "library persistent" persist-api.log persist_api_runs
 bench_flags=${GPU_CHECK_BENCH:---quick}
 # shellcheck disable=SC2086
 [ "$bench_flags" != 0 ] && step "pillar bench" bench.log ./$build/pillar bench $bench_flags --out "$out" "$@"
@@ -243,6 +269,10 @@ echo "== device"; cat "$out/device.txt"
 if [ -f "$out/ctest-gpu.log" ]; then
     echo "== GPU tests"; grep -E "tests passed|Passed|Failed|SKIP|FAILED" "$out/ctest-gpu.log" | tail -n 8
     grep -A 6 ": stencil " "$out/ctest-gpu.log" | cut -c1-80
+fi
+if [ -f "$out/persist-api.log" ]; then
+    echo "== the library's persistent on / auto / off (a loop of pillar_step(1))"
+    grep -E "^== |ms a step|note" "$out/persist-api.log" | cut -c1-150
 fi
 if [ -f "$out/onchip.log" ]; then
     echo "== on-chip persistent kernels (bench --iterated: us a step, speed-up over the host loop)"

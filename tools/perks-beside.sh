@@ -34,9 +34,10 @@
 #   their launches), -std=c++17 (CUDA 13's headers), the driver and CPU reference with the host C++
 #   compiler (PERKS's common.hpp redefines float4/double4, which nvcc's headers define).
 # pillar side: `pillar bench --iterated` (kernels only, each variant verified bit for bit on a
-#   warm-up run) for laplap on the 512x512 grid and graphlap on generated hexagons; `pillar run
-#   --steps --persistent off|on` for laplap on a cubed sphere (median of the runs; --verify off on
-#   the timed runs, one short verified run per mode).
+#   warm-up run) for laplap on the 512x512 grid (unstructured, and its regular twin as a grid of
+#   its own: regular host loop against the regular on-chip launch) and graphlap on generated
+#   hexagons; `pillar run --steps --persistent off|on|auto` for laplap on a cubed sphere (median
+#   of the runs; --verify off on the timed runs, one short verified run per mode).
 #
 # Settings (environment):
 #   BESIDE_LEVELS "16 64"  level counts (PERKS: the height of its box)   BESIDE_STEPS 200
@@ -307,36 +308,38 @@ pillar_bench() { # pillar_bench NAME STENCIL NXxNY: bench --iterated into OUT/pi
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         {
             ran = $c["median_us_per_step"] != ""
-            printf "pillar,%s,%s,%s,%s,%s,bench --iterated,,%s,%s,%s,%s,%s,%s\n", grid, $c["nx"], $c["ny"],
-                $c["nz"], $c["variant"] == "auto" ? "auto (= " $c["runs_as"] ")" : $c["variant"],
+            # the regular twin (regular-host-loop, regular-onchip): a grid of its own
+            g = grid; v = $c["variant"]
+            if (v ~ /^regular-/) { g = grid " (regular twin)"; sub(/^regular-/, "", v) }
+            printf "pillar,%s,%s,%s,%s,%s,bench --iterated,,%s,%s,%s,%s,%s,%s\n", g, $c["nx"], $c["ny"],
+                $c["nz"], v == "auto" ? "auto (= " $c["runs_as"] ")" : v,
                 ran ? $c["runs"] : 0, $c["median_us_per_step"], $c["min_us_per_step"],
                 $c["max_us_per_step"], $c["verify"], ($c["threads"] > 0 ? $c["threads"] " threads" : "")
         }' "$csv" >>"$rows"
 }
-pillar_sphere() { # laplap on a cubed sphere of 6 x n^2 cells: pillar run, --persistent off | on
+pillar_sphere() { # laplap on a cubed sphere of 6 x n^2 cells: pillar run, --persistent off | on | auto
     local n=$1 L mode f r vals line msg verify shape
     for L in $levels; do
         f=$work/sphere-$n-$L.h5
-        say "pillar run: laplap on a cubed sphere 6x${n}^2 x $L, --persistent off | on"
+        say "pillar run: laplap on a cubed sphere 6x${n}^2 x $L, --persistent off | on | auto"
         if ! "$pillar" mesh generate "$f" --kind cubed-sphere --n "$n" --levels "$L" >>"$out/pillar-sphere.log" 2>&1; then
             row pillar "laplap on cubed sphere 6x${n}^2" "$n" "$n" "$L" host-loop "" "" 0 "" "" "" \
                 "not run: mesh generate failed (pillar-sphere.log)" ""
             continue
         fi
-        for mode in off on; do
+        for mode in off on auto; do
             local args=(run --mesh "$f" --stencil laplap --layout zcurve --precision double --backend gpu --persistent "$mode")
             vals=() msg="" shape=""
             for ((r = 0; r < runs; r++)); do
                 echo "---- pillar ${args[*]} --steps $steps --verify off" >>"$out/pillar-sphere.log"
                 "$pillar" "${args[@]}" --steps "$steps" --verify off >"$work/run.txt" 2>&1
                 cat "$work/run.txt" >>"$out/pillar-sphere.log"
-                # host loop: the kernels alone; persistent: the launch (both without copies)
-                if [ "$mode" = off ]; then
+                # the persistent launch (on, or auto where it picked it): the launch; the host
+                # loop: the kernels alone (both without copies)
+                line=$(sed -n 's/^  time *\([0-9.]*\) ms per step (the launch.*/\1/p' "$work/run.txt" | head -n 1)
+                shape=$(sed -n 's/^  persistent \([0-9]* blocks x [0-9]* threads\).*/\1/p' "$work/run.txt" | head -n 1)
+                [ -n "$line" ] ||
                     line=$(sed -n 's/^  kernels *\([0-9.]*\) ms per step.*/\1/p' "$work/run.txt" | head -n 1)
-                else
-                    line=$(sed -n 's/^  time *\([0-9.]*\) ms per step (the launch.*/\1/p' "$work/run.txt" | head -n 1)
-                    shape=$(sed -n 's/^  persistent \([0-9]* blocks x [0-9]* threads\).*/\1/p' "$work/run.txt" | head -n 1)
-                fi
                 if [ -n "$line" ]; then
                     vals+=("$(awk -v ms="$line" 'BEGIN {printf "%.3f", ms * 1000}')")
                 else
@@ -352,6 +355,7 @@ pillar_sphere() { # laplap on a cubed sphere of 6 x n^2 cells: pillar run, --per
             verify="${verify:-not verified} ($vstep steps)"
             local variant=host-loop
             [ "$mode" = on ] && variant=persistent
+            [ "$mode" = auto ] && variant="auto (= $([ -n "$shape" ] && echo persistent || echo host-loop))"
             if [ ${#vals[@]} -eq 0 ]; then
                 row pillar "laplap on cubed sphere 6x${n}^2" "$n" "$n" "$L" "$variant" "pillar run" "" 0 "" "" "" \
                     "not run: ${msg:-no time line} (pillar-sphere.log)" ""

@@ -100,7 +100,7 @@ void dist_gpu_close(dist_gpu *g)
     if (g->nccl)
         ncclCommDestroy(g->nccl);
 #endif
-    dist_gpu_ipc_detach(g);
+    dist_gpu_ipc_free(g); /* after part_close_all's barrier: every peer closed its copies */
     const stencil_info *si = &stencil_table[g->d->stencil];
     for (int f = 0; f < si->nin + si->nout; f++)
         CK(cudaFree(g->dev.p[f]));
@@ -463,6 +463,8 @@ void dist_gpu_finish(dist_gpu *g, int t)
         g->in_out = !g->in_out;
     }
     CK(cudaEventRecord(g->ev[EV_REST1], g->stream));
+    /* IPC relies on this wait: the "half free" message (tag 22, dist_gpu_ipc.c) of the next
+     * exchange says this one is unpacked only because the pass waits here */
     CK(cudaStreamSynchronize(g->stream));
     if (through_nccl(g) || g->ipc.on) { /* the packing and the messages, queued by
                                          * dist_gpu_pack */
@@ -480,7 +482,12 @@ void dist_gpu_finish(dist_gpu *g, int t)
     }
     g->inner_b[g->ninner] = (unsigned char)g->inner_from;
     g->inner_s[g->ninner++] = inner;
-    g->times.h2d += between(g, EV_UNPACK0, EV_H2D1);
+    /* staged: the copy from the host; IPC: the device waiting for the peers' copies (messages
+     * in flight, as NCCL's) */
+    if (g->ipc.on)
+        g->times.wire += between(g, EV_UNPACK0, EV_H2D1);
+    else
+        g->times.h2d += between(g, EV_UNPACK0, EV_H2D1);
     g->times.unpack += between(g, EV_H2D1, EV_UNPACK1);
     g->times.boundary += between(g, EV_BOUND0, EV_BOUND1);
     g->times.rest += between(g, EV_BOUND1, EV_REST1);
@@ -490,7 +497,7 @@ void dist_gpu_finish(dist_gpu *g, int t)
 void dist_gpu_unpack(dist_gpu *g)
 {
     queue_unpack(g);
-    CK(cudaStreamSynchronize(g->stream));
+    CK(cudaStreamSynchronize(g->stream)); /* IPC relies on it, as dist_gpu_finish's */
 }
 
 void dist_gpu_describe(const dist_gpu *g, char *buf, size_t n)

@@ -69,8 +69,10 @@ int dist_gpu_ipc_open_event(dist_gpu *g, int j, const void *rec);
 int dist_gpu_ipc(const dist_gpu *g);
 /* Closes the peers' buffers and events this rank opened (waits for its stream first); every
  * rank does so before any frees its own (a barrier between). Nothing without IPC; closing the
- * part calls it too. */
+ * part calls it too. dist_gpu_ipc_free then (dist_gpu_close calls it) destroys this rank's own
+ * events, which the peers opened: only after the barrier. */
 void dist_gpu_ipc_detach(dist_gpu *g);
+void dist_gpu_ipc_free(dist_gpu *g);
 
 /* What MPI sends from and receives into: messages back to back in peer order (dist_cpu.h's
  * layout), host memory (pinned) or device memory with PILLAR_CUDA_AWARE_MPI. */

@@ -57,6 +57,7 @@ int dist_gpu_ipc_prepare(dist_gpu *g)
             return ipc_fail(e, "an interprocess event (cudaEventCreateWithFlags)", d->rank);
         }
     }
+    x->own_events = 1;
     x->to = xalloc(sizeof(char *) * (size_t)(d->nsend + 1));
     x->to_half = xalloc(sizeof(size_t) * (size_t)(d->nsend + 1));
     x->to_at = xalloc(sizeof(size_t) * (size_t)(d->nsend + 1));
@@ -175,12 +176,22 @@ void dist_gpu_ipc_detach(dist_gpu *g)
     for (int j = 0; j < 2 * g->d->nrecv; j++)
         if (x->from[j])
             CK(cudaEventDestroy(x->from[j]));
-    for (int b = 0; b < 2; b++)
-        CK(cudaEventDestroy(x->sent[b]));
+    /* its own events (sent) stay until dist_gpu_ipc_free: the peers may still hold them open */
     xfree(x->to);
     xfree(x->to_half);
     xfree(x->to_at);
     xfree(x->from_at);
     xfree(x->from);
     x->on = 0;
+}
+
+void dist_gpu_ipc_free(dist_gpu *g)
+{
+    dist_ipc *x = &g->ipc;
+    dist_gpu_ipc_detach(g);
+    if (!x->own_events)
+        return;
+    for (int b = 0; b < 2; b++)
+        CK(cudaEventDestroy(x->sent[b]));
+    x->own_events = 0;
 }

@@ -23,6 +23,8 @@ typedef struct {
     size_t *to_half, *to_at; /* its half's bytes; where this rank's message goes in a half */
     size_t *from_at;       /* nsend + 1: where message j starts in dsend */
     cudaEvent_t sent[2];   /* interprocess: this rank's copies into half b queued before it */
+    int own_events;        /* sent[] created (freed by dist_gpu_ipc_free, after every peer
+                            * closed its copies of them) */
     cudaEvent_t *from;     /* 2 x nrecv: receive peer j's sent[b], opened */
 } dist_ipc;
 

@@ -167,6 +167,9 @@ int dist_sim_steps_gpu(const dist_sim *sm, fieldset f, int steps, access_t a, di
                               (char *)dist_gpu_send_buffer(g[q]) + msg_offset(&d[q], d[q].sstart, k),
                               bytes, cudaMemcpyDefault));
             }
+            /* a copy between device buffers (PILLAR_CUDA_AWARE_MPI) may return before it is
+             * done; the unpacking runs on the part's own stream */
+            CK(cudaStreamSynchronize(cudaStreamLegacy));
         }
         for (int r = 0; r < n; r++)
             dist_gpu_finish(g[r], t);

@@ -35,6 +35,22 @@ typedef struct {
 int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t p, int column,
                     int uns, int bx, int by, int bz, kparams *P);
 
+/* The current device's SMs and the most dynamic shared memory a block may opt in to (bytes);
+ * returns whether it has cooperative launches (1) or not (0). */
+int gpu_coop_limits(int *sms, int *smem_max);
+
+/* One cooperative launch of kernel fn (args: its parameters' addresses) over `blocks` blocks of
+ * `threads` threads with smem bytes of dynamic shared memory on the default stream, timed with
+ * events and waited for. The seconds it took, or -1 with a message naming `who` where the launch
+ * was refused (a failure while it ran raises FAULT_DEVICE). */
+double gpu_coop_launch_timed(const char *who, const void *fn, int blocks, int threads, void **args,
+                             size_t smem);
+
+/* Blocks of `threads` threads and `smem` bytes of dynamic shared memory of kernel fn that one SM
+ * holds at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor); 0 where it cannot say. A
+ * cooperative launch needs all its blocks resident. */
+int gpu_blocks_per_sm(const void *fn, int threads, size_t smem);
+
 /* Launches it on a stream (NULL: the default stream); an empty grid launches nothing. */
 void gpu_launch_run(const gpu_launch *l, kparams *P, void *stream);
 

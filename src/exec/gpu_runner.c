@@ -352,6 +352,50 @@ int gpu_launch_plan(gpu_launch *l, access_t a, int aos, stencil_t s, precision_t
     return 0;
 }
 
+int gpu_coop_limits(int *sms, int *smem_max)
+{
+    int dev = 0, coop = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    CK(cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev));
+    CK(cudaDeviceGetAttribute(smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    return coop != 0;
+}
+
+double gpu_coop_launch_timed(const char *who, const void *fn, int blocks, int threads, void **args,
+                             size_t smem)
+{
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventRecord(e0, 0));
+    cudaError_t e = cudaLaunchCooperativeKernel(fn, (dim3){(unsigned)blocks, 1, 1},
+                                                (dim3){(unsigned)threads, 1, 1}, args, smem, 0);
+    CK(cudaEventRecord(e1, 0));
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        perr("%s: the cooperative launch of %d blocks x %d threads was refused: %s", who, blocks,
+             threads, cudaGetErrorString(e));
+    }
+    CK(cudaEventSynchronize(e1));
+    CK(cudaGetLastError());
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
+    return e == cudaSuccess ? ms * 1e-3 : -1;
+}
+
+int gpu_blocks_per_sm(const void *fn, int threads, size_t smem)
+{
+    int per_sm = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return per_sm;
+}
+
 void gpu_launch_run(const gpu_launch *l, kparams *P, void *stream)
 {
     if (l->grid.x == 0 || l->grid.z == 0)

@@ -77,3 +77,32 @@ double onchip_host_step(int s, long points, int nz, size_t es, int sms, const on
     double mem = (double)points * dram / (d->dram_bps * d->eta_dram);
     return d->t_launch_s + nz * max2(l1, mem);
 }
+
+int onchip_reg_layout(int nxi, int nyi, int r, int blocks, size_t es, size_t avail, int nz,
+                      onchip_reg_params *p, int *nblocks)
+{
+    int best_tx = 0, best_ty = 0;
+    long best = -1;
+    for (int bx = 1; bx <= blocks && bx <= nxi; bx++) {
+        int by = blocks / bx < nyi ? blocks / bx : nyi;
+        int tx = (nxi + bx - 1) / bx, ty = (nyi + by - 1) / by;
+        long cost = (long)(tx + 2 * r) * (ty + 2 * r);
+        if (onchip_reg_smem(tx, ty, r, 0, es) > avail)
+            continue;
+        if (best < 0 || cost < best || (cost == best && tx > best_tx)) {
+            best = cost;
+            best_tx = tx;
+            best_ty = ty;
+        }
+    }
+    if (best < 0)
+        return -1;
+    p->tx = best_tx;
+    p->ty = best_ty;
+    p->tiles_x = (nxi + best_tx - 1) / best_tx;
+    *nblocks = p->tiles_x * ((nyi + best_ty - 1) / best_ty);
+    int L = 0;
+    while (L < nz && onchip_reg_smem(best_tx, best_ty, r, L + 1, es) <= avail)
+        L++;
+    return L;
+}

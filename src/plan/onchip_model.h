@@ -15,6 +15,7 @@
 
 #include "persist_parts.h"
 
+#include "access/onchip_regular.h"
 #include "access/persist_onchip.h"
 
 #include <stddef.h>
@@ -67,6 +68,16 @@ int onchip_layout(const persist_parts *P, int s, size_t es, size_t avail, int nz
  * Orders whose tables read slower (z-curve: up to 1.45x) are predicted as fast: the model errs
  * towards the host loop. */
 double onchip_host_step(int s, long points, int nz, size_t es, int sms, const onchip_device *d);
+
+/* The tiles of the regular twin's launch (access/onchip_regular.h) over nxi x nyi inner cells
+ * for a stencil of radius r (1 or 2) with at most `blocks` blocks, values of es bytes and
+ * `avail` bytes of shared memory a block, into p's tx, ty and tiles_x: of the tilings of
+ * tiles_x x tiles_y <= blocks tiles, the one whose largest staged level ((tx + 2r) x (ty + 2r))
+ * is smallest, the wider tile on a tie; every tile holds a cell. Returns the most levels of nz
+ * that fit `avail` with those tiles (p->levels is left as it was), or -1 where not even the
+ * staged levels fit (p unchanged), with *nblocks the tiles. */
+int onchip_reg_layout(int nxi, int nyi, int r, int blocks, size_t es, size_t avail, int nz,
+                      onchip_reg_params *p, int *nblocks);
 
 /* --persistent auto runs on chip from this predicted speed-up over the host loop on: above the
  * two models' errors on the points measured (tests/test_persist_parts.c). */

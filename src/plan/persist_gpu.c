@@ -18,12 +18,7 @@ typedef struct {
 static int occupancy(size_t smem, void *ctx_)
 {
     const occ_ctx *c = ctx_;
-    int n = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, c->fn, c->threads, smem) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return n;
+    return gpu_blocks_per_sm(c->fn, c->threads, smem);
 }
 
 static int device_attr(enum cudaDeviceAttr a)

@@ -94,12 +94,8 @@ static int shape_make(const problem *pb, const onchip_request *r, onchip_shape *
                 : st == ST_GRAPHLAP ? ONCHIP_GRAPHLAP
                                     : ONCHIP_LAPLAP;
     int lists = which == ONCHIP_GRAPHLAP;
-    int dev = 0, coop = 0, sms = 0, smem_max = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CK(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (!coop) {
+    int sms = 0, smem_max = 0;
+    if (!gpu_coop_limits(&sms, &smem_max)) {
         perr("on-chip persistent run: this device has no cooperative launches");
         return -1;
     }
@@ -141,12 +137,7 @@ static int shape_make(const problem *pb, const onchip_request *r, onchip_shape *
     if (A.levels > nz)
         A.levels = nz;
     size_t smem = onchip_smem(&A, es);
-    int per_sm = 0;
-    if (smem <= (size_t)smem_max &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem) != cudaSuccess) {
-        cudaGetLastError();
-        per_sm = 0;
-    }
+    int per_sm = smem <= (size_t)smem_max ? gpu_blocks_per_sm(fn, threads, smem) : 0;
     if (smem > (size_t)smem_max || (long)per_sm * sms < nblocks) {
         perr("on-chip persistent run: %d blocks of %d threads with %zu bytes of shared memory "
              "(%d cached levels) cannot all be resident (%d a SM, %d SMs, %d bytes a block at "
@@ -164,9 +155,8 @@ int onchip_predict_run(const problem *pb, const onchip_request *r, onchip_foreca
     onchip_shape sh;
     if (shape_make(pb, r, &sh) != 0)
         return -1;
-    int dev = 0, sms = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    int sms = 0, smem_max = 0;
+    gpu_coop_limits(&sms, &smem_max);
     onchip_device d = onchip_device_h100();
     f->onchip_s = onchip_predict(&sh.P, sh.which, sh.nz, sh.A.levels, sh.es, &d).step_s;
     f->host_s = onchip_host_step(sh.which, (long)pb->ug.nxy - pb->ug.nhalo, sh.nz, sh.es, sms, &d);
@@ -247,28 +237,10 @@ int onchip_steps(onchip_run *h, void *state, void *other, const void *coeff, int
     A.other = other;
     A.coeff = h->sh.which == ONCHIP_HDIFF ? coeff : NULL;
     A.steps = steps;
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
     void *args[] = {&A};
-    CK(cudaEventRecord(e0, 0));
-    cudaError_t e = cudaLaunchCooperativeKernel(h->sh.fn, (dim3){(unsigned)h->sh.nblocks, 1, 1},
-                                                (dim3){(unsigned)h->sh.threads, 1, 1}, args, h->sh.smem,
-                                                0);
-    CK(cudaEventRecord(e1, 0));
-    int rc = 0;
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        perr("on-chip persistent run: the cooperative launch of %d blocks x %d threads was "
-             "refused: %s", h->sh.nblocks, h->sh.threads, cudaGetErrorString(e));
-        rc = -1;
-    }
-    CK(cudaEventSynchronize(e1));
-    CK(cudaGetLastError());
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    CK(cudaEventDestroy(e0));
-    CK(cudaEventDestroy(e1));
+    double secs = gpu_coop_launch_timed("on-chip persistent run", h->sh.fn, h->sh.nblocks,
+                                        h->sh.threads, args, h->sh.smem);
+    int rc = secs < 0 ? -1 : 0;
     if (rc != 0)
         return -1;
     t->blocks = h->sh.nblocks;
@@ -280,7 +252,7 @@ int onchip_steps(onchip_run *h, void *state, void *other, const void *coeff, int
     onchip_device dev = onchip_device_h100();
     t->predicted_s = onchip_predict(&h->sh.P, h->sh.which, h->sh.nz, A.levels, h->sh.es, &dev).step_s;
     t->smem = h->sh.smem;
-    t->kernel_s = ms * 1e-3;
+    t->kernel_s = secs;
     return 0;
 }
 

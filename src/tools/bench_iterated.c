@@ -21,6 +21,7 @@
 #include "src/plan/ooc_gpu.h"
 #include "src/plan/persist_gpu.h"
 #include "src/plan/persist_onchip.h"
+#include "src/plan/regular_runs.h"
 #endif
 
 #include <stdio.h>
@@ -39,9 +40,14 @@ static const int default_levels[] = {16, 64, 128};
 /* A CPU reference is computed up to this many host bytes of fields (as cmd_iterate.c). */
 #define FULL_CHECK_BYTES (24.0 * (1u << 30))
 
-typedef enum { V_HOST, V_K2, V_K3, V_PERSIST, V_ONCHIP, V_AUTO, V_COUNT } variant_t;
-static const char *const variant_name[V_COUNT] = {"host-loop", "ksteps-2", "ksteps-3",
-                                                  "persistent", "onchip", "auto"};
+typedef enum {
+    V_HOST, V_K2, V_K3, V_PERSIST, V_ONCHIP,
+    V_REG_HOST, V_REG_ONCHIP, /* the regular twin (src/plan/regular_runs.h) */
+    V_AUTO, V_COUNT
+} variant_t;
+static const char *const variant_name[V_COUNT] = {
+    "host-loop", "ksteps-2", "ksteps-3", "persistent", "onchip", "regular-host-loop",
+    "regular-onchip", "auto"};
 
 typedef struct {
     int stencil, prec, nx, ny, nz;
@@ -103,6 +109,9 @@ static int has_variant(const ibench *x, int st, variant_t v)
     case V_ONCHIP: /* the state on chip (issue 35) */
         return x->backend == BACKEND_GPU &&
                (st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP || st == ST_GRAPHLAP);
+    case V_REG_HOST: /* the regular twin: its host loop and its on-chip launch */
+    case V_REG_ONCHIP:
+        return x->backend == BACKEND_GPU && (st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP);
     default:
         return x->backend == BACKEND_GPU;
     }
@@ -156,7 +165,10 @@ typedef struct {
     fieldset spare;  /* GPU: the second array of each carried field */
     int nx, ny;      /* the size asked for (a graph stencil's problem counts its cells) */
     ooc_plan pl;     /* the in-core plan, with balls when K > 1 */
+    rgrid rg;        /* the regular twin's grid and fields (regular rows; made on first use) */
+    fieldset reg;
 } ivar;
+
 
 /* Steps of the verified warm-up run: T up to 30, else 24 + T mod 6, which leaves the same
  * remainder as T after steps per launch of 2 or 3 and has T's parity (which array holds the
@@ -177,6 +189,49 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
     (void)v;
     (void)note;
     (void)nn;
+#ifdef PILLAR_HAVE_CUDA
+    if (v == V_REG_HOST || v == V_REG_ONCHIP) { /* the state there and back (not timed) */
+        stencil_t st = pb->s.stencil;
+        int nin = stencil_table[st].nin;
+        if (!pb->ug.cx) {
+            perr("bench: the regular rows need a grid emulated from a regular one");
+            return -1;
+        }
+        if (!w->reg.p[0]) {
+            w->rg = rgrid_make(pb->s.nx, pb->s.ny, pb->s.nz, pb->s.halo, prec_size(pb->s.prec));
+            for (int i = 0; i < nin; i++)
+                w->reg.p[i] = field_alloc(pb->s.prec, w->rg.len);
+        }
+        for (int i = 0; i < nin; i++)
+            ugrid_regular_copy(&pb->ug, &w->rg, prec_size(pb->s.prec), pb->uf.p[i], w->reg.p[i], 1);
+        regular_timing rt;
+        const bench_opts *b = x->b;
+        /* PILLAR_ONCHIP_PREFETCH=0, _THREADS, _BLOCKS, _LEVELS as for the unstructured rows */
+        const char *pfs = getenv("PILLAR_ONCHIP_PREFETCH");
+        regular_request rq = {-1, 0, 0, !(pfs && strcmp(pfs, "0") == 0)};
+        if (v == V_REG_ONCHIP && (env_int("PILLAR_ONCHIP_BLOCKS", &rq.blocks) != 0 ||
+                                  env_int("PILLAR_ONCHIP_THREADS", &rq.threads) != 0 ||
+                                  env_int("PILLAR_ONCHIP_LEVELS", &rq.levels) != 0))
+            return -1;
+        int rc = v == V_REG_ONCHIP
+                     ? regular_onchip_run(st, pb->s.prec, &w->rg, w->reg, steps, &rq, &rt)
+                     : regular_loop_run(st, pb->s.prec, &w->rg, w->reg, steps,
+                                        b->access >= 0 ? (access_t)b->access : ACC_IDXVAR, 0, 0,
+                                        0, &rt);
+        if (rc != 0)
+            return -1;
+        for (int i = 0; i < nin; i++)
+            ugrid_regular_copy(&pb->ug, &w->rg, prec_size(pb->s.prec), pb->uf.p[i], w->reg.p[i], 0);
+        if (v == V_REG_ONCHIP)
+            snprintf(note, nn, "%d tiles of %dx%d x %d threads, %d of %d levels on chip, %zu KB "
+                     "shared, %d values a thread loaded ahead", rt.blocks, rt.tx, rt.ty,
+                     rt.threads, rt.levels, stencil_zend(st, pb->ug.nz), rt.smem / 1024,
+                     rt.prefetch);
+        else
+            snprintf(note, nn, "%d blocks of %d threads a step", rt.blocks, rt.threads);
+        return rt.kernel_s;
+    }
+#endif
     if (x->backend == BACKEND_CPU) {
         double t0 = now_ms();
         if (ooc_cpu_run(&w->pl, &pb->ug, pb->uf, steps) != 0)
@@ -269,8 +324,10 @@ static int time_variant(ibench *x, ivar *w, variant_t v, fieldset *ref)
     r->ny = w->ny;
     r->nz = pb->s.nz;
     r->v = r->as = v;
-    r->K = v == V_K2 ? 2 : v == V_K3 ? 3 : v == V_PERSIST || v == V_ONCHIP ? x->T : 1;
-    r->threads = v == V_PERSIST || v == V_ONCHIP ? 0 : v == V_HOST ? HOST_THREADS : TILE_THREADS;
+    r->K = v == V_K2 ? 2 : v == V_K3 ? 3 : v == V_PERSIST || v == V_ONCHIP || v == V_REG_ONCHIP ? x->T : 1;
+    r->threads = v == V_PERSIST || v == V_ONCHIP || v == V_REG_ONCHIP || v == V_REG_HOST ? 0
+                 : v == V_HOST ? HOST_THREADS
+                               : TILE_THREADS;
     if (x->backend == BACKEND_CPU)
         r->threads = 0;
     double *s = xalloc(sizeof(double) * (size_t)x->runs);
@@ -311,7 +368,8 @@ static int plan_variant(const ibench *x, ivar *w, variant_t v)
     int K = v == V_K2 ? 2 : v == V_K3 ? 3 : 1;
     /* in core, all T steps in one pass; graph-twopass's lists (blocks of the launch's threads)
      * for the host loop on the GPU */
-    plan_request rq = {x->backend != BACKEND_CPU && v != V_PERSIST && v != V_ONCHIP, 0, 0,
+    plan_request rq = {x->backend != BACKEND_CPU && v != V_PERSIST && v != V_ONCHIP &&
+                           v != V_REG_HOST && v != V_REG_ONCHIP, 0, 0,
                        x->b->access >= 0 ? (access_t)x->b->access : ACC_IDXVAR,
                        v == V_HOST ? HOST_THREADS : TILE_THREADS, x->T, K, 0, x->T, 0, NULL};
     return engine_plan(&w->pl, w->pb, &rq);
@@ -340,7 +398,7 @@ static int bench_grid(ibench *x, int st, int prec, int nx, int ny, int nz)
         ref = iter_fields_copy(&pb);
         iter_run_incore(&pb, ref, verify_steps(x->T));
     }
-    int failures = 0, first = x->nrows, host = -1;
+    int failures = 0, first = x->nrows, host = -1, rhost = -1;
     for (int v = 0; v < V_AUTO; v++) {
         if (!has_variant(x, st, (variant_t)v))
             continue;
@@ -356,6 +414,8 @@ static int bench_grid(ibench *x, int st, int prec, int nx, int ny, int nz)
         failures += time_variant(x, &w, (variant_t)v, full ? &ref : NULL);
         if (v == V_HOST)
             host = x->nrows - 1;
+        if (v == V_REG_HOST)
+            rhost = x->nrows - 1;
         ooc_plan_free(&w.pl);
     }
     if (has_variant(x, st, V_AUTO)) { /* what --persistent auto runs: that variant's row again */
@@ -373,13 +433,16 @@ static int bench_grid(ibench *x, int st, int prec, int nx, int ny, int nz)
                 break;
             }
     }
-    for (int k = first; k < x->nrows; k++) {
+    for (int k = first; k < x->nrows; k++) { /* the regular rows against the regular host loop */
         irow *r = &x->rows[k];
-        if (host >= 0 && r->ran && x->rows[host].ran && r->med > 0)
-            r->speedup = x->rows[host].med / r->med;
+        int h = r->v == V_REG_HOST || r->v == V_REG_ONCHIP ? rhost : host;
+        if (h >= 0 && r->ran && x->rows[h].ran && r->med > 0)
+            r->speedup = x->rows[h].med / r->med;
     }
     for (int j = 0; j < c->n; j++)
         xfree(w.spare.p[c->in[j]]);
+    for (int i = 0; i < PILLAR_MAXF; i++)
+        xfree(w.reg.p[i]);
     iter_fields_free(&pb, &w.init);
     if (full)
         iter_fields_free(&pb, &ref);

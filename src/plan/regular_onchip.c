@@ -1,0 +1,104 @@
+/* regular_onchip.c — the on-chip persistent launch of the regular twin
+ * (src/plan/regular_runs.h, access/onchip_regular.h). */
+#include "regular_runs.h"
+
+#include "onchip_model.h"
+
+#include "src/exec/gpu_launch.h"
+
+#include <string.h>
+
+int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f, int steps,
+                       const regular_request *rq, regular_timing *t)
+{
+    int levels = rq->levels, blocks = rq->blocks, threads = rq->threads;
+    memset(t, 0, sizeof *t);
+    if (st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP) {
+        perr("regular on-chip run: laplap, hdiff and lap only (%s)", stencil_table[st].name);
+        return -1;
+    }
+    int which = st == ST_LAP ? ONCHIP_LAP : st == ST_HDIFF ? ONCHIP_HDIFF : ONCHIP_LAPLAP;
+    int r = which == ONCHIP_LAP ? 1 : 2;
+    if (steps < 1) {
+        perr("regular on-chip run: at least one step (%d)", steps);
+        return -1;
+    }
+    if (rg->halo < r || rg->nx <= 2 * rg->halo || rg->ny <= 2 * rg->halo) {
+        perr("regular on-chip run: %s reads %d cells around a cell; the grid's halo is %d of "
+             "%dx%d", stencil_table[st].name, r, rg->halo, rg->nx, rg->ny);
+        return -1;
+    }
+    int sms = 0, smem_max = 0;
+    if (!gpu_coop_limits(&sms, &smem_max)) {
+        perr("regular on-chip run: this device has no cooperative launches");
+        return -1;
+    }
+    threads = threads > 0 ? threads : ONCHIP_REG_THREADS;
+    if (threads > ONCHIP_REG_THREADS || threads % 32) {
+        perr("regular on-chip run: %d threads a block; a multiple of 32 up to %d", threads,
+             ONCHIP_REG_THREADS);
+        return -1;
+    }
+    size_t es = prec_size(prec);
+    int nz = stencil_zend(st, rg->nz), nblocks = 0;
+    onchip_reg_params A;
+    memset(&A, 0, sizeof A);
+    int fit = onchip_reg_layout(rg->nx - 2 * rg->halo, rg->ny - 2 * rg->halo, r,
+                                blocks > 0 ? blocks : sms, es, (size_t)smem_max, nz, &A,
+                                &nblocks);
+    if (fit < 0) {
+        perr("regular on-chip run: no tiling of %dx%d inner cells over %d blocks stages a level "
+             "in %d bytes of shared memory", rg->nx - 2 * rg->halo, rg->ny - 2 * rg->halo,
+             blocks > 0 ? blocks : sms, smem_max);
+        return -1;
+    }
+    A.levels = levels >= 0 ? (levels < nz ? levels : nz) : fit;
+    size_t smem = onchip_reg_smem(A.tx, A.ty, r, A.levels, es);
+    /* prefetching where a thread's registers hold the staged level's share */
+    int pf = rq->prefetch &&
+             (long)(A.tx + 2 * r) * (A.ty + 2 * r) <= (long)ONCHIP_REG_PREFETCH * threads;
+    const void *fn = onchip_reg_kernels[which][prec][pf];
+    CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+    int per_sm = smem <= (size_t)smem_max ? gpu_blocks_per_sm(fn, threads, smem) : 0;
+    if (smem > (size_t)smem_max || (long)per_sm * sms < nblocks) {
+        perr("regular on-chip run: %d tiles of %dx%d cells, blocks of %d threads with %zu bytes "
+             "of shared memory (%d cached levels), cannot all be resident (%d a SM, %d SMs, %d "
+             "bytes a block at most)", nblocks, A.tx, A.ty, threads, smem, A.levels, per_sm, sms,
+             smem_max);
+        return -1;
+    }
+    size_t bytes = es * rg->len, xbytes = es * (size_t)rg->zstride * (size_t)(A.levels ? A.levels : 1);
+    void *d_state = gpu_upload(f.p[0], bytes), *d_other = gpu_upload(f.p[0], bytes);
+    void *d_coeff = which == ONCHIP_HDIFF ? gpu_upload(f.p[1], bytes) : NULL;
+    /* the export buffers start with every cell's value at the cached levels (levels <= nz: at
+     * most the field) */
+    void *xb[2] = {gpu_upload(f.p[0], xbytes), gpu_upload(f.p[0], xbytes)};
+    A.state = d_state;
+    A.other = d_other;
+    A.xb0 = xb[0];
+    A.xb1 = xb[1];
+    A.coeff = d_coeff;
+    A.zs = rg->zstride;
+    A.ys = rg->ystride;
+    A.a = rg->a;
+    A.x0 = rg->halo;
+    A.nxi = rg->nx - 2 * rg->halo;
+    A.nyi = rg->ny - 2 * rg->halo;
+    A.nz = nz;
+    A.steps = steps;
+    void *args[] = {&A};
+    double secs = gpu_coop_launch_timed("regular on-chip run", fn, nblocks, threads, args, smem);
+    int rc = secs < 0 ? -1 : 0;
+    if (rc == 0) /* after an odd number of steps the state is in `other` */
+        gpu_copy(f.p[0], steps % 2 ? d_other : d_state, bytes, 0);
+    CK(cudaFree(d_state));
+    CK(cudaFree(d_other));
+    CK(cudaFree(d_coeff));
+    CK(cudaFree(xb[0]));
+    CK(cudaFree(xb[1]));
+    if (rc != 0)
+        return -1;
+    *t = (regular_timing){nblocks, threads, A.levels, A.tx, A.ty, pf ? ONCHIP_REG_PREFETCH : 0, smem,
+                          secs};
+    return 0;
+}
