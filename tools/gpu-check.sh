@@ -40,6 +40,11 @@
 #                                   with two rows of pass 1 a thread at once, and the regular
 #                                   twin's host loop and on-chip rows (about 5 minutes); rows
 #                                   in onchip.log
+#   GPU_CHECK_NCU_ONCHIP=1 tools/gpu-check.sh           also ncu on the on-chip kernels (k_onchip,
+#                                   k_onchip_reg) and the host loops' (unstructured, regular), laplap
+#                                   512x512x16 z-curve, 26 steps: time, shared-memory wavefronts and
+#                                   pipe, L2, DRAM, occupancy, eligible warps, warp stalls; reports
+#                                   onchip-ncu-*.ncu-rep, the figures in onchip-ncu.log (~3 minutes)
 #   GPU_CHECK_API=1 tools/gpu-check.sh                   also tools/api-bench.sh: a model's time loop
 #                                   through libpillar (step(T), step(1) loops, host and device
 #                                   arrays) beside `pillar run`'s kernels, on 512x512x64 and a
@@ -249,6 +254,28 @@ onchip_runs() {
     return $rc
 }
 [ "${GPU_CHECK_ONCHIP:-0}" != 0 ] && step "bench --iterated onchip" onchip.log onchip_runs
+onchip_ncu() { # the on-chip kernels, unstructured (k_onchip) and regular (k_onchip_reg), and the
+    # regular host loop's kernel, laplap 512x512x16 z-curve double, one launch each: what limits
+    local m=gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed
+    m+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__throughput.avg.pct_of_peak_sustained_active
+    m+=,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum
+    m+=,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active
+    m+=,smsp__warps_eligible.avg.per_cycle_active,launch__registers_per_thread,smsp__inst_executed.sum
+    local k n tag skip
+    # the on-chip launches (unstructured twice, then the regular one); one launch of the host
+    # loop's kernel, unstructured (table columns 0x/1x) and regular (_reg), after two
+    for k in 'onchip ^k_onchip 3 0' 'host ^k_LAPLAP_double_[01] 1 2' 'reghost ^k_LAPLAP_double_reg$ 1 2'; do
+        read -r tag k n skip <<<"$k"
+        echo "== $tag: kernels $k"
+        timeout 300 ncu --kernel-name "regex:$k" --launch-skip "$skip" --launch-count "$n" \
+            --section WarpStateStats --metrics "$m" --export "$out/onchip-ncu-$tag" \
+            --force-overwrite ./$build/pillar bench --iterated --backend gpu --stencil laplap \
+            --levels 16 --layout zcurve --steps 26 --runs 1 --out "$out/onchip-ncu-bench" 2>&1 |
+            grep -vE '^==PROF==' || return 1
+    done
+}
+[ "${GPU_CHECK_NCU_ONCHIP:-0}" != 0 ] && command -v ncu >/dev/null &&
+    step "ncu on-chip kernels" onchip-ncu.log onchip_ncu
 [ "${GPU_CHECK_API:-0}" != 0 ] && step "api bench" api.log tools/api-bench.sh "$build" "$out/api"
 persist_api_runs() { # the library's persistent on, auto and off: a loop of pillar_step(1)
     local rc=0
