@@ -57,6 +57,14 @@ PILLAR_HD size_t onchip_reg_smem(int tx, int ty, int r, int levels, size_t es)
 extern "C" {
 #endif
 extern const void *const onchip_reg_kernels[3][2][2];
+/* onchip_cols_kernels[s][precision][v]: the column variant (onchip_regular.cu's k_onchip_cols),
+ * onchip_cols_k[v] rows a thread (2, 4: at 8 the registers spill); blocks of vw x ceil(vh / K)
+ * threads at least, vw and vh the largest staged level's extents (tx + 2r, ty + 2r), and at most
+ * ONCHIP_COLS_THREADS. */
+#define ONCHIP_COLS_THREADS 768
+#define ONCHIP_COLS_VARIANTS 2
+extern const void *const onchip_cols_kernels[3][2][ONCHIP_COLS_VARIANTS];
+extern const int onchip_cols_k[ONCHIP_COLS_VARIANTS];
 #ifdef __cplusplus
 }
 #endif

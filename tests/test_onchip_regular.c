@@ -5,7 +5,8 @@
  * cell and level. The twin is numbered in random order, so a mix-up of W/E/S/N or of rows shows.
  * Lattices of 37x29 and 64x48 cells (tiles that do not divide the inner cells), 5 levels, halos
  * of the stencil's radius and of 3; 1, 3, 7 and every SM's tiles; 0, 2 and every level cached;
- * 1, 2 and 7 steps; 1024 and 64 threads; the next level loaded ahead or not; double and float. Refusals: another stencil, a halo
+ * 1, 2 and 7 steps; 1024 and 64 threads; the next level loaded ahead or not; the column
+ * variant (a thread's column of cells in registers); double and float. Refusals: another stencil, a halo
  * narrower than the radius, more tiles' shared memory than a block has. --tiny: a few cases,
  * for compute-sanitizer. Exits 77 (skipped) without a device. */
 #include "check.h"
@@ -22,7 +23,7 @@ static int tiny;
 /* `steps` steps of pb's stencil on its regular twin (on chip with levels, blocks, threads; or
  * the host loop of idxvar where loop is 1) against the CPU iteration. */
 static void run_case(const problem *pb, int steps, int loop, int levels, int blocks, int threads,
-                     int prefetch, const char *what)
+                     int prefetch, int cols, const char *what)
 {
     int nin = stencil_table[pb->s.stencil].nin;
     fieldset ref = iter_fields_copy(pb), got = iter_fields_copy(pb), reg = {{0}};
@@ -41,7 +42,7 @@ static void run_case(const problem *pb, int steps, int loop, int levels, int blo
     int rc = loop ? regular_loop_run(pb->s.stencil, pb->s.prec, &rg, reg, steps, ACC_IDXVAR, 0,
                                      0, 0, &t)
                   : regular_onchip_run(pb->s.stencil, pb->s.prec, &rg, reg, steps,
-                                       &(regular_request){levels, blocks, threads, prefetch}, &t);
+                                       &(regular_request){levels, blocks, threads, prefetch, cols}, &t);
     perr_capture_restore(saved);
     CHECK(rc == 0, "%s: %s, %d steps, %d levels, %d blocks: refused: %s", what,
           loop ? "host loop" : "on chip", steps, levels, blocks, msg);
@@ -49,10 +50,10 @@ static void run_case(const problem *pb, int steps, int loop, int levels, int blo
         for (int i = 0; i < nin; i++)
             ugrid_regular_copy(&pb->ug, &rg, prec_size(pb->s.prec), got.p[i], reg.p[i], 0);
         long bad = iter_state_differ(pb, ref, got, NULL);
-        CHECK(bad == 0, "%s: %s, %d steps on %d blocks x %d threads (tiles %dx%d), %d levels "
-              "cached, %d values loaded ahead: %ld points differ", what,
-              loop ? "host loop" : "on chip", steps, t.blocks, t.threads, t.tx, t.ty, t.levels,
-              t.prefetch, bad);
+        CHECK(bad == 0, "%s: %s, %d steps on %d blocks x %d threads (tiles %dx%d, %d rows a "
+              "column), %d levels cached, %d values loaded ahead: %ld points differ", what,
+              loop ? "host loop" : "on chip", steps, t.blocks, t.threads, t.tx, t.ty, t.cols,
+              t.levels, t.prefetch, bad);
         runs++;
     }
     for (int i = 0; i < nin; i++)
@@ -84,16 +85,19 @@ static void lattices(int sms)
                     /* one tile (too large to prefetch), 3, 7, one a SM; 64 threads: too few
                      * to prefetch a 64x48 tile */
                     static const int blocks[] = {1, 3, 7, 0};
+                    /* variants: the staged kernel without and with prefetch, the columns */
                     for (int b = 0; b < 4; b++)
                         for (int l = 0; l < (tiny ? 2 : 3); l++)
-                            for (int pf = 0; pf < 2; pf++) {
-                                int levels = l == 0 ? 0 : l == 1 ? -1 : 2;
-                                run_case(&pb, tiny ? 2 : 7, 0, levels, blocks[b], 0, pf, what);
-                                if (!tiny && (b == 0 || b == 3))
-                                    run_case(&pb, l + 1, 0, levels, blocks[b], 64, pf, what);
+                            for (int var = 0; var < 3; var++) {
+                                int levels = l == 0 ? 0 : l == 1 ? -1 : 2, pf = var > 0;
+                                int cols = var == 2;
+                                run_case(&pb, tiny ? 2 : 7, 0, levels, blocks[b], 0, pf, cols,
+                                         what);
+                                if (!tiny && (b == 0 || b == 3) && !cols)
+                                    run_case(&pb, l + 1, 0, levels, blocks[b], 64, pf, 0, what);
                             }
                     for (int steps = 1; steps <= (tiny ? 1 : 7); steps += 6)
-                        run_case(&pb, steps, 1, 0, 0, 0, 0, what);
+                        run_case(&pb, steps, 1, 0, 0, 0, 0, 0, what);
                     problem_free(&pb);
                 }
     (void)sms;
@@ -111,7 +115,8 @@ static void refusals(void)
     memset(f.p[0], 0, sizeof(double) * rg.len);
     memset(f.p[1], 0, sizeof(double) * rg.len);
     regular_timing t;
-    regular_request rq = {-1, 0, 0, 1}, one = {-1, 1, 0, 1}, odd = {-1, 0, 100, 1};
+    regular_request rq = {-1, 0, 0, 1, 0}, one = {-1, 1, 0, 1, 0}, odd = {-1, 0, 100, 1, 0};
+    regular_request wide = {-1, 1, 0, 1, 1};
     msg[0] = 0;
     CHECK(regular_onchip_run(ST_FASTWAVES, PREC_DOUBLE, &rg, f, 2, &rq, &t) == -1 &&
               strstr(msg, "fastwaves"), "fastwaves refused: '%s'", msg);
@@ -128,6 +133,17 @@ static void refusals(void)
     msg[0] = 0;
     CHECK(regular_onchip_run(ST_LAP, PREC_DOUBLE, &rg, f, 2, &odd, &t) == -1 &&
               strstr(msg, "100 threads"), "100 threads refused: '%s'", msg);
+    /* one tile of 200x10 cells (its staged levels fit shared memory): 204 columns of 14 rows need
+     * more than 768 threads at 4 rows */
+    rgrid sq = rgrid_make(204, 14, 3, 2, 8);
+    double *q = field_alloc(PREC_DOUBLE, sq.len);
+    memset(q, 0, sizeof(double) * sq.len);
+    fieldset fq = {{q}};
+    msg[0] = 0;
+    CHECK(regular_onchip_run(ST_LAPLAP, PREC_DOUBLE, &sq, fq, 2, &wide, &t) == -1 &&
+              strstr(msg, "204 columns of 14 rows"), "one tile of 200x10 in columns refused: '%s'",
+          msg);
+    xfree(q);
     xfree(b);
     xfree(f.p[0]);
     xfree(f.p[1]);

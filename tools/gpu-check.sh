@@ -38,7 +38,8 @@
 #                                   and 64 in z-curve, z-curve-w and row-major order (row-major also
 #                                   with METIS's parts), without the next level loaded ahead and
 #                                   with two rows of pass 1 a thread at once, and the regular
-#                                   twin's host loop and on-chip rows (about 5 minutes); rows
+#                                   twin's host loop and on-chip rows, staged and in columns
+#                                   (about 6 minutes); rows
 #                                   in onchip.log
 #   GPU_CHECK_NCU_ONCHIP=1 tools/gpu-check.sh           also ncu on the on-chip kernels (k_onchip,
 #                                   k_onchip_reg) and the host loops' (unstructured, regular), laplap
@@ -239,6 +240,11 @@ onchip_runs() {
         echo "== $s, zcurve order, two rows a thread at once"
         PILLAR_ONCHIP_ROWS=2 ./$build/pillar bench --iterated --backend gpu --stencil $s \
             --levels 16,64 --layout zcurve --out "$out/onchip-$s-zcurve-rows2" || rc=1
+        # the regular twin's column variant (a thread's column of cells in registers): its
+        # regular-onchip row
+        echo "== $s, zcurve order, the regular twin in columns"
+        PILLAR_ONCHIP_COLS=1 ./$build/pillar bench --iterated --backend gpu --stencil $s \
+            --levels 16,64 --layout zcurve --out "$out/onchip-$s-zcurve-cols" || rc=1
         # row-major with the blocks owning METIS's parts instead of runs of the order (strips)
         echo "== $s, rowmajor order, METIS's parts"
         PILLAR_ONCHIP_PARTS=2 ./$build/pillar bench --iterated --backend gpu --stencil $s \

@@ -54,10 +54,27 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
     }
     A.levels = levels >= 0 ? (levels < nz ? levels : nz) : fit;
     size_t smem = onchip_reg_smem(A.tx, A.ty, r, A.levels, es);
-    /* prefetching where a thread's registers hold the staged level's share */
-    int pf = rq->prefetch &&
-             (long)(A.tx + 2 * r) * (A.ty + 2 * r) <= (long)ONCHIP_REG_PREFETCH * threads;
+    /* prefetching where a thread's registers hold the staged level's share; the column variant:
+     * the fewest rows a thread whose columns fit the threads asked */
+    long vw = A.tx + 2 * r, vh = A.ty + 2 * r;
+    int pf = rq->prefetch && vw * vh <= (long)ONCHIP_REG_PREFETCH * threads, cols = 0;
     const void *fn = onchip_reg_kernels[which][prec][pf];
+    if (rq->cols) {
+        int v = 0, most = threads < ONCHIP_COLS_THREADS ? threads : ONCHIP_COLS_THREADS;
+        while (v < ONCHIP_COLS_VARIANTS &&
+               vw * ((vh + onchip_cols_k[v] - 1) / onchip_cols_k[v]) > most)
+            v++;
+        if (v == ONCHIP_COLS_VARIANTS) {
+            perr("regular on-chip run, columns: tiles of %dx%d cells stage %ld columns of %ld "
+                 "rows, more than %d threads hold at %d rows a thread", A.tx, A.ty, vw, vh,
+                 most, onchip_cols_k[ONCHIP_COLS_VARIANTS - 1]);
+            return -1;
+        }
+        cols = onchip_cols_k[v];
+        fn = onchip_cols_kernels[which][prec][v];
+        threads = (int)((vw * ((vh + cols - 1) / cols) + 31) / 32 * 32);
+        pf = 1;
+    }
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     int per_sm = smem <= (size_t)smem_max ? gpu_blocks_per_sm(fn, threads, smem) : 0;
     if (smem > (size_t)smem_max || (long)per_sm * sms < nblocks) {
@@ -98,7 +115,7 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
     CK(cudaFree(xb[1]));
     if (rc != 0)
         return -1;
-    *t = (regular_timing){nblocks, threads, A.levels, A.tx, A.ty, pf ? ONCHIP_REG_PREFETCH : 0, smem,
-                          secs};
+    *t = (regular_timing){nblocks, threads, A.levels, A.tx, A.ty,
+                          cols ? cols : pf ? ONCHIP_REG_PREFETCH : 0, cols, smem, secs};
     return 0;
 }

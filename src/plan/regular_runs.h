@@ -18,6 +18,7 @@ typedef struct {
     int levels;           /* on chip: the cached levels; the host loop: 0 */
     int tx, ty;           /* on chip: a tile's extents */
     int prefetch;         /* on chip: values a thread loaded ahead (0: none) */
+    int cols;             /* on chip: the column variant's rows a thread (0: not it) */
     size_t smem;          /* shared memory a block */
     double kernel_s;      /* the steps' kernels, timed with events */
 } regular_timing;
@@ -28,6 +29,8 @@ typedef struct {
     int blocks;   /* tiles at most; 0: one a SM */
     int threads;  /* a block's; 0: ONCHIP_REG_THREADS */
     int prefetch; /* 1: the next level loaded while one computes (access/onchip_regular.h) */
+    int cols;     /* 1: the column variant (a thread's column of cells in registers; threads:
+                   * at most, the launch takes what its columns need) */
 } regular_request;
 
 /* Advances the state of f (host fields of grid rg, the stencil's inputs in its order: the state

@@ -206,12 +206,14 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
             ugrid_regular_copy(&pb->ug, &w->rg, prec_size(pb->s.prec), pb->uf.p[i], w->reg.p[i], 1);
         regular_timing rt;
         const bench_opts *b = x->b;
-        /* PILLAR_ONCHIP_PREFETCH=0, _THREADS, _BLOCKS, _LEVELS as for the unstructured rows */
+        /* PILLAR_ONCHIP_PREFETCH=0, _THREADS, _BLOCKS, _LEVELS as for the unstructured rows;
+         * PILLAR_ONCHIP_COLS=1: the column variant */
         const char *pfs = getenv("PILLAR_ONCHIP_PREFETCH");
-        regular_request rq = {-1, 0, 0, !(pfs && strcmp(pfs, "0") == 0)};
+        regular_request rq = {-1, 0, 0, !(pfs && strcmp(pfs, "0") == 0), 0};
         if (v == V_REG_ONCHIP && (env_int("PILLAR_ONCHIP_BLOCKS", &rq.blocks) != 0 ||
                                   env_int("PILLAR_ONCHIP_THREADS", &rq.threads) != 0 ||
-                                  env_int("PILLAR_ONCHIP_LEVELS", &rq.levels) != 0))
+                                  env_int("PILLAR_ONCHIP_LEVELS", &rq.levels) != 0 ||
+                                  env_int("PILLAR_ONCHIP_COLS", &rq.cols) != 0))
             return -1;
         int rc = v == V_REG_ONCHIP
                      ? regular_onchip_run(st, pb->s.prec, &w->rg, w->reg, steps, &rq, &rt)
@@ -223,10 +225,10 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         for (int i = 0; i < nin; i++)
             ugrid_regular_copy(&pb->ug, &w->rg, prec_size(pb->s.prec), pb->uf.p[i], w->reg.p[i], 0);
         if (v == V_REG_ONCHIP)
-            snprintf(note, nn, "%d tiles of %dx%d x %d threads, %d of %d levels on chip, %zu KB "
+            snprintf(note, nn, "%d tiles of %dx%d x %d threads%s, %d of %d levels on chip, %zu KB "
                      "shared, %d values a thread loaded ahead", rt.blocks, rt.tx, rt.ty,
-                     rt.threads, rt.levels, stencil_zend(st, pb->ug.nz), rt.smem / 1024,
-                     rt.prefetch);
+                     rt.threads, rt.cols ? " (columns)" : "", rt.levels,
+                     stencil_zend(st, pb->ug.nz), rt.smem / 1024, rt.prefetch);
         else
             snprintf(note, nn, "%d blocks of %d threads a step", rt.blocks, rt.threads);
         return rt.kernel_s;
