@@ -295,7 +295,8 @@ static int onchip_resident_steps(session *s, int steps, int *rc)
         return 0;
     }
     if (!s->onchip) {
-        onchip_request oq = {0, 0, -1, 1, ONCHIP_PARTS_RUNS, 1}; /* as persist_run's */
+        persist_request dflt = {0, 0, PERSIST_LEVELS_MODEL, 0, PERSIST_LISTS_AUTO};
+        onchip_request oq = persist_onchip_request(&dflt); /* as persist_run's */
         char msg[300] = "";
         perr_saved saved = perr_capture_save();
         perr_capture(msg, sizeof msg);

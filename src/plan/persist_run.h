@@ -17,8 +17,9 @@ typedef struct {
                        * refusal), else "" */
 } persist_run_timing;
 
-/* The on-chip request persist_run makes of r (its threads, blocks and cached levels; runs of
- * the cell order, prefetching, one row a thread), for predictions of the same launch. */
+/* The on-chip request persist_run makes of r (its threads, blocks and cached levels; METIS's
+ * parts where their rings hold under 3/4 of the runs' cells, else runs of the cell order;
+ * prefetching, one row a thread), for predictions of the same launch and the library's. */
 onchip_request persist_onchip_request(const persist_request *r);
 
 /* Advances the state of f (host fields of pb's grid, inputs first) by `steps` >= 1 steps in one

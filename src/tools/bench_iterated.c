@@ -253,9 +253,9 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         /* PILLAR_ONCHIP_PREFETCH=0: the kernel that loads each level before it computes there;
          * PILLAR_ONCHIP_THREADS, _BLOCKS, _LEVELS, _PARTS, _ROWS: a block's threads, the blocks,
          * the cached levels, the parts (0 auto, 1 runs, 2 METIS), pass 1's rows a thread at once
-         * instead of the defaults (1024, one a SM, as many as fit, runs, 1) */
+         * instead of the defaults (1024, one a SM, as many as fit, auto as --persistent on, 1) */
         const char *pf = getenv("PILLAR_ONCHIP_PREFETCH");
-        onchip_request rq = {0, 0, -1, !(pf && strcmp(pf, "0") == 0), ONCHIP_PARTS_RUNS, 1};
+        onchip_request rq = {0, 0, -1, !(pf && strcmp(pf, "0") == 0), ONCHIP_PARTS_AUTO, 1};
         if (env_int("PILLAR_ONCHIP_BLOCKS", &rq.blocks) != 0 ||
             env_int("PILLAR_ONCHIP_THREADS", &rq.threads) != 0 ||
             env_int("PILLAR_ONCHIP_LEVELS", &rq.levels) != 0 ||
