@@ -689,9 +689,10 @@ static const flag flags[] = {
     {"--persistent", "M", RUN, HELP_ITER,
      "auto | on | off: GPU, laplap, hdiff, lap, graphlap: one cooperative\n"
      "launch runs all the steps (out of core: each chunk's; not graphlap),\n"
-     "a grid barrier between two; each block owns a fixed range of cells\n"
-     "(--threads BX per block; --access does not apply). In core, laplap,\n"
-     "hdiff and lap run on chip: each block keeps its cells' lowest levels\n"
+     "a grid barrier between two; each block owns fixed cells (--threads\n"
+     "BX per block; --access does not apply). In core, laplap, hdiff and\n"
+     "lap run on chip: each block owns a METIS part (a run of the cell\n"
+     "order where that has less ring) and keeps its cells' lowest levels\n"
      "in shared memory and reads only its neighbours' ring after the\n"
      "barrier (H100, 512x512 z-curve: laplap 2.0x / 1.7x the host loop at\n"
      "16 / 64 levels, lap 1.5x / 0.97x); graphlap keeps its neighbour\n"
