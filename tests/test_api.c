@@ -10,7 +10,8 @@
  *     status with a message, and the handle still works afterwards;
  *   - nothing is printed on stdout or stderr by any of it;
  *   - with --gpu (a CUDA build, exit 77 without a device): lap applied and iterated on the GPU
- *     (also with option persistent on: one cooperative launch per pillar_step)
+ *     (also with option persistent on: one cooperative launch per pillar_step; and auto: the
+ *     first call on chip, the second in core, then the faster, with its note)
  *     with the fields handed over and read back as device arrays equals the same reference, bit
  *     for bit; host arrays given as device arrays and device arrays on a CPU handle are refused.
  * Leaks: every handle is destroyed; the sanitizer build (.ci/run) checks that nothing is left. */
@@ -86,17 +87,20 @@ static int same_bits(const double *a, const double *b, int n)
     return 1;
 }
 
-static pillar_ctx *lap_ctx(const char *order)
+/* A handle of lap on the lattice, set up, on `backend` with option key = value. */
+static pillar_ctx *lap_handle(const char *backend, const char *key, const char *value)
 {
-    pillar_ctx *ctx;
+    pillar_ctx *ctx = NULL;
     T(pillar_create(&ctx) == PILLAR_OK);
     T(pillar_set_option(ctx, "stencil", "lap") == PILLAR_OK);
-    T(pillar_set_option(ctx, "backend", "cpu") == PILLAR_OK);
-    T(pillar_set_option(ctx, "order", order) == PILLAR_OK);
+    T(pillar_set_option(ctx, "backend", backend) == PILLAR_OK);
+    T(pillar_set_option(ctx, key, value) == PILLAR_OK);
     T(pillar_grid_quad(ctx, N, NZ, &nbr[0][0]) == PILLAR_OK);
     T(pillar_setup(ctx) == PILLAR_OK);
     return ctx;
 }
+
+static pillar_ctx *lap_ctx(const char *order) { return lap_handle("cpu", "order", order); }
 
 /* fout == lap(fin) in float, the sum in the stencil's order; NaN at the halo */
 static void check_float_lap(const float *fin, const float *fout)
@@ -351,6 +355,14 @@ static void test_device_on_cpu(void)
 }
 
 #ifdef TEST_API_CUDA
+/* A GPU handle of lap on the lattice with option persistent `mode`, its state `in`. */
+static pillar_ctx *persistent_lap(const double *in, const char *mode)
+{
+    pillar_ctx *ctx = lap_handle("gpu", "persistent", mode);
+    T(pillar_set_field(ctx, "in", in, NZ * N) == PILLAR_OK);
+    return ctx;
+}
+
 /* lap on the GPU through device arrays == the reference of this file, bit for bit. */
 static int test_device(void)
 {
@@ -445,17 +457,25 @@ static int test_device(void)
     memcpy(ref, in, sizeof ref);
     for (int t = 0; t < 5; t++)
         ref_step(ref);
-    T(pillar_create(&ctx) == PILLAR_OK);
-    T(pillar_set_option(ctx, "stencil", "lap") == PILLAR_OK);
-    T(pillar_set_option(ctx, "backend", "gpu") == PILLAR_OK);
-    T(pillar_set_option(ctx, "persistent", "on") == PILLAR_OK);
-    T(pillar_grid_quad(ctx, N, NZ, &nbr[0][0]) == PILLAR_OK);
-    T(pillar_setup(ctx) == PILLAR_OK);
-    T(pillar_set_field(ctx, "in", in, M) == PILLAR_OK);
+    ctx = persistent_lap(in, "on");
     T(pillar_step(ctx, 2) == PILLAR_OK);
     /* on chip on the handle's device arrays: no note of another path */
     CHECK(pillar_last_error(ctx)[0] == 0, "persistent on: %s", pillar_last_error(ctx));
     T(pillar_step(ctx, 3) == PILLAR_OK);
+    T(pillar_get_field(ctx, "in", got, M) == PILLAR_OK);
+    T(same_bits(got, ref, M));
+    pillar_destroy(ctx);
+
+    /* persistent auto: call 1 on chip, call 2 in core, its note says which is faster, call 3
+     * takes it; 2 + 2 + 1 steps, the same bits as the formula's 5 */
+    ctx = persistent_lap(in, "auto");
+    T(pillar_step(ctx, 2) == PILLAR_OK);
+    CHECK(pillar_last_error(ctx)[0] == 0, "persistent auto, call 1: %s", pillar_last_error(ctx));
+    T(pillar_step(ctx, 2) == PILLAR_OK);
+    CHECK(strstr(pillar_last_error(ctx), "persistent auto: on chip") &&
+              strstr(pillar_last_error(ctx), "from now on"),
+          "persistent auto, call 2: '%s'", pillar_last_error(ctx));
+    T(pillar_step(ctx, 1) == PILLAR_OK);
     T(pillar_get_field(ctx, "in", got, M) == PILLAR_OK);
     T(same_bits(got, ref, M));
     pillar_destroy(ctx);
