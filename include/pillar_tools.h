@@ -114,6 +114,7 @@ typedef struct {
      * shape of 0) */
     const char *plan;
     int storage_set, compress_set, zslice_set; /* --storage, --compress, --zslice were given */
+    int threads_planned; /* bx, by, bz came from the plan (the host loop's shape), not --threads */
 } pillar_run_settings;
 
 /* The defaults of run and info. */
@@ -204,6 +205,7 @@ typedef struct {
     int iterated;      /* host loop, K-step kernels and persistent launches of iterated runs */
     int steps;         /* iterated: time steps per timed run (0: the mode's default) */
     int levels[8], nlevels; /* iterated: level counts of the grids */
+    const char *variants; /* iterated: only these rows (names, commas), NULL every one */
     int backend;       /* iterated: PILLAR_BACKEND_* */
     const char *out;   /* directory of the CSV/JSON files */
     char command[1024]; /* the command line, recorded in the JSON */

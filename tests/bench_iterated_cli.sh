@@ -11,6 +11,15 @@ root=$2
 expect_error "does not go with --quick" bench --iterated --quick
 expect_error "--levels '0'" bench --iterated --levels 0
 expect_error "go with --iterated" bench --levels 4
+expect_error "no row 'foo'" bench --iterated --backend cpu --variants host-loop,foo
+# --variants: only the rows it names
+"$pillar" bench --iterated --backend cpu --size 20x20x4 --levels 4 --stencil laplap --runs 1 \
+    --variants ksteps-3 --out "$tmp/only" >"$tmp/only.out" 2>&1
+if grep -qE "^  laplap +4  ksteps-3 " "$tmp/only.out" && ! grep -qE "^  laplap +4  (host-loop|ksteps-2) " "$tmp/only.out"; then
+    echo "ok: --variants ksteps-3 times that row alone"
+else
+    echo "FAIL: --variants ksteps-3"; cat "$tmp/only.out"; fail=1
+fi
 if ! "$pillar" run --backend gpu --size 8x8x2 --runs 1 >/dev/null 2>&1; then
     expect_error "--backend gpu" bench --iterated --backend gpu --size 16x16x4
 fi

@@ -270,10 +270,12 @@ onchip_ncu() { # the on-chip kernels, unstructured (k_onchip) and regular (k_onc
     local k n tag skip
     # the on-chip launches (unstructured twice, then the regular one); one launch of the host
     # loop's kernel, unstructured (table columns 0x/1x) and regular (_reg), after two
-    for k in 'onchip ^k_onchip 3 0' 'host ^k_LAPLAP_double_[01] 1 2' 'reghost ^k_LAPLAP_double_reg$ 1 2'; do
+    for k in 'onchip ^k_onchip 3 0' 'host ^k_LAPLAP_double_[01] 1 2' 'reghost ^k_LAPLAP_double_reg$ 1 2' \
+        'cols ^k_onchip_cols 1 0'; do
         read -r tag k n skip <<<"$k"
         echo "== $tag: kernels $k"
-        timeout 300 ncu --kernel-name "regex:$k" --launch-skip "$skip" --launch-count "$n" \
+        # cols: the regular twin's column kernel (PILLAR_ONCHIP_COLS=1)
+        PILLAR_ONCHIP_COLS=$([ "$tag" = cols ] && echo 1 || echo 0) timeout 300 ncu --kernel-name "regex:$k" --launch-skip "$skip" --launch-count "$n" \
             --section WarpStateStats --metrics "$m" --export "$out/onchip-ncu-$tag" \
             --force-overwrite ./$build/pillar bench --iterated --backend gpu --stencil laplap \
             --levels 16 --layout zcurve --steps 26 --runs 1 --out "$out/onchip-ncu-bench" 2>&1 |

@@ -787,6 +787,10 @@ static const flag flags[] = {
      "--iterated: level counts of the grids (NX, NY from --size)\n"
      "                                                       (16,64,128)",
      set_bench_levels, 0, 0, 0, NULL},
+    {"--variants", "V,V,...", BENCH, HELP_MAIN,
+     "--iterated: only these rows: host-loop, ksteps-2, ksteps-3,\n"
+     "persistent, onchip, regular-host-loop, regular-onchip, auto (all)",
+     set_text, AT(b.variants), 0, 0, NULL},
     {"--backend", "B", BENCH, HELP_MAIN,
      "--iterated: auto | cpu | gpu (the CPU backend times the chunked\n"
      "CPU iteration and its K-step twin)                     (auto)",

@@ -83,4 +83,9 @@ int onchip_reg_layout(int nxi, int nyi, int r, int blocks, size_t es, size_t ava
  * two models' errors on the points measured (tests/test_persist_parts.c). */
 #define ONCHIP_AUTO_GAIN 1.10
 
+/* Where the model says on, `pillar run --persistent auto` times both launches on the device
+ * first: this many steps each, and on chip from this measured speed-up (src/tools/run_iterated.c). */
+#define ONCHIP_TRIAL_STEPS 8
+#define ONCHIP_TRIAL_GAIN 1.03
+
 #endif

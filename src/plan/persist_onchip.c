@@ -268,6 +268,30 @@ void onchip_close(onchip_run *h)
     xfree(h);
 }
 
+/* The device arrays of an on-chip launch of f's state: the state and its twin, hdiff's
+ * coefficients (its fields: in, coeff, out), uploaded. */
+typedef struct {
+    void *state, *other, *coeff;
+    size_t bytes;
+} onchip_arrays;
+
+static onchip_arrays arrays_up(const problem *pb, fieldset f)
+{
+    onchip_arrays a;
+    a.bytes = prec_size(pb->s.prec) * pb->ug.len;
+    a.state = gpu_upload(f.p[0], a.bytes);
+    a.other = gpu_upload(f.p[0], a.bytes);
+    a.coeff = pb->s.stencil == ST_HDIFF ? gpu_upload(f.p[1], a.bytes) : NULL;
+    return a;
+}
+
+static void arrays_free(onchip_arrays *a)
+{
+    CK(cudaFree(a->state));
+    CK(cudaFree(a->other));
+    CK(cudaFree(a->coeff));
+}
+
 int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
                        onchip_timing *t)
 {
@@ -280,17 +304,38 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
     onchip_run *h = onchip_open(pb, r);
     if (!h)
         return -1;
-    size_t bytes = prec_size(pb->s.prec) * pb->ug.len;
-    void *d_state = gpu_upload(f.p[0], bytes), *d_other = gpu_upload(f.p[0], bytes);
-    /* hdiff's fields: in, coeff, out */
-    void *d_coeff = pb->s.stencil == ST_HDIFF ? gpu_upload(f.p[1], bytes) : NULL;
-    int rc = onchip_steps(h, d_state, d_other, d_coeff, steps, t);
+    onchip_arrays d = arrays_up(pb, f);
+    int rc = onchip_steps(h, d.state, d.other, d.coeff, steps, t);
     if (rc == 0) /* after an odd number of steps the state is in `other` */
-        CK(cudaMemcpy(f.p[0], steps % 2 ? d_other : d_state, bytes, cudaMemcpyDeviceToHost));
-    CK(cudaFree(d_state));
-    CK(cudaFree(d_other));
-    CK(cudaFree(d_coeff));
+        CK(cudaMemcpy(f.p[0], steps % 2 ? d.other : d.state, d.bytes, cudaMemcpyDeviceToHost));
+    arrays_free(&d);
     onchip_close(h);
     t->total_s = (now_ms() - t0) * 1e-3;
+    return rc;
+}
+
+int onchip_time_step(const problem *pb, const onchip_request *r, int k, double *step_s)
+{
+    *step_s = 0;
+    if (k < 1) {
+        perr("on-chip persistent run: at least one step to time (%d)", k);
+        return -1;
+    }
+    onchip_run *h = onchip_open(pb, r);
+    if (!h)
+        return -1;
+    onchip_arrays d = arrays_up(pb, pb->uf);
+    onchip_timing a, b;
+    /* even counts first (the state back in d.state, d.other its twin, for the next): the first
+     * launch warms up (the kernel's loading), the second and third are timed */
+    int rc = onchip_steps(h, d.state, d.other, d.coeff, 2, &a);
+    if (rc == 0)
+        rc = onchip_steps(h, d.state, d.other, d.coeff, 2, &a);
+    if (rc == 0)
+        rc = onchip_steps(h, d.state, d.other, d.coeff, 2 + k, &b);
+    if (rc == 0)
+        *step_s = (b.kernel_s - a.kernel_s) / k;
+    arrays_free(&d);
+    onchip_close(h);
     return rc;
 }

@@ -58,6 +58,12 @@ typedef struct {
 } onchip_forecast;
 int onchip_predict_run(const problem *pb, const onchip_request *r, onchip_forecast *f);
 
+/* The seconds a step of the on-chip launch of pb's input state takes on the current device,
+ * timed and left behind: after a launch of 2 steps that warms up, launches of 2 and 2 + k steps
+ * (k >= 1) on device copies, the step their difference over k (the tables, the uploads and a launch's prologue and epilogue excluded).
+ * pb's fields are not changed. Returns 0, or -1 with a message (refused as persist_onchip_run). */
+int onchip_time_step(const problem *pb, const onchip_request *r, int k, double *step_s);
+
 /* The same in three parts, for fields that stay on the device between runs (the library's
  * resident fields, src/engine/session.c): onchip_open builds the parts and puts the launch's
  * tables and export buffers on the device, refusing as persist_onchip_run does (NULL after a

@@ -95,9 +95,30 @@ static int env_int(const char *name, int *v)
 }
 #endif
 
+/* The host-loop row's kernel: --access (idxvar), HOST_THREADS a block. */
+static ooc_kernel host_kernel(const bench_opts *b)
+{
+    ooc_kernel k = {b->access >= 0 ? (access_t)b->access : ACC_IDXVAR, HOST_THREADS, 1, 1, 8, 0};
+    return k;
+}
+
+/* 1 where --variants names v (or is not given). */
+static int variant_wanted(const bench_opts *b, variant_t v)
+{
+    if (!b->variants)
+        return 1;
+    size_t n = strlen(variant_name[v]);
+    for (const char *p = b->variants; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, variant_name[v], n) == 0 && (p[n] == ',' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
 static int has_variant(const ibench *x, int st, variant_t v)
 {
     char why[200];
+    if (!variant_wanted(x->b, v))
+        return 0;
     switch (v) {
     case V_HOST:
         return 1;
@@ -277,7 +298,7 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         return ot.kernel_s;
     }
     const bench_opts *b = x->b;
-    ooc_kernel k = {b->access >= 0 ? (access_t)b->access : ACC_IDXVAR, HOST_THREADS, 1, 1, 8, 0};
+    ooc_kernel k = host_kernel(b);
     if (v != V_HOST)
         k.bx = TILE_THREADS;
     ooc_timing t;
@@ -424,7 +445,8 @@ static int bench_grid(ibench *x, int st, int prec, int nx, int ny, int nz)
         ooc_plan_free(&w.pl);
     }
     if (has_variant(x, st, V_AUTO)) { /* what --persistent auto runs: that variant's row again */
-        variant_t as = !persistent_auto_picks(&pb, BACKEND_GPU, 0, NULL, NULL, 0) ? V_HOST
+        ooc_kernel hk = host_kernel(x->b);
+        variant_t as = !persistent_auto_picks(&pb, BACKEND_GPU, 0, NULL, &hk, NULL, 0) ? V_HOST
                        : st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP ? V_ONCHIP
                                                                            : V_PERSIST;
         for (int k = first; k < x->nrows; k++)
@@ -547,6 +569,17 @@ static int complete(bench_opts *b)
         perr("bench: --iterated --stencil %s: %s has no iterated runs", stencil_table[b->stencil].name,
              stencil_table[b->stencil].name);
         return -1;
+    }
+    for (const char *p = b->variants; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        size_t n = strcspn(p, ",");
+        int known = 0;
+        for (int v = 0; v < V_COUNT; v++)
+            known |= strlen(variant_name[v]) == n && strncmp(p, variant_name[v], n) == 0;
+        if (!known) {
+            perr("bench: --variants: no row '%.*s' (host-loop, ksteps-2, ksteps-3, persistent, "
+                 "onchip, regular-host-loop, regular-onchip, auto)", (int)n, p);
+            return -1;
+        }
     }
     if (!b->steps)
         b->steps = DEFAULT_STEPS;

@@ -19,6 +19,17 @@ typedef struct {
     int order_fixed;
 } plan_grid;
 
+/* c as the run takes it once applied: the order and the table storage the flags chose stay
+ * the run's (plan_apply left them), so the plan's line names what runs. */
+static plan_config as_run(const options *o, const plan_problem *pr, const plan_config *c)
+{
+    plan_config r = *c;
+    r.order = plan_emulated(pr) ? (int)o->spec.layout : (int)o->mesh_order;
+    r.chasing = o->spec.chasing;
+    r.compressed = o->spec.compressed;
+    return r;
+}
+
 /* The built-in plan applied to the fields the flags left free (GPU runs only: the CPU keeps the
  * run's defaults), described in line. */
 static unsigned builtin_plan(options *o, const plan_problem *pr, const plan_grid *g, plan_free f,
@@ -32,7 +43,8 @@ static unsigned builtin_plan(options *o, const plan_problem *pr, const plan_grid
     if (!set)
         return 0;
     char what[200];
-    plan_describe(pr, &c, gpu, what, sizeof what);
+    plan_config shown = as_run(o, pr, &c);
+    plan_describe(pr, &shown, gpu, what, sizeof what);
     snprintf(line, n, "no (%s): the built-in defaults, %s (docs/tune.md)", why, what);
     return set & PLAN_SET_LAYOUT;
 }
@@ -75,7 +87,8 @@ static unsigned grid_plan(options *o, const plan_grid *g, int backend, int itera
     }
     unsigned set = plan_apply(o, &pr, &ch.p.c, f, gpu, iterated);
     char what[200];
-    plan_describe(&pr, &ch.p.c, gpu, what, sizeof what);
+    plan_config shown = as_run(o, &pr, &ch.p.c);
+    plan_describe(&pr, &shown, gpu, what, sizeof what);
     snprintf(line, n, "%s: %s%s%s (%.3f ms on %s, %s)", ch.path, what,
              gpu ? (set & PLAN_SET_KERNEL ? "" : "; the strategy stays the run's")
                  : "; the CPU backend takes the order and storage",

@@ -137,7 +137,8 @@ static int persistent_refuses(const options *o, int backend, int ooc, char *why,
              "with %s (out of core it does: --out-of-core on)", bad);
         return -1;
     }
-    if ((o->by && o->by != 1) || (o->bz && o->bz != 1) || o->bx > PERSIST_MAX_THREADS) {
+    if (!o->threads_planned &&
+        ((o->by && o->by != 1) || (o->bz && o->bz != 1) || o->bx > PERSIST_MAX_THREADS)) {
         perr("run: --persistent on: --threads BXx1x1 with BX at most %d (threads per block, "
              "one cell each)", PERSIST_MAX_THREADS);
         return -1;
@@ -158,8 +159,39 @@ static int persistent_check(const options *o, int backend, int ooc, int quiet)
     return rc;
 }
 
+#ifdef PILLAR_HAVE_CUDA
+/* The seconds a step of pb's host loop (one launch of kernel k a step, in core) takes on the
+ * current device: after a run of 2 steps that warms up, runs of 2 and 2 + steps steps on copies
+ * of pb's state, the step their kernels' difference over `steps`. pb is not changed. Returns 0,
+ * or -1 with a message. */
+static int host_time_step(const problem *pb, const ooc_kernel *k, int steps, double *step_s)
+{
+    plan_request rq = {1, 0, 0, k->access, k->bx, 0, 1, 0, 2 + steps, 0, NULL};
+    ooc_plan pl;
+    if (engine_plan(&pl, pb, &rq) != 0)
+        return -1;
+    const iter_carry *c = iter_carried(pb->s.stencil);
+    double kernel_s[3] = {0, 0, 0};
+    int rc = 0;
+    for (int run = 0; run < 3 && rc == 0; run++) {
+        fieldset f = iter_fields_copy(pb), spare = {{0}};
+        for (int j = 0; j < c->n; j++)
+            spare.p[c->in[j]] = field_alloc(pb->s.prec, pb->ug.len);
+        ooc_timing t;
+        rc = ooc_gpu_run(&pl, &pb->ug, &f, &spare, run == 2 ? 2 + steps : 2, k, &t);
+        kernel_s[run] = t.kernel_s;
+        for (int j = 0; j < c->n; j++)
+            xfree(spare.p[c->in[j]]);
+        iter_fields_free(pb, &f);
+    }
+    ooc_plan_free(&pl);
+    *step_s = rc == 0 ? (kernel_s[2] - kernel_s[1]) / steps : 0;
+    return rc;
+}
+#endif
+
 int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist_request *request,
-                          char *pred, size_t n)
+                          const ooc_kernel *host, char *pred, size_t n)
 {
     if (pred && n)
         pred[0] = 0;
@@ -188,7 +220,29 @@ int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist
                      "%.1f us for the host loop, %.2fx; on from %.2fx",
                      fc.blocks, fc.threads, fc.levels, fc.levels == 1 ? "" : "s",
                      fc.onchip_s * 1e6, fc.host_s * 1e6, gain, ONCHIP_AUTO_GAIN);
-        return gain >= ONCHIP_AUTO_GAIN;
+        if (gain < ONCHIP_AUTO_GAIN || !host)
+            return gain >= ONCHIP_AUTO_GAIN;
+        /* the model's constants are the H100's: where it says on, both are timed on this
+         * device before the run (the H200 ran the on-chip launch at 512x512x64 0.8x its host
+         * loop where the model said 1.27x) */
+        double on_s, host_s;
+        perr_capture(why, sizeof why);
+        int bad = onchip_time_step(pb, &oq, ONCHIP_TRIAL_STEPS, &on_s) != 0 ||
+                  host_time_step(pb, host, ONCHIP_TRIAL_STEPS, &host_s) != 0 || on_s <= 0;
+        perr_capture(NULL, 0);
+        size_t len = pred && n ? strlen(pred) : 0;
+        if (bad) {
+            if (pred && n)
+                snprintf(pred + len, n - len, "; not timed here (%s): off",
+                         why[0] ? why : "a trial launch failed");
+            return 0;
+        }
+        if (pred && n)
+            snprintf(pred + len, n - len,
+                     "; timed here over %d steps: on chip %.1f us, the host loop %.1f us, %.2fx; on "
+                     "from %.2fx", ONCHIP_TRIAL_STEPS, on_s * 1e6, host_s * 1e6, host_s / on_s,
+                     ONCHIP_TRIAL_GAIN);
+        return host_s / on_s >= ONCHIP_TRIAL_GAIN;
     }
     persist_cache pc;
     char msg[256] = "";
@@ -210,7 +264,7 @@ int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist
     }
     return PERSIST_AUTO_TRUSTED && pc.host_s / pc.persist_s >= PERSIST_AUTO_GAIN;
 #else
-    (void)pb, (void)backend, (void)ooc, (void)request;
+    (void)pb, (void)backend, (void)ooc, (void)request, (void)host;
     return 0;
 #endif
 }
@@ -286,7 +340,9 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
         return 2;
 #ifdef PILLAR_HAVE_CUDA
     char pick[600] = "";
-    persist_request prq = {o->bx, 0,
+    /* the persistent launch's block: --threads where given, else its own (the plan's shape is
+     * the host loop's: 256 threads took the on-chip kernel's prefetch away, 3x slower) */
+    persist_request prq = {o->threads_planned ? 0 : o->bx, 0,
                            o->persist_levels < 0    ? PERSIST_LEVELS_MODEL
                            : o->persist_levels == 0 ? PERSIST_LEVELS_NONE
                                                     : o->persist_levels,
@@ -297,7 +353,8 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
         if (persistent_check(o, backend, ooc, 1) != 0) {
             snprintf(pick, sizeof pick, "  persistent off (auto: not for this run)\n");
         } else {
-            ri.persist_picks = persistent_auto_picks(pb, backend, ooc, &prq, pred, sizeof pred);
+            ooc_kernel hk = {o->access, o->bx, o->by, o->bz, o->zslice, 0}; /* the host loop's */
+            ri.persist_picks = persistent_auto_picks(pb, backend, ooc, &prq, &hk, pred, sizeof pred);
             snprintf(pick, sizeof pick, "  persistent %s (auto, the model: %s)\n",
                      ri.persist_picks ? "on" : "off", pred);
         }

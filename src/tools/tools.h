@@ -8,6 +8,7 @@
 #include "report.h"
 #include "src/exec/field_io.h"
 #include "src/exec/run_options.h"
+#include "src/plan/ooc_gpu.h"
 #include "src/plan/persist_gpu.h"
 
 /* The settings as the engine reads them (the same struct). */
@@ -39,10 +40,13 @@ int bench_iterated(bench_opts *b);
  * lap on chip where the on-chip launch is predicted at least ONCHIP_AUTO_GAIN faster than the
  * host loop (src/plan/onchip_model.h), the other stencils' lean launch where docs/persistent.md's
  * model predicts PERSIST_AUTO_GAIN and is trusted (PERSIST_AUTO_TRUSTED: not yet, so never).
+ * Where the on-chip model says on and host (the host loop's kernel) is given, both launches are
+ * timed on this device first (ONCHIP_TRIAL_STEPS steps each on copies of the state), and on chip
+ * runs only from ONCHIP_TRIAL_GAIN: the model's constants are the H100's.
  * request: NULL for the model's shape and levels; the models' line (or why not) into pred
  * (n bytes) when pred is not NULL. */
 int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist_request *request,
-                          char *pred, size_t n);
+                          const ooc_kernel *host, char *pred, size_t n);
 /* The backend of a run (runner_pick_backend), with the one-line notice on stderr when auto falls
  * back to the CPU. BACKEND_CPU, BACKEND_GPU, or -1 after a message. */
 int tools_backend(const options *o);

@@ -166,6 +166,7 @@ unsigned plan_apply(options *o, const plan_problem *pr, const plan_config *c, pl
         o->bx = c->bx;
         o->by = c->by;
         o->bz = c->bz;
+        o->threads_planned = 1;
     }
     if (f.zslice && c->zslice > 0)
         o->zslice = c->zslice;

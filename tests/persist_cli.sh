@@ -1,0 +1,40 @@
+#!/bin/sh
+# persist_cli.sh — `pillar run --persistent auto` on the GPU launches what `--persistent on`
+# launches: the plan's block shape is the host loop's (256 threads), and it must not reach the
+# persistent launch (it once did: the on-chip kernel then ran with a quarter of its threads and
+# no prefetch, 3x slower than its model and than on). Where the model says on, auto times both
+# launches on the device before it picks, and says so. Both runs bit-exact against the CPU.
+# usage: persist_cli.sh PILLAR
+pillar=$1
+. "$(dirname "$0")/cli_lib.sh"
+if ! "$pillar" run --backend gpu --size 8x8x2 >"$tmp/log" 2>&1; then
+    echo "skip: no GPU: $(tail -1 "$tmp/log")"; exit 77
+fi
+# the launch line: "persistent B blocks x T threads on chip: ..."
+launch() {
+    "$pillar" run --backend gpu --stencil laplap --size 512x512x16 --layout zcurve --steps 40 \
+        --persistent "$1" >"$tmp/$1.out" 2>&1 || { echo "FAIL: --persistent $1 exited $?"; cat "$tmp/$1.out"; fail=1; }
+    grep -q "verify    PASS" "$tmp/$1.out" || { echo "FAIL: --persistent $1 not verified"; cat "$tmp/$1.out"; fail=1; }
+    grep -oE "^  persistent [0-9]+ blocks x [0-9]+ threads" "$tmp/$1.out"
+}
+on=$(launch on)
+auto=$(launch auto)
+line=$(grep "^  persistent o[nf]* (auto" "$tmp/auto.out")
+gain=$(echo "$line" | sed -n 's/.* \([0-9.]*\)x; on from 1\.10x.*/\1/p')
+if [ -z "$gain" ]; then
+    echo "FAIL: no model's gain in auto's line: $line"; fail=1
+elif awk "BEGIN { exit !($gain >= 1.10) }" && ! echo "$line" | grep -q "timed here over"; then
+    echo "FAIL: the model said on ($gain x) and auto timed nothing: $line"; fail=1
+else
+    echo "ok: auto's line: $(echo "$line" | cut -c1-200)"
+fi
+if grep -q "^  persistent on (auto" "$tmp/auto.out"; then
+    if [ -n "$on" ] && [ "$on" = "$auto" ]; then
+        echo "ok: auto launches as on: $auto"
+    else
+        echo "FAIL: auto launched '$auto', on '$on'"; cat "$tmp/auto.out"; fail=1
+    fi
+else # the model kept the host loop here (another card): nothing to compare
+    echo "ok: auto kept the host loop: $(grep '^  persistent' "$tmp/auto.out" | head -1)"
+fi
+exit $fail
