@@ -697,8 +697,9 @@ static const flag flags[] = {
      "barrier (H100, 512x512 z-curve: laplap 2.0x / 1.7x the host loop at\n"
      "16 / 64 levels, lap 1.5x / 0.97x); graphlap keeps its neighbour\n"
      "lists there. auto runs laplap, hdiff and lap on chip where the\n"
-     "models predict it 1.10x faster than the host loop, and prints\n"
-     "both predictions; other stencils stay off (docs/persistent.md) (auto)",
+     "models predict it 1.10x faster than the host loop and 8 steps of\n"
+     "each, timed on this GPU first, give 1.03x; it prints both; other\n"
+     "stencils stay off (docs/persistent.md)                     (auto)",
      set_choice, AT(o.persistent), 0, 3, on_off_auto},
     {"--persistent-levels", "N", RUN, HELP_ITER,
      "persistent runs: keep exactly N levels of the state on chip (0:\n"
