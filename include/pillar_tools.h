@@ -115,6 +115,7 @@ typedef struct {
     const char *plan;
     int storage_set, compress_set, zslice_set; /* --storage, --compress, --zslice were given */
     int threads_planned; /* bx, by, bz came from the plan (the host loop's shape), not --threads */
+    int auto_picked;     /* --persistent auto's choice, once the first pass made it: 1 + on */
 } pillar_run_settings;
 
 /* The defaults of run and info. */

@@ -352,9 +352,14 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
         char pred[512];
         if (persistent_check(o, backend, ooc, 1) != 0) {
             snprintf(pick, sizeof pick, "  persistent off (auto: not for this run)\n");
+        } else if (o->auto_picked) { /* a later pass (--output-every): the first pass's choice */
+            ri.persist_picks = o->auto_picked - 1;
+            snprintf(pick, sizeof pick, "  persistent %s (auto, as the first pass chose)\n",
+                     ri.persist_picks ? "on" : "off");
         } else {
             ooc_kernel hk = {o->access, o->bx, o->by, o->bz, o->zslice, 0}; /* the host loop's */
             ri.persist_picks = persistent_auto_picks(pb, backend, ooc, &prq, &hk, pred, sizeof pred);
+            o->auto_picked = 1 + ri.persist_picks;
             snprintf(pick, sizeof pick, "  persistent %s (auto, the model: %s)\n",
                      ri.persist_picks ? "on" : "off", pred);
         }
@@ -562,6 +567,7 @@ static int iterate_pass(problem *pb, options *o, int backend, int steps, int don
 
 int run_iterated(options *o, int argc, char **argv)
 {
+    o->auto_picked = 0; /* --persistent auto chooses at this run's first pass */
     if (flags_check(o) != 0)
         return 2;
     int backend = tools_backend(o);
