@@ -21,8 +21,10 @@ on=$(launch on)
 auto=$(launch auto)
 line=$(grep "^  persistent o[nf]* (auto" "$tmp/auto.out")
 gain=$(echo "$line" | sed -n 's/.* \([0-9.]*\)x; on from 1\.10x.*/\1/p')
-if [ -z "$gain" ]; then
-    echo "FAIL: no model's gain in auto's line: $line"; fail=1
+if [ -z "$line" ]; then
+    echo "FAIL: no persistent line from auto"; cat "$tmp/auto.out"; fail=1
+elif [ -z "$gain" ]; then # the on-chip kernels refused this card: the line says why
+    echo "ok: auto's line (no on-chip model here): $(echo "$line" | cut -c1-200)"
 elif awk "BEGIN { exit !($gain >= 1.10) }" && ! echo "$line" | grep -q "timed here over"; then
     echo "FAIL: the model said on ($gain x) and auto timed nothing: $line"; fail=1
 else
