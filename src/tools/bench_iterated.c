@@ -15,6 +15,9 @@
 #include "src/plan/ooc_cpu.h"
 #include "src/plan/persist_plan.h"
 #include "access/tiles_run.h"
+#include "src/tune/plan_cache.h"
+#include "src/tune/plan_defaults.h"
+#include "src/tune/plan_use.h"
 
 #ifdef PILLAR_HAVE_CUDA
 #include "src/exec/gpu.h"
@@ -70,6 +73,9 @@ typedef struct {
     long done, total;
     double t0;
     char grid[160];    /* the cells and tables of the current stencil */
+    int planned;       /* the host loop's kernel is the built-in plan's (no --access, --storage,
+                        * --compress: what `pillar run` takes), in hk */
+    ooc_kernel hk;
     char device[256];
     char what[256];    /* the row measured last: the progress hook's phase */
 } ibench;
@@ -95,11 +101,13 @@ static int env_int(const char *name, int *v)
 }
 #endif
 
-/* The host-loop row's kernel: --access (idxvar), HOST_THREADS a block. */
-static ooc_kernel host_kernel(const bench_opts *b)
+/* The host-loop row's kernel: the built-in plan's where the flags left it free (make_problem),
+ * else --access (idxvar), HOST_THREADS a block. */
+static ooc_kernel host_kernel(const ibench *x)
 {
+    const bench_opts *b = x->b;
     ooc_kernel k = {b->access >= 0 ? (access_t)b->access : ACC_IDXVAR, HOST_THREADS, 1, 1, 8, 0};
-    return k;
+    return x->planned ? x->hk : k;
 }
 
 /* 1 where --variants names v (or is not given). */
@@ -152,11 +160,31 @@ static int make_problem(ibench *x, problem *pb, int st, int prec, int nx, int ny
     const bench_opts *b = x->b;
     int chasing = b->storage == 1, comp = b->compress != 0;
     layout_t lay = b->nlayouts ? b->layouts[0] : LAYOUT_ZCURVE_W;
+    /* no --access, --storage, --compress: the tables and the host loop's kernel `pillar run`
+     * takes without flags (the built-in plan, src/tune/plan_defaults.h) */
+    x->planned = b->access < 0 && b->storage < 0 && b->compress < 0 && !stencil_table[st].graph;
+    if (x->planned) {
+        char id[64];
+        plan_problem pr;
+        plan_config c;
+        plan_size_id(nx, ny, id, sizeof id);
+        plan_problem_set(&pr, id, st, NULL, (precision_t)prec, nz, x->backend == BACKEND_GPU);
+        plan_config_builtin(&pr, st, 0, (long)nx * ny, &c);
+        chasing = c.chasing;
+        comp = c.compressed;
+        ooc_kernel k = {c.access, c.bx, c.by, c.bz, c.zslice, 0};
+        x->hk = k;
+    }
     problem_spec s = {(stencil_t)st, (precision_t)prec, nx, ny, nz, 2, lay, 32, 42, chasing, comp};
     int outputs = x->backend == BACKEND_CPU;
     if (!stencil_table[st].graph) {
         snprintf(x->grid, sizeof x->grid, "%dx%d %s %s %s", nx, ny, layout_name[lay],
                  chasing ? "chasing" : "nonchasing", comp ? "compressed" : "uncompressed");
+        if (x->planned && x->backend == BACKEND_GPU) {
+            size_t len = strlen(x->grid);
+            snprintf(x->grid + len, sizeof x->grid - len, ", host loop %s %dx%dx%d (the built-in plan)",
+                     access_name[x->hk.access], x->hk.bx, x->hk.by, x->hk.bz);
+        }
         return problem_make_lean(pb, &s, NULL, MESH_ORDER_FILE, outputs);
     }
     mesh m;
@@ -297,8 +325,7 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
                  ot.prefetch, ot.rows, ot.predicted_s * 1e6);
         return ot.kernel_s;
     }
-    const bench_opts *b = x->b;
-    ooc_kernel k = host_kernel(b);
+    ooc_kernel k = host_kernel(x);
     if (v != V_HOST)
         k.bx = TILE_THREADS;
     ooc_timing t;
@@ -445,7 +472,7 @@ static int bench_grid(ibench *x, int st, int prec, int nx, int ny, int nz)
         ooc_plan_free(&w.pl);
     }
     if (has_variant(x, st, V_AUTO)) { /* what --persistent auto runs: that variant's row again */
-        ooc_kernel hk = host_kernel(x->b);
+        ooc_kernel hk = host_kernel(x);
         variant_t as = !persistent_auto_picks(&pb, BACKEND_GPU, 0, NULL, &hk, NULL, 0) ? V_HOST
                        : st == ST_LAPLAP || st == ST_HDIFF || st == ST_LAP ? V_ONCHIP
                                                                            : V_PERSIST;
