@@ -292,19 +292,30 @@ static void arrays_free(onchip_arrays *a)
     CK(cudaFree(a->coeff));
 }
 
+/* The launch's tables opened for pb (r's shape) and f's state uploaded into *d, for `steps` >= 1
+ * steps (what: the message's words). NULL after a message. */
+static onchip_run *open_up(const problem *pb, const onchip_request *r, fieldset f, int steps,
+                           const char *what, onchip_arrays *d)
+{
+    if (steps < 1) {
+        perr("on-chip persistent run: at least one step %s(%d)", what, steps);
+        return NULL;
+    }
+    onchip_run *h = onchip_open(pb, r);
+    if (h)
+        *d = arrays_up(pb, f);
+    return h;
+}
+
 int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
                        onchip_timing *t)
 {
     memset(t, 0, sizeof *t);
     double t0 = now_ms();
-    if (steps < 1) {
-        perr("on-chip persistent run: at least one step (%d)", steps);
-        return -1;
-    }
-    onchip_run *h = onchip_open(pb, r);
+    onchip_arrays d;
+    onchip_run *h = open_up(pb, r, f, steps, "", &d);
     if (!h)
         return -1;
-    onchip_arrays d = arrays_up(pb, f);
     int rc = onchip_steps(h, d.state, d.other, d.coeff, steps, t);
     if (rc == 0) /* after an odd number of steps the state is in `other` */
         CK(cudaMemcpy(f.p[0], steps % 2 ? d.other : d.state, d.bytes, cudaMemcpyDeviceToHost));
@@ -317,14 +328,10 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
 int onchip_time_step(const problem *pb, const onchip_request *r, int k, double *step_s)
 {
     *step_s = 0;
-    if (k < 1) {
-        perr("on-chip persistent run: at least one step to time (%d)", k);
-        return -1;
-    }
-    onchip_run *h = onchip_open(pb, r);
+    onchip_arrays d;
+    onchip_run *h = open_up(pb, r, pb->uf, k, "to time ", &d);
     if (!h)
         return -1;
-    onchip_arrays d = arrays_up(pb, pb->uf);
     onchip_timing a, b;
     /* even counts first (the state back in d.state, d.other its twin, for the next): the first
      * launch warms up (the kernel's loading), the second and third are timed */
