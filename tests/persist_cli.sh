@@ -3,7 +3,8 @@
 # launches: the plan's block shape is the host loop's (256 threads), and it must not reach the
 # persistent launch (it once did: the on-chip kernel then ran with a quarter of its threads and
 # no prefetch, 3x slower than its model and than on). Where the model says on, auto times both
-# launches on the device before it picks, and says so. Both runs bit-exact against the CPU.
+# launches on the device before it picks, and says so, once a run (--output-every). The plan's
+# line names the order that runs. The runs bit-exact against the CPU.
 # usage: persist_cli.sh PILLAR
 pillar=$1
 . "$(dirname "$0")/cli_lib.sh"
@@ -38,5 +39,22 @@ if grep -q "^  persistent on (auto" "$tmp/auto.out"; then
     fi
 else # the model kept the host loop here (another card): nothing to compare
     echo "ok: auto kept the host loop: $(grep '^  persistent' "$tmp/auto.out" | head -1)"
+fi
+# the plan's line names the order that runs (--layout zcurve), not the plan's own (zcurve-w)
+if grep -q "^  tuned .* zcurve order" "$tmp/auto.out" && ! grep -q "^  tuned .*zcurve-w order" "$tmp/auto.out"; then
+    echo "ok: the plan's line names the run's order"
+else
+    echo "FAIL: the plan's line: $(grep '^  tuned' "$tmp/auto.out")"; fail=1
+fi
+# --output-every: auto decides at the first pass; the second keeps that choice, timing nothing
+"$pillar" run --backend gpu --stencil laplap --size 512x512x16 --layout zcurve --steps 40 \
+    --output-every 20 --output "$tmp/every.h5" --persistent auto >"$tmp/every.out" 2>&1 ||
+    { echo "FAIL: --output-every with auto exited $?"; cat "$tmp/every.out"; fail=1; }
+n=$(grep -c "^  persistent o[nf]* (auto" "$tmp/every.out")
+later=$(grep -c "^  persistent o[nf]* (auto, as the first pass chose)" "$tmp/every.out")
+if [ "$n" = 2 ] && [ "$later" = 1 ]; then
+    echo "ok: auto decided once in two passes"
+else
+    echo "FAIL: auto's lines over two passes:"; grep "^  persistent" "$tmp/every.out"; fail=1
 fi
 exit $fail
