@@ -5,6 +5,7 @@
 
 #include "../stencils/laplap.h"
 #include "onchip_stage.cuh"
+#include "onchip_tile.cuh"
 
 #include <cooperative_groups.h>
 
@@ -13,10 +14,6 @@ namespace cg = cooperative_groups;
 /* hdiff's limiter (stencils/hdiff.h's HDIFF_LIMIT) on values: the flux, zeroed where it runs
  * along the difference of the values hi - lo */
 #define REG_LIMIT(flux, hi, lo) ((flux) * ((hi) - (lo)) > (T)0 ? (T)0 : (flux))
-
-/* What another block wrote before the grid barrier (the export buffers, the streamed levels):
- * read around L1, which is not coherent (ld.global.cg). */
-template <typename T> __device__ __forceinline__ T reg_fresh(const T *p) { return __ldcg(p); }
 
 /* The value of cell (i, j) of a tile's staged level z, relative to the tile's first cell (own
  * cells: 0 <= i < th, 0 <= j < tw): own cells from the cache at a cached level, ring cells from
@@ -42,21 +39,6 @@ __device__ __forceinline__ T staged(int s, int z, bool cached, int vw, int tw, i
 {
     return staged_at(s / vw - R, s % vw - R, z, cached, tw, th, own, at0, zs, ys, cache, cur, xin);
 }
-
-/* Block b's tile: its first inner cell (X0, Y0), extents tw x th (0 for a block past the grid,
- * which still meets every barrier), its first cell's place in a level. */
-struct reg_tile {
-    int tw, th, own, base;
-    __device__ reg_tile(const onchip_reg_params &p, int b)
-    {
-        const int X0 = p.x0 + (b % p.tiles_x) * p.tx, Y0 = p.x0 + (b / p.tiles_x) * p.ty;
-        const int xe = p.x0 + p.nxi, ye = p.x0 + p.nyi;
-        tw = X0 < xe ? min(p.tx, xe - X0) : 0;
-        th = Y0 < ye ? min(p.ty, ye - Y0) : 0;
-        own = tw * th;
-        base = p.a + X0 + Y0 * p.ys;
-    }
-};
 
 /* S: ONCHIP_LAPLAP, ONCHIP_HDIFF (two passes, ring 2) or ONCHIP_LAP (one pass, ring 1). PF > 0:
  * the next level's values are loaded into PF registers a thread while this level computes (where

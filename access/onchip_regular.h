@@ -33,6 +33,7 @@ typedef struct {
     int x0, nxi, nyi;    /* the first inner x and y (the halo's width), the inner extents */
     int tx, ty, tiles_x; /* a tile's extents; tiles a row of tiles */
     int nz, steps, levels; /* levels computed; steps; cached levels */
+    int strips, wl;      /* the walk variant: strips a tile, warps a strip (levels at once) */
 } onchip_reg_params;
 
 /* Shared memory (bytes) of a block for values of es bytes: the cached levels (tx x ty a level),
@@ -65,8 +66,25 @@ extern const void *const onchip_reg_kernels[3][2][2];
 #define ONCHIP_COLS_VARIANTS 2
 extern const void *const onchip_cols_kernels[3][2][ONCHIP_COLS_VARIANTS];
 extern const int onchip_cols_k[ONCHIP_COLS_VARIANTS];
+/* onchip_walk_kernels[precision]: laplap's walk variant (onchip_walk.cu): a block's tile is
+ * p.strips strips of ONCHIP_WALK_W columns (tx = strips x ONCHIP_WALK_W), a warp walks one strip
+ * at one level along its rows, two columns a lane (levels z, z + wl, ...: blocks of
+ * 32 x strips x wl threads, at most ONCHIP_WALK_THREADS), no barrier but the grid's; a cached
+ * level's own cells stay in shared memory (onchip_walk_smem), rows loaded ONCHIP_WALK_AHEAD
+ * ahead. */
+#define ONCHIP_WALK_W 60
+#define ONCHIP_WALK_AHEAD 4
+#define ONCHIP_WALK_THREADS 512
+extern const void *const onchip_walk_kernels[2];
 #ifdef __cplusplus
 }
 #endif
+
+/* Shared memory (bytes) of a walk-variant block of tiles tx x ty for values of es bytes: the
+ * cached levels' own cells. */
+PILLAR_HD size_t onchip_walk_smem(int tx, int ty, int levels, size_t es)
+{
+    return es * (size_t)levels * (size_t)tx * (size_t)ty;
+}
 
 #endif

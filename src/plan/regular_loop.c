@@ -84,7 +84,7 @@ int regular_loop_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f
         CK(cudaFree(d[i]));
         CK(cudaFree(twin[i]));
     }
-    *t = (regular_timing){(int)(l.grid.x * l.grid.y * l.grid.z), bx * by * bz, 0, 0, 0, 0, 0, l.smem,
-                          ms * 1e-3};
+    *t = (regular_timing){.blocks = (int)(l.grid.x * l.grid.y * l.grid.z),
+                          .threads = bx * by * bz, .smem = l.smem, .kernel_s = ms * 1e-3};
     return 0;
 }

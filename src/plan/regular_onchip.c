@@ -8,6 +8,42 @@
 
 #include <string.h>
 
+/* The walk variant's tiling (access/onchip_regular.h): strips of ONCHIP_WALK_W inner columns,
+ * `strips` of them a tile and wl warps a strip (ONCHIP_WALK_THREADS / 32 warps a block at most,
+ * wl at most that many levels at once), tiles as tall as the blocks allow. Fills p's tx, ty,
+ * tiles_x, strips, wl, *nblocks and *threads; returns the levels that fit shared memory, or -1
+ * with a message. */
+static int walk_layout(const rgrid *rg, int nz, int blocks, size_t es, size_t avail,
+                       onchip_reg_params *p, int *nblocks, int *threads)
+{
+    const int warps = ONCHIP_WALK_THREADS / 32;
+    int nxi = rg->nx - 2 * rg->halo, nyi = rg->ny - 2 * rg->halo;
+    int total = (nxi + ONCHIP_WALK_W - 1) / ONCHIP_WALK_W, wl = nz < warps ? nz : warps;
+    int strips = warps / wl < total ? warps / wl : total, bx = (total + strips - 1) / strips;
+    if (bx > blocks) { /* wider tiles, fewer levels at once */
+        strips = (total + blocks - 1) / blocks;
+        bx = (total + strips - 1) / strips;
+        wl = warps / strips < wl ? warps / strips : wl;
+    }
+    if (wl < 1) {
+        perr("regular on-chip run, walk: %d inner columns need %d strips of %d over %d blocks, "
+             "more than %d warps a block", nxi, total, ONCHIP_WALK_W, blocks, warps);
+        return -1;
+    }
+    int by = blocks / bx < nyi ? blocks / bx : nyi, ty = (nyi + by - 1) / by;
+    p->tx = strips * ONCHIP_WALK_W;
+    p->ty = ty;
+    p->tiles_x = bx;
+    p->strips = strips;
+    p->wl = wl;
+    *nblocks = bx * ((nyi + ty - 1) / ty);
+    *threads = 32 * strips * wl;
+    int L = 0;
+    while (L < nz && onchip_walk_smem(p->tx, ty, L + 1, es) <= avail)
+        L++;
+    return L;
+}
+
 int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f, int steps,
                        const regular_request *rq, regular_timing *t)
 {
@@ -43,17 +79,25 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
     int nz = stencil_zend(st, rg->nz), nblocks = 0;
     onchip_reg_params A;
     memset(&A, 0, sizeof A);
-    int fit = onchip_reg_layout(rg->nx - 2 * rg->halo, rg->ny - 2 * rg->halo, r,
-                                blocks > 0 ? blocks : sms, es, (size_t)smem_max, nz, &A,
-                                &nblocks);
-    if (fit < 0) {
+    if (rq->walk && (which != ONCHIP_LAPLAP || rq->cols)) {
+        perr("regular on-chip run, walk: laplap only, not with columns (%s%s)",
+             stencil_table[st].name, rq->cols ? ", columns" : "");
+        return -1;
+    }
+    int fit = rq->walk ? walk_layout(rg, nz, blocks > 0 ? blocks : sms, es, (size_t)smem_max, &A,
+                                     &nblocks, &threads)
+                       : onchip_reg_layout(rg->nx - 2 * rg->halo, rg->ny - 2 * rg->halo, r,
+                                           blocks > 0 ? blocks : sms, es, (size_t)smem_max, nz,
+                                           &A, &nblocks);
+    if (fit < 0 && !rq->walk)
         perr("regular on-chip run: no tiling of %dx%d inner cells over %d blocks stages a level "
              "in %d bytes of shared memory", rg->nx - 2 * rg->halo, rg->ny - 2 * rg->halo,
              blocks > 0 ? blocks : sms, smem_max);
+    if (fit < 0)
         return -1;
-    }
     A.levels = levels >= 0 ? (levels < nz ? levels : nz) : fit;
-    size_t smem = onchip_reg_smem(A.tx, A.ty, r, A.levels, es);
+    size_t smem = rq->walk ? onchip_walk_smem(A.tx, A.ty, A.levels, es)
+                           : onchip_reg_smem(A.tx, A.ty, r, A.levels, es);
     /* prefetching where a thread's registers hold the staged level's share; the column variant:
      * the fewest rows a thread whose columns fit the threads asked */
     long vw = A.tx + 2 * r, vh = A.ty + 2 * r;
@@ -74,6 +118,10 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
         fn = onchip_cols_kernels[which][prec][v];
         threads = (int)((vw * ((vh + cols - 1) / cols) + 31) / 32 * 32);
         pf = 1;
+    }
+    if (rq->walk) {
+        fn = onchip_walk_kernels[prec];
+        pf = ONCHIP_WALK_AHEAD;
     }
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     int per_sm = smem <= (size_t)smem_max ? gpu_blocks_per_sm(fn, threads, smem) : 0;
@@ -115,7 +163,10 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
     CK(cudaFree(xb[1]));
     if (rc != 0)
         return -1;
-    *t = (regular_timing){nblocks, threads, A.levels, A.tx, A.ty,
-                          cols ? cols : pf ? ONCHIP_REG_PREFETCH : 0, cols, smem, secs};
+    *t = (regular_timing){.blocks = nblocks, .threads = threads, .levels = A.levels, .tx = A.tx,
+                          .ty = A.ty,
+                          .prefetch = cols ? cols : rq->walk ? pf : pf ? ONCHIP_REG_PREFETCH : 0,
+                          .cols = cols, .walk = rq->walk ? A.wl : 0, .strips = A.strips,
+                          .smem = smem, .kernel_s = secs};
     return 0;
 }

@@ -19,6 +19,8 @@ typedef struct {
     int tx, ty;           /* on chip: a tile's extents */
     int prefetch;         /* on chip: values a thread loaded ahead (0: none) */
     int cols;             /* on chip: the column variant's rows a thread (0: not it) */
+    int walk;             /* on chip: the walk variant's warps a strip (0: not it) */
+    int strips;           /* on chip, the walk variant: strips a tile */
     size_t smem;          /* shared memory a block */
     double kernel_s;      /* the steps' kernels, timed with events */
 } regular_timing;
@@ -31,6 +33,8 @@ typedef struct {
     int prefetch; /* 1: the next level loaded while one computes (access/onchip_regular.h) */
     int cols;     /* 1: the column variant (a thread's column of cells in registers; threads:
                    * at most, the launch takes what its columns need) */
+    int walk;     /* 1: laplap's walk variant (access/onchip_regular.h; threads: the launch
+                   * takes what its tiles need) */
 } regular_request;
 
 /* Advances the state of f (host fields of grid rg, the stencil's inputs in its order: the state

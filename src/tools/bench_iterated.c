@@ -259,14 +259,18 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         regular_timing rt;
         const bench_opts *b = x->b;
         /* PILLAR_ONCHIP_PREFETCH=0, _THREADS, _BLOCKS, _LEVELS as for the unstructured rows;
-         * PILLAR_ONCHIP_COLS=1: the column variant */
+         * laplap takes the walk variant (PILLAR_ONCHIP_WALK=0: the staged kernel), the others
+         * the staged kernel; PILLAR_ONCHIP_COLS=1: the column variant */
         const char *pfs = getenv("PILLAR_ONCHIP_PREFETCH");
-        regular_request rq = {-1, 0, 0, !(pfs && strcmp(pfs, "0") == 0), 0};
+        regular_request rq = {-1, 0, 0, !(pfs && strcmp(pfs, "0") == 0), 0, st == ST_LAPLAP};
         if (v == V_REG_ONCHIP && (env_int("PILLAR_ONCHIP_BLOCKS", &rq.blocks) != 0 ||
                                   env_int("PILLAR_ONCHIP_THREADS", &rq.threads) != 0 ||
                                   env_int("PILLAR_ONCHIP_LEVELS", &rq.levels) != 0 ||
-                                  env_int("PILLAR_ONCHIP_COLS", &rq.cols) != 0))
+                                  env_int("PILLAR_ONCHIP_COLS", &rq.cols) != 0 ||
+                                  env_int("PILLAR_ONCHIP_WALK", &rq.walk) != 0))
             return -1;
+        if (rq.cols) /* the columns asked for instead */
+            rq.walk = getenv("PILLAR_ONCHIP_WALK") ? rq.walk : 0;
         int rc = v == V_REG_ONCHIP
                      ? regular_onchip_run(st, pb->s.prec, &w->rg, w->reg, steps, &rq, &rt)
                      : regular_loop_run(st, pb->s.prec, &w->rg, w->reg, steps,
@@ -277,9 +281,10 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         for (int j = 0; j < c->n; j++) /* the state back (the other inputs are fixed) */
             ugrid_regular_copy(&pb->ug, &w->rg, es, pb->uf.p[c->in[j]], w->reg.p[c->in[j]], 0);
         if (v == V_REG_ONCHIP)
-            snprintf(note, nn, "%d tiles of %dx%d x %d threads%s, %d of %d levels on chip, %zu KB "
-                     "shared, %d values a thread loaded ahead", rt.blocks, rt.tx, rt.ty,
-                     rt.threads, rt.cols ? " (columns)" : "", rt.levels,
+            snprintf(note, nn, "%d tiles of %dx%d x %d threads%s%s, %d of %d levels on chip, %zu "
+                     "KB shared, %d values a thread loaded ahead", rt.blocks, rt.tx, rt.ty,
+                     rt.threads, rt.cols ? " (columns)" : "",
+                     rt.walk ? " (walk: a warp a strip and level)" : "", rt.levels,
                      stencil_zend(st, pb->ug.nz), rt.smem / 1024, rt.prefetch);
         else
             snprintf(note, nn, "%d blocks of %d threads a step", rt.blocks, rt.threads);
