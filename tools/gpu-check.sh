@@ -38,7 +38,8 @@
 #                                   and 64 in z-curve, z-curve-w and row-major order (row-major also
 #                                   with METIS's parts), without the next level loaded ahead and
 #                                   with two rows of pass 1 a thread at once, and the regular
-#                                   twin's host loop and on-chip rows, staged and in columns
+#                                   twin's host loop and on-chip rows (laplap: walked, staged and
+#                                   in columns; hdiff, lap: staged and in columns)
 #                                   (about 6 minutes); rows
 #                                   in onchip.log
 #   GPU_CHECK_NCU_ONCHIP=1 tools/gpu-check.sh           also ncu on the on-chip kernels (k_onchip,
@@ -245,6 +246,13 @@ onchip_runs() {
         echo "== $s, zcurve order, the regular twin in columns"
         PILLAR_ONCHIP_COLS=1 ./$build/pillar bench --iterated --backend gpu --stencil $s \
             --levels 16,64 --layout zcurve --out "$out/onchip-$s-zcurve-cols" || rc=1
+        # laplap's regular-onchip row is the walk (access/onchip_walk.cu); its staged kernel beside
+        if [ "$s" = laplap ]; then
+            echo "== $s, zcurve order, the regular twin staged (not walked)"
+            PILLAR_ONCHIP_WALK=0 ./$build/pillar bench --iterated --backend gpu --stencil $s \
+                --levels 16,64 --layout zcurve --variants regular-host-loop,regular-onchip \
+                --out "$out/onchip-$s-zcurve-staged" || rc=1
+        fi
         # row-major with the blocks owning METIS's parts instead of runs of the order (strips)
         echo "== $s, rowmajor order, METIS's parts"
         PILLAR_ONCHIP_PARTS=2 ./$build/pillar bench --iterated --backend gpu --stencil $s \
