@@ -42,7 +42,8 @@ typedef struct {
  * launch as r asks, at most one block a SM. Returns 0 with t filled, or -1 with a message,
  * nothing changed: another stencil, a halo narrower than the stencil's radius, a device without
  * cooperative launches, threads not a multiple of 32 up to ONCHIP_REG_THREADS, tiles or levels
- * that do not fit. A failed CUDA call raises FAULT_DEVICE. */
+ * that do not fit; the walk for another stencil than laplap, with the columns, or with more
+ * strips than a block has warps. A failed CUDA call raises FAULT_DEVICE. */
 int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f, int steps,
                        const regular_request *r, regular_timing *t);
 
