@@ -217,6 +217,15 @@ if [ "$backend" = gpu ]; then
         ipc_run "GPUs of their own" 4 --size 40x36x6 --steps 6 --fuse 3 --stencil laplap
     fi
 fi
+# PILLAR_DIST_INTERIOR_ALONE=1 (the interior after the packing, the unpacking after it): the
+# same bits; another value refused with a message naming it
+if [ "$backend" = gpu ]; then
+    PILLAR_DIST_INTERIOR_ALONE=1 run 2 --size 24x20x4 --steps 5 --stencil hdiff
+    if ! PILLAR_DIST_INTERIOR_ALONE=yes mpi 2 --size 24x20x4 --steps 2 >"$tmp/out" 2>&1 &&
+        grep -q "PILLAR_DIST_INTERIOR_ALONE=yes: expected 0 or 1" "$tmp/out"; then
+        echo "ok   PILLAR_DIST_INTERIOR_ALONE=yes refused"
+    else echo "FAIL PILLAR_DIST_INTERIOR_ALONE=yes:"; cat "$tmp/out"; fail=1; fi
+fi
 # the model fed by the pieces measured on this GPU (no MPI: 2 parts one after the other)
 if [ "$backend" = gpu ]; then
     if "$pillar" run --plan-only --backend gpu --size 130x98x8 --steps 4 >"$tmp/out" 2>&1 &&

@@ -34,8 +34,14 @@ dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, 
     ooc_kernel k = {a, bx, by, bz, zslice, 0};
     if (bind)
         bind_device();
+    const char *alone = getenv("PILLAR_DIST_INTERIOR_ALONE");
+    if (alone && *alone && strcmp(alone, "0") != 0 && strcmp(alone, "1") != 0) {
+        perr("distributed run: PILLAR_DIST_INTERIOR_ALONE=%s: expected 0 or 1", alone);
+        return NULL;
+    }
     dist_gpu *g = xalloc(sizeof *g);
     memset(g, 0, sizeof *g);
+    g->alone = alone && strcmp(alone, "1") == 0;
     /* a strategy with lists (graph-twopass): the rank's for the launch's blocks replace the
      * ELL lists (access/hooks.h) */
     if (ooc_launch_prepare(&g->launch, &k, d->stencil, d->prec, pt->nt.chasing,
@@ -426,6 +432,8 @@ static void step(dist_gpu *g, int c0, int c1, cudaStream_t s)
 void dist_gpu_first_interior(dist_gpu *g, int t)
 {
     (void)t;
+    if (g->alone) /* after the packing (queued before it on the exchange's stream) */
+        CK(cudaStreamWaitEvent(g->inner, g->ev[EV_PACK1], 0));
     CK(cudaEventRecord(g->ev[EV_INNER0], g->inner));
     step(g, g->d->inner0, g->d->pt.ncells, g->inner);
     CK(cudaEventRecord(g->ev[EV_INNER1], g->inner));
@@ -437,6 +445,8 @@ void dist_gpu_first_interior(dist_gpu *g, int t)
  * their unpacking into the ring, bounded by events EV_UNPACK0, EV_H2D1 and EV_UNPACK1. */
 static void queue_unpack(dist_gpu *g)
 {
+    if (g->alone) /* after step 1's interior */
+        CK(cudaStreamWaitEvent(g->stream, g->ev[EV_INNER1], 0));
     CK(cudaEventRecord(g->ev[EV_UNPACK0], g->stream));
     if (g->hrecv)
         CK(cudaMemcpyAsync(g->drecv, g->hrecv, g->rbytes, cudaMemcpyHostToDevice, g->stream));

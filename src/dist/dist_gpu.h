@@ -22,7 +22,8 @@ typedef struct dist_gpu dist_gpu;
  * (graph-twopass) it first builds the rank's for blocks of bx threads into d (dist_rank_lists),
  * which go to the device instead of the ELL lists. bind: first make the launcher's local rank's
  * GPU (modulo the devices) the current device; 0: the caller's current device. Raises FAULT_DEVICE on a CUDA failure; returns NULL with a message when the
- * strategy's launch does not fit or the lists cannot be built. */
+ * strategy's launch does not fit, the lists cannot be built or PILLAR_DIST_INTERIOR_ALONE is
+ * set to another value than 0 or 1. */
 dist_gpu *dist_gpu_open(dist_rank *d, fieldset loc, access_t a, int bx, int by, int bz,
                         int zslice, int bind);
 void dist_gpu_close(dist_gpu *g);

@@ -66,6 +66,9 @@ struct dist_gpu {
 #endif
     share_cells cells;    /* dist_gpu_cells' device lists and buffer */
     dist_ipc ipc;         /* halos through CUDA IPC (dist_gpu_ipc.c) */
+    int alone;            /* PILLAR_DIST_INTERIOR_ALONE=1: step 1's interior waits for the
+                           * packing and the unpacking for it, so none of the exchange's own
+                           * kernels runs beside it (a measurement of what they cost it) */
 };
 
 /* dist_gpu_ipc.c's part of a pass: queues the copies of the packed messages into the send peers'
