@@ -119,10 +119,8 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
         threads = (int)((vw * ((vh + cols - 1) / cols) + 31) / 32 * 32);
         pf = 1;
     }
-    if (rq->walk) {
+    if (rq->walk)
         fn = onchip_walk_kernels[prec];
-        pf = ONCHIP_WALK_AHEAD;
-    }
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     int per_sm = smem <= (size_t)smem_max ? gpu_blocks_per_sm(fn, threads, smem) : 0;
     if (smem > (size_t)smem_max || (long)per_sm * sms < nblocks) {
@@ -165,7 +163,10 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
         return -1;
     *t = (regular_timing){.blocks = nblocks, .threads = threads, .levels = A.levels, .tx = A.tx,
                           .ty = A.ty,
-                          .prefetch = cols ? cols : rq->walk ? pf : pf ? ONCHIP_REG_PREFETCH : 0,
+                          .prefetch = rq->walk ? ONCHIP_WALK_AHEAD
+                                      : cols       ? cols
+                                      : pf         ? ONCHIP_REG_PREFETCH
+                                                   : 0,
                           .cols = cols, .walk = rq->walk ? A.wl : 0, .strips = A.strips,
                           .smem = smem, .kernel_s = secs};
     return 0;

@@ -262,15 +262,15 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
          * laplap takes the walk variant (PILLAR_ONCHIP_WALK=0: the staged kernel), the others
          * the staged kernel; PILLAR_ONCHIP_COLS=1: the column variant */
         const char *pfs = getenv("PILLAR_ONCHIP_PREFETCH");
-        regular_request rq = {-1, 0, 0, !(pfs && strcmp(pfs, "0") == 0), 0, st == ST_LAPLAP};
+        regular_request rq = {-1, 0, 0, !(pfs && strcmp(pfs, "0") == 0), 0, -1};
         if (v == V_REG_ONCHIP && (env_int("PILLAR_ONCHIP_BLOCKS", &rq.blocks) != 0 ||
                                   env_int("PILLAR_ONCHIP_THREADS", &rq.threads) != 0 ||
                                   env_int("PILLAR_ONCHIP_LEVELS", &rq.levels) != 0 ||
                                   env_int("PILLAR_ONCHIP_COLS", &rq.cols) != 0 ||
                                   env_int("PILLAR_ONCHIP_WALK", &rq.walk) != 0))
             return -1;
-        if (rq.cols) /* the columns asked for instead */
-            rq.walk = getenv("PILLAR_ONCHIP_WALK") ? rq.walk : 0;
+        if (rq.walk < 0) /* unset: laplap walks unless the columns were asked for */
+            rq.walk = st == ST_LAPLAP && !rq.cols;
         int rc = v == V_REG_ONCHIP
                      ? regular_onchip_run(st, pb->s.prec, &w->rg, w->reg, steps, &rq, &rt)
                      : regular_loop_run(st, pb->s.prec, &w->rg, w->reg, steps,
