@@ -199,6 +199,71 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
     }
 #endif
 
+/* Inputs asked of the L2 ahead of use (issue 36). A thread of the zloop strategies walks its
+ * levels one after another, so a warp has one level's loads in flight; at the occupancy its
+ * registers allow, a load of an input that no neighbour has touched yet waits for DRAM (hdiff's
+ * coeff, read at the cell only, every level). A prefetch costs no register: before it computes
+ * level k a thread asks the L2 for its own cell's inputs PILLAR_ZPF levels up; when it gets
+ * there they come from L2. Measured on the H200 (bench/results/2026-11-28-h200-flat-prefetch):
+ * hdiff zloop-plain 1.10x, laplap unchanged. Thread-per-cell kernels have no such walk (a
+ * prefetch of the next slab of levels slowed hdiff's idxvar by 13%: not kept).
+ * PILLAR_PREFETCH=0 builds the kernels without (tools/kernel-ab.sh). */
+#ifndef PILLAR_PREFETCH
+#define PILLAR_PREFETCH 1
+#endif
+#ifndef PILLAR_ZPF
+#define PILLAR_ZPF (PILLAR_PREFETCH ? 1 : 0)
+#endif
+__device__ __forceinline__ void l2_prefetch(const void *a)
+{
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
+}
+#define PILLAR_NIN_DEF_(A, B, name, PREFIX, kind, nin, ...) enum { PILLAR_NIN_##PREFIX = nin };
+PILLAR_STENCILS(PILLAR_NIN_DEF_, _, _)
+/* The inputs of ST (fields 0 .. nin-1 of P.f) at field index j, into L2. */
+#define PREFETCH_INPUTS(ST, j)                                                                    \
+    do {                                                                                          \
+        _Pragma("unroll") for (int f_ = 0; f_ < PILLAR_NIN_##ST; f_++)                           \
+            l2_prefetch((const T *)P.f.p[f_] + (j));                                              \
+    } while (0)
+
+/* Flat neighbourhoods (issue 36). Of the 20 frame-free relations, 8 meet another where the mesh
+ * is a lattice around the cell: EW = WE = SN = NS = the cell, WS = SW, ES = SE, WN = NW, EN = NE.
+ * The bodies name all 20, so a kernel issues 21 value loads a point where the twin issues 13,
+ * and the load instructions, not the bytes, are what the L1 pipe is short of (a load predicated
+ * off still takes its slot: NOTES.md). Where every cell of a warp is flat, the warp runs a copy
+ * of the code in which those offsets are assigned from their partners: the compiler then sees
+ * equal addresses and loads each value once. The values are the same loads as before, in the
+ * same order of operations, so the results are bit for bit those of the general code; cells
+ * where labels turn (cubed-sphere seams, rotated meshes) keep it. H200
+ * (bench/results/2026-11-28-h200-flat-prefetch): laplap zloop 0.157 -> 0.119 ms, hdiff
+ * zloop-plain 0.167 -> 0.141, the cubed sphere's laplap 1.15x. PILLAR_FLAT=0 builds without. */
+#ifndef PILLAR_FLAT
+#define PILLAR_FLAT 1
+#endif
+#define FLAT_REL(R) (1u << RIDX_##R)
+#define FLAT_MASK (FLAT_REL(EW) | FLAT_REL(WE) | FLAT_REL(SN) | FLAT_REL(NS) | FLAT_REL(WS) |        \
+                   FLAT_REL(ES) | FLAT_REL(WN) | FLAT_REL(EN))
+__device__ __forceinline__ bool quad_flat(const int32_t o[1 + NREL2])
+{
+    return o[1 + RIDX_EW] == 0 && o[1 + RIDX_WE] == 0 && o[1 + RIDX_SN] == 0 &&
+           o[1 + RIDX_NS] == 0 && o[1 + RIDX_WS] == o[1 + RIDX_SW] &&
+           o[1 + RIDX_ES] == o[1 + RIDX_SE] && o[1 + RIDX_WN] == o[1 + RIDX_NW] &&
+           o[1 + RIDX_EN] == o[1 + RIDX_NE];
+}
+#define QUAD_FLATTEN(o)                                                                           \
+    (o[1 + RIDX_EW] = o[1 + RIDX_WE] = o[1 + RIDX_SN] = o[1 + RIDX_NS] = 0,                       \
+     o[1 + RIDX_WS] = o[1 + RIDX_SW], o[1 + RIDX_ES] = o[1 + RIDX_SE],                            \
+     o[1 + RIDX_WN] = o[1 + RIDX_NW], o[1 + RIDX_EN] = o[1 + RIDX_NE])
+/* CODE (which reads the offsets o) once for warps whose cells are all flat, with the offsets
+ * that meet made equal, and once for the others. Only for bodies that read those relations. */
+#define FLAT_OR_NOT(ST, CODE)                                                                     \
+    if (PILLAR_FLAT && ((ST##_RELS) & FLAT_MASK) && __all_sync(__activemask(), quad_flat(o))) {   \
+        QUAD_FLATTEN(o);                                                                          \
+        CODE                                                                                      \
+    } else {                                                                                      \
+        CODE                                                                                      \
+    }
 /* The regular twin of every thread-per-cell strategy: arithmetic needs no shared look-up. */
 #define REG_PER_CELL(ST)                                                                          \
     const int x = REG_X(), y = REG_Y(), k = THREAD_Z();                                           \
@@ -223,7 +288,7 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
     UNS_PER_CELL_INDEX()                                                                          \
     int32_t o[1 + NREL2];                                                                                \
     nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                         \
-    ST##_BODY();
+    FLAT_OR_NOT(ST, ST##_BODY();)
 
 /* The end of a strategy whose threads first shared the offsets (o) of plane cell p: threads
  * outside the grid leave, the rest compute their point. */
@@ -245,6 +310,8 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
     const int k0 = s * P.zslice, k1 = min(k0 + P.zslice, P.zend);                                 \
     PRAGMA(unroll PILLAR_ZUNROLL) for (int k = k0; k < k1; k++) {                                 \
         const long i = base + (long)k * P.zs;                                                     \
+        if (PILLAR_ZPF > 0 && k + PILLAR_ZPF < P.zend)                                            \
+            PREFETCH_INPUTS(ST, i + PILLAR_ZPF * P.zs);                                           \
         ST##_BODY();                                                                              \
     }
 #define ZLOOP_UNS(ST)                                                                             \
@@ -255,7 +322,7 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
     const long base = p;                                                                          \
     int32_t o[1 + NREL2];                                                                         \
     nb_gather(nbv, CHASING, COMPRESSED, ST##_RELS, p, o);                                         \
-    ZLOOP_LEVELS(ST)
+    FLAT_OR_NOT(ST, ZLOOP_LEVELS(ST))
 #define ZLOOP_REG(ST)                                                                             \
     const int x = REG_X(), y = REG_Y(), s = THREAD_Z();                                           \
     if (!REG_INSIDE(x, y) || s * P.zslice >= P.zend)                                              \

@@ -50,7 +50,7 @@ static void bind(const jit_spec *sp, jit_text *t)
     for (int f = 0; f < sp->nin + sp->nout; f++)
         jit_text_add(t, " %sT *RESTRICT %s = (%sT *)(F).p[%d]; (void)%s;", f < sp->nin ? "const " : "",
                      sp->field[f], f < sp->nin ? "const " : "", f, sp->field[f]);
-    jit_text_add(t, "\n#define USER_RELS %uu\n", jit_spec_rels(sp));
+    jit_text_add(t, "\n#define USER_RELS %uu\nenum { PILLAR_NIN_USER = %d };\n", jit_spec_rels(sp), sp->nin);
 }
 
 /* The preamble at file scope and the body as the macro USER_BODY() (graph: USER_BODY(c)), each

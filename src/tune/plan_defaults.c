@@ -18,41 +18,15 @@
  *   MPAS 40962 cells x 512, z-curve   graphlap   1.223 (256, zslice 32)  1.223 (64 would be 1.349)
  *
  * graph-twopass's slice: the whole column up to 64 levels, else 32 (the MPAS row's 512 levels
- * ran slower in slices of 64). hdiff alone of the W/E/S/N stencils is fastest in idxvar with the
- * second ring listed (nonchasing, compressed) on both the lattice and the sphere; laplap and
- * fastwaves in zloop-sliced. */
+ * ran slower in slices of 64). hdiff was fastest in idxvar (nonchasing, compressed) until the
+ * zloop walk gained its flat-warp copy and its L2 prefetch (issue 36, access/kernels.cuh): since
+ * then every W/E/S/N stencil runs zloop-sliced by default (H200, bench/results/
+ * 2026-11-28-h200-flat-prefetch: hdiff zloop-sliced 0.147 ms against idxvar's 0.165 on the lattice,
+ * 0.505 against 0.554 on the sphere). */
 #include "plan_defaults.h"
 
 #include "grids/mesh.h"
 
-#include <string.h>
-
-/* W/E/S/N stencils whose measured best on every grid of the table is not zloop-sliced: their
- * strategy, block and table storage (one line a stencil). */
-static const struct {
-    const char *stencil;
-    access_t access;
-    int bx, chasing, compressed;
-} measured[] = {
-    {"hdiff", ACC_IDXVAR, 128, 0, 1}, /* lattice and sphere: idxvar 128, nonchasing compressed */
-};
-
-/* Whether stencil s has a line in measured[] whose strategy runs it: c takes it. */
-static int measured_best(int s, plan_config *c)
-{
-    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++)
-        if (!strcmp(stencil_table[s].name, measured[i].stencil) &&
-            access_supports(measured[i].access, (stencil_t)s)) {
-            c->access = measured[i].access;
-            c->bx = measured[i].bx;
-            c->by = c->bz = 1;
-            c->zslice = 0;
-            c->chasing = measured[i].chasing;
-            c->compressed = measured[i].compressed;
-            return 1;
-        }
-    return 0;
-}
 
 void plan_config_builtin(const plan_problem *pr, int s, int has_coords, long ncells,
                          plan_config *c)
@@ -70,8 +44,6 @@ void plan_config_builtin(const plan_problem *pr, int s, int has_coords, long nce
         c->zslice = small ? 16 : pr->levels > 0 && pr->levels <= 64 ? 64 : 32;
         if (has_coords && !plan_emulated(pr))
             c->order = MESH_ORDER_ZCURVE;
-    } else if (measured_best(s, c)) {
-        /* its own measured configuration (below) */
     } else {
         if (!access_supports(ACC_ZLOOP_SLICED, (stencil_t)s))
             return;
