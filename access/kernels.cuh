@@ -241,9 +241,6 @@ PILLAR_STENCILS(PILLAR_NIN_DEF_, _, _)
 #ifndef PILLAR_FLAT
 #define PILLAR_FLAT 1
 #endif
-#define FLAT_REL(R) (1u << RIDX_##R)
-#define FLAT_MASK (FLAT_REL(EW) | FLAT_REL(WE) | FLAT_REL(SN) | FLAT_REL(NS) | FLAT_REL(WS) |        \
-                   FLAT_REL(ES) | FLAT_REL(WN) | FLAT_REL(EN))
 __device__ __forceinline__ bool quad_flat(const int32_t o[1 + NREL2])
 {
     return o[1 + RIDX_EW] == 0 && o[1 + RIDX_WE] == 0 && o[1 + RIDX_SN] == 0 &&
@@ -258,7 +255,7 @@ __device__ __forceinline__ bool quad_flat(const int32_t o[1 + NREL2])
 /* CODE (which reads the offsets o) once for warps whose cells are all flat, with the offsets
  * that meet made equal, and once for the others. Only for bodies that read those relations. */
 #define FLAT_OR_NOT(ST, CODE)                                                                     \
-    if (PILLAR_FLAT && ((ST##_RELS) & FLAT_MASK) && __all_sync(__activemask(), quad_flat(o))) {   \
+    if (PILLAR_FLAT && ((ST##_RELS) & REL_FLAT) && __all_sync(__activemask(), quad_flat(o))) {   \
         QUAD_FLATTEN(o);                                                                          \
         CODE                                                                                      \
     } else {                                                                                      \

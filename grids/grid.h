@@ -30,6 +30,11 @@ enum {
     NREL1 = 4, NREL2 = 20
 };
 #define REL_ALL ((1u << NREL2) - 1u) /* a mask of every relation */
+/* The relations that meet another on a lattice (EW, WE, SN, NS: the cell; WS = SW, ES = SE,
+ * WN = NW, EN = NE): a body that reads them has the GPU kernels' flat-warp copy
+ * (access/kernels.cuh), which loads each of them once where a warp's cells are all flat. */
+#define REL_FLAT ((1u << R_EW) | (1u << R_WE) | (1u << R_SN) | (1u << R_NS) | (1u << R_WS) |        \
+                  (1u << R_ES) | (1u << R_WN) | (1u << R_EN))
 extern const char *const rel_name[NREL2];
 /* Displacement of each relation on the regular grid (the lattice): R_EW is (0, 0). */
 #define REL_DX_INIT {-1, 1, 0, 0, -2, 0, -1, -1, 0, 2, 1, 1, -1, 1, 0, 0, -1, 1, 0, 0}
