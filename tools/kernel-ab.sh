@@ -14,6 +14,9 @@
 #   AB_SPHERE=384                        the sphere's N (0: no sphere rows)
 #   AB_REPS=2                            rounds a configuration (the table takes the median)
 #   AB_ONLY='laplap'                     only the rows whose label matches (grep -E)
+#   PILLAR=path                          no build: time that binary alone (AB_VARIANTS ignored)
+#   AB_BACKEND=cpu AB_SIZE=24x24x4       the CPU backend and a small lattice (the script's own test,
+#                                        tests/kernel_ab_cli.sh; the figures mean nothing there)
 # Output under $OUT (or ./kernel-ab-out): ab.txt (the table), logs.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -22,29 +25,37 @@ mkdir -p "$out"
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
 work=$(mktemp -d /tmp/kernel-ab.XXXXXX)
 n=${AB_SPHERE:-384} reps=${AB_REPS:-2} only=${AB_ONLY:-.}
+backend=${AB_BACKEND:-gpu} size=${AB_SIZE:-512x512x64} levels=${size##*x}
 table=$out/ab.txt
 : >"$table"
 say() { echo "$*" | tee -a "$table"; }
 
-say "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1); commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+device=$([ "$backend" = gpu ] && nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
+say "device: ${device:-$backend backend}; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 build() { # build DIR [CUDA flags]
     cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release ${2:+"-DCMAKE_CUDA_FLAGS=$2"} >"$work/cfg-$1.log" 2>&1 &&
         cmake --build "$1" -j "$(nproc)" --target pillar >"$work/build-$1.log" 2>&1
 }
 variants=${AB_VARIANTS:-pf0:-DPILLAR_PREFETCH=0 flat0:-DPILLAR_FLAT=0}
 [ "$variants" = none ] && variants=""
-bins=(build-gpu) pids=()
-build build-gpu & pids+=($!)
-for v in $variants; do
-    bins+=("build-${v%%:*}")
-    build "build-${v%%:*}" "$(echo "${v#*:}" | tr ',' ' ')" & pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p" || { say "build failed"; tail -n 20 "$work"/build-*.log; tar -C "$work" -czf "$out/logs.tar.gz" .; exit 1; }; done
-say "built in ${SECONDS}s"
+if [ -n "${PILLAR:-}" ]; then # a given binary, no build
+    bins=("$PILLAR")
+else
+    bins=(build-gpu/pillar) pids=()
+    build build-gpu & pids+=($!)
+    for v in $variants; do
+        bins+=("build-${v%%:*}/pillar")
+        build "build-${v%%:*}" "$(echo "${v#*:}" | tr ',' ' ')" & pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || { say "build failed"; tail -n 20 "$work"/build-*.log; tar -C "$work" -czf "$out/logs.tar.gz" .; exit 1; }; done
+    say "built in ${SECONDS}s"
+fi
+name() { # a binary's column name: its build folder without build-, or the file's name
+    local d; d=$(basename "$(dirname "$1")"); [ "$d" = . ] && d=$(basename "$1"); echo "${d#build-}"; }
 
 sphere=$work/sphere.nc
 if [ "$n" != 0 ]; then
-    build-gpu/pillar mesh generate "$sphere" --kind cubed-sphere --n "$n" --levels 64 >"$work/sphere.log" 2>&1 ||
+    "${bins[0]}" mesh generate "$sphere" --kind cubed-sphere --n "$n" --levels "$levels" >"$work/sphere.log" 2>&1 ||
         { say "sphere: $(tail -n 1 "$work/sphere.log")"; n=0; }
 fi
 reg=$(python3 -c "import math; print(round(math.sqrt(6*$n*$n)) + 4)")
@@ -65,7 +76,7 @@ rows=(
     "hdiff regular pairs|--stencil hdiff --grid regular --access pairs"
     "hdiff regular idxvar|--stencil hdiff --grid regular --access idxvar --threads 32x2x2"
 )
-lattice="--size 512x512x64 --precision double --backend gpu --runs 20"
+lattice="--size $size --precision double --backend $backend --runs 20"
 if [ "$n" != 0 ]; then
     for st in laplap hdiff; do
         rows+=("$st sphere file zloop-sliced chasing|--stencil $st --mesh $sphere --layout file --storage chasing --compress --access zloop-sliced --zslice 16 --threads 256x1x1")
@@ -74,14 +85,14 @@ if [ "$n" != 0 ]; then
         rows+=("$st sphere file zloop-plain chasing|--stencil $st --mesh $sphere --layout file --storage chasing --compress --access zloop-plain --threads 128x1x1")
         rows+=("$st sphere zcurve zloop-plain nonchasing packed|--stencil $st --mesh $sphere --layout zcurve --storage nonchasing --compress --packed-rows --access zloop-plain --threads 128x1x1")
         rows+=("$st sphere file idxvar nonchasing|--stencil $st --mesh $sphere --layout file --storage nonchasing --compress --access idxvar --threads 128x1x1")
-        rows+=("$st sphere's regular ${reg}x${reg} pairs|--stencil $st --grid regular --size ${reg}x${reg}x64 --access pairs")
+        rows+=("$st sphere's regular ${reg}x${reg} pairs|--stencil $st --grid regular --size ${reg}x${reg}x$levels --access pairs")
     done
 fi
 
 ms() { sed -n 's/^  time *median \([0-9.]*\) ms.*/\1/p' "$1"; }
 med() { python3 -c "import statistics,sys; v=[float(x) for x in sys.argv[1:] if x]; print('%.4f' % statistics.median(v) if v else 'n/a')" "$@"; }
-hdr=$(printf '%-44s' configuration); for b in "${bins[@]}"; do hdr+=$(printf ' %10s' "${b#build-}"); done
-say "$hdr  ratios to ${bins[0]#build-}  verify"
+hdr=$(printf '%-44s' configuration); for b in "${bins[@]}"; do hdr+=$(printf ' %10s' "$(name "$b")"); done
+say "$hdr  ratios to $(name "${bins[0]}")  verify"
 i=0
 for row in "${rows[@]}"; do
     label=${row%%|*} flags=${row#*|}
@@ -89,13 +100,13 @@ for row in "${rows[@]}"; do
     i=$((i + 1))
     v=""
     declare -A t=()
-    case "$flags" in *--mesh* | *--size*) base="--precision double --backend gpu --runs 20" ;; *) base=$lattice ;; esac
+    case "$flags" in *--mesh* | *--size*) base="--precision double --backend $backend --runs 20" ;; *) base=$lattice ;; esac
     for r in $(seq "$reps"); do
         for bin in "${bins[@]}"; do
-            log=$work/r$i-$bin-$r.log
+            log=$work/r$i-$(name "$bin")-$r.log
             # shellcheck disable=SC2086
-            timeout 120 $bin/pillar run $base $flags >"$log" 2>&1 || echo "rc $?" >>"$log"
-            grep -q "verify *PASS" "$log" || v="$v FAIL(${bin#build-})"
+            timeout 120 "$bin" run $base $flags >"$log" 2>&1 || echo "rc $?" >>"$log"
+            grep -q "verify *PASS" "$log" || v="$v FAIL($(name "$bin"))"
             t[$bin]="${t[$bin]:-} $(ms "$log")"
         done
     done
