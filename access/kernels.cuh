@@ -241,13 +241,6 @@ PILLAR_STENCILS(PILLAR_NIN_DEF_, _, _)
 #ifndef PILLAR_FLAT
 #define PILLAR_FLAT 1
 #endif
-__device__ __forceinline__ bool quad_flat(const int32_t o[1 + NREL2])
-{
-    return o[1 + RIDX_EW] == 0 && o[1 + RIDX_WE] == 0 && o[1 + RIDX_SN] == 0 &&
-           o[1 + RIDX_NS] == 0 && o[1 + RIDX_WS] == o[1 + RIDX_SW] &&
-           o[1 + RIDX_ES] == o[1 + RIDX_SE] && o[1 + RIDX_WN] == o[1 + RIDX_NW] &&
-           o[1 + RIDX_EN] == o[1 + RIDX_NE];
-}
 #define QUAD_FLATTEN(o)                                                                           \
     (o[1 + RIDX_EW] = o[1 + RIDX_WE] = o[1 + RIDX_SN] = o[1 + RIDX_NS] = 0,                       \
      o[1 + RIDX_WS] = o[1 + RIDX_SW], o[1 + RIDX_ES] = o[1 + RIDX_SE],                            \
@@ -255,7 +248,8 @@ __device__ __forceinline__ bool quad_flat(const int32_t o[1 + NREL2])
 /* CODE (which reads the offsets o) once for warps whose cells are all flat, with the offsets
  * that meet made equal, and once for the others. Only for bodies that read those relations. */
 #define FLAT_OR_NOT(ST, CODE)                                                                     \
-    if (PILLAR_FLAT && ((ST##_RELS) & REL_FLAT) && __all_sync(__activemask(), quad_flat(o))) {   \
+    if (PILLAR_FLAT && ((ST##_RELS) & REL_FLAT) &&                                                \
+        __all_sync(__activemask(), rel_offsets_flat(o + 1))) {                                    \
         QUAD_FLATTEN(o);                                                                          \
         CODE                                                                                      \
     } else {                                                                                      \

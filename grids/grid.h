@@ -51,6 +51,16 @@ extern const int rel_dx[NREL2], rel_dy[NREL2];
 REL_HD int rel_hop1(int r) { return (r >> 2) - 1; }
 REL_HD int rel_hop2(int r) { return r & 3; }
 
+/* Whether a cell's relation offsets o[R_W .. R_NN] (0: the cell itself, as the neighbour tables
+ * hold them) meet as on a lattice: each relation of REL_FLAT equals its partner. The kernels'
+ * flat-warp test (access/kernels.cuh); on a mesh without missing neighbours it holds exactly at
+ * the cells where mesh_lattice_breaks finds no broken identity (tests/test_quad.c). */
+REL_HD int rel_offsets_flat(const int32_t *o)
+{
+    return o[R_EW] == 0 && o[R_WE] == 0 && o[R_SN] == 0 && o[R_NS] == 0 && o[R_WS] == o[R_SW] &&
+           o[R_ES] == o[R_SE] && o[R_WN] == o[R_NW] && o[R_EN] == o[R_NE];
+}
+
 /* ---- regular grid ---- */
 typedef struct {
     int nx, ny, nz; /* full extent, halo included */

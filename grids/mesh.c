@@ -370,8 +370,7 @@ int mesh_corners(const mesh *m)
 /* Relation r of cell c of a quad mesh; -1 for none and for c = -1. */
 static int quad_nbr(const mesh *m, int c, int r) { return c < 0 ? -1 : m->nbr[4 * c + r]; }
 
-/* The first lattice identity that fails at cell c (written into why), or 0 if all hold. */
-static int lattice_breaks_at(const mesh *m, int c, char *why, size_t n)
+int mesh_lattice_breaks_at(const mesh *m, int c, char *why, size_t n)
 {
     static const int opposite[4] = {R_E, R_W, R_N, R_S};
     for (int r = 0; r < NREL1; r++) {
@@ -402,7 +401,7 @@ int mesh_lattice_breaks(const mesh *m, int *first, char *why, size_t n)
     int count = 0;
     *first = -1;
     for (int c = 0; c < m->ncells; c++)
-        if (lattice_breaks_at(m, c, count == 0 ? why : NULL, n) && count++ == 0)
+        if (mesh_lattice_breaks_at(m, c, count == 0 ? why : NULL, n) && count++ == 0)
             *first = c;
     return count;
 }

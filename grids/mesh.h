@@ -118,6 +118,9 @@ int mesh_corners(const mesh *m);
  * or where vertices are not of valence 4. Returns the count; *first = the first such cell or
  * -1, and why (n bytes) names the identity that fails there. */
 int mesh_lattice_breaks(const mesh *m, int *first, char *why, size_t n);
+/* Whether those identities fail at cell c (1, the first failing one named in why when why is not
+ * NULL) or all hold (0). */
+int mesh_lattice_breaks_at(const mesh *m, int c, char *why, size_t n);
 
 /* Vertices of a quad mesh, found by walking around each corner of each cell (corner j between
  * edges E, N, W, S counter-clockwise, the convention of pillar's generators and the Gmsh

@@ -9,7 +9,10 @@
  *    patch's results on the same inputs to 1e-13 relative (the order of additions differs);
  *  - fastwaves is refused where the frame turns and runs where it does not (shuffled patch);
  *    mesh_lattice_breaks is 0 on the lattice kinds; a /neighbours row that lists a cell twice
- *    is refused with a message naming it. */
+ *    is refused with a message naming it;
+ *  - the GPU kernels' flat-warp test on the neighbour table's offsets (rel_offsets_flat) holds
+ *    at a cell exactly where the mesh's lattice identities hold, in every storage and order,
+ *    and at every inner cell of a lattice. */
 #include "check.h"
 #include "h5_put.h"
 #include "quad_meshes.h"
@@ -29,9 +32,35 @@ static int make(problem *pb, stencil_t st, precision_t prec, int storage, const 
     return problem_make_mesh(pb, &s, path, order);
 }
 
-/* laplap == graphlap bit for bit, and hdiff == the edge reference, on the mesh file at path. */
-static void check_mesh(const char *path, const char *what)
+/* The GPU kernels' flat-warp test (rel_offsets_flat of grids/grid.h, on the offsets of pl's
+ * neighbour table) holds at an inner cell exactly where the mesh's lattice identities hold
+ * (mesh_lattice_breaks_at, on its neighbour lists, at the cell's file number). Returns the flat
+ * cells. */
+static long check_flat(const problem *pl, const mesh *m, const char *what)
 {
+    nbview v = nbtable_view(&pl->nt);
+    long flat = 0, wrong = 0;
+    int first = -1;
+    for (int c = pl->ug.nhalo; c < pl->ug.nxy; c++) {
+        int32_t o[NREL2];
+        for (int r = 0; r < NREL2; r++)
+            o[r] = nb_offset(v, pl->nt.chasing, pl->nt.compressed, r, c);
+        int f = rel_offsets_flat(o);
+        flat += f;
+        if (f == mesh_lattice_breaks_at(m, pl->ug.mesh_cell[c], NULL, 0) && wrong++ == 0)
+            first = c;
+    }
+    CHECK(wrong == 0, "%s, storage %d%d: the flat test and the lattice identities disagree at %ld "
+          "cells (first: cell %d, file cell %d)", what, pl->nt.chasing, pl->nt.compressed, wrong,
+          first, first >= 0 ? pl->ug.mesh_cell[first] : -1);
+    return flat;
+}
+
+/* laplap == graphlap bit for bit, and hdiff == the edge reference, on the mesh file at path
+ * (made from m); the flat test agrees with the lattice identities. */
+static void check_mesh(const char *path, const mesh *m, const char *what)
+{
+    long flat = 0, inner = 0;
     long points = 0;
     for (int prec = 0; prec < 2; prec++)
         for (int order = MESH_ORDER_FILE; order <= MESH_ORDER_METIS; order++) {
@@ -46,6 +75,8 @@ static void check_mesh(const char *path, const char *what)
                            (mesh_order_t)order) == 0, "%s: laplap problem", what);
                 CHECK(pl.ug.nhalo == pg.ug.nhalo, "%s: laplap has %d halo cells, graphlap %d",
                       what, pl.ug.nhalo, pg.ug.nhalo);
+                flat += check_flat(&pl, m, what);
+                inner += pl.ug.nxy - pl.ug.nhalo;
                 fieldset ol = runner_outputs(&pl, 1);
                 cpu_run_unstructured(&pl, ol);
                 long d = differ_by_file_cell(&pl, ol, &pg, og);
@@ -70,8 +101,9 @@ static void check_mesh(const char *path, const char *what)
             runner_free_outputs(&pg, &og);
             problem_free(&pg);
         }
-    printf("%s: laplap == graphlap bit for bit (%ld points), hdiff == edge reference\n", what,
-           points);
+    printf("%s: laplap == graphlap bit for bit (%ld points), hdiff == edge reference; flat "
+           "cells %.1f%%, as the lattice identities say\n", what, points, 100.0 * (double)flat /
+           (double)(inner > 0 ? inner : 1));
 }
 
 /* Largest |a - b| / max(|b|, 1) between the outputs of pa and pb, cell by file cell. */
@@ -170,6 +202,14 @@ static void check_refusals(void)
     CHECK(mesh_generate(&m, &sh) == 0 && mesh_write(path, &m) == 0, "shuffled");
     int first;
     CHECK(mesh_lattice_breaks(&m, &first, NULL, 0) == 0 && first == -1, "shuffled breaks");
+    for (int storage = 0; storage < 4; storage++) { /* a lattice: every inner cell is flat */
+        problem pl;
+        CHECK(make(&pl, ST_LAPLAP, PREC_DOUBLE, storage, path, MESH_ORDER_FILE) == 0,
+              "laplap on the shuffled patch");
+        CHECK(check_flat(&pl, &m, "shuffled") == pl.ug.nxy - pl.ug.nhalo,
+              "shuffled, storage %d: not every inner cell flat", storage);
+        problem_free(&pl);
+    }
     mesh_free(&m);
     problem pb;
     CHECK(make(&pb, ST_FASTWAVES, PREC_DOUBLE, 0, path, MESH_ORDER_FILE) == 0,
@@ -196,8 +236,8 @@ int main(void)
         mesh m;
         CHECK(quad_case_make(&quad_cases[k], &m) == 0 && mesh_write(path, &m) == 0, "%s",
               quad_cases[k].name);
+        check_mesh(path, &m, quad_cases[k].name);
         mesh_free(&m);
-        check_mesh(path, quad_cases[k].name);
     }
     check_rotated_vs_regular();
     check_refusals();
