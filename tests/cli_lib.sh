@@ -1,9 +1,16 @@
-# cli_lib.sh — helpers of the CLI tests (cli.sh, mesh_cli.sh, field_io_cli.sh), sourced after
-# they set $pillar (the binary). Sets fail=0 (a failed check sets it to 1: the script's exit
+# cli_lib.sh — helpers of the CLI tests (cli.sh, mesh_cli.sh, field_io_cli.sh, the tools' tests
+# same_kernels_cli.sh and kernel_ab_cli.sh, ...), sourced after they set $pillar (the binary). Sets fail=0 (a failed check sets it to 1: the script's exit
 # status) and $tmp, a scratch directory removed on exit.
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# check_last WHAT : right after a command, fails the test with WHAT if that command failed
+check_last() {
+    if [ $? -ne 0 ]; then
+        echo "FAIL: $1"; fail=1
+    fi
+}
 
 # expect_error NEEDLE ARGS... : non-zero exit below 128 (no signal) and NEEDLE in stderr
 expect_error() {

@@ -17,15 +17,22 @@
 #   PILLAR=path                          no build: time that binary alone (AB_VARIANTS ignored)
 #   AB_BACKEND=cpu AB_SIZE=24x24x4       the CPU backend and a small lattice (the script's own test,
 #                                        tests/kernel_ab_cli.sh; the figures mean nothing there)
-# Output under $OUT (or ./kernel-ab-out): ab.txt (the table), logs.tar.gz.
+# Output under $OUT (or ./kernel-ab-out): ab.txt (the table), logs.tar.gz. Exit status: 0, 1 when
+# a run failed or was not verified (its row says FAIL), 2 for a bad setting (named).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
+backend=${AB_BACKEND:-gpu} size=${AB_SIZE:-512x512x64} levels=${size##*x}
+case "$backend" in gpu | cpu) ;; *) echo "kernel-ab.sh: AB_BACKEND '$backend': gpu or cpu" >&2; exit 2 ;; esac
+if [ -n "${PILLAR:-}" ] && [ ! -x "$PILLAR" ]; then
+    echo "kernel-ab.sh: PILLAR '$PILLAR' is not an executable pillar binary" >&2
+    exit 2
+fi
 out=${OUT:-kernel-ab-out}
 mkdir -p "$out"
 [ -f .devdeps/env.sh ] && source .devdeps/env.sh
 work=$(mktemp -d /tmp/kernel-ab.XXXXXX)
+trap 'rm -rf "$work"' EXIT
 n=${AB_SPHERE:-384} reps=${AB_REPS:-2} only=${AB_ONLY:-.}
-backend=${AB_BACKEND:-gpu} size=${AB_SIZE:-512x512x64} levels=${size##*x}
 table=$out/ab.txt
 : >"$table"
 say() { echo "$*" | tee -a "$table"; }
@@ -93,7 +100,7 @@ ms() { sed -n 's/^  time *median \([0-9.]*\) ms.*/\1/p' "$1"; }
 med() { python3 -c "import statistics,sys; v=[float(x) for x in sys.argv[1:] if x]; print('%.4f' % statistics.median(v) if v else 'n/a')" "$@"; }
 hdr=$(printf '%-44s' configuration); for b in "${bins[@]}"; do hdr+=$(printf ' %10s' "$(name "$b")"); done
 say "$hdr  ratios to $(name "${bins[0]}")  verify"
-i=0
+i=0 failed=0
 for row in "${rows[@]}"; do
     label=${row%%|*} flags=${row#*|}
     echo "$label" | grep -qE "$only" || continue
@@ -119,8 +126,10 @@ for row in "${rows[@]}"; do
         ratios+=" $(python3 -c "import sys; a,b=sys.argv[1:]; print('%.3f' % (float(b)/float(a)) if 'n/a' not in (a,b) else 'n/a')" "$ref" "$m")"
     done
     say "$line $ratios  ${v:-PASS}"
+    [ -z "$v" ] || failed=1
     unset t
 done
 say "(ratios: a variant's time / the first's; > 1: the first is faster) ${SECONDS}s in all"
 rm -f "$sphere"
 tar -C "$work" -czf "$out/logs.tar.gz" .
+exit $failed
