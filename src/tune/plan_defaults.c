@@ -4,7 +4,7 @@
  * application, medians of 10; bench/results/2026-11-27-h100x4-tune-table/bench), each default
  * against the best of its row's matrix:
  *
- *   grid x levels                     stencil    before (stop 19)        now
+ *   grid x levels                     stencil    before (stop 19)        stop 27
  *   lattice 512x512 x 64              laplap     1.021 (z-curve)         1.006 (z-curve-w)
  *                                     hdiff      1.142 (zloop-sliced)    1.032 (idxvar 128,
  *                                                                        nonchasing compressed)
@@ -21,8 +21,8 @@
  * ran slower in slices of 64). hdiff was fastest in idxvar (nonchasing, compressed) until the
  * zloop walk gained its flat-warp copy and its L2 prefetch (issue 36, access/kernels.cuh): since
  * then every W/E/S/N stencil runs zloop-sliced by default (H200, bench/results/
- * 2026-11-28-h200-flat-prefetch: hdiff zloop-sliced 0.147 ms against idxvar's 0.165 on the lattice,
- * 0.505 against 0.554 on the sphere). */
+ * 2026-11-28-h200-flat-prefetch: hdiff zloop-sliced 0.147 ms against idxvar's 0.1675 on the
+ * lattice, 0.508 against 0.563 on the sphere); the table's hdiff rows ("stop 27") predate that. */
 #include "plan_defaults.h"
 
 #include "grids/mesh.h"
