@@ -69,7 +69,7 @@
       "graph stencils: a block computes the inner Laplacian of its run of cells and their "        \
       "ring once per\nlevel into shared memory, then its outputs from there (per-block lists "     \
       "built once on the host)")                                                                   \
-    X(ZLOOP_PLAIN, "zloop-plain", zloop_plain, 1, SLICE, ANY, NONE, NONE, 0, 0, ZLOOP_PLAIN,       \
+    X(ZLOOP_PLAIN, "zloop-plain", zloop_plain, 1, SLICE, ANY, NONE, NONE, 0, 1, ZLOOP_PLAIN,       \
       (128, 1, 1), (128, 1, 1),                                                                    \
       "zloop-sliced with the values read by plain loads, not the read-only path")                  \
     X(PAIRS, "pairs", pairs, 1, SLICE, PAIRS, NONE, NONE, 0, 0, PAIRS, (128, 1, 1), (64, 4, 1),    \

@@ -90,6 +90,9 @@ run 3 --mesh "$tmp/sphere.h5" --stencil fluxdiff --steps 5 --fuse 3
 if [ "$backend" = gpu ]; then
     run 2 --mesh "$tmp/hex.h5" --stencil graphlap --access graph-twopass --steps 5 --fuse 2
     run 2 --mesh "$tmp/ref.h5" --stencil fluxdiff --access graph-twopass --layout metis --steps 4 --fuse 3
+    # the sphere's best single-GPU strategy (plain loads, flat warps) on the ranks' parts
+    run 3 --mesh "$tmp/sphere.h5" --stencil hdiff --access zloop-plain --storage nonchasing --compress --threads 128x1x1 --steps 4
+    run 4 --mesh "$tmp/sphere.h5" --stencil laplap --access zloop-plain --storage chasing --compress --steps 3 --fuse 2
 fi
 
 # --output equals a single-process run's; a continued run on another number of ranks too

@@ -34,7 +34,7 @@
 enum { STEPS = 5 };
 
 static const access_t accesses[] = {ACC_IDXVAR, ACC_NAIVE, ACC_ZLOOP_SLICED, ACC_SHARED,
-                                    ACC_SHARED_WARP, ACC_ZLOOP};
+                                    ACC_SHARED_WARP, ACC_ZLOOP, ACC_ZLOOP_PLAIN};
 
 /* A new scratch directory made from the template dir (…XXXXXX) and path = dir/name; 0 or -1. */
 static int scratch_file(char *dir, char *path, size_t n, const char *name)

@@ -199,7 +199,7 @@ run() {
     phase begin "$(basename "$dir")/$name"
     local xs=(-x NCCL_NVLS_ENABLE)
     local v
-    for v in PILLAR_NCCL_CTA_POLICY NCCL_P2P_NVL_CHUNKSIZE NCCL_PROTO; do
+    for v in PILLAR_NCCL_CTA_POLICY NCCL_P2P_NVL_CHUNKSIZE NCCL_PROTO PILLAR_DIST_INTERIOR_ALONE; do
         [ -n "${!v:-}" ] && xs+=(-x "$v")
     done
     timeout -k 10 "${MGPU_TIMEOUT:-240}" mpirun -np "$P" --bind-to none -x OMP_NUM_THREADS=$((cores / P)) \
