@@ -41,11 +41,19 @@ def parse(path):
                   r"unpack ([0-9.]+) ms, the rest ([0-9.]+) ms", text)
     if m:
         r["interior"], r["wait"], r["unpack"], r["rest"] = map(float, m.groups())
+    m = re.search(r"step 1's interior a pass [0-9.]+ ms.*?the first quarter of the passes ([0-9.]+), "
+                  r"the last ([0-9.]+)", text, re.S)
+    if m:
+        r["q1"], r["q4"] = map(float, m.groups())
+    m = re.search(r"\((\d+) interior, computed while messages fly\)", text)
+    if m:
+        r["icells"] = int(m.group(1))
     m = re.search(r"^  state     checksum ([0-9a-f]+)", text, re.M)
     r["sum"] = m.group(1) if m else ""
     m = re.search(r"(\d+) cells \((\d+) halo\) x (\d+) levels", text)
     if m:
         r["cells"] = int(m.group(1)) - int(m.group(2))
+        r.setdefault("icells", r["cells"])  # one rank: every inner cell is its interior
     r["verify"] = ("PASS (CPU)" if "verify    PASS" in text else
                    "FAIL (CPU)" if "verify    FAIL" in text else "checksum")
     r["ok"] = "step" in r and r["verify"] != "FAIL (CPU)"
@@ -78,6 +86,14 @@ def sustained_rate(single, one_step_path, steps_path):
     return single * float(t1.group(1)) / float(tk.group(1))
 
 
+def quarters(r, base):
+    """The interior's rate in the first and the last quarter of r's passes against base's (the
+    one-rank run), each scaled by its interior cells: the card's drift over a run cancels."""
+    if not all(k in x for x in (r, base) for k in ("q1", "q4", "icells")):
+        return None
+    return tuple(100 * (r["icells"] / r[q]) / (base["icells"] / base[q]) for q in ("q1", "q4"))
+
+
 def fmt(x, f="%.3f"):
     return "-" if x is None else f % x
 
@@ -101,7 +117,9 @@ def main():
           "nothing computed (median of 11 after the run); *hidden*: the share of it the passes "
           "did not pay for; *interior / single*: the slowest rank's step-1 interior rate (while "
           "the messages fly: the median pass, and in brackets alone on the idle device after the run) against "
-          "the one-GPU sphere run in core on one GPU. Model: docs/distributed.md, on paper (the "
+          "the one-GPU sphere run in core on one GPU; *interior / one rank*: the same rate against "
+          "the one-rank run's in its passes (median pass; in brackets the first and the last "
+          "quarter of the passes, each against the one rank's same quarter). Model: docs/distributed.md, on paper (the "
           "H100's rates) and with the run's own measured rates.\n" % (n, levels, steps))
     curves = {}
     for st in stencils:
@@ -125,14 +143,14 @@ def main():
             base = runs.get(1)
             print("## %s, %s scaling\n" % (st, kind))
             print("| GPUs | cells per GPU | ms per step | speedup | efficiency | halo MB | interior ms | "
-                  "interior / single (alone) | interior / single over the steps | exchange alone ms | hidden | model ms (paper / run's rates) | "
+                  "interior / single (alone) | interior / single over the steps | interior / one rank (first, last quarter) | exchange alone ms | hidden | model ms (paper / run's rates) | "
                   "model efficiency | state |")
-            print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+            print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
             xs, eff, meff = [], [], []
             for p in ranks:
                 r = runs.get(p)
                 if not r or not r["ok"] or not base or not base["ok"]:
-                    print("| %d | run failed or missing |||||||||||||" % p)
+                    print("| %d | run failed or missing ||||||||||||||" % p)
                     continue
                 ideal = base["step"] if kind == "weak" else base["step"] / p
                 e = ideal / r["step"]
@@ -152,10 +170,14 @@ def main():
                 ar = r.get("arate")
                 ral = None if not ar or not single else 100 * ar / single
                 rsu = None if not ir or not sustained else 100 * ir / sustained
-                print("| %d | %d | %.3f | %.2fx | %.1f%% | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s%s |" % (
+                bir = base.get("irate")
+                q = quarters(r, base)
+                vs_one = fmt(None if not ir or not bir else 100 * ir / bir, "%.1f%%") + (
+                    " (%.1f%%, %.1f%%)" % q if q else "")
+                print("| %d | %d | %.3f | %.2fx | %.1f%% | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s%s |" % (
                     p, r.get("cells", 0) // p, r["step"], speed, 100 * e, fmt(r.get("halo")),
                     fmt(r.get("interior")), fmt(rel, "%.0f%%") + " (" + fmt(ral, "%.0f%%") + ")",
-                    fmt(rsu, "%.0f%%"),
+                    fmt(rsu, "%.0f%%"), vs_one,
                     fmt(r.get("alone")),
                     fmt(r.get("hidden"), "%.0f%%"), fmt(r.get("paper")),
                     fmt(r.get("model")), fmt(None if me is None else 100 * me, "%.1f%%"),
