@@ -22,7 +22,10 @@
  * zloop walk gained its flat-warp copy and its L2 prefetch (issue 36, access/kernels.cuh): since
  * then every W/E/S/N stencil runs zloop-sliced by default (H200, bench/results/
  * 2026-11-28-h200-flat-prefetch: hdiff zloop-sliced 0.147 ms against idxvar's 0.1675 on the
- * lattice, 0.508 against 0.563 on the sphere); the table's hdiff rows ("stop 27") predate that. */
+ * lattice, 0.508 against 0.563 on the sphere); the table's hdiff rows ("stop 27") predate that.
+ * Where the body reads relations a flat warp loads once (REL_FLAT: laplap, hdiff) the same walk
+ * with plain loads, zloop-plain, is faster again (same data, the plan's tables: laplap 118.3
+ * against 131.0 µs, hdiff 143.5 against 155.4; lap equal, fastwaves 2.4% slower). */
 #include "plan_defaults.h"
 
 #include "grids/mesh.h"
@@ -45,9 +48,11 @@ void plan_config_builtin(const plan_problem *pr, int s, int has_coords, long nce
         if (has_coords && !plan_emulated(pr))
             c->order = MESH_ORDER_ZCURVE;
     } else {
-        if (!access_supports(ACC_ZLOOP_SLICED, (stencil_t)s))
+        /* plain loads where the body reads the relations a flat warp loads once (REL_FLAT) */
+        access_t a = stencil_table[s].rels & REL_FLAT ? ACC_ZLOOP_PLAIN : ACC_ZLOOP_SLICED;
+        if (!access_supports(a, (stencil_t)s))
             return;
-        c->access = ACC_ZLOOP_SLICED;
+        c->access = a;
         c->bx = 256;
         c->by = c->bz = 1;
         c->zslice = 16;
