@@ -50,7 +50,10 @@ static int access_rank(const tune_problem *p, access_t a)
         return 0;
     if (stencil_table[p->stencil].graph)
         return a == ACC_IDXVAR || a == ACC_ZLOOP ? 1 : 2;
-    return a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED || a == ACC_IDXVAR || a == ACC_TWOPASS ? 1 : 2;
+    return a == ACC_ZLOOP || a == ACC_ZLOOP_SLICED || a == ACC_ZLOOP_PLAIN || a == ACC_IDXVAR ||
+                   a == ACC_TWOPASS
+               ? 1
+               : 2;
 }
 
 /* The first zslice a strategy that walks slices is tried with (the run's default, 8;
