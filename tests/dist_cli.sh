@@ -136,7 +136,8 @@ else echo "FAIL fluxdiff checksum 1 rank '$fx1', 3 ranks --verify off '$fx3', a 
 if [ -n "$one" ] && [ "$one" = "$three" ] && [ "$later" != "$one" ] && [ -n "$later" ] &&
     grep -qE "^  exchange  alone [0-9.]+ ms .* hid [0-9]+% of it" "$tmp/three" &&
     grep -qE "^  devices   rank 0: .*, rank 2: " "$tmp/three" &&
-    { [ "$backend" = cpu ] || grep -qE "^  model     [0-9.]+ ms per step on paper" "$tmp/three"; }; then
+    { [ "$backend" = cpu ] || { grep -qE "^  model     [0-9.]+ ms per step on paper" "$tmp/three" &&
+        grep -qE "^  ranks     .*: rank 0 [0-9.]+ \(alone [0-9.]+\), rank 1 [0-9.]+ \(alone [0-9.]+\), rank 2 [0-9.]+ \(alone [0-9.]+\)$" "$tmp/three"; }; }; then
     echo "ok   checksum $one on 1 and 3 ranks, $later a step later; exchange, devices"
 else echo "FAIL checksum 1 rank '$one', 3 ranks '$three', a step later '$later':"; cat "$tmp/three"; fail=1; fi
 

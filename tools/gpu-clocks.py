@@ -8,12 +8,15 @@ usage: tools/gpu-clocks.py CLOCKS.csv PHASES.txt
               temperature.gpu,clocks_event_reasons.active --format=csv,noheader -lms N
               (lines it cannot read are skipped: nvidia-smi's own messages, a cut last line)
   PHASES.txt  lines "begin NAME EPOCH" and "end NAME EPOCH" (EPOCH: date +%s.%N)
-A row gives, over the samples inside the measurement: how many, and how many of them busy (a card
-not reporting "GPU idle": a run's setup, reading its mesh, leaves the cards idle and at their
-idle clock); over the busy samples the median SM clock of each card (MHz), the lowest SM clock,
-the share capped by software power capping (reason 0x4), the highest power (W) and temperature
-(C), and the event reasons (nvidia-smi's bit mask, OR-ed) other than idle. Exit 0; 2 on a usage
-error."""
+A row gives, over the samples inside the measurement: how many, and how many of them loaded (a
+card not reporting "GPU idle" and drawing at least halfway from its idle power, the least it drew
+in the whole log, to the most it drew in this measurement: a run's setup, reading its mesh, leaves
+the cards idle at 120 W and at full clock); over the loaded samples the median SM clock of each
+card (MHz), the lowest SM clock, the share capped by software power capping (reason 0x4), the
+highest power (W) and temperature (C), and the event reasons (nvidia-smi's bit mask, OR-ed) other
+than idle. On the H200 a card capped its clock to 1515-1710 MHz for the first 0.3 s of every load
+after idle (stop 31): a measurement shorter than about a second sits in that dip. Exit 0; 2 on a
+usage error."""
 import datetime
 import statistics
 import sys
@@ -65,13 +68,16 @@ def main():
         print("(no clock samples or no measurement to place them in)")
         return 0
     gpus = sorted({x[1] for x in s})
-    print("## Clocks while measuring (nvidia-smi, every 100 ms; busy samples only)\n")
-    print("| measurement | seconds | samples | busy | median SM MHz (%s) | lowest SM MHz | power "
+    idle_w = {g: min(x[3] for x in s if x[1] == g) for g in gpus}
+    print("## Clocks while measuring (nvidia-smi, every 100 ms; loaded samples only)\n")
+    print("| measurement | seconds | samples | loaded | median SM MHz (%s) | lowest SM MHz | power "
           "capped | most W | most C | reasons |" % ", ".join("GPU %d" % g for g in gpus))
     print("|---|---:|---:|---:|---|---:|---:|---:|---:|---|")
     for name, t0, t1 in ph:
         inside = [x for x in s if t0 <= x[0] <= t1]
-        busy = [x for x in inside if not x[5] & IDLE]
+        top = {g: max([x[3] for x in inside if x[1] == g] or [0.0]) for g in gpus}
+        busy = [x for x in inside if not x[5] & IDLE and
+                x[3] >= idle_w[x[1]] + 0.5 * (top[x[1]] - idle_w[x[1]]) and top[x[1]] > idle_w[x[1]]]
         if not busy:
             print("| %s | %.1f | %d | 0 | - | - | - | - | - | - |" % (name, t1 - t0, len(inside)))
             continue

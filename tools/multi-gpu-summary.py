@@ -48,6 +48,13 @@ def parse(path):
     m = re.search(r"\((\d+) interior, computed while messages fly\)", text)
     if m:
         r["icells"] = int(m.group(1))
+    # each rank's interior rate while the messages flew, and its GPU (several ranks, GPU)
+    m = re.search(r"^  ranks     .*G points/s: (.*)$", text, re.M)
+    r["ranks"] = ({int(q): float(v) for q, v in re.findall(r"rank (\d+) ([0-9.]+) \(alone", m.group(1))}
+                  if m else {})
+    m = re.search(r"^  devices   (.*)$", text, re.M)
+    r["gpus"] = ({int(q): int(g) for q, g in re.findall(r"rank (\d+): GPU (\d+)", m.group(1))}
+                 if m else {})
     m = re.search(r"^  state     checksum ([0-9a-f]+)", text, re.M)
     r["sum"] = m.group(1) if m else ""
     m = re.search(r"(\d+) cells \((\d+) halo\) x (\d+) levels", text)
@@ -94,6 +101,36 @@ def quarters(r, base):
     return tuple(100 * (r["icells"] / r[q]) / (base["icells"] / base[q]) for q in ("q1", "q4"))
 
 
+def card_rates(singles, st):
+    """{GPU index: G points/s of the one-GPU sphere in core over the steps on that card} from
+    SINGLEDIR/steps-STENCIL-gpuI.txt (multi-gpu.sh runs them on every card at once)."""
+    out = {}
+    for f in os.listdir(singles) if singles else []:
+        m = re.match(r"steps-%s-gpu(\d+)\.txt$" % st, f)
+        if not m:
+            continue
+        text = open(os.path.join(singles, f)).read()
+        k = re.search(r"^  kernels   ([0-9.]+) ms per step", text, re.M)
+        c = re.search(r"(\d+) cells \((\d+) halo\) x (\d+) levels", text)
+        if k and c and float(k.group(1)) > 0:
+            pts = (int(c.group(1)) - int(c.group(2))) * int(c.group(3))
+            out[int(m.group(1))] = pts / (float(k.group(1)) * 1e-3) / 1e9
+    return out
+
+
+def own_card(r, cards):
+    """The least over r's ranks of its interior rate against its own card's rate over the steps,
+    and that rank: (percent, rank), or None where the run or the cards do not say."""
+    worst = None
+    for q, rate in r.get("ranks", {}).items():
+        g = r.get("gpus", {}).get(q)
+        if g is None or g not in cards:
+            return None
+        x = (100 * rate / cards[g], q)
+        worst = x if worst is None or x < worst else worst
+    return worst
+
+
 def fmt(x, f="%.3f"):
     return "-" if x is None else f % x
 
@@ -119,7 +156,9 @@ def main():
           "the messages fly: the median pass, and in brackets alone on the idle device after the run) against "
           "the one-GPU sphere run in core on one GPU; *interior / one rank*: the same rate against "
           "the one-rank run's in its passes (median pass; in brackets the first and the last "
-          "quarter of the passes, each against the one rank's same quarter). Model: docs/distributed.md, on paper (the "
+          "quarter of the passes, each against the one rank's same quarter); *interior / own card*: "
+          "each rank's interior against its own GPU's rate over the steps in core, the least over "
+          "the ranks and which rank (the cards differ, and the slowest one sets the step). Model: docs/distributed.md, on paper (the "
           "H100's rates) and with the run's own measured rates.\n" % (n, levels, steps))
     curves = {}
     for st in stencils:
@@ -136,6 +175,7 @@ def main():
                     if sustained else "")
             print("%s in core on one GPU (the one-GPU sphere): %.1f G points/s%s%s\n"
                   % (st, single, spread, over))
+        cards = card_rates(singles, st)
         weak = {p: parse(os.path.join(out, "%s-weak-%d.txt" % (st, p))) for p in ranks}
         strong = {p: parse(os.path.join(out, "%s-strong-%d.txt" % (st, p))) for p in ranks}
         strong[last] = weak[last]
@@ -143,14 +183,14 @@ def main():
             base = runs.get(1)
             print("## %s, %s scaling\n" % (st, kind))
             print("| GPUs | cells per GPU | ms per step | speedup | efficiency | halo MB | interior ms | "
-                  "interior / single (alone) | interior / single over the steps | interior / one rank (first, last quarter) | exchange alone ms | hidden | model ms (paper / run's rates) | "
+                  "interior / single (alone) | interior / single over the steps | interior / one rank (first, last quarter) | interior / own card over the steps | exchange alone ms | hidden | model ms (paper / run's rates) | "
                   "model efficiency | state |")
-            print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+            print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
             xs, eff, meff = [], [], []
             for p in ranks:
                 r = runs.get(p)
                 if not r or not r["ok"] or not base or not base["ok"]:
-                    print("| %d | run failed or missing ||||||||||||||" % p)
+                    print("| %d | run failed or missing |||||||||||||||" % p)
                     continue
                 ideal = base["step"] if kind == "weak" else base["step"] / p
                 e = ideal / r["step"]
@@ -174,10 +214,12 @@ def main():
                 q = quarters(r, base)
                 vs_one = fmt(None if not ir or not bir else 100 * ir / bir, "%.1f%%") + (
                     " (%.1f%%, %.1f%%)" % q if q else "")
-                print("| %d | %d | %.3f | %.2fx | %.1f%% | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s%s |" % (
+                oc = own_card(r, cards)
+                vs_card = "%.1f%% (rank %d)" % oc if oc else "-"
+                print("| %d | %d | %.3f | %.2fx | %.1f%% | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s%s |" % (
                     p, r.get("cells", 0) // p, r["step"], speed, 100 * e, fmt(r.get("halo")),
                     fmt(r.get("interior")), fmt(rel, "%.0f%%") + " (" + fmt(ral, "%.0f%%") + ")",
-                    fmt(rsu, "%.0f%%"), vs_one,
+                    fmt(rsu, "%.0f%%"), vs_one, vs_card,
                     fmt(r.get("alone")),
                     fmt(r.get("hidden"), "%.0f%%"), fmt(r.get("paper")),
                     fmt(r.get("model")), fmt(None if me is None else 100 * me, "%.1f%%"),

@@ -790,6 +790,27 @@ static double parts_ring_k(MPI_Comm c, const dist_rank *d, int me, int n)
     return k;
 }
 
+/* Every rank's a and b (rates, points per second) as "rank 0 A (alone B), rank 1 ..." in
+ * G points/s into out on rank 0 (collective; out left empty elsewhere, and where every a is 0). */
+static void rank_rates(MPI_Comm c, int me, int n, double a, double b, char *out, size_t cap)
+{
+    double mine[2] = {a, b}, *all = me == 0 ? xalloc(sizeof(double) * 2 * (size_t)n) : NULL;
+    MPI_Gather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, c);
+    out[0] = 0;
+    if (me != 0)
+        return;
+    int any = 0;
+    for (int q = 0; q < n; q++)
+        any |= all[2 * q] > 0;
+    size_t used = 0;
+    for (int q = 0; any && q < n && used + 1 < cap; q++) {
+        int w = snprintf(out + used, cap - used, "%srank %d %.1f (alone %.1f)", q ? ", " : "", q,
+                         all[2 * q] / 1e9, all[2 * q + 1] / 1e9);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    xfree(all);
+}
+
 /* The least of x over the ranks that pass x > 0 (0 when none does). */
 static double least_positive(MPI_Comm c, double x)
 {
@@ -1085,6 +1106,7 @@ static int run_rank(MPI_Comm c, dist_rank *dp, const ugrid *g, fieldset f, int s
     t->host_bps = least_positive(c, rates.host_bps);
     t->wire_bps = least_positive(c, rates.wire_bps);
     t->alone_pts_per_s = least_positive(c, inner_alone);
+    rank_rates(c, me, n, n > 1 ? rates.pts : 0, inner_alone, t->rank_rates, sizeof t->rank_rates);
     double *pass_to[5] = {&t->pass_median_s, &t->pass_parity_s[0], &t->pass_parity_s[1],
                           &t->pass_quarter_s[0], &t->pass_quarter_s[1]};
     for (int k = 0; k < 5; k++)

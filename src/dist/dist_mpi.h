@@ -144,6 +144,10 @@ typedef struct {
      * of the last quarter of the passes (0 where none) */
     double pass_median_s, pass_parity_s[2], pass_quarter_s[2];
     double wire_bps;       /* NCCL: bytes sent per second of the grouped exchange, slowest rank */
+    /* GPU, several ranks: each rank's step-1 interior rate while the messages flew (the median
+     * pass) and alone after the run, G points/s: "rank 0 132.8 (alone 151.2), rank 1 ..." (rank 0;
+     * empty otherwise): which rank is the slowest, for comparing each with its own device */
+    char rank_rates[512];
     uint64_t hash;         /* dist_exec.bare: the final state's iter_state_hash (rank 0) */
 } dist_timing;
 

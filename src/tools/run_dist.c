@@ -341,6 +341,9 @@ static void report_run(const dist_shape *sh, int n, int steps, int F, int backen
                       t.alone_pts_per_s / 1e9, DIST_BARE_EXCHANGES,
                       t.alone_buffer_pts_per_s[0] / 1e9, t.alone_buffer_pts_per_s[1] / 1e9,
                       t.pts_per_s / 1e9);
+    if (t.rank_rates[0])
+        report_printf("  ranks     step 1's interior while the messages flew (the median pass) and "
+                      "alone after the run, G points/s: %s\n", t.rank_rates);
     if (t.pass_median_s > 0)
         report_printf("  passes    step 1's interior a pass %.3f ms (the median, slowest rank); "
                       "reading the input fields %.3f, the output fields %.3f; the first quarter "
