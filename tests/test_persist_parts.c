@@ -142,9 +142,10 @@ static void bands(void)
               "bands: block %d index bytes %ld", b, persist_parts_index_bytes(&P, b));
     }
     CHECK(P.own_max == 108 && P.r1_max == 78 && P.r2_max == 82 && P.x_max == 108 &&
-              P.slots_max == 268 && P.ring_all == 9 * 160 && P.export_all == 7 * 108 + 2 * 72,
-          "bands: maxima %d %d %d %d %d, totals %ld %ld", P.own_max, P.r1_max, P.r2_max, P.x_max,
-          P.slots_max, P.ring_all, P.export_all);
+              P.slots_max == 268 && P.rows_max == 108 + 78 && P.ring_all == 9 * 160 &&
+              P.export_all == 7 * 108 + 2 * 72,
+          "bands: maxima %d %d %d %d %d, rows %d, totals %ld %ld", P.own_max, P.r1_max, P.r2_max,
+          P.x_max, P.slots_max, P.rows_max, P.ring_all, P.export_all);
     CHECK(relations(&P, &g, 1) == 0, "bands: relations");
     CHECK(exports(&P, &g) == 0, "bands: exports");
     persist_parts_free(&P);
@@ -361,8 +362,9 @@ static void note_counts(const ugrid *z)
     CHECK((long)(ring_mean + 0.5) == 483 && (long)(x_mean + 0.5) == 427,
           "512x512 z-curve: rings %.1f and exports %.1f on average (the note: 483, 427)",
           ring_mean, x_mean);
-    CHECK(rows_max <= 1956 + 297 && P.slots_max <= 1956 + 598, "512x512 z-curve: %d rows, %d slots",
-          rows_max, P.slots_max);
+    CHECK(rows_max <= 1956 + 297 && P.slots_max <= 1956 + 598 && P.rows_max == rows_max,
+          "512x512 z-curve: %d rows (the parts say %d), %d slots", rows_max, P.rows_max,
+          P.slots_max);
     persist_parts_free(&P);
 }
 

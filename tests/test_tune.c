@@ -418,6 +418,39 @@ static void test_supports(void)
     CHECK(n > 0, "no support at all");
 }
 
+/* ---- the built-in plan's strategy per stencil (src/tune/plan_defaults.c) ---- */
+static void test_builtin(void)
+{
+    /* written out here, not derived from the registry's masks: laplap and hdiff read the second
+     * ring (plain loads, H200 quick matrix), lap and fastwaves do not, the graph stencils run
+     * graph-twopass */
+    static const struct {
+        stencil_t st;
+        access_t a;
+        int bx, zslice;
+    } want[] = {{ST_LAPLAP, ACC_ZLOOP_PLAIN, 256, 16}, {ST_HDIFF, ACC_ZLOOP_PLAIN, 256, 16},
+                {ST_LAP, ACC_ZLOOP_SLICED, 256, 16},   {ST_FASTWAVES, ACC_ZLOOP_SLICED, 256, 16},
+                {ST_GRAPHLAP, ACC_GRAPH_TWOPASS, 256, 64}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        plan_problem pr;
+        memset(&pr, 0, sizeof pr);
+        snprintf(pr.mesh, sizeof pr.mesh, "size:512x512");
+        snprintf(pr.stencil, sizeof pr.stencil, "%s", stencil_table[want[i].st].name);
+        snprintf(pr.device, sizeof pr.device, "NVIDIA H100 80GB HBM3");
+        pr.prec = PREC_DOUBLE;
+        pr.levels = 64;
+        plan_config c;
+        plan_config_builtin(&pr, (int)want[i].st, 1, 1L << 20, &c);
+        CHECK(c.access == want[i].a && c.bx == want[i].bx && c.zslice == want[i].zslice,
+              "built-in plan of %s: %s %d x %d, expected %s %d x %d", pr.stencil,
+              access_name[c.access], c.bx, c.zslice, access_name[want[i].a], want[i].bx,
+              want[i].zslice);
+        /* pillar run --steps, out of core, each rank and the library run it */
+        CHECK(access_table[c.access].iterated, "built-in plan of %s: %s has no iterated runs",
+              pr.stencil, access_name[c.access]);
+    }
+}
+
 /* ---- the JSON reader's own corners ---- */
 static void test_json(void)
 {
@@ -873,6 +906,7 @@ int main(void)
     test_round_trip();
     test_json();
     test_supports();
+    test_builtin();
     test_cache();
     test_search();
     test_library_order();

@@ -79,18 +79,18 @@ def single_rate(path):
     return int(c.group(1)) * int(c.group(2)) / (float(t.group(1)) * 1e-3) / 1e9
 
 
-def sustained_rate(single, one_step_path, steps_path):
-    """G points/s of the in-core run over many steps (its kernels' time a step), from the one-step
-    run's rate (same sphere, same flags) and the ratio of their times."""
-    if not single or not os.path.exists(one_step_path) or not os.path.exists(steps_path):
+def steps_rate(path):
+    """G points/s of an in-core run over many steps (pillar run --steps's output): inner cells x
+    levels / its kernels' time a step (GPU), else its time a step (CPU); None where missing."""
+    if not os.path.exists(path):
         return None
-    t1 = re.search(r"^  time      median ([0-9.]+) ms", open(one_step_path).read(), re.M)
-    text = open(steps_path).read()  # the kernels' line (GPU), else the time's (CPU)
-    tk = (re.search(r"^  kernels   ([0-9.]+) ms per step", text, re.M) or
-          re.search(r"^  time      ([0-9.]+) ms per step", text, re.M))
-    if not t1 or not tk or float(tk.group(1)) <= 0:
+    text = open(path).read()
+    t = (re.search(r"^  kernels   ([0-9.]+) ms per step", text, re.M) or
+         re.search(r"^  time      ([0-9.]+) ms per step", text, re.M))
+    c = re.search(r"(\d+) cells \((\d+) halo\) x (\d+) levels", text)
+    if not t or not c or float(t.group(1)) <= 0:
         return None
-    return single * float(t1.group(1)) / float(tk.group(1))
+    return (int(c.group(1)) - int(c.group(2))) * int(c.group(3)) / (float(t.group(1)) * 1e-3) / 1e9
 
 
 def quarters(r, base):
@@ -102,19 +102,14 @@ def quarters(r, base):
 
 
 def card_rates(singles, st):
-    """{GPU index: G points/s of the one-GPU sphere in core over the steps on that card} from
+    """{GPU index: steps_rate of the one-GPU sphere on that card} from
     SINGLEDIR/steps-STENCIL-gpuI.txt (multi-gpu.sh runs them on every card at once)."""
     out = {}
     for f in os.listdir(singles) if singles else []:
         m = re.match(r"steps-%s-gpu(\d+)\.txt$" % st, f)
-        if not m:
-            continue
-        text = open(os.path.join(singles, f)).read()
-        k = re.search(r"^  kernels   ([0-9.]+) ms per step", text, re.M)
-        c = re.search(r"(\d+) cells \((\d+) halo\) x (\d+) levels", text)
-        if k and c and float(k.group(1)) > 0:
-            pts = (int(c.group(1)) - int(c.group(2))) * int(c.group(3))
-            out[int(m.group(1))] = pts / (float(k.group(1)) * 1e-3) / 1e9
+        rate = steps_rate(os.path.join(singles, f)) if m else None
+        if rate:
+            out[int(m.group(1))] = rate
     return out
 
 
@@ -163,8 +158,7 @@ def main():
     curves = {}
     for st in stencils:
         single = single_rate(os.path.join(singles, "single-%s.txt" % st)) if singles else None
-        sustained = sustained_rate(single, os.path.join(singles, "single-%s.txt" % st),
-                                   os.path.join(singles, "steps-%s.txt" % st)) if singles else None
+        sustained = steps_rate(os.path.join(singles, "steps-%s.txt" % st)) if singles else None
         if single:
             cards = [single_rate(os.path.join(singles, f)) for f in sorted(os.listdir(singles))
                      if re.match(r"single-%s-gpu\d+\.txt$" % st, f)]

@@ -49,11 +49,7 @@ onchip_prediction onchip_predict(const persist_parts *P, int s, int nz, int leve
 int onchip_layout(const persist_parts *P, int s, size_t es, size_t avail, int nz,
                   onchip_params *p)
 {
-    p->rows_max = 0;
-    for (int b = 0; b < P->nblocks; b++) {
-        int rows = P->tstart[b + 1] - P->tstart[b];
-        p->rows_max = rows > p->rows_max ? rows : p->rows_max;
-    }
+    p->rows_max = P->rows_max;
     p->slots_max = P->slots_max;
     p->own_max = P->own_max;
     p->laps = s == ONCHIP_LAP ? 0 : p->rows_max;

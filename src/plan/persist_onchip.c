@@ -21,13 +21,14 @@
 static int onchip_variant(int prefetch, int threads, int slots, int rows, int regtab, int lists,
                           int tab_rows)
 {
-    for (int pass = regtab && !lists && rows != 2 ? 0 : 1; pass < 2; pass++)
+    /* with regtab the register-table variants first (want = 1), then the others (want = 0) */
+    for (int want = regtab && !lists && rows != 2; want >= 0; want--)
         for (int v = 1; prefetch && v < ONCHIP_VARIANTS; v++) /* 8 values a thread up to 512
                                                                 * threads, then 4 up to 1024 */
-            if ((onchip_variant_regtab[v] > 0) == (pass == 0) &&
+            if ((onchip_variant_regtab[v] > 0) == want &&
                 onchip_variant_rows[v] == (rows == 2 ? 2 : 1) && threads <= onchip_variant_threads[v] &&
                 (long)slots <= (long)onchip_variant_prefetch[v] * threads &&
-                (pass == 1 || (long)tab_rows <= (long)onchip_variant_regtab[v] * threads))
+                (!want || (long)tab_rows <= (long)onchip_variant_regtab[v] * threads))
                 return v;
     return 0;
 }
@@ -132,11 +133,8 @@ static int shape_make(const problem *pb, const onchip_request *r, onchip_shape *
             persist_parts_free(&P);
             return -1;
         }
-    int tab_rows = 0; /* the most table rows of a block */
-    for (int b = 0; b < nblocks; b++)
-        tab_rows = P.tstart[b + 1] - P.tstart[b] > tab_rows ? P.tstart[b + 1] - P.tstart[b] : tab_rows;
     int variant =
-        onchip_variant(r->prefetch, threads, P.slots_max, r->rows, r->regtab, lists, tab_rows);
+        onchip_variant(r->prefetch, threads, P.slots_max, r->rows, r->regtab, lists, P.rows_max);
     const void *fn = onchip_kernels[which][pb->s.prec][variant];
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     onchip_params A;

@@ -153,6 +153,8 @@ int persist_parts_build_from(persist_parts *P, const ugrid *g, int nblocks, int 
         P->r2_max = h2 > P->r2_max ? h2 : P->r2_max;
         P->slots_max = (int)slots > P->slots_max ? (int)slots : P->slots_max;
         P->tstart[b + 1] = P->tstart[b] + m + (depth == 2 ? h1 : 0);
+        if (P->tstart[b + 1] - P->tstart[b] > P->rows_max)
+            P->rows_max = P->tstart[b + 1] - P->tstart[b];
     }
     P->r1start[nb] = (int32_t)r1.n;
     P->r2start[nb] = (int32_t)r2.n;

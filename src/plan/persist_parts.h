@@ -49,6 +49,7 @@ typedef struct {
     unsigned char *deg; /* a row's degree (lists); NULL for W/E/S/N */
     int own_max, r1_max, r2_max, x_max; /* the largest of a block's own cells, rings, exports */
     int slots_max;     /* the most slots of a block: own + ring 1 + ring 2 */
+    int rows_max;      /* the most table rows of a block (tstart's largest step) */
     long ring_all, export_all; /* ring cells (1 and 2) and export cells over all blocks */
 } persist_parts;
 
