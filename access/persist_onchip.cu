@@ -67,10 +67,7 @@ __device__ __forceinline__ void combine_rows(const ushort4 *tab, const T *in, in
  * computes). */
 /* (MAXT, 1): one block an SM; without the 1 ptxas kept graphlap's kernels at 32 registers and
  * spilled 60-64 bytes. */
-/* RT > 0: up to RT table rows a thread in registers where the host asks (p.regtab: W/E/S/N
- * stencils, every block's rows within RT x its threads), loaded once; the table then takes no
- * shared memory. */
-template <typename T, int S, int PF, int MAXT, int IL, int RT>
+template <typename T, int S, int PF, int MAXT, int IL>
 __global__ void __launch_bounds__(MAXT, 1) k_onchip(onchip_params p)
 {
     const bool LAP = S == ONCHIP_LAP;
@@ -90,8 +87,7 @@ __global__ void __launch_bounds__(MAXT, 1) k_onchip(onchip_params p)
     const ushort4 *tab = (const ushort4 *)sm; /* W/E/S/N: a row's four slots in one load */
     const uint16_t *gtab = (const uint16_t *)sm; /* lists: W slots a row */
     unsigned char *gdeg = sm + ((size_t)p.rows_max * 2 * W + 15) / 16 * 16; /* lists: degrees */
-    const bool regtab = RT > 0 && !G && p.regtab > 0; /* the same in every thread */
-    unsigned char *xf = sm + (p.regtab ? 0 : onchip_tab_bytes(p.rows_max, W, G)); /* exported: 1 */
+    unsigned char *xf = sm + onchip_tab_bytes(p.rows_max, W, G); /* own cell exported: 1 */
     T *cache = (T *)(xf + onchip_flag_bytes(p.own_max));
     /* a level's values and Laplacians, two of each: level z uses buffer z & 1, so the next level's
      * values are stored while other threads still compute this one (two barriers a level) */
@@ -101,14 +97,9 @@ __global__ void __launch_bounds__(MAXT, 1) k_onchip(onchip_params p)
             ((uint16_t *)sm)[i] = p.tab[(size_t)W * p.tstart[b] + i];
         for (int i = tid; i < rows; i += nt)
             gdeg[i] = p.deg[p.tstart[b] + i];
-    } else if (!regtab)
+    } else
         for (int i = tid; i < rows; i += nt)
             ((ushort4 *)sm)[i] = ((const ushort4 *)p.tab)[p.tstart[b] + i];
-    ushort4 rt[RT > 0 ? RT : 1]; /* regtab: rows tid + i nt */
-#pragma unroll
-    for (int i = 0; i < (RT > 0 ? RT : 1); i++)
-        rt[i] = regtab && tid + i * nt < rows ? ((const ushort4 *)p.tab)[p.tstart[b] + tid + i * nt]
-                                              : ushort4{};
     for (int j = tid; j < m; j += nt)
         xf[j] = p.exported[own_cell(own, c0, j)];
     for (int z = 0; z < p.levels; z++)
@@ -136,15 +127,6 @@ __global__ void __launch_bounds__(MAXT, 1) k_onchip(onchip_params p)
                     for (int j = 1; j < d; j++)
                         sum += v[r[j]];
                     lap[e] = (T)d * v[e] - sum;
-                }
-                __syncthreads();
-            } else if (!LAP && regtab) { /* pass 1, the rows from registers */
-#pragma unroll
-                for (int i = 0; i < (RT > 0 ? RT : 1); i++) {
-                    const int e = tid + i * nt;
-                    if (e < rows)
-                        lap[e] = LAPLAP_COMBINE(v[e], v[rt[i].x], v[rt[i].y], v[rt[i].z],
-                                                v[rt[i].w]);
                 }
                 __syncthreads();
             } else if (!LAP) {
@@ -181,42 +163,33 @@ __global__ void __launch_bounds__(MAXT, 1) k_onchip(onchip_params p)
                             put(e + u * nt, own_cell(own, c0, e + u * nt),
                                 v[e + u * nt] - q[u] / (T)(S == ONCHIP_LAP ? 8 : 64));
                 }
-            } else {
-                /* pass 2 (or lap's one), and the fold, of own entry e with its table row r */
-                auto out = [&](int e, ushort4 r) {
-                    const int ce = own_cell(own, c0, e); /* the cell's plane index */
-                    T s;
-                    if (G) { /* graphlap.h's outer sum along the own list, then the fold */
-                        const uint16_t *rg = gtab + (size_t)W * e;
-                        const int d = gdeg[e];
-                        T sum = lap[rg[0]];
-                        for (int k = 1; k < d; k++)
-                            sum += lap[rg[k]];
-                        s = v[e] - ((T)d * lap[e] - sum) / (T)GRAPHLAP_DAMPING;
-                    } else if (S == ONCHIP_LAP)
-                        s = v[e] - LAPLAP_COMBINE(v[e], v[r.x], v[r.y], v[r.z], v[r.w]) / (T)8;
-                    else if (S == ONCHIP_LAPLAP)
-                        s = v[e] - LAPLAP_COMBINE(lap[e], lap[r.x], lap[r.y], lap[r.z], lap[r.w]) /
-                                       (T)64;
-                    else { /* hdiff: flx(c), flx(W c), fly(c), fly(S c) from this cell's edges */
-                        const T lc = lap[e], ic = v[e];
-                        const T flx_c = ONCHIP_LIMIT(lap[r.y] - lc, v[r.y], ic);
-                        const T flx_w = ONCHIP_LIMIT(lc - lap[r.x], ic, v[r.x]);
-                        const T fly_c = ONCHIP_LIMIT(lap[r.w] - lc, v[r.w], ic);
-                        const T fly_s = ONCHIP_LIMIT(lc - lap[r.z], ic, v[r.z]);
-                        s = ic - __ldg((const T *)p.coeff + z * zs + ce) *
-                                     (flx_c - flx_w + fly_c - fly_s);
-                    }
-                    put(e, ce, s);
-                };
-                if (regtab) {
-#pragma unroll
-                    for (int i = 0; i < (RT > 0 ? RT : 1); i++)
-                        if (tid + i * nt < m) /* own rows come first: row e is own entry e's */
-                            out(tid + i * nt, rt[i]);
-                } else
-                    for (int e = tid; e < m; e += nt)
-                        out(e, G ? ushort4{} : tab[e]);
+            } else
+            for (int e = tid; e < m; e += nt) { /* pass 2 (or lap's one), and the fold */
+                const ushort4 r = G ? ushort4{} : tab[e];
+                const int ce = own_cell(own, c0, e); /* the cell's plane index */
+                T s;
+                if (G) { /* graphlap.h's outer sum along the own list, then the fold */
+                    const uint16_t *rg = gtab + (size_t)W * e;
+                    const int d = gdeg[e];
+                    T sum = lap[rg[0]];
+                    for (int k = 1; k < d; k++)
+                        sum += lap[rg[k]];
+                    s = v[e] - ((T)d * lap[e] - sum) / (T)GRAPHLAP_DAMPING;
+                } else if (S == ONCHIP_LAP)
+                    s = v[e] - LAPLAP_COMBINE(v[e], v[r.x], v[r.y], v[r.z], v[r.w]) / (T)8;
+                else if (S == ONCHIP_LAPLAP)
+                    s = v[e] - LAPLAP_COMBINE(lap[e], lap[r.x], lap[r.y], lap[r.z], lap[r.w]) /
+                                   (T)64;
+                else { /* hdiff: flx(c), flx(W c), fly(c), fly(S c) from this cell's edges */
+                    const T lc = lap[e], ic = v[e];
+                    const T flx_c = ONCHIP_LIMIT(lap[r.y] - lc, v[r.y], ic);
+                    const T flx_w = ONCHIP_LIMIT(lc - lap[r.x], ic, v[r.x]);
+                    const T fly_c = ONCHIP_LIMIT(lap[r.w] - lc, v[r.w], ic);
+                    const T fly_s = ONCHIP_LIMIT(lc - lap[r.z], ic, v[r.z]);
+                    s = ic - __ldg((const T *)p.coeff + z * zs + ce) *
+                                 (flx_c - flx_w + fly_c - fly_s);
+                }
+                put(e, ce, s);
             } /* no barrier: the next level writes the other buffers; the ones read here are
                * written again two levels on, past that level's barriers */
         }
@@ -230,18 +203,14 @@ __global__ void __launch_bounds__(MAXT, 1) k_onchip(onchip_params p)
 }
 
 extern "C" {
-/* R6, R3: the register-table rows of variants 4 and 5 (graphlap's lists never take them: its
- * entries there are its variants 1 and 2, never launched) */
-#define ONCHIP_ROW_T(T, S, R6, R3)                                                                \
-    {(const void *)k_onchip<T, S, 0, 1024, 1, 0>, (const void *)k_onchip<T, S, 8, 512, 1, 0>,      \
-     (const void *)k_onchip<T, S, 4, 1024, 1, 0>, (const void *)k_onchip<T, S, 4, 1024, 2, 0>,     \
-     (const void *)k_onchip<T, S, 8, 512, 1, R6>, (const void *)k_onchip<T, S, 4, 1024, 1, R3>}
-#define ONCHIP_ROW(S, R6, R3) {ONCHIP_ROW_T(double, S, R6, R3), ONCHIP_ROW_T(float, S, R6, R3)}
+#define ONCHIP_ROW_T(T, S)                                                                        \
+    {(const void *)k_onchip<T, S, 0, 1024, 1>, (const void *)k_onchip<T, S, 8, 512, 1>,            \
+     (const void *)k_onchip<T, S, 4, 1024, 1>, (const void *)k_onchip<T, S, 4, 1024, 2>}
+#define ONCHIP_ROW(S) {ONCHIP_ROW_T(double, S), ONCHIP_ROW_T(float, S)}
 const void *const onchip_kernels[ONCHIP_STENCILS][2][ONCHIP_VARIANTS] = {
-    ONCHIP_ROW(ONCHIP_LAPLAP, 6, 3), ONCHIP_ROW(ONCHIP_HDIFF, 6, 3), ONCHIP_ROW(ONCHIP_LAP, 6, 3),
-    ONCHIP_ROW(ONCHIP_GRAPHLAP, 0, 0)};
-const int onchip_variant_prefetch[ONCHIP_VARIANTS] = {0, 8, 4, 4, 8, 4};
-const int onchip_variant_threads[ONCHIP_VARIANTS] = {1024, 512, 1024, 1024, 512, 1024};
-const int onchip_variant_rows[ONCHIP_VARIANTS] = {1, 1, 1, 2, 1, 1};
-const int onchip_variant_regtab[ONCHIP_VARIANTS] = {0, 0, 0, 0, 6, 3};
+    ONCHIP_ROW(ONCHIP_LAPLAP), ONCHIP_ROW(ONCHIP_HDIFF), ONCHIP_ROW(ONCHIP_LAP),
+    ONCHIP_ROW(ONCHIP_GRAPHLAP)};
+const int onchip_variant_prefetch[ONCHIP_VARIANTS] = {0, 8, 4, 4};
+const int onchip_variant_threads[ONCHIP_VARIANTS] = {1024, 512, 1024, 1024};
+const int onchip_variant_rows[ONCHIP_VARIANTS] = {1, 1, 1, 2};
 }

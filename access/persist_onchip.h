@@ -42,10 +42,6 @@ typedef struct {
     int steps, levels;     /* steps; cached levels */
     int rows_max, slots_max, own_max; /* the parts' largest block (shared memory's layout) */
     int laps;              /* Laplacians kept a level: rows_max (laplap's pass 1), 0 (lap) */
-    int regtab;            /* > 0: each thread holds its table rows (tid, tid + threads, ...) in
-                            * registers for the whole run, at most this many (a variant's
-                            * onchip_variant_regtab; every block's rows fit), and the table takes
-                            * no shared memory; 0: the table in shared memory */
 } onchip_params;
 
 /* Shared memory of a block's table rows (`width` 16-bit slots a row, and with lists a degree
@@ -61,8 +57,7 @@ PILLAR_HD size_t onchip_flag_bytes(int own) { return ((size_t)own + 15) / 16 * 1
  * levels' values at its slots and two levels' Laplacians, for values of es bytes. */
 static inline size_t onchip_smem(const onchip_params *p, size_t es)
 {
-    return (p->regtab ? 0 : onchip_tab_bytes(p->rows_max, p->width, p->lists)) +
-           onchip_flag_bytes(p->own_max) +
+    return onchip_tab_bytes(p->rows_max, p->width, p->lists) + onchip_flag_bytes(p->own_max) +
            es * ((size_t)p->levels * (size_t)p->own_max + 2 * (size_t)p->slots_max +
                  2 * (size_t)p->laps);
 }
@@ -74,17 +69,15 @@ static inline size_t onchip_smem(const onchip_params *p, size_t es)
  * onchip_variant_prefetch[v] registers a thread (0: each level loaded before it computes; a
  * prefetching variant falls back to that where a block's slots outnumber prefetch x threads) and
  * computes onchip_variant_rows[v] rows a thread at once (pass 1, and laplap's and lap's pass 2;
- * their loads issued together; 2: an experiment of issue 35, taken only when asked). A variant
- * with onchip_variant_regtab[v] = R > 0 (W/E/S/N stencils) keeps up to R table rows a thread in
- * registers (onchip_params.regtab; another experiment, taken only when asked). */
+ * their loads issued together; 2: an experiment of issue 35, taken only when asked). */
 enum { ONCHIP_LAPLAP, ONCHIP_HDIFF, ONCHIP_LAP, ONCHIP_GRAPHLAP, ONCHIP_STENCILS };
-#define ONCHIP_VARIANTS 6
+#define ONCHIP_VARIANTS 4
 #ifdef __cplusplus
 extern "C" {
 #endif
 extern const void *const onchip_kernels[ONCHIP_STENCILS][2][ONCHIP_VARIANTS];
 extern const int onchip_variant_prefetch[ONCHIP_VARIANTS], onchip_variant_threads[ONCHIP_VARIANTS],
-    onchip_variant_rows[ONCHIP_VARIANTS], onchip_variant_regtab[ONCHIP_VARIANTS];
+    onchip_variant_rows[ONCHIP_VARIANTS];
 #ifdef __cplusplus
 }
 #endif

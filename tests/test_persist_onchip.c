@@ -40,18 +40,8 @@ static void run_case(const problem *pb, int steps, onchip_request r, const char 
     if (rc == 0) {
         long bad = iter_state_differ(pb, ref, gpu, NULL);
         CHECK(bad == 0, "%s: %d steps on %d blocks x %d threads (%s), %d levels cached, prefetch "
-              "%d, %d row(s) at once, %d table rows in registers: %ld points differ", what, steps,
-              t.blocks, t.threads, t.metis ? "METIS's parts" : "runs", t.levels, t.prefetch,
-              t.rows, t.regtab, bad);
-        /* the register tables, asked for with prefetch on the small grids (every block's rows
-         * within 3 a thread), must have run; never unasked, for graphlap's lists or two rows at
-         * once */
-        int can = r.regtab && r.prefetch && r.rows != 2 && pb->s.stencil != ST_GRAPHLAP &&
-                  t.prefetch > 0;
-        CHECK(can || t.regtab == 0, "%s: register tables unasked or impossible, ran with %d", what,
-              t.regtab);
-        CHECK(!can || pb->ug.nxy > 100000 || t.regtab > 0, "%s: asked for register tables, ran "
-              "without", what);
+              "%d, %d row(s) at once: %ld points differ", what, steps, t.blocks, t.threads,
+              t.metis ? "METIS's parts" : "runs", t.levels, t.prefetch, t.rows, bad);
         runs++;
     }
     iter_fields_free(pb, &ref);
@@ -68,7 +58,7 @@ static void cases_of(const problem *pb, const char *what, int sms)
             run_case(pb, 2,
                      (onchip_request){i % 2 ? sms : 3, i / 2 ? 512 : 0, i % 2 ? nz : 1, 1,
                                       i % 2 ? ONCHIP_PARTS_METIS : ONCHIP_PARTS_RUNS,
-                                      i == 1 ? 2 : 1, i >= 2},
+                                      i == 1 ? 2 : 1},
                      what);
         return;
     }
@@ -84,10 +74,9 @@ static void cases_of(const problem *pb, const char *what, int sms)
                      * 512 threads (8 values a thread ahead) at 2 steps, 1024 (4) otherwise */
                     int threads = blocks[i] == 1 ? 64 : k == 1 ? 512 : 0;
                     /* the parts: auto, runs of the order and METIS's in turn */
-                    /* pass 1 two rows at once, and the register tables, in turn */
                     run_case(pb, steps[k],
                              (onchip_request){blocks[i], threads, levels[l], pf, (l + k) % 3,
-                                              1 + (i + l) % 2, (i + k) % 2},
+                                              1 + (i + l) % 2},
                              what);
                 }
 }
@@ -124,12 +113,11 @@ static void lattices(int sms, int small)
         return;
     }
     const char *what = "lattice 512x512x16 z-curve double";
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_AUTO, 1, 0}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 0, ONCHIP_PARTS_AUTO, 1, 0}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1, 0}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_METIS, 1, 0}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_RUNS, 2, 0}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_AUTO, 1, 1}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_AUTO, 1}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 0, ONCHIP_PARTS_AUTO, 1}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_METIS, 1}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_RUNS, 2}, what);
     problem_free(&pb);
 }
 
@@ -163,7 +151,7 @@ static void quads(const char *dir, int sms)
             char msg[512] = "";
             perr_saved saved = perr_capture_save();
             perr_capture(msg, sizeof msg);
-            onchip_request rq = {3, 0, 1, 1, ONCHIP_PARTS_AUTO, 1, 0};
+            onchip_request rq = {3, 0, 1, 1, ONCHIP_PARTS_AUTO, 1};
             int rc = persist_onchip_run(&pb, f, 1, &rq, &t);
             perr_capture_restore(saved);
             CHECK(rc == 0 || strstr(msg, "misses its"), "%s: %s", what, msg);
@@ -220,7 +208,7 @@ static void refusals(void)
         fieldset f = iter_fields_copy(&pb);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1,
-                                 &(onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1, 0}, &t) == -1 &&
+                                 &(onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1}, &t) == -1 &&
                   strstr(msg, "laplap, hdiff, lap and graphlap only"),
               "fastwaves refused: '%s'", msg);
         iter_fields_free(&pb, &f);
@@ -231,12 +219,12 @@ static void refusals(void)
         fieldset f = iter_fields_copy(&pb);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1,
-                                 &(onchip_request){4, 0, 64, 1, ONCHIP_PARTS_AUTO, 1, 0}, &t) == -1 &&
+                                 &(onchip_request){4, 0, 64, 1, ONCHIP_PARTS_AUTO, 1}, &t) == -1 &&
                   strstr(msg, "cannot all be resident"),
               "64 cached levels of 22,000 cells a block refused: '%s'", msg);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1,
-                                 &(onchip_request){1, 0, 0, 1, ONCHIP_PARTS_AUTO, 1, 0}, &t) == -1 &&
+                                 &(onchip_request){1, 0, 0, 1, ONCHIP_PARTS_AUTO, 1}, &t) == -1 &&
                   strstr(msg, "16-bit"),
               "one block of 87,616 cells refused: '%s'", msg);
         iter_fields_free(&pb, &f);

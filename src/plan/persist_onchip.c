@@ -15,21 +15,14 @@
 /* The kernel variant (access/persist_onchip.h) for blocks of `threads` threads and `slots` slots,
  * computing `rows` rows of pass 1 a thread at once (1, or 2 where a variant does): a prefetching
  * one whose threads' registers hold every slot (the one with more registers a thread first),
- * else (or without prefetch) the one that loads each level before it computes. With regtab
- * (lists: no), the variant that holds each thread's table rows, at most tab_rows of a block, in
- * registers, where one such fits; else as without. */
-static int onchip_variant(int prefetch, int threads, int slots, int rows, int regtab, int lists,
-                          int tab_rows)
+ * else (or without prefetch) the one that loads each level before it computes. */
+static int onchip_variant(int prefetch, int threads, int slots, int rows)
 {
-    /* with regtab the register-table variants first (want = 1), then the others (want = 0) */
-    for (int want = regtab && !lists && rows != 2; want >= 0; want--)
-        for (int v = 1; prefetch && v < ONCHIP_VARIANTS; v++) /* 8 values a thread up to 512
-                                                                * threads, then 4 up to 1024 */
-            if ((onchip_variant_regtab[v] > 0) == want &&
-                onchip_variant_rows[v] == (rows == 2 ? 2 : 1) && threads <= onchip_variant_threads[v] &&
-                (long)slots <= (long)onchip_variant_prefetch[v] * threads &&
-                (!want || (long)tab_rows <= (long)onchip_variant_regtab[v] * threads))
-                return v;
+    for (int v = 1; prefetch && v < ONCHIP_VARIANTS; v++) /* 8 values a thread up to 512 threads,
+                                                            * then 4 up to 1024 */
+        if (onchip_variant_rows[v] == (rows == 2 ? 2 : 1) && threads <= onchip_variant_threads[v] &&
+            (long)slots <= (long)onchip_variant_prefetch[v] * threads)
+            return v;
     return 0;
 }
 
@@ -133,13 +126,11 @@ static int shape_make(const problem *pb, const onchip_request *r, onchip_shape *
             persist_parts_free(&P);
             return -1;
         }
-    int variant =
-        onchip_variant(r->prefetch, threads, P.slots_max, r->rows, r->regtab, lists, P.rows_max);
+    int variant = onchip_variant(r->prefetch, threads, P.slots_max, r->rows);
     const void *fn = onchip_kernels[which][pb->s.prec][variant];
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     onchip_params A;
     memset(&A, 0, sizeof A);
-    A.regtab = onchip_variant_regtab[variant];
     int nz = stencil_zend(st, g->nz);
     int fit = onchip_layout(&P, which, es, (size_t)smem_max, nz, &A);
     A.levels = r->levels >= 0 ? r->levels : fit;
@@ -261,7 +252,6 @@ int onchip_steps(onchip_run *h, void *state, void *other, const void *coeff, int
     t->metis = !h->sh.P.contiguous;
     t->prefetch = onchip_variant_prefetch[h->sh.variant];
     t->rows = onchip_variant_rows[h->sh.variant];
-    t->regtab = onchip_variant_regtab[h->sh.variant];
     t->predicted_s = h->predicted_s;
     t->smem = h->sh.smem;
     t->kernel_s = secs;

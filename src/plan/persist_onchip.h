@@ -21,10 +21,6 @@ typedef struct {
     int rows;     /* rows of pass 1 a thread computes at once: 2 asks for the kernel that issues
                    * two rows' loads together (an experiment; with prefetch, up to 1024 threads);
                    * else 1 */
-    int regtab;   /* 1: asks for the kernel that keeps each thread's table rows in registers and
-                   * the table out of shared memory (an experiment of issue 35; laplap, hdiff and
-                   * lap with prefetch, where every block's rows fit: 3 a thread at up to 1024
-                   * threads, 6 at up to 512); else 0 */
 } onchip_request;
 
 enum { ONCHIP_PARTS_AUTO, ONCHIP_PARTS_RUNS, ONCHIP_PARTS_METIS };
@@ -34,8 +30,6 @@ typedef struct {
     int prefetch;                /* values a thread loaded ahead (0: none) */
     int metis;                   /* 1: the blocks owned METIS's parts; 0: runs of the order */
     int rows;                    /* rows of pass 1 a thread computed at once */
-    int regtab;                  /* table rows a thread held in registers (0: the table was in
-                                  * shared memory) */
     double predicted_s;          /* the model's step (src/plan/onchip_model.h, the H100's
                                   * figures and the design's assumptions) */
     size_t smem;                 /* shared memory a block */

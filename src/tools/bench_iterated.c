@@ -62,7 +62,7 @@ typedef struct {
     double speedup;    /* the host loop's median / med; 0 when either is missing */
     int ran, ok;       /* ran: timed; ok: verified bit-exact (or not verifiable) */
     char verify[112];
-    char note[224];    /* persistent: the launch's shape */
+    char note[160];    /* persistent: the launch's shape */
 } irow;
 
 typedef struct {
@@ -310,27 +310,24 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         /* PILLAR_ONCHIP_PREFETCH=0: the kernel that loads each level before it computes there;
          * PILLAR_ONCHIP_THREADS, _BLOCKS, _LEVELS, _PARTS, _ROWS: a block's threads, the blocks,
          * the cached levels, the parts (0 auto, 1 runs, 2 METIS), pass 1's rows a thread at once
-         * instead of the defaults (1024, one a SM, as many as fit, auto as --persistent on, 1);
-         * PILLAR_ONCHIP_REGTAB=1: the table rows in registers (an experiment) */
+         * instead of the defaults (1024, one a SM, as many as fit, auto as --persistent on, 1) */
         const char *pf = getenv("PILLAR_ONCHIP_PREFETCH");
-        onchip_request rq = {0, 0, -1, !(pf && strcmp(pf, "0") == 0), ONCHIP_PARTS_AUTO, 1, 0};
+        onchip_request rq = {0, 0, -1, !(pf && strcmp(pf, "0") == 0), ONCHIP_PARTS_AUTO, 1};
         if (env_int("PILLAR_ONCHIP_BLOCKS", &rq.blocks) != 0 ||
             env_int("PILLAR_ONCHIP_THREADS", &rq.threads) != 0 ||
             env_int("PILLAR_ONCHIP_LEVELS", &rq.levels) != 0 ||
             env_int("PILLAR_ONCHIP_PARTS", &rq.parts) != 0 ||
-            env_int("PILLAR_ONCHIP_ROWS", &rq.rows) != 0 ||
-            env_int("PILLAR_ONCHIP_REGTAB", &rq.regtab) != 0)
+            env_int("PILLAR_ONCHIP_ROWS", &rq.rows) != 0)
             return -1;
         onchip_timing ot;
         if (persist_onchip_run(pb, pb->uf, steps, &rq, &ot) != 0)
             return -1;
         snprintf(note, nn,
                  "%d blocks x %d threads (%s), %d of %d levels on chip, %zu KB shared, %d values "
-                 "a thread loaded ahead, %d row(s) at once, %d table rows a thread in registers; "
-                 "model %.1f us a step",
+                 "a thread loaded ahead, %d row(s) at once; model %.1f us a step",
                  ot.blocks, ot.threads, ot.metis ? "METIS's parts" : "runs", ot.levels,
                  stencil_zend(pb->s.stencil, pb->ug.nz), ot.smem / 1024,
-                 ot.prefetch, ot.rows, ot.regtab, ot.predicted_s * 1e6);
+                 ot.prefetch, ot.rows, ot.predicted_s * 1e6);
         return ot.kernel_s;
     }
     ooc_kernel k = host_kernel(x);
