@@ -427,10 +427,12 @@ static void test_builtin(void)
     static const struct {
         stencil_t st;
         access_t a;
-        int bx, zslice;
-    } want[] = {{ST_LAPLAP, ACC_ZLOOP_PLAIN, 256, 16}, {ST_HDIFF, ACC_ZLOOP_PLAIN, 256, 16},
-                {ST_LAP, ACC_ZLOOP_SLICED, 256, 16},   {ST_FASTWAVES, ACC_ZLOOP_SLICED, 256, 16},
-                {ST_GRAPHLAP, ACC_GRAPH_TWOPASS, 256, 64}};
+        int bx, zslice, chasing, compressed;
+    } want[] = {{ST_LAPLAP, ACC_ZLOOP_PLAIN, 128, 8, 0, 1},
+                {ST_HDIFF, ACC_ZLOOP_PLAIN, 128, 8, 0, 1},
+                {ST_LAP, ACC_ZLOOP_SLICED, 256, 16, 1, 0},
+                {ST_FASTWAVES, ACC_ZLOOP_SLICED, 256, 16, 1, 0},
+                {ST_GRAPHLAP, ACC_GRAPH_TWOPASS, 256, 64, 1, 0}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         plan_problem pr;
         memset(&pr, 0, sizeof pr);
@@ -445,6 +447,11 @@ static void test_builtin(void)
               "built-in plan of %s: %s %d x %d, expected %s %d x %d", pr.stencil,
               access_name[c.access], c.bx, c.zslice, access_name[want[i].a], want[i].bx,
               want[i].zslice);
+        CHECK(c.chasing == want[i].chasing && c.compressed == want[i].compressed,
+              "built-in plan of %s: tables %s %s, expected %s %s", pr.stencil,
+              c.chasing ? "chasing" : "nonchasing", c.compressed ? "compressed" : "uncompressed",
+              want[i].chasing ? "chasing" : "nonchasing",
+              want[i].compressed ? "compressed" : "uncompressed");
         /* pillar run --steps, out of core, each rank and the library run it */
         CHECK(access_table[c.access].iterated, "built-in plan of %s: %s has no iterated runs",
               pr.stencil, access_name[c.access]);

@@ -10,8 +10,14 @@
  * built-in plan refused (so that the search alone, not the defaults, has to find the best). The
  * built-in plan's own time must be within 1.25x of the best.
  *
- * usage: test_tune_replay DIR    (DIR holds the ROW-bench.csv.gz files; read through gzip -dc)
- * Exit 0 when every row holds, 1 otherwise; each row's result on stdout. */
+ * A row whose matrix was measured again after its kernels changed is replayed on the newer one
+ * (NEWER: H200 quick matrices of the lattice's laplap and hdiff, taken after zloop-plain gained
+ * its flat-warp copy, bench/results/2026-11-28-h200-plan-storage/matrix): the built-in plan
+ * chooses among kernels as they are now, and the H100's matrices time zloop-plain as it was.
+ *
+ * usage: test_tune_replay DIR [NEWER]    (the ROW-bench.csv.gz files; read through gzip -dc)
+ * Exit 0 when every row holds, 1 otherwise; each row's result on stdout (with the matrix's
+ * folder where it is NEWER's). */
 #include "grids/grid.h"
 #include "grids/mesh.h"
 #include "include/pillar_tools.h"
@@ -158,8 +164,8 @@ static int measure(const plan_config *c, void *ctx, double *ms)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_tune_replay DIR\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: test_tune_replay DIR [NEWER]\n");
         return 2;
     }
     static const char sph[] = "sha256:1111111111111111111111111111111111111111111111111111111111111111";
@@ -195,7 +201,16 @@ int main(int argc, char **argv)
         r.pr = &p.pr;
         r.ncells = w->ncells;
         char path[512];
-        snprintf(path, sizeof path, "%s/%s-bench.csv.gz", argv[1], w->row);
+        const char *dir = argv[1];
+        if (argc == 3) { /* the newer matrix where there is one */
+            snprintf(path, sizeof path, "%s/%s-bench.csv.gz", argv[2], w->row);
+            FILE *probe = fopen(path, "rb");
+            if (probe) {
+                fclose(probe);
+                dir = argv[2];
+            }
+        }
+        snprintf(path, sizeof path, "%s/%s-bench.csv.gz", dir, w->row);
         if (p.stencil < 0 || load(path, &p.pr, &r) != 0) {
             printf("FAIL %s: cannot read %s\n", w->row, path);
             fails++;
@@ -222,9 +237,10 @@ int main(int argc, char **argv)
             int ok = rc == 0 && got <= 1.05 * best && r.clock <= o.budget_s &&
                      (pass || (dflt > 0 && dflt <= dmax * best));
             printf("%s %-18s %-12s %4d measured in %5.1f s (budget %d): tuned %.4f ms, default "
-                   "%.4f, best %.4f: %.3f / %.3f\n", ok ? "ok  " : "FAIL", w->row,
+                   "%.4f, best %.4f: %.3f / %.3f%s\n", ok ? "ok  " : "FAIL", w->row,
                    pass ? "no built-in" : "", rc == 0 ? res.nrows : 0, r.clock,
-                   PILLAR_TUNE_BUDGET_S, got, dflt, best, got / best, dflt / best);
+                   PILLAR_TUNE_BUDGET_S, got, dflt, best, got / best, dflt / best,
+                   dir == argv[1] ? "" : " (newer matrix)");
             fails += !ok;
             if (rc == 0)
                 tune_result_free(&res);

@@ -25,7 +25,12 @@
  * lattice, 0.508 against 0.563 on the sphere); the table's hdiff rows ("stop 27") predate that.
  * Where the body reads relations a flat warp loads once (REL_FLAT: laplap, hdiff) the same walk
  * with plain loads, zloop-plain, is faster again (same data, the plan's tables: laplap 118.3
- * against 131.0 µs, hdiff 143.5 against 155.4; lap equal, fastwaves 2.4% slower). */
+ * against 131.0 µs, hdiff 143.5 against 155.4; lap equal, fastwaves 2.4% slower). Its tables:
+ * nonchasing and compressed, 128 x 1 x 1, 8 levels a thread, against chasing uncompressed 256,
+ * 16 (H200, `pillar run --runs 20`, bench/results/2026-11-28-h200-plan-storage): lattice z-curve-w
+ * laplap 0.114 against 0.115 ms, hdiff 0.139 both; the lattice in random order 1.311 against
+ * 1.573, 1.335 against 1.611; cubed sphere 6x384² x 64 in file order 0.397 against 0.400,
+ * 0.479 against 0.488. */
 #include "plan_defaults.h"
 
 #include "grids/mesh.h"
@@ -49,13 +54,21 @@ void plan_config_builtin(const plan_problem *pr, int s, int has_coords, long nce
             c->order = MESH_ORDER_ZCURVE;
     } else {
         /* plain loads where the body reads the relations a flat warp loads once (REL_FLAT) */
-        access_t a = stencil_table[s].rels & REL_FLAT ? ACC_ZLOOP_PLAIN : ACC_ZLOOP_SLICED;
+        int flat = (stencil_table[s].rels & REL_FLAT) != 0;
+        access_t a = flat ? ACC_ZLOOP_PLAIN : ACC_ZLOOP_SLICED;
         if (!access_supports(a, (stencil_t)s))
             return;
         c->access = a;
-        c->bx = 256;
         c->by = c->bz = 1;
-        c->zslice = 16;
+        if (flat) { /* every relation's offset of its own: nonchasing, compressed */
+            c->chasing = 0;
+            c->compressed = 1;
+            c->bx = 128;
+            c->zslice = 8;
+        } else {
+            c->bx = 256;
+            c->zslice = 16;
+        }
     }
     if (plan_emulated(pr))
         c->order = LAYOUT_ZCURVE_W;
