@@ -7,6 +7,7 @@
 #   GPU_CHECK_BENCH=0 tools/gpu-check.sh                  no benchmark
 #   GPU_CHECK_CPU=0 tools/gpu-check.sh                    no CPU tests (CI runs them)
 #   GPU_CHECK_TESTS=0 tools/gpu-check.sh                  skip the tests
+#   GPU_CHECK_J=1 tools/gpu-check.sh                      GPU tests one at a time (default 4 at once)
 #   GPU_CHECK_TESTS='R:api_gpu|onchip' tools/gpu-check.sh the tests whose names match (ctest -R)
 #   GPU_CHECK_TESTS=small tools/gpu-check.sh              GPU tests on small grids only (all but
 #                                   gpu_full, persistent and persist_onchip: the engine, out of core, persistent
@@ -84,7 +85,11 @@ if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
     sel=(-L gpu)
     [ "${GPU_CHECK_TESTS:-1}" = small ] && sel=(-L gpu -E '^(gpu_full|persistent|persist_onchip)$')
     [[ "${GPU_CHECK_TESTS:-1}" == R:* ]] && sel=(-R "${GPU_CHECK_TESTS#R:}")
-    step "ctest ${sel[*]}" ctest-gpu.log ctest --test-dir $build "${sel[@]}" --output-on-failure -V
+    # several at once: the tests check bits, not time, and one at a time the small set alone
+    # takes longer than a device call (H200: ooc_gpu, onchip_regular, own_gpu and
+    # persist_onchip_small 2.5-3 minutes each)
+    step "ctest ${sel[*]}" ctest-gpu.log ctest --test-dir $build "${sel[@]}" --output-on-failure \
+        -j "${GPU_CHECK_J:-4}"
     [ "${GPU_CHECK_CPU:-1}" != 0 ] &&
         step "ctest -L cpu" ctest-cpu.log ctest --test-dir $build -L cpu --output-on-failure -j 4
 fi
@@ -271,7 +276,8 @@ onchip_runs() {
 onchip_ncu() { # the on-chip kernels, unstructured (k_onchip) and regular (k_onchip_reg), and the
     # regular host loop's kernel, laplap 512x512x16 z-curve double, one launch each: what limits
     local m=gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed
-    m+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__throughput.avg.pct_of_peak_sustained_active
+    m+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+    m+=,l1tex__throughput.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg
     m+=,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum
     m+=,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active
     m+=,smsp__warps_eligible.avg.per_cycle_active,launch__registers_per_thread,smsp__inst_executed.sum
@@ -288,6 +294,8 @@ onchip_ncu() { # the on-chip kernels, unstructured (k_onchip) and regular (k_onc
             --force-overwrite ./$build/pillar bench --iterated --backend gpu --stencil laplap \
             --levels 16 --layout zcurve --steps 26 --runs 1 --out "$out/onchip-ncu-bench" 2>&1 |
             grep -vE '^==PROF==' || return 1
+        # every figure, one row a kernel (bench/results/2026-11-28-h200-onchip-ncu reads them so)
+        ncu --import "$out/onchip-ncu-$tag.ncu-rep" --page raw --csv >"$out/onchip-ncu-$tag.csv" 2>/dev/null
     done
 }
 [ "${GPU_CHECK_NCU_ONCHIP:-0}" != 0 ] && command -v ncu >/dev/null &&
