@@ -8,8 +8,10 @@
  * the next level loaded ahead or not (and one block of 64 threads, too few for it); blocks owning
  * runs of the order or METIS's parts; pass 1 one row or two a thread at once; double and float. Refusals: another stencil (fastwaves),
  * parts too large, too many
- * cached levels. --small: without the 512 x 512 x 16 runs; --tiny: 12 lattice cases a stencil
- * and precision, for compute-sanitizer racecheck. Exits 77 (skipped) without a device. */
+ * cached levels. laplap also walked over the grid's flat chart (onchip_request.walk) on the
+ * lattices, and that refused on the quad meshes and for the other stencils. --small: without the
+ * 512 x 512 x 16 runs; --tiny: 12 lattice cases a stencil and precision (and 3 walks), for
+ * compute-sanitizer racecheck. Exits 77 (skipped) without a device. */
 #include "check.h"
 #include "graph_meshes.h"
 #include "quad_meshes.h"
@@ -58,7 +60,7 @@ static void cases_of(const problem *pb, const char *what, int sms)
             run_case(pb, 2,
                      (onchip_request){i % 2 ? sms : 3, i / 2 ? 512 : 0, i % 2 ? nz : 1, 1,
                                       i % 2 ? ONCHIP_PARTS_METIS : ONCHIP_PARTS_RUNS,
-                                      i == 1 ? 2 : 1},
+                                      i == 1 ? 2 : 1, 0},
                      what);
         return;
     }
@@ -76,9 +78,40 @@ static void cases_of(const problem *pb, const char *what, int sms)
                     /* the parts: auto, runs of the order and METIS's in turn */
                     run_case(pb, steps[k],
                              (onchip_request){blocks[i], threads, levels[l], pf, (l + k) % 3,
-                                              1 + (i + l) % 2},
+                                              1 + (i + l) % 2, 0},
                              what);
                 }
+}
+
+/* laplap walked over the grid's flat chart (onchip_request.walk): 1, 3 and every SM's blocks,
+ * no level, one and every level cached, 1, 2 and 7 steps. */
+static void walk_cases(const problem *pb, const char *what, int sms)
+{
+    const int blocks[] = {1, 3, sms}, levels[] = {0, 1, -1}, steps[] = {1, 2, 7};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < (tiny ? 1 : 3); k++) {
+            char w[160];
+            snprintf(w, sizeof w, "%s, walk", what);
+            run_case(pb, steps[k], (onchip_request){blocks[i], 0, levels[(i + k) % 3], 1,
+                                                    ONCHIP_PARTS_AUTO, 1, 1},
+                     w);
+        }
+}
+
+/* The walk refused, its message holding `needle`. */
+static void walk_refused(const problem *pb, const char *what, const char *needle)
+{
+    fieldset f = iter_fields_copy(pb);
+    onchip_timing t;
+    char msg[512] = "";
+    perr_saved saved = perr_capture_save();
+    perr_capture(msg, sizeof msg);
+    onchip_request rq = {3, 0, 1, 1, ONCHIP_PARTS_AUTO, 1, 1};
+    int rc = persist_onchip_run(pb, f, 1, &rq, &t);
+    perr_capture_restore(saved);
+    CHECK(rc != 0 && strstr(msg, needle), "%s: the walk %s (%s)", what,
+          rc ? "refused for another reason" : "accepted", msg);
+    iter_fields_free(pb, &f);
 }
 
 static const stencil_t stencils[] = {ST_LAPLAP, ST_HDIFF, ST_LAP};
@@ -101,6 +134,10 @@ static void lattices(int sms, int small)
                 snprintf(what, sizeof what, "%s lattice 37x29x5 %s %s", stencil_table[st].name,
                          layout_name[lays[k]], prec_name(s.prec));
                 cases_of(&pb, what, sms);
+                if (st == ST_LAPLAP)
+                    walk_cases(&pb, what, sms);
+                else
+                    walk_refused(&pb, what, "laplap only");
                 problem_free(&pb);
             }
     if (small)
@@ -113,11 +150,14 @@ static void lattices(int sms, int small)
         return;
     }
     const char *what = "lattice 512x512x16 z-curve double";
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_AUTO, 1}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 0, ONCHIP_PARTS_AUTO, 1}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_METIS, 1}, what);
-    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_RUNS, 2}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_AUTO, 1, 0}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 0, ONCHIP_PARTS_AUTO, 1, 0}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1, 0}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_METIS, 1, 0}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_RUNS, 2, 0}, what);
+    /* the walk over the grid's flat chart (laplap), every level cached and some streamed */
+    run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_AUTO, 1, 1}, what);
+    run_case(&pb, 20, (onchip_request){0, 0, 5, 1, ONCHIP_PARTS_AUTO, 1, 1}, what);
     problem_free(&pb);
 }
 
@@ -143,6 +183,8 @@ static void quads(const char *dir, int sms)
         char what[128];
         snprintf(what, sizeof what, "%s %s %s", stencil_table[st].name, quad_cases[k].name,
                  prec_name(s.prec));
+        if (st == ST_LAPLAP) /* labels that turn: not one flat chart */
+            walk_refused(&pb, what, "not one flat chart");
         if (pb.ug.nhalo == 0 || quad_cases[k].spec.kind == MESH_CUBED_SPHERE)
             cases_of(&pb, what, sms);
         else { /* a bounded patch: its boundary cells lack neighbours the two passes read */
@@ -151,7 +193,7 @@ static void quads(const char *dir, int sms)
             char msg[512] = "";
             perr_saved saved = perr_capture_save();
             perr_capture(msg, sizeof msg);
-            onchip_request rq = {3, 0, 1, 1, ONCHIP_PARTS_AUTO, 1};
+            onchip_request rq = {3, 0, 1, 1, ONCHIP_PARTS_AUTO, 1, 0};
             int rc = persist_onchip_run(&pb, f, 1, &rq, &t);
             perr_capture_restore(saved);
             CHECK(rc == 0 || strstr(msg, "misses its"), "%s: %s", what, msg);
@@ -208,7 +250,7 @@ static void refusals(void)
         fieldset f = iter_fields_copy(&pb);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1,
-                                 &(onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1}, &t) == -1 &&
+                                 &(onchip_request){0, 0, 0, 1, ONCHIP_PARTS_AUTO, 1, 0}, &t) == -1 &&
                   strstr(msg, "laplap, hdiff, lap and graphlap only"),
               "fastwaves refused: '%s'", msg);
         iter_fields_free(&pb, &f);
@@ -219,12 +261,12 @@ static void refusals(void)
         fieldset f = iter_fields_copy(&pb);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1,
-                                 &(onchip_request){4, 0, 64, 1, ONCHIP_PARTS_AUTO, 1}, &t) == -1 &&
+                                 &(onchip_request){4, 0, 64, 1, ONCHIP_PARTS_AUTO, 1, 0}, &t) == -1 &&
                   strstr(msg, "cannot all be resident"),
               "64 cached levels of 22,000 cells a block refused: '%s'", msg);
         msg[0] = 0;
         CHECK(persist_onchip_run(&pb, f, 1,
-                                 &(onchip_request){1, 0, 0, 1, ONCHIP_PARTS_AUTO, 1}, &t) == -1 &&
+                                 &(onchip_request){1, 0, 0, 1, ONCHIP_PARTS_AUTO, 1, 0}, &t) == -1 &&
                   strstr(msg, "16-bit"),
               "one block of 87,616 cells refused: '%s'", msg);
         iter_fields_free(&pb, &f);

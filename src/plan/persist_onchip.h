@@ -21,6 +21,11 @@ typedef struct {
     int rows;     /* rows of pass 1 a thread computes at once: 2 asks for the kernel that issues
                    * two rows' loads together (an experiment; with prefetch, up to 1024 threads);
                    * else 1 */
+    int walk;     /* 1: laplap only, where the grid's inner cells form one flat chart
+                   * (src/plan/onchip_chart.h): the regular twin's walk (access/onchip_walk.cu)
+                   * over the chart, reading and writing the grid's cells through its map
+                   * (persist_onchip_run only; blocks and levels as asked, the rest the walk's
+                   * own; asked for only, not yet the default); 0: the parts */
 } onchip_request;
 
 enum { ONCHIP_PARTS_AUTO, ONCHIP_PARTS_RUNS, ONCHIP_PARTS_METIS };
@@ -42,8 +47,9 @@ typedef struct {
  * cooperative launch on the current device. Returns 0 with t filled, or -1 with a message,
  * nothing changed: another stencil, steps < 1, a device without cooperative launches, parts the
  * 16-bit slots cannot number, an own entry (laplap, hdiff: or ring-1 entry) without its four neighbours
- * (a boundary the body cannot read), levels or blocks that do not fit. A failed CUDA
- * call raises FAULT_DEVICE. */
+ * (a boundary the body cannot read), levels or blocks that do not fit; with r->walk, another
+ * stencil than laplap or a grid that is not one flat chart (the message says where). A failed
+ * CUDA call raises FAULT_DEVICE. With r->walk, t's metis and predicted_s are 0 and its rows 1. */
 int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
                        onchip_timing *t);
 

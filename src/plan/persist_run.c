@@ -10,8 +10,8 @@ onchip_request persist_onchip_request(const persist_request *r)
                          r->levels == PERSIST_LEVELS_MODEL  ? -1
                          : r->levels == PERSIST_LEVELS_NONE ? 0
                                                             : r->levels,
-                         1, ONCHIP_PARTS_AUTO, 1}; /* METIS's parts where their rings are
-                                                    * smaller (persist_onchip.h) */
+                         1, ONCHIP_PARTS_AUTO, 1, 0}; /* METIS's parts where their rings are
+                                                       * smaller (persist_onchip.h) */
     return oq;
 }
 

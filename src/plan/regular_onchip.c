@@ -84,6 +84,11 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
              stencil_table[st].name, rq->cols ? ", columns" : "");
         return -1;
     }
+    if (rq->chart && (!rq->walk || rg != &rq->chart->rg)) {
+        perr("regular on-chip run: a chart of an unstructured grid is walked only, as its own "
+             "regular grid");
+        return -1;
+    }
     int fit = rq->walk ? walk_layout(rg, nz, blocks > 0 ? blocks : sms, es, (size_t)smem_max, &A,
                                      &nblocks, &threads)
                        : onchip_reg_layout(rg->nx - 2 * rg->halo, rg->ny - 2 * rg->halo, r,
@@ -120,7 +125,7 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
         pf = 1;
     }
     if (rq->walk)
-        fn = onchip_walk_kernels[prec];
+        fn = onchip_walk_kernels[prec][rq->chart != NULL];
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     int per_sm = smem <= (size_t)smem_max ? gpu_blocks_per_sm(fn, threads, smem) : 0;
     if (smem > (size_t)smem_max || (long)per_sm * sms < nblocks) {
@@ -136,6 +141,11 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
     /* the export buffers start with every cell's value at the cached levels (levels <= nz: at
      * most the field) */
     void *xb[2] = {gpu_upload(f.p[0], xbytes), gpu_upload(f.p[0], xbytes)};
+    /* a chart: its cells' places in the fields (the grid's layout: rg's zstride and len) */
+    void *d_cells = rq->chart ? gpu_upload(rq->chart->cells, sizeof(int32_t) * (size_t)rg->nx *
+                                                                 (size_t)rg->ny)
+                              : NULL;
+    A.cells = d_cells;
     A.state = d_state;
     A.other = d_other;
     A.xb0 = xb[0];
@@ -159,6 +169,7 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
     CK(cudaFree(d_coeff));
     CK(cudaFree(xb[0]));
     CK(cudaFree(xb[1]));
+    CK(cudaFree(d_cells));
     if (rc != 0)
         return -1;
     *t = (regular_timing){.blocks = nblocks, .threads = threads, .levels = A.levels, .tx = A.tx,

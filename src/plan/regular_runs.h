@@ -11,6 +11,7 @@
 
 #include "access/access.h"
 #include "grids/grid.h"
+#include "src/plan/onchip_chart.h"
 #include "stencils/stencil.h"
 
 typedef struct {
@@ -35,6 +36,9 @@ typedef struct {
                    * at most, the launch takes what its columns need) */
     int walk;     /* 1: laplap's walk variant (access/onchip_regular.h; threads: the launch
                    * takes what its tiles need) */
+    const onchip_chart *chart; /* the walk only: NULL, or rg is chart->rg and f holds the
+                                * unstructured grid's fields, whose cell at (x, y) of rg is
+                                * chart->cells[x + y ystride] (src/plan/onchip_chart.h) */
 } regular_request;
 
 /* Advances the state of f (host fields of grid rg, the stencil's inputs in its order: the state
@@ -43,7 +47,8 @@ typedef struct {
  * nothing changed: another stencil, a halo narrower than the stencil's radius, a device without
  * cooperative launches, threads not a multiple of 32 up to ONCHIP_REG_THREADS, tiles or levels
  * that do not fit; the walk for another stencil than laplap, with the columns, or with more
- * strips than a block has warps. A failed CUDA call raises FAULT_DEVICE. */
+ * strips than a block has warps; a chart not walked, or with another grid than its own. A failed
+ * CUDA call raises FAULT_DEVICE. */
 int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f, int steps,
                        const regular_request *r, regular_timing *t);
 
