@@ -56,7 +56,7 @@ template <typename T, bool MAP> struct walk_ptr {
     /* the value k places on */
     __device__ __forceinline__ T *at(int k) const
     {
-        return MAP ? g + __ldg(cells + i + k) : g + k;
+        return g + walk_at<MAP>(cells, MAP ? i + k : k);
     }
     __device__ __forceinline__ void next(int ys)
     {

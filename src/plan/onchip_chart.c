@@ -101,16 +101,12 @@ int onchip_chart_build(const ugrid *g, onchip_chart *c, char *why, size_t n)
             if (cx[s] == UNSET)
                 continue; /* a halo cell no relation reaches */
             const int x = cx[s] - x0 + R, y = cy[s] - y0 + R;
-            const int32_t *at = &c->cells[(size_t)x + (size_t)y * (size_t)rg->ystride];
-            if (s < h && x >= R && x < R + nxi && y >= R && y < R + nyi) {
-                snprintf(why, n, "halo cell %d lies among the inner cells, at (%d, %d)", s,
-                         cx[s], cy[s]);
-                bad = 1;
-            } else if (*at >= 0) {
+            int32_t *at = &c->cells[(size_t)x + (size_t)y * (size_t)rg->ystride];
+            if (*at >= 0) { /* two cells at one place (a halo cell among the inner ones too) */
                 snprintf(why, n, "cells %d and %d share the place (%d, %d)", *at, s, cx[s], cy[s]);
                 bad = 1;
             } else
-                c->cells[(size_t)x + (size_t)y * (size_t)rg->ystride] = s;
+                *at = s;
         }
         for (size_t i = 0; i < places && !bad; i++)
             if (c->cells[i] < 0)
