@@ -35,9 +35,6 @@ typedef struct {
     int tx, ty, tiles_x; /* a tile's extents; tiles a row of tiles */
     int nz, steps, levels; /* levels computed; steps; cached levels */
     int strips, wl;      /* the walk variant: strips a tile, warps a strip (levels at once) */
-    const int32_t *cells; /* the walk variant only: NULL, or the fields are an unstructured grid's
-                           * and cell (x, y) of a level is at cells[a + x + y ys] of it (a flat
-                           * chart of the grid, src/plan/onchip_chart.h) */
 } onchip_reg_params;
 
 /* Shared memory (bytes) of a block for values of es bytes: the cached levels (tx x ty a level),
@@ -70,16 +67,24 @@ extern const void *const onchip_reg_kernels[3][2][2];
 #define ONCHIP_COLS_VARIANTS 2
 extern const void *const onchip_cols_kernels[3][2][ONCHIP_COLS_VARIANTS];
 extern const int onchip_cols_k[ONCHIP_COLS_VARIANTS];
-/* onchip_walk_kernels[precision][mapped]: laplap's walk variant (onchip_walk.cu): a block's tile is
+/* onchip_walk_kernels[precision]: laplap's walk variant (onchip_walk.cu): a block's tile is
  * p.strips strips of ONCHIP_WALK_W columns (tx = strips x ONCHIP_WALK_W), a warp walks one strip
  * at one level along its rows, two columns a lane (levels z, z + wl, ...: blocks of
  * 32 x strips x wl threads, at most ONCHIP_WALK_THREADS), no barrier but the grid's; a cached
  * level's own cells stay in shared memory (onchip_walk_smem), rows loaded ONCHIP_WALK_AHEAD
- * ahead; mapped 1: through p.cells. */
+ * ahead. */
 #define ONCHIP_WALK_W 60
 #define ONCHIP_WALK_AHEAD 4
 #define ONCHIP_WALK_THREADS 512
-extern const void *const onchip_walk_kernels[2][2];
+extern const void *const onchip_walk_kernels[2];
+/* Copies `levels` levels between an unstructured grid's field f (plane cell c of level z at
+ * c + z fzs) and a regular grid's field lat (place (x, y) of level z at a + x + y ys + z lzs)
+ * through a chart of nx x ny places, cells[x + y nx] the grid's cell at place (x, y)
+ * (src/plan/onchip_chart.h), on the default stream, not waited for: to_lattice 1 fills every
+ * place of lat; 0 writes back into f the inner places only (a halo of `halo` places on each side
+ * left out). Precision 0 double, 1 float (precision_t). Returns the launch's cudaError_t. */
+int onchip_chart_copy(int prec, void *lat, void *f, const int32_t *cells, int nx, int ny, int halo,
+                      int a, int ys, long lzs, long fzs, int levels, int to_lattice);
 #ifdef __cplusplus
 }
 #endif

@@ -18,13 +18,7 @@
  *     ahead, so the export buffer's loads fly while the window computes.
  * Same arithmetic as k_onchip_reg (LAPLAP_COMBINE in the same order), same exports (the own
  * cells within 2 of the strip's edge), so the state equals the CPU iteration bit for bit
- * (tests/test_onchip_regular.c).
- *
- * MAP: the fields are an unstructured grid's and cell (x, y) of a level is at p.cells[a + x +
- * y ys] of it (a flat chart of the grid, src/plan/onchip_chart.h): every place of a level below
- * is that look-up of the regular place (walk_at). The neighbours are then the chart's, which are
- * the grid's own W, E, S and N where the chart is flat, so the state equals the grid's CPU
- * iteration bit for bit (tests/test_persist_onchip.c). */
+ * (tests/test_onchip_regular.c). */
 #include "onchip_regular.h"
 #include "persist_onchip.h"
 
@@ -35,37 +29,6 @@
 #include <cooperative_groups.h>
 
 namespace cg = cooperative_groups;
-
-/* Where regular place i of a level is: i itself, or the chart's cell there (MAP). */
-template <bool MAP>
-__device__ __forceinline__ long walk_at(const int32_t *cells, long i)
-{
-    return MAP ? (long)__ldg(cells + i) : i;
-}
-
-/* A lane's place in a level as the walk moves it a row at a time: a pointer (regular: the code
- * the walk had before charts) or a regular place looked up in the chart (MAP). */
-template <typename T, bool MAP> struct walk_ptr {
-    T *g;
-    long i;
-    const int32_t *cells;
-    __device__ walk_ptr(T *level, long place, const int32_t *c)
-        : g(MAP ? level : level + place), i(place), cells(c)
-    {
-    }
-    /* the value k places on */
-    __device__ __forceinline__ T *at(int k) const
-    {
-        return g + walk_at<MAP>(cells, MAP ? i + k : k);
-    }
-    __device__ __forceinline__ void next(int ys)
-    {
-        if (MAP)
-            i += ys;
-        else
-            g += ys;
-    }
-};
 
 /* A lane's two columns a and b of a strip (a = 2 lane - 2, b = a + 1; own: within the strip's
  * sw columns), where it reads them (ga, gb: row 0 at level 0, clamped into the strip's ring for
@@ -88,22 +51,21 @@ struct walk_lane {
     }
 };
 
-/* One level of a strip, walked (see above). gp: the level in the export buffer (a cached level)
- * or the state; g0: the strip's row 0, column 0 there (a regular place: walk_at); sp: this lane's
- * column a of row 0 in shared memory (CACHED only); wp: the level where the new values go (the
- * export buffer or the other state); n = th + 4 rows. */
-template <typename T, int D, bool CACHED, bool MAP>
-__device__ __forceinline__ void walk_level(const T *gp, long g0, T *sp, T *wp, int n, int th,
-                                           int ys, const walk_lane &L, const int32_t *cells)
+/* One level of a strip, walked (see above). gp: the level's row 0, column 0 of the strip in the
+ * export buffer (a cached level) or the state; sp: this lane's column a of row 0 in shared memory
+ * (CACHED only); wp: row 0, column 0 where the new values go (the export buffer or the other
+ * state); n = th + 4 rows. */
+template <typename T, int D, bool CACHED>
+__device__ __forceinline__ void walk_level(const T *gp, T *sp, T *wp, int n, int th, int ys,
+                                           const walk_lane &L)
 {
     static_assert(D == 4, "the window's first four rows fill the D rows loaded ahead");
     constexpr int R = 2, W = ONCHIP_WALK_W;
     constexpr unsigned ALL = 0xffffffffu;
-    /* the loads' places, row kl - 2, and the stores', row k - 4 */
-    walk_ptr<const T, MAP> pa(gp, g0 + L.ga - R * ys, cells), pb(gp, g0 + L.gb - R * ys, cells);
-    walk_ptr<T, MAP> op(wp, g0 + L.wa, cells);
+    const T *pa = gp + L.ga - R * ys, *pb = gp + L.gb - R * ys; /* row kl - 2 */
     const T *lp = sp - R * W; /* the shared load pointer, row kl - 2 */
     T *cp = sp;               /* the shared store pointer, row k - 4 */
+    T *op = wp + L.wa;        /* the store pointer, row k - 4 */
     int kl = 0;               /* the next row to load */
     auto load = [&](T &a, T &b) {
         if (CACHED) {
@@ -112,18 +74,18 @@ __device__ __forceinline__ void walk_level(const T *gp, long g0, T *sp, T *wp, i
             if (ia)
                 a = lp[0];
             else
-                a = reg_fresh(pa.at(0));
+                a = reg_fresh(pa);
             if (ib)
                 b = lp[1];
             else
-                b = reg_fresh(pb.at(0));
+                b = reg_fresh(pb);
             lp += W;
         } else {
-            a = reg_fresh(pa.at(0));
-            b = reg_fresh(pb.at(0));
+            a = reg_fresh(pa);
+            b = reg_fresh(pb);
         }
-        pa.next(ys);
-        pb.next(ys);
+        pa += ys;
+        pb += ys;
         kl++;
     };
     T qa[D], qb[D];
@@ -153,17 +115,17 @@ __device__ __forceinline__ void walk_level(const T *gp, long g0, T *sp, T *wp, i
             if (L.own_b)
                 cp[1] = out_b;
             if (L.own_a && (L.edge_a || redge))
-                *op.at(0) = out_a;
+                op[0] = out_a;
             if (L.own_b && (L.edge_b || redge))
-                *op.at(1) = out_b;
+                op[1] = out_b;
             cp += W;
         } else {
             if (L.own_a)
-                *op.at(0) = out_a;
+                op[0] = out_a;
             if (L.own_b)
-                *op.at(1) = out_b;
+                op[1] = out_b;
         }
-        op.next(ys);
+        op += ys;
         va_a = vb_a;
         va_b = vb_b;
         vb_a = vc_a;
@@ -215,7 +177,7 @@ __device__ __forceinline__ void walk_level(const T *gp, long g0, T *sp, T *wp, i
             step(qa[d], qb[d], k + d);
 }
 
-template <typename T, int D, bool MAP>
+template <typename T, int D>
 __global__ void __launch_bounds__(ONCHIP_WALK_THREADS, 1) k_onchip_walk(onchip_reg_params p)
 {
     constexpr int R = 2, W = ONCHIP_WALK_W;
@@ -238,18 +200,17 @@ __global__ void __launch_bounds__(ONCHIP_WALK_THREADS, 1) k_onchip_walk(onchip_r
             for (int c = 2 * lane - 2; c < 2 * lane; c++)
                 if (c >= 0 && c < sw)
                     mine[z * slab + (size_t)i * W + c] =
-                        ((const T *)p.state)[z * zs + walk_at<MAP>(p.cells, g0 + (long)i * ys + c)];
+                        ((const T *)p.state)[z * zs + g0 + (long)i * ys + c];
     for (int t = 0; t < p.steps; t++) {
         const onchip_parity<T> q(t, p.state, p.other, p.xb0, p.xb1);
         if (n > 0) /* else a strip past the grid: only the barriers */
             for (int z = lz; z < p.nz; z += p.wl) {
-                const long at = z * zs;
+                const long at = z * zs + g0;
                 if (z < p.levels)
-                    walk_level<T, D, true, MAP>(q.xin + at, g0, mine + z * slab + max(L.ca, 0),
-                                                q.xout + at, n, th, ys, L, p.cells);
+                    walk_level<T, D, true>(q.xin + at, mine + z * slab + max(L.ca, 0),
+                                           q.xout + at, n, th, ys, L);
                 else
-                    walk_level<T, D, false, MAP>(q.cur + at, g0, NULL, q.nxt + at, n, th, ys, L,
-                                                 p.cells);
+                    walk_level<T, D, false>(q.cur + at, NULL, q.nxt + at, n, th, ys, L);
             }
         if (t + 1 < p.steps)
             grid.sync();
@@ -259,14 +220,43 @@ __global__ void __launch_bounds__(ONCHIP_WALK_THREADS, 1) k_onchip_walk(onchip_r
         for (int i = 0; i < th; i++)
             for (int c = 2 * lane - 2; c < 2 * lane; c++)
                 if (c >= 0 && c < sw)
-                    res[z * zs + walk_at<MAP>(p.cells, g0 + (long)i * ys + c)] =
-                        mine[z * slab + (size_t)i * W + c];
+                    res[z * zs + g0 + (long)i * ys + c] = mine[z * slab + (size_t)i * W + c];
+}
+
+/* Place i of a level (x = i % nx, y = i / nx) between the chart's lattice and the grid's cells
+ * (onchip_chart_copy). */
+template <typename T>
+__global__ void k_chart_copy(T *lat, T *f, const int32_t *cells, int nx, int ny, int halo, int a,
+                             int ys, long lzs, long fzs, int to_lattice)
+{
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x, z = blockIdx.y;
+    if (i >= (long)nx * ny)
+        return;
+    const int x = (int)(i % nx), y = (int)(i / nx);
+    const long l = a + x + (long)y * ys + z * lzs, g = cells[i] + z * fzs;
+    if (to_lattice)
+        lat[l] = f[g];
+    else if (x >= halo && x < nx - halo && y >= halo && y < ny - halo)
+        f[g] = lat[l];
 }
 
 extern "C" {
-const void *const onchip_walk_kernels[2][2] = {
-    {(const void *)k_onchip_walk<double, ONCHIP_WALK_AHEAD, false>,
-     (const void *)k_onchip_walk<double, ONCHIP_WALK_AHEAD, true>},
-    {(const void *)k_onchip_walk<float, ONCHIP_WALK_AHEAD, false>,
-     (const void *)k_onchip_walk<float, ONCHIP_WALK_AHEAD, true>}};
+int onchip_chart_copy(int prec, void *lat, void *f, const int32_t *cells, int nx, int ny, int halo,
+                      int a, int ys, long lzs, long fzs, int levels, int to_lattice)
+{
+    const long places = (long)nx * ny;
+    const dim3 grid((unsigned)((places + 255) / 256), (unsigned)levels);
+    if (places > 0 && levels > 0) {
+        if (prec == 0)
+            k_chart_copy<double><<<grid, 256>>>((double *)lat, (double *)f, cells, nx, ny, halo,
+                                                a, ys, lzs, fzs, to_lattice);
+        else
+            k_chart_copy<float><<<grid, 256>>>((float *)lat, (float *)f, cells, nx, ny, halo, a,
+                                               ys, lzs, fzs, to_lattice);
+    }
+    return (int)cudaGetLastError();
+}
+
+const void *const onchip_walk_kernels[2] = {(const void *)k_onchip_walk<double, ONCHIP_WALK_AHEAD>,
+                                            (const void *)k_onchip_walk<float, ONCHIP_WALK_AHEAD>};
 }

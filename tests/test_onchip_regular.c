@@ -45,7 +45,7 @@ static void run_case(const problem *pb, int steps, int loop, int levels, int blo
                                      0, 0, &t)
                   : regular_onchip_run(pb->s.stencil, pb->s.prec, &rg, reg, steps,
                                        &(regular_request){levels, blocks, threads, prefetch, cols,
-                                                           walk, NULL}, &t);
+                                                           walk}, &t);
     perr_capture_restore(saved);
     CHECK(rc == 0, "%s: %s, %d steps, %d levels, %d blocks: refused: %s", what,
           loop ? "host loop" : "on chip", steps, levels, blocks, msg);
@@ -125,8 +125,8 @@ static void refusals(void)
     memset(f.p[0], 0, sizeof(double) * rg.len);
     memset(f.p[1], 0, sizeof(double) * rg.len);
     regular_timing t;
-    regular_request rq = {-1, 0, 0, 1, 0, 0, NULL}, one = {-1, 1, 0, 1, 0, 0, NULL};
-    regular_request odd = {-1, 0, 100, 1, 0, 0, NULL}, wide = {-1, 1, 0, 1, 1, 0, NULL};
+    regular_request rq = {-1, 0, 0, 1, 0, 0}, one = {-1, 1, 0, 1, 0, 0};
+    regular_request odd = {-1, 0, 100, 1, 0, 0}, wide = {-1, 1, 0, 1, 1, 0};
     msg[0] = 0;
     CHECK(regular_onchip_run(ST_FASTWAVES, PREC_DOUBLE, &rg, f, 2, &rq, &t) == -1 &&
               strstr(msg, "fastwaves"), "fastwaves refused: '%s'", msg);
@@ -154,7 +154,7 @@ static void refusals(void)
               strstr(msg, "204 columns of 14 rows"), "one tile of 200x10 in columns refused: '%s'",
           msg);
     /* the walk variant: laplap only; at most 16 strips of 60 columns a block */
-    regular_request walk_hdiff = {-1, 0, 0, 1, 0, 1, NULL}, walk_one = {-1, 1, 0, 1, 0, 1, NULL};
+    regular_request walk_hdiff = {-1, 0, 0, 1, 0, 1}, walk_one = {-1, 1, 0, 1, 0, 1};
     rgrid r2 = rgrid_make(20, 20, 3, 2, 8);
     double *f2[2] = {field_alloc(PREC_DOUBLE, r2.len), field_alloc(PREC_DOUBLE, r2.len)};
     memset(f2[0], 0, sizeof(double) * r2.len);

@@ -8,7 +8,8 @@
  * the next level loaded ahead or not (and one block of 64 threads, too few for it); blocks owning
  * runs of the order or METIS's parts; pass 1 one row or two a thread at once; double and float. Refusals: another stencil (fastwaves),
  * parts too large, too many
- * cached levels. laplap also walked over the grid's flat chart (onchip_request.walk) on the
+ * cached levels. laplap also walked over the grid's flat chart (onchip_request.walk: on, and auto
+ * picking it) on the
  * lattices, and that refused on the quad meshes and for the other stencils. --small: without the
  * 512 x 512 x 16 runs; --tiny: 12 lattice cases a stencil and precision (and 3 walks), for
  * compute-sanitizer racecheck. Exits 77 (skipped) without a device. */
@@ -26,8 +27,10 @@
 
 static long runs;
 
-/* Runs pb's stencil `steps` steps on chip with request r; compares with the CPU. */
-static void run_case(const problem *pb, int steps, onchip_request r, const char *what)
+/* Runs pb's stencil `steps` steps on chip with request r; compares with the CPU, and checks that
+ * the walk ran where r asked for it and not where r asked for the parts. Returns t.walk, or -1
+ * where the run was refused. */
+static int run_case(const problem *pb, int steps, onchip_request r, const char *what)
 {
     fieldset ref = iter_fields_copy(pb), gpu = iter_fields_copy(pb);
     iter_run_incore(pb, ref, steps);
@@ -43,11 +46,15 @@ static void run_case(const problem *pb, int steps, onchip_request r, const char 
         long bad = iter_state_differ(pb, ref, gpu, NULL);
         CHECK(bad == 0, "%s: %d steps on %d blocks x %d threads (%s), %d levels cached, prefetch "
               "%d, %d row(s) at once: %ld points differ", what, steps, t.blocks, t.threads,
-              t.metis ? "METIS's parts" : "runs", t.levels, t.prefetch, t.rows, bad);
+              t.walk ? "the walk" : t.metis ? "METIS's parts" : "runs", t.levels, t.prefetch,
+              t.rows, bad);
+        CHECK(r.walk == ONCHIP_WALK_AUTO || t.walk == (r.walk == ONCHIP_WALK_ON),
+              "%s: the walk %s", what, t.walk ? "ran where the parts were asked for" : "did not run");
         runs++;
     }
     iter_fields_free(pb, &ref);
     iter_fields_free(pb, &gpu);
+    return rc == 0 ? t.walk : -1;
 }
 
 static int tiny; /* --tiny: a few cases (for compute-sanitizer's slow tools) */
@@ -158,6 +165,9 @@ static void lattices(int sms, int small)
     /* the walk over the grid's flat chart (laplap), every level cached and some streamed */
     run_case(&pb, 20, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_AUTO, 1, 1}, what);
     run_case(&pb, 20, (onchip_request){0, 0, 5, 1, ONCHIP_PARTS_AUTO, 1, 1}, what);
+    /* auto (what --persistent on and the library ask for): the walk on a flat chart */
+    CHECK(run_case(&pb, 3, (onchip_request){0, 0, -1, 1, ONCHIP_PARTS_AUTO, 1, ONCHIP_WALK_AUTO},
+                   what) == 1, "%s: auto did not walk the flat chart", what);
     problem_free(&pb);
 }
 
@@ -183,8 +193,14 @@ static void quads(const char *dir, int sms)
         char what[128];
         snprintf(what, sizeof what, "%s %s %s", stencil_table[st].name, quad_cases[k].name,
                  prec_name(s.prec));
-        if (st == ST_LAPLAP) /* labels that turn: not one flat chart */
+        if (st == ST_LAPLAP) { /* labels that turn: not one flat chart; auto takes the parts */
             walk_refused(&pb, what, "not one flat chart");
+            if (pb.ug.nhalo == 0 || quad_cases[k].spec.kind == MESH_CUBED_SPHERE)
+                CHECK(run_case(&pb, 2, (onchip_request){3, 0, 1, 1, ONCHIP_PARTS_AUTO, 1,
+                                                        ONCHIP_WALK_AUTO},
+                               what) == 0,
+                      "%s: auto walked a grid that is not one flat chart", what);
+        }
         if (pb.ug.nhalo == 0 || quad_cases[k].spec.kind == MESH_CUBED_SPHERE)
             cases_of(&pb, what, sms);
         else { /* a bounded patch: its boundary cells lack neighbours the two passes read */

@@ -46,6 +46,14 @@ int gpu_coop_limits(int *sms, int *smem_max);
 double gpu_coop_launch_timed(const char *who, const void *fn, int blocks, int threads, void **args,
                              size_t smem);
 
+/* Work on the default stream timed with events: gpu_span_begin records its start, gpu_span_end
+ * its end, waits for it and returns the seconds between (the events freed). */
+typedef struct {
+    cudaEvent_t e0, e1;
+} gpu_span;
+void gpu_span_begin(gpu_span *s);
+double gpu_span_end(gpu_span *s);
+
 /* Blocks of `threads` threads and `smem` bytes of dynamic shared memory of kernel fn that one SM
  * holds at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor); 0 where it cannot say. A
  * cooperative launch needs all its blocks resident. */

@@ -365,25 +365,36 @@ int gpu_coop_limits(int *sms, int *smem_max)
 double gpu_coop_launch_timed(const char *who, const void *fn, int blocks, int threads, void **args,
                              size_t smem)
 {
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    CK(cudaEventRecord(e0, 0));
+    gpu_span sp;
+    gpu_span_begin(&sp);
     cudaError_t e = cudaLaunchCooperativeKernel(fn, (dim3){(unsigned)blocks, 1, 1},
                                                 (dim3){(unsigned)threads, 1, 1}, args, smem, 0);
-    CK(cudaEventRecord(e1, 0));
     if (e != cudaSuccess) {
         cudaGetLastError();
         perr("%s: the cooperative launch of %d blocks x %d threads was refused: %s", who, blocks,
              threads, cudaGetErrorString(e));
     }
-    CK(cudaEventSynchronize(e1));
+    double secs = gpu_span_end(&sp);
     CK(cudaGetLastError());
+    return e == cudaSuccess ? secs : -1;
+}
+
+void gpu_span_begin(gpu_span *s)
+{
+    CK(cudaEventCreate(&s->e0));
+    CK(cudaEventCreate(&s->e1));
+    CK(cudaEventRecord(s->e0, 0));
+}
+
+double gpu_span_end(gpu_span *s)
+{
+    CK(cudaEventRecord(s->e1, 0));
+    CK(cudaEventSynchronize(s->e1));
     float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    CK(cudaEventDestroy(e0));
-    CK(cudaEventDestroy(e1));
-    return e == cudaSuccess ? ms * 1e-3 : -1;
+    CK(cudaEventElapsedTime(&ms, s->e0, s->e1));
+    CK(cudaEventDestroy(s->e0));
+    CK(cudaEventDestroy(s->e1));
+    return ms * 1e-3;
 }
 
 int gpu_blocks_per_sm(const void *fn, int threads, size_t smem)

@@ -83,17 +83,10 @@ int onchip_chart_build(const ugrid *g, onchip_chart *c, char *why, size_t n)
         bad = 1;
     }
     if (!bad) {
-        const int nxi = x1 - x0 + 1, nyi = y1 - y0 + 1, R = 2;
-        rgrid *rg = &c->rg;
-        rg->nx = nxi + 2 * R;
-        rg->ny = nyi + 2 * R;
-        rg->nz = g->nz;
-        rg->halo = R;
-        rg->a = 0;
-        rg->ystride = rg->nx;
-        rg->zstride = g->zstride;
-        rg->len = g->len;
-        const size_t places = (size_t)rg->nx * (size_t)rg->ny;
+        const int R = ONCHIP_CHART_HALO;
+        c->nx = x1 - x0 + 1 + 2 * R;
+        c->ny = y1 - y0 + 1 + 2 * R;
+        const size_t places = (size_t)c->nx * (size_t)c->ny;
         c->cells = xalloc(sizeof(int32_t) * places);
         for (size_t i = 0; i < places; i++)
             c->cells[i] = -1;
@@ -101,7 +94,7 @@ int onchip_chart_build(const ugrid *g, onchip_chart *c, char *why, size_t n)
             if (cx[s] == UNSET)
                 continue; /* a halo cell no relation reaches */
             const int x = cx[s] - x0 + R, y = cy[s] - y0 + R;
-            int32_t *at = &c->cells[(size_t)x + (size_t)y * (size_t)rg->ystride];
+            int32_t *at = &c->cells[(size_t)x + (size_t)y * (size_t)c->nx];
             if (*at >= 0) { /* two cells at one place (a halo cell among the inner ones too) */
                 snprintf(why, n, "cells %d and %d share the place (%d, %d)", *at, s, cx[s], cy[s]);
                 bad = 1;

@@ -19,11 +19,13 @@
 #include <stdint.h>
 
 typedef struct {
-    rgrid rg;       /* the chart as a regular grid: the inner rectangle and a halo of 2 cells (the
-                     * relations' reach), a = 0, ystride = nx, the grid's nz, zstride and len */
-    int32_t *cells; /* cells[x + y * rg.ystride]: the grid's plane cell at (x, y) of rg; a place
-                     * no relation reaches (a corner of the halo) holds the first inner cell */
+    int nx, ny;     /* the chart's places: the inner rectangle and a halo of ONCHIP_CHART_HALO
+                     * places on each side (the relations' reach) */
+    int32_t *cells; /* cells[x + y * nx]: the grid's plane cell at place (x, y); a place no
+                     * relation reaches (a corner of the halo) holds the first inner cell */
 } onchip_chart;
+
+#define ONCHIP_CHART_HALO 2
 
 /* Builds g's chart into c. 0: g is one flat chart; 1: it is not, and why (n bytes) says where
  * (the cell and what fails); c is then empty. */

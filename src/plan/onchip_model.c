@@ -74,6 +74,15 @@ double onchip_host_step(int s, long points, int nz, size_t es, int sms, const on
     return d->t_launch_s + nz * max2(l1, mem);
 }
 
+double onchip_walk_step(long points, int nz, int levels, size_t es, int sms,
+                        const onchip_device *d)
+{
+    double chip = (double)points * ONCHIP_WALK_CLOCKS / ((sms > 0 ? sms : 1) * d->clock_hz);
+    double mem = (double)points * 2.0 * (double)es / (d->dram_bps * d->eta_dram);
+    int cached = levels < nz ? levels : nz;
+    return d->t_bar_s + nz * chip + (nz - cached) * mem;
+}
+
 int onchip_reg_layout(int nxi, int nyi, int r, int blocks, size_t es, size_t avail, int nz,
                       onchip_reg_params *p, int *nblocks)
 {

@@ -69,6 +69,18 @@ int onchip_layout(const persist_parts *P, int s, size_t es, size_t avail, int nz
  * towards the host loop. */
 double onchip_host_step(int s, long points, int nz, size_t es, int sms, const onchip_device *d);
 
+/* The prediction of one step of laplap's walk (access/onchip_walk.cu, src/plan/onchip_walk.h)
+ * over `points` inner cells a level and nz levels, the lowest `levels` of them in shared memory,
+ * values of es bytes, on `sms` SMs: a grid barrier plus, each cached level, its points at
+ * ONCHIP_WALK_CLOCKS clocks a point and SM, and each streamed level the same plus its DRAM
+ * traffic (the state read and written once at eta_dram): the walk's loads of a streamed level
+ * wait on the rows it computes, so the two add. Fitted on the H200 (1.98 GHz, 4.8 TB/s) at
+ * 512x512 x 16 and x 64 (bench/results/2026-11-29-h200-onchip-walk-chart: 15.9 and 106.1 us; the
+ * model there 18.1 and 103.6). */
+#define ONCHIP_WALK_CLOCKS 0.75
+double onchip_walk_step(long points, int nz, int levels, size_t es, int sms,
+                        const onchip_device *d);
+
 /* The tiles of the regular twin's launch (access/onchip_regular.h) over nxi x nyi inner cells
  * for a stencil of radius r (1 or 2) with at most `blocks` blocks, values of es bytes and
  * `avail` bytes of shared memory a block, into p's tx, ty and tiles_x: of the tilings of

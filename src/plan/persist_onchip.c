@@ -4,6 +4,7 @@
 
 #include "onchip_chart.h"
 #include "onchip_model.h"
+#include "onchip_walk.h"
 #include "persist_parts.h"
 #include "regular_runs.h"
 
@@ -151,9 +152,51 @@ static int shape_make(const problem *pb, const onchip_request *r, onchip_shape *
     return 0;
 }
 
+/* Whether r takes the walk over pb's flat chart (onchip_request.walk): 0 with *w the open walk,
+ * or NULL for the parts (r->walk off; auto where the walk does not apply); -1 after a message
+ * (r->walk on, refused). */
+static int walk_pick(const problem *pb, const onchip_request *r, onchip_walk **w)
+{
+    *w = NULL;
+    if (r->walk == ONCHIP_WALK_OFF || (r->walk == ONCHIP_WALK_AUTO && pb->s.stencil != ST_LAPLAP))
+        return 0;
+    char msg[300];
+    perr_saved saved = perr_capture_save();
+    if (r->walk == ONCHIP_WALK_AUTO)
+        perr_capture(msg, sizeof msg);
+    *w = onchip_walk_open(pb, r->levels, r->blocks);
+    perr_capture_restore(saved);
+    return *w || r->walk == ONCHIP_WALK_AUTO ? 0 : -1;
+}
+
+/* The walk model's step of w on pb's grid (onchip_model.h) with the device's figures d. */
+static double walk_predict(const problem *pb, const onchip_walk *w, const onchip_device *d)
+{
+    int blocks, threads, levels, sms = 0, smem_max = 0;
+    onchip_walk_shape(w, &blocks, &threads, &levels);
+    gpu_coop_limits(&sms, &smem_max);
+    return onchip_walk_step((long)pb->ug.nxy - pb->ug.nhalo, pb->ug.nz, levels,
+                            prec_size(pb->s.prec), sms, d);
+}
+
 int onchip_predict_run(const problem *pb, const onchip_request *r, onchip_forecast *f)
 {
     memset(f, 0, sizeof *f);
+    onchip_walk *w;
+    if (walk_pick(pb, r, &w) != 0)
+        return -1;
+    if (w) {
+        int sms = 0, smem_max = 0;
+        gpu_coop_limits(&sms, &smem_max);
+        onchip_device d = onchip_device_h100();
+        f->onchip_s = walk_predict(pb, w, &d);
+        f->host_s = onchip_host_step(ONCHIP_LAPLAP, (long)pb->ug.nxy - pb->ug.nhalo,
+                                     pb->ug.nz, prec_size(pb->s.prec), sms, &d);
+        onchip_walk_shape(w, &f->blocks, &f->threads, &f->levels);
+        f->walk = 1;
+        onchip_walk_close(w);
+        return 0;
+    }
     onchip_shape sh;
     if (shape_make(pb, r, &sh) != 0)
         return -1;
@@ -177,11 +220,24 @@ struct onchip_run {
                        * onchip_steps */
     double predicted_s; /* the model's step (made once: it reads every table row) */
     void *dev[12];    /* the device tables and export buffers, freed by onchip_close */
+    onchip_walk *walk; /* the walk over a flat chart instead (sh then unset) */
 };
 
 onchip_run *onchip_open(const problem *pb, const onchip_request *r)
 {
     const ugrid *g = &pb->ug;
+    onchip_walk *w;
+    if (walk_pick(pb, r, &w) != 0)
+        return NULL;
+    if (w) {
+        onchip_run *h = xalloc(sizeof *h);
+        memset(h, 0, sizeof *h);
+        h->pb = pb;
+        h->walk = w;
+        onchip_device dev = onchip_device_h100();
+        h->predicted_s = walk_predict(pb, w, &dev);
+        return h;
+    }
     onchip_shape sh;
     if (shape_make(pb, r, &sh) != 0)
         return NULL;
@@ -233,6 +289,16 @@ int onchip_steps(onchip_run *h, void *state, void *other, const void *coeff, int
         perr("on-chip persistent run: at least one step (%d)", steps);
         return -1;
     }
+    if (h->walk) {
+        regular_timing rt;
+        if (onchip_walk_steps(h->walk, state, other, steps, &rt) != 0)
+            return -1;
+        *t = (onchip_timing){.blocks = rt.blocks, .threads = rt.threads, .levels = rt.levels,
+                             .prefetch = rt.prefetch, .rows = 1, .walk = 1,
+                             .predicted_s = h->predicted_s, .smem = rt.smem,
+                             .kernel_s = rt.kernel_s};
+        return 0;
+    }
     for (int q = 0; q < 2; q++) /* every cell's value at the cached levels (the halo's for good) */
         if (A.levels > 0)
             CK(cudaMemcpy2D(h->dev[10 + q], h->sh.es * (size_t)g->nxy, state,
@@ -264,6 +330,7 @@ void onchip_close(onchip_run *h)
 {
     if (!h)
         return;
+    onchip_walk_close(h->walk);
     for (size_t i = 0; i < sizeof h->dev / sizeof h->dev[0]; i++)
         CK(cudaFree(h->dev[i]));
     persist_parts_free(&h->sh.P);
@@ -309,39 +376,10 @@ static onchip_run *open_up(const problem *pb, const onchip_request *r, fieldset 
     return h;
 }
 
-/* persist_onchip_run with r->walk: laplap walked over the grid's flat chart. */
-static int walk_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
-                    onchip_timing *t)
-{
-    double t0 = now_ms();
-    if (pb->s.stencil != ST_LAPLAP) {
-        perr("on-chip run, walk: laplap only (%s)", stencil_table[pb->s.stencil].name);
-        return -1;
-    }
-    onchip_chart ch;
-    char why[200];
-    if (onchip_chart_build(&pb->ug, &ch, why, sizeof why) != 0) {
-        perr("on-chip run, walk: the grid's inner cells are not one flat chart: %s", why);
-        return -1;
-    }
-    regular_request rq = {r->levels, r->blocks, 0, 1, 0, 1, &ch};
-    regular_timing rt;
-    int rc = regular_onchip_run(pb->s.stencil, pb->s.prec, &ch.rg, f, steps, &rq, &rt);
-    onchip_chart_free(&ch);
-    if (rc != 0)
-        return -1;
-    *t = (onchip_timing){.blocks = rt.blocks, .threads = rt.threads, .levels = rt.levels,
-                         .prefetch = rt.prefetch, .rows = 1, .smem = rt.smem,
-                         .kernel_s = rt.kernel_s, .total_s = (now_ms() - t0) * 1e-3};
-    return 0;
-}
-
 int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_request *r,
                        onchip_timing *t)
 {
     memset(t, 0, sizeof *t);
-    if (r->walk)
-        return walk_run(pb, f, steps, r, t);
     double t0 = now_ms();
     onchip_arrays d;
     onchip_run *h = open_up(pb, r, f, steps, "", &d);

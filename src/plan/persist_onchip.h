@@ -21,20 +21,23 @@ typedef struct {
     int rows;     /* rows of pass 1 a thread computes at once: 2 asks for the kernel that issues
                    * two rows' loads together (an experiment; with prefetch, up to 1024 threads);
                    * else 1 */
-    int walk;     /* 1: laplap only, where the grid's inner cells form one flat chart
-                   * (src/plan/onchip_chart.h): the regular twin's walk (access/onchip_walk.cu)
-                   * over the chart, reading and writing the grid's cells through its map
-                   * (persist_onchip_run only; blocks and levels as asked, the rest the walk's
-                   * own; asked for only, not yet the default); 0: the parts */
+    int walk;     /* laplap's walk over a flat chart (src/plan/onchip_walk.h) instead of the parts:
+                   * ONCHIP_WALK_AUTO where the grid's inner cells form one flat chart, else the
+                   * parts; ONCHIP_WALK_ON: the walk or a refusal; ONCHIP_WALK_OFF: the parts
+                   * (the walk takes blocks and levels as asked, its own threads) */
 } onchip_request;
 
 enum { ONCHIP_PARTS_AUTO, ONCHIP_PARTS_RUNS, ONCHIP_PARTS_METIS };
+enum { ONCHIP_WALK_OFF, ONCHIP_WALK_ON, ONCHIP_WALK_AUTO };
 
 typedef struct {
     int blocks, threads, levels; /* what ran */
     int prefetch;                /* values a thread loaded ahead (0: none) */
     int metis;                   /* 1: the blocks owned METIS's parts; 0: runs of the order */
     int rows;                    /* rows of pass 1 a thread computed at once */
+    int walk;                    /* 1: laplap walked over the grid's flat chart (metis 0,
+                                  * rows 1; kernel_s the copies to and from the chart's order
+                                  * and the launch) */
     double predicted_s;          /* the model's step (src/plan/onchip_model.h, the H100's
                                   * figures and the design's assumptions) */
     size_t smem;                 /* shared memory a block */
@@ -61,6 +64,8 @@ int persist_onchip_run(const problem *pb, fieldset f, int steps, const onchip_re
 typedef struct {
     double onchip_s, host_s;          /* predicted seconds a step: on chip, the host loop */
     int blocks, threads, levels, metis; /* the launch (metis: the blocks own METIS's parts) */
+    int walk;                         /* 1: the walk over the grid's flat chart (its model,
+                                       * onchip_walk_step) */
 } onchip_forecast;
 int onchip_predict_run(const problem *pb, const onchip_request *r, onchip_forecast *f);
 

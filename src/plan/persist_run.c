@@ -10,8 +10,9 @@ onchip_request persist_onchip_request(const persist_request *r)
                          r->levels == PERSIST_LEVELS_MODEL  ? -1
                          : r->levels == PERSIST_LEVELS_NONE ? 0
                                                             : r->levels,
-                         1, ONCHIP_PARTS_AUTO, 1, 0}; /* METIS's parts where their rings are
-                                                       * smaller (persist_onchip.h) */
+                         1, ONCHIP_PARTS_AUTO, 1, ONCHIP_WALK_AUTO}; /* the walk over a flat
+                                                       * chart, else METIS's parts where their
+                                                       * rings are smaller (persist_onchip.h) */
     return oq;
 }
 
@@ -39,6 +40,16 @@ int persist_run(const problem *pb, fieldset f, int steps, const persist_request 
 
 void persist_run_describe(const persist_run_timing *t, char *buf, size_t n)
 {
+    if (t->onchip && t->o.walk) {
+        const onchip_timing *o = &t->o;
+        snprintf(buf, n,
+                 "%d blocks x %d threads on chip, walking the grid's flat chart as a regular grid: "
+                 "the state in the chart's order, the %d lowest level%s in %zu KB of shared memory "
+                 "a block; the model: %.1f us a step",
+                 o->blocks, o->threads, o->levels, o->levels == 1 ? "" : "s", o->smem / 1024,
+                 o->predicted_s * 1e6);
+        return;
+    }
     if (t->onchip) {
         const onchip_timing *o = &t->o;
         snprintf(buf, n,

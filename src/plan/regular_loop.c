@@ -61,10 +61,8 @@ int regular_loop_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f
         twin[j] = gpu_upload(f.p[c->in[j]], bytes);
     for (int i = 0; i < si->nin; i++)
         P.f.p[i] = d[i];
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    CK(cudaEventRecord(e0, 0));
+    gpu_span sp;
+    gpu_span_begin(&sp);
     for (int s = 0; s < steps; s++) { /* step s reads the state in d (even s) or twin */
         for (int j = 0; j < c->n; j++) {
             P.f.p[c->in[j]] = s % 2 ? twin[j] : d[c->in[j]];
@@ -72,12 +70,7 @@ int regular_loop_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f
         }
         gpu_launch_run(&l, &P, NULL);
     }
-    CK(cudaEventRecord(e1, 0));
-    CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    CK(cudaEventDestroy(e0));
-    CK(cudaEventDestroy(e1));
+    double secs = gpu_span_end(&sp);
     for (int j = 0; j < c->n; j++)
         gpu_copy(f.p[c->in[j]], steps % 2 ? twin[j] : d[c->in[j]], bytes, 0);
     for (int i = 0; i < PILLAR_MAXF; i++) {
@@ -85,6 +78,6 @@ int regular_loop_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f
         CK(cudaFree(twin[i]));
     }
     *t = (regular_timing){.blocks = (int)(l.grid.x * l.grid.y * l.grid.z),
-                          .threads = bx * by * bz, .smem = l.smem, .kernel_s = ms * 1e-3};
+                          .threads = bx * by * bz, .smem = l.smem, .kernel_s = secs};
     return 0;
 }

@@ -44,36 +44,39 @@ static int walk_layout(const rgrid *rg, int nz, int blocks, size_t es, size_t av
     return L;
 }
 
-int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f, int steps,
-                       const regular_request *rq, regular_timing *t)
+/* An open on-chip launch of the regular twin (regular_runs.h): its shape and export buffers. */
+struct regular_onchip {
+    onchip_reg_params A; /* every field but the state arrays and steps, set by each launch */
+    const void *fn;
+    int which, nblocks, threads, cols, pf;
+    size_t smem, es;
+};
+
+regular_onchip *regular_onchip_open(stencil_t st, precision_t prec, const rgrid *rg,
+                                    const regular_request *rq)
 {
     int levels = rq->levels, blocks = rq->blocks, threads = rq->threads;
-    memset(t, 0, sizeof *t);
     if (st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP) {
         perr("regular on-chip run: laplap, hdiff and lap only (%s)", stencil_table[st].name);
-        return -1;
+        return NULL;
     }
     int which = st == ST_LAP ? ONCHIP_LAP : st == ST_HDIFF ? ONCHIP_HDIFF : ONCHIP_LAPLAP;
     int r = which == ONCHIP_LAP ? 1 : 2;
-    if (steps < 1) {
-        perr("regular on-chip run: at least one step (%d)", steps);
-        return -1;
-    }
     if (rg->halo < r || rg->nx <= 2 * rg->halo || rg->ny <= 2 * rg->halo) {
         perr("regular on-chip run: %s reads %d cells around a cell; the grid's halo is %d of "
              "%dx%d", stencil_table[st].name, r, rg->halo, rg->nx, rg->ny);
-        return -1;
+        return NULL;
     }
     int sms = 0, smem_max = 0;
     if (!gpu_coop_limits(&sms, &smem_max)) {
         perr("regular on-chip run: this device has no cooperative launches");
-        return -1;
+        return NULL;
     }
     threads = threads > 0 ? threads : ONCHIP_REG_THREADS;
     if (threads > ONCHIP_REG_THREADS || threads % 32) {
         perr("regular on-chip run: %d threads a block; a multiple of 32 up to %d", threads,
              ONCHIP_REG_THREADS);
-        return -1;
+        return NULL;
     }
     size_t es = prec_size(prec);
     int nz = stencil_zend(st, rg->nz), nblocks = 0;
@@ -82,12 +85,7 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
     if (rq->walk && (which != ONCHIP_LAPLAP || rq->cols)) {
         perr("regular on-chip run, walk: laplap only, not with columns (%s%s)",
              stencil_table[st].name, rq->cols ? ", columns" : "");
-        return -1;
-    }
-    if (rq->chart && (!rq->walk || rg != &rq->chart->rg)) {
-        perr("regular on-chip run: a chart of an unstructured grid is walked only, as its own "
-             "regular grid");
-        return -1;
+        return NULL;
     }
     int fit = rq->walk ? walk_layout(rg, nz, blocks > 0 ? blocks : sms, es, (size_t)smem_max, &A,
                                      &nblocks, &threads)
@@ -99,7 +97,7 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
              "in %d bytes of shared memory", rg->nx - 2 * rg->halo, rg->ny - 2 * rg->halo,
              blocks > 0 ? blocks : sms, smem_max);
     if (fit < 0)
-        return -1;
+        return NULL;
     A.levels = levels >= 0 ? (levels < nz ? levels : nz) : fit;
     size_t smem = rq->walk ? onchip_walk_smem(A.tx, A.ty, A.levels, es)
                            : onchip_reg_smem(A.tx, A.ty, r, A.levels, es);
@@ -117,7 +115,7 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
             perr("regular on-chip run, columns: tiles of %dx%d cells stage %ld columns of %ld "
                  "rows, more than %d threads hold at %d rows a thread", A.tx, A.ty, vw, vh,
                  most, onchip_cols_k[ONCHIP_COLS_VARIANTS - 1]);
-            return -1;
+            return NULL;
         }
         cols = onchip_cols_k[v];
         fn = onchip_cols_kernels[which][prec][v];
@@ -125,7 +123,7 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
         pf = 1;
     }
     if (rq->walk)
-        fn = onchip_walk_kernels[prec][rq->chart != NULL];
+        fn = onchip_walk_kernels[prec];
     CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     int per_sm = smem <= (size_t)smem_max ? gpu_blocks_per_sm(fn, threads, smem) : 0;
     if (smem > (size_t)smem_max || (long)per_sm * sms < nblocks) {
@@ -133,24 +131,8 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
              "of shared memory (%d cached levels), cannot all be resident (%d a SM, %d SMs, %d "
              "bytes a block at most)", nblocks, A.tx, A.ty, threads, smem, A.levels, per_sm, sms,
              smem_max);
-        return -1;
+        return NULL;
     }
-    size_t bytes = es * rg->len, xbytes = es * (size_t)rg->zstride * (size_t)(A.levels ? A.levels : 1);
-    void *d_state = gpu_upload(f.p[0], bytes), *d_other = gpu_upload(f.p[0], bytes);
-    void *d_coeff = which == ONCHIP_HDIFF ? gpu_upload(f.p[1], bytes) : NULL;
-    /* the export buffers start with every cell's value at the cached levels (levels <= nz: at
-     * most the field) */
-    void *xb[2] = {gpu_upload(f.p[0], xbytes), gpu_upload(f.p[0], xbytes)};
-    /* a chart: its cells' places in the fields (the grid's layout: rg's zstride and len) */
-    void *d_cells = rq->chart ? gpu_upload(rq->chart->cells, sizeof(int32_t) * (size_t)rg->nx *
-                                                                 (size_t)rg->ny)
-                              : NULL;
-    A.cells = d_cells;
-    A.state = d_state;
-    A.other = d_other;
-    A.xb0 = xb[0];
-    A.xb1 = xb[1];
-    A.coeff = d_coeff;
     A.zs = rg->zstride;
     A.ys = rg->ystride;
     A.a = rg->a;
@@ -158,27 +140,86 @@ int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset
     A.nxi = rg->nx - 2 * rg->halo;
     A.nyi = rg->ny - 2 * rg->halo;
     A.nz = nz;
+    regular_onchip *h = xalloc(sizeof *h);
+    *h = (regular_onchip){.A = A, .fn = fn, .which = which, .nblocks = nblocks, .threads = threads,
+                          .cols = cols, .pf = pf, .smem = smem, .es = es};
+    return h;
+}
+
+int regular_onchip_steps(regular_onchip *h, void *state, void *other, const void *coeff,
+                         int steps, regular_timing *t)
+{
+    memset(t, 0, sizeof *t);
+    if (steps < 1) {
+        perr("regular on-chip run: at least one step (%d)", steps);
+        return -1;
+    }
+    /* the export buffers (on the device from the first call) start with every cell's value at
+     * the cached levels (levels <= nz: at most the field) */
+    size_t xbytes = h->es * (size_t)h->A.zs * (size_t)(h->A.levels ? h->A.levels : 1);
+    if (!h->A.xb0) {
+        CK(cudaMalloc(&h->A.xb0, xbytes));
+        CK(cudaMalloc(&h->A.xb1, xbytes));
+    }
+    onchip_reg_params A = h->A;
+    CK(cudaMemcpy(A.xb0, state, xbytes, cudaMemcpyDeviceToDevice));
+    CK(cudaMemcpy(A.xb1, state, xbytes, cudaMemcpyDeviceToDevice));
+    A.state = state;
+    A.other = other;
+    A.coeff = h->which == ONCHIP_HDIFF ? coeff : NULL;
     A.steps = steps;
     void *args[] = {&A};
-    double secs = gpu_coop_launch_timed("regular on-chip run", fn, nblocks, threads, args, smem);
-    int rc = secs < 0 ? -1 : 0;
+    double secs = gpu_coop_launch_timed("regular on-chip run", h->fn, h->nblocks, h->threads,
+                                        args, h->smem);
+    if (secs < 0)
+        return -1;
+    regular_onchip_shape(h, t);
+    t->kernel_s = secs;
+    return 0;
+}
+
+void regular_onchip_shape(const regular_onchip *h, regular_timing *t)
+{
+    int walk = h->fn == onchip_walk_kernels[0] || h->fn == onchip_walk_kernels[1];
+    *t = (regular_timing){.blocks = h->nblocks, .threads = h->threads, .levels = h->A.levels,
+                          .tx = h->A.tx, .ty = h->A.ty,
+                          .prefetch = walk      ? ONCHIP_WALK_AHEAD
+                                      : h->cols ? h->cols
+                                      : h->pf   ? ONCHIP_REG_PREFETCH
+                                                : 0,
+                          .cols = h->cols, .walk = walk ? h->A.wl : 0, .strips = h->A.strips,
+                          .smem = h->smem};
+}
+
+void regular_onchip_close(regular_onchip *h)
+{
+    if (!h)
+        return;
+    CK(cudaFree(h->A.xb0));
+    CK(cudaFree(h->A.xb1));
+    xfree(h);
+}
+
+int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f, int steps,
+                       const regular_request *rq, regular_timing *t)
+{
+    memset(t, 0, sizeof *t);
+    if (steps < 1) {
+        perr("regular on-chip run: at least one step (%d)", steps);
+        return -1;
+    }
+    regular_onchip *h = regular_onchip_open(st, prec, rg, rq);
+    if (!h)
+        return -1;
+    size_t bytes = h->es * rg->len;
+    void *d_state = gpu_upload(f.p[0], bytes), *d_other = gpu_upload(f.p[0], bytes);
+    void *d_coeff = h->which == ONCHIP_HDIFF ? gpu_upload(f.p[1], bytes) : NULL;
+    int rc = regular_onchip_steps(h, d_state, d_other, d_coeff, steps, t);
     if (rc == 0) /* after an odd number of steps the state is in `other` */
         gpu_copy(f.p[0], steps % 2 ? d_other : d_state, bytes, 0);
     CK(cudaFree(d_state));
     CK(cudaFree(d_other));
     CK(cudaFree(d_coeff));
-    CK(cudaFree(xb[0]));
-    CK(cudaFree(xb[1]));
-    CK(cudaFree(d_cells));
-    if (rc != 0)
-        return -1;
-    *t = (regular_timing){.blocks = nblocks, .threads = threads, .levels = A.levels, .tx = A.tx,
-                          .ty = A.ty,
-                          .prefetch = rq->walk ? ONCHIP_WALK_AHEAD
-                                      : cols       ? cols
-                                      : pf         ? ONCHIP_REG_PREFETCH
-                                                   : 0,
-                          .cols = cols, .walk = rq->walk ? A.wl : 0, .strips = A.strips,
-                          .smem = smem, .kernel_s = secs};
-    return 0;
+    regular_onchip_close(h);
+    return rc;
 }

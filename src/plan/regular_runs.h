@@ -11,7 +11,6 @@
 
 #include "access/access.h"
 #include "grids/grid.h"
-#include "src/plan/onchip_chart.h"
 #include "stencils/stencil.h"
 
 typedef struct {
@@ -36,9 +35,6 @@ typedef struct {
                    * at most, the launch takes what its columns need) */
     int walk;     /* 1: laplap's walk variant (access/onchip_regular.h; threads: the launch
                    * takes what its tiles need) */
-    const onchip_chart *chart; /* the walk only: NULL, or rg is chart->rg and f holds the
-                                * unstructured grid's fields, whose cell at (x, y) of rg is
-                                * chart->cells[x + y ystride] (src/plan/onchip_chart.h) */
 } regular_request;
 
 /* Advances the state of f (host fields of grid rg, the stencil's inputs in its order: the state
@@ -47,10 +43,26 @@ typedef struct {
  * nothing changed: another stencil, a halo narrower than the stencil's radius, a device without
  * cooperative launches, threads not a multiple of 32 up to ONCHIP_REG_THREADS, tiles or levels
  * that do not fit; the walk for another stencil than laplap, with the columns, or with more
- * strips than a block has warps; a chart not walked, or with another grid than its own. A failed
- * CUDA call raises FAULT_DEVICE. */
+ * strips than a block has warps. A failed CUDA call raises FAULT_DEVICE. */
 int regular_onchip_run(stencil_t st, precision_t prec, const rgrid *rg, fieldset f, int steps,
                        const regular_request *r, regular_timing *t);
+
+/* The same in three parts, for state arrays already on the device (the on-chip walk over an
+ * unstructured grid's flat chart, src/plan/onchip_walk.c): regular_onchip_open checks r and
+ * lays the launch out for grid rg, refusing as regular_onchip_run does (NULL after a message),
+ * nothing on the device yet; regular_onchip_steps (its export buffers on the device from the
+ * first call) advances the device array `state`
+ * (rg's layout; `other` its twin, equal to it wherever no step writes; coeff: hdiff's, else NULL)
+ * by `steps` >= 1 steps in one cooperative launch and waits: the new state is in `other` after an
+ * odd number of steps, else in `state`; 0 with t filled, or -1 after a message. */
+typedef struct regular_onchip regular_onchip;
+regular_onchip *regular_onchip_open(stencil_t st, precision_t prec, const rgrid *rg,
+                                    const regular_request *r);
+int regular_onchip_steps(regular_onchip *h, void *state, void *other, const void *coeff,
+                         int steps, regular_timing *t);
+/* What the launch is (t's kernel_s 0), before it runs. */
+void regular_onchip_shape(const regular_onchip *h, regular_timing *t);
+void regular_onchip_close(regular_onchip *h);
 
 /* The same as `steps` launches of strategy a's regular kernel, one a step, with blocks of
  * bx x by x bz threads (bx 0: the strategy's default shape); any stencil with iterated runs and

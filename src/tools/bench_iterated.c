@@ -262,7 +262,7 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
          * laplap takes the walk variant (PILLAR_ONCHIP_WALK=0: the staged kernel), the others
          * the staged kernel; PILLAR_ONCHIP_COLS=1: the column variant */
         const char *pfs = getenv("PILLAR_ONCHIP_PREFETCH");
-        regular_request rq = {-1, 0, 0, !(pfs && strcmp(pfs, "0") == 0), 0, -1, NULL};
+        regular_request rq = {-1, 0, 0, !(pfs && strcmp(pfs, "0") == 0), 0, -1};
         if (v == V_REG_ONCHIP && (env_int("PILLAR_ONCHIP_BLOCKS", &rq.blocks) != 0 ||
                                   env_int("PILLAR_ONCHIP_THREADS", &rq.threads) != 0 ||
                                   env_int("PILLAR_ONCHIP_LEVELS", &rq.levels) != 0 ||
@@ -311,9 +311,11 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
          * PILLAR_ONCHIP_THREADS, _BLOCKS, _LEVELS, _PARTS, _ROWS: a block's threads, the blocks,
          * the cached levels, the parts (0 auto, 1 runs, 2 METIS), pass 1's rows a thread at once
          * instead of the defaults (1024, one a SM, as many as fit, auto as --persistent on, 1);
-         * PILLAR_ONCHIP_CHART=1: laplap walked over the grid's flat chart (onchip_request.walk) */
+         * PILLAR_ONCHIP_CHART=0: the parts where laplap would walk the grid's flat chart, 1: the
+         * walk or its refusal (onchip_request.walk; unset: auto) */
         const char *pf = getenv("PILLAR_ONCHIP_PREFETCH");
-        onchip_request rq = {0, 0, -1, !(pf && strcmp(pf, "0") == 0), ONCHIP_PARTS_AUTO, 1, 0};
+        onchip_request rq = {0, 0, -1, !(pf && strcmp(pf, "0") == 0), ONCHIP_PARTS_AUTO, 1,
+                             ONCHIP_WALK_AUTO};
         if (env_int("PILLAR_ONCHIP_BLOCKS", &rq.blocks) != 0 ||
             env_int("PILLAR_ONCHIP_THREADS", &rq.threads) != 0 ||
             env_int("PILLAR_ONCHIP_LEVELS", &rq.levels) != 0 ||
@@ -324,7 +326,7 @@ static double run_once(const ibench *x, ivar *w, variant_t v, int steps, char *n
         onchip_timing ot;
         if (persist_onchip_run(pb, pb->uf, steps, &rq, &ot) != 0)
             return -1;
-        if (rq.walk)
+        if (ot.walk)
             snprintf(note, nn, "walk over the grid's flat chart: %d blocks x %d threads, %d of %d "
                      "levels on chip, %zu KB shared", ot.blocks, ot.threads, ot.levels,
                      stencil_zend(pb->s.stencil, pb->ug.nz), ot.smem / 1024);

@@ -216,9 +216,10 @@ int persistent_auto_picks(const problem *pb, int backend, int ooc, const persist
         double gain = fc.host_s / fc.onchip_s;
         if (pred && n)
             snprintf(pred, n,
-                     "on chip (%d blocks x %d threads, %d level%s cached) %.1f us a step against "
-                     "%.1f us for the host loop, %.2fx; on from %.2fx",
-                     fc.blocks, fc.threads, fc.levels, fc.levels == 1 ? "" : "s",
+                     "on chip (%s%d blocks x %d threads, %d level%s cached) %.1f us a step "
+                     "against %.1f us for the host loop, %.2fx; on from %.2fx",
+                     fc.walk ? "the walk over the grid's flat chart, " : "", fc.blocks,
+                     fc.threads, fc.levels, fc.levels == 1 ? "" : "s",
                      fc.onchip_s * 1e6, fc.host_s * 1e6, gain, ONCHIP_AUTO_GAIN);
         if (gain < ONCHIP_AUTO_GAIN || !host)
             return gain >= ONCHIP_AUTO_GAIN;
