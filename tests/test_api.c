@@ -466,18 +466,31 @@ static int test_device(void)
     T(same_bits(got, ref, M));
     pillar_destroy(ctx);
 
-    /* persistent auto: call 1 on chip, call 2 in core, its note says which is faster, call 3
-     * takes it; 2 + 2 + 1 steps, the same bits as the formula's 5 */
+    /* persistent auto, per step count: call 1 (2 steps) on chip, call 2 (2 steps) in core, its
+     * note says which is faster; call 3 (1 step, a new count) on chip again without a note,
+     * call 4 (1 step) in core with the note for calls of 1 step, call 5 (2 steps) takes call 2's
+     * choice; 2 + 2 + 1 + 1 + 2 steps, the same bits as the formula's 8 */
+    double ref8[M];
+    memcpy(ref8, in, sizeof ref8);
+    for (int t = 0; t < 8; t++)
+        ref_step(ref8);
     ctx = persistent_lap(in, "auto");
     T(pillar_step(ctx, 2) == PILLAR_OK);
     CHECK(pillar_last_error(ctx)[0] == 0, "persistent auto, call 1: %s", pillar_last_error(ctx));
     T(pillar_step(ctx, 2) == PILLAR_OK);
-    CHECK(strstr(pillar_last_error(ctx), "persistent auto: on chip") &&
+    CHECK(strstr(pillar_last_error(ctx), "persistent auto, calls of 2 steps: on chip") &&
               strstr(pillar_last_error(ctx), "from now on"),
           "persistent auto, call 2: '%s'", pillar_last_error(ctx));
     T(pillar_step(ctx, 1) == PILLAR_OK);
+    CHECK(pillar_last_error(ctx)[0] == 0, "persistent auto, call 3: %s", pillar_last_error(ctx));
+    T(pillar_step(ctx, 1) == PILLAR_OK);
+    CHECK(strstr(pillar_last_error(ctx), "persistent auto, calls of 1 step: on chip") &&
+              strstr(pillar_last_error(ctx), "from now on"),
+          "persistent auto, call 4: '%s'", pillar_last_error(ctx));
+    T(pillar_step(ctx, 2) == PILLAR_OK);
+    CHECK(pillar_last_error(ctx)[0] == 0, "persistent auto, call 5: %s", pillar_last_error(ctx));
     T(pillar_get_field(ctx, "in", got, M) == PILLAR_OK);
-    T(same_bits(got, ref, M));
+    T(same_bits(got, ref8, M));
     pillar_destroy(ctx);
 
     /* float: set and get through float device arrays; the same values as the host calls */

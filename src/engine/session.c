@@ -348,38 +348,51 @@ static int in_core_steps(session *s, int steps, int wait)
     return in_place_done(s, rc);
 }
 
-/* Persistent auto (laplap, hdiff, lap in core on the device): the first call runs on chip on
- * the resident fields, the next in core, each timed as the caller waits for it (done on the
- * device), and from then on every call takes the one that ran the faster step (both give the same bits; the user's own calls are the
- * probe, nothing runs twice). Returns 1 after the steps (*rc their status), 0 where the host
+/* Persistent auto (laplap, hdiff, lap in core on the device), for each step count a call asks
+ * for (session.h's probe slots): the first call of that count runs on chip on the resident
+ * fields, the next in core, each timed as the caller waits for it (done on the device), and from
+ * then on every call of that count takes the one that ran the faster step (both give the same
+ * bits; the user's own calls are the probe, nothing runs twice). Returns 1 after the steps (*rc their status), 0 where the host
  * loop's path runs (on chip refused, or the in-core path won). */
 static int auto_on_chip(session *s, int steps, int *rc)
 {
     stencil_t st = s->pb->s.stencil;
-    if (s->probe == 3 || s->onchip_refused || (st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP))
+    if (s->probe_off || s->onchip_refused || (st != ST_LAPLAP && st != ST_HDIFF && st != ST_LAP))
         return 0;
-    if (s->probe == 2) /* decided: on chip */
+    int k = 0; /* this step count's slot, or a new one in place of the oldest */
+    while (k < SESSION_PROBES && !(s->probe[k].state && s->probe[k].steps == steps))
+        k++;
+    if (k == SESSION_PROBES) {
+        k = s->probe_next;
+        s->probe_next = (k + 1) % SESSION_PROBES;
+        s->probe[k].steps = steps;
+        s->probe[k].state = 0;
+    }
+    if (s->probe[k].state == 3)
+        return 0;
+    if (s->probe[k].state == 2) /* decided: on chip */
         return onchip_resident_steps(s, steps, rc);
-    if (s->probe == 0) {
+    if (s->probe[k].state == 0) {
         if (!onchip_ready(s)) { /* its tables made before the clock starts */
-            s->probe = 3;
+            s->probe_off = 1;
             return 0;
         }
         double t0 = now_ms(); /* the call as the caller waits for it, done on the device */
         onchip_resident_steps(s, steps, rc);
-        s->probe_onchip_s = (now_ms() - t0) * 1e-3 / steps;
-        s->probe = 1;
+        s->probe[k].onchip_s = (now_ms() - t0) * 1e-3 / steps;
+        s->probe[k].state = 1;
         return 1;
     }
     if (resident_ready(s) != 1)
         return 0;
     double t0 = now_ms();
     *rc = in_core_steps(s, steps, 1); /* probe 1: the in-core path's turn */
-    s->probe_core_s = (now_ms() - t0) * 1e-3 / steps;
-    s->probe = s->probe_onchip_s < s->probe_core_s ? 2 : 3;
-    snprintf(s->probe_note, sizeof s->probe_note, "persistent auto: on chip %.4f ms a step, in "
-             "core %.4f: %s from now on", s->probe_onchip_s * 1e3, s->probe_core_s * 1e3,
-             s->probe == 2 ? "on chip" : "in core");
+    s->probe[k].core_s = (now_ms() - t0) * 1e-3 / steps;
+    s->probe[k].state = s->probe[k].onchip_s < s->probe[k].core_s ? 2 : 3;
+    snprintf(s->probe_note, sizeof s->probe_note, "persistent auto, calls of %d step%s: on chip "
+             "%.4f ms a step, in core %.4f: %s from now on", steps, steps == 1 ? "" : "s",
+             s->probe[k].onchip_s * 1e3, s->probe[k].core_s * 1e3,
+             s->probe[k].state == 2 ? "on chip" : "in core");
     return 1;
 }
 

@@ -32,6 +32,8 @@
 
 typedef struct resident resident;
 
+#define SESSION_PROBES 4
+
 typedef struct {
     /* fixed when opened */
     problem *pb;
@@ -67,10 +69,16 @@ typedef struct {
     struct onchip_run *onchip;
     int onchip_refused, onchip_in_core;
     char onchip_why[320];
-    /* persistent auto: 0 nothing measured, 1 on chip measured (probe_onchip_s a step), then 2
-     * on chip or 3 in core from the next call on (probe_core_s), probe_note saying so once */
-    int probe;
-    double probe_onchip_s, probe_core_s;
+    /* persistent auto, for each of the last SESSION_PROBES step counts a call asked for (a launch
+     * on chip costs the same few copies and its start whatever its steps, so the faster path
+     * depends on the call's steps): 0 nothing measured, 1 on chip measured (onchip_s a step),
+     * then 2 on chip or 3 in core from the next call of those steps on (core_s); probe_note says
+     * so once; probe_next: the slot the next new step count takes */
+    struct {
+        int steps, state;
+        double onchip_s, core_s;
+    } probe[SESSION_PROBES];
+    int probe_next, probe_off; /* probe_off: on chip refused, in core for every count */
     char probe_note[200];
 } session;
 
