@@ -103,10 +103,13 @@ const char *pillar_status_name(pillar_status s);
  *              note on stderr and the defaults
  *   tune       off (default) | on: pillar_setup measures the candidates on the GPU (60 s at
  *              most), stores the plan and takes it; on the CPU PILLAR_ERR_UNSUPPORTED
- *   persistent auto (default, off for now) | on | off: on the GPU, pillar_step runs all its
- *              steps in one cooperative launch (laplap, hdiff, lap, in core: docs/persistent.md;
- *              another stencil, or a grid larger than the device, fails with PILLAR_ERR_BACKEND
- *              and the state unchanged); the CPU ignores it */
+ *   persistent auto (default) | on | off: on the GPU, on runs all of a pillar_step's steps in
+ *              one cooperative launch (laplap, hdiff, lap, in core: docs/persistent.md; another
+ *              stencil, or a grid larger than the device, fails with PILLAR_ERR_BACKEND and the
+ *              state unchanged); auto, for laplap, hdiff and lap in core, times the first two
+ *              calls of each step count on chip and in core and runs later calls of that count
+ *              the faster way (a note in pillar_last_error says which), else one launch a step;
+ *              the CPU ignores it */
 pillar_status pillar_set_option(pillar_ctx *ctx, const char *key, const char *value);
 
 /* Your own stencil instead of a built-in one (docs/own-stencil.md): a stencil file in the body

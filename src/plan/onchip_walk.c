@@ -45,6 +45,20 @@ onchip_walk *onchip_walk_open(const problem *pb, int levels, int blocks)
         return NULL;
     }
     regular_onchip_shape(w->launch, &w->shape);
+    /* the two copies in the chart's order, the export buffers and the chart's map, within 95%
+     * of what the device has free */
+    size_t es = prec_size(w->prec), places = (size_t)w->chart.nx * (size_t)w->chart.ny;
+    double need = (2.0 * (double)w->lat.len +
+                   2.0 * (double)w->lat.zstride * (w->shape.levels ? w->shape.levels : 1)) *
+                      (double)es +
+                  4.0 * (double)places;
+    size_t avail = gpu_free_bytes() / 100 * 95;
+    if (need > (double)avail) {
+        perr("on-chip run, walk: the state's copies in the chart's order need %.0f MB on the "
+             "device, %.0f MB are free", need / 1e6, (double)avail / 1e6);
+        onchip_walk_close(w);
+        return NULL;
+    }
     return w;
 }
 

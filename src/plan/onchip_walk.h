@@ -18,7 +18,9 @@ typedef struct onchip_walk onchip_walk;
 /* The walk of pb's grid (laplap only), `levels` cached (-1: as many as fit) over at most
  * `blocks` tiles (0: one a SM): the chart built and the launch laid out on the host, nothing on
  * the device yet. NULL after a message: another stencil, a grid that is not one flat chart (the
- * message says where), a launch that does not fit (regular_onchip_open's refusals). */
+ * message says where), a launch that does not fit (regular_onchip_open's refusals), or the
+ * state's two copies in the chart's order (with the export buffers) over 95% of the device's
+ * free memory: auto then takes the parts (src/plan/persist_onchip.c). */
 onchip_walk *onchip_walk_open(const problem *pb, int levels, int blocks);
 
 /* Advances the device array `state` (pb's grid layout; `other` its twin, equal to it wherever no
