@@ -258,6 +258,13 @@ onchip_runs() {
                 --levels 16,64 --layout zcurve --variants regular-host-loop,regular-onchip \
                 --out "$out/onchip-$s-zcurve-staged" || rc=1
         fi
+        # laplap's onchip row walks the lattice's flat chart (auto); the parts' kernel beside
+        if [ "$s" = laplap ]; then
+            echo "== $s, zcurve order, the parts instead of the walk over the flat chart"
+            PILLAR_ONCHIP_CHART=0 ./$build/pillar bench --iterated --backend gpu --stencil $s \
+                --levels 16,64 --layout zcurve --variants host-loop,onchip \
+                --out "$out/onchip-$s-zcurve-parts" || rc=1
+        fi
         # row-major with the blocks owning METIS's parts instead of runs of the order (strips)
         echo "== $s, rowmajor order, METIS's parts"
         PILLAR_ONCHIP_PARTS=2 ./$build/pillar bench --iterated --backend gpu --stencil $s \
@@ -288,8 +295,9 @@ onchip_ncu() { # the on-chip kernels, unstructured (k_onchip) and regular (k_onc
         'cols ^k_onchip_cols 1 0'; do
         read -r tag k n skip <<<"$k"
         echo "== $tag: kernels $k"
-        # cols: the regular twin's column kernel (PILLAR_ONCHIP_COLS=1)
-        PILLAR_ONCHIP_COLS=$([ "$tag" = cols ] && echo 1 || echo 0) timeout 300 ncu --kernel-name "regex:$k" --launch-skip "$skip" --launch-count "$n" \
+        # cols: the regular twin's column kernel (PILLAR_ONCHIP_COLS=1); the parts' kernel
+        # k_onchip, not the walk that auto takes on the lattice's flat chart (PILLAR_ONCHIP_CHART=0)
+        PILLAR_ONCHIP_CHART=0 PILLAR_ONCHIP_COLS=$([ "$tag" = cols ] && echo 1 || echo 0) timeout 300 ncu --kernel-name "regex:$k" --launch-skip "$skip" --launch-count "$n" \
             --section WarpStateStats --metrics "$m" --export "$out/onchip-ncu-$tag" \
             --force-overwrite ./$build/pillar bench --iterated --backend gpu --stencil laplap \
             --levels 16 --layout zcurve --steps 26 --runs 1 --out "$out/onchip-ncu-bench" 2>&1 |
