@@ -694,12 +694,15 @@ static const flag flags[] = {
      "lap run on chip: each block owns a METIS part (a run of the cell\n"
      "order where that has less ring) and keeps its cells' lowest levels\n"
      "in shared memory and reads only its neighbours' ring after the\n"
-     "barrier (H100, 512x512 z-curve: laplap 2.0x / 1.7x the host loop at\n"
-     "16 / 64 levels, lap 1.5x / 0.97x); graphlap keeps its neighbour\n"
-     "lists there. auto runs laplap, hdiff and lap on chip where the\n"
-     "models predict it 1.10x faster than the host loop and 8 steps of\n"
-     "each, timed on this GPU first, give 1.03x; it prints both; other\n"
-     "stencils stay off (docs/persistent.md)                     (auto)",
+     "barrier (H100, 512x512 z-curve: lap 1.5x / 0.97x the host loop at\n"
+     "16 / 64 levels); laplap on a grid whose inner cells form one flat\n"
+     "chart (a lattice in any cell order) walks it as a regular grid, the\n"
+     "state copied into the chart's order and back (H200, 512x512 z-curve:\n"
+     "2.4x / 1.2x); graphlap keeps its neighbour lists there. auto runs\n"
+     "laplap, hdiff and lap on chip where the models predict it 1.10x\n"
+     "faster than the host loop and 8 steps of each, timed on this GPU\n"
+     "first, give 1.03x; it prints both; other stencils stay off\n"
+     "(docs/persistent.md)                                       (auto)",
      set_choice, AT(o.persistent), 0, 3, on_off_auto},
     {"--persistent-levels", "N", RUN, HELP_ITER,
      "persistent runs: keep exactly N levels of the state on chip (0:\n"
