@@ -44,11 +44,25 @@ static void lattice_case(int nx, int ny, layout_t lay)
     }
     /* one inner cell's E entry moved to another cell: refused, naming a cell */
     int victim = g.nhalo + (g.nxy - g.nhalo) / 2, other = g.nhalo + (g.nxy - g.nhalo) / 3;
+    int kept = g.nbr[(size_t)R_E * g.nxy + victim];
     g.nbr[(size_t)R_E * g.nxy + victim] = other;
     rc = onchip_chart_build(&g, &c, why, sizeof why);
     CHECK(rc == 1 && strstr(why, "cell") && c.cells == NULL,
           "%dx%d %s: a moved neighbour entry accepted (%d: %s)", nx, ny, layout_name[lay], rc,
           why);
+    g.nbr[(size_t)R_E * g.nxy + victim] = kept;
+    /* a halo cell's S entry moved: the inner cell east of it reaches the moved cell by R_WS, a
+     * second-order relation through the halo: refused */
+    int edge = g.cell_at[(ny / 2) * nx + 2], halo = g.nbr[(size_t)R_W * g.nxy + edge];
+    CHECK(halo >= 0 && halo < g.nhalo, "%dx%d %s: no halo cell west of (2, %d)", nx, ny,
+          layout_name[lay], ny / 2);
+    if (halo >= 0 && halo < g.nhalo) {
+        g.nbr[(size_t)R_S * g.nxy + halo] = other;
+        rc = onchip_chart_build(&g, &c, why, sizeof why);
+        CHECK(rc == 1 && strstr(why, "cell") && c.cells == NULL,
+              "%dx%d %s: a halo cell's moved entry accepted (%d: %s)", nx, ny, layout_name[lay],
+              rc, why);
+    }
     ugrid_free(&g);
 }
 
@@ -114,6 +128,12 @@ static void meshes(void)
 
 int main(void)
 {
+    /* the chart follows a second-order relation only through a halo cell: elsewhere its place is
+     * its first hop's first-order relation, so the offsets must add up */
+    for (int r = NREL1; r < NREL2; r++)
+        CHECK(rel_dx[r] == rel_dx[rel_hop1(r)] + rel_dx[rel_hop2(r)] &&
+                  rel_dy[r] == rel_dy[rel_hop1(r)] + rel_dy[rel_hop2(r)],
+              "relation %s: its offset is not its two hops'", rel_name[r]);
     static const layout_t lays[] = {LAYOUT_ROWMAJOR, LAYOUT_ZCURVE, LAYOUT_ZCURVE_W, LAYOUT_RANDOM};
     for (int k = 0; k < 4; k++) {
         lattice_case(37, 29, lays[k]);

@@ -60,9 +60,14 @@ int onchip_chart_build(const ugrid *g, onchip_chart *c, char *why, size_t n)
                  inner - tail, inner, h);
         bad = 1;
     }
-    /* every relation of every inner cell where the lattice puts it (halo cells placed so) */
+    /* every relation of every inner cell where the lattice puts it (halo cells placed so). The
+     * breadth-first walk placed the inner neighbours; a second-order relation whose first hop is
+     * an inner cell is that cell's first-order one (rel_dx and rel_dy add up), placed in its own
+     * turn here or above, so only the hops through a halo cell are followed */
     for (int s = h; s < nxy && !bad; s++)
         for (int r = 0; r < NREL2 && !bad; r++) {
+            if (g->nbr[(size_t)(r < NREL1 ? r : rel_hop1(r)) * nxy + s] >= h)
+                continue;
             const int t = ugrid_follow(g, s, r);
             if (t < 0) {
                 snprintf(why, n, "inner cell %d has no relation %s", s, rel_name[r]);
