@@ -2,7 +2,6 @@
  * (src/plan/persist_onchip.h). */
 #include "persist_onchip.h"
 
-#include "onchip_chart.h"
 #include "onchip_model.h"
 #include "onchip_walk.h"
 #include "persist_parts.h"
