@@ -103,8 +103,15 @@ int access_shape_ANY(const access_desc *d, int uns, int bx, int by, int bz, char
 }
 
 /* a thread computes two cells; any block (access_desc shape PAIRS sizes the grid of blocks) */
+/* unstructured: bx·by a multiple of 32 (a warp's 64 cells run as pairs or one by one:
+ * access/pairs.cu) */
 int access_shape_PAIRS(const access_desc *d, int uns, int bx, int by, int bz, char *why, size_t n)
 {
+    if (uns && (bx * by) % 32 != 0) {
+        snprintf(why, n, "%s needs bx*by a multiple of 32 on the unstructured grid (whole warps); "
+                 "%dx%dx%d is not", d->name, bx, by, bz);
+        return 0;
+    }
     return access_shape_ANY(d, uns, bx, by, bz, why, n);
 }
 

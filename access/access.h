@@ -23,9 +23,9 @@
  *             thread regular), TILE (Bx1xL unstructured, BXxBYxL regular with the tile and its
  *             ring of one cell at most 4 entries per thread), GTILE (Bx1x1 with B >= 32
  *             unstructured; BXxBYx1 with BX even and the tile with its ring of (BX+4)x(BY+2) at
- *             most 3 entries per thread regular), PAIRS (any block; a thread computes two
- *             consecutive cells: blocks cover 2·bx columns of the regular grid, 2·bx·by cells
- *             of the unstructured one)
+ *             most 3 entries per thread regular), PAIRS (any block regular, whole warps of bx·by a
+ *             multiple of 32 unstructured; a thread computes two cells: blocks cover 2·bx
+ *             columns of the regular grid, 2·bx·by cells of the unstructured one)
  *   smem      dynamic shared memory, the hook access_smem_SMEM: NONE, OFFSETS (unstructured: NREL2 rows of bx·by|1
  *             offsets), STAGED (the block's cells and halo: one level of values), LAPS (two
  *             buffers of bz levels of one value per cell of the block and its ring), GLAPS (two
@@ -34,7 +34,8 @@
  *             NONE (it reads the neighbour table); STAGED: per-block halo lists
  *             (storage/staging.h) of the stencil's relations replace the neighbour table;
  *             TWOPASS: lists of the W/E/S/N ring only, next to the table; GRAPH_TWOPASS: the
- *             graph two-pass lists (storage/gtwopass.h) replace it
+ *             graph two-pass lists (storage/gtwopass.h) replace it; PAIRS: the lattice pairs'
+ *             pattern rows (access/pairs_host.c), next to the table
  *   graph     1: has kernels for the graph stencils (NAME_gkernels, access/graph_kernels.cuh:
  *             the offset tables of storage/gtable.h and the lattice twins)
  *   iterated  1: usable in iterated runs (src/plan/ooc_gpu.c)
@@ -72,9 +73,10 @@
     X(ZLOOP_PLAIN, "zloop-plain", zloop_plain, 1, SLICE, ANY, NONE, NONE, 0, 1, ZLOOP_PLAIN,       \
       (128, 1, 1), (128, 1, 1),                                                                    \
       "zloop-sliced with the values read by plain loads, not the read-only path")                  \
-    X(PAIRS, "pairs", pairs, 1, SLICE, PAIRS, NONE, NONE, 0, 0, PAIRS, (128, 1, 1), (64, 4, 1),    \
-      "two cells of a row per thread, --zslice levels; the regular twin reads aligned pairs of "   \
-      "values\n(vector loads) and stores both cells at once")
+    X(PAIRS, "pairs", pairs, 1, SLICE, PAIRS, NONE, PAIRS, 0, 0, PAIRS, (128, 1, 1), (64, 4, 1),   \
+      "two cells of a row per thread, --zslice levels, aligned pairs of values read by vector "    \
+      "loads\n(unstructured: where the mesh is a lattice around a warp's pairs, else one cell at " \
+      "a time)")
 
 #define PILLAR_ACC_ENUM_(E, ...) ACC_##E,
 typedef enum { PILLAR_ACCESS(PILLAR_ACC_ENUM_) ACC_COUNT } access_t;

@@ -96,6 +96,12 @@ extern access_shape_fn access_shape_ANY, access_shape_WARP, access_shape_STAGED,
 extern access_smem_fn access_smem_NONE, access_smem_OFFSETS, access_smem_STAGED,
     access_smem_LAPS, access_smem_GLAPS;
 extern const access_prep access_prep_NONE, access_prep_STAGED, access_prep_TWOPASS,
-    access_prep_GRAPH_TWOPASS;
+    access_prep_GRAPH_TWOPASS, access_prep_PAIRS;
+
+/* pairs (access/pairs_host.c): the lattice pairs of g for stencil s. pat (may be NULL) gets
+ * each aligned pair's pattern row or -1 ((g->nxy + 1) / 2 entries), *tab (may be NULL; the
+ * caller frees it with xfree) the rows, PAIRS_SLOTS displacements each, *npat (may be NULL)
+ * their count. Returns the number of lattice pairs. */
+long pairs_lattice_count(const ugrid *g, stencil_t s, int32_t *pat, int32_t **tab, int *npat);
 
 #endif

@@ -179,6 +179,16 @@ __device__ __forceinline__ void reg_gather(int ys, int32_t o[1 + NREL2])
     FOR_EACH_STENCIL(REG_KERNEL, double) FOR_EACH_STENCIL(REG_KERNEL, float)
 #endif
 
+/* X(PREFIX, _) for each W/E/S/N stencil this compilation has kernels for (helpers of a
+ * strategy's kernels, defined before INSTANTIATE_UNS). */
+#ifdef PILLAR_JIT_GRAPH
+#define PILLAR_FOR_UNS(X)
+#elif defined(PILLAR_JIT)
+#define PILLAR_FOR_UNS(X) X(USER, _)
+#else
+#define PILLAR_FOR_UNS(X) FOR_EACH_STENCIL(X, _)
+#endif
+
 #define KERNEL_ROW(ST, TY)                                                                        \
     {(const void *)k_##ST##_##TY##_00, (const void *)k_##ST##_##TY##_01,                          \
      (const void *)k_##ST##_##TY##_10, (const void *)k_##ST##_##TY##_11,                          \

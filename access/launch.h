@@ -47,7 +47,15 @@ typedef struct {
     int gp_nblk;                    /* their blocks */
     int gp_b0;                      /* block of blockIdx.x 0 (iterated runs launch the suffix of
                                      * blocks of a shrinking region; else 0) */
+    const int32_t *zp_tab, *zp_pat; /* pairs: the lattice pairs' pattern rows (PAIRS_SLOTS each)
+                                     * and each aligned pair's row (-1: none), by plane cell / 2;
+                                     * zp_pat NULL: no pair runs as one (access/pairs_host.c) */
 } kparams;
+
+/* Entries of a lattice pair's pattern row (access/pairs.cu): the aligned pairs a pair's two
+ * cells read lie at horizontal displacement floor(d/2) in -1..1 and dy in -2..2, 15 slots,
+ * padded to 16 for vector loads. */
+#define PAIRS_SLOTS 16
 
 /* Points P's coefficient arrays into `base`, where the arrays of c lie back to back in elements
  * of es bytes (coef_set_pack). */

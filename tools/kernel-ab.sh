@@ -73,6 +73,9 @@ rows=(
     "laplap zloop-sliced zcurve-w chasing|--stencil laplap --layout zcurve-w --storage chasing --compress --access zloop-sliced --zslice 16 --threads 256x1x1"
     "laplap idxvar rowmajor nonchasing|--stencil laplap --layout rowmajor --storage nonchasing --compress --access idxvar --threads 128x1x1"
     "laplap zloop-plain rowmajor nonchasing packed|--stencil laplap --layout rowmajor --storage nonchasing --compress --packed-rows --access zloop-plain --threads 128x1x1"
+    "laplap pairs rowmajor nonchasing packed|--stencil laplap --layout rowmajor --storage nonchasing --compress --packed-rows --access pairs --threads 128x1x1"
+    "laplap pairs zcurve nonchasing packed|--stencil laplap --layout zcurve --storage nonchasing --compress --packed-rows --access pairs --threads 128x1x1"
+    "laplap pairs zcurve-w chasing|--stencil laplap --layout zcurve-w --storage chasing --access pairs --threads 256x1x1"
     "laplap regular pairs|--stencil laplap --grid regular --access pairs"
     "laplap regular idxvar|--stencil laplap --grid regular --access idxvar --threads 32x2x2"
     "laplap regular zloop-sliced|--stencil laplap --grid regular --access zloop-sliced --zslice 16"
@@ -80,6 +83,8 @@ rows=(
     "hdiff zloop-plain zcurve-w chasing|--stencil hdiff --layout zcurve-w --storage chasing --compress --access zloop-plain --threads 256x1x1"
     "hdiff zloop-sliced zcurve-w chasing|--stencil hdiff --layout zcurve-w --storage chasing --compress --access zloop-sliced --zslice 16 --threads 256x1x1"
     "hdiff zloop-plain rowmajor nonchasing packed|--stencil hdiff --layout rowmajor --storage nonchasing --compress --packed-rows --access zloop-plain --threads 128x1x1"
+    "hdiff pairs rowmajor nonchasing packed|--stencil hdiff --layout rowmajor --storage nonchasing --compress --packed-rows --access pairs --threads 128x1x1"
+    "hdiff pairs zcurve nonchasing packed|--stencil hdiff --layout zcurve --storage nonchasing --compress --packed-rows --access pairs --threads 128x1x1"
     "hdiff regular pairs|--stencil hdiff --grid regular --access pairs"
     "hdiff regular idxvar|--stencil hdiff --grid regular --access idxvar --threads 32x2x2"
 )
@@ -92,6 +97,7 @@ if [ "$n" != 0 ]; then
         rows+=("$st sphere file zloop-plain chasing|--stencil $st --mesh $sphere --layout file --storage chasing --compress --access zloop-plain --threads 128x1x1")
         rows+=("$st sphere zcurve zloop-plain nonchasing packed|--stencil $st --mesh $sphere --layout zcurve --storage nonchasing --compress --packed-rows --access zloop-plain --threads 128x1x1")
         rows+=("$st sphere file idxvar nonchasing|--stencil $st --mesh $sphere --layout file --storage nonchasing --compress --access idxvar --threads 128x1x1")
+        rows+=("$st sphere file pairs nonchasing packed|--stencil $st --mesh $sphere --layout file --storage nonchasing --compress --packed-rows --access pairs --threads 128x1x1")
         rows+=("$st sphere's regular ${reg}x${reg} pairs|--stencil $st --grid regular --size ${reg}x${reg}x$levels --access pairs")
     done
 fi
