@@ -144,7 +144,7 @@ size_t access_smem_OFFSETS(const access_smem_in *in)
     return in->uns ? sizeof(int32_t) * NREL2 * cells : 0;
 }
 
-const access_prep access_prep_NONE = {PREP_FOR_ANY, NULL, NULL, NULL, NULL, NULL, NULL};
+const access_prep access_prep_NONE = {PREP_FOR_ANY, NULL, NULL, NULL, NULL, NULL, NULL, 0};
 
 int access_prepare(access_t a, const access_prep_in *in, void **data)
 {

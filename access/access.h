@@ -73,7 +73,7 @@
     X(ZLOOP_PLAIN, "zloop-plain", zloop_plain, 1, SLICE, ANY, NONE, NONE, 0, 1, ZLOOP_PLAIN,       \
       (128, 1, 1), (128, 1, 1),                                                                    \
       "zloop-sliced with the values read by plain loads, not the read-only path")                  \
-    X(PAIRS, "pairs", pairs, 1, SLICE, PAIRS, NONE, PAIRS, 0, 0, PAIRS, (128, 1, 1), (64, 4, 1),   \
+    X(PAIRS, "pairs", pairs, 1, SLICE, PAIRS, NONE, PAIRS, 0, 1, PAIRS, (128, 1, 1), (64, 4, 1),   \
       "two cells of a row per thread, --zslice levels, aligned pairs of values read by vector "    \
       "loads\n(unstructured: where the mesh is a lattice around a warp's pairs, else one cell at " \
       "a time)")

@@ -118,7 +118,7 @@ static int hmax_gtp(const void *data)
 }
 
 const access_prep access_prep_GRAPH_TWOPASS = {PREP_FOR_GRAPH, prepare_gtp, release_gtp, words_gtp, pack_gtp,
-                                               bind_gtp, hmax_gtp};
+                                               bind_gtp, hmax_gtp, 0};
 
 /* The lists of graph-twopass data (access_prepare's), for the tests and plans that look into
  * them. */

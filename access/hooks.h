@@ -79,6 +79,10 @@ typedef struct access_prep_s {
                 unsigned *blocks);
     /* The largest per-block halo of the lists (shared memory: access_smem_in hmax). */
     int (*hmax)(const void *data);
+    /* 1: the kernels read the neighbour table too (the lists lie next to it, not in its place):
+     * an iterated part's image then holds its table, then the lists at a 16-byte boundary
+     * (src/plan/ooc_gpu.c) */
+    int beside_table;
 } access_prep;
 
 /* The strategy's lists for in, into *data; a strategy without lists leaves *data NULL. 0 or -1

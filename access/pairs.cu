@@ -91,6 +91,7 @@ __device__ __forceinline__ void pair_store(T *const a[PAIR_MAXST], const T v0[PA
 #define PAIR_LEVELS(ST_)                                                                          \
     const int k0 = s * P.zslice, k1 = min(k0 + P.zslice, P.zend);                                 \
     for (int k = k0; k < k1; k++) {                                                               \
+        PAIRS_LAUNDER();                                                                          \
         const long i = base + (long)k * P.zs;                                                     \
         T *pa[PAIR_MAXST];                                                                        \
         T pv0[PAIR_MAXST], pv1[PAIR_MAXST];                                                       \
@@ -127,7 +128,22 @@ __device__ __forceinline__ void pair_store(T *const a[PAIR_MAXST], const T v0[PA
         const int two = 1;                                                                        \
         PAIR_LEVELS(ST_)                                                                          \
     }
+/* The displacements stay 32-bit registers: each level the compiler is told they may have
+ * changed (an empty asm), so it forms each address at its load instead of keeping 11 64-bit
+ * pointers across the levels (hdiff spilled 44 bytes at 64 registers without this, none with;
+ * PILLAR_PAIRS_LAUNDER=0 builds without, tools/kernel-ab.sh). */
+#ifndef PILLAR_PAIRS_LAUNDER
+#define PILLAR_PAIRS_LAUNDER 1
+#endif
+#if PILLAR_PAIRS_LAUNDER
+#define PAIRS_LAUNDER()                                                                           \
+    _Pragma("unroll") for (int j_ = 0; j_ < PAIRS_SLOTS; j_++) asm volatile("" : "+r"(po[j_]))
+#else
+#define PAIRS_LAUNDER()
+#endif
 PILLAR_FOR_UNS(PAIRS_TWO_FN)
+#undef PAIRS_LAUNDER
+#define PAIRS_LAUNDER() /* the regular twin has no displacements */
 
 /* Unstructured, any other cell: zloop-plain's walk of one cell (plain loads, direct stores). */
 #undef LD

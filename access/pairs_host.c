@@ -179,7 +179,7 @@ static int hmax_pairs(const void *data)
 }
 
 const access_prep access_prep_PAIRS = {PREP_FOR_ANY, prepare_pairs, release_pairs, words_pairs,
-                                       pack_pairs, bind_pairs, hmax_pairs};
+                                       pack_pairs, bind_pairs, hmax_pairs, 1};
 
 /* Lattice pairs of g for stencil s (the test's view of the lists): *npat rows, and the pair
  * count; pat (npairs entries, may be NULL) gets each pair's row index or -1, tab (npat rows,

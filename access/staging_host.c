@@ -155,6 +155,6 @@ static int bind_halo(const void *data, const int32_t *image, int c0, int c1, kpa
 static int hmax_halo(const void *data) { return ((const halo_lists *)data)->st.hmax; }
 
 const access_prep access_prep_STAGED = {PREP_FOR_STAGED, prepare_staged, release_halo, words_halo, pack_halo,
-                                        bind_halo, hmax_halo};
+                                        bind_halo, hmax_halo, 0};
 const access_prep access_prep_TWOPASS = {PREP_FOR_STAGED, prepare_twopass, release_halo, words_halo, pack_halo,
-                                         bind_halo, hmax_halo};
+                                         bind_halo, hmax_halo, 1};

@@ -23,6 +23,7 @@
 #include "access/tiles_run.h"
 #include "quad_meshes.h"
 #include "src/io/mesh_io.h"
+#include "access/hooks.h"
 #include "src/exec/gpu.h"
 #include "src/exec/iterate.h"
 #include "src/exec/runner.h"
@@ -34,7 +35,7 @@
 enum { STEPS = 5 };
 
 static const access_t accesses[] = {ACC_IDXVAR, ACC_NAIVE, ACC_ZLOOP_SLICED, ACC_SHARED,
-                                    ACC_SHARED_WARP, ACC_ZLOOP, ACC_ZLOOP_PLAIN};
+                                    ACC_SHARED_WARP, ACC_ZLOOP, ACC_ZLOOP_PLAIN, ACC_PAIRS};
 
 /* A new scratch directory made from the template dir (…XXXXXX) and path = dir/name; 0 or -1. */
 static int scratch_file(char *dir, char *path, size_t n, const char *name)
@@ -83,6 +84,11 @@ static void run_budget(const problem *pb, fieldset ref, access_t a, int F, size_
         return;
     }
     CHECK(ooc_plan_coeffs(&pl, &pb->coef) == 0, "%s: coefficients", what); /* fluxdiff's */
+    if (access_table[a].prep->prepare) { /* a strategy with lists (pairs): for its default blocks */
+        int bx, by, bz;
+        gpu_default_shape(a, 1, &bx, &by, &bz);
+        CHECK(ooc_plan_lists(&pl, a, bx) == 0, "%s: no %s lists", what, access_name[a]);
+    }
     *chunked += run_one(pb, &pl, ref, a, STEPS, what) > 1;
     (*runs)++;
     if (unshared) {

@@ -52,11 +52,19 @@ typedef struct {
 
 static double now_s(void) { return now_ms() * 1e-3; }
 
-/* 32-bit words of a part's neighbours in its image: its strategy's lists (access/hooks.h) when
- * it has them, else its table or ELL lists. */
+/* Where a part's strategy lists (access/hooks.h) start in its image: in place of its table, or
+ * after it at a 16-byte boundary where the kernels read both (beside_table). */
+static size_t image_lists_at(const ooc_part *pt, stencil_t st)
+{
+    return access_table[pt->lists_a].prep->beside_table ? (ooc_table_words(pt, st) + 3) / 4 * 4 : 0;
+}
+
+/* 32-bit words of a part's neighbours in its image: its strategy's lists when it has them (and
+ * its table before them where the kernels read both), else its table or ELL lists. */
 static size_t image_nb_words(const ooc_part *pt, stencil_t st)
 {
-    return pt->lists ? access_words(pt->lists_a, pt->lists) : ooc_table_words(pt, st);
+    return pt->lists ? image_lists_at(pt, st) + access_words(pt->lists_a, pt->lists)
+                     : ooc_table_words(pt, st);
 }
 
 /* 32-bit words of a part's neighbours on the device: with K > 1 its balls (tiles_bytes is a
@@ -108,10 +116,10 @@ size_t ooc_part_image_words(const ooc_part *pt, stencil_t st, precision_t prec)
 
 void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int32_t *at)
 {
-    if (pt->lists)
-        access_pack(pt->lists_a, pt->lists, at);
-    else
+    if (!pt->lists || image_lists_at(pt, st) > 0)
         ooc_table_pack(pt, st, at);
+    if (pt->lists)
+        access_pack(pt->lists_a, pt->lists, at + image_lists_at(pt, st));
     if (ooc_coeffs_words(pt, st, prec) > 0)
         coef_set_pack(&pt->coef, prec_size(prec), at + coef_offset(image_nb_words(pt, st)));
 }
@@ -518,7 +526,8 @@ void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const 
         if (pt->lists_a != L->access)
             fault_raise(FAULT_INTERNAL, "iterated steps: a part's lists are %s's, the launch %s's",
                         access_name[pt->lists_a], access_name[L->access]);
-        if (access_table[L->access].prep->bind(pt->lists, tab, c0, c1, &P, &column, &blocks) != 0)
+        if (access_table[L->access].prep->bind(pt->lists, tab + image_lists_at(pt, st), c0, c1, &P,
+                                               &column, &blocks) != 0)
             fault_raise(FAULT_INTERNAL, "iterated steps: %s lists not cut at [%d, %d)",
                         access_name[L->access], c0, c1);
     }

@@ -453,8 +453,9 @@ static size_t part_table_bytes(const ooc_plan *pl, const ooc_part *pt)
     if (pl->K > 1)
         return tiles_bytes(&pt->tl);
     size_t coef = sizeof(int32_t) * ooc_coeffs_words(pt, pl->stencil, pl->prec);
-    if (pt->lists)
-        return sizeof(int32_t) * access_words(pt->lists_a, pt->lists) + coef;
+    if (pt->lists) /* with the table before them where the kernels read both (+ alignment) */
+        return sizeof(int32_t) * access_words(pt->lists_a, pt->lists) + coef +
+               (access_table[pt->lists_a].prep->beside_table ? nbtable_bytes(&pt->nt) + 16 : 0);
     return (stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt)) + coef;
 }
 

@@ -4,6 +4,7 @@
 #include "base/sha256.h"
 #include "grids/grid.h"
 #include "grids/mesh.h"
+#include "access/hooks.h"
 #ifdef PILLAR_HAVE_CUDA
 #include "src/exec/gpu.h"
 #endif
@@ -159,7 +160,7 @@ unsigned plan_apply(options *o, const plan_problem *pr, const plan_config *c, pl
     }
     if (!gpu || !f.access ||
         (iterated && (!access_table[c->access].iterated ||
-                      (c->access == ACC_GRAPH_TWOPASS && o->kernel_steps > 1))))
+                      (access_table[c->access].prep->prepare && o->kernel_steps > 1))))
         return set; /* the strategy's shape and slice go with the strategy */
     o->access = c->access;
     if (f.threads && !(iterated && o->persistent == PERSIST_ON)) { /* persistent: BXx1x1 */
