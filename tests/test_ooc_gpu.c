@@ -48,6 +48,17 @@ static int scratch_file(char *dir, char *path, size_t n, const char *name)
     return 0;
 }
 
+/* The lists of a strategy that reads them (pairs) on plan pl, for its default blocks, as the
+ * engine makes them (src/engine/run_plan.c). */
+static void lists_for(ooc_plan *pl, access_t a, const char *what)
+{
+    if (!access_table[a].prep->prepare)
+        return;
+    int bx, by, bz;
+    gpu_default_shape(a, 1, &bx, &by, &bz);
+    CHECK(ooc_plan_lists(pl, a, bx) == 0, "%s: no %s lists", what, access_name[a]);
+}
+
 /* One GPU run of plan pl against ref; returns the number of chunks. */
 static int run_one(const problem *pb, const ooc_plan *pl, fieldset ref, access_t a, int steps,
                    const char *what)
@@ -84,11 +95,7 @@ static void run_budget(const problem *pb, fieldset ref, access_t a, int F, size_
         return;
     }
     CHECK(ooc_plan_coeffs(&pl, &pb->coef) == 0, "%s: coefficients", what); /* fluxdiff's */
-    if (access_table[a].prep->prepare) { /* a strategy with lists (pairs): for its default blocks */
-        int bx, by, bz;
-        gpu_default_shape(a, 1, &bx, &by, &bz);
-        CHECK(ooc_plan_lists(&pl, a, bx) == 0, "%s: no %s lists", what, access_name[a]);
-    }
+    lists_for(&pl, a, what);
     *chunked += run_one(pb, &pl, ref, a, STEPS, what) > 1;
     (*runs)++;
     if (unshared) {
@@ -233,6 +240,7 @@ static void quad_mesh_cases(long *runs, long *chunked)
                             continue;
                         }
                         access_t a = accesses[ai++ % (sizeof accesses / sizeof accesses[0])];
+                        lists_for(&pl, a, what);
                         *chunked += run_one(&pb, &pl, ref, a, STEPS, what) > 1;
                         (*runs)++;
                         ooc_plan_free(&pl);

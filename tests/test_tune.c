@@ -422,14 +422,14 @@ static void test_supports(void)
 static void test_builtin(void)
 {
     /* written out here, not derived from the registry's masks: laplap and hdiff read the second
-     * ring (plain loads, H200 quick matrix), lap and fastwaves do not, the graph stencils run
-     * graph-twopass */
+     * ring (on this emulated lattice pairs, H200 quick matrix), lap and fastwaves do not, the
+     * graph stencils run graph-twopass */
     static const struct {
         stencil_t st;
         access_t a;
         int bx, zslice, chasing, compressed;
-    } want[] = {{ST_LAPLAP, ACC_ZLOOP_PLAIN, 128, 8, 0, 1},
-                {ST_HDIFF, ACC_ZLOOP_PLAIN, 128, 8, 0, 1},
+    } want[] = {{ST_LAPLAP, ACC_PAIRS, 256, 8, 0, 1},
+                {ST_HDIFF, ACC_PAIRS, 128, 8, 0, 1},
                 {ST_LAP, ACC_ZLOOP_SLICED, 256, 16, 1, 0},
                 {ST_FASTWAVES, ACC_ZLOOP_SLICED, 256, 16, 1, 0},
                 {ST_GRAPHLAP, ACC_GRAPH_TWOPASS, 256, 64, 1, 0}};

@@ -453,9 +453,13 @@ static size_t part_table_bytes(const ooc_plan *pl, const ooc_part *pt)
     if (pl->K > 1)
         return tiles_bytes(&pt->tl);
     size_t coef = sizeof(int32_t) * ooc_coeffs_words(pt, pl->stencil, pl->prec);
-    if (pt->lists) /* with the table before them where the kernels read both (+ alignment) */
-        return sizeof(int32_t) * access_words(pt->lists_a, pt->lists) + coef +
-               (access_table[pt->lists_a].prep->beside_table ? nbtable_bytes(&pt->nt) + 16 : 0);
+    if (pt->lists) { /* with the table before them where the kernels read both, the lists at a
+                      * 16-byte boundary (src/plan/ooc_gpu.c: image_lists_at) */
+        size_t words = access_words(pt->lists_a, pt->lists);
+        if (access_table[pt->lists_a].prep->beside_table)
+            words += (nbtable_bytes(&pt->nt) / sizeof(int32_t) + 3) / 4 * 4;
+        return sizeof(int32_t) * words + coef;
+    }
     return (stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt)) + coef;
 }
 

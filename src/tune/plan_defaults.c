@@ -30,7 +30,20 @@
  * 16 (H200, `pillar run --runs 20`, bench/results/2026-11-28-h200-plan-storage): lattice z-curve-w
  * laplap 0.114 against 0.115 ms, hdiff 0.139 both; the lattice in random order 1.311 against
  * 1.573, 1.335 against 1.611; cubed sphere 6x384² x 64 in file order 0.397 against 0.400,
- * 0.479 against 0.488. */
+ * 0.479 against 0.488.
+ *
+ * Since pairs reads a lattice pair's values as aligned pairs (access/pairs.cu, issue 36) it is
+ * faster again where the mesh is a lattice around most warps (H200, `pillar run --runs 20`, the
+ * same tables, 8 levels a thread; bench/results/2026-11-29-h200-pairs), ms:
+ *
+ *                                  laplap: zloop-plain 128 / pairs 256   hdiff: / pairs 128
+ *   lattice 512x512 x 64 row-major       0.113 / 0.104                   0.138 / 0.133
+ *                        z-curve-w       0.115 / 0.101                   0.139 / 0.132
+ *                        random          1.311 / 1.374                   1.335 / 1.421
+ *   cubed sphere 6x384² x 64, file       0.399 / 0.382                   0.477 / 0.486
+ *
+ * So laplap runs pairs (256 threads), hdiff pairs (128) on lattices the plan orders itself and
+ * zloop-plain on meshes. */
 #include "plan_defaults.h"
 
 #include "grids/mesh.h"
@@ -55,7 +68,9 @@ void plan_config_builtin(const plan_problem *pr, int s, int has_coords, long nce
     } else {
         /* plain loads where the body reads the relations a flat warp loads once (REL_FLAT) */
         int flat = (stencil_table[s].rels & REL_FLAT) != 0;
-        access_t a = flat ? ACC_ZLOOP_PLAIN : ACC_ZLOOP_SLICED;
+        /* pairs where its lattice pairs won (above): laplap, and hdiff on emulated lattices */
+        int pairs = flat && (s == ST_LAPLAP || (s == ST_HDIFF && plan_emulated(pr)));
+        access_t a = pairs ? ACC_PAIRS : flat ? ACC_ZLOOP_PLAIN : ACC_ZLOOP_SLICED;
         if (!access_supports(a, (stencil_t)s))
             return;
         c->access = a;
@@ -63,7 +78,7 @@ void plan_config_builtin(const plan_problem *pr, int s, int has_coords, long nce
         if (flat) { /* every relation's offset of its own: nonchasing, compressed */
             c->chasing = 0;
             c->compressed = 1;
-            c->bx = 128;
+            c->bx = s == ST_LAPLAP ? 256 : 128;
             c->zslice = 8;
         } else {
             c->bx = 256;
