@@ -11,9 +11,10 @@
  * built-in plan's own time must be within 1.25x of the best.
  *
  * A row whose matrix was measured again after its kernels changed is replayed on the newer one
- * (NEWER: H200 quick matrices of the lattice's laplap and hdiff, taken after pairs gained its
- * lattice pairs, bench/results/2026-11-29-h200-pairs/matrix): the built-in plan chooses among
- * kernels as they are now, and the H100's matrices time zloop-plain and pairs as they were.
+ * (NEWER: H200 quick matrices of the lattice's laplap and hdiff and the sphere's laplap, taken
+ * after pairs gained its lattice pairs, bench/results/2026-11-29-h200-pairs/matrix): the
+ * built-in plan chooses among kernels as they are now, and the H100's matrices time zloop-plain
+ * and pairs as they were.
  *
  * usage: test_tune_replay DIR [NEWER]    (the ROW-bench.csv.gz files; read through gzip -dc)
  * Exit 0 when every row holds, 1 otherwise; each row's result on stdout (with the matrix's
