@@ -433,12 +433,12 @@ static int time_variant(ibench *x, ivar *w, variant_t v, fieldset *ref)
 static int plan_variant(const ibench *x, ivar *w, variant_t v)
 {
     int K = v == V_K2 ? 2 : v == V_K3 ? 3 : 1;
-    /* in core, all T steps in one pass; graph-twopass's lists (blocks of the launch's threads)
-     * for the host loop on the GPU */
+    /* in core, all T steps in one pass; the host loop's strategy's lists (graph-twopass, pairs:
+     * blocks of the launch's threads) on the GPU */
+    const ooc_kernel hk = host_kernel(x);
     plan_request rq = {x->backend != BACKEND_CPU && v != V_PERSIST && v != V_ONCHIP &&
-                           v != V_REG_HOST && v != V_REG_ONCHIP, 0, 0,
-                       x->b->access >= 0 ? (access_t)x->b->access : ACC_IDXVAR,
-                       v == V_HOST ? HOST_THREADS : TILE_THREADS, x->T, K, 0, x->T, 0, NULL};
+                           v != V_REG_HOST && v != V_REG_ONCHIP, 0, 0, hk.access,
+                       v == V_HOST ? hk.bx : TILE_THREADS, x->T, K, 0, x->T, 0, NULL};
     return engine_plan(&w->pl, w->pb, &rq);
 }
 

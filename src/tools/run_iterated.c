@@ -91,8 +91,8 @@ static int flags_check(const options *o)
         return -1;
     }
     if (access_table[o->access].prep->prepare && o->kernel_steps > 1) {
-        perr("run: --access %s runs one step per launch (its own lists replace the neighbour "
-             "lists); it does not go with --kernel-steps %d", access_name[o->access],
+        perr("run: --access %s runs one step per launch (it reads lists of its own, built for "
+             "single steps); it does not go with --kernel-steps %d", access_name[o->access],
              o->kernel_steps);
         return -1;
     }
