@@ -24,9 +24,10 @@
  *
  * The twin's SASS per two laplap points: 7 128-bit + 4 64-bit loads, against 26 64-bit loads of
  * two zloop-plain points (the L1 pipe limits both: NOTES.md, issue 36). */
-/* Blocks an SM the kernels are compiled for: 2 keeps them at 64 registers (the twin's occupancy;
- * some unstructured hdiff and fastwaves kernels spill a little), 1 lets them take up to 128.
- * PILLAR_PAIRS_BLOCKS=1 builds the other (tools/kernel-ab.sh). */
+/* Blocks an SM the kernels are compiled for: 2 keeps them at 64 registers (fastwaves' kernels
+ * and hdiff's constant-table variant spill a little), 1 lets them take up to 128: on the H200
+ * every laplap and hdiff row, the twins' too, ran slower so (bench/results/2026-11-29-h200-pairs,
+ * ab-bounds.txt). PILLAR_PAIRS_BLOCKS=1 builds the other (tools/kernel-ab.sh). */
 #ifndef PILLAR_PAIRS_BLOCKS
 #define PILLAR_PAIRS_BLOCKS 2
 #endif
@@ -79,8 +80,10 @@ __device__ __forceinline__ void pair_store(T *const a[PAIR_MAXST], const T v0[PA
 }
 
 /* The body of cell q of the pair (q a constant), its stores deferred into pa/pv0/pv1. */
+#define PAIR_ST_DEFERRED(f, v)                                                                    \
+    (PQ == 0 ? (void)(pa[pn] = &(f)[i], pv0[pn++] = (v)) : (void)(pv1[pn++] = (v)))
 #undef ST
-#define ST(f, v) (PQ == 0 ? (void)(pa[pn] = &(f)[i], pv0[pn++] = (v)) : (void)(pv1[pn++] = (v)))
+#define ST(f, v) PAIR_ST_DEFERRED(f, v)
 #define PAIR_CELL(ST_, q)                                                                         \
     {                                                                                             \
         enum { PQ = q };                                                                          \
@@ -190,7 +193,8 @@ PILLAR_FOR_UNS(PAIRS_ONE_FN)
 INSTANTIATE_UNS()
 
 #undef ST
-#define ST(f, v) (PQ == 0 ? (void)(pa[pn] = &(f)[i], pv0[pn++] = (v)) : (void)(pv1[pn++] = (v)))
+#define ST(f, v) PAIR_ST_DEFERRED(f, v)
+
 /* Regular twin: cells x and x + 1 of a row; every value from an aligned pair. */
 #define STRATEGY_REG(ST_)                                                                         \
     const int x = P.x0 + 2 * (int)(blockIdx.x * blockDim.x + threadIdx.x), y = REG_Y(),          \
