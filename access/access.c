@@ -69,6 +69,29 @@ int access_supports(access_t a, stencil_t s)
     return 1;
 }
 
+int access_iterates(access_t a, stencil_t s)
+{
+    return access_supports(a, s) && access_table[a].iterated &&
+           (!stencil_table[s].graph || a == ACC_IDXVAR || access_table[a].prep->prepare);
+}
+
+const char *access_iterating(stencil_t s, char *out, size_t n)
+{
+    int count = 0, total = 0;
+    for (int a = 0; a < ACC_COUNT; a++)
+        total += access_iterates((access_t)a, s);
+    out[0] = '\0';
+    for (int a = 0; a < ACC_COUNT; a++) {
+        if (!access_iterates((access_t)a, s))
+            continue;
+        size_t k = strlen(out);
+        snprintf(out + k, n - k, "%s%s", count == 0 ? "" : count == total - 1 ? " or " : ", ",
+                 access_name[a]);
+        count++;
+    }
+    return out;
+}
+
 void access_default_shape(access_t a, int uns, int *bx, int *by, int *bz)
 {
     const access_desc *d = access_get(a);
@@ -102,9 +125,9 @@ int access_shape_ANY(const access_desc *d, int uns, int bx, int by, int bz, char
     return 1;
 }
 
-/* a thread computes two cells; any block (access_desc shape PAIRS sizes the grid of blocks) */
-/* unstructured: bx·by a multiple of 32 (a warp's 64 cells run as pairs or one by one:
- * access/pairs.cu) */
+/* a thread computes two cells (access_desc shape PAIRS sizes the grid of blocks): any block on
+ * the regular grid; on the unstructured one bx·by a multiple of 32 (a warp's 64 cells run as
+ * pairs or one by one: access/pairs.cu) */
 int access_shape_PAIRS(const access_desc *d, int uns, int bx, int by, int bz, char *why, size_t n)
 {
     if (uns && (bx * by) % 32 != 0) {

@@ -138,6 +138,13 @@ const access_desc *access_get(access_t a);
  * (src/exec/gpu.h) also checks the kernel tables and whether a stencil file was compiled. */
 int access_supports(access_t a, stencil_t s);
 
+/* Whether strategy a runs iterated steps of stencil s, from the registries alone: its iterated
+ * column and access_supports; a graph stencil's steps run the ELL kernel under idxvar's name or
+ * a strategy's own lists (src/plan/ooc_gpu.c, which also asks the CUDA build). */
+int access_iterates(access_t a, stencil_t s);
+/* The strategies that run iterated steps of s, as "a, b or c", into out (n bytes); returns out. */
+const char *access_iterating(stencil_t s, char *out, size_t n);
+
 /* Default block shape of a strategy on the unstructured (uns) or regular grid (idxvar's for a
  * value that names none). */
 void access_default_shape(access_t a, int uns, int *bx, int *by, int *bz);

@@ -43,6 +43,9 @@ expect_error "--out-of-core 'maybe'" run --steps 2 --out-of-core maybe
 expect_error "needs --device-mem" run --steps 2 --out-of-core on --backend cpu
 expect_error "too small" run --size 32x32x8 --steps 2 --out-of-core on --device-mem 1K --backend cpu
 expect_error "--aos does not go with --steps" run --steps 2 --aos --backend cpu
+# the refusals name the strategies that iterate the stencil, from the registry (access_iterating)
+expect_error "for laplap, the naive, idxvar, shared, shared-warp, zloop, zloop-sliced, zloop-plain or pairs strategy" \
+    run --steps 2 --access staged --backend cpu
 expect_output "this is the CPU in-core reference" run --size 32x32x8 --steps 3 --backend cpu
 # --verify off: nothing compared, said so; --output refused (written after a verified run only)
 expect_output "verify    skipped (--verify off)" run --size 32x32x8 --backend cpu --verify off

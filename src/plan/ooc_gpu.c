@@ -52,18 +52,11 @@ typedef struct {
 
 static double now_s(void) { return now_ms() * 1e-3; }
 
-/* Where a part's strategy lists (access/hooks.h) start in its image: in place of its table, or
- * after it at a 16-byte boundary where the kernels read both (beside_table). */
-static size_t image_lists_at(const ooc_part *pt, stencil_t st)
-{
-    return access_table[pt->lists_a].prep->beside_table ? (ooc_table_words(pt, st) + 3) / 4 * 4 : 0;
-}
-
 /* 32-bit words of a part's neighbours in its image: its strategy's lists when it has them (and
  * its table before them where the kernels read both), else its table or ELL lists. */
 static size_t image_nb_words(const ooc_part *pt, stencil_t st)
 {
-    return pt->lists ? image_lists_at(pt, st) + access_words(pt->lists_a, pt->lists)
+    return pt->lists ? ooc_part_lists_at(pt) + access_words(pt->lists_a, pt->lists)
                      : ooc_table_words(pt, st);
 }
 
@@ -116,10 +109,10 @@ size_t ooc_part_image_words(const ooc_part *pt, stencil_t st, precision_t prec)
 
 void ooc_part_image_pack(const ooc_part *pt, stencil_t st, precision_t prec, int32_t *at)
 {
-    if (!pt->lists || image_lists_at(pt, st) > 0)
+    if (!pt->lists || ooc_part_lists_at(pt) > 0)
         ooc_table_pack(pt, st, at);
     if (pt->lists)
-        access_pack(pt->lists_a, pt->lists, at + image_lists_at(pt, st));
+        access_pack(pt->lists_a, pt->lists, at + ooc_part_lists_at(pt));
     if (ooc_coeffs_words(pt, st, prec) > 0)
         coef_set_pack(&pt->coef, prec_size(prec), at + coef_offset(image_nb_words(pt, st)));
 }
@@ -526,7 +519,7 @@ void ooc_step_launch(const ooc_launch *L, stencil_t st, precision_t prec, const 
         if (pt->lists_a != L->access)
             fault_raise(FAULT_INTERNAL, "iterated steps: a part's lists are %s's, the launch %s's",
                         access_name[pt->lists_a], access_name[L->access]);
-        if (access_table[L->access].prep->bind(pt->lists, tab + image_lists_at(pt, st), c0, c1, &P,
+        if (access_table[L->access].prep->bind(pt->lists, tab + ooc_part_lists_at(pt), c0, c1, &P,
                                                &column, &blocks) != 0)
             fault_raise(FAULT_INTERNAL, "iterated steps: %s lists not cut at [%d, %d)",
                         access_name[L->access], c0, c1);
@@ -819,8 +812,7 @@ static int ooc_gpu_pipeline(ooc_gpu *o, fieldset *f, fieldset *spare, int steps,
 
 int ooc_iterated_ok(access_t a, stencil_t st)
 {
-    return access_table[a].iterated && gpu_supports(a, st) &&
-           (!stencil_table[st].graph || a == ACC_IDXVAR || access_table[a].prep->prepare);
+    return access_iterates(a, st) && gpu_supports(a, st);
 }
 
 int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precision_t prec,
@@ -843,18 +835,12 @@ int ooc_launch_prepare(ooc_launch *L, const ooc_kernel *k, stencil_t st, precisi
     const access_desc *d = access_get(k->access);
     if (!d)
         return -1;
-#define ITERATED_OK(a) ooc_iterated_ok((access_t)(a), st)
-    if (!ITERATED_OK(k->access)) {
-        char names[160] = "";
-        for (int a = 0; a < ACC_COUNT; a++)
-            if (ITERATED_OK(a))
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                         names[0] ? ", " : "", access_table[a].name);
+    if (!ooc_iterated_ok(k->access, st)) {
+        char names[256];
         perr("iterated run: --access %s: not available for iterated runs of %s (use %s)", d->name,
-             stencil_table[st].name, names);
+             stencil_table[st].name, access_iterating(st, names, sizeof names));
         return -1;
     }
-#undef ITERATED_OK
     if (!gpu_shape_ok(k->access, 1, L->bx, L->by, L->bz, why, sizeof why)) {
         perr("--threads: %s", why);
         return -1;

@@ -453,13 +453,9 @@ static size_t part_table_bytes(const ooc_plan *pl, const ooc_part *pt)
     if (pl->K > 1)
         return tiles_bytes(&pt->tl);
     size_t coef = sizeof(int32_t) * ooc_coeffs_words(pt, pl->stencil, pl->prec);
-    if (pt->lists) { /* with the table before them where the kernels read both, the lists at a
-                      * 16-byte boundary (src/plan/ooc_gpu.c: image_lists_at) */
-        size_t words = access_words(pt->lists_a, pt->lists);
-        if (access_table[pt->lists_a].prep->beside_table)
-            words += (nbtable_bytes(&pt->nt) / sizeof(int32_t) + 3) / 4 * 4;
-        return sizeof(int32_t) * words + coef;
-    }
+    if (pt->lists) /* with the table before them where the kernels read both */
+        return sizeof(int32_t) * (ooc_part_lists_at(pt) + access_words(pt->lists_a, pt->lists)) +
+               coef;
     return (stencil_table[pl->stencil].graph ? ell_bytes(&pt->ell) : nbtable_bytes(&pt->nt)) + coef;
 }
 
@@ -775,6 +771,13 @@ int ooc_part_lists(ooc_part *pt, access_t a, stencil_t s, int F, int nt, const i
     pt->lists_a = a;
     xfree(cuts);
     return rc;
+}
+
+size_t ooc_part_lists_at(const ooc_part *pt)
+{
+    if (!pt->lists || !access_table[pt->lists_a].prep->beside_table)
+        return 0;
+    return (nbtable_bytes(&pt->nt) / sizeof(int32_t) + 3) / 4 * 4;
 }
 
 int ooc_plan_lists(ooc_plan *pl, access_t a, int nt)

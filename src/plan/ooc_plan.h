@@ -180,6 +180,11 @@ int ooc_plan_lists(ooc_plan *pl, access_t a, int nt);
 int ooc_part_lists(ooc_part *pt, access_t a, stencil_t s, int F, int nt, const int *more,
                    int nmore);
 
+/* Where part pt's strategy lists start in its device image, in 32-bit words: 0 where they
+ * replace its neighbour table, after the table at a 16-byte boundary where the kernels read
+ * both (access/hooks.h beside_table: twopass, pairs; W/E/S/N stencils only). */
+size_t ooc_part_lists_at(const ooc_part *pt);
+
 /* 32-bit words of part pt's coefficients on the device for stencil s in precision p (a stencil
  * that reads them, stencils/coeffs.h: its arrays back to back, each column by column, in that
  * precision, after a word of alignment), 0 for the other stencils. They count in the chunk's

@@ -48,33 +48,6 @@ const char *iterated_refuses(const options *o)
                                                : NULL;
 }
 
-/* Whether strategy a runs iterated steps of stencil s: access.h's iterated column; a graph
- * stencil's steps run the ELL kernel under idxvar's name or a strategy's own lists
- * (src/plan/ooc_gpu.c, ooc_iterated_ok, which also asks the CUDA build). */
-static int iterates(access_t a, stencil_t s)
-{
-    return access_table[a].iterated && access_supports(a, s) &&
-           (!stencil_table[s].graph || a == ACC_IDXVAR || access_table[a].prep->prepare);
-}
-
-/* The strategies that run iterated steps of stencil s, as "a, b or c" into out. */
-static const char *iterated_strategies(stencil_t s, char *out, size_t n)
-{
-    int count = 0, total = 0;
-    for (int a = 0; a < ACC_COUNT; a++)
-        total += iterates((access_t)a, s);
-    out[0] = '\0';
-    for (int a = 0; a < ACC_COUNT; a++) {
-        if (!iterates((access_t)a, s))
-            continue;
-        size_t k = strlen(out);
-        snprintf(out + k, n - k, "%s%s", count == 0 ? "" : count == total - 1 ? " or " : ", ",
-                 access_name[a]);
-        count++;
-    }
-    return out;
-}
-
 static int flags_check(const options *o)
 {
     if (stencil_table[o->spec.stencil].carry.n == 0) {
@@ -108,13 +81,13 @@ static int flags_check(const options *o)
     if (bad) {
         perr("run: %s does not go with --steps / --out-of-core: iterated runs use the "
              "unstructured grid's tables in global memory and, for %s, the %s strategy", bad,
-             stencil_table[o->spec.stencil].name, iterated_strategies(o->spec.stencil, names, sizeof names));
+             stencil_table[o->spec.stencil].name, access_iterating(o->spec.stencil, names, sizeof names));
         return -1;
     }
     if (!access_supports(o->access, o->spec.stencil)) {
         perr("run: --access %s has no kernels for %s; iterated runs of it take %s",
              access_name[o->access], stencil_table[o->spec.stencil].name,
-             iterated_strategies(o->spec.stencil, names, sizeof names));
+             access_iterating(o->spec.stencil, names, sizeof names));
         return -1;
     }
     if (access_table[o->access].prep->prepare && o->kernel_steps > 1) {
